@@ -1,0 +1,53 @@
+// One error type for domain and runtime code, with a closed set of codes.
+// `message` is for logs and developers; `userMessage` is safe to show to a person.
+
+export const ERROR_HTTP_STATUS = {
+  INVALID_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PACKET_ALREADY_DECIDED: 409,
+  RUN_NOT_WAITING: 409,
+  LEASE_LOST: 409,
+  APPROVAL_MISMATCH: 409,
+  UNKNOWN_TOOL: 422,
+  INVALID_STATE: 422,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
+
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly userMessage: string;
+  readonly fieldErrors?: FieldErrors;
+
+  constructor(code: ErrorCode, opts: { message: string; userMessage?: string; fieldErrors?: FieldErrors; cause?: unknown }) {
+    super(opts.message, { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.userMessage = opts.userMessage ?? opts.message;
+    this.fieldErrors = opts.fieldErrors;
+  }
+
+  get httpStatus(): number {
+    return ERROR_HTTP_STATUS[this.code];
+  }
+}
+
+export function isAppError(error: unknown, code?: ErrorCode): error is AppError {
+  return error instanceof AppError && (code === undefined || error.code === code);
+}
+
+/** zod issues → `{ "path.to.field": ["message"] }`, the shape forms and API clients consume. */
+export function fieldErrorsFromIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join(".") || "_";
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}

@@ -1,0 +1,184 @@
+import { z } from "zod";
+import { AppError, fieldErrorsFromIssues } from "./errors";
+
+// The run's explicit state (DESIGN.md §3). The transcript is not the record: this is.
+// Every change of shape bumps STATE_SCHEMA_VERSION and adds an upgrade to UPGRADES.
+
+export const STATE_SCHEMA_VERSION = 2;
+
+export const FACT_KINDS = ["decision", "receipt", "observation", "inference"] as const;
+export type FactKind = (typeof FACT_KINDS)[number];
+
+/** What a fact of each kind may be relied on for. The console shows this next to every fact. */
+export const FACT_AUTHORITY: Record<FactKind, { authority: string; expires: boolean }> = {
+  decision: { authority: "a person decided; binding until they decide otherwise", expires: false },
+  receipt: { authority: "an external system confirmed it; proof that an effect happened", expires: false },
+  observation: { authority: "a read tool returned it; true when read, may go stale", expires: true },
+  inference: { authority: "the model believes it; unverified, never enough on its own", expires: false },
+};
+
+const jsonValue = z.unknown();
+
+export const factSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  value: jsonValue,
+  kind: z.enum(FACT_KINDS),
+  at: z.string(), // ISO time it was learned
+  step: z.number().int(),
+  expiresAt: z.string().nullable().default(null),
+  /** Where it came from: the read (tool + args) that can re-check it, the receipt id, the person. */
+  source: z
+    .object({
+      tool: z.string().optional(),
+      args: jsonValue.optional(),
+      receiptId: z.string().optional(),
+      operationId: z.string().optional(),
+      by: z.string().optional(),
+      packetId: z.string().optional(),
+    })
+    .default({}),
+});
+export type Fact = z.infer<typeof factSchema>;
+
+export const actionSchema = z.object({
+  tool: z.string(),
+  args: jsonValue,
+  planStep: z.string().optional(),
+  reasoning: z.string().optional(),
+  uncertainty: z.string().optional(),
+  evidence: z.array(z.string()).default([]), // fact keys the action rests on
+});
+export type Action = z.infer<typeof actionSchema>;
+
+export const pendingSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("effect"), intentId: z.string(), step: z.number().int(), call: z.number().int(), action: actionSchema }),
+  z.object({ kind: z.literal("gate"), packetId: z.string(), step: z.number().int(), action: actionSchema }),
+  z.object({ kind: z.literal("event"), eventType: z.string(), timeoutAt: z.string().nullable() }),
+  z.object({ kind: z.literal("sleep"), until: z.string() }),
+]);
+export type Pending = z.infer<typeof pendingSchema>;
+
+/** What the last step taught the agent: fed to the policy before it decides again. */
+export const observationSchema = z.object({
+  step: z.number().int(),
+  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved"]),
+  tool: z.string().optional(),
+  message: z.string(),
+  data: jsonValue.optional(),
+});
+export type Observation = z.infer<typeof observationSchema>;
+
+export const runStateSchema = z.object({
+  schemaVersion: z.literal(STATE_SCHEMA_VERSION),
+  agent: z.object({ slug: z.string(), version: z.string(), instructionsHash: z.string() }),
+  instructions: z.array(z.string()), // the agent's instructions, then every redirect a person gave
+  input: jsonValue,
+  step: z.number().int().nonnegative(), // the next step to take
+  plan: z.array(z.object({ id: z.string(), title: z.string(), status: z.enum(["pending", "active", "done", "skipped", "failed"]) })),
+  facts: z.array(factSchema),
+  approvals: z.array(
+    z.object({ packetId: z.string(), step: z.number().int(), tool: z.string(), digest: z.string(), decision: z.string(), by: z.array(z.string()), at: z.string(), usedAt: z.string().nullable() }),
+  ),
+  risks: z.array(z.object({ id: z.string(), description: z.string(), level: z.enum(["low", "medium", "high"]) })),
+  pending: pendingSchema.nullable(),
+  observations: z.array(observationSchema), // newest last; the policy reads these
+  consecutiveErrors: z.number().int().nonnegative(),
+  usage: z.object({ modelCalls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() }),
+  output: jsonValue.optional(),
+  /** Non-determinism recorded when first produced (clock readings, random ids), replayed on resume. */
+  journal: z.record(z.string(), jsonValue),
+});
+export type RunState = z.infer<typeof runStateSchema>;
+
+// ---- upgrades: ordered, each from version N to N+1; an old state is upgraded, never reinterpreted.
+
+type AnyState = Record<string, unknown> & { schemaVersion?: unknown };
+
+const UPGRADES: Record<number, (state: AnyState) => AnyState> = {
+  // v1 kept facts as { key, value, source: "tool" | "model" | "human", at } and had no approvals,
+  // risks or journal. The source becomes a kind with explicit authority.
+  1: (v1) => {
+    const kindBySource: Record<string, FactKind> = { tool: "observation", model: "inference", human: "decision", receipt: "receipt" };
+    const facts = ((v1.facts as AnyState[] | undefined) ?? []).map((f, i) => ({
+      id: String(f.id ?? `fact_v1_${i}`),
+      key: String(f.key),
+      value: f.value,
+      kind: kindBySource[String(f.source)] ?? "inference",
+      at: String(f.at ?? new Date(0).toISOString()),
+      step: Number(f.step ?? 0),
+      expiresAt: null,
+      source: {},
+    }));
+    return {
+      ...v1,
+      schemaVersion: 2,
+      facts,
+      approvals: [],
+      risks: [],
+      observations: v1.observations ?? [],
+      consecutiveErrors: 0,
+      usage: v1.usage ?? { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      journal: {},
+    };
+  },
+};
+
+/** Parse a stored state of any known version into the current schema; malformed → INVALID_STATE. */
+export function loadState(raw: unknown): RunState {
+  let state = (typeof raw === "string" ? safeJson(raw) : raw) as AnyState;
+  if (!state || typeof state !== "object") throw invalidState("state is not an object", {});
+  let version = typeof state.schemaVersion === "number" ? state.schemaVersion : NaN;
+  if (!Number.isInteger(version) || version < 1 || version > STATE_SCHEMA_VERSION) {
+    throw invalidState(`unknown state schemaVersion ${String(state.schemaVersion)}`, {});
+  }
+  while (version < STATE_SCHEMA_VERSION) {
+    state = UPGRADES[version](state);
+    version += 1;
+  }
+  const parsed = runStateSchema.safeParse(state);
+  if (!parsed.success) throw invalidState("state does not match its schema", fieldErrorsFromIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidState("state is not valid JSON", {});
+  }
+}
+
+function invalidState(message: string, fieldErrors: Record<string, string[]>) {
+  return new AppError("INVALID_STATE", { message, userMessage: "The run's saved state is malformed and was not loaded.", fieldErrors });
+}
+
+export function initialState(opts: {
+  agent: RunState["agent"];
+  instructions: string;
+  input: unknown;
+  plan?: RunState["plan"];
+}): RunState {
+  return {
+    schemaVersion: STATE_SCHEMA_VERSION,
+    agent: opts.agent,
+    instructions: [opts.instructions],
+    input: opts.input,
+    step: 0,
+    plan: opts.plan ?? [],
+    facts: [],
+    approvals: [],
+    risks: [],
+    pending: null,
+    observations: [],
+    consecutiveErrors: 0,
+    usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    journal: {},
+  };
+}
+
+/** The newest fact under a key (facts are append-only; a newer one supersedes). */
+export function latestFact(state: RunState, key: string): Fact | undefined {
+  for (let i = state.facts.length - 1; i >= 0; i--) if (state.facts[i].key === key) return state.facts[i];
+  return undefined;
+}

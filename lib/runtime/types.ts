@@ -1,0 +1,235 @@
+import type { z } from "zod";
+import type { Action, Fact, Observation, RunState } from "./state";
+
+// ---- runs
+
+export const RUN_STATUSES = [
+  "QUEUED", "RUNNING", "WAITING_APPROVAL", "WAITING_EVENT", "SLEEPING",
+  "NEEDS_ATTENTION", "COMPLETED", "FAILED", "CANCELLED",
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly RunStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
+
+export type RunRecord = {
+  id: string;
+  agentSlug: string;
+  agentVersion: string;
+  status: RunStatus;
+  input: unknown;
+  state: RunState;
+  stateSeq: number;
+  eventSeq: number;
+  idempotencyKey: string | null;
+  startedBy: string | null;
+  leaseOwner: string | null;
+  leaseEpoch: number;
+  leaseExpiresAt: Date | null;
+  wakeAt: Date | null;
+  waitingFor: string | null;
+  error: string | null;
+  parentRunId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** A worker's claim on a run. Every write made under it is fenced by the epoch. */
+export type Lease = { runId: string; owner: string; epoch: number; expiresAt: Date };
+
+// ---- trace
+
+export type TraceEventInput = { type: string; step: number; data: Record<string, unknown> };
+export type TraceEvent = TraceEventInput & { runId: string; seq: number; at: Date };
+
+// ---- effects
+
+export const EFFECT_SEMANTICS = ["pure-read", "idempotent", "reconcilable", "unsafe"] as const;
+export type EffectSemantics = (typeof EFFECT_SEMANTICS)[number];
+export const CAPABILITIES = ["read", "draft", "approve", "execute"] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export type IntentStatus = "PENDING" | "SUCCEEDED" | "FAILED" | "UNKNOWN" | "RESOLVED";
+export type EffectIntent = {
+  id: string; // operation id == idempotency key
+  runId: string;
+  step: number;
+  tool: string;
+  args: unknown;
+  semantics: EffectSemantics;
+  status: IntentStatus;
+  attempt: number;
+  result: unknown;
+  createdAt: Date;
+  completedAt: Date | null;
+};
+
+/** How a tool call failed. `outcome` says whether the world may have changed anyway. */
+export type ToolErrorClass = "rejected" | "timeout" | "network" | "server" | "invalid_output" | "internal";
+export class ToolError extends Error {
+  constructor(
+    readonly errorClass: ToolErrorClass,
+    message: string,
+    readonly outcome: "not_applied" | "unknown" = errorClass === "rejected" ? "not_applied" : "unknown",
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
+export type ToolCallContext = {
+  runId: string;
+  step: number;
+  operationId: string;
+  idempotencyKey: string;
+  attempt: number;
+};
+
+/** A tool: what it does, what it may change and how a repeat is made safe (DESIGN.md §4). */
+export type ToolDefinition<I = any, O = any> = {
+  name: string;
+  description: string;
+  capability: Capability;
+  semantics: EffectSemantics;
+  input: z.ZodType<I>;
+  output?: z.ZodType<O>;
+  /** One human sentence: "refunds $240.00 to card •4242". */
+  describeImpact: (args: I) => string;
+  /** How long an observation from this (read) tool stays fresh. */
+  freshnessMs?: number;
+  call: (args: I, ctx: ToolCallContext) => Promise<O>;
+  /** reconcilable tools: find a previous attempt of this operation; null when it never happened. */
+  lookup?: (args: I, ctx: ToolCallContext) => Promise<O | null>;
+  /** A receipt id to keep with the fact (payment id, message id…). */
+  receiptId?: (result: O) => string | undefined;
+};
+
+// ---- agents
+
+export type ModelUsage = { inputTokens?: number; outputTokens?: number; costUsd?: number };
+
+/** What a policy may decide to do next. */
+export type Decision =
+  | ({ kind: "call" } & Action)
+  | { kind: "sleep"; durationMs: number; reason?: string }
+  | { kind: "wait_event"; eventType: string; timeoutMs?: number; reason?: string }
+  | { kind: "record"; facts: Array<Pick<Fact, "key" | "value"> & { kind?: "inference" }>; plan?: RunState["plan"]; reason?: string }
+  | { kind: "complete"; output: unknown }
+  | { kind: "fail"; reason: string };
+
+export type PolicyInput = {
+  state: RunState;
+  /** The instructions in force: the agent's, then every redirect a person gave. */
+  instructions: string[];
+  lastObservation: Observation | undefined;
+  tools: Array<Pick<ToolDefinition, "name" | "description" | "capability" | "semantics">>;
+  /** Recorded clock: the same value on replay of the same step. */
+  now: () => Date;
+  /** Recorded random id: the same value on replay of the same step. */
+  randomId: () => string;
+};
+
+export type PolicyOutput = { decision: Decision; usage?: ModelUsage; raw?: unknown };
+
+/** An agent's brain: scripted (deterministic) or a model. */
+export type Policy = { decide: (input: PolicyInput) => Promise<PolicyOutput> };
+
+export type AgentDefinition<I = any> = {
+  slug: string;
+  version: string;
+  name: string;
+  description: string;
+  instructions: string;
+  input: z.ZodType<I>;
+  tools: string[];
+  plan?: RunState["plan"];
+  policy: Policy;
+  /** A step budget: a run that exceeds it fails instead of looping forever. */
+  maxSteps?: number;
+};
+
+// ---- permissions
+
+export const PERMISSION_EFFECTS = ["deny", "allow", "require_approval"] as const;
+export type PermissionEffect = (typeof PERMISSION_EFFECTS)[number];
+
+export type PermissionCondition = {
+  path: string; // dot path into the tool arguments
+  op: "gt" | "gte" | "lt" | "lte" | "eq" | "neq" | "in";
+  value: unknown;
+  effect: PermissionEffect; // applied when the condition holds
+};
+
+export type PermissionRule = {
+  id: string;
+  agent: string; // slug or "*"
+  tool: string; // name or "*"
+  step: string; // plan step or "*"
+  effect: PermissionEffect;
+  conditions: PermissionCondition[];
+  approvals: number;
+  onExpire: string; // "reject" | "escalate:<queue>"
+  queue: string;
+  ttlSeconds: number | null;
+  version: number;
+  updatedBy: string;
+  updatedAt: Date;
+};
+
+// ---- gates
+
+export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME";
+export type PacketStatus = "PENDING" | "APPROVED" | "EDITED" | "REJECTED" | "REDIRECTED" | "EXPIRED" | "STALE";
+export type DecisionKind = "approve" | "edit" | "reject" | "redirect";
+
+export type PacketContent = {
+  impact: string;
+  reasoning?: string;
+  uncertainty?: string;
+  evidence: Array<{ key: string; value: unknown; kind: Fact["kind"]; at: string; ageMs: number; source: Fact["source"] }>;
+  options: DecisionKind[];
+  /** Filled when the evidence changed before the approved action ran. */
+  staleChanges?: Array<{ key: string; before: unknown; after: unknown }>;
+  /** Where the packet was escalated from. */
+  escalatedFrom?: string;
+};
+
+export type PacketDecision = {
+  decision: DecisionKind;
+  args?: unknown;
+  reason?: string;
+  instruction?: string;
+  digest?: string; // the digest of the action a person approved
+};
+
+export type DecisionPacket = {
+  id: string;
+  runId: string;
+  step: number;
+  kind: PacketKind;
+  tool: string;
+  args: unknown;
+  digest: string;
+  status: PacketStatus;
+  requestedBy: string;
+  content: PacketContent;
+  queue: string;
+  assignee: string | null;
+  requiredApprovals: number;
+  approvers: string[];
+  onExpire: string;
+  expiresAt: Date | null;
+  decision: PacketDecision | null;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  usedAt: Date | null;
+  version: number;
+  createdAt: Date;
+};
+
+export type SignalRecord = { id: string; runId: string; type: string; dedupKey: string; payload: unknown; receivedAt: Date; consumedAt: Date | null };
+
+// ---- injected dependencies
+
+export type Clock = { now: () => Date };
+export type IdSource = { id: (prefix: string) => string };
+export type Logger = { info: (msg: string, data?: object) => void; warn: (msg: string, data?: object) => void; error: (msg: string, data?: object) => void };
