@@ -45,6 +45,7 @@ export const actionSchema = z.object({
   tool: z.string(),
   args: jsonValue,
   planStep: z.string().optional(),
+  resultKey: z.string().optional(), // the fact key the result is kept under (default: the tool name)
   reasoning: z.string().optional(),
   uncertainty: z.string().optional(),
   evidence: z.array(z.string()).default([]), // fact keys the action rests on
@@ -53,7 +54,7 @@ export type Action = z.infer<typeof actionSchema>;
 
 export const pendingSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("effect"), intentId: z.string(), step: z.number().int(), call: z.number().int(), action: actionSchema }),
-  z.object({ kind: z.literal("gate"), packetId: z.string(), step: z.number().int(), action: actionSchema }),
+  z.object({ kind: z.literal("gate"), packetId: z.string(), step: z.number().int(), action: actionSchema, intentId: z.string().optional() }),
   z.object({ kind: z.literal("event"), eventType: z.string(), timeoutAt: z.string().nullable() }),
   z.object({ kind: z.literal("sleep"), until: z.string() }),
 ]);

@@ -1,0 +1,37 @@
+// The single Prisma client factory. DATABASE_URL picks the database: postgres(ql):// → Postgres,
+// anything else (or nothing) → the embedded SQLite file in TETHER_DATA_DIR (default ./data).
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
+import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
+
+// Both generated clients have the same model API; code is written against the SQLite type.
+export type Db = InstanceType<typeof SqliteClient>;
+export type DbProvider = "sqlite" | "postgres";
+
+export function defaultDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL || `file:${path.join(env.TETHER_DATA_DIR ?? "./data", "tether.db")}`;
+}
+
+export function providerOf(url: string): DbProvider {
+  return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
+}
+
+export function createDb(url: string = defaultDatabaseUrl()): Db {
+  if (providerOf(url) === "postgres") {
+    return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
+  }
+  // WAL + synchronous=FULL: durable commits that do not block readers (STACK.md measured both).
+  const adapter = new PrismaBetterSQLite3({ url, timeout: 5000 });
+  return new SqliteClient({ adapter });
+}
+
+let shared: { url: string; db: Db } | undefined;
+
+/** The process-wide client for the app and the worker (tests create their own). */
+export function getDb(): Db {
+  const url = defaultDatabaseUrl();
+  if (!shared || shared.url !== url) shared = { url, db: createDb(url) };
+  return shared.db;
+}

@@ -1,0 +1,38 @@
+import type { AgentDefinition, Clock, IdSource, Logger, ToolDefinition } from "./types";
+import type { RuntimeStore } from "./store";
+
+// What every part of the engine is given. No module-level singletons: createRuntime builds one.
+
+export const FAULT_POINTS = ["before-intent", "after-intent", "after-call", "after-commit"] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+export type RuntimeOptions = {
+  store: RuntimeStore;
+  agents: AgentDefinition[];
+  tools: ToolDefinition[];
+  clock?: Clock;
+  ids?: IdSource;
+  logger?: Logger;
+  /** Awaited at every fault point around an external action; crash tests kill the process there. */
+  onFaultPoint?: (point: FaultPoint, info: { runId: string; step: number; tool: string }) => Promise<void> | void;
+  /** Attempts for one call whose outcome is unknown (timeouts, 5xx) before a person is asked. */
+  maxAttempts?: number;
+  retryBaseDelayMs?: number;
+  /** Tool errors in a row before the run fails instead of looping. */
+  maxConsecutiveErrors?: number;
+};
+
+export type EngineContext = {
+  store: RuntimeStore;
+  agents: Map<string, AgentDefinition>;
+  tools: Map<string, ToolDefinition>;
+  clock: Clock;
+  ids: IdSource;
+  logger: Logger;
+  fault: (point: FaultPoint, info: { runId: string; step: number; tool: string }) => Promise<void>;
+  maxAttempts: number;
+  retryBaseDelayMs: number;
+  maxConsecutiveErrors: number;
+};
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

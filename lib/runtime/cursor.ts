@@ -1,0 +1,86 @@
+import type { EngineContext } from "./context";
+import type { Fact, Observation, RunState } from "./state";
+import type { StepCommit } from "./store";
+import type { Lease, RunRecord, RunStatus, TraceEventInput } from "./types";
+
+// A worker's in-memory view of the run it holds. It never re-reads what it already holds under
+// its lease: events are buffered and written with the state in one fenced commit.
+
+export type StepOutcome = "continue" | "released";
+
+export class RunCursor {
+  readonly runId: string;
+  status: RunStatus;
+  state: RunState;
+  private events: TraceEventInput[] = [];
+
+  constructor(
+    private readonly ctx: EngineContext,
+    public lease: Lease,
+    readonly run: RunRecord,
+  ) {
+    this.runId = run.id;
+    this.status = run.status;
+    this.state = structuredClone(run.state);
+  }
+
+  get step() {
+    return this.state.step;
+  }
+
+  now(): Date {
+    return this.ctx.clock.now();
+  }
+
+  event(type: string, data: Record<string, unknown>) {
+    this.events.push({ type, step: this.state.step, data });
+  }
+
+  observe(observation: Omit<Observation, "step">) {
+    // The policy reads the last few; older ones stay in checkpoints.
+    this.state.observations = [...this.state.observations.slice(-19), { ...observation, step: this.state.step }];
+  }
+
+  addFact(fact: Omit<Fact, "id" | "at" | "step" | "expiresAt" | "source"> & Partial<Pick<Fact, "expiresAt" | "source">>): Fact {
+    const full: Fact = {
+      id: this.ctx.ids.id("fact"),
+      at: this.now().toISOString(),
+      step: this.state.step,
+      expiresAt: fact.expiresAt ?? null,
+      source: fact.source ?? {},
+      key: fact.key,
+      value: fact.value,
+      kind: fact.kind,
+    };
+    this.state.facts.push(full);
+    return full;
+  }
+
+  /** The action of this step is settled: the next decision is a new step. */
+  finishStep() {
+    this.state.pending = null;
+    this.state.step += 1;
+  }
+
+  /** Write state, checkpoint and buffered events in one fenced transaction. */
+  async commit(change: Omit<StepCommit, "lease" | "state" | "events">): Promise<StepOutcome> {
+    const events = this.events;
+    if (change.status !== this.status) {
+      events.unshift({ type: "run.status", step: this.state.step, data: { from: this.status, to: change.status, ...(change.error ? { error: change.error } : {}) } });
+    }
+    this.events = [];
+    await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, events });
+    this.status = change.status;
+    return change.releaseLease ? "released" : "continue";
+  }
+
+  /** Park the run: it waits for a person, an event or a timer; the lease goes back. */
+  park(status: RunStatus, extra: Omit<StepCommit, "lease" | "state" | "events" | "status" | "releaseLease"> = {}) {
+    return this.commit({ ...extra, status, releaseLease: true });
+  }
+
+  finish(status: "COMPLETED" | "FAILED", error?: string) {
+    this.state.pending = null;
+    return this.commit({ status, releaseLease: true, error: error ?? null });
+  }
+}

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { actionDigest } from "./canonical";
+import type { EngineContext } from "./context";
+import { AppError, fieldErrorsFromIssues } from "./errors";
+import type { DecisionPacket, PacketDecision, PacketStatus } from "./types";
+
+// The reviewer's side of a gate. Validation happens before anything is written; the decision and its
+// trace event are one compare-and-set transaction in the store; the run wakes after commit.
+
+export const decidePacketSchema = z.discriminatedUnion("decision", [
+  z.object({ decision: z.literal("approve") }),
+  z.object({ decision: z.literal("edit"), args: z.unknown() }),
+  z.object({ decision: z.literal("reject"), reason: z.string().trim().min(1, "Say why you reject it: the agent receives the reason.") }),
+  z.object({ decision: z.literal("redirect"), instruction: z.string().trim().min(1, "Give the agent an instruction.") }),
+]);
+export type DecidePacketInput = z.input<typeof decidePacketSchema>;
+
+const STATUS_BY_DECISION: Record<PacketDecision["decision"], PacketStatus> = { approve: "APPROVED", edit: "EDITED", reject: "REJECTED", redirect: "REDIRECTED" };
+
+export async function decidePacket(ctx: EngineContext, opts: { packetId: string; reviewer: string; input: unknown }): Promise<DecisionPacket> {
+  const parsed = decidePacketSchema.safeParse(opts.input);
+  if (!parsed.success) {
+    throw new AppError("INVALID_INPUT", { message: "invalid decision", userMessage: "The decision is incomplete.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  }
+  const input = parsed.data;
+  const packet = await ctx.store.getPacket(opts.packetId);
+  if (!packet) throw new AppError("NOT_FOUND", { message: `packet ${opts.packetId} not found`, userMessage: "That decision packet does not exist." });
+  if (packet.status !== "PENDING") {
+    throw new AppError("PACKET_ALREADY_DECIDED", { message: `packet ${packet.id} is ${packet.status}`, userMessage: `This packet was already decided (${packet.status.toLowerCase()})${packet.decidedBy ? ` by ${packet.decidedBy}` : ""}.` });
+  }
+  if (!packet.content.options.includes(input.decision)) {
+    throw new AppError("INVALID_INPUT", { message: `${input.decision} is not an option for packet ${packet.id}`, userMessage: `"${input.decision}" is not possible here; choose one of: ${packet.content.options.join(", ")}.` });
+  }
+  const run = await ctx.store.getRun(packet.runId);
+  const isApproval = input.decision === "approve" || input.decision === "edit";
+  if (isApproval && (opts.reviewer === packet.requestedBy || opts.reviewer === run?.startedBy)) {
+    throw new AppError("FORBIDDEN", { message: `${opts.reviewer} requested packet ${packet.id} and cannot approve it`, userMessage: "You requested this action, so you cannot approve it. Another reviewer must." });
+  }
+
+  let decision: PacketDecision;
+  if (input.decision === "edit") {
+    if (packet.requiredApprovals > 1) {
+      throw new AppError("INVALID_INPUT", { message: "edit on a four-eyes packet", userMessage: "This action needs several approvers, so it cannot be edited; reject it with a reason or redirect the agent." });
+    }
+    const tool = ctx.tools.get(packet.tool);
+    if (!tool) throw new AppError("UNKNOWN_TOOL", { message: `tool ${packet.tool} is not registered`, userMessage: `The tool ${packet.tool} no longer exists.` });
+    const args = tool.input.safeParse(input.args);
+    if (!args.success) {
+      throw new AppError("INVALID_INPUT", { message: `edited arguments do not match ${tool.name}'s schema`, userMessage: "The edited arguments are not valid for this tool.", fieldErrors: fieldErrorsFromIssues(args.error.issues) });
+    }
+    decision = { decision: "edit", args: args.data, digest: actionDigest({ runId: packet.runId, step: packet.step, tool: packet.tool, args: args.data }) };
+  } else if (input.decision === "approve") {
+    decision = { decision: "approve", digest: packet.digest };
+  } else if (input.decision === "reject") {
+    decision = { decision: "reject", reason: input.reason };
+  } else {
+    decision = { decision: "redirect", instruction: input.instruction };
+  }
+
+  const now = ctx.clock.now();
+  const waitedMs = now.getTime() - packet.createdAt.getTime();
+  const approvalsAfter = input.decision === "approve" ? packet.approvers.length + 1 : 0;
+  if (input.decision === "approve" && approvalsAfter < packet.requiredApprovals) {
+    // Four eyes: record this approval; the packet stays open for a different reviewer.
+    return ctx.store.decidePacket({
+      packetId: packet.id,
+      version: packet.version,
+      approver: opts.reviewer,
+      events: [{ type: "gate.approval_recorded", step: packet.step, data: { packetId: packet.id, by: opts.reviewer, approvals: approvalsAfter, required: packet.requiredApprovals } }],
+    });
+  }
+  return ctx.store.decidePacket({
+    packetId: packet.id,
+    version: packet.version,
+    approver: input.decision === "approve" ? opts.reviewer : undefined,
+    final: { status: STATUS_BY_DECISION[input.decision], decision, decidedBy: opts.reviewer, now },
+    events: [{ type: "gate.decided", step: packet.step, data: { packetId: packet.id, tool: packet.tool, by: opts.reviewer, waitedMs, ...decision } }],
+  });
+}

@@ -1,0 +1,207 @@
+import { actionDigest, operationId } from "./canonical";
+import type { EngineContext } from "./context";
+import type { RunCursor, StepOutcome } from "./cursor";
+import type { Action, Pending } from "./state";
+import { ToolError, type DecisionPacket, type ToolDefinition } from "./types";
+
+// The effect protocol (DESIGN.md §4): intent committed before the call, the call made with a stable
+// key, result + state + events committed together. On resume an intent without a result "may have
+// happened": idempotent → retry with the same key; reconcilable → look it up first; unsafe → a person.
+
+type EffectPending = Extract<Pending, { kind: "effect" }>;
+type CallResult = { ok: true; value: unknown; latencyMs: number } | { ok: false; error: ToolError; latencyMs: number };
+
+export async function invokeTool(ctx: EngineContext, tool: ToolDefinition, args: unknown, call: { runId: string; step: number; operationId: string; attempt: number }): Promise<CallResult> {
+  const started = performance.now();
+  const callCtx = { ...call, idempotencyKey: call.operationId };
+  try {
+    let value = await tool.call(args, callCtx);
+    if (tool.output) {
+      const parsed = tool.output.safeParse(value);
+      if (!parsed.success) throw new ToolError("invalid_output", `${tool.name} returned output that does not match its schema`, "unknown");
+      value = parsed.data;
+    }
+    return { ok: true, value, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    const toolError = error instanceof ToolError ? error : new ToolError("internal", error instanceof Error ? error.message : String(error), "unknown");
+    return { ok: false, error: toolError, latencyMs: Math.round(performance.now() - started) };
+  }
+}
+
+function recordCall(cursor: RunCursor, tool: ToolDefinition, args: unknown, opId: string | null, attempt: number, result: CallResult) {
+  cursor.event("tool.call", {
+    tool: tool.name,
+    args,
+    semantics: tool.semantics,
+    operationId: opId,
+    idempotencyKey: opId,
+    attempt,
+    latencyMs: result.latencyMs,
+    ...(result.ok ? { result: result.value } : { error: result.error.message, errorClass: result.error.errorClass, outcome: result.error.outcome }),
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A read: no intent (it cannot change the world); retried on transient errors; one commit. */
+export async function performRead(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action): Promise<StepOutcome> {
+  let result: CallResult | undefined;
+  for (let attempt = 1; attempt <= ctx.maxAttempts; attempt++) {
+    result = await invokeTool(ctx, tool, action.args, { runId: cursor.runId, step: cursor.step, operationId: operationId(cursor.runId, cursor.step, 0), attempt });
+    recordCall(cursor, tool, action.args, null, attempt, result);
+    if (result.ok || result.error.outcome === "not_applied") break;
+    if (attempt < ctx.maxAttempts) await sleep(ctx.retryBaseDelayMs * 2 ** (attempt - 1));
+  }
+  settle(ctx, cursor, tool, action, result!, null);
+  return cursor.commit({ status: "RUNNING" });
+}
+
+/** Settle the step in memory from a final call result: a fact on success, an error observation otherwise. */
+function settle(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action, result: CallResult, opId: string | null, how = "call") {
+  if (result.ok) {
+    const at = cursor.now();
+    const receiptId = tool.receiptId?.(result.value);
+    cursor.addFact({
+      key: action.resultKey ?? tool.name,
+      value: result.value,
+      kind: tool.semantics === "pure-read" ? "observation" : "receipt",
+      expiresAt: tool.freshnessMs ? new Date(at.getTime() + tool.freshnessMs).toISOString() : null,
+      source: { tool: tool.name, args: action.args, ...(opId ? { operationId: opId } : {}), ...(receiptId ? { receiptId } : {}) },
+    });
+    cursor.observe({ kind: "tool_result", tool: tool.name, message: `${tool.name} ${how === "lookup" ? "was found already applied" : "succeeded"}`, data: result.value });
+    cursor.state.consecutiveErrors = 0;
+  } else {
+    cursor.observe({ kind: "tool_error", tool: tool.name, message: result.error.message, data: { errorClass: result.error.errorClass, details: result.error.details } });
+    cursor.state.consecutiveErrors += 1;
+  }
+  cursor.finishStep();
+}
+
+/** Commit the intent (and use the approval, if any), then make the call. */
+export async function startEffect(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action, approval: DecisionPacket | null): Promise<StepOutcome> {
+  const info = { runId: cursor.runId, step: cursor.step, tool: tool.name };
+  await ctx.fault("before-intent", info);
+  const opId = operationId(cursor.runId, cursor.step, 0);
+  const pending: EffectPending = { kind: "effect", intentId: opId, step: cursor.step, call: 0, action };
+  cursor.state.pending = pending;
+  if (approval) {
+    cursor.state.approvals = cursor.state.approvals.map((a) => (a.packetId === approval.id ? { ...a, usedAt: cursor.now().toISOString() } : a));
+  }
+  cursor.event("effect.intent", { operationId: opId, idempotencyKey: opId, tool: tool.name, args: action.args, semantics: tool.semantics, ...(approval ? { packetId: approval.id } : {}) });
+  await cursor.commit({
+    status: "RUNNING",
+    createIntent: { id: opId, runId: cursor.runId, step: cursor.step, tool: tool.name, args: action.args, semantics: tool.semantics, decision: action },
+    // An approval is used once: the same commit that records the intent consumes it.
+    ...(approval ? { updatePacket: { id: approval.id, version: approval.version, usedAt: cursor.now() } } : {}),
+  });
+  await ctx.fault("after-intent", info);
+  return performEffect(ctx, cursor, tool, pending, 1);
+}
+
+/** Call (or re-call) an effect whose intent is committed, until its outcome is known or a person must decide. */
+export async function performEffect(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, pending: EffectPending, firstAttempt: number): Promise<StepOutcome> {
+  const info = { runId: cursor.runId, step: cursor.step, tool: tool.name };
+  const { action, intentId } = pending;
+  for (let attempt = firstAttempt; ; attempt++) {
+    const result = await invokeTool(ctx, tool, action.args, { runId: cursor.runId, step: pending.step, operationId: intentId, attempt });
+    recordCall(cursor, tool, action.args, intentId, attempt, result);
+    await ctx.fault("after-call", info);
+
+    if (result.ok || result.error.outcome === "not_applied") {
+      settle(ctx, cursor, tool, action, result, intentId);
+      const outcome = await cursor.commit({
+        status: "RUNNING",
+        updateIntent: { id: intentId, status: result.ok ? "SUCCEEDED" : "FAILED", attempt, result: result.ok ? result.value : { error: result.error.message, errorClass: result.error.errorClass } },
+      });
+      await ctx.fault("after-commit", info);
+      return outcome;
+    }
+    // The outcome is unknown: the call may have changed the world.
+    if (tool.semantics === "unsafe") return escalateUnknown(ctx, cursor, tool, pending, attempt, result.error.message);
+    if (tool.semantics === "reconcilable") {
+      const found = await reconcile(ctx, cursor, tool, pending, attempt);
+      if (found) return found;
+    }
+    if (attempt >= ctx.maxAttempts) return escalateUnknown(ctx, cursor, tool, pending, attempt, `${attempt} attempts failed: ${result.error.message}`);
+    await sleep(ctx.retryBaseDelayMs * 2 ** (attempt - 1));
+  }
+}
+
+/** Read-before-write: if the system already applied this operation, settle with what it reports. */
+async function reconcile(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, pending: EffectPending, attempt: number): Promise<StepOutcome | null> {
+  if (!tool.lookup) return null;
+  let found: unknown;
+  try {
+    found = await tool.lookup(pending.action.args, { runId: cursor.runId, step: pending.step, operationId: pending.intentId, idempotencyKey: pending.intentId, attempt });
+  } catch (error) {
+    cursor.event("effect.lookup_failed", { operationId: pending.intentId, tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+  cursor.event("effect.lookup", { operationId: pending.intentId, tool: tool.name, found: found !== null && found !== undefined });
+  if (found === null || found === undefined) return null;
+  settle(ctx, cursor, tool, pending.action, { ok: true, value: found, latencyMs: 0 }, pending.intentId, "lookup");
+  const outcome = await cursor.commit({ status: "RUNNING", updateIntent: { id: pending.intentId, status: "SUCCEEDED", attempt, result: found } });
+  await ctx.fault("after-commit", { runId: cursor.runId, step: cursor.step, tool: tool.name });
+  return outcome;
+}
+
+/** Resume an effect left "may have happened" by a crash. Never a silent second execution. */
+export async function recoverEffect(ctx: EngineContext, cursor: RunCursor, pending: EffectPending): Promise<StepOutcome> {
+  const tool = ctx.tools.get(pending.action.tool);
+  const intent = await ctx.store.getIntent(pending.intentId);
+  if (!tool || !intent) {
+    const why = tool ? "the intent record is missing" : `tool ${pending.action.tool} is no longer registered`;
+    return escalateUnknown(ctx, cursor, tool ?? null, pending, intent?.attempt ?? 1, why, intent !== null);
+  }
+  cursor.event("effect.recovering", { operationId: intent.id, tool: tool.name, semantics: tool.semantics, attempt: intent.attempt });
+  if (tool.semantics === "unsafe") return escalateUnknown(ctx, cursor, tool, pending, intent.attempt, "the worker stopped after the intent was recorded; the call may have happened");
+  if (tool.semantics === "reconcilable") {
+    const found = await reconcile(ctx, cursor, tool, pending, intent.attempt);
+    if (found) return found;
+  }
+  return performEffect(ctx, cursor, tool, pending, intent.attempt + 1);
+}
+
+/** Stop and ask a person: the effect's outcome is unknown and repeating it is not known to be safe. */
+async function escalateUnknown(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition | null, pending: EffectPending, attempt: number, why: string, hasIntent = true): Promise<StepOutcome> {
+  const packetId = ctx.ids.id("pkt");
+  const impact = tool ? safeImpact(tool, pending.action.args) : `${pending.action.tool} (unregistered tool)`;
+  cursor.event("effect.unknown_outcome", { operationId: pending.intentId, tool: pending.action.tool, attempt, why, packetId });
+  cursor.state.pending = { kind: "gate", packetId, step: pending.step, action: pending.action, intentId: pending.intentId };
+  cursor.state.risks = [...cursor.state.risks, { id: pending.intentId, description: `${impact} may have happened: ${why}`, level: "high" }];
+  return cursor.park("NEEDS_ATTENTION", {
+    ...(hasIntent ? { updateIntent: { id: pending.intentId, status: "UNKNOWN" as const, attempt, result: { unknown: why } } } : {}),
+    createPacket: {
+      id: packetId,
+      runId: cursor.runId,
+      step: pending.step,
+      kind: "UNKNOWN_OUTCOME",
+      tool: pending.action.tool,
+      args: pending.action.args,
+      digest: actionDigest({ runId: cursor.runId, step: pending.step, tool: pending.action.tool, args: pending.action.args }),
+      requestedBy: `agent:${cursor.run.agentSlug}`,
+      content: {
+        impact: `${impact} — may or may not have happened`,
+        reasoning: why,
+        uncertainty: "The system did not confirm the outcome and this tool cannot be safely repeated.",
+        evidence: [],
+        // approve = it did not happen, run it again; reject = it did not happen, do not retry;
+        // redirect = tell the agent what happened (e.g. "it went through, receipt …").
+        options: ["approve", "reject", "redirect"],
+      },
+      queue: "attention",
+      assignee: null,
+      requiredApprovals: 1,
+      onExpire: "reject",
+      expiresAt: null,
+    },
+  });
+}
+
+export function safeImpact(tool: ToolDefinition, args: unknown): string {
+  try {
+    return tool.describeImpact(args);
+  } catch {
+    return `${tool.name} with ${JSON.stringify(args)}`;
+  }
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from "node:crypto";
+import { sha256 } from "./canonical";
+import { silentLogger, type EngineContext, type RuntimeOptions } from "./context";
+import { decidePacket } from "./decide-packet";
+import { AppError, fieldErrorsFromIssues } from "./errors";
+import { permissionInputSchema } from "./permissions";
+import { buildRecoveryView, type RecoveryView } from "./recovery";
+import { initialState } from "./state";
+import { TERMINAL_STATUSES, RUN_STATUSES, type DecisionPacket, type PermissionRule, type RunRecord, type RunStatus } from "./types";
+import { createWorker, type WorkerOptions } from "./worker";
+import { z } from "zod";
+
+// The composition of the engine: everything is passed in, nothing is global.
+
+export const startRunSchema = z.object({
+  agent: z.string().min(1),
+  input: z.unknown(),
+  idempotencyKey: z.string().min(1).max(200).optional(),
+  startedBy: z.string().min(1).optional(),
+});
+export type StartRunInput = z.input<typeof startRunSchema>;
+
+export const deliverSignalSchema = z.object({
+  type: z.string().min(1).max(100),
+  dedupKey: z.string().min(1).max(200),
+  payload: z.unknown().default({}),
+});
+
+export function createRuntime(options: RuntimeOptions) {
+  const ctx: EngineContext = {
+    store: options.store,
+    agents: new Map(options.agents.map((a) => [a.slug, a])),
+    tools: new Map(options.tools.map((t) => [t.name, t])),
+    clock: options.clock ?? { now: () => new Date() },
+    ids: options.ids ?? { id: (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}` },
+    logger: options.logger ?? silentLogger,
+    fault: async (point, info) => { await options.onFaultPoint?.(point, info); },
+    maxAttempts: options.maxAttempts ?? 3,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 100,
+    maxConsecutiveErrors: options.maxConsecutiveErrors ?? 3,
+  };
+  const { store } = ctx;
+
+  async function getRun(id: string): Promise<RunRecord> {
+    const run = await store.getRun(id);
+    if (!run) throw new AppError("NOT_FOUND", { message: `run ${id} not found`, userMessage: "That run does not exist." });
+    return run;
+  }
+
+  function invalid(message: string, issues: Parameters<typeof fieldErrorsFromIssues>[0]) {
+    return new AppError("INVALID_INPUT", { message, userMessage: message, fieldErrors: fieldErrorsFromIssues(issues) });
+  }
+
+  return {
+    context: ctx,
+    store,
+
+    async startRun(raw: StartRunInput): Promise<{ run: RunRecord; created: boolean }> {
+      const parsed = startRunSchema.safeParse(raw);
+      if (!parsed.success) throw invalid("The run request is malformed.", parsed.error.issues);
+      const { agent: slug, idempotencyKey, startedBy } = parsed.data;
+      const agent = ctx.agents.get(slug);
+      if (!agent) throw new AppError("NOT_FOUND", { message: `agent ${slug} not found`, userMessage: `There is no agent called "${slug}".` });
+      const input = agent.input.safeParse(parsed.data.input);
+      if (!input.success) throw invalid(`The input does not match ${slug}'s input schema.`, input.error.issues);
+      const id = ctx.ids.id("run");
+      const state = initialState({
+        agent: { slug, version: agent.version, instructionsHash: sha256(agent.instructions) },
+        instructions: agent.instructions,
+        input: input.data,
+        plan: agent.plan,
+      });
+      return store.createRun({
+        id, agentSlug: slug, agentVersion: agent.version, input: input.data, state,
+        idempotencyKey: idempotencyKey ?? null, startedBy: startedBy ?? null, parentRunId: null,
+        events: [{ type: "run.created", step: 0, data: { agent: slug, version: agent.version, input: input.data, startedBy: startedBy ?? null } }],
+      });
+    },
+
+    getRun,
+
+    async findRuns(filter: { status?: string[]; agentSlug?: string; limit?: number; cursor?: string } = {}) {
+      const status = filter.status?.filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s));
+      return store.findRuns({ ...filter, status });
+    },
+
+    /** Fork a new run from any checkpoint of another: same state, nothing pending, a fresh trace. */
+    async forkRun(opts: { runId: string; checkpointSeq: number; startedBy?: string }): Promise<RunRecord> {
+      const source = await getRun(opts.runId);
+      const checkpoint = (await store.listCheckpoints(source.id)).find((c) => c.seq === opts.checkpointSeq);
+      if (!checkpoint) throw new AppError("NOT_FOUND", { message: `checkpoint ${opts.checkpointSeq} of ${source.id} not found`, userMessage: "That checkpoint does not exist." });
+      const state = { ...checkpoint.state, pending: null };
+      const { run } = await store.createRun({
+        id: ctx.ids.id("run"), agentSlug: source.agentSlug, agentVersion: source.agentVersion, input: source.input, state,
+        idempotencyKey: null, startedBy: opts.startedBy ?? null, parentRunId: source.id,
+        events: [{ type: "run.forked", step: state.step, data: { from: source.id, checkpointSeq: opts.checkpointSeq } }],
+      });
+      return run;
+    },
+
+    async cancelRun(opts: { runId: string; by: string; reason?: string }): Promise<RunRecord> {
+      const active = RUN_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
+      // Bumping the epoch fences out a worker that is mid-step: its next write is refused.
+      return store.transitionRun({ runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null } }] });
+    },
+
+    async recoveryView(runId: string): Promise<RecoveryView> {
+      const run = await getRun(runId);
+      const [intents, packets] = await Promise.all([store.listIntents(runId), store.findPackets({ runId })]);
+      return buildRecoveryView(run, intents, packets, ctx.clock.now());
+    },
+
+    decidePacket: (opts: { packetId: string; reviewer: string; input: unknown }) => decidePacket(ctx, opts),
+
+    async assignPacket(opts: { packetId: string; by: string; queue?: string; assignee?: string | null }): Promise<DecisionPacket> {
+      const packet = await store.getPacket(opts.packetId);
+      if (!packet) throw new AppError("NOT_FOUND", { message: `packet ${opts.packetId} not found`, userMessage: "That decision packet does not exist." });
+      return store.assignPacket({
+        packetId: packet.id, version: packet.version, queue: opts.queue, assignee: opts.assignee,
+        events: [{ type: "gate.assigned", step: packet.step, data: { packetId: packet.id, by: opts.by, queue: opts.queue ?? packet.queue, assignee: opts.assignee ?? null } }],
+      });
+    },
+
+    async deliverSignal(runId: string, raw: unknown) {
+      const parsed = deliverSignalSchema.safeParse(raw);
+      if (!parsed.success) throw invalid("The signal is malformed.", parsed.error.issues);
+      return store.deliverSignal({ id: ctx.ids.id("sig"), runId, ...parsed.data, now: ctx.clock.now() });
+    },
+
+    permissions: {
+      list: (agent?: string) => store.listPermissions({ agent }),
+      history: (permissionId?: string) => store.listPermissionChanges({ permissionId }),
+      async put(raw: unknown, opts: { by: string; expectedVersion?: number }): Promise<PermissionRule> {
+        const parsed = permissionInputSchema.safeParse(raw);
+        if (!parsed.success) throw invalid("The permission is malformed.", parsed.error.issues);
+        return store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion });
+      },
+      remove: (id: string, by: string) => store.deletePermission({ id, changedBy: by, auditId: ctx.ids.id("pchg") }),
+    },
+
+    createWorker: (opts?: WorkerOptions) => createWorker(ctx, opts),
+  };
+}
+
+export type Runtime = ReturnType<typeof createRuntime>;

@@ -1,0 +1,177 @@
+import { actionDigest, canonicalJson } from "./canonical";
+import type { EngineContext } from "./context";
+import type { RunCursor, StepOutcome } from "./cursor";
+import { invokeTool, performEffect, performRead, safeImpact, startEffect } from "./effects";
+import { evaluatePermission, type PermissionVerdict } from "./permissions";
+import { latestFact, type Action, type Pending } from "./state";
+import type { DecisionPacket, PacketContent, ToolDefinition } from "./types";
+
+// Human gates, from the run's side (DESIGN.md §6): ask for a decision, then act on the one that won.
+// Deciding a packet (the reviewer's side) is in decide-packet.ts.
+
+type GatePending = Extract<Pending, { kind: "gate" }>;
+
+export async function requestApproval(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action, verdict: PermissionVerdict): Promise<StepOutcome> {
+  const now = cursor.now();
+  const rule = verdict.rule;
+  const packetId = ctx.ids.id("pkt");
+  const digest = actionDigest({ runId: cursor.runId, step: cursor.step, tool: tool.name, args: action.args });
+  const expiresAt = rule?.ttlSeconds ? new Date(now.getTime() + rule.ttlSeconds * 1000) : null;
+  const content: PacketContent = {
+    impact: safeImpact(tool, action.args),
+    reasoning: action.reasoning,
+    uncertainty: action.uncertainty,
+    evidence: action.evidence.flatMap((key) => {
+      const fact = latestFact(cursor.state, key);
+      return fact ? [{ key, value: fact.value, kind: fact.kind, at: fact.at, ageMs: now.getTime() - Date.parse(fact.at), source: fact.source }] : [];
+    }),
+    options: ["approve", "edit", "reject", "redirect"],
+  };
+  cursor.state.pending = { kind: "gate", packetId, step: cursor.step, action };
+  cursor.event("gate.requested", { packetId, tool: tool.name, args: action.args, digest, impact: content.impact, reason: verdict.reason, requiredApprovals: rule?.approvals ?? 1, queue: rule?.queue ?? "default", expiresAt: expiresAt?.toISOString() ?? null });
+  return cursor.park("WAITING_APPROVAL", {
+    wakeAt: expiresAt,
+    createPacket: {
+      id: packetId,
+      runId: cursor.runId,
+      step: cursor.step,
+      kind: "APPROVAL",
+      tool: tool.name,
+      args: action.args,
+      digest,
+      requestedBy: `agent:${cursor.run.agentSlug}`,
+      content,
+      queue: rule?.queue ?? "default",
+      assignee: null,
+      requiredApprovals: rule?.approvals ?? 1,
+      onExpire: rule?.onExpire ?? "reject",
+      expiresAt,
+    },
+  });
+}
+
+/** The run was woken while a gate was open: act on the decision, or on the expiry. */
+export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending: GatePending): Promise<StepOutcome> {
+  const packet = await ctx.store.getPacket(pending.packetId);
+  if (!packet) return cursor.finish("FAILED", `decision packet ${pending.packetId} is missing`);
+  const now = cursor.now();
+
+  if (packet.status === "PENDING") {
+    if (packet.expiresAt && packet.expiresAt <= now) return expire(ctx, cursor, packet);
+    return cursor.park(cursor.status, { wakeAt: packet.expiresAt }); // woken early: keep waiting
+  }
+  const decision = packet.decision!;
+  const decided = { packetId: packet.id, step: packet.step, tool: packet.tool, digest: decision.digest ?? packet.digest, decision: decision.decision, by: [...new Set([...packet.approvers, packet.decidedBy ?? ""])].filter(Boolean), at: (packet.decidedAt ?? now).toISOString(), usedAt: null };
+  cursor.state.approvals = [...cursor.state.approvals, decided];
+  cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by: packet.decidedBy ?? undefined, packetId: packet.id } });
+
+  if (packet.status === "REJECTED" || packet.status === "EXPIRED") {
+    if (packet.kind === "UNKNOWN_OUTCOME") return settleUnknown(cursor, packet, pending.intentId!, "FAILED", `a person confirmed it did not happen: ${decision.reason ?? ""}`);
+    cursor.observe({ kind: packet.status === "EXPIRED" ? "expired" : "rejected", tool: packet.tool, message: `${packet.tool} was ${packet.status === "EXPIRED" ? "not approved in time" : "rejected"}: ${decision.reason ?? "no reason given"}`, data: { packetId: packet.id, reason: decision.reason } });
+    cursor.finishStep();
+    return cursor.commit({ status: "RUNNING" });
+  }
+  if (packet.status === "REDIRECTED") {
+    cursor.state.instructions = [...cursor.state.instructions, decision.instruction!];
+    if (packet.kind === "UNKNOWN_OUTCOME") return settleUnknown(cursor, packet, pending.intentId!, "RESOLVED", `a person resolved it: ${decision.instruction}`);
+    cursor.observe({ kind: "redirected", tool: packet.tool, message: `A person redirected the run: ${decision.instruction}`, data: { packetId: packet.id } });
+    cursor.finishStep();
+    return cursor.commit({ status: "RUNNING" });
+  }
+  if (packet.status === "STALE") return cursor.finish("FAILED", `packet ${packet.id} is stale but the run still waited on it`);
+
+  // APPROVED or EDITED: run exactly the approved action — after checking it is still allowed and still fresh.
+  const tool = ctx.tools.get(packet.tool);
+  const args = decision.decision === "edit" ? decision.args : packet.args;
+  const action: Action = { ...pending.action, args };
+  if (!tool) return refuse(cursor, packet, `tool ${packet.tool} is no longer registered`);
+
+  const verdict = evaluatePermission(await ctx.store.listPermissions({ agent: cursor.run.agentSlug }), { agent: cursor.run.agentSlug, tool: tool.name, step: action.planStep, args });
+  cursor.event("permission.checked", { tool: tool.name, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, afterApproval: true });
+  if (verdict.effect === "deny") return refuse(cursor, packet, `permission was revoked while the run waited: ${verdict.reason}`);
+
+  const digest = actionDigest({ runId: cursor.runId, step: pending.step, tool: tool.name, args });
+  if (digest !== decided.digest || packet.usedAt) {
+    cursor.event("gate.mismatch", { packetId: packet.id, approvedDigest: decided.digest, actionDigest: digest, used: Boolean(packet.usedAt) });
+    return refuse(cursor, packet, packet.usedAt ? "the approval was already used" : "the action differs from the one that was approved");
+  }
+
+  if (packet.kind === "APPROVAL") {
+    const changes = await recheckEvidence(ctx, cursor, packet);
+    if (changes.length > 0) {
+      cursor.event("gate.stale", { packetId: packet.id, changes });
+      cursor.observe({ kind: "stale", tool: tool.name, message: `The evidence changed before ${tool.name} ran; the approval was not used.`, data: { packetId: packet.id, changes } });
+      cursor.finishStep();
+      return cursor.commit({ status: "RUNNING", updatePacket: { id: packet.id, version: packet.version, status: "STALE", content: { ...packet.content, staleChanges: changes } } });
+    }
+  }
+  cursor.event("gate.acting", { packetId: packet.id, digest, decision: decision.decision });
+  if (packet.kind === "UNKNOWN_OUTCOME") {
+    // A person checked that it did not happen and asked for it to run again, under the same key.
+    const intent = await ctx.store.getIntent(pending.intentId!);
+    if (!intent) return refuse(cursor, packet, "the intent record is missing");
+    const effect = { kind: "effect" as const, intentId: intent.id, step: packet.step, call: 0, action };
+    cursor.state.pending = effect;
+    cursor.state.risks = cursor.state.risks.filter((r) => r.id !== intent.id);
+    await cursor.commit({ status: "RUNNING", updateIntent: { id: intent.id, status: "PENDING", attempt: intent.attempt, result: null }, updatePacket: { id: packet.id, version: packet.version, usedAt: now } });
+    return performEffect(ctx, cursor, tool, effect, intent.attempt + 1);
+  }
+  if (tool.semantics === "pure-read") return performRead(ctx, cursor, tool, action);
+  return startEffect(ctx, cursor, tool, action, packet);
+}
+
+/** An unknown outcome a person settled without a retry: the intent gets its final status. */
+async function settleUnknown(cursor: RunCursor, packet: DecisionPacket, intentId: string, status: "FAILED" | "RESOLVED", message: string): Promise<StepOutcome> {
+  cursor.state.risks = cursor.state.risks.filter((r) => r.id !== intentId);
+  cursor.observe({ kind: "resolved", tool: packet.tool, message, data: { packetId: packet.id, operationId: intentId } });
+  cursor.finishStep();
+  return cursor.commit({ status: "RUNNING", updateIntent: { id: intentId, status, attempt: 0, result: { resolvedBy: packet.decidedBy, message } } });
+}
+
+async function refuse(cursor: RunCursor, packet: DecisionPacket, why: string): Promise<StepOutcome> {
+  cursor.event("gate.refused", { packetId: packet.id, tool: packet.tool, why });
+  cursor.observe({ kind: "denied", tool: packet.tool, message: `The approved ${packet.tool} was not executed: ${why}`, data: { packetId: packet.id } });
+  cursor.finishStep();
+  return cursor.commit({ status: "RUNNING" });
+}
+
+async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPacket): Promise<StepOutcome> {
+  const now = cursor.now();
+  const escalateTo = packet.onExpire.startsWith("escalate:") ? packet.onExpire.slice("escalate:".length) : null;
+  if (escalateTo) {
+    // Never a silent auto-decision: the packet moves to another queue with a fresh deadline.
+    const window = packet.expiresAt!.getTime() - packet.createdAt.getTime();
+    const expiresAt = new Date(now.getTime() + Math.max(window, 1000));
+    cursor.event("gate.escalated", { packetId: packet.id, from: packet.queue, to: escalateTo, expiresAt: expiresAt.toISOString() });
+    return cursor.park("WAITING_APPROVAL", {
+      wakeAt: expiresAt,
+      updatePacket: { id: packet.id, version: packet.version, queue: escalateTo, expiresAt, onExpire: "reject", content: { ...packet.content, escalatedFrom: packet.queue } },
+    });
+  }
+  const decision = { decision: "reject" as const, reason: "expired" };
+  cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs: now.getTime() - packet.createdAt.getTime() });
+  cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by: "policy:expiry", packetId: packet.id } });
+  cursor.observe({ kind: "expired", tool: packet.tool, message: `${packet.tool} was not approved in time (reason: expired)`, data: { packetId: packet.id } });
+  cursor.finishStep();
+  return cursor.commit({ status: "RUNNING", updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED", decision, decidedBy: "policy:expiry" } });
+}
+
+/** Re-read every observation the packet rested on; return what changed since the reviewer saw it. */
+async function recheckEvidence(ctx: EngineContext, cursor: RunCursor, packet: DecisionPacket) {
+  const changes: Array<{ key: string; before: unknown; after: unknown }> = [];
+  for (const item of packet.content.evidence) {
+    const tool = item.kind === "observation" && item.source.tool ? ctx.tools.get(item.source.tool) : undefined;
+    if (!tool || tool.semantics !== "pure-read") continue;
+    const result = await invokeTool(ctx, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}`, attempt: 1 });
+    cursor.event("evidence.rechecked", { packetId: packet.id, key: item.key, tool: tool.name, ok: result.ok, latencyMs: result.latencyMs });
+    if (!result.ok) {
+      changes.push({ key: item.key, before: item.value, after: { unavailable: result.error.message } });
+      continue;
+    }
+    if (canonicalJson(result.value) !== canonicalJson(item.value)) {
+      changes.push({ key: item.key, before: item.value, after: result.value });
+      cursor.addFact({ key: item.key, value: result.value, kind: "observation", source: item.source, expiresAt: tool.freshnessMs ? new Date(cursor.now().getTime() + tool.freshnessMs).toISOString() : null });
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,12 @@
+// The engine's public surface. Plain TypeScript: no Next.js, React or Prisma imports below here.
+export * from "./canonical";
+export * from "./context";
+export * from "./engine";
+export * from "./errors";
+export * from "./permissions";
+export * from "./recovery";
+export * from "./state";
+export * from "./store";
+export * from "./types";
+export { decidePacketSchema, type DecidePacketInput } from "./decide-packet";
+export type { Worker, WorkerOptions } from "./worker";

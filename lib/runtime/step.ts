@@ -1,0 +1,165 @@
+import type { EngineContext } from "./context";
+import type { RunCursor, StepOutcome } from "./cursor";
+import { performRead, recoverEffect, startEffect } from "./effects";
+import { fieldErrorsFromIssues } from "./errors";
+import { requestApproval, resumeGate } from "./gates";
+import { evaluatePermission } from "./permissions";
+import { actionSchema, type Pending } from "./state";
+import type { AgentDefinition, Decision, PolicyInput } from "./types";
+
+// One step of the agent loop, taken by the worker that holds the run's lease. A step first settles
+// whatever the run was waiting on; otherwise it asks the policy for the next decision and acts on it.
+
+const DEFAULT_MAX_STEPS = 200;
+
+export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<StepOutcome> {
+  const agent = ctx.agents.get(cursor.run.agentSlug);
+  if (!agent) return cursor.finish("FAILED", `agent ${cursor.run.agentSlug} is not registered`);
+
+  const pending = cursor.state.pending;
+  if (pending) {
+    const settled = await settlePending(ctx, cursor, pending);
+    if (settled) return settled;
+  }
+  if (cursor.state.step >= (agent.maxSteps ?? DEFAULT_MAX_STEPS)) return cursor.finish("FAILED", `step budget of ${agent.maxSteps ?? DEFAULT_MAX_STEPS} exhausted`);
+  if (cursor.state.consecutiveErrors >= ctx.maxConsecutiveErrors) return cursor.finish("FAILED", `${cursor.state.consecutiveErrors} tool errors in a row`);
+
+  let decision: Decision;
+  try {
+    const out = await agent.policy.decide(policyInput(ctx, cursor, agent));
+    decision = out.decision;
+    const usage = cursor.state.usage;
+    cursor.state.usage = {
+      modelCalls: usage.modelCalls + (out.usage ? 1 : 0),
+      inputTokens: usage.inputTokens + (out.usage?.inputTokens ?? 0),
+      outputTokens: usage.outputTokens + (out.usage?.outputTokens ?? 0),
+      costUsd: usage.costUsd + (out.usage?.costUsd ?? 0),
+    };
+    // Recorded with the step's commit (or the intent), so a resumed run never asks again for what it acted on.
+    cursor.event("model.decision", { decision, usage: out.usage ?? null, ...(out.raw !== undefined ? { raw: out.raw } : {}) });
+  } catch (error) {
+    cursor.event("policy.error", { error: error instanceof Error ? error.message : String(error) });
+    return cursor.finish("FAILED", `the policy failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return act(ctx, cursor, agent, decision);
+}
+
+/** Returns an outcome when the pending thing was handled, or null when the policy should decide. */
+async function settlePending(ctx: EngineContext, cursor: RunCursor, pending: Pending): Promise<StepOutcome | null> {
+  const now = cursor.now();
+  switch (pending.kind) {
+    case "effect":
+      return recoverEffect(ctx, cursor, pending);
+    case "gate":
+      return resumeGate(ctx, cursor, pending);
+    case "sleep":
+      if (Date.parse(pending.until) > now.getTime()) return cursor.park("SLEEPING", { wakeAt: new Date(pending.until) });
+      cursor.event("timer.fired", { until: pending.until, lateMs: now.getTime() - Date.parse(pending.until) });
+      cursor.observe({ kind: "timer", message: `Slept until ${pending.until}` });
+      cursor.finishStep();
+      return null; // written with the next decision's commit
+    case "event": {
+      const [signal] = await ctx.store.listSignals(cursor.runId, { type: pending.eventType, unconsumed: true });
+      if (signal) {
+        cursor.event("signal.consumed", { signalId: signal.id, signalType: signal.type, dedupKey: signal.dedupKey });
+        cursor.addFact({ key: `signal:${signal.type}`, value: signal.payload, kind: "receipt", source: { receiptId: signal.dedupKey } });
+        cursor.observe({ kind: "signal", message: `Received ${signal.type}`, data: signal.payload });
+        cursor.finishStep();
+        return cursor.commit({ status: "RUNNING", consumeSignalIds: [signal.id] });
+      }
+      if (pending.timeoutAt && Date.parse(pending.timeoutAt) <= now.getTime()) {
+        cursor.event("signal.timeout", { signalType: pending.eventType, timeoutAt: pending.timeoutAt });
+        cursor.observe({ kind: "timeout", message: `No ${pending.eventType} arrived by ${pending.timeoutAt}` });
+        cursor.finishStep();
+        return null;
+      }
+      return cursor.park("WAITING_EVENT", { waitingFor: pending.eventType, wakeAt: pending.timeoutAt ? new Date(pending.timeoutAt) : null });
+    }
+  }
+}
+
+function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition): PolicyInput {
+  // Clock readings and random ids are journaled under the step, so replaying the step replays them.
+  const counters = { now: 0, id: 0 };
+  const recorded = <T>(name: string, make: () => T): T => {
+    const key = `${cursor.step}:${name}:${name === "now" ? counters.now++ : counters.id++}`;
+    if (!(key in cursor.state.journal)) cursor.state.journal[key] = make();
+    return cursor.state.journal[key] as T;
+  };
+  return {
+    state: cursor.state,
+    instructions: cursor.state.instructions,
+    lastObservation: cursor.state.observations.at(-1),
+    tools: agent.tools.flatMap((name) => {
+      const tool = ctx.tools.get(name);
+      return tool ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics }] : [];
+    }),
+    now: () => new Date(recorded("now", () => ctx.clock.now().toISOString())),
+    randomId: () => recorded("id", () => ctx.ids.id("rnd")),
+  };
+}
+
+async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, decision: Decision): Promise<StepOutcome> {
+  const now = cursor.now();
+  switch (decision.kind) {
+    case "complete":
+      cursor.state.output = decision.output;
+      cursor.event("run.completed", { output: decision.output });
+      return cursor.finish("COMPLETED");
+    case "fail":
+      return cursor.finish("FAILED", decision.reason);
+    case "record":
+      for (const fact of decision.facts) cursor.addFact({ key: fact.key, value: fact.value, kind: "inference" });
+      if (decision.plan) cursor.state.plan = decision.plan;
+      cursor.finishStep();
+      return cursor.commit({ status: "RUNNING" });
+    case "sleep": {
+      const until = new Date(now.getTime() + decision.durationMs);
+      cursor.state.pending = { kind: "sleep", until: until.toISOString() };
+      cursor.event("timer.set", { until: until.toISOString(), reason: decision.reason ?? null });
+      return cursor.park("SLEEPING", { wakeAt: until });
+    }
+    case "wait_event": {
+      const timeoutAt = decision.timeoutMs ? new Date(now.getTime() + decision.timeoutMs) : null;
+      cursor.state.pending = { kind: "event", eventType: decision.eventType, timeoutAt: timeoutAt?.toISOString() ?? null };
+      cursor.event("signal.waiting", { signalType: decision.eventType, timeoutAt: timeoutAt?.toISOString() ?? null });
+      // The store wakes the run at once if a matching signal is already there.
+      return cursor.park("WAITING_EVENT", { waitingFor: decision.eventType, wakeAt: timeoutAt });
+    }
+    case "call":
+      return callTool(ctx, cursor, agent, decision);
+  }
+}
+
+async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, decision: Extract<Decision, { kind: "call" }>): Promise<StepOutcome> {
+  const parsedAction = actionSchema.safeParse(decision);
+  const tool = ctx.tools.get(decision.tool);
+  if (!tool || !agent.tools.includes(decision.tool) || !parsedAction.success) {
+    const why = !tool ? `unknown tool ${decision.tool}` : !agent.tools.includes(decision.tool) ? `${decision.tool} is not one of ${agent.slug}'s tools` : "malformed action";
+    return rejectCall(cursor, decision.tool, why, parsedAction.success ? "UNKNOWN_TOOL" : "INVALID_ARGS");
+  }
+  const args = tool.input.safeParse(decision.args);
+  if (!args.success) return rejectCall(cursor, tool.name, `arguments do not match ${tool.name}'s schema`, "INVALID_ARGS", fieldErrorsFromIssues(args.error.issues));
+  const action = { ...parsedAction.data, args: args.data };
+
+  // Checked now, at the moment of acting — never cached from an earlier step.
+  const verdict = evaluatePermission(await ctx.store.listPermissions({ agent: agent.slug }), { agent: agent.slug, tool: tool.name, step: action.planStep, args: action.args });
+  cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null });
+  if (verdict.effect === "deny") {
+    cursor.observe({ kind: "denied", tool: tool.name, message: `Permission denied: ${verdict.reason}` });
+    cursor.state.consecutiveErrors += 1;
+    cursor.finishStep();
+    return cursor.commit({ status: "RUNNING" });
+  }
+  if (verdict.effect === "require_approval") return requestApproval(ctx, cursor, tool, action, verdict);
+  if (tool.semantics === "pure-read") return performRead(ctx, cursor, tool, action);
+  return startEffect(ctx, cursor, tool, action, null);
+}
+
+function rejectCall(cursor: RunCursor, tool: string, why: string, code: string, fieldErrors?: Record<string, string[]>): Promise<StepOutcome> {
+  cursor.event("tool.rejected", { tool, code, why, ...(fieldErrors ? { fieldErrors } : {}) });
+  cursor.observe({ kind: "tool_error", tool, message: why, data: { code, fieldErrors } });
+  cursor.state.consecutiveErrors += 1;
+  cursor.finishStep();
+  return cursor.commit({ status: "RUNNING" });
+}

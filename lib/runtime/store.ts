@@ -1,0 +1,123 @@
+import type { RunState } from "./state";
+import type {
+  DecisionPacket, EffectIntent, IntentStatus, Lease, PacketContent, PacketDecision, PacketKind, PacketStatus,
+  PermissionRule, RunRecord, RunStatus, SignalRecord, TraceEvent, TraceEventInput,
+} from "./types";
+
+// The engine's only door to storage (DESIGN.md §9). One Prisma implementation serves SQLite and
+// Postgres (lib/store); the contract suite in tests/ runs against both.
+//
+// Rules every implementation keeps:
+// - a write made under a lease is fenced: it succeeds only while (runId, owner, epoch) still holds
+//   the run, else it throws AppError("LEASE_LOST") and writes nothing;
+// - trace events get consecutive per-run seq numbers, in the same transaction as the state they describe;
+// - compare-and-set updates throw AppError("CONFLICT" | "PACKET_ALREADY_DECIDED") when they lose.
+
+export type NewRun = {
+  id: string;
+  agentSlug: string;
+  agentVersion: string;
+  input: unknown;
+  state: RunState;
+  idempotencyKey: string | null;
+  startedBy: string | null;
+  parentRunId: string | null;
+  events: TraceEventInput[];
+};
+
+export type NewIntent = Pick<EffectIntent, "id" | "runId" | "step" | "tool" | "args" | "semantics"> & { decision: unknown };
+
+export type NewPacket = Omit<DecisionPacket, "status" | "approvers" | "decision" | "decidedBy" | "decidedAt" | "usedAt" | "version" | "createdAt">;
+
+/** Everything one step writes, in one transaction, fenced by the lease. */
+export type StepCommit = {
+  lease: Lease;
+  status: RunStatus;
+  state: RunState;
+  wakeAt?: Date | null;
+  waitingFor?: string | null;
+  error?: string | null;
+  /** Give the run back (it waits for a person, an event or a timer, or it ended). */
+  releaseLease?: boolean;
+  events: TraceEventInput[];
+  createIntent?: NewIntent;
+  updateIntent?: { id: string; status: IntentStatus; attempt: number; result: unknown };
+  createPacket?: NewPacket;
+  /** Compare-and-set on the packet's version. */
+  updatePacket?: {
+    id: string;
+    version: number;
+    status?: PacketStatus;
+    usedAt?: Date;
+    queue?: string;
+    expiresAt?: Date | null;
+    onExpire?: string;
+    content?: PacketContent;
+    decision?: PacketDecision;
+    decidedBy?: string;
+  };
+  consumeSignalIds?: string[];
+};
+
+export type CommitResult = { stateSeq: number; eventSeq: number };
+
+export type PacketFilter = { status?: PacketStatus[]; runId?: string; queue?: string; assignee?: string; kind?: PacketKind; limit?: number };
+export type RunFilter = { status?: RunStatus[]; agentSlug?: string; limit?: number; cursor?: string };
+
+export type RuntimeStore = {
+  createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
+  getRun(id: string): Promise<RunRecord | null>;
+  findRuns(filter: RunFilter): Promise<RunRecord[]>;
+
+  /** Claim one runnable run (or the named one) for `owner`: bumps the epoch, sets the expiry. */
+  claimRun(opts: { owner: string; now: Date; leaseMs: number; runId?: string }): Promise<{ lease: Lease; run: RunRecord } | null>;
+  renewLease(lease: Lease, now: Date, leaseMs: number): Promise<Lease>;
+  releaseLease(lease: Lease): Promise<void>;
+  commitStep(commit: StepCommit): Promise<CommitResult>;
+
+  /** A change made by a person or the API to a run nobody may be holding: CAS on the status. */
+  transitionRun(opts: {
+    runId: string;
+    from: RunStatus[];
+    to: RunStatus;
+    events: TraceEventInput[];
+    /** Fence out any worker still holding the run (cancel). */
+    revokeLease?: boolean;
+    state?: RunState;
+    error?: string | null;
+  }): Promise<RunRecord>;
+
+  listEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<TraceEvent[]>;
+  listCheckpoints(runId: string): Promise<Array<{ seq: number; step: number; state: RunState; createdAt: Date }>>;
+  getIntent(id: string): Promise<EffectIntent | null>;
+  listIntents(runId: string): Promise<EffectIntent[]>;
+
+  getPacket(id: string): Promise<DecisionPacket | null>;
+  findPackets(filter: PacketFilter): Promise<DecisionPacket[]>;
+  /**
+   * Record a reviewer's decision: CAS on (id, PENDING, version). `approver` adds a distinct approval
+   * (four eyes); `final` closes the packet and makes the run runnable again. Events go on the run's trace.
+   */
+  decidePacket(opts: {
+    packetId: string;
+    version: number;
+    approver?: string;
+    final?: { status: PacketStatus; decision: PacketDecision; decidedBy: string; now: Date };
+    events: TraceEventInput[];
+  }): Promise<DecisionPacket>;
+  assignPacket(opts: { packetId: string; version: number; queue?: string; assignee?: string | null; events: TraceEventInput[] }): Promise<DecisionPacket>;
+
+  /** Store a signal once per (run, dedupKey); wake the run if it waits for this type. */
+  deliverSignal(opts: { id: string; runId: string; type: string; dedupKey: string; payload: unknown; now: Date }): Promise<{ signal: SignalRecord; duplicate: boolean }>;
+  listSignals(runId: string, opts?: { type?: string; unconsumed?: boolean }): Promise<SignalRecord[]>;
+
+  listPermissions(opts?: { agent?: string }): Promise<PermissionRule[]>;
+  /** Create or replace the rule for (agent, tool, step); versioned, with an audit row in the same transaction. */
+  putPermission(rule: Omit<PermissionRule, "id" | "version" | "updatedAt">, opts: { id: string; auditId: string; expectedVersion?: number }): Promise<PermissionRule>;
+  deletePermission(opts: { id: string; changedBy: string; auditId: string }): Promise<void>;
+  listPermissionChanges(opts?: { permissionId?: string; limit?: number }): Promise<
+    Array<{ id: string; permissionId: string; version: number; before: unknown; after: unknown; changedBy: string; at: Date }>
+  >;
+
+  close(): Promise<void>;
+};

@@ -1,0 +1,528 @@
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/runtime/errors";
+import { loadState, type RunState } from "@/lib/runtime/state";
+import type {
+  CommitResult, NewRun, PacketFilter, RunFilter, RuntimeStore, StepCommit,
+} from "@/lib/runtime/store";
+import type {
+  DecisionPacket, EffectIntent, Lease, PermissionRule, RunRecord, RunStatus, SignalRecord, TraceEvent, TraceEventInput,
+} from "@/lib/runtime/types";
+
+// The RuntimeStore over Prisma: the same code on SQLite and Postgres (one generated client each,
+// identical model API). Fencing is a conditional update on (id, leaseOwner, leaseEpoch); event
+// seq numbers come from an atomic increment of Run.eventSeq in the same transaction as the events.
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
+type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & { approvals: Array<{ approver: string }> };
+type IntentRow = Awaited<ReturnType<Db["effectIntent"]["findUniqueOrThrow"]>>;
+type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThrow"]>>;
+
+const json = (value: unknown) => JSON.stringify(value ?? null);
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+/** Runs a worker may pick up now: free or expired lease, and either active or due to wake. */
+function runnableWhere(now: Date) {
+  return {
+    AND: [
+      { OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: now } }] },
+      {
+        OR: [
+          { status: { in: ["QUEUED", "RUNNING"] } },
+          { status: { in: ["SLEEPING", "WAITING_EVENT", "WAITING_APPROVAL", "NEEDS_ATTENTION"] }, wakeAt: { lte: now } },
+        ],
+      },
+    ],
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+}
+function isRecordNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2025";
+}
+
+export function toRunRecord(row: RunRow): RunRecord {
+  return {
+    ...row,
+    status: row.status as RunStatus,
+    input: parse(row.input),
+    state: loadState(row.state),
+  };
+}
+
+function toPacket(row: PacketRow): DecisionPacket {
+  return {
+    id: row.id,
+    runId: row.runId,
+    step: row.step,
+    kind: row.kind as DecisionPacket["kind"],
+    tool: row.tool,
+    args: parse(row.args),
+    digest: row.digest,
+    status: row.status as DecisionPacket["status"],
+    requestedBy: row.requestedBy,
+    content: parse(row.packet) as DecisionPacket["content"],
+    queue: row.queue,
+    assignee: row.assignee,
+    requiredApprovals: row.requiredApprovals,
+    approvers: row.approvals.map((a) => a.approver),
+    onExpire: row.onExpire,
+    expiresAt: row.expiresAt,
+    decision: parse(row.decision) as DecisionPacket["decision"],
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt,
+    usedAt: row.usedAt,
+    version: row.version,
+    createdAt: row.createdAt,
+  };
+}
+
+function toIntent(row: IntentRow): EffectIntent {
+  return {
+    id: row.id,
+    runId: row.runId,
+    step: row.step,
+    tool: row.tool,
+    args: parse(row.args),
+    semantics: row.semantics as EffectIntent["semantics"],
+    status: row.status as EffectIntent["status"],
+    attempt: row.attempt,
+    result: parse(row.result),
+    createdAt: row.createdAt,
+    completedAt: row.completedAt,
+  };
+}
+
+function toPermission(row: PermissionRow): PermissionRule {
+  return { ...row, effect: row.effect as PermissionRule["effect"], conditions: parse(row.conditions) as PermissionRule["conditions"] };
+}
+
+const packetInclude = { approvals: { select: { approver: true }, orderBy: { at: "asc" as const } } };
+
+/** Append events to a run's trace: reserve seq numbers atomically, then insert them. */
+async function appendEvents(tx: Tx, runId: string, events: TraceEventInput[], now: Date): Promise<number> {
+  if (events.length === 0) return -1;
+  const { eventSeq } = await tx.run.update({ where: { id: runId }, data: { eventSeq: { increment: events.length } }, select: { eventSeq: true } });
+  await insertEvents(tx, runId, eventSeq - events.length + 1, events, now);
+  return eventSeq;
+}
+
+async function insertEvents(tx: Tx, runId: string, firstSeq: number, events: TraceEventInput[], now: Date) {
+  if (events.length === 0) return;
+  await tx.traceEvent.createMany({
+    data: events.map((e, i) => ({ runId, seq: firstSeq + i, step: e.step, type: e.type, data: json(e.data), at: now })),
+  });
+}
+
+export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): RuntimeStore {
+  const now = opts.now ?? (() => new Date());
+
+  async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket> {
+    const row = await tx.decisionPacket.findUnique({ where: { id }, include: packetInclude });
+    if (!row) throw new AppError("NOT_FOUND", { message: `packet ${id} not found`, userMessage: "That decision packet does not exist." });
+    return toPacket(row);
+  }
+
+  const store: RuntimeStore = {
+    async createRun(run: NewRun) {
+      if (run.idempotencyKey) {
+        const existing = await db.run.findUnique({ where: { idempotencyKey: run.idempotencyKey } });
+        if (existing) return { run: toRunRecord(existing), created: false };
+      }
+      const at = now();
+      try {
+        const row = await db.$transaction(async (tx) => {
+          const created = await tx.run.create({
+            data: {
+              id: run.id,
+              agentSlug: run.agentSlug,
+              agentVersion: run.agentVersion,
+              status: "QUEUED",
+              input: json(run.input),
+              state: json(run.state),
+              stateSeq: 1,
+              eventSeq: run.events.length,
+              idempotencyKey: run.idempotencyKey,
+              startedBy: run.startedBy,
+              parentRunId: run.parentRunId,
+            },
+          });
+          await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: json(run.state), createdAt: at } });
+          await insertEvents(tx, run.id, 1, run.events, at);
+          return created;
+        });
+        return { run: toRunRecord(row), created: true };
+      } catch (error) {
+        if (run.idempotencyKey && isUniqueViolation(error)) {
+          const existing = await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey } });
+          return { run: toRunRecord(existing), created: false };
+        }
+        throw error;
+      }
+    },
+
+    async getRun(id) {
+      const row = await db.run.findUnique({ where: { id } });
+      return row ? toRunRecord(row) : null;
+    },
+
+    async findRuns(filter: RunFilter) {
+      const rows = await db.run.findMany({
+        where: { status: filter.status ? { in: filter.status } : undefined, agentSlug: filter.agentSlug },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: filter.limit ?? 50,
+        ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),
+      });
+      return rows.map(toRunRecord);
+    },
+
+    async claimRun({ owner, now: at, leaseMs, runId }) {
+      const candidates = await db.run.findMany({
+        where: { ...runnableWhere(at), ...(runId ? { id: runId } : {}) },
+        select: { id: true, leaseEpoch: true },
+        orderBy: { updatedAt: "asc" },
+        take: 8,
+      });
+      // Several workers may see the same candidates; the conditional update on the epoch lets one win.
+      for (const candidate of candidates) {
+        const epoch = candidate.leaseEpoch + 1;
+        const expiresAt = new Date(at.getTime() + leaseMs);
+        const { count } = await db.run.updateMany({
+          where: { id: candidate.id, leaseEpoch: candidate.leaseEpoch, ...runnableWhere(at) },
+          data: { leaseOwner: owner, leaseEpoch: epoch, leaseExpiresAt: expiresAt },
+        });
+        if (count === 1) {
+          const row = await db.run.findUniqueOrThrow({ where: { id: candidate.id } });
+          return { lease: { runId: candidate.id, owner, epoch, expiresAt }, run: toRunRecord(row) };
+        }
+      }
+      return null;
+    },
+
+    async renewLease(lease, at, leaseMs) {
+      const expiresAt = new Date(at.getTime() + leaseMs);
+      const { count } = await db.run.updateMany({
+        where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
+        data: { leaseExpiresAt: expiresAt },
+      });
+      if (count === 0) throw leaseLost(lease);
+      return { ...lease, expiresAt };
+    },
+
+    async releaseLease(lease) {
+      await db.run.updateMany({
+        where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
+        data: { leaseOwner: null, leaseExpiresAt: null },
+      });
+    },
+
+    async commitStep(commit: StepCommit): Promise<CommitResult> {
+      const { lease, events } = commit;
+      const at = now();
+      return db.$transaction(async (tx) => {
+        let head: { stateSeq: number; eventSeq: number };
+        try {
+          head = await tx.run.update({
+            // The fence: only the current lease holder's write matches.
+            where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
+            data: {
+              status: commit.status,
+              state: json(commit.state),
+              stateSeq: { increment: 1 },
+              eventSeq: { increment: events.length },
+              wakeAt: commit.wakeAt ?? null,
+              waitingFor: commit.waitingFor ?? null,
+              ...(commit.error !== undefined ? { error: commit.error } : {}),
+              ...(commit.releaseLease ? { leaseOwner: null, leaseExpiresAt: null } : {}),
+            },
+            select: { stateSeq: true, eventSeq: true },
+          });
+        } catch (error) {
+          if (isRecordNotFound(error)) throw leaseLost(lease);
+          throw error;
+        }
+        await tx.checkpoint.create({ data: { runId: lease.runId, seq: head.stateSeq, step: commit.state.step, state: json(commit.state), createdAt: at } });
+        await insertEvents(tx, lease.runId, head.eventSeq - events.length + 1, events, at);
+
+        if (commit.createIntent) {
+          const i = commit.createIntent;
+          await tx.effectIntent.create({
+            data: { id: i.id, runId: i.runId, step: i.step, tool: i.tool, args: json(i.args), decision: json(i.decision), semantics: i.semantics, status: "PENDING", createdAt: at },
+          });
+        }
+        if (commit.updateIntent) {
+          const u = commit.updateIntent;
+          const done = u.status !== "PENDING";
+          await tx.effectIntent.update({
+            where: { id: u.id },
+            data: { status: u.status, attempt: u.attempt, result: json(u.result), completedAt: done ? at : null },
+          });
+        }
+        if (commit.createPacket) {
+          const p = commit.createPacket;
+          await tx.decisionPacket.create({
+            data: {
+              id: p.id, runId: p.runId, step: p.step, kind: p.kind, tool: p.tool, args: json(p.args), digest: p.digest,
+              status: "PENDING", requestedBy: p.requestedBy, packet: json(p.content), queue: p.queue, assignee: p.assignee,
+              requiredApprovals: p.requiredApprovals, onExpire: p.onExpire, expiresAt: p.expiresAt, createdAt: at,
+            },
+          });
+        }
+        if (commit.updatePacket) {
+          const u = commit.updatePacket;
+          const { count } = await tx.decisionPacket.updateMany({
+            where: { id: u.id, version: u.version },
+            data: {
+              version: { increment: 1 },
+              status: u.status,
+              usedAt: u.usedAt,
+              queue: u.queue,
+              expiresAt: u.expiresAt,
+              onExpire: u.onExpire,
+              packet: u.content ? json(u.content) : undefined,
+              decision: u.decision ? json(u.decision) : undefined,
+              decidedBy: u.decidedBy,
+              decidedAt: u.decision ? at : undefined,
+            },
+          });
+          if (count === 0) throw new AppError("CONFLICT", { message: `packet ${u.id} changed concurrently`, userMessage: "The decision packet changed while the run was acting on it." });
+        }
+        if (commit.consumeSignalIds?.length) {
+          await tx.signal.updateMany({ where: { id: { in: commit.consumeSignalIds }, consumedAt: null }, data: { consumedAt: at } });
+        }
+        if (commit.status === "WAITING_EVENT" && commit.waitingFor) {
+          // A signal that arrived while this step ran must not be missed: wake the run right away.
+          const waiting = await tx.signal.count({ where: { runId: lease.runId, type: commit.waitingFor, consumedAt: null } });
+          if (waiting > 0) await tx.run.update({ where: { id: lease.runId }, data: { wakeAt: at } });
+        }
+        return head;
+      });
+    },
+
+    async transitionRun({ runId, from, to, events, revokeLease, state, error }) {
+      const at = now();
+      return db.$transaction(async (tx) => {
+        const { count } = await tx.run.updateMany({
+          where: { id: runId, status: { in: from } },
+          data: {
+            status: to,
+            wakeAt: null,
+            waitingFor: null,
+            ...(error !== undefined ? { error } : {}),
+            ...(state ? { state: json(state), stateSeq: { increment: 1 } } : {}),
+            ...(revokeLease ? { leaseOwner: null, leaseExpiresAt: null, leaseEpoch: { increment: 1 } } : {}),
+          },
+        });
+        if (count === 0) {
+          const existing = await tx.run.findUnique({ where: { id: runId }, select: { status: true } });
+          if (!existing) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
+          throw new AppError("RUN_NOT_WAITING", {
+            message: `run ${runId} is ${existing.status}, expected one of ${from.join(", ")}`,
+            userMessage: `The run is ${existing.status.toLowerCase().replace("_", " ")}; that action does not apply.`,
+          });
+        }
+        await appendEvents(tx, runId, events, at);
+        const row = await tx.run.findUniqueOrThrow({ where: { id: runId } });
+        if (state) await tx.checkpoint.create({ data: { runId, seq: row.stateSeq, step: state.step, state: json(state), createdAt: at } });
+        return toRunRecord(row);
+      });
+    },
+
+    async listEvents(runId, opts = {}) {
+      const rows = await db.traceEvent.findMany({
+        where: { runId, seq: { gt: opts.afterSeq ?? 0 } },
+        orderBy: { seq: "asc" },
+        take: opts.limit ?? 1000,
+      });
+      return rows.map((r): TraceEvent => ({ runId: r.runId, seq: r.seq, step: r.step, type: r.type, data: parse(r.data) as Record<string, unknown>, at: r.at }));
+    },
+
+    async listCheckpoints(runId) {
+      const rows = await db.checkpoint.findMany({ where: { runId }, orderBy: { seq: "asc" } });
+      return rows.map((r) => ({ seq: r.seq, step: r.step, state: loadState(r.state) as RunState, createdAt: r.createdAt }));
+    },
+
+    async getIntent(id) {
+      const row = await db.effectIntent.findUnique({ where: { id } });
+      return row ? toIntent(row) : null;
+    },
+
+    async listIntents(runId) {
+      const rows = await db.effectIntent.findMany({ where: { runId }, orderBy: [{ step: "asc" }, { createdAt: "asc" }] });
+      return rows.map(toIntent);
+    },
+
+    async getPacket(id) {
+      const row = await db.decisionPacket.findUnique({ where: { id }, include: packetInclude });
+      return row ? toPacket(row) : null;
+    },
+
+    async findPackets(filter: PacketFilter) {
+      const rows = await db.decisionPacket.findMany({
+        where: {
+          status: filter.status ? { in: filter.status } : undefined,
+          runId: filter.runId,
+          queue: filter.queue,
+          assignee: filter.assignee,
+          kind: filter.kind,
+        },
+        include: packetInclude,
+        orderBy: { createdAt: "asc" },
+        take: filter.limit ?? 200,
+      });
+      return rows.map(toPacket);
+    },
+
+    async decidePacket({ packetId, version, approver, final, events }) {
+      const at = final?.now ?? now();
+      return db.$transaction(async (tx) => {
+        const packet = await getPacketOrThrow(tx, packetId);
+        if (packet.status !== "PENDING") throw alreadyDecided(packet);
+        if (approver) {
+          if (packet.approvers.includes(approver)) {
+            throw new AppError("CONFLICT", { message: `${approver} already approved packet ${packetId}`, userMessage: "You already approved this action; a different reviewer must give the next approval." });
+          }
+          await tx.packetApproval.create({ data: { packetId, approver, at } });
+        }
+        // Compare-and-set: exactly one decision wins, however many reviewers press at once.
+        const { count } = await tx.decisionPacket.updateMany({
+          where: { id: packetId, status: "PENDING", version },
+          data: {
+            version: { increment: 1 },
+            ...(final ? { status: final.status, decision: json(final.decision), decidedBy: final.decidedBy, decidedAt: at } : {}),
+          },
+        });
+        if (count === 0) {
+          const current = await getPacketOrThrow(tx, packetId);
+          if (current.status !== "PENDING") throw alreadyDecided(current);
+          throw new AppError("CONFLICT", { message: `packet ${packetId} changed (version ${version} → ${current.version})`, userMessage: "Someone else acted on this packet at the same moment. Reload and try again." });
+        }
+        if (final) {
+          await tx.run.updateMany({ where: { id: packet.runId, status: { in: ["WAITING_APPROVAL", "NEEDS_ATTENTION"] } }, data: { wakeAt: at } });
+        }
+        await appendEvents(tx, packet.runId, events, at);
+        return getPacketOrThrow(tx, packetId);
+      });
+    },
+
+    async assignPacket({ packetId, version, queue, assignee, events }) {
+      return db.$transaction(async (tx) => {
+        const { count } = await tx.decisionPacket.updateMany({
+          where: { id: packetId, status: "PENDING", version },
+          data: { version: { increment: 1 }, queue, assignee },
+        });
+        const packet = await getPacketOrThrow(tx, packetId);
+        if (count === 0) {
+          if (packet.status !== "PENDING") throw alreadyDecided(packet);
+          throw new AppError("CONFLICT", { message: `packet ${packetId} changed`, userMessage: "The packet changed at the same moment. Reload and try again." });
+        }
+        await appendEvents(tx, packet.runId, events, now());
+        return packet;
+      });
+    },
+
+    async deliverSignal({ id, runId, type, dedupKey, payload, now: at }) {
+      const duplicateOf = async () => {
+        const existing = await db.signal.findUniqueOrThrow({ where: { runId_dedupKey: { runId, dedupKey } } });
+        await db.$transaction(async (tx) => appendEvents(tx, runId, [{ type: "signal.duplicate", step: -1, data: { signalType: type, dedupKey, firstReceivedAt: existing.receivedAt.toISOString() } }], at));
+        return { signal: toSignal(existing), duplicate: true };
+      };
+      const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
+      if (!run) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
+      if (await db.signal.findUnique({ where: { runId_dedupKey: { runId, dedupKey } }, select: { id: true } })) return duplicateOf();
+      try {
+        const row = await db.$transaction(async (tx) => {
+          const created = await tx.signal.create({ data: { id, runId, type, dedupKey, payload: json(payload), receivedAt: at } });
+          await tx.run.updateMany({ where: { id: runId, status: "WAITING_EVENT", waitingFor: type }, data: { wakeAt: at } });
+          await appendEvents(tx, runId, [{ type: "signal.received", step: -1, data: { signalId: id, signalType: type, dedupKey } }], at);
+          return created;
+        });
+        return { signal: toSignal(row), duplicate: false };
+      } catch (error) {
+        if (isUniqueViolation(error)) return duplicateOf(); // lost a race with the same delivery
+        throw error;
+      }
+    },
+
+    async listSignals(runId, opts = {}) {
+      const rows = await db.signal.findMany({
+        where: { runId, type: opts.type, ...(opts.unconsumed ? { consumedAt: null } : {}) },
+        orderBy: { receivedAt: "asc" },
+      });
+      return rows.map(toSignal);
+    },
+
+    async listPermissions(opts = {}) {
+      const rows = await db.permission.findMany({
+        where: opts.agent ? { agent: { in: [opts.agent, "*"] } } : undefined,
+        orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }],
+      });
+      return rows.map(toPermission);
+    },
+
+    async putPermission(rule, { id, auditId, expectedVersion }) {
+      return db.$transaction(async (tx) => {
+        const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
+        if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) {
+          throw new AppError("CONFLICT", { message: `permission ${rule.agent}/${rule.tool}/${rule.step} is at version ${before?.version ?? 0}, not ${expectedVersion}`, userMessage: "Someone changed this permission at the same time. Reload and try again." });
+        }
+        const data = {
+          effect: rule.effect, conditions: json(rule.conditions), approvals: rule.approvals, onExpire: rule.onExpire,
+          queue: rule.queue, ttlSeconds: rule.ttlSeconds, updatedBy: rule.updatedBy,
+        };
+        const after = before
+          ? await tx.permission.update({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } })
+          : await tx.permission.create({ data: { id, agent: rule.agent, tool: rule.tool, step: rule.step, ...data, version: 1 } });
+        await tx.permissionChange.create({
+          data: { id: auditId, permissionId: after.id, version: after.version, before: before ? json(toPermission(before)) : null, after: json(toPermission(after)), changedBy: rule.updatedBy },
+        });
+        return toPermission(after);
+      });
+    },
+
+    async deletePermission({ id, changedBy, auditId }) {
+      await db.$transaction(async (tx) => {
+        const before = await tx.permission.findUnique({ where: { id } });
+        if (!before) throw new AppError("NOT_FOUND", { message: `permission ${id} not found`, userMessage: "That permission does not exist." });
+        await tx.permission.delete({ where: { id } });
+        await tx.permissionChange.create({ data: { id: auditId, permissionId: id, version: before.version + 1, before: json(toPermission(before)), after: null, changedBy } });
+      });
+    },
+
+    async listPermissionChanges(opts = {}) {
+      const rows = await db.permissionChange.findMany({
+        where: { permissionId: opts.permissionId },
+        orderBy: [{ at: "desc" }, { version: "desc" }],
+        take: opts.limit ?? 100,
+      });
+      return rows.map((r) => ({ ...r, before: parse(r.before), after: parse(r.after) }));
+    },
+
+    async close() {
+      await db.$disconnect();
+    },
+  };
+  return store;
+}
+
+function toSignal(row: { id: string; runId: string; type: string; dedupKey: string; payload: string; receivedAt: Date; consumedAt: Date | null }): SignalRecord {
+  return { ...row, payload: parse(row.payload) };
+}
+
+function leaseLost(lease: Lease) {
+  return new AppError("LEASE_LOST", {
+    message: `worker ${lease.owner} no longer holds run ${lease.runId} (epoch ${lease.epoch})`,
+    userMessage: "Another worker took over this run.",
+  });
+}
+
+function alreadyDecided(packet: DecisionPacket) {
+  return new AppError("PACKET_ALREADY_DECIDED", {
+    message: `packet ${packet.id} is already ${packet.status}`,
+    userMessage: packet.decidedBy
+      ? `This packet was already decided (${packet.status.toLowerCase()}) by ${packet.decidedBy}.`
+      : `This packet is already ${packet.status.toLowerCase()}.`,
+  });
+}
