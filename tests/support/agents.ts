@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { latestFact, type AgentDefinition, type Decision, type PolicyInput, type RunState } from "../../lib/runtime";
+
+// Deterministic scripted agents for tests. Each takes its slug as a parameter, so every test can use
+// its own agent (and so its own permissions) in a shared database.
+
+const last = (state: RunState) => state.observations.at(-1);
+
+/** Replays a fixed list of decisions, one per step; then completes. */
+export function scriptedAgent(slug: string, tools: string[], decisions: Array<Decision | ((input: PolicyInput) => Decision)>): AgentDefinition {
+  return {
+    slug, version: "1", name: slug, description: "scripted test agent", instructions: "Follow the script.",
+    input: z.unknown(), tools,
+    policy: {
+      async decide(input) {
+        const next = decisions[input.state.step];
+        const decision = typeof next === "function" ? next(input) : next ?? { kind: "complete", output: { steps: input.state.step } };
+        return { decision, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.0001 } };
+      },
+    },
+  };
+}
+
+/** Reads the order, refunds it (evidence: the order), emails the customer, completes. */
+export function refundAgent(slug: string): AgentDefinition<{ orderId: string; email: string }> {
+  return {
+    slug, version: "1", name: "Refund (test)", description: "refunds an order and tells the customer",
+    instructions: "Refund the order in full, then email the customer.",
+    input: z.object({ orderId: z.string(), email: z.string().email() }),
+    tools: ["orders.get", "payments.refund", "mail.send"],
+    policy: {
+      async decide({ state }) {
+        const input = state.input as { orderId: string; email: string };
+        const order = latestFact(state, "order")?.value as { amountCents: number } | undefined;
+        const refund = latestFact(state, "refund");
+        const obs = last(state);
+        if (!order) return { decision: { kind: "call", tool: "orders.get", args: { orderId: input.orderId }, resultKey: "order", evidence: [] } };
+        if (!refund) {
+          if (obs && ["rejected", "expired", "denied"].includes(obs.kind)) return { decision: { kind: "complete", output: { refunded: false, why: obs.message } } };
+          if (obs?.kind === "tool_error" && obs.tool === "payments.refund") return { decision: { kind: "fail", reason: obs.message } };
+          return {
+            decision: {
+              kind: "call", tool: "payments.refund", args: { orderId: input.orderId, amountCents: order.amountCents }, resultKey: "refund",
+              evidence: ["order"], reasoning: "The order qualifies for a full refund.", uncertainty: "low",
+            },
+          };
+        }
+        if (!latestFact(state, "mail")) {
+          if (obs?.kind === "tool_error" && obs.tool === "mail.send") return { decision: { kind: "fail", reason: obs.message } };
+          return { decision: { kind: "call", tool: "mail.send", args: { to: input.email, subject: `Refund for ${input.orderId}` }, resultKey: "mail", evidence: ["refund"] } };
+        }
+        return { decision: { kind: "complete", output: { refund: refund.value, mail: latestFact(state, "mail")!.value } } };
+      },
+    },
+  };
+}
+
+/** Runs an (unsafe) migration, waits for the deploy callback, completes. */
+export function deployAgent(slug: string): AgentDefinition<{ migration: string }> {
+  return {
+    slug, version: "1", name: "Deploy (test)", description: "runs a migration and waits for its callback",
+    instructions: "Run the migration, then wait for deploy.finished.",
+    input: z.object({ migration: z.string() }),
+    tools: ["deploy.migrate"],
+    policy: {
+      async decide({ state }) {
+        const input = state.input as { migration: string };
+        const obs = last(state);
+        if (!latestFact(state, "deploy")) {
+          if (obs && obs.kind !== "tool_result" && obs.tool === "deploy.migrate") return { decision: { kind: "complete", output: { deployed: false, why: obs.message } } };
+          return { decision: { kind: "call", tool: "deploy.migrate", args: { migration: input.migration }, resultKey: "deploy", evidence: [] } };
+        }
+        if (!latestFact(state, "signal:deploy.finished")) {
+          if (obs?.kind === "timeout") return { decision: { kind: "fail", reason: "the deploy never reported back" } };
+          return { decision: { kind: "wait_event", eventType: "deploy.finished", timeoutMs: 3_600_000 } };
+        }
+        return { decision: { kind: "complete", output: { deployed: true, callback: latestFact(state, "signal:deploy.finished")!.value } } };
+      },
+    },
+  };
+}

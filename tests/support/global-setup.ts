@@ -1,0 +1,66 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { createDb } from "../../lib/db";
+
+// One fresh SQLite file and one throwaway Postgres database per test run, both migrated with the
+// committed migrations (the same `prisma migrate deploy` as production set-up).
+// Postgres: TETHER_TEST_PG_URL names a server database to create the throwaway one next to
+// (default postgresql://postgres@127.0.0.1:5432/postgres). When TETHER_REQUIRE_PG=1 (CI), a missing
+// Postgres fails the run instead of skipping its tests.
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    sqliteUrl: string;
+    postgresUrl: string | null;
+  }
+}
+
+function migrate(url: string, provider: "sqlite" | "postgres") {
+  execFileSync("npx", ["prisma", "migrate", "deploy", "--schema", `prisma/${provider}`], {
+    stdio: "pipe",
+    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
+}
+
+function createPostgres(): { url: string; drop: () => void } | null {
+  const admin = new URL(process.env.TETHER_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+  const name = `tether_test_${process.pid}_${Date.now()}`;
+  const psql = (sql: string) =>
+    execFileSync("psql", ["-h", admin.hostname, "-p", admin.port || "5432", "-U", decodeURIComponent(admin.username || "postgres"), "-d", admin.pathname.slice(1) || "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql], {
+      stdio: "pipe",
+      env: { ...process.env, PGPASSWORD: decodeURIComponent(admin.password) },
+    });
+  try {
+    psql(`CREATE DATABASE "${name}"`);
+  } catch (error) {
+    if (process.env.TETHER_REQUIRE_PG === "1") throw new Error(`Postgres is required (TETHER_REQUIRE_PG=1) but unreachable: ${String(error)}`);
+    console.warn("[tests] Postgres unreachable: Postgres tests are skipped. Set TETHER_REQUIRE_PG=1 to make this fatal.");
+    return null;
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => psql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+export default async function setup(project: TestProject) {
+  const dir = path.resolve("data/test");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `test-${process.pid}.db`);
+  rmSync(file, { force: true });
+  const sqliteUrl = `file:${file}`;
+  migrate(sqliteUrl, "sqlite");
+  // WAL, as production set-up does: crash tests run worker processes next to the test process.
+  const db = createDb(sqliteUrl);
+  await db.$queryRawUnsafe("PRAGMA journal_mode=WAL");
+  await db.$disconnect();
+  const pg = createPostgres();
+  if (pg) migrate(pg.url, "postgres");
+  project.provide("sqliteUrl", sqliteUrl);
+  project.provide("postgresUrl", pg?.url ?? null);
+  return () => {
+    pg?.drop();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  };
+}

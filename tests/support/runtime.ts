@@ -1,0 +1,38 @@
+import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
+import { createDb } from "../../lib/db";
+import { createRuntime, type AgentDefinition, type Clock, type RuntimeOptions, type ToolDefinition } from "../../lib/runtime";
+import { createPrismaStore } from "../../lib/store/prisma-store";
+
+// createTestRuntime(): the one place tests build an engine, on SQLite or Postgres.
+
+export type Provider = "sqlite" | "postgres";
+
+/** The databases this run can test against: SQLite always, Postgres when global setup created one. */
+export function providers(): Array<[Provider, string]> {
+  const pg = inject("postgresUrl");
+  return [["sqlite", inject("sqliteUrl")], ...(pg ? [["postgres", pg] as [Provider, string]] : [])];
+}
+
+export const uid = (prefix = "t") => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+/** A clock tests can move: timers, expiries and leases all read it. */
+export function manualClock(start = new Date()): Clock & { advance: (ms: number) => void; set: (d: Date) => void } {
+  let now = start.getTime();
+  return { now: () => new Date(now), advance: (ms) => { now += ms; }, set: (d) => { now = d.getTime(); } };
+}
+
+export function createTestRuntime(url: string, opts: { agents?: AgentDefinition[]; tools?: ToolDefinition[] } & Partial<Omit<RuntimeOptions, "store" | "agents" | "tools">> = {}) {
+  const db = createDb(url);
+  const clock = opts.clock ?? { now: () => new Date() };
+  const store = createPrismaStore(db, { now: clock.now });
+  const runtime = createRuntime({ retryBaseDelayMs: 5, ...opts, clock, store, agents: opts.agents ?? [], tools: opts.tools ?? [] });
+  return { runtime, store, db, clock, close: () => db.$disconnect() };
+}
+
+/** Grant an agent every tool it uses (an allow rule per tool), optionally with overrides per tool. */
+export async function grant(runtime: ReturnType<typeof createTestRuntime>["runtime"], agent: AgentDefinition, overrides: Record<string, Record<string, unknown>> = {}) {
+  for (const tool of agent.tools) {
+    await runtime.permissions.put({ agent: agent.slug, tool, effect: "allow", ...overrides[tool] }, { by: "admin@test" });
+  }
+}
