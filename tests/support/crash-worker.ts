@@ -1,0 +1,28 @@
+// A real worker process for crash tests. It drives runs like any worker; when it reaches the fault
+// point named in TETHER_FAULT_AT for the tool in TETHER_FAULT_TOOL, it says so on stdout and stops
+// there, so the test can kill it with SIGKILL at exactly that point.
+//   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy", slug}]), TETHER_LEASE_MS
+import { createDb } from "../../lib/db";
+import { createRuntime, type AgentDefinition } from "../../lib/runtime";
+import { createPrismaStore } from "../../lib/store/prisma-store";
+import { deployAgent, refundAgent } from "./agents";
+import { worldTools } from "./tools";
+
+const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string }>).map((a) =>
+  a.kind === "deploy" ? deployAgent(a.slug) : refundAgent(a.slug),
+);
+const runtime = createRuntime({
+  store: createPrismaStore(createDb(process.env.DATABASE_URL)),
+  agents,
+  tools: worldTools(process.env.WORLD_URL!),
+  retryBaseDelayMs: 5,
+  onFaultPoint: async (point, info) => {
+    if (point === process.env.TETHER_FAULT_AT && info.tool === process.env.TETHER_FAULT_TOOL) {
+      process.stdout.write(`FAULT ${point} ${info.tool} ${info.runId}\n`);
+      await new Promise(() => {}); // hold here until killed
+    }
+  },
+});
+const worker = runtime.createWorker({ leaseMs: Number(process.env.TETHER_LEASE_MS ?? 1000), pollMs: 50 });
+worker.start();
+process.stdout.write(`READY ${worker.owner}\n`);
