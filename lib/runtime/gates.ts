@@ -82,7 +82,8 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
 
   // APPROVED or EDITED: run exactly the approved action — after checking it is still allowed and still fresh.
   const tool = ctx.tools.get(packet.tool);
-  const args = decision.decision === "edit" ? decision.args : packet.args;
+  // The run executes what it holds (or the reviewer's edit), and only if it is what was approved.
+  const args = decision.decision === "edit" ? decision.args : pending.action.args;
   const action: Action = { ...pending.action, args };
   if (!tool) return refuse(cursor, packet, `tool ${packet.tool} is no longer registered`);
 
