@@ -1,0 +1,130 @@
+// Idempotent database set-up, run before every `npm start` / `npm run dev` (and `npm run db:deploy`
+// with --no-seed). A fresh clone needs no .env: without DATABASE_URL the embedded SQLite file
+// <TETHER_DATA_DIR or ./data>/tether.db is created. The common case (nothing to do) stays fast:
+// the applied migrations are read from the database and the Prisma CLI (~2 s) only runs when one
+// is missing.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { config as loadEnvFile } from "dotenv";
+import pg from "pg";
+import { createDb, defaultDatabaseUrl, providerOf, type Db, type DbProvider } from "../lib/db.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// Read the env files the app reads (variables already set win), so set-up prepares the same database.
+loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
+const log = (msg: string) => console.log(`[setup] ${msg}`);
+
+type Migration = { name: string; checksum: string };
+
+async function main() {
+  const seed = !process.argv.includes("--no-seed");
+  const url = resolveUrl(defaultDatabaseUrl());
+  const provider = providerOf(url);
+  if (provider === "sqlite") mkdirSync(path.dirname(url.slice("file:".length)), { recursive: true });
+  else await ensurePostgresDatabase(url);
+  log(`${provider} ${redact(url)}`);
+
+  const db = createDb(url);
+  try {
+    const applied = await appliedMigrations(db);
+    const isFresh = applied.size === 0;
+    const missing = localMigrations(provider).filter((m) => applied.get(m.name) !== m.checksum);
+    if (missing.length > 0) {
+      log(`applying ${missing.length} migration(s): ${missing.map((m) => m.name).join(", ")}`);
+      migrateDeploy(provider, url);
+    }
+    if (provider === "sqlite") await enableWal(db);
+    if (isFresh && seed) {
+      log("seeding the new database");
+      const { seedDatabase } = await import("../prisma/seed.ts");
+      await seedDatabase(db);
+    }
+    log(missing.length > 0 || isFresh ? "done" : "up to date");
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** SQLite paths become absolute, so this script, the Prisma CLI and the app open the same file. */
+function resolveUrl(url: string): string {
+  if (providerOf(url) === "postgres") return url;
+  const file = url.replace(/^file:(\/\/)?/, "");
+  return `file:${path.resolve(file)}`;
+}
+
+function localMigrations(provider: DbProvider): Migration[] {
+  const dir = path.join(root, "prisma", provider, "migrations");
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, "migration.sql")))
+    .map((entry) => ({
+      name: entry.name,
+      // Prisma records the sha256 of migration.sql, so an edited migration also triggers a deploy.
+      checksum: createHash("sha256").update(readFileSync(path.join(dir, entry.name, "migration.sql"))).digest("hex"),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** name → checksum of the migrations Prisma finished; empty on a new database. */
+async function appliedMigrations(db: Db): Promise<Map<string, string>> {
+  try {
+    const rows = await db.$queryRawUnsafe<Migration[]>(
+      `SELECT migration_name AS name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    return new Map(rows.map((r) => [r.name, r.checksum]));
+  } catch {
+    return new Map(); // no _prisma_migrations table yet
+  }
+}
+
+// prisma.config.ts already picks schema and migrations folder from DATABASE_URL; --schema only
+// restates it. It must agree with DATABASE_URL: a mismatch fails schema validation.
+function migrateDeploy(provider: DbProvider, url: string) {
+  execFileSync("npx", ["prisma", "migrate", "deploy", "--schema", `prisma/${provider}`], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
+}
+
+/** WAL lets readers (the console) work while a worker commits; it is stored in the file, set once. */
+async function enableWal(db: Db) {
+  const [{ journal_mode: mode }] = await db.$queryRawUnsafe<Array<{ journal_mode: string }>>("PRAGMA journal_mode");
+  if (mode.toLowerCase() !== "wal") await db.$queryRawUnsafe("PRAGMA journal_mode=WAL");
+}
+
+/** `prisma migrate deploy` does not create a Postgres database: create it when it is missing. */
+async function ensurePostgresDatabase(url: string) {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "3D000") throw error; // 3D000: invalid_catalog_name
+  } finally {
+    await probe.end().catch(() => {});
+  }
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+    log(`created database ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
+}
+
+main().catch((error) => {
+  console.error("[setup] failed:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});
