@@ -71,7 +71,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
 
   it("edit: invalid arguments are refused and change nothing; valid ones run instead of the proposal", async () => {
     const { runId, packet } = await waitingRefund();
-    const error = await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "edit", args: { orderId: packet.args.orderId, amountCents: -5 } } }), "INVALID_INPUT");
+    const error = await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "edit", args: { orderId: (packet.args as { orderId: string }).orderId, amountCents: -5 } } }), "INVALID_INPUT");
     expect(error.fieldErrors).toHaveProperty("amountCents");
     expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: packet.version });
 

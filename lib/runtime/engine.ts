@@ -61,8 +61,9 @@ export function createRuntime(options: RuntimeOptions) {
       const { agent: slug, idempotencyKey, startedBy } = parsed.data;
       const agent = ctx.agents.get(slug);
       if (!agent) throw new AppError("NOT_FOUND", { message: `agent ${slug} not found`, userMessage: `There is no agent called "${slug}".` });
-      const input = agent.input.safeParse(parsed.data.input);
-      if (!input.success) throw invalid(`The input does not match ${slug}'s input schema.`, input.error.issues);
+      const parsedInput = agent.input.safeParse(parsed.data.input);
+      if (!parsedInput.success) throw invalid(`The input does not match ${slug}'s input schema.`, parsedInput.error.issues);
+      const input = { data: parsedInput.data ?? null }; // JSON has no undefined
       const id = ctx.ids.id("run");
       const state = initialState({
         agent: { slug, version: agent.version, instructionsHash: sha256(agent.instructions) },

@@ -123,6 +123,11 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
 
 /** An unknown outcome a person settled without a retry: the intent gets its final status. */
 async function settleUnknown(cursor: RunCursor, packet: DecisionPacket, intentId: string, status: "FAILED" | "RESOLVED", message: string): Promise<StepOutcome> {
+  if (status === "RESOLVED") {
+    // A person vouches that it happened: the result is a decision, not a receipt.
+    const action = cursor.state.pending?.kind === "gate" ? cursor.state.pending.action : undefined;
+    cursor.addFact({ key: action?.resultKey ?? packet.tool, value: { confirmedBy: packet.decidedBy, note: packet.decision?.instruction }, kind: "decision", source: { by: packet.decidedBy ?? undefined, packetId: packet.id, operationId: intentId } });
+  }
   cursor.state.risks = cursor.state.risks.filter((r) => r.id !== intentId);
   cursor.observe({ kind: "resolved", tool: packet.tool, message, data: { packetId: packet.id, operationId: intentId } });
   cursor.finishStep();

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import { AppError } from "@/lib/runtime/errors";
+import { AppError, isAppError } from "@/lib/runtime/errors";
 import { loadState, type RunState } from "@/lib/runtime/state";
 import type {
   CommitResult, NewRun, PacketFilter, RunFilter, RuntimeStore, StepCommit,
@@ -125,6 +125,18 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
     return toPacket(row);
   }
 
+  /** A run whose stored state cannot be loaded fails loudly instead of being reinterpreted or
+   *  blocking the worker; its raw state stays in the row for a person to inspect. */
+  async function quarantine(row: RunRow, lease: { owner: string; epoch: number }, why: string, at: Date) {
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.run.updateMany({
+        where: { id: row.id, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
+        data: { status: "FAILED", error: `unreadable state: ${why}`, leaseOwner: null, leaseExpiresAt: null },
+      });
+      if (count === 1) await appendEvents(tx, row.id, [{ type: "run.status", step: -1, data: { from: row.status, to: "FAILED", error: `unreadable state: ${why}` } }], at);
+    });
+  }
+
   const store: RuntimeStore = {
     async createRun(run: NewRun) {
       if (run.idempotencyKey) {
@@ -195,7 +207,12 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
         });
         if (count === 1) {
           const row = await db.run.findUniqueOrThrow({ where: { id: candidate.id } });
-          return { lease: { runId: candidate.id, owner, epoch, expiresAt }, run: toRunRecord(row) };
+          try {
+            return { lease: { runId: candidate.id, owner, epoch, expiresAt }, run: toRunRecord(row) };
+          } catch (error) {
+            if (!isAppError(error, "INVALID_STATE")) throw error;
+            await quarantine(row, { owner, epoch }, error.message, at);
+          }
         }
       }
       return null;

@@ -15,7 +15,8 @@ export type World = {
   url: string;
   ledger: LedgerEntry[];
   orders: Map<string, { id: string; amountCents: number; status: string }>;
-  faults: { timeoutAfterApply: number; failBeforeApply: number };
+  /** `only` limits the faults to one system ("payments", "mail", "deploys"). */
+  faults: { timeoutAfterApply: number; failBeforeApply: number; only?: string };
   effects: (system?: string) => LedgerEntry[];
   close: () => Promise<void>;
 };
@@ -31,7 +32,7 @@ export async function startWorld(): Promise<World> {
   const charges = new Map<string, unknown>(); // idempotency key → first result
   const sent: Array<{ operationId: string; messageId: string; to: string }> = [];
   const orders = new Map<string, { id: string; amountCents: number; status: string }>();
-  const faults = { timeoutAfterApply: 0, failBeforeApply: 0 };
+  const faults: World["faults"] = { timeoutAfterApply: 0, failBeforeApply: 0 };
   let counter = 0;
 
   const apply = (system: string, action: string, req: IncomingMessage, operationId: string | null, data: unknown) => {
@@ -44,8 +45,10 @@ export async function startWorld(): Promise<World> {
       res.end(JSON.stringify(payload));
     };
     /** After the effect is applied, maybe pretend the network dropped: the caller cannot know. */
+    const system = (req.url ?? "").split("/")[1];
+    const faulty = !faults.only || faults.only === system;
     const respondAfterEffect = (payload: unknown) => {
-      if (faults.timeoutAfterApply > 0) {
+      if (faults.timeoutAfterApply > 0 && faulty) {
         faults.timeoutAfterApply--;
         res.destroy();
         return;
@@ -54,7 +57,7 @@ export async function startWorld(): Promise<World> {
     };
     try {
       const url = new URL(req.url ?? "/", "http://world");
-      if (req.method !== "GET" && faults.failBeforeApply > 0) {
+      if (req.method !== "GET" && faults.failBeforeApply > 0 && faulty) {
         faults.failBeforeApply--;
         return send(503, { error: "unavailable" });
       }

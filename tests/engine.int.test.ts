@@ -1,0 +1,239 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { isAppError } from "../lib/runtime";
+import { deployAgent, refundAgent, scriptedAgent } from "./support/agents";
+import { createTestRuntime, grant, manualClock, providers, uid } from "./support/runtime";
+import { worldTools } from "./support/tools";
+import { startWorld, type World } from "./support/world";
+
+// The engine's behaviour around bad input, waiting, retries, leases and cancellation.
+
+async function expectError(promise: Promise<unknown>, code: string) {
+  const error = await promise.then(() => null, (e) => e);
+  expect(isAppError(error), `expected AppError ${code}, got ${String(error)}`).toBe(true);
+  expect(error.code).toBe(code);
+  return error;
+}
+
+describe.each(providers())("engine [%s]", (_provider, url) => {
+  let world: World;
+  const clock = manualClock();
+  let t: ReturnType<typeof createTestRuntime>;
+  const tools = () => worldTools(world.url);
+
+  beforeAll(async () => {
+    world = await startWorld();
+    t = createTestRuntime(url, { clock, tools: tools() });
+  });
+  afterEach(() => Object.assign(world.faults, { timeoutAfterApply: 0, failBeforeApply: 0, only: undefined }));
+  afterAll(async () => { await t.close(); await world.close(); });
+
+  function register<T extends { slug: string }>(agent: T): T {
+    t.runtime.context.agents.set(agent.slug, agent as never);
+    return agent;
+  }
+  const drain = () => t.runtime.createWorker().drain();
+
+  it("refuses to start a run for an unknown agent or with input that fails the agent's schema", async () => {
+    const agent = register(refundAgent(uid("refund")));
+    await expectError(t.runtime.startRun({ agent: "no-such-agent", input: {} }), "NOT_FOUND");
+    const error = await expectError(t.runtime.startRun({ agent: agent.slug, input: { orderId: 7 } }), "INVALID_INPUT");
+    expect(Object.keys(error.fieldErrors)).toEqual(expect.arrayContaining(["orderId", "email"]));
+    await expectError(t.runtime.startRun({ agent: "" as string, input: {} }), "INVALID_INPUT");
+    expect(await t.runtime.findRuns({ agentSlug: agent.slug })).toEqual([]);
+  });
+
+  it("the same idempotency key starts one run", async () => {
+    const agent = register(refundAgent(uid("refund")));
+    const key = uid("key");
+    const first = await t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "a@example.com" }, idempotencyKey: key });
+    const again = await t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "a@example.com" }, idempotencyKey: key });
+    expect(first.created).toBe(true);
+    expect(again).toMatchObject({ created: false, run: { id: first.run.id } });
+  });
+
+  it("an unknown tool or arguments failing the tool's schema are fed back to the agent, never executed", async () => {
+    const agent = register(scriptedAgent(uid("script"), ["payments.refund"], [
+      { kind: "call", tool: "payments.teleport", args: {}, evidence: [] },
+      { kind: "call", tool: "payments.refund", args: { orderId: "o", amountCents: "lots" }, evidence: [] },
+      ({ state }) => ({ kind: "complete", output: state.observations.map((o) => o.message) }),
+    ]));
+    await grant(t.runtime, agent);
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.state.output).toEqual([expect.stringMatching(/unknown tool payments.teleport/), expect.stringMatching(/do not match payments.refund/)]);
+    expect(await t.store.listIntents(run.id)).toEqual([]);
+    const rejected = (await t.store.listEvents(run.id)).filter((e) => e.type === "tool.rejected");
+    expect(rejected.map((e) => e.data.code)).toEqual(["UNKNOWN_TOOL", "INVALID_ARGS"]);
+    expect(rejected[1].data.fieldErrors).toHaveProperty("amountCents");
+  });
+
+  it("a run that keeps failing stops instead of looping", async () => {
+    const agent = register(scriptedAgent(uid("script"), [], Array(10).fill({ kind: "call", tool: "nope", args: {}, evidence: [] })));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    expect(await t.runtime.getRun(run.id)).toMatchObject({ status: "FAILED", error: "3 tool errors in a row" });
+  });
+
+  it("a tool without a permission is denied (least authority), with the reason in the trace", async () => {
+    const agent = register(refundAgent(uid("refund")));
+    await t.runtime.permissions.put({ agent: agent.slug, tool: "orders.get", effect: "allow" }, { by: "admin" });
+    world.orders.set("o-deny", { id: "o-deny", amountCents: 500, status: "paid" });
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId: "o-deny", email: "a@example.com" } });
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.state.output).toMatchObject({ refunded: false, why: expect.stringMatching(/no permission grants/) });
+    expect(world.effects("payments").filter((e) => e.runId === run.id)).toHaveLength(0);
+    const checks = (await t.store.listEvents(run.id)).filter((e) => e.type === "permission.checked");
+    expect(checks.map((e) => e.data.effect)).toEqual(["allow", "deny"]);
+  });
+
+  it("a durable timer sleeps for days and resumes on time after a restart, not before", async () => {
+    const agent = register(scriptedAgent(uid("sleeper"), [], [{ kind: "sleep", durationMs: 3 * 86_400_000 }, { kind: "complete", output: "woke" }]));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    expect(await t.runtime.getRun(run.id)).toMatchObject({ status: "SLEEPING", wakeAt: expect.any(Date) });
+
+    // A restart: a new process (new client, new runtime) with the same database.
+    const restarted = createTestRuntime(url, { clock, agents: [agent], tools: tools() });
+    clock.advance(2 * 86_400_000);
+    await restarted.runtime.createWorker().drain();
+    expect((await restarted.runtime.getRun(run.id)).status).toBe("SLEEPING");
+    clock.advance(86_400_000 + 1000);
+    await restarted.runtime.createWorker().drain();
+    expect(await restarted.runtime.getRun(run.id)).toMatchObject({ status: "COMPLETED", state: { output: "woke" } });
+    const fired = (await restarted.store.listEvents(run.id)).find((e) => e.type === "timer.fired");
+    expect(fired!.data.lateMs).toBeGreaterThanOrEqual(0);
+    await restarted.close();
+  });
+
+  it("waiting for an event times out explicitly when nothing arrives", async () => {
+    const agent = register(deployAgent(uid("deploy")));
+    await grant(t.runtime, agent);
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { migration: "m1" } });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_EVENT");
+    clock.advance(3_600_000 + 1);
+    await drain();
+    expect(await t.runtime.getRun(run.id)).toMatchObject({ status: "FAILED", error: "the deploy never reported back" });
+  });
+
+  it("a signal for an unknown run or without a dedup key is refused", async () => {
+    await expectError(t.runtime.deliverSignal("run_nope", { type: "x", dedupKey: "k" }), "NOT_FOUND");
+    const agent = register(deployAgent(uid("deploy")));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { migration: "m1" } });
+    await expectError(t.runtime.deliverSignal(run.id, { type: "x" }), "INVALID_INPUT");
+    expect(await t.store.listSignals(run.id)).toEqual([]);
+  });
+
+  it("idempotent: a timeout after the effect applied is retried with the same key — no second refund", async () => {
+    const agent = register(refundAgent(uid("refund")));
+    await grant(t.runtime, agent);
+    world.orders.set("o-retry", { id: "o-retry", amountCents: 900, status: "paid" });
+    world.faults.timeoutAfterApply = 1;
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId: "o-retry", email: "a@example.com" } });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
+    expect(world.effects("payments").filter((e) => e.runId === run.id)).toHaveLength(1);
+    const calls = (await t.store.listEvents(run.id)).filter((e) => e.type === "tool.call" && e.data.tool === "payments.refund");
+    expect(calls.map((c) => [c.data.attempt, c.data.errorClass ?? "ok"])).toEqual([[1, "network"], [2, "ok"]]);
+    expect(new Set(calls.map((c) => c.data.idempotencyKey)).size).toBe(1);
+  });
+
+  it("reconcilable: a timeout after the mail went out is found by lookup — no second email", async () => {
+    const agent = register(refundAgent(uid("refund")));
+    await grant(t.runtime, agent);
+    world.orders.set("o-mail", { id: "o-mail", amountCents: 900, status: "paid" });
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId: "o-mail", email: "a@example.com" } });
+    world.faults.timeoutAfterApply = 1;
+    world.faults.only = "mail";
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
+    expect(world.effects("mail").filter((e) => e.runId === run.id)).toHaveLength(1);
+    expect((await t.store.listEvents(run.id)).some((e) => e.type === "effect.lookup" && e.data.found === true)).toBe(true);
+  });
+
+  it("unsafe: an unknown outcome goes to NEEDS_ATTENTION; a person's answer resolves it, retry included", async () => {
+    const agent = register(deployAgent(uid("deploy")));
+    await grant(t.runtime, agent);
+    world.faults.timeoutAfterApply = 1;
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { migration: "m-unsafe" } });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("NEEDS_ATTENTION");
+    const deploys = () => world.effects("deploys").filter((e) => e.runId === run.id);
+    expect(deploys()).toHaveLength(1); // applied once, and not repeated blindly
+    const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
+    expect(packet).toMatchObject({ kind: "UNKNOWN_OUTCOME", queue: "attention", content: { options: ["approve", "reject", "redirect"] } });
+    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "ops@example.com", input: { decision: "edit", args: {} } }), "INVALID_INPUT");
+
+    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "ops@example.com", input: { decision: "redirect", instruction: "It went through (deploy log checked). Continue." } });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_EVENT");
+    expect(deploys()).toHaveLength(1);
+    const [intent] = await t.store.listIntents(run.id);
+    expect(intent.status).toBe("RESOLVED");
+    const view = await t.runtime.recoveryView(run.id);
+    expect(view.mayHaveHappened).toEqual([]);
+  });
+
+  it("two workers race for one run: one wins; the loser's stale-epoch write is refused", async () => {
+    const agent = register(scriptedAgent(uid("race"), [], [{ kind: "record", facts: [{ key: "k", value: 1 }] }]));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    const claims = await Promise.all([
+      t.store.claimRun({ owner: "w1", now: clock.now(), leaseMs: 1000, runId: run.id }),
+      t.store.claimRun({ owner: "w2", now: clock.now(), leaseMs: 1000, runId: run.id }),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const winner = claims.find(Boolean)!;
+    clock.advance(1001); // the winner stalls past its lease; another worker takes over
+    const taker = await t.store.claimRun({ owner: "w3", now: clock.now(), leaseMs: 1000, runId: run.id });
+    expect(taker!.lease.epoch).toBe(winner.lease.epoch + 1);
+    await expectError(t.store.commitStep({ lease: winner.lease, status: "RUNNING", state: winner.run.state, events: [{ type: "x", step: 0, data: {} }] }), "LEASE_LOST");
+    expect((await t.store.listEvents(run.id)).some((e) => e.type === "x")).toBe(false);
+    await t.store.releaseLease(taker!.lease);
+  });
+
+  it("cancel fences out the worker holding the run", async () => {
+    const agent = register(scriptedAgent(uid("cancel"), [], [{ kind: "record", facts: [{ key: "k", value: 1 }] }]));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    const claim = await t.store.claimRun({ owner: "w1", now: clock.now(), leaseMs: 60_000, runId: run.id });
+    await t.runtime.cancelRun({ runId: run.id, by: "ops@example.com", reason: "wrong customer" });
+    await expectError(t.store.commitStep({ lease: claim!.lease, status: "RUNNING", state: claim!.run.state, events: [] }), "LEASE_LOST");
+    expect((await t.runtime.getRun(run.id)).status).toBe("CANCELLED");
+    await expectError(t.runtime.cancelRun({ runId: run.id, by: "ops@example.com" }), "RUN_NOT_WAITING");
+  });
+
+  it("a malformed stored state is refused with a typed error, not reinterpreted", async () => {
+    const agent = register(scriptedAgent(uid("bad"), [], []));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await t.db.run.update({ where: { id: run.id }, data: { state: JSON.stringify({ schemaVersion: 2, facts: "nope" }) } });
+    await expectError(t.runtime.getRun(run.id), "INVALID_STATE");
+    await drain(); // a worker that meets it fails that run and goes on; the raw state is kept
+    const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(row).toMatchObject({ status: "FAILED", error: expect.stringMatching(/unreadable state/), state: JSON.stringify({ schemaVersion: 2, facts: "nope" }) });
+  });
+
+  it("clock readings and random ids the policy uses are journaled with the step", async () => {
+    const agent = register(scriptedAgent(uid("journal"), [], [
+      ({ now, randomId }) => ({ kind: "record", facts: [{ key: "ticket", value: { id: randomId(), at: now().toISOString() } }] }),
+    ]));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    const done = await t.runtime.getRun(run.id).catch((e) => { console.log("FE2", JSON.stringify(e.fieldErrors)); throw e; });
+    const ticket = done.state.facts.find((f) => f.key === "ticket")!;
+    expect(ticket.kind).toBe("inference");
+    expect(Object.values(done.state.journal)).toEqual(expect.arrayContaining([(ticket.value as { id: string }).id, (ticket.value as { at: string }).at]));
+  });
+
+  it("forks a new run from a past checkpoint", async () => {
+    const agent = register(scriptedAgent(uid("fork"), [], [{ kind: "record", facts: [{ key: "a", value: 1 }] }, { kind: "record", facts: [{ key: "b", value: 2 }] }]));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    const checkpoints = await t.store.listCheckpoints(run.id);
+    const afterFirst = checkpoints.find((c) => c.state.facts.length === 1)!;
+    const fork = await t.runtime.forkRun({ runId: run.id, checkpointSeq: afterFirst.seq });
+    expect(fork).toMatchObject({ parentRunId: run.id, status: "QUEUED" });
+    expect(fork.state.facts.map((f) => f.key)).toEqual(["a"]);
+  });
+});

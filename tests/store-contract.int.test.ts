@@ -1,0 +1,601 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError, type ErrorCode } from "../lib/runtime/errors";
+import type { RunState } from "../lib/runtime/state";
+import type { NewRun, RuntimeStore, StepCommit } from "../lib/runtime/store";
+import { TERMINAL_STATUSES, type Lease, type PermissionRule } from "../lib/runtime/types";
+import { buildNewPacket, buildNewRun, createClaimedRun as createClaimedRunIn, createRun as createRunIn } from "./support/contract/builders";
+import { createTestRuntime, providers, uid } from "./support/runtime";
+
+// The RuntimeStore contract (lib/runtime/store.ts), against the real Prisma store on every database.
+// Every test makes its own runs, packets and permissions under random ids.
+
+async function expectAppError(promise: Promise<unknown>, codes: ErrorCode | ErrorCode[]): Promise<AppError> {
+  const error = await promise.then(
+    () => { throw new Error(`expected AppError ${String(codes)}, but it resolved`); },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect([codes].flat()).toContain((error as AppError).code);
+  return error as AppError;
+}
+
+function settled<T>(results: PromiseSettledResult<T>[]) {
+  return {
+    won: results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : [])),
+    lost: results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : [])),
+  };
+}
+
+describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
+  let t: ReturnType<typeof createTestRuntime>;
+  let store: RuntimeStore;
+  // One agent slug for the whole suite, so afterAll can leave nothing runnable for other files' workers.
+  const agentSlug = uid("contract-agent");
+
+  const createRun = (overrides: Partial<NewRun> = {}) => createRunIn(store, { agentSlug, ...overrides });
+  const createClaimedRun = (opts: Parameters<typeof createClaimedRunIn>[1] = {}) => createClaimedRunIn(store, { ...opts, run: { agentSlug, ...opts.run } });
+  const nextState = (state: RunState, patch: Partial<RunState> = {}): RunState => ({ ...state, step: state.step + 1, ...patch });
+  const commit = (lease: Lease, state: RunState, extra: Partial<StepCommit> = {}): Promise<{ stateSeq: number; eventSeq: number }> =>
+    store.commitStep({ lease, status: "RUNNING", state, events: [{ type: "step.done", step: state.step, data: {} }], ...extra });
+
+  /** A run parked on a decision packet, as a step that asked for approval leaves it. */
+  async function createWaitingPacket(packet: Partial<Parameters<typeof buildNewPacket>[1]> = {}) {
+    const { run, lease } = await createClaimedRun();
+    const newPacket = buildNewPacket(run.id, { step: run.state.step, ...packet });
+    await store.commitStep({
+      lease, status: "WAITING_APPROVAL", state: run.state, releaseLease: true, createPacket: newPacket,
+      events: [{ type: "gate.requested", step: run.state.step, data: { packetId: newPacket.id } }],
+    });
+    return { run, packet: (await store.getPacket(newPacket.id))! };
+  }
+
+  beforeAll(() => {
+    t = createTestRuntime(url);
+    store = t.store;
+  });
+
+  afterAll(async () => {
+    for (const run of await store.findRuns({ agentSlug, limit: 10_000 })) {
+      if (!TERMINAL_STATUSES.includes(run.status)) {
+        await store.transitionRun({ runId: run.id, from: [run.status], to: "CANCELLED", revokeLease: true, events: [] }).catch(() => {});
+      }
+    }
+    await t.close();
+  });
+
+  describe("createRun", () => {
+    it("writes a queued run with its first checkpoint and events numbered from 1", async () => {
+      const newRun = buildNewRun({ agentSlug, events: [{ type: "run.created", step: 0, data: {} }, { type: "run.note", step: 0, data: { n: 1 } }] });
+      const { run, created } = await store.createRun(newRun);
+      expect(created).toBe(true);
+      expect(run).toMatchObject({ id: newRun.id, status: "QUEUED", state: newRun.state, stateSeq: 1, eventSeq: 2, leaseOwner: null, leaseEpoch: 0 });
+      expect((await store.listCheckpoints(run.id)).map((c) => [c.seq, c.state])).toEqual([[1, newRun.state]]);
+      expect((await store.listEvents(run.id)).map((e) => [e.seq, e.type])).toEqual([[1, "run.created"], [2, "run.note"]]);
+    });
+
+    it("with an idempotency key already used, returns the first run and creates nothing", async () => {
+      const idempotencyKey = uid("idem");
+      const first = await store.createRun(buildNewRun({ agentSlug, idempotencyKey }));
+      const again = buildNewRun({ agentSlug, idempotencyKey, input: { other: true } });
+      const second = await store.createRun(again);
+      expect([first.created, second.created]).toEqual([true, false]);
+      expect(second.run.id).toBe(first.run.id);
+      expect(second.run.input).toEqual(first.run.input);
+      expect(await store.getRun(again.id)).toBeNull();
+    });
+
+    it("with one idempotency key sent concurrently, creates exactly one run", async () => {
+      const idempotencyKey = uid("idem");
+      const attempts = Array.from({ length: 6 }, () => buildNewRun({ agentSlug, idempotencyKey }));
+      const results = await Promise.all(attempts.map((r) => store.createRun(r)));
+
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const winner = results.find((r) => r.created)!.run;
+      expect(new Set(results.map((r) => r.run.id))).toEqual(new Set([winner.id]));
+      for (const loser of attempts.filter((a) => a.id !== winner.id)) {
+        expect(await store.getRun(loser.id)).toBeNull();
+        expect(await store.listCheckpoints(loser.id)).toEqual([]);
+        expect(await store.listEvents(loser.id)).toEqual([]);
+      }
+    });
+  });
+
+  describe("claimRun", () => {
+    it("gives a queued run to one worker and bumps the epoch", async () => {
+      const run = await createRun();
+      const now = new Date();
+      const claim = await store.claimRun({ owner: "worker-a", now, leaseMs: 10_000, runId: run.id });
+      expect(claim?.lease).toEqual({ runId: run.id, owner: "worker-a", epoch: 1, expiresAt: new Date(now.getTime() + 10_000) });
+      expect(claim?.run).toMatchObject({ id: run.id, leaseOwner: "worker-a", leaseEpoch: 1, state: run.state });
+    });
+
+    it("when two workers race for one run, exactly one gets it", async () => {
+      for (let round = 0; round < 5; round++) {
+        const run = await createRun();
+        const now = new Date();
+        const claims = await Promise.all(["worker-a", "worker-b"].map((owner) => store.claimRun({ owner, now, leaseMs: 10_000, runId: run.id })));
+        const winners = claims.filter((c) => c !== null);
+        expect(winners).toHaveLength(1);
+        expect(claims.filter((c) => c === null)).toHaveLength(1);
+        expect(winners[0]!.lease.epoch).toBe(1);
+        const stored = await store.getRun(run.id);
+        expect(stored).toMatchObject({ leaseOwner: winners[0]!.lease.owner, leaseEpoch: 1 });
+      }
+    });
+
+    it("when many workers race, one wins and the epoch moves once", async () => {
+      const run = await createRun();
+      const now = new Date();
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.claimRun({ owner: `worker-${i}`, now, leaseMs: 10_000, runId: run.id })));
+      expect(claims.filter((c) => c !== null)).toHaveLength(1);
+      expect((await store.getRun(run.id))!.leaseEpoch).toBe(1);
+    });
+
+    it("does not take a run whose lease is still live", async () => {
+      const now = new Date();
+      const { run } = await createClaimedRun({ owner: "worker-a", now, leaseMs: 10_000 });
+      expect(await store.claimRun({ owner: "worker-b", now: new Date(now.getTime() + 9_000), leaseMs: 10_000, runId: run.id })).toBeNull();
+      expect(await store.getRun(run.id)).toMatchObject({ leaseOwner: "worker-a", leaseEpoch: 1 });
+    });
+
+    it("takes over a run whose lease expired, with a higher epoch", async () => {
+      const now = new Date();
+      const { run } = await createClaimedRun({ owner: "worker-a", now, leaseMs: 1_000 });
+      const claim = await store.claimRun({ owner: "worker-b", now: new Date(now.getTime() + 5_000), leaseMs: 1_000, runId: run.id });
+      expect(claim?.lease).toMatchObject({ owner: "worker-b", epoch: 2 });
+    });
+
+    it("claims a released run again with a higher epoch", async () => {
+      const { run, lease } = await createClaimedRun({ owner: "worker-a" });
+      await store.releaseLease(lease);
+      expect(await store.getRun(run.id)).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, leaseEpoch: 1 });
+      const again = await store.claimRun({ owner: "worker-a", now: new Date(), leaseMs: 10_000, runId: run.id });
+      expect(again?.lease.epoch).toBe(2);
+    });
+
+    it("does not take a sleeping run before it is due, and takes it when due", async () => {
+      const now = new Date();
+      const { run, lease } = await createClaimedRun({ now });
+      const wakeAt = new Date(now.getTime() + 60_000);
+      await store.commitStep({ lease, status: "SLEEPING", state: run.state, wakeAt, releaseLease: true, events: [] });
+      expect(await store.claimRun({ owner: "w", now: new Date(now.getTime() + 59_000), leaseMs: 1_000, runId: run.id })).toBeNull();
+      expect(await store.claimRun({ owner: "w", now: wakeAt, leaseMs: 1_000, runId: run.id })).not.toBeNull();
+    });
+
+    it("does not take a finished run", async () => {
+      const { run, lease } = await createClaimedRun();
+      await store.commitStep({ lease, status: "COMPLETED", state: run.state, releaseLease: true, events: [] });
+      expect(await store.claimRun({ owner: "w", now: new Date(Date.now() + 3_600_000), leaseMs: 1_000, runId: run.id })).toBeNull();
+    });
+  });
+
+  describe("fencing", () => {
+    /** Worker A held the run; its lease expired; worker B took the run over. */
+    async function takenOver() {
+      const t0 = new Date();
+      const a = await createClaimedRun({ owner: "worker-a", now: t0, leaseMs: 1_000 });
+      const b = await store.claimRun({ owner: "worker-b", now: new Date(t0.getTime() + 5_000), leaseMs: 30_000, runId: a.run.id });
+      if (!b) throw new Error("worker B could not take the run over");
+      return { runId: a.run.id, stale: a.lease, current: b.lease, state: a.run.state };
+    }
+
+    it("a worker whose lease was taken over cannot commit a step, and nothing of it is written", async () => {
+      const { runId, stale, state } = await takenOver();
+      const before = await store.getRun(runId);
+      const checkpointsBefore = await store.listCheckpoints(runId);
+      const eventsBefore = await store.listEvents(runId);
+
+      const intentId = uid("op");
+      const packet = buildNewPacket(runId);
+      await expectAppError(
+        store.commitStep({
+          lease: stale, status: "WAITING_APPROVAL", state: nextState(state, { output: "from the stale worker" }), releaseLease: true,
+          events: [{ type: "step.done", step: 0, data: { by: "worker-a" } }],
+          createIntent: { id: intentId, runId, step: 0, tool: "payments.refund", args: { amountCents: 100 }, semantics: "idempotent", decision: null },
+          createPacket: packet,
+        }),
+        "LEASE_LOST",
+      );
+
+      expect(await store.getRun(runId)).toEqual(before);
+      expect(await store.listCheckpoints(runId)).toEqual(checkpointsBefore);
+      expect(await store.listEvents(runId)).toEqual(eventsBefore);
+      expect(await store.getIntent(intentId)).toBeNull();
+      expect(await store.getPacket(packet.id)).toBeNull();
+    });
+
+    it("a worker whose lease was taken over cannot renew it", async () => {
+      const { runId, stale, current } = await takenOver();
+      await expectAppError(store.renewLease(stale, new Date(), 60_000), "LEASE_LOST");
+      expect(await store.getRun(runId)).toMatchObject({ leaseOwner: "worker-b", leaseEpoch: current.epoch, leaseExpiresAt: current.expiresAt });
+    });
+
+    it("a worker whose lease was taken over cannot release the new holder's lease", async () => {
+      const { runId, stale, current } = await takenOver();
+      await store.releaseLease(stale);
+      expect(await store.getRun(runId)).toMatchObject({ leaseOwner: "worker-b", leaseEpoch: current.epoch, leaseExpiresAt: current.expiresAt });
+    });
+
+    it("the new holder commits normally after the old one was fenced out", async () => {
+      const { runId, stale, current, state } = await takenOver();
+      await expectAppError(commit(stale, nextState(state)), "LEASE_LOST");
+      const result = await commit(current, nextState(state));
+      expect(result).toEqual({ stateSeq: 2, eventSeq: 2 });
+      expect((await store.getRun(runId))!.state.step).toBe(state.step + 1);
+    });
+
+    it("renewing a held lease moves its expiry", async () => {
+      const now = new Date();
+      const { run, lease } = await createClaimedRun({ now, leaseMs: 1_000 });
+      const later = new Date(now.getTime() + 500);
+      const renewed = await store.renewLease(lease, later, 10_000);
+      expect(renewed).toEqual({ ...lease, expiresAt: new Date(later.getTime() + 10_000) });
+      expect((await store.getRun(run.id))!.leaseExpiresAt).toEqual(renewed.expiresAt);
+    });
+
+    it("a lease given back with releaseLease can no longer write", async () => {
+      const { run, lease } = await createClaimedRun();
+      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "never", state: run.state, releaseLease: true, events: [] });
+      await expectAppError(commit(lease, nextState(run.state)), "LEASE_LOST");
+    });
+
+    it("cancelling a run fences out the worker holding it", async () => {
+      const { run, lease } = await createClaimedRun();
+      const cancelled = await store.transitionRun({ runId: run.id, from: ["RUNNING", "QUEUED"], to: "CANCELLED", revokeLease: true, events: [{ type: "run.cancelled", step: -1, data: {} }] });
+      expect(cancelled).toMatchObject({ status: "CANCELLED", leaseOwner: null, leaseEpoch: lease.epoch + 1 });
+      await expectAppError(commit(lease, nextState(run.state)), "LEASE_LOST");
+      await expectAppError(store.renewLease(lease, new Date(), 1_000), "LEASE_LOST");
+      expect((await store.getRun(run.id))!.status).toBe("CANCELLED");
+    });
+  });
+
+  describe("commitStep", () => {
+    it("writes the state, a checkpoint, the events, the intent and its result", async () => {
+      const { run, lease } = await createClaimedRun();
+      const intentId = uid("op");
+      const s1 = nextState(run.state, { pending: { kind: "effect", intentId, step: 0, call: 0, action: { tool: "payments.refund", args: { amountCents: 100 }, evidence: [] } } });
+      const r1 = await store.commitStep({
+        lease, status: "RUNNING", state: s1, events: [{ type: "effect.intent", step: 0, data: { intentId } }],
+        createIntent: { id: intentId, runId: run.id, step: 0, tool: "payments.refund", args: { amountCents: 100 }, semantics: "idempotent", decision: { kind: "call" } },
+      });
+      expect(r1).toEqual({ stateSeq: 2, eventSeq: 2 });
+      expect(await store.getIntent(intentId)).toMatchObject({ status: "PENDING", attempt: 1, result: null, completedAt: null, args: { amountCents: 100 } });
+
+      const s2 = nextState(s1, { pending: null });
+      const r2 = await store.commitStep({
+        lease, status: "RUNNING", state: s2, events: [{ type: "tool.call", step: 1, data: {} }, { type: "step.done", step: 1, data: {} }],
+        updateIntent: { id: intentId, status: "SUCCEEDED", attempt: 1, result: { refundId: "re_1" } },
+      });
+      expect(r2).toEqual({ stateSeq: 3, eventSeq: 4 });
+      expect(await store.getIntent(intentId)).toMatchObject({ status: "SUCCEEDED", result: { refundId: "re_1" }, completedAt: expect.any(Date) });
+      expect((await store.listCheckpoints(run.id)).map((c) => [c.seq, c.state])).toEqual([[1, run.state], [2, s1], [3, s2]]);
+      expect(await store.getRun(run.id)).toMatchObject({ state: s2, stateSeq: 3, eventSeq: 4, leaseOwner: lease.owner });
+    });
+
+    it("a packet update that lost its compare-and-set throws CONFLICT and writes nothing", async () => {
+      const { run, packet } = await createWaitingPacket();
+      await store.decidePacket({ packetId: packet.id, version: packet.version, final: { status: "REJECTED", decision: { decision: "reject", reason: "no" }, decidedBy: "ann", now: new Date() }, events: [] });
+      const woken = await store.claimRun({ owner: "w", now: new Date(Date.now() + 1_000), leaseMs: 10_000, runId: run.id });
+      expect(woken).not.toBeNull();
+      const before = await store.getRun(run.id);
+      await expectAppError(
+        store.commitStep({ lease: woken!.lease, status: "RUNNING", state: nextState(woken!.run.state), events: [{ type: "x", step: 0, data: {} }], updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED" } }),
+        "CONFLICT",
+      );
+      expect(await store.getRun(run.id)).toEqual(before);
+      expect((await store.getPacket(packet.id))!.status).toBe("REJECTED");
+    });
+  });
+
+  describe("trace events", () => {
+    it("get consecutive per-run seqs while signals arrive between and during commits", async () => {
+      const { run, lease } = await createClaimedRun();
+      let state = run.state;
+      const commits: Array<{ eventSeq: number; round: number }> = [];
+      for (let round = 0; round < 5; round++) {
+        state = nextState(state);
+        const dedupKey = uid("cb");
+        const signal = (n: number) => store.deliverSignal({ id: uid("sig"), runId: run.id, type: "ping", dedupKey: n === 2 ? uid("cb") : dedupKey, payload: { round }, now: new Date() });
+        const [committed] = await Promise.all([
+          store.commitStep({ lease, status: "RUNNING", state, events: [{ type: "step.a", step: round, data: { round } }, { type: "step.b", step: round, data: { round } }] }),
+          signal(0), signal(1), signal(2),
+        ]);
+        commits.push({ eventSeq: committed.eventSeq, round });
+      }
+
+      const events = await store.listEvents(run.id);
+      // 1 run.created + 5 rounds × (2 step events + 3 signal events)
+      expect(events).toHaveLength(26);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      expect((await store.getRun(run.id))!.eventSeq).toBe(26);
+      expect(events.filter((e) => e.type === "signal.received")).toHaveLength(10);
+      expect(events.filter((e) => e.type === "signal.duplicate")).toHaveLength(5);
+      // each commit's events sit together at the seqs it reported
+      for (const { eventSeq, round } of commits) {
+        const [a, b] = [events[eventSeq - 2], events[eventSeq - 1]];
+        expect([a.type, a.data.round, b.type, b.data.round]).toEqual(["step.a", round, "step.b", round]);
+      }
+    });
+
+    it("numbers each run's events on their own", async () => {
+      const [x, y] = await Promise.all([createClaimedRun(), createClaimedRun()]);
+      await Promise.all([commit(x.lease, nextState(x.run.state)), commit(y.lease, nextState(y.run.state)), commit(x.lease, nextState(x.run.state, { step: 2 }))]);
+      expect((await store.listEvents(x.run.id)).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect((await store.listEvents(y.run.id)).map((e) => e.seq)).toEqual([1, 2]);
+    });
+
+    it("lists events after a seq, with a limit", async () => {
+      const { run, lease } = await createClaimedRun();
+      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), events: [1, 2, 3, 4].map((n) => ({ type: "e", step: 0, data: { n } })) });
+      expect((await store.listEvents(run.id, { afterSeq: 2, limit: 2 })).map((e) => [e.seq, e.data.n])).toEqual([[3, 2], [4, 3]]);
+    });
+  });
+
+  describe("deliverSignal", () => {
+    const deliver = (runId: string, dedupKey: string, payload: unknown = { ok: true }) =>
+      store.deliverSignal({ id: uid("sig"), runId, type: "deploy.finished", dedupKey, payload, now: new Date() });
+
+    it("stores ten deliveries of one callback once; nine are duplicates", async () => {
+      const run = await createRun();
+      const dedupKey = uid("cb");
+      const answers = [];
+      for (let i = 0; i < 10; i++) answers.push(await deliver(run.id, dedupKey, { attempt: i }));
+      expect(answers.filter((a) => !a.duplicate)).toHaveLength(1);
+      expect(answers.filter((a) => a.duplicate)).toHaveLength(9);
+      expect(new Set(answers.map((a) => a.signal.id)).size).toBe(1);
+      const signals = await store.listSignals(run.id);
+      expect(signals).toHaveLength(1);
+      expect(signals[0]).toMatchObject({ dedupKey, payload: { attempt: 0 }, consumedAt: null });
+    });
+
+    it("stores ten concurrent deliveries of one callback once; nine are duplicates", async () => {
+      const run = await createRun();
+      const dedupKey = uid("cb");
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(run.id, dedupKey, { attempt: i })));
+      expect(answers.filter((a) => !a.duplicate)).toHaveLength(1);
+      expect(answers.filter((a) => a.duplicate)).toHaveLength(9);
+      expect(await store.listSignals(run.id)).toHaveLength(1);
+      const events = await store.listEvents(run.id);
+      expect(events.filter((e) => e.type === "signal.received")).toHaveLength(1);
+      expect(events.filter((e) => e.type === "signal.duplicate")).toHaveLength(9);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    });
+
+    it("deduplicates per run: the same key on two runs is two signals", async () => {
+      const [a, b] = await Promise.all([createRun(), createRun()]);
+      const dedupKey = uid("cb");
+      expect((await deliver(a.id, dedupKey)).duplicate).toBe(false);
+      expect((await deliver(b.id, dedupKey)).duplicate).toBe(false);
+    });
+
+    it("to an unknown run is NOT_FOUND and stores nothing", async () => {
+      const runId = uid("run");
+      await expectAppError(deliver(runId, uid("cb")), "NOT_FOUND");
+      expect(await store.listSignals(runId)).toEqual([]);
+    });
+
+    it("wakes a run waiting for its type, and not one waiting for another type", async () => {
+      const now = new Date();
+      const [waiting, other] = await Promise.all([createClaimedRun({ now }), createClaimedRun({ now })]);
+      await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: waiting.run.state, releaseLease: true, events: [] });
+      await store.commitStep({ lease: other.lease, status: "WAITING_EVENT", waitingFor: "mail.bounced", state: other.run.state, releaseLease: true, events: [] });
+      await Promise.all([deliver(waiting.run.id, uid("cb")), deliver(other.run.id, uid("cb"))]);
+      const later = new Date(Date.now() + 1_000);
+      expect(await store.claimRun({ owner: "w", now: later, leaseMs: 1_000, runId: waiting.run.id })).not.toBeNull();
+      expect(await store.claimRun({ owner: "w", now: later, leaseMs: 1_000, runId: other.run.id })).toBeNull();
+    });
+
+    it("a run that parks for an event already delivered is woken at once", async () => {
+      const { run, lease } = await createClaimedRun();
+      await deliver(run.id, uid("cb"));
+      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: run.state, releaseLease: true, events: [] });
+      expect((await store.getRun(run.id))!.wakeAt).not.toBeNull();
+    });
+
+    it("a consumed signal is consumed once", async () => {
+      const { run, lease } = await createClaimedRun();
+      const { signal } = await deliver(run.id, uid("cb"));
+      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), events: [], consumeSignalIds: [signal.id] });
+      const [consumed] = await store.listSignals(run.id);
+      expect(consumed.consumedAt).not.toBeNull();
+      expect(await store.listSignals(run.id, { unconsumed: true })).toEqual([]);
+    });
+  });
+
+  describe("decidePacket", () => {
+    const approve = (packetId: string, version: number, by: string) =>
+      store.decidePacket({
+        packetId, version, approver: by,
+        final: { status: "APPROVED", decision: { decision: "approve", digest: "d" }, decidedBy: by, now: new Date() },
+        events: [{ type: "gate.decided", step: 0, data: { packetId, by } }],
+      });
+    const reject = (packetId: string, version: number, by: string) =>
+      store.decidePacket({
+        packetId, version,
+        final: { status: "REJECTED", decision: { decision: "reject", reason: `${by} says no` }, decidedBy: by, now: new Date() },
+        events: [{ type: "gate.decided", step: 0, data: { packetId, by } }],
+      });
+
+    it("a packet created with a step is pending at version 0", async () => {
+      const { run, packet } = await createWaitingPacket({ requiredApprovals: 2 });
+      expect(packet).toMatchObject({ runId: run.id, status: "PENDING", version: 0, approvers: [], decision: null, decidedBy: null, requiredApprovals: 2 });
+      expect(await store.getRun(run.id)).toMatchObject({ status: "WAITING_APPROVAL", leaseOwner: null });
+      expect((await store.findPackets({ runId: run.id, status: ["PENDING"] })).map((p) => p.id)).toEqual([packet.id]);
+    });
+
+    it("of two concurrent final decisions, exactly one is written", async () => {
+      const { run, packet } = await createWaitingPacket();
+      const results = await Promise.allSettled([approve(packet.id, packet.version, "ann"), reject(packet.id, packet.version, "bob")]);
+      const { won, lost } = settled(results);
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      expect(lost[0]).toBeInstanceOf(AppError);
+      expect(["PACKET_ALREADY_DECIDED", "CONFLICT"]).toContain((lost[0] as AppError).code);
+
+      const winner = won[0].decidedBy!;
+      const stored = (await store.getPacket(packet.id))!;
+      expect(stored).toEqual(won[0]);
+      expect(stored.version).toBe(1);
+      if (winner === "ann") expect(stored).toMatchObject({ status: "APPROVED", decision: { decision: "approve" }, approvers: ["ann"] });
+      else expect(stored).toMatchObject({ status: "REJECTED", decision: { decision: "reject", reason: "bob says no" }, approvers: [] });
+      const decided = (await store.listEvents(run.id)).filter((e) => e.type === "gate.decided");
+      expect(decided.map((e) => e.data.by)).toEqual([winner]);
+    });
+
+    it("of many concurrent approvals, exactly one is written", async () => {
+      const { run, packet } = await createWaitingPacket();
+      const reviewers = ["r1", "r2", "r3", "r4", "r5"];
+      const { won, lost } = settled(await Promise.allSettled(reviewers.map((by) => approve(packet.id, packet.version, by))));
+      expect(won).toHaveLength(1);
+      for (const error of lost) expect(["PACKET_ALREADY_DECIDED", "CONFLICT"]).toContain((error as AppError).code);
+      expect((await store.getPacket(packet.id))!.approvers).toEqual([won[0].decidedBy]);
+      expect((await store.listEvents(run.id)).filter((e) => e.type === "gate.decided")).toHaveLength(1);
+    });
+
+    it("a final decision wakes the waiting run", async () => {
+      const { run, packet } = await createWaitingPacket();
+      expect(await store.claimRun({ owner: "w", now: new Date(Date.now() + 60_000), leaseMs: 1_000, runId: run.id })).toBeNull();
+      const decidedAt = new Date();
+      await reject(packet.id, packet.version, "ann");
+      const stored = await store.getRun(run.id);
+      expect(stored!.wakeAt).not.toBeNull();
+      expect(await store.claimRun({ owner: "w", now: new Date(decidedAt.getTime() + 1_000), leaseMs: 1_000, runId: run.id })).not.toBeNull();
+    });
+
+    it("a decided packet refuses another decision with PACKET_ALREADY_DECIDED", async () => {
+      const { run, packet } = await createWaitingPacket();
+      const decided = await approve(packet.id, packet.version, "ann");
+      const error = await expectAppError(reject(packet.id, decided.version, "bob"), "PACKET_ALREADY_DECIDED");
+      expect(error.userMessage).toContain("ann");
+      expect(await store.getPacket(packet.id)).toEqual(decided);
+      expect((await store.listEvents(run.id)).filter((e) => e.type === "gate.decided")).toHaveLength(1);
+    });
+
+    it("a decision on a stale version is a CONFLICT and writes nothing", async () => {
+      const { run, packet } = await createWaitingPacket({ requiredApprovals: 2 });
+      await store.decidePacket({ packetId: packet.id, version: 0, approver: "ann", events: [{ type: "gate.approval_recorded", step: 0, data: {} }] });
+      const eventsBefore = await store.listEvents(run.id);
+      await expectAppError(approve(packet.id, 0, "bob"), "CONFLICT");
+      expect(await store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: 1, approvers: ["ann"], decision: null });
+      expect(await store.listEvents(run.id)).toEqual(eventsBefore);
+    });
+
+    it("records distinct approvals for four eyes, and refuses the same approver twice", async () => {
+      const { packet } = await createWaitingPacket({ requiredApprovals: 2 });
+      const first = await store.decidePacket({ packetId: packet.id, version: 0, approver: "ann", events: [] });
+      expect(first).toMatchObject({ status: "PENDING", version: 1, approvers: ["ann"] });
+      await expectAppError(store.decidePacket({ packetId: packet.id, version: 1, approver: "ann", events: [] }), "CONFLICT");
+      const second = await approve(packet.id, 1, "bob");
+      expect(second).toMatchObject({ status: "APPROVED", version: 2, approvers: ["ann", "bob"], decidedBy: "bob" });
+    });
+
+    it("an unknown packet is NOT_FOUND", async () => {
+      await expectAppError(approve(uid("pkt"), 0, "ann"), "NOT_FOUND");
+    });
+  });
+
+  describe("permissions", () => {
+    const rule = (agent: string, patch: Partial<PermissionRule> = {}) => ({
+      agent, tool: "payments.refund", step: "*", effect: "allow" as const, conditions: [], approvals: 1, onExpire: "reject", queue: "default", ttlSeconds: null, updatedBy: "admin@test", ...patch,
+    });
+    const put = (r: ReturnType<typeof rule>, expectedVersion?: number) => store.putPermission(r, { id: uid("perm"), auditId: uid("pchg"), expectedVersion });
+
+    it("putting a rule twice makes version 2 of one rule, with two audit rows", async () => {
+      const agent = uid("agent");
+      const v1 = await put(rule(agent));
+      const v2 = await put(rule(agent, { effect: "require_approval", conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "deny" }], updatedBy: "boss@test" }));
+      expect(v1).toMatchObject({ version: 1, effect: "allow" });
+      expect(v2).toMatchObject({ id: v1.id, version: 2, effect: "require_approval", updatedBy: "boss@test", conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "deny" }] });
+      expect(await store.listPermissions({ agent })).toEqual([v2]);
+
+      const changes = await store.listPermissionChanges({ permissionId: v1.id });
+      expect(changes.map((c) => [c.version, c.changedBy])).toEqual([[2, "boss@test"], [1, "admin@test"]]);
+      const [second, first] = changes;
+      expect(first.before).toBeNull();
+      expect(first.after).toMatchObject({ id: v1.id, version: 1, effect: "allow" });
+      expect(second.before).toMatchObject({ version: 1, effect: "allow" });
+      expect(second.after).toMatchObject({ version: 2, effect: "require_approval" });
+    });
+
+    it("a put with a stale expectedVersion is a CONFLICT and changes nothing", async () => {
+      const agent = uid("agent");
+      const v1 = await put(rule(agent));
+      await put(rule(agent, { effect: "deny" }), 1);
+      await expectAppError(put(rule(agent, { effect: "allow", updatedBy: "late@test" }), 1), "CONFLICT");
+      expect(await store.listPermissions({ agent })).toEqual([expect.objectContaining({ version: 2, effect: "deny" })]);
+      expect(await store.listPermissionChanges({ permissionId: v1.id })).toHaveLength(2);
+    });
+
+    it("expectedVersion 0 creates a rule only if none exists", async () => {
+      const agent = uid("agent");
+      expect(await put(rule(agent), 0)).toMatchObject({ version: 1 });
+      await expectAppError(put(rule(agent, { effect: "deny" }), 0), "CONFLICT");
+      expect(await store.listPermissions({ agent })).toEqual([expect.objectContaining({ version: 1, effect: "allow" })]);
+    });
+
+    it("deleting a rule removes it and writes an audit row with after null", async () => {
+      const agent = uid("agent");
+      const v1 = await put(rule(agent));
+      const v2 = await put(rule(agent, { effect: "deny" }));
+      await store.deletePermission({ id: v1.id, changedBy: "boss@test", auditId: uid("pchg") });
+      expect(await store.listPermissions({ agent })).toEqual([]);
+      const [deletion] = await store.listPermissionChanges({ permissionId: v1.id });
+      expect(deletion).toMatchObject({ version: 3, changedBy: "boss@test", after: null, before: expect.objectContaining({ version: 2, effect: "deny" }) });
+      expect(deletion.before).toEqual(JSON.parse(JSON.stringify(v2)));
+    });
+
+    it("deleting an unknown rule is NOT_FOUND and audits nothing", async () => {
+      const id = uid("perm");
+      await expectAppError(store.deletePermission({ id, changedBy: "boss@test", auditId: uid("pchg") }), "NOT_FOUND");
+      expect(await store.listPermissionChanges({ permissionId: id })).toEqual([]);
+    });
+
+    it("lists an agent's rules together with the wildcard rules", async () => {
+      const agent = uid("agent");
+      const own = await put(rule(agent, { tool: "mail.send" }));
+      const all = await store.listPermissions({ agent });
+      expect(all).toContainEqual(own);
+      expect(all.every((r) => r.agent === agent || r.agent === "*")).toBe(true);
+    });
+  });
+
+  describe("transitionRun", () => {
+    it("moves a run from an expected status and appends its events", async () => {
+      const { run, lease } = await createClaimedRun();
+      await store.commitStep({ lease, status: "NEEDS_ATTENTION", state: run.state, releaseLease: true, events: [] });
+      const state = nextState(run.state, { instructions: [...run.state.instructions, "resolved by a person"] });
+      const moved = await store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "RUNNING", state, events: [{ type: "run.resolved", step: -1, data: { by: "ann" } }] });
+      expect(moved).toMatchObject({ status: "RUNNING", state, stateSeq: 3, eventSeq: 2 });
+      expect((await store.listEvents(run.id)).map((e) => [e.seq, e.type])).toEqual([[1, "run.created"], [2, "run.resolved"]]);
+      expect((await store.listCheckpoints(run.id)).at(-1)).toMatchObject({ seq: 3, state });
+    });
+
+    it("from a status the run is not in is RUN_NOT_WAITING and changes nothing", async () => {
+      const run = await createRun();
+      const before = await store.getRun(run.id);
+      await expectAppError(
+        store.transitionRun({ runId: run.id, from: ["WAITING_APPROVAL", "NEEDS_ATTENTION"], to: "RUNNING", state: nextState(run.state), error: "nope", events: [{ type: "run.resumed", step: -1, data: {} }] }),
+        "RUN_NOT_WAITING",
+      );
+      expect(await store.getRun(run.id)).toEqual(before);
+      expect(await store.listEvents(run.id)).toHaveLength(1);
+      expect(await store.listCheckpoints(run.id)).toHaveLength(1);
+    });
+
+    it("of an unknown run is NOT_FOUND", async () => {
+      await expectAppError(store.transitionRun({ runId: uid("run"), from: ["QUEUED"], to: "CANCELLED", events: [] }), "NOT_FOUND");
+    });
+
+    it("of two concurrent transitions from the same status, one wins", async () => {
+      const run = await createRun();
+      const { won, lost } = settled(await Promise.allSettled([
+        store.transitionRun({ runId: run.id, from: ["QUEUED"], to: "CANCELLED", events: [{ type: "run.cancelled", step: -1, data: {} }] }),
+        store.transitionRun({ runId: run.id, from: ["QUEUED"], to: "FAILED", events: [{ type: "run.failed", step: -1, data: {} }] }),
+      ]));
+      expect(won).toHaveLength(1);
+      expect((lost[0] as AppError).code).toBe("RUN_NOT_WAITING");
+      expect((await store.getRun(run.id))!.status).toBe(won[0].status);
+      expect(await store.listEvents(run.id)).toHaveLength(2);
+    });
+  });
+});

@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import { initialState, type RunState } from "../../../lib/runtime/state";
+import type { NewPacket, NewRun, RuntimeStore } from "../../../lib/runtime/store";
+import type { DecisionPacket, EffectIntent, Lease, PermissionRule, RunRecord } from "../../../lib/runtime/types";
+
+// Plain objects for unit tests (buildX) and persisted ones for the store contract (createX).
+// Every id is random, so test files can share one SQLite file and one Postgres database.
+
+const id = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+const T0 = new Date("2025-01-01T12:00:00.000Z");
+
+export function buildState(overrides: Partial<RunState> = {}): RunState {
+  return {
+    ...initialState({
+      agent: { slug: "refunder", version: "1.0.0", instructionsHash: "abc123" },
+      instructions: "Refund the order if it is eligible.",
+      input: { orderId: "o-1" },
+      plan: [{ id: "look-up", title: "Look up the order", status: "pending" }],
+    }),
+    ...overrides,
+  };
+}
+
+export function buildRun(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id: id("run"),
+    agentSlug: "refunder",
+    agentVersion: "1.0.0",
+    status: "RUNNING",
+    input: { orderId: "o-1" },
+    state: buildState(),
+    stateSeq: 1,
+    eventSeq: 1,
+    idempotencyKey: null,
+    startedBy: null,
+    leaseOwner: null,
+    leaseEpoch: 0,
+    leaseExpiresAt: null,
+    wakeAt: null,
+    waitingFor: null,
+    error: null,
+    parentRunId: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+export function buildIntent(overrides: Partial<EffectIntent> = {}): EffectIntent {
+  return {
+    id: id("op"),
+    runId: "run_x",
+    step: 1,
+    tool: "payments.refund",
+    args: { orderId: "o-1", amountCents: 2400 },
+    semantics: "idempotent",
+    status: "PENDING",
+    attempt: 1,
+    result: null,
+    createdAt: T0,
+    completedAt: null,
+    ...overrides,
+  };
+}
+
+export function buildPacket(overrides: Partial<DecisionPacket> = {}): DecisionPacket {
+  return {
+    id: id("pkt"),
+    runId: "run_x",
+    step: 1,
+    kind: "APPROVAL",
+    tool: "payments.refund",
+    args: { orderId: "o-1", amountCents: 2400 },
+    digest: "d".repeat(64),
+    status: "PENDING",
+    requestedBy: "agent:refunder",
+    content: { impact: "refunds $24.00 to card •4242", evidence: [], options: ["approve", "edit", "reject", "redirect"] },
+    queue: "default",
+    assignee: null,
+    requiredApprovals: 1,
+    approvers: [],
+    onExpire: "reject",
+    expiresAt: null,
+    decision: null,
+    decidedBy: null,
+    decidedAt: null,
+    usedAt: null,
+    version: 0,
+    createdAt: T0,
+    ...overrides,
+  };
+}
+
+export function buildRule(overrides: Partial<PermissionRule> = {}): PermissionRule {
+  return {
+    id: id("perm"),
+    agent: "refunder",
+    tool: "payments.refund",
+    step: "*",
+    effect: "allow",
+    conditions: [],
+    approvals: 1,
+    onExpire: "reject",
+    queue: "default",
+    ttlSeconds: null,
+    version: 1,
+    updatedBy: "admin@test",
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+export function buildNewRun(overrides: Partial<NewRun> = {}): NewRun {
+  const state = overrides.state ?? buildState(overrides.agentSlug ? { agent: { slug: overrides.agentSlug, version: "1.0.0", instructionsHash: "abc123" } } : {});
+  return {
+    id: id("run"),
+    agentSlug: state.agent.slug,
+    agentVersion: state.agent.version,
+    input: state.input,
+    state,
+    idempotencyKey: null,
+    startedBy: null,
+    parentRunId: null,
+    events: [{ type: "run.created", step: 0, data: { agent: state.agent.slug } }],
+    ...overrides,
+  };
+}
+
+export function buildNewPacket(runId: string, overrides: Partial<NewPacket> = {}): NewPacket {
+  const { status: _s, approvers: _a, decision: _d, decidedBy: _b, decidedAt: _t, usedAt: _u, version: _v, createdAt: _c, ...packet } = buildPacket({ runId });
+  return { ...packet, ...overrides };
+}
+
+/** A persisted, queued run. */
+export async function createRun(store: RuntimeStore, overrides: Partial<NewRun> = {}): Promise<RunRecord> {
+  const { run } = await store.createRun(buildNewRun(overrides));
+  return run;
+}
+
+/** A persisted run held by `owner` under a fresh lease. */
+export async function createClaimedRun(
+  store: RuntimeStore,
+  opts: { owner?: string; now?: Date; leaseMs?: number; run?: Partial<NewRun> } = {},
+): Promise<{ run: RunRecord; lease: Lease }> {
+  const created = await createRun(store, opts.run);
+  const claim = await store.claimRun({ owner: opts.owner ?? id("worker"), now: opts.now ?? new Date(), leaseMs: opts.leaseMs ?? 60_000, runId: created.id });
+  if (!claim) throw new Error(`could not claim the fresh run ${created.id}`);
+  return claim;
+}
