@@ -220,7 +220,7 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     ]));
     const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
     await drain();
-    const done = await t.runtime.getRun(run.id).catch((e) => { console.log("FE2", JSON.stringify(e.fieldErrors)); throw e; });
+    const done = await t.runtime.getRun(run.id);
     const ticket = done.state.facts.find((f) => f.key === "ticket")!;
     expect(ticket.kind).toBe("inference");
     expect(Object.values(done.state.journal)).toEqual(expect.arrayContaining([(ticket.value as { id: string }).id, (ticket.value as { at: string }).at]));
