@@ -84,7 +84,10 @@ export type ToolCallContext = {
   attempt: number;
 };
 
-/** A tool: what it does, what it may change and how a repeat is made safe (DESIGN.md §4). */
+/** A tool: what it does, what it may change and how a repeat is made safe (DESIGN.md §4).
+ *  The `any` defaults let one registry hold tools of different argument types; each tool's own
+ *  zod schema is what the engine checks arguments against. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ToolDefinition<I = any, O = any> = {
   name: string;
   description: string;
@@ -133,6 +136,7 @@ export type PolicyOutput = { decision: Decision; usage?: ModelUsage; raw?: unkno
 /** An agent's brain: scripted (deterministic) or a model. */
 export type Policy = { decide: (input: PolicyInput) => Promise<PolicyOutput> };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds agents of different input types
 export type AgentDefinition<I = any> = {
   slug: string;
   version: string;
