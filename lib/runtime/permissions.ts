@@ -69,7 +69,7 @@ export function conditionHolds(condition: PermissionCondition, args: unknown): b
     case "in": return Array.isArray(expected) && expected.includes(actual);
     default: {
       // A limit that cannot be checked (the argument is missing or not a number) holds: fail closed.
-      if (typeof actual !== "number" || typeof expected !== "number") return true;
+      if (typeof actual !== "number" || typeof expected !== "number" || Number.isNaN(actual) || Number.isNaN(expected)) return true;
       if (condition.op === "gt") return actual > expected;
       if (condition.op === "gte") return actual >= expected;
       if (condition.op === "lt") return actual < expected;

@@ -74,6 +74,7 @@ export function buildRecoveryView(run: RunRecord, intents: EffectIntent[], packe
       if (leaseLive) safeNext.push({ action: "wait", description: `Worker ${run.leaseOwner} holds the run until ${run.leaseExpiresAt!.toISOString()}.` });
       else if (run.status === "WAITING_EVENT") safeNext.push({ action: "wait", description: `Waiting for a "${run.waitingFor}" event.` });
       else if (run.status === "SLEEPING") safeNext.push({ action: "wait", description: `Sleeping until ${run.wakeAt?.toISOString()}.` });
+      else if ((run.status === "NEEDS_ATTENTION" || run.status === "WAITING_APPROVAL") && run.wakeAt) safeNext.push({ action: "resume", description: "A person decided; the next worker acts on the decision." });
       else if (run.status === "NEEDS_ATTENTION") safeNext.push({ action: "ask_human", description: "A person must resolve the run before it can continue." });
       else safeNext.push({ action: "resume", description: "Nothing is in doubt: the next worker continues from the last checkpoint." });
     }

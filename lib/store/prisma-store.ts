@@ -137,6 +137,25 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
     });
   }
 
+
+  async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion }: Parameters<RuntimeStore["putPermission"]>[1]) {
+    return db.$transaction(async (tx) => {
+      const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
+      if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) throw permissionConflict(rule);
+      const data = {
+        effect: rule.effect, conditions: json(rule.conditions), approvals: rule.approvals, onExpire: rule.onExpire,
+        queue: rule.queue, ttlSeconds: rule.ttlSeconds, updatedBy: rule.updatedBy,
+      };
+      const after = before
+        ? await tx.permission.update({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } })
+        : await tx.permission.create({ data: { id, agent: rule.agent, tool: rule.tool, step: rule.step, ...data, version: 1 } });
+      await tx.permissionChange.create({
+        data: { id: auditId, permissionId: after.id, version: after.version, before: before ? json(toPermission(before)) : null, after: json(toPermission(after)), changedBy: rule.updatedBy },
+      });
+      return toPermission(after);
+    });
+  }
+
   const store: RuntimeStore = {
     async createRun(run: NewRun) {
       if (run.idempotencyKey) {
@@ -398,10 +417,12 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
         const packet = await getPacketOrThrow(tx, packetId);
         if (packet.status !== "PENDING") throw alreadyDecided(packet);
         if (approver) {
-          if (packet.approvers.includes(approver)) {
-            throw new AppError("CONFLICT", { message: `${approver} already approved packet ${packetId}`, userMessage: "You already approved this action; a different reviewer must give the next approval." });
-          }
-          await tx.packetApproval.create({ data: { packetId, approver, at } });
+          const alreadyApproved = () => new AppError("CONFLICT", { message: `${approver} already approved packet ${packetId}`, userMessage: "You already approved this action; a different reviewer must give the next approval." });
+          if (packet.approvers.includes(approver)) throw alreadyApproved();
+          // The primary key (packetId, approver) settles a race of the same reviewer with itself.
+          await tx.packetApproval.create({ data: { packetId, approver, at } }).catch((error) => {
+            throw isUniqueViolation(error) ? alreadyApproved() : error;
+          });
         }
         // Compare-and-set: exactly one decision wins, however many reviewers press at once.
         const { count } = await tx.decisionPacket.updateMany({
@@ -479,24 +500,16 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       return rows.map(toPermission);
     },
 
-    async putPermission(rule, { id, auditId, expectedVersion }) {
-      return db.$transaction(async (tx) => {
-        const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
-        if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) {
-          throw new AppError("CONFLICT", { message: `permission ${rule.agent}/${rule.tool}/${rule.step} is at version ${before?.version ?? 0}, not ${expectedVersion}`, userMessage: "Someone changed this permission at the same time. Reload and try again." });
-        }
-        const data = {
-          effect: rule.effect, conditions: json(rule.conditions), approvals: rule.approvals, onExpire: rule.onExpire,
-          queue: rule.queue, ttlSeconds: rule.ttlSeconds, updatedBy: rule.updatedBy,
-        };
-        const after = before
-          ? await tx.permission.update({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } })
-          : await tx.permission.create({ data: { id, agent: rule.agent, tool: rule.tool, step: rule.step, ...data, version: 1 } });
-        await tx.permissionChange.create({
-          data: { id: auditId, permissionId: after.id, version: after.version, before: before ? json(toPermission(before)) : null, after: json(toPermission(after)), changedBy: rule.updatedBy },
-        });
-        return toPermission(after);
-      });
+    async putPermission(rule, opts) {
+      try {
+        return await putPermissionOnce(rule, opts);
+      } catch (error) {
+        if (!isUniqueViolation(error) && !isRecordNotFound(error)) throw error;
+        // A concurrent put of the same rule won. Without an expected version this put is
+        // "create or replace": do it again on top of the winner. With one, the caller must reload.
+        if (opts.expectedVersion === undefined) return putPermissionOnce(rule, opts).catch((again) => { throw isUniqueViolation(again) || isRecordNotFound(again) ? permissionConflict(rule) : again; });
+        throw permissionConflict(rule);
+      }
     },
 
     async deletePermission({ id, changedBy, auditId }) {
@@ -533,6 +546,10 @@ function leaseLost(lease: Lease) {
     message: `worker ${lease.owner} no longer holds run ${lease.runId} (epoch ${lease.epoch})`,
     userMessage: "Another worker took over this run.",
   });
+}
+
+function permissionConflict(rule: { agent: string; tool: string; step: string }) {
+  return new AppError("CONFLICT", { message: `permission ${rule.agent}/${rule.tool}/${rule.step} changed concurrently`, userMessage: "Someone changed this permission at the same time. Reload and try again." });
 }
 
 function alreadyDecided(packet: DecisionPacket) {

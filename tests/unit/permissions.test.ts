@@ -170,3 +170,12 @@ describe("permissionInputSchema", () => {
     for (const messages of Object.values(errors)) expect(messages[0]).toMatch(/\w/);
   });
 });
+
+describe("evaluatePermission: fail closed", () => {
+  // `typeof NaN === "number"` and every comparison with NaN is false: without a check, an amount
+  // limit would not hold and an over-limit action would simply be allowed.
+  it("a limit whose argument is NaN holds (it cannot be checked)", () => {
+    const rules = [buildRule({ effect: "allow", conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "require_approval" }] })];
+    expect(evaluatePermission(rules, { agent: "refunder", tool: "payments.refund", args: { amountCents: Number.NaN } }).effect).toBe("require_approval");
+  });
+});
