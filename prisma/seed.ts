@@ -5,6 +5,7 @@ import type { Db } from "../lib/db.ts";
  * migration of a new database (never on later starts); `--no-seed` skips it.
  */
 export async function seedDatabase(db: Db): Promise<void> {
-  // TODO(engine): create the demo agents' runs, packets and permissions.
+  // No demo agents are registered yet (lib/agents is empty), so a new console starts empty.
+  // The demo agents' permissions and runs are seeded here when they land.
   void db;
 }
