@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { createDb, type Db } from "../../lib/db";
+import { createRuntime, type AgentDefinition, type RuntimeStore, type ToolDefinition } from "../../lib/runtime";
+import { createPrismaStore } from "../../lib/store/prisma-store";
+import { diff, snapshot, type Counts } from "./counters";
+
+// The workload: in-process tools (no network: we measure the engine's durability cost) that return
+// a ~1 KB object, and a scripted agent that calls one of them `steps` times, then completes.
+
+function payload(i: number): Record<string, unknown> {
+  const items = Array.from({ length: 8 }, (_, k) => ({ sku: `SKU-${i}-${k}`, name: `Item ${k} of order ${i}`, qty: k + 1, priceCents: 1999 + k }));
+  const base = { orderId: `ord_${i}`, status: "paid", customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` }, items, note: "" };
+  const size = Number(process.env.BENCH_PAYLOAD_BYTES ?? 1024); // diagnostics: how much do bytes cost?
+  if (size < 600) return { orderId: `ord_${i}`, note: "x".repeat(Math.max(0, size - 30)) };
+  base.note = "x".repeat(Math.max(0, size - JSON.stringify(base).length));
+  return base; // JSON.stringify(payload(i)).length ≈ 1024
+}
+
+const common = { input: z.object({ i: z.number().int() }), describeImpact: ({ i }: { i: number }) => `bench call ${i}` };
+export const readTool: ToolDefinition<{ i: number }> = {
+  ...common, name: "bench.read", description: "returns a ~1 KB order", capability: "read", semantics: "pure-read",
+  call: async ({ i }) => payload(i),
+};
+export const writeTool: ToolDefinition<{ i: number }> = {
+  ...common, name: "bench.write", description: "an idempotent write returning a ~1 KB receipt", capability: "execute", semantics: "idempotent",
+  call: async ({ i }, ctx) => ({ ...payload(i), idempotencyKey: ctx.idempotencyKey }),
+};
+
+/** One step window: from the policy's decision of step k to its decision of step k+1 (same run). */
+export type StepSample = { ms: number; counts: Counts; provider: "sqlite" | "postgres" };
+
+export class StepRecorder {
+  samples: StepSample[] = [];
+  private open = new Map<string, { step: number; t: number; counts: Counts }>();
+  constructor(readonly provider: "sqlite" | "postgres") {}
+
+  mark(tag: string, step: number, isToolStep: boolean) {
+    const t = performance.now();
+    const counts = snapshot(this.provider);
+    const prev = this.open.get(tag);
+    if (prev && prev.step === step - 1) this.samples.push({ ms: t - prev.t, counts: diff(prev.counts, counts), provider: this.provider });
+    if (isToolStep) this.open.set(tag, { step, t, counts });
+    else this.open.delete(tag);
+  }
+  reset() {
+    this.samples = [];
+    this.open.clear();
+  }
+}
+
+function benchAgent(slug: string, tool: string, recorder: StepRecorder): AgentDefinition<{ tag: string; steps: number }> {
+  return {
+    slug, version: "1", name: slug, description: "benchmark agent", instructions: "Call the tool `steps` times, then complete.",
+    input: z.object({ tag: z.string(), steps: z.number().int().positive() }), tools: [tool], maxSteps: 100_000,
+    policy: {
+      async decide({ state }) {
+        const { tag, steps } = state.input as { tag: string; steps: number };
+        const call = state.step < steps;
+        recorder.mark(tag, state.step, call);
+        return call
+          ? { decision: { kind: "call", tool, args: { i: state.step }, resultKey: "order", evidence: [] } }
+          : { decision: { kind: "complete", output: { steps: state.step } } };
+      },
+    },
+  };
+}
+
+/** Counts calls of each RuntimeStore method (which store operations a step performs). */
+function countingStore(store: RuntimeStore, calls: Record<string, number>): RuntimeStore {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls[String(key)] = (calls[String(key)] ?? 0) + 1;
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+export async function buildBench(url: string, provider: "sqlite" | "postgres", setup?: (db: Db) => Promise<void>) {
+  const db = createDb(url);
+  await setup?.(db);
+  const recorder = new StepRecorder(provider);
+  const storeCalls: Record<string, number> = {};
+  const store = countingStore(createPrismaStore(db), storeCalls);
+  const agents = { pure: benchAgent("bench-pure", readTool.name, recorder), effectful: benchAgent("bench-effect", writeTool.name, recorder) };
+  const runtime = createRuntime({ store, agents: Object.values(agents), tools: [readTool, writeTool] });
+  for (const agent of Object.values(agents)) {
+    await runtime.permissions.put({ agent: agent.slug, tool: agent.tools[0], effect: "allow" }, { by: "bench" });
+  }
+  return { db, runtime, recorder, storeCalls, agents };
+}
+export type Bench = Awaited<ReturnType<typeof buildBench>>;
