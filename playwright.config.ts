@@ -1,0 +1,55 @@
+import { defineConfig } from "@playwright/test";
+import { E2E_DATA_DIR, e2eDatabaseUrl } from "./e2e/fixtures";
+
+// End-to-end smoke tests in a real Chromium (Debian's, never `npx playwright install`) against the
+// production build. `next build` is made beforehand (scripts/test.ts does it); the web server first
+// builds a fresh e2e database by running the test agents through the engine (e2e/prepare-db.ts).
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${PORT}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: "list",
+  outputDir: "test-results/e2e",
+  use: {
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: `npx tsx e2e/prepare-db.ts && npx next start -p ${PORT}`,
+    url: `${baseURL}/runs`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    env: {
+      TETHER_DATA_DIR: E2E_DATA_DIR,
+      // absolute, and set explicitly so a DATABASE_URL in .env/.env.local cannot point the server elsewhere
+      DATABASE_URL: e2eDatabaseUrl(__dirname),
+      // the console's own worker does not know the test agents; the runs stay where prepare-db left them
+      TETHER_EMBEDDED_WORKER: "0",
+      NEXT_TELEMETRY_DISABLED: "1",
+      CHECKPOINT_DISABLE: "1",
+      PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    },
+  },
+});
