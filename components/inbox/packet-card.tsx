@@ -6,7 +6,7 @@ import type { DecisionPacket } from "@/lib/runtime/types";
 
 function Meta({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div>
+    <div className="min-w-0">
       <dt className="text-xs text-zinc-500">{label}</dt>
       <dd className="text-sm text-zinc-800">{children}</dd>
     </div>
@@ -26,7 +26,7 @@ export function PacketCard({ packet, now }: { packet: DecisionPacket; now: Date 
       <p className="mt-2 text-base text-zinc-900">{packet.content.impact}</p>
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Meta label="Run">
-          <Link href={`/runs/${encodeURIComponent(packet.runId)}`} className="font-mono text-xs text-blue-700 hover:underline">
+          <Link href={`/runs/${encodeURIComponent(packet.runId)}`} className="font-mono text-xs text-blue-700 hover:underline break-all">
             {packet.runId}
           </Link>
           <span className="text-xs text-zinc-400"> · step {packet.step}</span>

@@ -49,7 +49,7 @@ export function RecoveryView({ view }: { view: RecoveryViewData }) {
             {view.safeNext.map((next, i) => (
               <li key={i} className="rounded-md border border-zinc-200 p-2.5">
                 <p className="text-xs font-semibold tracking-wide text-blue-800 uppercase">{ACTION_LABEL[next.action] ?? next.action}</p>
-                <p className="mt-0.5 text-sm text-zinc-700">{next.description}</p>
+                <p className="mt-0.5 text-sm text-zinc-700 [overflow-wrap:anywhere]">{next.description}</p>
               </li>
             ))}
           </ul>

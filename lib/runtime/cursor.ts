@@ -66,7 +66,10 @@ export class RunCursor {
   async commit(change: Omit<StepCommit, "lease" | "state" | "events">): Promise<StepOutcome> {
     const events = this.events;
     if (change.status !== this.status) {
-      events.unshift({ type: "run.status", step: this.state.step, data: { from: this.status, to: change.status, ...(change.error ? { error: change.error } : {}) } });
+      const transition = { type: "run.status", data: { from: this.status, to: change.status, ...(change.error ? { error: change.error } : {}) } };
+      // Resuming reads first (then what the run did); parking or ending reads last (what led to it).
+      if (change.status === "RUNNING") events.unshift({ ...transition, step: events[0]?.step ?? this.state.step });
+      else events.push({ ...transition, step: events.at(-1)?.step ?? this.state.step });
     }
     this.events = [];
     await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, events });

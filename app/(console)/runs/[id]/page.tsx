@@ -34,7 +34,7 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
           description={
             shownCheckpoint ? (
               <>
-                after step {shownCheckpoint.step} · <Timestamp value={shownCheckpoint.createdAt} />
+                next step {shownCheckpoint.step} · <Timestamp value={shownCheckpoint.createdAt} />
               </>
             ) : detail.isCheckpointMissing ? (
               "That checkpoint does not exist; showing the current state."
