@@ -22,8 +22,16 @@ export function createDb(url: string = defaultDatabaseUrl()): Db {
   if (providerOf(url) === "postgres") {
     return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
   }
-  // WAL + synchronous=FULL: durable commits that do not block readers (STACK.md measured both).
+  // WAL (set once per file by the set-up) lets the console read while a worker commits.
+  // synchronous=FULL makes every commit durable across power loss, not only across a process crash:
+  // better-sqlite3 is built with WAL's default lowered to NORMAL, so it is set on every connection.
   const adapter = new PrismaBetterSQLite3({ url, timeout: 5000 });
+  const connect = adapter.connect.bind(adapter);
+  adapter.connect = async () => {
+    const connection = await connect();
+    await connection.executeScript("PRAGMA synchronous = FULL;");
+    return connection;
+  };
   return new SqliteClient({ adapter });
 }
 

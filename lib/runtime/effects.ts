@@ -68,7 +68,8 @@ function settle(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, act
       expiresAt: tool.freshnessMs ? new Date(at.getTime() + tool.freshnessMs).toISOString() : null,
       source: { tool: tool.name, args: action.args, ...(opId ? { operationId: opId } : {}), ...(receiptId ? { receiptId } : {}) },
     });
-    cursor.observe({ kind: "tool_result", tool: tool.name, message: `${tool.name} ${how === "lookup" ? "was found already applied" : "succeeded"}`, data: result.value });
+    // The result lives in the fact (once); the observation only points at it.
+    cursor.observe({ kind: "tool_result", tool: tool.name, message: `${tool.name} ${how === "lookup" ? "was found already applied" : "succeeded"}`, data: { factKey: action.resultKey ?? tool.name } });
     cursor.state.consecutiveErrors = 0;
   } else {
     cursor.observe({ kind: "tool_error", tool: tool.name, message: result.error.message, data: { errorClass: result.error.errorClass, details: result.error.details } });

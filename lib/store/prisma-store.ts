@@ -220,12 +220,16 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       for (const candidate of candidates) {
         const epoch = candidate.leaseEpoch + 1;
         const expiresAt = new Date(at.getTime() + leaseMs);
-        const { count } = await db.run.updateMany({
-          where: { id: candidate.id, leaseEpoch: candidate.leaseEpoch, ...runnableWhere(at) },
-          data: { leaseOwner: owner, leaseEpoch: epoch, leaseExpiresAt: expiresAt },
-        });
-        if (count === 1) {
-          const row = await db.run.findUniqueOrThrow({ where: { id: candidate.id } });
+        const row = await db.run
+          .update({
+            where: { id: candidate.id, leaseEpoch: candidate.leaseEpoch, ...runnableWhere(at) },
+            data: { leaseOwner: owner, leaseEpoch: epoch, leaseExpiresAt: expiresAt },
+          })
+          .catch((error) => {
+            if (isRecordNotFound(error)) return null; // another worker won this one
+            throw error;
+          });
+        if (row) {
           try {
             return { lease: { runId: candidate.id, owner, epoch, expiresAt }, run: toRunRecord(row) };
           } catch (error) {
@@ -257,6 +261,8 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
     async commitStep(commit: StepCommit): Promise<CommitResult> {
       const { lease, events } = commit;
       const at = now();
+      const state = json(commit.state);
+      // Writes return nothing they do not need (createMany/updateMany: no RETURNING of big JSON).
       return db.$transaction(async (tx) => {
         let head: { stateSeq: number; eventSeq: number };
         try {
@@ -265,7 +271,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
             where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
             data: {
               status: commit.status,
-              state: json(commit.state),
+              state,
               stateSeq: { increment: 1 },
               eventSeq: { increment: events.length },
               wakeAt: commit.wakeAt ?? null,
@@ -279,26 +285,26 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
           if (isRecordNotFound(error)) throw leaseLost(lease);
           throw error;
         }
-        await tx.checkpoint.create({ data: { runId: lease.runId, seq: head.stateSeq, step: commit.state.step, state: json(commit.state), createdAt: at } });
+        await tx.checkpoint.createMany({ data: [{ runId: lease.runId, seq: head.stateSeq, step: commit.state.step, state, createdAt: at }] });
         await insertEvents(tx, lease.runId, head.eventSeq - events.length + 1, events, at);
 
         if (commit.createIntent) {
           const i = commit.createIntent;
-          await tx.effectIntent.create({
+          await tx.effectIntent.createMany({
             data: { id: i.id, runId: i.runId, step: i.step, tool: i.tool, args: json(i.args), decision: json(i.decision), semantics: i.semantics, status: "PENDING", createdAt: at },
           });
         }
         if (commit.updateIntent) {
           const u = commit.updateIntent;
           const done = u.status !== "PENDING";
-          await tx.effectIntent.update({
+          await tx.effectIntent.updateMany({
             where: { id: u.id },
             data: { status: u.status, attempt: u.attempt, result: json(u.result), completedAt: done ? at : null },
           });
         }
         if (commit.createPacket) {
           const p = commit.createPacket;
-          await tx.decisionPacket.create({
+          await tx.decisionPacket.createMany({
             data: {
               id: p.id, runId: p.runId, step: p.step, kind: p.kind, tool: p.tool, args: json(p.args), digest: p.digest,
               status: "PENDING", requestedBy: p.requestedBy, packet: json(p.content), queue: p.queue, assignee: p.assignee,
