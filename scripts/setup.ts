@@ -37,6 +37,12 @@ async function main() {
       migrateDeploy(provider, url);
     }
     if (provider === "sqlite") await enableWal(db);
+    // Scripts and CI authenticate with a token they choose: keep an admin token with that value.
+    if (process.env.TETHER_BOOTSTRAP_TOKEN) {
+      const { ensureBootstrapToken } = await import("../lib/api/tokens.ts");
+      await ensureBootstrapToken(db, process.env.TETHER_BOOTSTRAP_TOKEN);
+      log("bootstrap API token in place");
+    }
     if (isFresh && seed) {
       log("seeding the new database");
       const { seedDatabase } = await import("../prisma/seed.ts");

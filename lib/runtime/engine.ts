@@ -105,6 +105,16 @@ export function createRuntime(options: RuntimeOptions) {
       return store.transitionRun({ runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null } }] });
     },
 
+    /** Make a parked run runnable now: a NEEDS_ATTENTION run once a person has settled every open packet. */
+    async resumeRun(opts: { runId: string; by: string }): Promise<RunRecord> {
+      const open = await store.findPackets({ runId: opts.runId, status: ["PENDING"] });
+      if (open.length > 0) {
+        throw new AppError("CONFLICT", { message: `run ${opts.runId} has open packets`, userMessage: `Decide packet ${open[0].id} first; the run resumes from that decision.` });
+      }
+      const run = await getRun(opts.runId);
+      return store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", events: [{ type: "run.resumed", step: run.state.step, data: { by: opts.by } }] });
+    },
+
     async recoveryView(runId: string): Promise<RecoveryView> {
       const run = await getRun(runId);
       const [intents, packets] = await Promise.all([store.listIntents(runId), store.findPackets({ runId })]);

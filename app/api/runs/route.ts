@@ -1,0 +1,16 @@
+import { defineRoute } from "@/lib/api/route";
+import { presentRun } from "@/lib/api/present";
+import { listRunsQuery, startRunBody } from "@/lib/api/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const GET = defineRoute({ scope: "runs:read", query: listRunsQuery }, async ({ query, runtime }) => {
+  const runs = await runtime.findRuns({ status: query.status ? [query.status] : undefined, agentSlug: query.agent, limit: query.limit, cursor: query.cursor });
+  return { runs: runs.map(presentRun), nextCursor: runs.length === query.limit ? runs.at(-1)!.id : null };
+});
+
+/** Start a run; the same idempotencyKey returns the same run (201 when created, 200 when it existed). */
+export const POST = defineRoute({ scope: "runs:write", body: startRunBody }, async ({ body, principal, runtime }) => {
+  const { run, created } = await runtime.startRun({ ...body, startedBy: principal.principal });
+  return Response.json({ id: run.id, status: run.status, created }, { status: created ? 201 : 200 });
+});

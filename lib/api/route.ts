@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { AppError, fieldErrorsFromIssues, isAppError } from "@/lib/runtime/errors";
+import { getRuntime } from "@/lib/runtime.server";
+import { hasScope, type ApiScope } from "./scopes";
+import { authenticateApiToken, type ApiPrincipal } from "./tokens";
+
+// One wrapper makes every API route the same thin shape: authenticate (bearer token) → authorize
+// (scope) → parse params, query and body with zod → call one domain function → JSON. Errors become
+// `{ error: { code, message, fieldErrors? } }` with the status from ERROR_HTTP_STATUS; a raw
+// exception message never leaves the server.
+
+type RouteContext = { params: Promise<Record<string, string>> };
+type Schema = z.ZodType;
+
+type Handler<P extends Schema, Q extends Schema, B extends Schema> = (input: {
+  principal: ApiPrincipal;
+  params: z.infer<P>;
+  query: z.infer<Q>;
+  body: z.infer<B>;
+  runtime: ReturnType<typeof getRuntime>;
+}) => Promise<Response | unknown>;
+
+export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z.ZodObject, B extends Schema = z.ZodUnknown>(
+  opts: { scope: ApiScope | null; params?: P; query?: Q; body?: B },
+  handler: Handler<P, Q, B>,
+) {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
+    try {
+      const principal = opts.scope === null ? anonymous : await authenticate(request, opts.scope);
+      const params = parse(opts.params, await context.params, "path");
+      const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
+      const body = opts.body ? parse(opts.body, await readJson(request), "body") : (undefined as never);
+      const result = await handler({ principal, params, query, body, runtime: getRuntime() });
+      return result instanceof Response ? result : Response.json(result);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+const anonymous: ApiPrincipal = { tokenId: "", name: "anonymous", scopes: [], principal: "anonymous" };
+
+async function authenticate(request: Request, scope: ApiScope): Promise<ApiPrincipal> {
+  const header = request.headers.get("authorization") ?? "";
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  const principal = bearer ? await authenticateApiToken(getDb(), bearer) : null;
+  if (!principal) throw new AppError("UNAUTHENTICATED", { message: "missing or invalid bearer token", userMessage: "Send a valid API token: Authorization: Bearer <token>." });
+  if (!hasScope(principal.scopes, scope)) throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${scope}`, userMessage: `This token does not have the "${scope}" scope.` });
+  return principal;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("INVALID_INPUT", { message: "body is not JSON", userMessage: "The request body is not valid JSON." });
+  }
+}
+
+function parse<S extends Schema | undefined>(schema: S, value: unknown, where: string) {
+  if (!schema) return value as never;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new AppError("INVALID_INPUT", { message: `invalid ${where}`, userMessage: `The request ${where} is invalid.`, fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  }
+  return parsed.data as never;
+}
+
+export function errorResponse(error: unknown): Response {
+  if (isAppError(error)) {
+    return Response.json({ error: { code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) } }, { status: error.httpStatus });
+  }
+  console.error("[tether] unexpected API error", error);
+  return Response.json({ error: { code: "INTERNAL", message: "Something went wrong on the server." } }, { status: 500 });
+}
