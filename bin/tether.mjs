@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// The Tether CLI: a thin client of the HTTP API (TETHER_URL, TETHER_TOKEN), plus `tether worker`.
+//   tether run <agent> [--input file.json | --input-json '{…}'] [--key idempotency-key]
+//   tether runs [--status S] [--agent A]      tether show <run>      tether packets
+//   tether approve <packet>    tether reject <packet> --reason "…"    tether worker
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const [command, ...rest] = process.argv.slice(2);
+const flags = {};
+const args = [];
+for (let i = 0; i < rest.length; i++) {
+  if (rest[i].startsWith("--")) flags[rest[i].slice(2)] = rest[i + 1]?.startsWith("--") ? true : rest[++i] ?? true;
+  else args.push(rest[i]);
+}
+const baseUrl = (process.env.TETHER_URL ?? "http://localhost:3000").replace(/\/$/, "");
+
+function fail(message, code = 1) {
+  console.error(`tether: ${message}`);
+  process.exit(code);
+}
+
+async function api(method, urlPath, body) {
+  let res;
+  try {
+    res = await fetch(baseUrl + urlPath, {
+      method,
+      headers: { "content-type": "application/json", ...(process.env.TETHER_TOKEN ? { authorization: `Bearer ${process.env.TETHER_TOKEN}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    fail(`cannot reach ${baseUrl} (${error.cause?.code ?? error.message}); is the console running? set TETHER_URL`);
+  }
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) fail(`${res.status} ${json.error?.code ?? ""}: ${json.error?.message ?? res.statusText}${json.error?.fieldErrors ? `\n${JSON.stringify(json.error.fieldErrors, null, 2)}` : ""}`);
+  return json;
+}
+
+const pad = (s, n) => String(s ?? "").padEnd(n);
+const time = (iso) => String(iso).replace("T", " ").slice(0, 19);
+
+const commands = {
+  async run() {
+    const [agent] = args;
+    if (!agent) fail("usage: tether run <agent> [--input file.json | --input-json '{…}'] [--key K]", 2);
+    let input = {};
+    try {
+      if (typeof flags.input === "string") input = JSON.parse(readFileSync(flags.input, "utf8"));
+      else if (typeof flags["input-json"] === "string") input = JSON.parse(flags["input-json"]);
+    } catch (error) {
+      fail(`the input is not valid JSON: ${error.message}`, 2);
+    }
+    const run = await api("POST", "/api/runs", { agent, input, ...(typeof flags.key === "string" ? { idempotencyKey: flags.key } : {}) });
+    console.log(`${run.created ? "started" : "already started"} ${run.id} (${run.status})`);
+  },
+  async runs() {
+    const query = new URLSearchParams({ ...(flags.status ? { status: flags.status } : {}), ...(flags.agent ? { agent: flags.agent } : {}) });
+    const { runs } = await api("GET", `/api/runs?${query}`);
+    if (runs.length === 0) return console.log("no runs");
+    for (const r of runs) console.log(`${pad(r.id, 38)} ${pad(r.agent, 16)} ${pad(r.status, 17)} step ${pad(r.step, 4)} ${time(r.updatedAt)}`);
+  },
+  async show() {
+    const [id] = args;
+    if (!id) fail("usage: tether show <run>", 2);
+    const { run, recovery } = await api("GET", `/api/runs/${encodeURIComponent(id)}`);
+    const { events } = await api("GET", `/api/runs/${encodeURIComponent(id)}/events`);
+    console.log(`${run.id}  ${run.agent}@${run.agentVersion}  ${run.status}${run.error ? `  (${run.error})` : ""}`);
+    for (const e of events) {
+      const d = e.data;
+      const detail = d.tool ? `${d.tool}${d.attempt ? ` #${d.attempt}` : ""}${d.errorClass ? ` ✘ ${d.errorClass}` : ""}${d.latencyMs !== undefined ? ` ${d.latencyMs}ms` : ""}` : d.to ? `${d.from} → ${d.to}` : "";
+      console.log(`  ${String(e.seq).padStart(4)}  ${time(e.at)}  step ${pad(e.step, 3)} ${pad(e.type, 24)} ${detail}`);
+    }
+    console.log("\n  definitely happened:", recovery.definitelyHappened.map((i) => i.tool).join(", ") || "nothing");
+    console.log("  may have happened:  ", recovery.mayHaveHappened.map((i) => i.tool).join(", ") || "nothing");
+    for (const next of recovery.safeNext) console.log(`  safe next: ${next.description}`);
+  },
+  async packets() {
+    const { packets } = await api("GET", "/api/packets?status=pending");
+    if (packets.length === 0) return console.log("no pending packets");
+    for (const p of packets) console.log(`${pad(p.id, 38)} ${pad(p.tool, 22)} ${p.content.impact}  (run ${p.runId})`);
+  },
+  async approve() {
+    const [id] = args;
+    if (!id) fail("usage: tether approve <packet>", 2);
+    const { packet } = await api("POST", `/api/packets/${encodeURIComponent(id)}/decision`, { decision: "approve" });
+    console.log(`${packet.id}: ${packet.status.toLowerCase()}`);
+  },
+  async reject() {
+    const [id] = args;
+    if (!id || typeof flags.reason !== "string") fail('usage: tether reject <packet> --reason "why"', 2);
+    const { packet } = await api("POST", `/api/packets/${encodeURIComponent(id)}/decision`, { decision: "reject", reason: flags.reason });
+    console.log(`${packet.id}: ${packet.status.toLowerCase()}`);
+  },
+  worker() {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], { stdio: "inherit", cwd: root });
+    for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+    child.on("exit", (code) => process.exit(code ?? 0));
+  },
+};
+
+if (!command || !commands[command]) {
+  console.log("usage: tether <run|runs|show|packets|approve|reject|worker> …  (TETHER_URL, TETHER_TOKEN)");
+  process.exit(command ? 2 : 0);
+}
+await commands[command]();
