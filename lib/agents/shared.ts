@@ -1,0 +1,74 @@
+import { canonicalJson, type AgentDefinition, type Decision, type Fact, type Observation, type PermissionInput, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
+
+// What the scripted policies share. A scripted policy is a pure function of the run's state (facts,
+// observations, instructions): no network, no clock, no randomness — so a resumed run decides the same.
+
+/** An agent of the demo, with an input that works against the seeded sandbox world and the grants it needs. */
+export type DemoAgent = {
+  definition: AgentDefinition;
+  exampleInput: unknown;
+  /** As accepted by `runtime.permissions.put` (the agent slug is filled in). */
+  defaultPermissions: PermissionInput[];
+};
+
+export type Plan = RunState["plan"];
+export type PlanStatus = Plan[number]["status"];
+
+/** A deterministic policy: no model, so no usage is recorded. */
+export function scriptedPolicy(decide: (input: PolicyInput) => Decision): Policy {
+  return { decide: async (input) => ({ decision: decide(input) }) };
+}
+
+/** The step of the newest observation of this kind (and tool), or -1. */
+export function lastStepOf(state: RunState, kind: Observation["kind"], tool?: string): number {
+  for (let i = state.observations.length - 1; i >= 0; i--) {
+    const o = state.observations[i];
+    if (o.kind === kind && (!tool || o.tool === tool)) return o.step;
+  }
+  return -1;
+}
+
+/** The newest observation about this tool made after `afterStep` (a reply to the action the policy took). */
+export function outcomeOf(state: RunState, tool: string, afterStep: number): Observation | undefined {
+  const o = state.observations.at(-1);
+  return o && o.tool === tool && o.step > afterStep ? o : undefined;
+}
+
+/** The newest instruction a person gave by redirecting the run (the agent's own come first). */
+export function latestRedirect(state: RunState): string | undefined {
+  return state.instructions.length > 1 ? state.instructions.at(-1) : undefined;
+}
+
+/** Did a person (or the expiry) turn the action down? Then the policy stops asking for it. */
+export const isTurnedDown = (o: Observation) => o.kind === "rejected" || o.kind === "expired" || o.kind === "denied";
+
+export const stepOf = (fact: Fact | undefined) => fact?.step ?? -1;
+
+/** The plan with each step's status set; a step not named keeps "pending". */
+export function planWith(template: Plan, statuses: Record<string, PlanStatus>): Plan {
+  return template.map((step) => ({ ...step, status: statuses[step.id] ?? "pending" }));
+}
+
+/** A plan-only record step when the run's plan is behind, else null. Used before completing. */
+export function syncPlan(state: RunState, plan: Plan, reason = "plan progress"): Decision | null {
+  return canonicalJson(state.plan) === canonicalJson(plan) ? null : { kind: "record", facts: [], plan, reason };
+}
+
+/** Complete, after bringing the plan up to date (one extra step at most). */
+export function completeWith(state: RunState, plan: Plan, output: unknown): Decision {
+  return syncPlan(state, plan, "final plan") ?? { kind: "complete", output };
+}
+
+/** "2 days", "30 seconds" → milliseconds; undefined when there is no duration in the text. */
+export function parseDuration(text: string): number | undefined {
+  const m = /(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|h|days?|d)\b/i.exec(text);
+  if (!m) return undefined;
+  const unit = m[2].toLowerCase();
+  const ms = unit.startsWith("d") ? 86_400_000 : unit.startsWith("h") ? 3_600_000 : unit.startsWith("m") ? 60_000 : 1000;
+  return Math.round(Number(m[1]) * ms);
+}
+
+/** Fill in the agent's slug: permission inputs are written per agent. */
+export function permissionsFor(slug: string, rules: Array<Omit<PermissionInput, "agent">>): PermissionInput[] {
+  return rules.map((rule) => ({ ...rule, agent: slug }));
+}
