@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SandboxFault" ADD COLUMN     "holdMs" INTEGER NOT NULL DEFAULT 10000;
