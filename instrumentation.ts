@@ -1,11 +1,13 @@
 // Next.js calls register() once per server process, before it serves requests.
-// The embedded default (one process, SQLite) needs a worker to move runs forward, so the console
-// process hosts one. It runs only in the Node.js runtime (the engine needs Node and Prisma; the
-// dynamic import keeps it out of any edge bundle) and can be turned off with
-// TETHER_EMBEDDED_WORKER=0 when standalone workers (`npm run worker`) share a Postgres database.
+// It builds the runtime (which also registers the sandbox's deploy callback), and — in the embedded
+// default (one process, SQLite) — starts a worker to move runs forward. Node.js runtime only (the
+// engine needs Node and Prisma; the dynamic import keeps it out of any edge bundle).
+// TETHER_EMBEDDED_WORKER=0 turns the worker off when standalone workers (`npm run worker`) share Postgres.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.TETHER_EMBEDDED_WORKER === "0") return;
-  const { startEmbeddedWorker } = await import("@/lib/runtime.server");
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { getRuntime, startEmbeddedWorker } = await import("@/lib/runtime.server");
+  getRuntime();
+  if (process.env.TETHER_EMBEDDED_WORKER === "0") return;
   // register() blocks the server until it returns, so the worker's loop is not awaited; a start
   // failure is logged rather than taking the console down with it.
   Promise.resolve()

@@ -1,9 +1,11 @@
-// The one composition root: wires Prisma, the agents and the tools into the engine, once per process.
+// The one composition root: wires Prisma, the agents, the tools and the sandbox's callbacks into the
+// engine, once per process.
 import { builtInAgents } from "@/lib/agents";
 import { getDb, type Db } from "@/lib/db";
 import { createRuntime, type Logger, type Runtime, type Worker } from "@/lib/runtime";
+import { setDeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
 import { createPrismaStore } from "@/lib/store/prisma-store";
-import { builtInTools } from "@/lib/tools";
+import { createBuiltInTools } from "@/lib/tools";
 
 const consoleLogger: Logger = {
   info: (msg, data) => console.log(`[tether] ${msg}`, data ?? ""),
@@ -11,16 +13,26 @@ const consoleLogger: Logger = {
   error: (msg, data) => console.error(`[tether] ${msg}`, data ?? ""),
 };
 
+/** Where the tools reach the sandbox world: this console's own /api/sandbox unless told otherwise. */
+export const sandboxUrl = () => process.env.TETHER_SANDBOX_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api/sandbox`;
+
+/** The sandbox reports a finished deploy "by callback": it becomes the run's deploy.finished signal. */
+export function deliverDeployCallback(runtime: Runtime) {
+  return async (event: DeployFinished) => {
+    if (!event.runId) return;
+    await runtime.deliverSignal(event.runId, { type: "deploy.finished", dedupKey: event.deployId, payload: { deployId: event.deployId, outcome: event.outcome, migration: event.migration } });
+  };
+}
+
 // Survives Next.js dev-mode module reloads, so one process never runs two embedded workers.
 const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; runtime: Runtime }; tetherWorker?: Worker };
 
 export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
   if (globalForTether.tetherRuntime?.db !== db) {
-    globalForTether.tetherRuntime = {
-      db,
-      runtime: createRuntime({ store: createPrismaStore(db), agents: builtInAgents, tools: builtInTools, logger: consoleLogger }),
-    };
+    const runtime = createRuntime({ store: createPrismaStore(db), agents: builtInAgents, tools: createBuiltInTools({ sandboxUrl }), logger: consoleLogger });
+    setDeployCallback(deliverDeployCallback(runtime));
+    globalForTether.tetherRuntime = { db, runtime };
   }
   return globalForTether.tetherRuntime.runtime;
 }

@@ -34,21 +34,13 @@ export const putFaultSchema = z.strictObject({
 });
 export type PutFaultInput = z.infer<typeof putFaultSchema>;
 
-// holdMs has no column in SandboxFault, so it is kept per process (on globalThis: Next.js may load this
-// module once per route bundle). Every other knob is in the database.
-const HOLD_KEY = Symbol.for("tether.sandbox.holdMs");
-function holdTimes(): Map<string, number> {
-  const holder = globalThis as { [HOLD_KEY]?: Map<string, number> };
-  return (holder[HOLD_KEY] ??= new Map());
-}
-
-function toKnob(system: SandboxSystem, row: { latencyMs: number; errorRate: number; timeoutAfterApply: number } | null): FaultKnob {
+function toKnob(system: SandboxSystem, row: { latencyMs: number; errorRate: number; timeoutAfterApply: number; holdMs: number } | null): FaultKnob {
   return {
     system,
     latencyMs: row?.latencyMs ?? 0,
     errorRate: row?.errorRate ?? 0,
     timeoutAfterApply: row?.timeoutAfterApply ?? 0,
-    holdMs: holdTimes().get(system) ?? DEFAULT_HOLD_MS,
+    holdMs: row?.holdMs ?? DEFAULT_HOLD_MS,
   };
 }
 
@@ -63,15 +55,12 @@ export async function findFaults(db: Db): Promise<FaultKnob[]> {
 
 /** Sets the given knobs of one system; the others keep their value. */
 export async function putFault(db: Db, system: SandboxSystem, input: PutFaultInput): Promise<FaultKnob> {
-  const { holdMs, ...knobs } = input;
-  await db.sandboxFault.upsert({ where: { system }, create: { system, ...knobs }, update: knobs });
-  if (holdMs !== undefined) holdTimes().set(system, holdMs);
+  await db.sandboxFault.upsert({ where: { system }, create: { system, ...input }, update: input });
   return getFault(db, system);
 }
 
 export async function resetFaults(db: Db): Promise<void> {
   await db.sandboxFault.deleteMany();
-  holdTimes().clear();
 }
 
 /** Latency, then maybe an injected 503 — before the request touches anything. */
@@ -94,7 +83,7 @@ export async function takeLostResponse(db: Db, system: SandboxSystem): Promise<n
     where: { system, timeoutAfterApply: { gt: 0 } },
     data: { timeoutAfterApply: { decrement: 1 } },
   });
-  return count > 0 ? (holdTimes().get(system) ?? DEFAULT_HOLD_MS) : null;
+  return count > 0 ? (await getFault(db, system)).holdMs : null;
 }
 
 /** Resolves after ms, or early (without error) when the signal aborts. */
