@@ -10,6 +10,8 @@ export type RuntimeOptions = {
   store: RuntimeStore;
   agents: AgentDefinition[];
   tools: ToolDefinition[];
+  /** Tools registered at run time (HTTP, MCP): asked for a name the built-in list does not have. */
+  resolveTool?: (name: string) => Promise<ToolDefinition | undefined>;
   clock?: Clock;
   ids?: IdSource;
   logger?: Logger;
@@ -26,6 +28,7 @@ export type EngineContext = {
   store: RuntimeStore;
   agents: Map<string, AgentDefinition>;
   tools: Map<string, ToolDefinition>;
+  resolveTool: (name: string) => Promise<ToolDefinition | undefined>;
   clock: Clock;
   ids: IdSource;
   logger: Logger;
@@ -36,3 +39,8 @@ export type EngineContext = {
 };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** A tool by name: built-in first, then the registered ones (read fresh, so an admin's change counts). */
+export async function findTool(ctx: EngineContext, name: string): Promise<ToolDefinition | undefined> {
+  return ctx.tools.get(name) ?? (await ctx.resolveTool(name));
+}

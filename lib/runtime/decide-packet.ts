@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { actionDigest } from "./canonical";
-import type { EngineContext } from "./context";
+import { findTool, type EngineContext } from "./context";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import type { DecisionPacket, PacketDecision, PacketStatus } from "./types";
 
@@ -42,7 +42,7 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
     if (packet.requiredApprovals > 1) {
       throw new AppError("INVALID_INPUT", { message: "edit on a four-eyes packet", userMessage: "This action needs several approvers, so it cannot be edited; reject it with a reason or redirect the agent." });
     }
-    const tool = ctx.tools.get(packet.tool);
+    const tool = await findTool(ctx, packet.tool);
     if (!tool) throw new AppError("UNKNOWN_TOOL", { message: `tool ${packet.tool} is not registered`, userMessage: `The tool ${packet.tool} no longer exists.` });
     const args = tool.input.safeParse(input.args);
     if (!args.success) {

@@ -1,5 +1,5 @@
 import { actionDigest, operationId } from "./canonical";
-import type { EngineContext } from "./context";
+import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import type { Action, Pending } from "./state";
 import { ToolError, type DecisionPacket, type ToolDefinition } from "./types";
@@ -148,7 +148,7 @@ async function reconcile(ctx: EngineContext, cursor: RunCursor, tool: ToolDefini
 
 /** Resume an effect left "may have happened" by a crash. Never a silent second execution. */
 export async function recoverEffect(ctx: EngineContext, cursor: RunCursor, pending: EffectPending): Promise<StepOutcome> {
-  const tool = ctx.tools.get(pending.action.tool);
+  const tool = await findTool(ctx, pending.action.tool);
   const intent = await ctx.store.getIntent(pending.intentId);
   if (!tool || !intent) {
     const why = tool ? "the intent record is missing" : `tool ${pending.action.tool} is no longer registered`;

@@ -31,6 +31,7 @@ export function createRuntime(options: RuntimeOptions) {
     store: options.store,
     agents: new Map(options.agents.map((a) => [a.slug, a])),
     tools: new Map(options.tools.map((t) => [t.name, t])),
+    resolveTool: options.resolveTool ?? (async () => undefined),
     clock: options.clock ?? { now: () => new Date() },
     ids: options.ids ?? { id: (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}` },
     logger: options.logger ?? silentLogger,

@@ -1,5 +1,5 @@
 import { actionDigest, canonicalJson } from "./canonical";
-import type { EngineContext } from "./context";
+import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { invokeTool, performEffect, performRead, safeImpact, startEffect } from "./effects";
 import { evaluatePermission, type PermissionVerdict } from "./permissions";
@@ -81,7 +81,7 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   if (packet.status === "STALE") return cursor.finish("FAILED", `packet ${packet.id} is stale but the run still waited on it`);
 
   // APPROVED or EDITED: run exactly the approved action — after checking it is still allowed and still fresh.
-  const tool = ctx.tools.get(packet.tool);
+  const tool = await findTool(ctx, packet.tool);
   // The run executes what it holds (or the reviewer's edit), and only if it is what was approved.
   const args = decision.decision === "edit" ? decision.args : pending.action.args;
   const action: Action = { ...pending.action, args };
@@ -166,7 +166,7 @@ async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPac
 async function recheckEvidence(ctx: EngineContext, cursor: RunCursor, packet: DecisionPacket) {
   const changes: Array<{ key: string; before: unknown; after: unknown }> = [];
   for (const item of packet.content.evidence) {
-    const tool = item.kind === "observation" && item.source.tool ? ctx.tools.get(item.source.tool) : undefined;
+    const tool = item.kind === "observation" && item.source.tool ? await findTool(ctx, item.source.tool) : undefined;
     if (!tool || tool.semantics !== "pure-read") continue;
     const result = await invokeTool(ctx, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}`, attempt: 1 });
     cursor.event("evidence.rechecked", { packetId: packet.id, key: item.key, tool: tool.name, ok: result.ok, latencyMs: result.latencyMs });

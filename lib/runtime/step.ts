@@ -1,4 +1,4 @@
-import type { EngineContext } from "./context";
+import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
 import { fieldErrorsFromIssues } from "./errors";
@@ -26,7 +26,7 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
 
   let decision: Decision;
   try {
-    const out = await agent.policy.decide(policyInput(ctx, cursor, agent));
+    const out = await agent.policy.decide(await policyInput(ctx, cursor, agent));
     decision = out.decision;
     const usage = cursor.state.usage;
     cursor.state.usage = {
@@ -78,7 +78,7 @@ async function settlePending(ctx: EngineContext, cursor: RunCursor, pending: Pen
   }
 }
 
-function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition): PolicyInput {
+async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition): Promise<PolicyInput> {
   // Clock readings and random ids are journaled under the step, so replaying the step replays them.
   const counters = { now: 0, id: 0 };
   const recorded = <T>(name: string, make: () => T): T => {
@@ -90,10 +90,9 @@ function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDefiniti
     state: cursor.state,
     instructions: cursor.state.instructions,
     lastObservation: cursor.state.observations.at(-1),
-    tools: agent.tools.flatMap((name) => {
-      const tool = ctx.tools.get(name);
-      return tool ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics }] : [];
-    }),
+    tools: (await Promise.all(agent.tools.map((name) => findTool(ctx, name)))).flatMap((tool) =>
+      tool ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics }] : [],
+    ),
     now: () => new Date(recorded("now", () => ctx.clock.now().toISOString())),
     randomId: () => recorded("id", () => ctx.ids.id("rnd")),
   };
@@ -133,7 +132,7 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
 
 async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, decision: Extract<Decision, { kind: "call" }>): Promise<StepOutcome> {
   const parsedAction = actionSchema.safeParse(decision);
-  const tool = ctx.tools.get(decision.tool);
+  const tool = await findTool(ctx, decision.tool);
   if (!tool || !agent.tools.includes(decision.tool) || !parsedAction.success) {
     const why = !tool ? `unknown tool ${decision.tool}` : !agent.tools.includes(decision.tool) ? `${decision.tool} is not one of ${agent.slug}'s tools` : "malformed action";
     return rejectCall(cursor, decision.tool, why, parsedAction.success ? "UNKNOWN_TOOL" : "INVALID_ARGS");
