@@ -1,8 +1,10 @@
 // The one composition root: wires Prisma, the agents, the tools and the sandbox's callbacks into the
 // engine, once per process.
 import { builtInAgents } from "@/lib/agents";
+import { createModelPolicy } from "@/lib/agents/model-policy";
+import { modelFromEnv, pricingFromEnv } from "@/lib/agents/model-provider";
 import { getDb, type Db } from "@/lib/db";
-import { createRuntime, type Logger, type Runtime, type Worker } from "@/lib/runtime";
+import { createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker } from "@/lib/runtime";
 import { setDeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
 import { createPrismaStore } from "@/lib/store/prisma-store";
 import { createBuiltInTools } from "@/lib/tools";
@@ -24,13 +26,22 @@ export function deliverDeployCallback(runtime: Runtime) {
   };
 }
 
+/** TETHER_MODEL set (e.g. openai:gpt-4o-mini): the agents think with that model instead of their scripts. */
+function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[]): AgentDefinition[] {
+  const model = modelFromEnv();
+  if (!model) return agents;
+  const pricing = pricingFromEnv();
+  return agents.map((agent) => ({ ...agent, policy: createModelPolicy({ model, pricing, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
+}
+
 // Survives Next.js dev-mode module reloads, so one process never runs two embedded workers.
 const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; runtime: Runtime }; tetherWorker?: Worker };
 
 export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
   if (globalForTether.tetherRuntime?.db !== db) {
-    const runtime = createRuntime({ store: createPrismaStore(db), agents: builtInAgents, tools: createBuiltInTools({ sandboxUrl }), logger: consoleLogger });
+    const tools = createBuiltInTools({ sandboxUrl });
+    const runtime = createRuntime({ store: createPrismaStore(db), agents: withConfiguredModel(builtInAgents, tools), tools, logger: consoleLogger });
     setDeployCallback(deliverDeployCallback(runtime));
     globalForTether.tetherRuntime = { db, runtime };
   }
