@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { defineRoute } from "@/lib/api/route";
+import { getDb } from "@/lib/db";
+import { listTools, registerTool } from "@/lib/tools/registered";
+
+export const dynamic = "force-dynamic";
+
+const listToolsQuery = z.object({ includeDisabled: z.enum(["true", "false"]).default("false").transform((v) => v === "true") });
+
+/** Built-in and registered tools, with capability, effect semantics and input JSON Schema. */
+export const GET = defineRoute({ scope: "admin", query: listToolsQuery }, async ({ query }) => ({
+  tools: await listTools(getDb(), { includeDisabled: query.includeDisabled }),
+}));
+
+/** Register an HTTP or MCP tool: 201, 400 with field errors, 409 when the name is taken. */
+export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ body, principal }) => {
+  const tool = await registerTool(getDb(), body, principal.principal);
+  return Response.json({ tool }, { status: 201 });
+});

@@ -1,0 +1,10 @@
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/runtime/errors";
+import { presentRegisteredTool, type RegisteredToolView } from "./present";
+
+/** Disables a registered tool: from the next use on, the engine no longer finds it. Compare-and-set. */
+export async function disableTool(db: Db, id: string, by: string): Promise<RegisteredToolView> {
+  const { count } = await db.toolRegistration.updateMany({ where: { id, disabledAt: null }, data: { disabledAt: new Date(), disabledBy: by } });
+  if (count === 0) throw new AppError("NOT_FOUND", { message: `tool ${id} not found or disabled`, userMessage: "That tool does not exist or is already disabled." });
+  return presentRegisteredTool(await db.toolRegistration.findUniqueOrThrow({ where: { id } }));
+}
