@@ -8,6 +8,7 @@ import { createRuntime, type AgentDefinition, type Logger, type Runtime, type To
 import { setDeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
 import { createPrismaStore } from "@/lib/store/prisma-store";
 import { createBuiltInTools } from "@/lib/tools";
+import { createRegisteredToolResolver } from "@/lib/tools/registered";
 
 const consoleLogger: Logger = {
   info: (msg, data) => console.log(`[tether] ${msg}`, data ?? ""),
@@ -41,7 +42,13 @@ export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
   if (globalForTether.tetherRuntime?.db !== db) {
     const tools = createBuiltInTools({ sandboxUrl });
-    const runtime = createRuntime({ store: createPrismaStore(db), agents: withConfiguredModel(builtInAgents, tools), tools, logger: consoleLogger });
+    const runtime = createRuntime({
+      store: createPrismaStore(db),
+      agents: withConfiguredModel(builtInAgents, tools),
+      tools,
+      resolveTool: createRegisteredToolResolver(db, { logger: consoleLogger }),
+      logger: consoleLogger,
+    });
     setDeployCallback(deliverDeployCallback(runtime));
     globalForTether.tetherRuntime = { db, runtime };
   }
