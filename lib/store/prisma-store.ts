@@ -7,10 +7,19 @@ import type {
 import type {
   DecisionPacket, EffectIntent, Lease, PermissionRule, RunRecord, RunStatus, SignalRecord, TraceEvent, TraceEventInput,
 } from "@/lib/runtime/types";
+import {
+  claimRunStatement, commitStepStatement, leaseHeldStatement, releaseLeaseStatement, renewLeaseStatement, wakeIfSignalWaitingStatement,
+  type CommitRow,
+} from "./postgres-sql";
+import { ACTIVE_STATUSES, WAKEABLE_STATUSES, intentResult, intentRow, packetRow, parksOnEvent, type Statement } from "./rows";
+import * as sqlite from "./sqlite-sql";
 
 // The RuntimeStore over Prisma: the same code on SQLite and Postgres (one generated client each,
 // identical model API). Fencing is a conditional update on (id, leaseOwner, leaseEpoch); event
 // seq numbers come from an atomic increment of Run.eventSeq in the same transaction as the events.
+// A step's commit is raw SQL on both databases, to skip Prisma's per-query compilation: one
+// statement on Postgres (postgres-sql.ts, which also claims, renews and releases leases in one
+// round trip each), a few inside Prisma's transaction on SQLite (sqlite-sql.ts). Same rules.
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
@@ -28,8 +37,8 @@ function runnableWhere(now: Date) {
       { OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: now } }] },
       {
         OR: [
-          { status: { in: ["QUEUED", "RUNNING"] } },
-          { status: { in: ["SLEEPING", "WAITING_EVENT", "WAITING_APPROVAL", "NEEDS_ATTENTION"] }, wakeAt: { lte: now } },
+          { status: { in: ACTIVE_STATUSES } },
+          { status: { in: WAKEABLE_STATUSES }, wakeAt: { lte: now } },
         ],
       },
     ],
@@ -118,6 +127,12 @@ async function insertEvents(tx: Tx, runId: string, firstSeq: number, events: Tra
 
 export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): RuntimeStore {
   const now = opts.now ?? (() => new Date());
+  // Which raw SQL to speak (the generated client knows its provider: "postgresql" or "sqlite").
+  const postgres = (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql";
+  const query = <T>(s: Statement) => db.$queryRawUnsafe<T[]>(s.sql, ...s.values);
+  const execute = (s: Statement) => db.$executeRawUnsafe(s.sql, ...s.values);
+  // The wall clock, for Run.updatedAt in raw statements: what Prisma's @updatedAt writes (not the store's clock).
+  const wallClock = () => new Date();
 
   async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket> {
     const row = await tx.decisionPacket.findUnique({ where: { id }, include: packetInclude });
@@ -138,6 +153,46 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
   }
 
 
+  /** commitStep on SQLite: raw statements (sqlite-sql.ts) in one Prisma transaction; a throw rolls it all back. */
+  async function commitStepSqlite(commit: StepCommit, at: Date): Promise<CommitResult> {
+    const { lease } = commit;
+    return db.$transaction(async (tx) => {
+      const run = (s: Statement) => tx.$executeRawUnsafe(s.sql, ...s.values);
+      // The fence: only the current lease holder's write matches.
+      const h = sqlite.head(commit, wallClock());
+      const [head] = await tx.$queryRawUnsafe<CommitResult[]>(h.sql, ...h.values);
+      if (!head) throw leaseLost(lease);
+      await run(sqlite.checkpoint(commit, at));
+      for (const s of sqlite.events(commit, head.eventSeq - commit.events.length + 1, at)) await run(s);
+      if (commit.createIntent) await run(sqlite.insert("EffectIntent", intentRow(commit.createIntent, at)));
+      if (commit.updateIntent) await run(sqlite.updateById("EffectIntent", commit.updateIntent.id, intentResult(commit.updateIntent, at)));
+      if (commit.createPacket) await run(sqlite.insert("DecisionPacket", packetRow(commit.createPacket, at)));
+      if (commit.updatePacket && (await run(sqlite.packetCas(commit.updatePacket, at))) === 0) throw packetChanged(commit.updatePacket.id);
+      if (commit.consumeSignalIds?.length) await run(sqlite.consumeSignals(commit.consumeSignalIds, at));
+      const waitingFor = parksOnEvent(commit);
+      if (waitingFor) await run(sqlite.wakeIfSignalWaiting(lease.runId, waitingFor, at, wallClock()));
+      return { stateSeq: head.stateSeq, eventSeq: head.eventSeq };
+    });
+  }
+
+  /** commitStep on Postgres: one statement (postgres-sql.ts), plus a read only when it wrote nothing. */
+  async function commitStepPostgres(commit: StepCommit, at: Date): Promise<CommitResult> {
+    const { lease } = commit;
+    const [row] = await query<CommitRow>(commitStepStatement(commit, at, wallClock()));
+    if (!row) {
+      // Nothing was written. Say why as the portable path does: the lease first, then the packet CAS.
+      const [held] = await query(leaseHeldStatement(lease));
+      if (held && commit.updatePacket) throw packetChanged(commit.updatePacket.id);
+      throw leaseLost(lease);
+    }
+    const waitingFor = parksOnEvent(commit);
+    if (waitingFor && !row.woken) {
+      // The commit stands; this closes the window of a signal delivered while it ran (see the statement).
+      await execute(wakeIfSignalWaitingStatement({ runId: lease.runId, waitingFor, stateSeq: row.stateSeq, at, updatedAt: wallClock() }));
+    }
+    return { stateSeq: row.stateSeq, eventSeq: row.eventSeq };
+  }
+
   async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion }: Parameters<RuntimeStore["putPermission"]>[1]) {
     return db.$transaction(async (tx) => {
       const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
@@ -154,6 +209,18 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       });
       return toPermission(after);
     });
+  }
+
+  /** The claim of a row just leased to `owner`, or null when its state is unreadable (then quarantined). */
+  async function claimOf(row: RunRow, owner: string, expiresAt: Date, at: Date) {
+    const lease = { runId: row.id, owner, epoch: row.leaseEpoch, expiresAt };
+    try {
+      return { lease, run: toRunRecord(row) };
+    } catch (error) {
+      if (!isAppError(error, "INVALID_STATE")) throw error;
+      await quarantine(row, lease, error.message, at);
+      return null;
+    }
   }
 
   const store: RuntimeStore = {
@@ -210,6 +277,17 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
     },
 
     async claimRun({ owner, now: at, leaseMs, runId }) {
+      const expiresAt = new Date(at.getTime() + leaseMs);
+      if (postgres) {
+        // One statement picks, locks and leases the oldest runnable run (postgres-sql.ts).
+        for (let attempt = 0; attempt < 8; attempt++) {
+          const [row] = await query<RunRow>(claimRunStatement({ owner, now: at, expiresAt, runId, updatedAt: wallClock() }));
+          if (!row) return null;
+          const claim = await claimOf(row, owner, expiresAt, at);
+          if (claim) return claim;
+        }
+        return null;
+      }
       const candidates = await db.run.findMany({
         where: { ...runnableWhere(at), ...(runId ? { id: runId } : {}) },
         select: { id: true, leaseEpoch: true },
@@ -218,40 +296,35 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       });
       // Several workers may see the same candidates; the conditional update on the epoch lets one win.
       for (const candidate of candidates) {
-        const epoch = candidate.leaseEpoch + 1;
-        const expiresAt = new Date(at.getTime() + leaseMs);
         const row = await db.run
           .update({
             where: { id: candidate.id, leaseEpoch: candidate.leaseEpoch, ...runnableWhere(at) },
-            data: { leaseOwner: owner, leaseEpoch: epoch, leaseExpiresAt: expiresAt },
+            data: { leaseOwner: owner, leaseEpoch: candidate.leaseEpoch + 1, leaseExpiresAt: expiresAt },
           })
           .catch((error) => {
             if (isRecordNotFound(error)) return null; // another worker won this one
             throw error;
           });
-        if (row) {
-          try {
-            return { lease: { runId: candidate.id, owner, epoch, expiresAt }, run: toRunRecord(row) };
-          } catch (error) {
-            if (!isAppError(error, "INVALID_STATE")) throw error;
-            await quarantine(row, { owner, epoch }, error.message, at);
-          }
-        }
+        const claim = row && (await claimOf(row, owner, expiresAt, at));
+        if (claim) return claim;
       }
       return null;
     },
 
     async renewLease(lease, at, leaseMs) {
       const expiresAt = new Date(at.getTime() + leaseMs);
-      const { count } = await db.run.updateMany({
-        where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
-        data: { leaseExpiresAt: expiresAt },
-      });
+      const count = postgres
+        ? await execute(renewLeaseStatement(lease, expiresAt, wallClock()))
+        : (await db.run.updateMany({ where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch }, data: { leaseExpiresAt: expiresAt } })).count;
       if (count === 0) throw leaseLost(lease);
       return { ...lease, expiresAt };
     },
 
     async releaseLease(lease) {
+      if (postgres) {
+        await execute(releaseLeaseStatement(lease, wallClock()));
+        return;
+      }
       await db.run.updateMany({
         where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
         data: { leaseOwner: null, leaseExpiresAt: null },
@@ -259,88 +332,8 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
     },
 
     async commitStep(commit: StepCommit): Promise<CommitResult> {
-      const { lease, events } = commit;
       const at = now();
-      const state = json(commit.state);
-      // Writes return nothing they do not need (createMany/updateMany: no RETURNING of big JSON).
-      return db.$transaction(async (tx) => {
-        let head: { stateSeq: number; eventSeq: number };
-        try {
-          head = await tx.run.update({
-            // The fence: only the current lease holder's write matches.
-            where: { id: lease.runId, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
-            data: {
-              status: commit.status,
-              state,
-              stateSeq: { increment: 1 },
-              eventSeq: { increment: events.length },
-              wakeAt: commit.wakeAt ?? null,
-              waitingFor: commit.waitingFor ?? null,
-              ...(commit.error !== undefined ? { error: commit.error } : {}),
-              ...(commit.releaseLease ? { leaseOwner: null, leaseExpiresAt: null } : {}),
-            },
-            select: { stateSeq: true, eventSeq: true },
-          });
-        } catch (error) {
-          if (isRecordNotFound(error)) throw leaseLost(lease);
-          throw error;
-        }
-        await tx.checkpoint.createMany({ data: [{ runId: lease.runId, seq: head.stateSeq, step: commit.state.step, state, createdAt: at }] });
-        await insertEvents(tx, lease.runId, head.eventSeq - events.length + 1, events, at);
-
-        if (commit.createIntent) {
-          const i = commit.createIntent;
-          await tx.effectIntent.createMany({
-            data: { id: i.id, runId: i.runId, step: i.step, tool: i.tool, args: json(i.args), decision: json(i.decision), semantics: i.semantics, status: "PENDING", createdAt: at },
-          });
-        }
-        if (commit.updateIntent) {
-          const u = commit.updateIntent;
-          const done = u.status !== "PENDING";
-          await tx.effectIntent.updateMany({
-            where: { id: u.id },
-            data: { status: u.status, attempt: u.attempt, result: json(u.result), completedAt: done ? at : null },
-          });
-        }
-        if (commit.createPacket) {
-          const p = commit.createPacket;
-          await tx.decisionPacket.createMany({
-            data: {
-              id: p.id, runId: p.runId, step: p.step, kind: p.kind, tool: p.tool, args: json(p.args), digest: p.digest,
-              status: "PENDING", requestedBy: p.requestedBy, packet: json(p.content), queue: p.queue, assignee: p.assignee,
-              requiredApprovals: p.requiredApprovals, onExpire: p.onExpire, expiresAt: p.expiresAt, createdAt: at,
-            },
-          });
-        }
-        if (commit.updatePacket) {
-          const u = commit.updatePacket;
-          const { count } = await tx.decisionPacket.updateMany({
-            where: { id: u.id, version: u.version },
-            data: {
-              version: { increment: 1 },
-              status: u.status,
-              usedAt: u.usedAt,
-              queue: u.queue,
-              expiresAt: u.expiresAt,
-              onExpire: u.onExpire,
-              packet: u.content ? json(u.content) : undefined,
-              decision: u.decision ? json(u.decision) : undefined,
-              decidedBy: u.decidedBy,
-              decidedAt: u.decision ? at : undefined,
-            },
-          });
-          if (count === 0) throw new AppError("CONFLICT", { message: `packet ${u.id} changed concurrently`, userMessage: "The decision packet changed while the run was acting on it." });
-        }
-        if (commit.consumeSignalIds?.length) {
-          await tx.signal.updateMany({ where: { id: { in: commit.consumeSignalIds }, consumedAt: null }, data: { consumedAt: at } });
-        }
-        if (commit.status === "WAITING_EVENT" && commit.waitingFor) {
-          // A signal that arrived while this step ran must not be missed: wake the run right away.
-          const waiting = await tx.signal.count({ where: { runId: lease.runId, type: commit.waitingFor, consumedAt: null } });
-          if (waiting > 0) await tx.run.update({ where: { id: lease.runId }, data: { wakeAt: at } });
-        }
-        return head;
-      });
+      return postgres ? commitStepPostgres(commit, at) : commitStepSqlite(commit, at);
     },
 
     async transitionRun({ runId, from, to, events, revokeLease, state, error }) {
@@ -479,8 +472,11 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       try {
         const row = await db.$transaction(async (tx) => {
           const created = await tx.signal.create({ data: { id, runId, type, dedupKey, payload: json(payload), receivedAt: at } });
-          await tx.run.updateMany({ where: { id: runId, status: "WAITING_EVENT", waitingFor: type }, data: { wakeAt: at } });
+          // Events first: their seq increment locks the run's row, so the wake check below reads the
+          // run after any commit in flight (on Postgres a statement sees what committed before it
+          // started). A commit that parks the run on this event either is seen here or sees this signal.
           await appendEvents(tx, runId, [{ type: "signal.received", step: -1, data: { signalId: id, signalType: type, dedupKey } }], at);
+          await tx.run.updateMany({ where: { id: runId, status: "WAITING_EVENT", waitingFor: type }, data: { wakeAt: at } });
           return created;
         });
         return { signal: toSignal(row), duplicate: false };
@@ -552,6 +548,10 @@ function leaseLost(lease: Lease) {
     message: `worker ${lease.owner} no longer holds run ${lease.runId} (epoch ${lease.epoch})`,
     userMessage: "Another worker took over this run.",
   });
+}
+
+function packetChanged(packetId: string) {
+  return new AppError("CONFLICT", { message: `packet ${packetId} changed concurrently`, userMessage: "The decision packet changed while the run was acting on it." });
 }
 
 function permissionConflict(rule: { agent: string; tool: string; step: string }) {

@@ -1,0 +1,213 @@
+import type { StepCommit } from "@/lib/runtime/store";
+import {
+  ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, intentResult, intentRow, packetChanges, packetRow, parksOnEvent, runChanges, type Row, type Statement,
+} from "./rows";
+
+// Postgres statements for the hot path of a worker: claim, renew, release, commit a step.
+//
+// Why raw SQL here: through Prisma's client engine every model query is compiled by the WASM query
+// compiler (no plan cache), and an interactive $transaction on Postgres is BEGIN + one round trip per
+// statement + COMMIT. A step's commit written as ONE statement (a chain of data-modifying CTEs) is
+// one round trip, and atomic by itself: a single autocommit statement either writes everything or
+// nothing. Each write depends on `head`, the fenced UPDATE of the run: when the fence (or the packet
+// compare-and-set) does not hold, `head` is empty and no CTE writes a row.
+//
+// These builders only produce text + bound values; lib/store/prisma-store.ts runs them through
+// Prisma ($queryRawUnsafe). Nothing from the caller is ever spliced into the SQL text: every value
+// is a parameter, with an explicit cast so Postgres never has to guess a type (a null has none).
+// Column names and types: prisma/postgres/migrations (timestamps are TIMESTAMP(3) holding UTC, as
+// @prisma/adapter-pg formats a Date parameter; JSON documents are TEXT).
+
+type PgType = "text" | "int" | "timestamp(3)" | "text[]" | "int[]";
+
+/** The non-text columns this file writes (prisma/postgres/migrations); every other one is TEXT. */
+const COLUMN_TYPES: Record<string, PgType> = {
+  seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int",
+  at: "timestamp(3)", createdAt: "timestamp(3)", completedAt: "timestamp(3)", expiresAt: "timestamp(3)", usedAt: "timestamp(3)",
+  decidedAt: "timestamp(3)", consumedAt: "timestamp(3)", wakeAt: "timestamp(3)", leaseExpiresAt: "timestamp(3)", updatedAt: "timestamp(3)",
+};
+const columnType = (column: string): PgType => COLUMN_TYPES[column] ?? "text";
+
+/** Collects bound values; `add` returns the placeholder, e.g. `$3::text`. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, type: PgType): string {
+    this.values.push(value === undefined ? null : value);
+    return `$${this.values.length}::${type}`;
+  }
+}
+
+/** `"col" = $n::type` for each column of a row. */
+function assignments(p: Params, row: Row): string[] {
+  return Object.entries(row).map(([column, value]) => `"${column}" = ${p.add(value, columnType(column))}`);
+}
+
+/** INSERT of one row that happens only when the run's fenced update did (SELECT … FROM head). */
+function insertFromHead(p: Params, table: string, row: Row): string {
+  const columns = Object.keys(row).map((c) => `"${c}"`).join(", ");
+  const values = Object.entries(row).map(([column, value]) => p.add(value, columnType(column))).join(", ");
+  return `INSERT INTO "${table}" (${columns}) SELECT ${values} FROM head`;
+}
+
+/** The lease fence of every write made under a lease. */
+function fence(p: Params, lease: StepCommit["lease"]): string {
+  return `"Run"."id" = ${p.add(lease.runId, "text")} AND "Run"."leaseOwner" = ${p.add(lease.owner, "text")} AND "Run"."leaseEpoch" = ${p.add(lease.epoch, "int")}`;
+}
+
+/**
+ * Claim one runnable run (or the named one): bump the epoch and set the lease, returning the whole
+ * row. The candidate is locked with FOR UPDATE (not SKIP LOCKED): a second claimer waits for the
+ * first to commit, re-checks the row (READ COMMITTED re-evaluates the WHERE on the new version) and
+ * moves to the next candidate — the same outcome as the portable conditional update on the epoch,
+ * and a run that is merely being written by someone else (a signal's event) is not passed over.
+ */
+export function claimRunStatement(opts: { owner: string; now: Date; expiresAt: Date; runId?: string; updatedAt: Date }): Statement {
+  const p = new Params();
+  const now = p.add(opts.now, "timestamp(3)");
+  const sql = `
+    WITH next AS (
+      SELECT "id" FROM "Run"
+      WHERE ("leaseOwner" IS NULL OR "leaseExpiresAt" < ${now})
+        AND ("status" = ANY(${p.add(ACTIVE_STATUSES, "text[]")})
+             OR ("status" = ANY(${p.add(WAKEABLE_STATUSES, "text[]")}) AND "wakeAt" <= ${now}))
+        ${opts.runId ? `AND "id" = ${p.add(opts.runId, "text")}` : ""}
+      ORDER BY "updatedAt" ASC
+      LIMIT 1
+      FOR UPDATE
+    )
+    UPDATE "Run" SET
+      "leaseOwner" = ${p.add(opts.owner, "text")},
+      "leaseEpoch" = "Run"."leaseEpoch" + 1,
+      "leaseExpiresAt" = ${p.add(opts.expiresAt, "timestamp(3)")},
+      "updatedAt" = ${p.add(opts.updatedAt, "timestamp(3)")}
+    FROM next WHERE "Run"."id" = next."id"
+    RETURNING "Run".*`;
+  return { sql, values: p.values };
+}
+
+export function renewLeaseStatement(lease: StepCommit["lease"], expiresAt: Date, updatedAt: Date): Statement {
+  const p = new Params();
+  const sql = `UPDATE "Run" SET "leaseExpiresAt" = ${p.add(expiresAt, "timestamp(3)")}, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")} WHERE ${fence(p, lease)}`;
+  return { sql, values: p.values };
+}
+
+export function releaseLeaseStatement(lease: StepCommit["lease"], updatedAt: Date): Statement {
+  const p = new Params();
+  const sql = `UPDATE "Run" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")} WHERE ${fence(p, lease)}`;
+  return { sql, values: p.values };
+}
+
+/** Does the lease still hold? (Only asked after a commit wrote nothing, to say why.) */
+export function leaseHeldStatement(lease: StepCommit["lease"]): Statement {
+  const p = new Params();
+  return { sql: `SELECT 1 AS "held" FROM "Run" WHERE ${fence(p, lease)}`, values: p.values };
+}
+
+/** What the commit statement returns: one row when it wrote, none when the fence or the packet CAS failed. */
+export type CommitRow = { stateSeq: number; eventSeq: number; woken: boolean };
+
+/**
+ * The whole of a step's commit as one statement. `at` is the store's clock (checkpoint, events,
+ * completion times); `updatedAt` is the wall clock Prisma's @updatedAt would have written.
+ *
+ * Order of locks: the packet row (when the commit does a compare-and-set on it), then the run row —
+ * the same order as decidePacket, so the two cannot deadlock.
+ */
+export function commitStepStatement(commit: StepCommit, at: Date, updatedAt: Date): Statement {
+  const p = new Params();
+  const { lease, events } = commit;
+  const runId = p.add(lease.runId, "text");
+  const atTs = p.add(at, "timestamp(3)");
+  const ctes: string[] = [];
+
+  // The packet compare-and-set. FOR UPDATE, not a plain EXISTS: a plain read sees the statement's
+  // snapshot, and a reviewer's decision committed after it would make the packet's UPDATE match no
+  // row while the run's commit went through. Locking re-reads the newest version (READ COMMITTED)
+  // and holds it until this statement commits, so the CAS and everything else stand or fall together.
+  const u = commit.updatePacket;
+  if (u) {
+    ctes.push(`packet AS MATERIALIZED (
+      SELECT "id" FROM "DecisionPacket" WHERE "id" = ${p.add(u.id, "text")} AND "version" = ${p.add(u.version, "int")} FOR UPDATE)`);
+  }
+
+  // A signal that arrived while this step ran must not be missed: a run parking on an event that
+  // is already here wakes at once. This read sees the statement's snapshot (signals consumed by this
+  // very commit excluded); prisma-store looks once more after the commit for one committed meanwhile.
+  const waitingFor = parksOnEvent(commit);
+  const consumeIds = commit.consumeSignalIds?.length ? p.add(commit.consumeSignalIds, "text[]") : null;
+  if (waitingFor) {
+    ctes.push(`waiting AS (
+      SELECT EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ${runId} AND "type" = ${p.add(waitingFor, "text")} AND "consumedAt" IS NULL
+        ${consumeIds ? `AND NOT ("id" = ANY(${consumeIds}))` : ""}) AS "found")`);
+  }
+
+  const { wakeAt, ...changes } = runChanges(commit);
+  const eventCount = p.add(events.length, "int");
+  const set = [
+    ...assignments(p, changes),
+    `"stateSeq" = "Run"."stateSeq" + 1`,
+    `"eventSeq" = "Run"."eventSeq" + ${eventCount}`,
+    `"wakeAt" = ${waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add(wakeAt, "timestamp(3)")} END` : p.add(wakeAt, "timestamp(3)")}`,
+    `"updatedAt" = ${p.add(updatedAt, "timestamp(3)")}`,
+  ];
+  ctes.push(`head AS (
+    UPDATE "Run" SET ${set.join(", ")}
+    WHERE ${fence(p, lease)} ${u ? `AND EXISTS (SELECT 1 FROM packet)` : ""}
+    RETURNING "Run"."stateSeq", "Run"."eventSeq", "Run"."state")`);
+
+  // Every CTE below reads FROM head: an empty head (fenced out, or the CAS lost) writes nothing.
+  // The checkpoint takes the state from head: the JSON is sent once.
+  ctes.push(`checkpoint AS (
+    INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "createdAt")
+    SELECT ${runId}, head."stateSeq", ${p.add(commit.state.step, "int")}, head."state", ${atTs} FROM head)`);
+
+  if (events.length > 0) {
+    // Seqs: the run's eventSeq after the increment is the last one of this commit's events.
+    const rows = eventRows(commit, at);
+    ctes.push(`events AS (
+      INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
+      SELECT ${runId}, head."eventSeq" - ${eventCount} + e.n::int, e.step, e.type, e.data, ${atTs}
+      FROM head, unnest(${p.add(rows.map((r) => r.step), "int[]")}, ${p.add(rows.map((r) => r.type), "text[]")}, ${p.add(rows.map((r) => r.data), "text[]")})
+        WITH ORDINALITY AS e(step, type, data, n))`);
+  }
+  if (commit.createIntent) ctes.push(`intent_created AS (${insertFromHead(p, "EffectIntent", intentRow(commit.createIntent, at))})`);
+  if (commit.updateIntent) {
+    ctes.push(`intent_updated AS (
+      UPDATE "EffectIntent" SET ${assignments(p, intentResult(commit.updateIntent, at)).join(", ")}
+      FROM head WHERE "EffectIntent"."id" = ${p.add(commit.updateIntent.id, "text")})`);
+  }
+  if (commit.createPacket) ctes.push(`packet_created AS (${insertFromHead(p, "DecisionPacket", packetRow(commit.createPacket, at))})`);
+  if (u) {
+    // The row locked by `packet` above, whose version matched; undefined fields are left alone.
+    ctes.push(`packet_updated AS (
+      UPDATE "DecisionPacket" SET ${[`"version" = "DecisionPacket"."version" + 1`, ...assignments(p, packetChanges(u, at))].join(", ")}
+      FROM head, packet WHERE "DecisionPacket"."id" = packet."id")`);
+  }
+  if (consumeIds) {
+    ctes.push(`signals_consumed AS (
+      UPDATE "Signal" SET "consumedAt" = ${atTs}
+      FROM head WHERE "Signal"."id" = ANY(${consumeIds}) AND "Signal"."consumedAt" IS NULL)`);
+  }
+
+  const sql = `WITH ${ctes.join(",\n")}
+    SELECT head."stateSeq", head."eventSeq", ${waitingFor ? `(SELECT "found" FROM waiting)` : "false"} AS "woken" FROM head`;
+  return { sql, values: p.values };
+}
+
+/**
+ * After a commit that parked the run on an event without finding one: look again, in a new
+ * statement (a new snapshot). A signal whose delivery committed while the commit statement ran was
+ * invisible to it, and its delivery could not wake the run either (the run was not yet parked when
+ * it looked). deliverSignal takes the run's row lock before its wake check, so every signal is seen
+ * by one side or the other. Only the state this commit wrote (its stateSeq) is touched.
+ */
+export function wakeIfSignalWaitingStatement(opts: { runId: string; waitingFor: string; stateSeq: number; at: Date; updatedAt: Date }): Statement {
+  const p = new Params();
+  const runId = p.add(opts.runId, "text");
+  const type = p.add(opts.waitingFor, "text");
+  const sql = `
+    UPDATE "Run" SET "wakeAt" = ${p.add(opts.at, "timestamp(3)")}, "updatedAt" = ${p.add(opts.updatedAt, "timestamp(3)")}
+    WHERE "id" = ${runId} AND "status" = 'WAITING_EVENT' AND "waitingFor" = ${type} AND "stateSeq" = ${p.add(opts.stateSeq, "int")}
+      AND EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ${runId} AND "type" = ${type} AND "consumedAt" IS NULL)`;
+  return { sql, values: p.values };
+}
