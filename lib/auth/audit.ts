@@ -1,0 +1,40 @@
+// The audit log: every action a person takes in the console, append-only.
+// Written by defineAction on success (and on a refused attempt), by Auth.js events (sign-in, sign-out,
+// failed sign-in) and by local commands (create-admin). A domain function that wants its audit row in
+// the same transaction as its change calls writeAudit(tx, …) itself and its action sets `audit: false`.
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db";
+
+/** A Prisma client or an interactive transaction: anything with the auditLog delegate. */
+export type AuditWriter = Pick<Db, "auditLog">;
+
+export type AuditEntry = {
+  actor: string; // the person's email, or "cli:<user>" for local commands
+  action: string; // dotted, verb last: packets.decide, auth.signin, users.create
+  target?: string | null; // what it acted on (a packet id, a user's email)
+  data?: unknown; // JSON-serialisable details; never secrets
+};
+
+export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
+  await db.auditLog.create({
+    data: {
+      id: `aud_${randomUUID().replaceAll("-", "")}`,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target ?? null,
+      data: JSON.stringify(entry.data ?? {}),
+    },
+    select: { id: true },
+  });
+}
+
+export type AuditRecord = { id: string; actor: string; action: string; target: string | null; data: unknown; at: Date };
+
+export async function findAuditLog(db: AuditWriter, opts: { actor?: string; action?: string; target?: string; limit?: number } = {}): Promise<AuditRecord[]> {
+  const rows = await db.auditLog.findMany({
+    where: { actor: opts.actor, action: opts.action, target: opts.target },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: Math.min(opts.limit ?? 100, 500),
+  });
+  return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as unknown }));
+}

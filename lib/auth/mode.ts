@@ -1,0 +1,31 @@
+// How the console is deployed, as far as sign-in cares. No Prisma import (the proxy reads this).
+import path from "node:path";
+
+/** process.env, or a plain object in tests. */
+export type Env = Record<string, string | undefined>;
+
+/** The embedded default: no DATABASE_URL, or a SQLite one (same rule as lib/db.ts's providerOf). */
+export function isEmbedded(env: Env = process.env): boolean {
+  return !/^postgres(ql)?:\/\//.test(env.DATABASE_URL ?? "");
+}
+
+/**
+ * Demo mode: the seed creates the demo accounts and the sign-in page lists them.
+ * TETHER_DEMO=1 forces it on, TETHER_DEMO=0 off; unset, it is on for the embedded default only.
+ */
+export function isDemoMode(env: Env = process.env): boolean {
+  if (env.TETHER_DEMO === "0" || env.TETHER_DEMO === "false") return false;
+  if (env.TETHER_DEMO === "1" || env.TETHER_DEMO === "true") return true;
+  return isEmbedded(env);
+}
+
+export function dataDir(env: Env = process.env): string {
+  return path.resolve(env.TETHER_DATA_DIR ?? "./data");
+}
+
+export const DEMO_PASSWORD = "tether-demo";
+export const DEMO_USERS = [
+  { email: "reviewer@example.com", name: "Riley Reviewer", role: "reviewer" },
+  { email: "operator@example.com", name: "Ola Operator", role: "operator" },
+  { email: "admin@example.com", name: "Ada Admin", role: "admin" },
+] as const;

@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { safeCallbackPath, trustHostFromEnv } from "../lib/auth/config";
+import { isDemoMode } from "../lib/auth/mode";
+import { oidcDefaultRole, oidcProviderFromEnv } from "../lib/auth/oidc";
+import { passwordWeakness } from "../lib/auth/password";
+import { can, requireScope, ROLE_SCOPES, ROLES, SCOPES, type Scope } from "../lib/auth/rbac";
+import { ensureAuthSecretFile, resolveAuthSecret } from "../lib/auth/secret";
+import { createThrottle } from "../lib/auth/throttle";
+
+// Sign-in and roles without a database: the RBAC table, configuration from the environment, the
+// generated session secret, password strength and the sign-in throttle.
+
+describe("RBAC", () => {
+  it("the role table: reviewers decide, operators also operate runs, admins do everything", () => {
+    const table = Object.fromEntries(ROLES.map((role) => [role, SCOPES.filter((s) => can(role, s))]));
+    expect(table).toEqual({
+      reviewer: ["runs:read", "packets:read", "packets:decide"],
+      operator: ["runs:read", "packets:read", "packets:decide", "runs:operate"],
+      admin: [...SCOPES],
+    });
+    // every role's scopes are known scopes, and the roles nest
+    for (const role of ROLES) for (const scope of ROLE_SCOPES[role]) expect(SCOPES).toContain(scope);
+    for (const scope of ROLE_SCOPES.reviewer) expect(can("operator", scope)).toBe(true);
+  });
+
+  it("can() is false without a role; requireScope throws UNAUTHENTICATED / FORBIDDEN", () => {
+    expect(can(null, "runs:read")).toBe(false);
+    expect(can(undefined, "runs:read")).toBe(false);
+    const reviewer = { id: "u", email: "r@test", name: null, role: "reviewer" as const };
+    expect(() => requireScope(null, "runs:read")).toThrow(expect.objectContaining({ code: "UNAUTHENTICATED" }));
+    expect(() => requireScope(reviewer, "admin:manage")).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
+    expect(() => requireScope(reviewer, "runs:operate" as Scope)).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
+    expect(requireScope(reviewer, "packets:decide")).toBe(reviewer);
+  });
+});
+
+describe("configuration from the environment", () => {
+  it("demo mode: on for the embedded default, off for Postgres, TETHER_DEMO wins", () => {
+    expect(isDemoMode({})).toBe(true);
+    expect(isDemoMode({ DATABASE_URL: "file:./data/x.db" })).toBe(true);
+    expect(isDemoMode({ DATABASE_URL: "postgresql://db/tether" })).toBe(false);
+    expect(isDemoMode({ TETHER_DEMO: "0" })).toBe(false);
+    expect(isDemoMode({ TETHER_DEMO: "1", DATABASE_URL: "postgres://db/tether" })).toBe(true);
+  });
+
+  it("trusts the host header when embedded or when AUTH_URL is set; AUTH_TRUST_HOST wins", () => {
+    expect(trustHostFromEnv({})).toBe(true);
+    expect(trustHostFromEnv({ DATABASE_URL: "postgresql://db/t" })).toBe(false);
+    expect(trustHostFromEnv({ DATABASE_URL: "postgresql://db/t", AUTH_URL: "https://tether.example.com" })).toBe(true);
+    expect(trustHostFromEnv({ DATABASE_URL: "postgresql://db/t", AUTH_TRUST_HOST: "true" })).toBe(true);
+    expect(trustHostFromEnv({ AUTH_TRUST_HOST: "false" })).toBe(false);
+  });
+
+  it("a callbackUrl is a path on this site, never another origin or the sign-in page itself", () => {
+    expect(safeCallbackPath("/runs/run_1?checkpoint=2")).toBe("/runs/run_1?checkpoint=2");
+    for (const bad of ["https://evil.example", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "", undefined, 42, "/signin", "/signin?callbackUrl=/x", "/api/auth/signout"]) {
+      expect(safeCallbackPath(bad)).toBe("/runs");
+    }
+  });
+
+  it("an OIDC provider exists only when issuer and client id are configured", () => {
+    expect(oidcProviderFromEnv({})).toBeNull();
+    expect(oidcProviderFromEnv({ AUTH_OIDC_ISSUER: "https://idp.example.com" })).toBeNull();
+    expect(oidcProviderFromEnv({ AUTH_OIDC_ISSUER: "https://idp.example.com", AUTH_OIDC_ID: "tether", AUTH_OIDC_SECRET: "s3cret", AUTH_OIDC_NAME: "Okta" })).toMatchObject({
+      id: "oidc", type: "oidc", name: "Okta", issuer: "https://idp.example.com", clientId: "tether", clientSecret: "s3cret", checks: ["pkce", "state", "nonce"],
+    });
+    expect(oidcDefaultRole({})).toBe("reviewer");
+    expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "None" })).toBe("none");
+    expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "operator" })).toBe("operator");
+    expect(() => oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "root" })).toThrow(/AUTH_OIDC_DEFAULT_ROLE/);
+  });
+});
+
+describe("the session secret", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tether-secret-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is generated once into the data dir with mode 600, then read back", () => {
+    const file = path.join(dir, "nested", "auth-secret");
+    const first = ensureAuthSecretFile(file);
+    expect(first.created).toBe(true);
+    expect(first.secret.length).toBeGreaterThanOrEqual(32);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(ensureAuthSecretFile(file)).toEqual({ secret: first.secret, created: false });
+    expect(resolveAuthSecret({ TETHER_DATA_DIR: path.join(dir, "nested") })).toBe(first.secret);
+    expect(readFileSync(file, "utf8").trim()).toBe(first.secret);
+  });
+
+  it("AUTH_SECRET wins, and nothing is written then", () => {
+    expect(resolveAuthSecret({ AUTH_SECRET: "from-the-environment", TETHER_DATA_DIR: path.join(dir, "unused") })).toBe("from-the-environment");
+    expect(() => statSync(path.join(dir, "unused"))).toThrow();
+  });
+});
+
+describe("passwords a person may set", () => {
+  it("refuses short, common, repetitive and email-based passwords", () => {
+    expect(passwordWeakness("tether-demo")).toMatch(/12 characters/);
+    expect(passwordWeakness("Password123!")).toMatch(/common/);
+    expect(passwordWeakness("abcabcabcabc")).toBeTruthy();
+    expect(passwordWeakness("aaaaaaaaaaaaaaa")).toBeTruthy();
+    expect(passwordWeakness("grace.hopper-2026", "grace.hopper@example.com")).toMatch(/email/);
+    expect(passwordWeakness("correct horse battery staple")).toBeNull();
+  });
+});
+
+describe("sign-in throttle", () => {
+  it("locks an email after max failures within the window, until it passes or a success resets it", () => {
+    let now = 0;
+    const throttle = createThrottle({ max: 3, windowMs: 60_000, now: () => now });
+    for (let i = 0; i < 3; i++) {
+      expect(throttle.retryAfterMs("a@x")).toBe(0);
+      throttle.fail("a@x");
+      now += 1_000;
+    }
+    expect(throttle.retryAfterMs("a@x")).toBe(57_000);
+    expect(throttle.retryAfterMs("b@x")).toBe(0);
+    now += 57_000;
+    expect(throttle.retryAfterMs("a@x")).toBe(0);
+    throttle.fail("a@x");
+    throttle.reset("a@x");
+    expect(throttle.retryAfterMs("a@x")).toBe(0);
+  });
+});
