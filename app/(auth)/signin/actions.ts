@@ -1,0 +1,39 @@
+"use server";
+// The sign-in page's server actions. A successful signIn() redirects (it throws Next's redirect,
+// which must not be caught); a failure comes back as a message for the form. What went wrong is
+// not said beyond "wrong email or password" — the audit log has the reason.
+import { AuthError } from "next-auth";
+import { signIn } from "@/lib/auth";
+import { safeCallbackPath } from "@/lib/auth/config";
+import { OIDC_PROVIDER_ID } from "@/lib/auth/oidc";
+import { signInThrottle } from "@/lib/auth/throttle";
+import { credentialsSchema, normalizeEmail } from "@/lib/auth/users";
+
+export type SignInState = { error?: string; fieldErrors?: { email?: string; password?: string }; email?: string };
+
+export async function signInWithPasswordAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+  const email = String(form.get("email") ?? "");
+  const parsed = credentialsSchema.safeParse({ email, password: form.get("password") ?? "" });
+  if (!parsed.success) {
+    const fieldErrors: SignInState["fieldErrors"] = {};
+    for (const issue of parsed.error.issues) fieldErrors[issue.path[0] as "email" | "password"] ??= issue.message;
+    return { fieldErrors, email };
+  }
+  const retryAfterMs = signInThrottle.retryAfterMs(normalizeEmail(parsed.data.email));
+  if (retryAfterMs > 0) {
+    return { error: `Too many failed attempts for this account. Try again in ${Math.ceil(retryAfterMs / 60_000)} minutes.`, email };
+  }
+  try {
+    await signIn("credentials", { ...parsed.data, redirectTo: safeCallbackPath(form.get("callbackUrl")) });
+  } catch (error) {
+    if (error instanceof AuthError) {
+      return { error: error.type === "CredentialsSignin" ? "Wrong email or password." : "Signing in failed. Try again.", email };
+    }
+    throw error; // the redirect after a successful sign-in
+  }
+  return {};
+}
+
+export async function signInWithOidcAction(form: FormData): Promise<void> {
+  await signIn(OIDC_PROVIDER_ID, { redirectTo: safeCallbackPath(form.get("callbackUrl")) });
+}

@@ -1,0 +1,75 @@
+// The part of the Auth.js configuration the proxy needs (proxy.ts): session strategy, pages, the
+// secret, and the callbacks that copy id and role between user, token and session. No providers and
+// no database here — lib/auth.ts adds them for the route handler and server code.
+import type { NextAuthConfig } from "next-auth";
+import { isEmbedded, type Env } from "./mode";
+import { isRole, type Role } from "./rbac";
+import { resolveAuthSecret } from "./secret";
+
+declare module "next-auth" {
+  interface User {
+    role?: Role;
+  }
+  interface Session {
+    user: { id: string; email: string; name?: string | null; role: Role };
+  }
+}
+
+declare module "@auth/core/jwt" {
+  interface JWT {
+    uid?: string;
+    role?: Role;
+  }
+}
+
+export const SIGN_IN_PATH = "/signin";
+
+/** A callbackUrl we may redirect to after sign-in: a path on this site, never another origin. */
+export function safeCallbackPath(value: unknown, fallback = "/runs"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  if (value === SIGN_IN_PATH || value.startsWith(`${SIGN_IN_PATH}?`) || value.startsWith("/api/auth")) return fallback;
+  return value;
+}
+
+/**
+ * AUTH_TRUST_HOST=true|false wins; unset, the host header is trusted in the embedded mode (one process
+ * on your machine) and when AUTH_URL names the public URL. Otherwise Auth.js refuses requests until
+ * one of the two is set.
+ */
+export function trustHostFromEnv(env: Env = process.env): boolean {
+  if (env.AUTH_TRUST_HOST) return env.AUTH_TRUST_HOST === "true" || env.AUTH_TRUST_HOST === "1";
+  return isEmbedded(env) || !!env.AUTH_URL;
+}
+
+export function baseAuthConfig(): NextAuthConfig {
+  return {
+    secret: resolveAuthSecret(),
+    trustHost: trustHostFromEnv(),
+    session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+    pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
+    providers: [],
+    callbacks: {
+      // The proxy's gate for console pages: no session → the sign-in page, remembering where to return.
+      authorized({ auth, request }) {
+        if (auth?.user) return true;
+        const url = request.nextUrl.clone();
+        url.pathname = SIGN_IN_PATH;
+        url.search = "";
+        url.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+        return Response.redirect(url);
+      },
+      jwt({ token, user }) {
+        if (user?.id && isRole(user.role)) {
+          token.uid = user.id;
+          token.role = user.role;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        // Role and id from the token; server code re-reads the user (lib/auth/session.ts) before trusting them.
+        if (token.uid && token.role) session.user = { ...session.user, id: token.uid, email: token.email ?? session.user.email, role: token.role };
+        return session;
+      },
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// The signed-in person, for server components, layouts and server actions. The session cookie is
+// only a pointer: the user is re-read from the database on every request (once, thanks to React's
+// cache), so a disabled user or a changed role takes effect at the next click, not at token expiry.
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { auth } from "@/lib/auth";
+import { SIGN_IN_PATH } from "@/lib/auth/config";
+import { getActiveUser } from "@/lib/auth/users";
+import type { SessionUser } from "@/lib/auth/rbac";
+import { getDb } from "@/lib/db";
+
+export const getCurrentUser = cache(async (): Promise<SessionUser | null> => {
+  const session = await auth();
+  const id = session?.user?.id;
+  return id ? getActiveUser(getDb(), id) : null;
+});
+
+/** For pages and layouts: the user, or a redirect to the sign-in page. */
+export async function requirePageUser(): Promise<SessionUser> {
+  const user = await getCurrentUser();
+  if (!user) redirect(SIGN_IN_PATH);
+  return user;
+}
