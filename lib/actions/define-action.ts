@@ -1,0 +1,96 @@
+// Every server action has the same thin shape (STYLE.md): parse the input with zod → authenticate →
+// authorize (scope) → call one domain or runtime function → audit → return
+//   { ok: true, data } | { ok: false, code, message, fieldErrors? }
+// The client always branches on `ok`. A raw exception message never reaches the browser: AppErrors
+// give their userMessage, anything else becomes INTERNAL and is logged on the server.
+//
+// Audit: on success, one AuditLog row { actor: user.email, action, target, data } — by default
+// action = the scope and data = the parsed input; `audit: { action, target, data }` names them.
+// A refused attempt (FORBIDDEN) is audited as "<action>.denied". `audit: false` is only for handlers
+// that write their own row with writeAudit(tx, …) inside their transaction.
+import { revalidatePath as nextRevalidatePath } from "next/cache";
+import { z } from "zod";
+import { writeAudit } from "@/lib/auth/audit";
+import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
+import { getDb, type Db } from "@/lib/db";
+import { fieldErrorsFromIssues, isAppError, type ErrorCode, type FieldErrors } from "@/lib/runtime/errors";
+
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; code: ErrorCode; message: string; fieldErrors?: FieldErrors };
+
+export type ActionContext = { user: SessionUser; db: Db; revalidatePath: (path: string) => void };
+
+/** Where actions get the session, the database and revalidation. Tests replace it (setActionEnvironment). */
+export type ActionEnvironment = {
+  getUser: () => Promise<SessionUser | null>;
+  getDb: () => Db;
+  revalidatePath: (path: string) => void;
+  logError: (message: string, error: unknown) => void;
+};
+
+const defaultEnvironment: ActionEnvironment = {
+  // Imported lazily so this module (and tests of actions) does not load Auth.js until it is needed.
+  getUser: async () => (await import("@/lib/auth/session")).getCurrentUser(),
+  getDb,
+  revalidatePath: (path) => nextRevalidatePath(path),
+  logError: (message, error) => console.error(`[tether] ${message}`, error),
+};
+let environment = defaultEnvironment;
+
+/** Tests: inject a session source (and a database, a revalidate spy); null restores the default. */
+export function setActionEnvironment(overrides: Partial<ActionEnvironment> | null): void {
+  environment = overrides ? { ...defaultEnvironment, ...overrides } : defaultEnvironment;
+}
+
+type AuditOption<I, O> = false | { action?: string; target?: (input: I, data: O) => string | null | undefined; data?: (input: I, data: O) => unknown };
+
+export function defineAction<S extends z.ZodType, O>(
+  opts: { schema: S; scope: Scope; audit?: AuditOption<z.output<S>, NoInfer<O>> },
+  handler: (input: z.output<S>, ctx: ActionContext) => Promise<O>,
+): (input: z.input<S>) => Promise<ActionResult<O>> {
+  const auditAction = opts.audit === false ? null : (opts.audit?.action ?? opts.scope);
+  return async (rawInput) => {
+    const env = environment;
+    let user: SessionUser | null = null;
+    try {
+      const parsed = opts.schema.safeParse(rawInput instanceof FormData ? formDataToObject(rawInput) : rawInput);
+      user = await env.getUser();
+      requireScope(user, opts.scope); // UNAUTHENTICATED before INVALID_INPUT: a stranger learns nothing
+      if (!parsed.success) return { ok: false, code: "INVALID_INPUT", message: "Check the highlighted fields.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) };
+      const db = env.getDb();
+      const data = await handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath });
+      if (auditAction && opts.audit !== false) {
+        const audit = opts.audit ?? {};
+        // The action has happened: a failed audit write is logged loudly but does not turn it into an error.
+        await writeAudit(db, { actor: user!.email, action: auditAction, target: audit.target?.(parsed.data, data) ?? null, data: audit.data ? audit.data(parsed.data, data) : parsed.data })
+          .catch((error: unknown) => env.logError(`audit write failed for ${auditAction} by ${user!.email}`, error));
+      }
+      return { ok: true, data };
+    } catch (error) {
+      if (isAppError(error)) {
+        if (error.code === "FORBIDDEN" && user && auditAction) {
+          await writeAudit(env.getDb(), { actor: user.email, action: `${auditAction}.denied`, data: { scope: opts.scope, role: user.role } }).catch((e: unknown) => env.logError("audit write failed", e));
+        }
+        return { ok: false, code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
+      }
+      if (isNextControlFlow(error)) throw error; // redirect() / notFound() from a handler
+      env.logError(`action ${auditAction ?? opts.scope} failed`, error);
+      return { ok: false, code: "INTERNAL", message: "Something went wrong on the server. Try again; if it keeps failing, tell an admin." };
+    }
+  };
+}
+
+/** Forms post FormData: fields become an object (repeated names become arrays; Next's $ACTION keys are dropped). */
+function formDataToObject(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of form.entries()) {
+    if (key.startsWith("$ACTION")) continue;
+    const existing = out[key];
+    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+function isNextControlFlow(error: unknown): boolean {
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  return typeof digest === "string" && (digest.startsWith("NEXT_REDIRECT") || digest.startsWith("NEXT_HTTP_ERROR_FALLBACK") || digest === "DYNAMIC_SERVER_USAGE");
+}
