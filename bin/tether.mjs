@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The Tether CLI: a thin client of the HTTP API (TETHER_URL, TETHER_TOKEN), plus `tether worker`.
+// The Tether CLI: a thin client of the HTTP API (TETHER_URL, TETHER_TOKEN), plus two local commands
+// that run against the configured database: `tether worker` and `tether create-admin`.
 //   tether run <agent> [--input file.json | --input-json '{…}'] [--key idempotency-key]
 //   tether runs [--status S] [--agent A]      tether show <run>      tether packets
 //   tether approve <packet>    tether reject <packet> --reason "…"    tether worker
+//   tether create-admin --email <e> (--password <p> | --password-stdin) [--name "…"]
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +18,7 @@ for (let i = 0; i < rest.length; i++) {
   else args.push(rest[i]);
 }
 const baseUrl = (process.env.TETHER_URL ?? "http://localhost:3000").replace(/\/$/, "");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 function fail(message, code = 1) {
   console.error(`tether: ${message}`);
@@ -94,15 +97,31 @@ const commands = {
     console.log(`${packet.id}: ${packet.status.toLowerCase()}`);
   },
   worker() {
-    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
     const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], { stdio: "inherit", cwd: root });
     for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
     child.on("exit", (code) => process.exit(code ?? 0));
   },
+  // Local, not over HTTP: set up the database if needed (as `npm start` would), then create the admin.
+  async "create-admin"() {
+    if (typeof flags.email !== "string" || (typeof flags.password !== "string" && flags["password-stdin"] !== true)) {
+      fail('usage: tether create-admin --email <email> (--password <password> | --password-stdin) [--name "…"]', 2);
+    }
+    const setup = await runScript("scripts/setup.ts", [], "ignore");
+    if (setup !== 0) fail("setting up the database failed (see above)", setup);
+    process.exit(await runScript("scripts/create-admin.ts", rest, "inherit"));
+  },
 };
 
+/** Runs a TypeScript script of this package in the package's folder; resolves to its exit code. */
+function runScript(script, scriptArgs, stdin) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, script), ...scriptArgs], { stdio: [stdin, "inherit", "inherit"], cwd: root });
+    child.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|worker> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|worker|create-admin> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();

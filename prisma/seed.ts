@@ -1,5 +1,7 @@
 import type { Db } from "../lib/db.ts";
 import { demoAgents } from "../lib/agents/index.ts";
+import { DEMO_PASSWORD, DEMO_USERS, isDemoMode } from "../lib/auth/mode.ts";
+import { seedDemoUsers } from "../lib/auth/users.ts";
 import { createRuntime, type Runtime } from "../lib/runtime/index.ts";
 import { deliverDeployCallback } from "../lib/runtime.server.ts";
 import { startSandboxServer } from "../lib/sandbox/http-server.ts";
@@ -18,6 +20,12 @@ import { createBuiltInTools } from "../lib/tools/index.ts";
  * kind, a run in NEEDS_ATTENTION, and traces with retries and failures.
  */
 export async function seedDatabase(db: Db): Promise<void> {
+  // Demo mode (the embedded default; TETHER_DEMO=0 turns it off): reviewer@, operator@ and
+  // admin@example.com, password "tether-demo". Outside it no account exists: `tether create-admin`.
+  if (isDemoMode()) {
+    await seedDemoUsers(db);
+    console.log(`[seed] demo accounts: ${DEMO_USERS.map((u) => u.email).join(", ")} (password ${DEMO_PASSWORD})`);
+  }
   await seedSandbox(db);
   let runtime: Runtime | undefined;
   const sandbox = await startSandboxServer(db, { onDeployFinished: (event) => deliverDeployCallback(runtime!)(event) });

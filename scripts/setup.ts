@@ -2,7 +2,7 @@
 // with --no-seed). A fresh clone needs no .env: without DATABASE_URL the embedded SQLite file
 // <TETHER_DATA_DIR or ./data>/tether.db is created. The common case (nothing to do) stays fast:
 // the applied migrations are read from the database and the Prisma CLI (~2 s) only runs when one
-// is missing.
+// is missing. It also generates the session secret (<data dir>/auth-secret) when AUTH_SECRET is unset.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -10,6 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { config as loadEnvFile } from "dotenv";
 import pg from "pg";
+import { DEMO_PASSWORD, DEMO_USERS, isDemoMode } from "../lib/auth/mode.ts";
+import { authSecretFile, ensureAuthSecretFile } from "../lib/auth/secret.ts";
 import { createDb, defaultDatabaseUrl, providerOf, type Db, type DbProvider } from "../lib/db.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -21,6 +23,7 @@ type Migration = { name: string; checksum: string };
 
 async function main() {
   const seed = !process.argv.includes("--no-seed");
+  ensureAuthSecret();
   const url = resolveUrl(defaultDatabaseUrl());
   const provider = providerOf(url);
   if (provider === "sqlite") mkdirSync(path.dirname(url.slice("file:".length)), { recursive: true });
@@ -47,11 +50,24 @@ async function main() {
       log("seeding the new database");
       const { seedDatabase } = await import("../prisma/seed.ts");
       await seedDatabase(db);
+    } else if (seed && isDemoMode() && (await db.user.count()) === 0) {
+      // A database made before sign-in existed: give it the demo accounts too.
+      const { seedDemoUsers } = await import("../lib/auth/users.ts");
+      await seedDemoUsers(db);
+      log(`demo accounts created (${DEMO_USERS.map((u) => u.email).join(", ")}; password ${DEMO_PASSWORD})`);
     }
     log(missing.length > 0 || isFresh ? "done" : "up to date");
   } finally {
     await db.$disconnect();
   }
+}
+
+/** Without AUTH_SECRET, the console signs sessions with a secret generated once into the data dir. */
+function ensureAuthSecret() {
+  if (process.env.AUTH_SECRET) return;
+  const file = authSecretFile();
+  const shown = path.relative(root, file).startsWith("..") ? file : path.relative(root, file);
+  if (ensureAuthSecretFile(file).created) log(`generated the session secret in ${shown} (set AUTH_SECRET to use your own)`);
 }
 
 /** SQLite paths become absolute, so this script, the Prisma CLI and the app open the same file. */

@@ -1,0 +1,60 @@
+// `npx tether create-admin --email <e> --password <p> [--name "…"]` (or --password-stdin): creates an
+// admin user directly in the configured database (DATABASE_URL / TETHER_DATA_DIR, .env files read like
+// the app does) — not through the HTTP API, so it needs shell access to the server, which is the point:
+// outside demo mode this is how the first admin comes to exist. Refuses a weak password and an email
+// that already has an account. bin/tether.mjs runs scripts/setup.ts first, so the database exists.
+import { userInfo } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { config as loadEnvFile } from "dotenv";
+import { createUser } from "../lib/auth/users.ts";
+import { createDb, defaultDatabaseUrl, providerOf } from "../lib/db.ts";
+import { isAppError } from "../lib/runtime/errors.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? process.argv[i + 1] : undefined;
+  return value === undefined || value.startsWith("--") ? undefined : value;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+}
+
+async function main(): Promise<number> {
+  const email = flag("email");
+  const password = process.argv.includes("--password-stdin") ? await readStdin() : flag("password");
+  if (!email || !password) {
+    console.error("usage: tether create-admin --email <email> (--password <password> | --password-stdin) [--name <name>]");
+    return 2;
+  }
+  let url = defaultDatabaseUrl();
+  if (providerOf(url) === "sqlite") url = `file:${path.resolve(url.replace(/^file:(\/\/)?/, ""))}`;
+  const db = createDb(url);
+  try {
+    const user = await createUser(db, { email, password, name: flag("name"), role: "admin" }, { actor: `cli:${userInfo().username}` });
+    console.log(`created admin ${user.email} (${user.id}); sign in at /signin`);
+    return 0;
+  } catch (error) {
+    if (isAppError(error)) {
+      console.error(`tether: ${error.userMessage}`);
+      return error.code === "INVALID_INPUT" ? 2 : 1;
+    }
+    throw error;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code), // Prisma's WASM timers would otherwise keep the process alive for a while
+  (error: unknown) => {
+    console.error("tether: create-admin failed:", error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
