@@ -1,9 +1,11 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_DATA_DIR, e2eDatabaseUrl } from "./e2e/fixtures";
+import { E2E_DATA_DIR, e2eDatabaseUrl, storageStateFile } from "./e2e/fixtures";
 
 // End-to-end smoke tests in a real Chromium (Debian's, never `npx playwright install`) against the
 // production build. `next build` is made beforehand (scripts/test.ts does it); the web server first
 // builds a fresh e2e database by running the test agents through the engine (e2e/prepare-db.ts).
+// The "setup" project signs in each demo account once (e2e/auth.setup.ts) and saves its state; the
+// specs run signed in as the operator unless they choose another role (test.use({ storageState })).
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
 
@@ -35,9 +37,13 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts$/ },
+    { name: "chromium", testMatch: /\.spec\.ts$/, dependencies: ["setup"], use: { storageState: storageStateFile("operator") } },
+  ],
   webServer: {
     command: `npx tsx e2e/prepare-db.ts && npx next start -p ${PORT}`,
-    url: `${baseURL}/runs`,
+    url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: "pipe",
@@ -47,6 +53,8 @@ export default defineConfig({
       DATABASE_URL: e2eDatabaseUrl(__dirname),
       // the console's own worker does not know the test agents; the runs stay where prepare-db left them
       TETHER_EMBEDDED_WORKER: "0",
+      // the demo accounts sign in with the demo password (the embedded default is demo mode anyway)
+      TETHER_DEMO: "1",
       NEXT_TELEMETRY_DISABLED: "1",
       CHECKPOINT_DISABLE: "1",
       PRISMA_HIDE_UPDATE_MESSAGE: "1",

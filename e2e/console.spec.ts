@@ -1,10 +1,11 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { readRuns, type E2eRuns } from "./fixtures";
+import { readRuns, storageStateFile, type E2eRuns } from "./fixtures";
 
 // A smoke test of the console pages in a real Chromium, against the production build serving the
-// database e2e/prepare-db.ts filled by really running agents (see playwright.config.ts).
+// database e2e/prepare-db.ts filled by really running agents (see playwright.config.ts). Signed in as
+// the operator (the project's default state), the inbox as the reviewer.
 // Locators go by role, label and text; note that getByRole("alert") would also match Next's route
 // announcer.
 
@@ -224,6 +225,8 @@ test.describe("run page", () => {
 });
 
 test.describe("inbox", () => {
+  test.use({ storageState: storageStateFile("reviewer") });
+
   test("shows the pending decision packets with their impact", async ({ page }) => {
     const { waitingApproval, needsAttention } = runs();
     await page.goto("/inbox");

@@ -6,6 +6,13 @@ import path from "node:path";
 export const E2E_DATA_DIR = "data/e2e";
 export const RUNS_FILE = `${E2E_DATA_DIR}/runs.json`;
 
+/** The demo accounts e2e/prepare-db.ts creates (lib/auth/mode.ts), and where each one's signed-in state is saved. */
+export const ROLES = ["reviewer", "operator", "admin"] as const;
+export type E2eRole = (typeof ROLES)[number];
+export const DEMO_PASSWORD = "tether-demo";
+export const demoEmail = (role: E2eRole) => `${role}@example.com`;
+export const storageStateFile = (role: E2eRole) => `${E2E_DATA_DIR}/.auth/${role}.json`;
+
 /** An absolute SQLite URL, so the set-up script, the seeding process and `next start` open one file. */
 export function e2eDatabaseUrl(root: string = process.cwd()): string {
   return `file:${path.resolve(root, E2E_DATA_DIR, "tether.db")}`;

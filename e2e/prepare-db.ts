@@ -1,11 +1,14 @@
 // Builds the end-to-end database: a fresh SQLite file in data/e2e, migrated by the real set-up
 // script, then filled by really running the test agents through the engine against the HTTP test
 // world — no hand-made rows. Writes the ids of the runs it made to data/e2e/runs.json for the specs.
+// The demo accounts (reviewer@, operator@, admin@example.com / tether-demo) are created with the
+// seed's own function; e2e/auth.setup.ts signs each one in.
 //   npx tsx e2e/prepare-db.ts        (playwright.config.ts runs it before `next start`)
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { seedDemoUsers } from "../lib/auth/users";
 import { createDb } from "../lib/db";
 import { createRuntime, type AgentDefinition } from "../lib/runtime";
 import { createPrismaStore } from "../lib/store/prisma-store";
@@ -33,6 +36,8 @@ async function main() {
   const world = await startWorld();
   const db = createDb(url);
   try {
+    await seedDemoUsers(db);
+    log("demo accounts created");
     const refund = refundAgent("refund-demo");
     const deploy = deployAgent("deploy-demo");
     const agents: AgentDefinition[] = [refund as AgentDefinition, deploy as AgentDefinition];
