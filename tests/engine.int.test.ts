@@ -212,6 +212,8 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     await drain(); // a worker that meets it fails that run and goes on; the raw state is kept
     const row = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(row).toMatchObject({ status: "FAILED", error: expect.stringMatching(/unreadable state/), state: JSON.stringify({ schemaVersion: 2, facts: "nope" }) });
+    const listed = (await t.runtime.findRuns({ agentSlug: agent.slug })).find((r) => r.id === run.id);
+    expect(listed).toMatchObject({ status: "FAILED", stateError: expect.stringMatching(/state/) }); // lists still work
   });
 
   it("clock readings and random ids the policy uses are journaled with the step", async () => {

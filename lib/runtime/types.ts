@@ -30,6 +30,9 @@ export type RunRecord = {
   parentRunId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Set only in lists, when the stored state could not be loaded: the run is listed with an empty
+   *  state instead of hiding it or failing the whole list (opening it reports INVALID_STATE). */
+  stateError?: string;
 };
 
 /** A worker's claim on a run. Every write made under it is fenced by the epoch. */

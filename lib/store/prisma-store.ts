@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/runtime/errors";
-import { loadState, type RunState } from "@/lib/runtime/state";
+import { initialState, loadState, type RunState } from "@/lib/runtime/state";
 import type {
   CommitResult, NewRun, PacketFilter, RunFilter, RuntimeStore, StepCommit,
 } from "@/lib/runtime/store";
@@ -50,6 +50,16 @@ function isUniqueViolation(error: unknown): boolean {
 }
 function isRecordNotFound(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2025";
+}
+
+function toListedRunRecord(row: RunRow): RunRecord {
+  try {
+    return toRunRecord(row);
+  } catch (error) {
+    if (!isAppError(error, "INVALID_STATE")) throw error;
+    const state = initialState({ agent: { slug: row.agentSlug, version: row.agentVersion, instructionsHash: "" }, instructions: "", input: null });
+    return { ...toRunRecord({ ...row, state: JSON.stringify(state) }), stateError: error.message };
+  }
 }
 
 export function toRunRecord(row: RunRow): RunRecord {
@@ -273,7 +283,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
         take: filter.limit ?? 50,
         ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),
       });
-      return rows.map(toRunRecord);
+      return rows.map(toListedRunRecord);
     },
 
     async claimRun({ owner, now: at, leaseMs, runId }) {
