@@ -7,7 +7,10 @@
 // Audit: on success, one AuditLog row { actor: user.email, action, target, data } — by default
 // action = the scope and data = the parsed input; `audit: { action, target, data }` names them.
 // A refused attempt (FORBIDDEN) is audited as "<action>.denied". `audit: false` is only for handlers
-// that write their own row with writeAudit(tx, …) inside their transaction.
+// that write their own row with writeAudit(tx, …) inside their transaction. (TypeScript cannot infer the
+// handler's result type into the audit callbacks: annotate their second parameter when you use it.)
+// Order: authentication and scope are checked before validation errors are reported, so a caller
+// without the scope learns nothing about the input's shape.
 import { revalidatePath as nextRevalidatePath } from "next/cache";
 import { z } from "zod";
 import { writeAudit } from "@/lib/auth/audit";
