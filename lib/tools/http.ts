@@ -74,7 +74,7 @@ export function refusedStatus(data: unknown): number | undefined {
 /** A path segment from a value a person or model supplied. */
 export const seg = (value: string) => encodeURIComponent(value);
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);
@@ -83,7 +83,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function errorDetails(status: number, payload: unknown): SandboxErrorDetails {
+export function errorDetails(status: number, payload: unknown): SandboxErrorDetails {
   const error = (payload as { error?: unknown } | undefined)?.error;
   if (error && typeof error === "object") {
     const { code, message } = error as { code?: unknown; message?: unknown };
@@ -92,7 +92,7 @@ function errorDetails(status: number, payload: unknown): SandboxErrorDetails {
   return { status, code: null, message: typeof error === "string" ? error : null };
 }
 
-function describeNetworkError(error: unknown): string {
+export function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? error.message;

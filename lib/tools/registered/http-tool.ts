@@ -1,5 +1,5 @@
 import { ToolError, type ToolCallContext, type ToolDefinition } from "@/lib/runtime";
-import type { SandboxErrorDetails } from "@/lib/tools/http";
+import { describeNetworkError, errorDetails, parseJson, type SandboxErrorDetails } from "@/lib/tools/http";
 import type { HttpToolConfig } from "./schemas";
 import { fillUrl, resolveEnvRefs } from "./template";
 
@@ -120,26 +120,3 @@ function safeUrl(url: string): string {
   }
 }
 
-function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function errorDetails(status: number, payload: unknown): SandboxErrorDetails {
-  const error = (payload as { error?: unknown } | undefined)?.error;
-  if (error && typeof error === "object") {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    return { status, code: typeof code === "string" ? code : null, message: typeof message === "string" ? message : null };
-  }
-  return { status, code: null, message: typeof error === "string" ? error : null };
-}
-
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? error.message;
-}
