@@ -1,17 +1,21 @@
 import type { Db } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/runtime/errors";
-import { initialState, loadState, type RunState } from "@/lib/runtime/state";
+import { loadState, type RunState } from "@/lib/runtime/state";
 import type {
   CommitResult, NewRun, PacketFilter, RunFilter, RuntimeStore, StepCommit,
 } from "@/lib/runtime/store";
 import type {
-  DecisionPacket, EffectIntent, Lease, PermissionRule, RunRecord, RunStatus, SignalRecord, TraceEvent, TraceEventInput,
+  DecisionPacket, Lease, TraceEvent, TraceEventInput,
 } from "@/lib/runtime/types";
 import {
   claimRunStatement, commitStepStatement, leaseHeldStatement, releaseLeaseStatement, renewLeaseStatement, wakeIfSignalWaitingStatement,
   type CommitRow,
 } from "./postgres-sql";
 import { ACTIVE_STATUSES, WAKEABLE_STATUSES, intentResult, intentRow, packetRow, parksOnEvent, type Statement } from "./rows";
+import { createPermissionStore } from "./permissions";
+import {
+  isRecordNotFound, isUniqueViolation, json, packetInclude, parse, toIntent, toListedRunRecord, toPacket, toRunRecord, toSignal, type RunRow, type Tx,
+} from "./records";
 import * as sqlite from "./sqlite-sql";
 
 // The RuntimeStore over Prisma: the same code on SQLite and Postgres (one generated client each,
@@ -20,15 +24,6 @@ import * as sqlite from "./sqlite-sql";
 // A step's commit is raw SQL on both databases, to skip Prisma's per-query compilation: one
 // statement on Postgres (postgres-sql.ts, which also claims, renews and releases leases in one
 // round trip each), a few inside Prisma's transaction on SQLite (sqlite-sql.ts). Same rules.
-
-type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
-type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
-type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & { approvals: Array<{ approver: string }> };
-type IntentRow = Awaited<ReturnType<Db["effectIntent"]["findUniqueOrThrow"]>>;
-type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThrow"]>>;
-
-const json = (value: unknown) => JSON.stringify(value ?? null);
-const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 /** Runs a worker may pick up now: free or expired lease, and either active or due to wake. */
 function runnableWhere(now: Date) {
@@ -45,80 +40,6 @@ function runnableWhere(now: Date) {
   };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
-}
-function isRecordNotFound(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2025";
-}
-
-function toListedRunRecord(row: RunRow): RunRecord {
-  try {
-    return toRunRecord(row);
-  } catch (error) {
-    if (!isAppError(error, "INVALID_STATE")) throw error;
-    const state = initialState({ agent: { slug: row.agentSlug, version: row.agentVersion, instructionsHash: "" }, instructions: "", input: null });
-    return { ...toRunRecord({ ...row, state: JSON.stringify(state) }), stateError: error.message };
-  }
-}
-
-export function toRunRecord(row: RunRow): RunRecord {
-  return {
-    ...row,
-    status: row.status as RunStatus,
-    input: parse(row.input),
-    state: loadState(row.state),
-  };
-}
-
-function toPacket(row: PacketRow): DecisionPacket {
-  return {
-    id: row.id,
-    runId: row.runId,
-    step: row.step,
-    kind: row.kind as DecisionPacket["kind"],
-    tool: row.tool,
-    args: parse(row.args),
-    digest: row.digest,
-    status: row.status as DecisionPacket["status"],
-    requestedBy: row.requestedBy,
-    content: parse(row.packet) as DecisionPacket["content"],
-    queue: row.queue,
-    assignee: row.assignee,
-    requiredApprovals: row.requiredApprovals,
-    approvers: row.approvals.map((a) => a.approver),
-    onExpire: row.onExpire,
-    expiresAt: row.expiresAt,
-    decision: parse(row.decision) as DecisionPacket["decision"],
-    decidedBy: row.decidedBy,
-    decidedAt: row.decidedAt,
-    usedAt: row.usedAt,
-    version: row.version,
-    createdAt: row.createdAt,
-  };
-}
-
-function toIntent(row: IntentRow): EffectIntent {
-  return {
-    id: row.id,
-    runId: row.runId,
-    step: row.step,
-    tool: row.tool,
-    args: parse(row.args),
-    semantics: row.semantics as EffectIntent["semantics"],
-    status: row.status as EffectIntent["status"],
-    attempt: row.attempt,
-    result: parse(row.result),
-    createdAt: row.createdAt,
-    completedAt: row.completedAt,
-  };
-}
-
-function toPermission(row: PermissionRow): PermissionRule {
-  return { ...row, effect: row.effect as PermissionRule["effect"], conditions: parse(row.conditions) as PermissionRule["conditions"] };
-}
-
-const packetInclude = { approvals: { select: { approver: true }, orderBy: { at: "asc" as const } } };
 
 /** Append events to a run's trace: reserve seq numbers atomically, then insert them. */
 async function appendEvents(tx: Tx, runId: string, events: TraceEventInput[], now: Date): Promise<number> {
@@ -203,23 +124,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
     return { stateSeq: row.stateSeq, eventSeq: row.eventSeq };
   }
 
-  async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion }: Parameters<RuntimeStore["putPermission"]>[1]) {
-    return db.$transaction(async (tx) => {
-      const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
-      if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) throw permissionConflict(rule);
-      const data = {
-        effect: rule.effect, conditions: json(rule.conditions), approvals: rule.approvals, onExpire: rule.onExpire,
-        queue: rule.queue, ttlSeconds: rule.ttlSeconds, updatedBy: rule.updatedBy,
-      };
-      const after = before
-        ? await tx.permission.update({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } })
-        : await tx.permission.create({ data: { id, agent: rule.agent, tool: rule.tool, step: rule.step, ...data, version: 1 } });
-      await tx.permissionChange.create({
-        data: { id: auditId, permissionId: after.id, version: after.version, before: before ? json(toPermission(before)) : null, after: json(toPermission(after)), changedBy: rule.updatedBy },
-      });
-      return toPermission(after);
-    });
-  }
+
 
   /** The claim of a row just leased to `owner`, or null when its state is unreadable (then quarantined). */
   async function claimOf(row: RunRow, owner: string, expiresAt: Date, at: Date) {
@@ -504,43 +409,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       return rows.map(toSignal);
     },
 
-    async listPermissions(opts = {}) {
-      const rows = await db.permission.findMany({
-        where: opts.agent ? { agent: { in: [opts.agent, "*"] } } : undefined,
-        orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }],
-      });
-      return rows.map(toPermission);
-    },
-
-    async putPermission(rule, opts) {
-      try {
-        return await putPermissionOnce(rule, opts);
-      } catch (error) {
-        if (!isUniqueViolation(error) && !isRecordNotFound(error)) throw error;
-        // A concurrent put of the same rule won. Without an expected version this put is
-        // "create or replace": do it again on top of the winner. With one, the caller must reload.
-        if (opts.expectedVersion === undefined) return putPermissionOnce(rule, opts).catch((again) => { throw isUniqueViolation(again) || isRecordNotFound(again) ? permissionConflict(rule) : again; });
-        throw permissionConflict(rule);
-      }
-    },
-
-    async deletePermission({ id, changedBy, auditId }) {
-      await db.$transaction(async (tx) => {
-        const before = await tx.permission.findUnique({ where: { id } });
-        if (!before) throw new AppError("NOT_FOUND", { message: `permission ${id} not found`, userMessage: "That permission does not exist." });
-        await tx.permission.delete({ where: { id } });
-        await tx.permissionChange.create({ data: { id: auditId, permissionId: id, version: before.version + 1, before: json(toPermission(before)), after: null, changedBy } });
-      });
-    },
-
-    async listPermissionChanges(opts = {}) {
-      const rows = await db.permissionChange.findMany({
-        where: { permissionId: opts.permissionId },
-        orderBy: [{ at: "desc" }, { version: "desc" }],
-        take: opts.limit ?? 100,
-      });
-      return rows.map((r) => ({ ...r, before: parse(r.before), after: parse(r.after) }));
-    },
+    ...createPermissionStore(db),
 
     async close() {
       await db.$disconnect();
@@ -549,9 +418,6 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
   return store;
 }
 
-function toSignal(row: { id: string; runId: string; type: string; dedupKey: string; payload: string; receivedAt: Date; consumedAt: Date | null }): SignalRecord {
-  return { ...row, payload: parse(row.payload) };
-}
 
 function leaseLost(lease: Lease) {
   return new AppError("LEASE_LOST", {
@@ -564,9 +430,6 @@ function packetChanged(packetId: string) {
   return new AppError("CONFLICT", { message: `packet ${packetId} changed concurrently`, userMessage: "The decision packet changed while the run was acting on it." });
 }
 
-function permissionConflict(rule: { agent: string; tool: string; step: string }) {
-  return new AppError("CONFLICT", { message: `permission ${rule.agent}/${rule.tool}/${rule.step} changed concurrently`, userMessage: "Someone changed this permission at the same time. Reload and try again." });
-}
 
 function alreadyDecided(packet: DecisionPacket) {
   return new AppError("PACKET_ALREADY_DECIDED", {

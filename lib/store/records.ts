@@ -1,0 +1,95 @@
+import type { Db } from "@/lib/db";
+import { isAppError } from "@/lib/runtime/errors";
+import { initialState, loadState } from "@/lib/runtime/state";
+import type { DecisionPacket, EffectIntent, PermissionRule, RunRecord, RunStatus, SignalRecord } from "@/lib/runtime/types";
+
+// Rows as Prisma returns them → the engine's records (JSON text parsed, states loaded through their
+// schema), and the Prisma error codes the store turns into AppErrors.
+
+export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+export type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
+type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & { approvals: Array<{ approver: string }> };
+type IntentRow = Awaited<ReturnType<Db["effectIntent"]["findUniqueOrThrow"]>>;
+type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThrow"]>>;
+
+export const json = (value: unknown) => JSON.stringify(value ?? null);
+export const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+}
+export function isRecordNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2025";
+}
+
+export function toListedRunRecord(row: RunRow): RunRecord {
+  try {
+    return toRunRecord(row);
+  } catch (error) {
+    if (!isAppError(error, "INVALID_STATE")) throw error;
+    const state = initialState({ agent: { slug: row.agentSlug, version: row.agentVersion, instructionsHash: "" }, instructions: "", input: null });
+    return { ...toRunRecord({ ...row, state: JSON.stringify(state) }), stateError: error.message };
+  }
+}
+
+export function toRunRecord(row: RunRow): RunRecord {
+  return {
+    ...row,
+    status: row.status as RunStatus,
+    input: parse(row.input),
+    state: loadState(row.state),
+  };
+}
+
+export function toPacket(row: PacketRow): DecisionPacket {
+  return {
+    id: row.id,
+    runId: row.runId,
+    step: row.step,
+    kind: row.kind as DecisionPacket["kind"],
+    tool: row.tool,
+    args: parse(row.args),
+    digest: row.digest,
+    status: row.status as DecisionPacket["status"],
+    requestedBy: row.requestedBy,
+    content: parse(row.packet) as DecisionPacket["content"],
+    queue: row.queue,
+    assignee: row.assignee,
+    requiredApprovals: row.requiredApprovals,
+    approvers: row.approvals.map((a) => a.approver),
+    onExpire: row.onExpire,
+    expiresAt: row.expiresAt,
+    decision: parse(row.decision) as DecisionPacket["decision"],
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt,
+    usedAt: row.usedAt,
+    version: row.version,
+    createdAt: row.createdAt,
+  };
+}
+
+export function toIntent(row: IntentRow): EffectIntent {
+  return {
+    id: row.id,
+    runId: row.runId,
+    step: row.step,
+    tool: row.tool,
+    args: parse(row.args),
+    semantics: row.semantics as EffectIntent["semantics"],
+    status: row.status as EffectIntent["status"],
+    attempt: row.attempt,
+    result: parse(row.result),
+    createdAt: row.createdAt,
+    completedAt: row.completedAt,
+  };
+}
+
+export function toPermission(row: PermissionRow): PermissionRule {
+  return { ...row, effect: row.effect as PermissionRule["effect"], conditions: parse(row.conditions) as PermissionRule["conditions"] };
+}
+
+export const packetInclude = { approvals: { select: { approver: true }, orderBy: { at: "asc" as const } } };
+
+export function toSignal(row: { id: string; runId: string; type: string; dedupKey: string; payload: string; receivedAt: Date; consumedAt: Date | null }): SignalRecord {
+  return { ...row, payload: parse(row.payload) };
+}
