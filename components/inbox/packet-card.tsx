@@ -13,7 +13,7 @@ function Meta({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** One pending decision packet, as a reviewer first sees it (read-only for now). */
+/** One pending decision packet, as a reviewer first sees it ; its link opens the packet page where it is decided. */
 export function PacketCard({ packet, now }: { packet: DecisionPacket; now: Date }) {
   const isExpired = packet.expiresAt !== null && packet.expiresAt <= now;
   return (
@@ -21,7 +21,13 @@ export function PacketCard({ packet, now }: { packet: DecisionPacket; now: Date 
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-sm font-semibold text-zinc-900">{packet.tool}</span>
         {packet.kind === "UNKNOWN_OUTCOME" ? <Badge tone="orange">unknown outcome</Badge> : <Badge tone="amber">approval</Badge>}
-        <span className="ml-auto font-mono text-xs text-zinc-400">{packet.id}</span>
+        <Link
+          href={`/inbox/${encodeURIComponent(packet.id)}`}
+          aria-label={`Open packet ${packet.id}`}
+          className="ml-auto rounded border border-zinc-300 px-2 py-0.5 text-xs font-medium text-blue-700 hover:bg-zinc-50"
+        >
+          Open packet <span className="font-mono text-zinc-400">{packet.id}</span>
+        </Link>
       </div>
       <p className="mt-2 text-base text-zinc-900">{packet.content.impact}</p>
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
