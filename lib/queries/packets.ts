@@ -11,3 +11,8 @@ export async function findInboxPackets(): Promise<DecisionPacket[]> {
   const expiry = (p: DecisionPacket) => p.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
   return packets.toSorted((a, b) => expiry(a) - expiry(b) || a.createdAt.getTime() - b.createdAt.getTime());
 }
+
+/** One decision packet, or null when there is none with that id. */
+export async function findPacket(id: string): Promise<DecisionPacket | null> {
+  return getRuntime().store.getPacket(id);
+}

@@ -10,7 +10,7 @@ import { JsonView } from "@/components/ui/json-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/rbac";
 import { requirePageScope } from "@/lib/auth/session";
-import { getRuntime } from "@/lib/runtime.server";
+import { findPacket } from "@/lib/queries/packets";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Decision packet" };
@@ -20,8 +20,7 @@ type PacketPageProps = { params: Promise<{ id: string }> };
 export default async function PacketPage({ params }: PacketPageProps) {
   const [{ id }, { user, isAllowed }] = await Promise.all([params, requirePageScope("packets:read")]);
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
-  // TODO: move to lib/queries/packets.ts (getPacket) — outside this slice's paths.
-  const packet = await getRuntime().store.getPacket(id);
+  const packet = await findPacket(id);
   if (!packet) notFound();
   const now = new Date();
 
