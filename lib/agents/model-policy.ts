@@ -1,7 +1,10 @@
-import { generateText, jsonSchema, tool, type JSONSchema7, type LanguageModel, type ModelMessage, type Tool } from "ai";
+import { generateText, jsonSchema, tool, type JSONSchema7, type LanguageModel, type ModelMessage } from "ai";
 import { z } from "zod";
-import { FACT_AUTHORITY, type Decision, type Fact, type ModelUsage, type Observation, type Policy, type PolicyInput, type RunState, type ToolDefinition } from "@/lib/runtime";
+import type { Decision, ModelUsage, Policy, PolicyInput, RunState, ToolDefinition } from "@/lib/runtime";
+import { clip, CONTROL_TOOLS, json, renderState, renderSystem, type ControlTool, type Offer } from "./model-prompt";
 import { describeModel, type ModelPricing } from "./model-provider";
+
+export { CONTROL_TOOLS };
 
 // A model policy: the agent's next decision is chosen by a language model (Vercel AI SDK, any provider).
 //
@@ -31,18 +34,8 @@ export type ModelPolicyOptions = {
   maxOutputTokens?: number;
 };
 
-export const CONTROL_TOOLS = ["complete", "fail", "sleep", "wait_event", "record"] as const;
-type ControlTool = (typeof CONTROL_TOOLS)[number];
-
-/** What a function name offered to the model stands for. */
-type Target = { kind: "agent"; tool: string } | { kind: "control"; tool: ControlTool };
-type Offer = { tools: Record<string, Tool>; targets: Map<string, Target>; fnName: Map<string, string> };
-
 const NOT_CHOSEN = "the model did not choose an action";
-const MAX_FACTS = 60;
-const MAX_VALUE_CHARS = 1500;
 const MAX_RAW_CHARS = 4000;
-const RECENT_OBSERVATIONS = 5;
 
 export function createModelPolicy(options: ModelPolicyOptions): Policy {
   const definitions = new Map(options.tools.map((t) => [t.name, t]));
@@ -298,122 +291,6 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
   }
 }
 
-// ---- the prompt
-
-function renderSystem(input: PolicyInput): string {
-  const [own, ...redirects] = input.instructions;
-  return [
-    "You are the decision-maker of an agent run by Tether, a durable runtime. Each turn you choose the run's single next action by calling exactly one tool.",
-    "The runtime acts on your choice: it checks permissions, may ask a person to approve, validates the arguments against the tool's schema, executes the tool, and records the outcome as facts and an observation you will see next turn. You never see a transcript: the run's state below is the record.",
-    "Rules:",
-    "- Call exactly one tool per turn. Put the tool's own arguments under `args`; cite the fact keys you rely on in `evidence`.",
-    "- Trust facts by their kind: decision (a person decided) and receipt (an external system confirmed) are authoritative; an observation was true when read and may be stale — re-read a stale one before acting on it; an inference is only a belief, never enough on its own.",
-    "- If the last observation is an error, correct the call it describes instead of repeating it. An action a person rejected or a rule denied must not be asked for again unchanged.",
-    "- Use `complete` when the task is done, `fail` when it cannot be done, `wait_event` for an external callback, `sleep` to wait for time to pass, `record` to write down a conclusion or update the plan.",
-    "",
-    "Agent instructions:",
-    own ?? "(none)",
-    ...(redirects.length
-      ? ["", "A person redirected this run; these instructions came later and override the ones above where they conflict (newest last):", ...redirects.map((r, i) => `${i + 1}. ${r}`)]
-      : []),
-  ].join("\n");
-}
-
-function renderState(input: PolicyInput, offer: Offer): string {
-  const { state } = input;
-  const now = input.now().getTime();
-  const lines: string[] = [];
-  lines.push(`Run state at step ${state.step} (now: ${new Date(now).toISOString()}).`, "");
-  lines.push("## Input", clip(json(state.input), 4000), "");
-
-  lines.push("## Plan");
-  if (state.plan.length) for (const p of state.plan) lines.push(`- ${p.id} [${p.status}]: ${p.title}`);
-  else lines.push("(no plan)");
-  lines.push("");
-
-  lines.push("## Facts (newest per key; kind and authority in brackets)");
-  for (const kind of Object.keys(FACT_AUTHORITY) as Array<keyof typeof FACT_AUTHORITY>) lines.push(`  · ${kind}: ${FACT_AUTHORITY[kind].authority}`);
-  const facts = latestPerKey(state.facts);
-  if (facts.length === 0) lines.push("(no facts yet)");
-  if (facts.length > MAX_FACTS) lines.push(`(${facts.length - MAX_FACTS} older facts not shown)`);
-  for (const { fact, superseded } of facts.slice(-MAX_FACTS)) lines.push(renderFact(fact, superseded, now));
-  lines.push("");
-
-  if (state.approvals.length) {
-    lines.push("## Approvals given by people");
-    for (const a of state.approvals) {
-      lines.push(`- ${a.decision} of ${offer.fnName.get(a.tool) ?? a.tool} at step ${a.step} by ${a.by.join(", ") || "?"} (${age(now, a.at)})${a.usedAt ? ", already used" : ", not used yet"}`);
-    }
-    lines.push("");
-  }
-  const turnedDown = state.observations.filter((o) => o.kind === "rejected" || o.kind === "denied" || o.kind === "expired" || o.kind === "redirected");
-  if (turnedDown.length) {
-    lines.push("## Turned down (do not ask again unchanged)");
-    for (const o of turnedDown) lines.push(`- step ${o.step}: ${renderObservation(o, offer)}`);
-    lines.push("");
-  }
-  if (state.risks.length) {
-    lines.push("## Risks");
-    for (const r of state.risks) lines.push(`- [${r.level}] ${r.description}`);
-    lines.push("");
-  }
-
-  const recent = state.observations.slice(-RECENT_OBSERVATIONS);
-  const last = input.lastObservation ?? recent.at(-1);
-  const earlier = recent.filter((o) => o !== last);
-  if (earlier.length) {
-    lines.push("## Earlier observations (oldest first)");
-    for (const o of earlier) lines.push(`- step ${o.step}: ${renderObservation(o, offer)}`);
-    lines.push("");
-  }
-  lines.push("## LAST OBSERVATION — the outcome of the previous step");
-  lines.push(last ? `step ${last.step}: ${renderObservation(last, offer)}` : "(none: this is the first step)");
-  lines.push("");
-
-  lines.push("## Your tools");
-  for (const t of input.tools) lines.push(`- ${offer.fnName.get(t.name)} = ${t.name} (${t.capability}, ${t.semantics}): ${t.description}`);
-  lines.push(`- control: ${CONTROL_TOOLS.join(", ")}`);
-  if (state.consecutiveErrors > 0) lines.push("", `Warning: ${state.consecutiveErrors} failed action(s) in a row; the run stops after a few more.`);
-  lines.push("", "Choose the next action now: call exactly one tool.");
-  return lines.join("\n");
-}
-
-function renderFact(fact: Fact, superseded: number, now: number): string {
-  const src = fact.source;
-  const detail: string[] = [];
-  if (fact.kind === "observation") {
-    detail.push(`read${src.tool ? ` by ${src.tool}` : ""} ${age(now, fact.at)}`);
-    if (fact.expiresAt) {
-      const left = Date.parse(fact.expiresAt) - now;
-      detail.push(left > 0 ? `fresh for ${duration(left)} more` : `STALE since ${duration(-left)} ago: re-read before relying on it`);
-    }
-  } else if (fact.kind === "receipt") {
-    detail.push(`confirmed${src.tool ? ` by ${src.tool}` : ""}${src.receiptId ? `, receipt ${src.receiptId}` : ""} ${age(now, fact.at)}`);
-  } else if (fact.kind === "decision") {
-    detail.push(`decided${src.by ? ` by ${src.by}` : " by a person"} ${age(now, fact.at)}`);
-  } else {
-    detail.push(`unverified belief from step ${fact.step}, ${age(now, fact.at)}`);
-  }
-  if (superseded) detail.push(`replaces ${superseded} earlier value(s)`);
-  return `- ${fact.key} [${fact.kind}; ${detail.join("; ")}] = ${clip(json(fact.value), MAX_VALUE_CHARS)}`;
-}
-
-function renderObservation(o: Observation, offer: Offer): string {
-  const tool = o.tool ? ` ${offer.fnName.get(o.tool) ?? o.tool}` : "";
-  const data = o.data === undefined ? "" : ` — ${clip(json(o.data), MAX_VALUE_CHARS)}`;
-  return `${o.kind}${tool}: ${o.message}${data}`;
-}
-
-function latestPerKey(facts: Fact[]): Array<{ fact: Fact; superseded: number }> {
-  const byKey = new Map<string, { fact: Fact; superseded: number }>();
-  for (const fact of facts) {
-    const seen = byKey.get(fact.key);
-    byKey.delete(fact.key); // re-inserted last: the map keeps the order in which keys were last learned
-    byKey.set(fact.key, { fact, superseded: seen ? seen.superseded + 1 : 0 });
-  }
-  return [...byKey.values()];
-}
-
 // ---- small helpers
 
 function withCost(usage: { inputTokens: number; outputTokens: number }, pricing: ModelPricing | undefined): ModelUsage {
@@ -422,30 +299,6 @@ function withCost(usage: { inputTokens: number; outputTokens: number }, pricing:
   return { ...usage, costUsd: Math.round(costUsd * 1e9) / 1e9 };
 }
 
-function age(now: number, iso: string): string {
-  const ms = now - Date.parse(iso);
-  return Number.isFinite(ms) ? (ms < 1000 ? "just now" : `${duration(ms)} ago`) : "at an unknown time";
-}
-
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.round(s / 60)}m`;
-  if (s < 86_400) return `${Math.round(s / 3600)}h`;
-  return `${Math.round(s / 86_400)}d`;
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch {
-    return String(value);
-  }
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…(${text.length - max} more chars)` : text;
-}
 
 /** The model's tool input, kept small for the trace (the decision holds the full arguments). */
 function small(value: unknown): unknown {
