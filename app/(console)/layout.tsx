@@ -1,15 +1,19 @@
 import type { ReactNode } from "react";
+import { QueryProvider } from "@/components/providers/query-provider";
 import { Sidebar } from "@/components/shell/sidebar";
 import { requirePageUser } from "@/lib/auth/session";
 
 // Every console page needs a signed-in person: the proxy redirects without a session cookie, and this
-// server-side check also refuses a session whose user was disabled or deleted since.
+// server-side check also refuses a session whose user was disabled or deleted since. The query
+// provider wraps the sidebar too: its inbox count is a live query.
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await requirePageUser();
   return (
-    <div className="flex min-h-screen">
-      <Sidebar user={user} />
-      <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
-    </div>
+    <QueryProvider>
+      <div className="flex min-h-screen">
+        <Sidebar user={user} />
+        <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
+      </div>
+    </QueryProvider>
   );
 }

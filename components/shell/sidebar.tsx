@@ -2,6 +2,8 @@ import Link from "next/link";
 import { can, type SessionUser } from "@/lib/auth/rbac";
 import { NAV_ITEMS } from "./nav-items";
 import { NavLink } from "./nav-link";
+
+const NAV_GROUPS = [{ group: "work", label: null }, { group: "admin", label: "Admin" }] as const;
 import { UserMenu } from "./user-menu";
 
 export function Sidebar({ user }: { user: SessionUser }) {
@@ -12,9 +14,18 @@ export function Sidebar({ user }: { user: SessionUser }) {
         <span className="block text-xs text-zinc-500">durable agent runtime</span>
       </Link>
       <nav aria-label="Console" className="flex flex-col gap-0.5">
-        {NAV_ITEMS.filter((item) => can(user.role, item.scope)).map(({ scope: _scope, ...item }) => (
-          <NavLink key={item.href} {...item} />
-        ))}
+        {NAV_GROUPS.map(({ group, label }) => {
+          const items = NAV_ITEMS.filter((item) => item.group === group && can(user.role, item.scope));
+          if (items.length === 0) return null;
+          return (
+            <div key={group} className="mb-3 flex flex-col gap-0.5">
+              {label && <p className="px-3 pb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">{label}</p>}
+              {items.map(({ scope: _scope, group: _group, ...item }) => (
+                <NavLink key={item.href} {...item} />
+              ))}
+            </div>
+          );
+        })}
       </nav>
       <div className="mt-auto space-y-3">
         <UserMenu user={user} />

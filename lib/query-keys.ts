@@ -1,0 +1,24 @@
+// Every TanStack Query key of the console, in one place, so a mutation invalidates exactly what it
+// changed. Keys are arrays that start with their resource; a prefix invalidates everything under it.
+export const queryKeys = {
+  packets: {
+    all: ["packets"] as const,
+    list: (filters: Record<string, unknown>) => ["packets", "list", filters] as const,
+    count: () => ["packets", "count"] as const,
+    detail: (id: string) => ["packets", "detail", id] as const,
+  },
+  runs: {
+    all: ["runs"] as const,
+    list: (filters: Record<string, unknown>) => ["runs", "list", filters] as const,
+    detail: (id: string) => ["runs", "detail", id] as const,
+    events: (id: string) => ["runs", "events", id] as const,
+  },
+  evals: {
+    all: ["evals"] as const,
+    runs: () => ["evals", "runs"] as const,
+    run: (id: string) => ["evals", "run", id] as const,
+  },
+} as const;
+
+/** How often live views poll (ms): short enough to feel live, long enough to stay cheap. */
+export const LIVE_INTERVAL_MS = 2_000;
