@@ -60,7 +60,7 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-function parse<S extends Schema | undefined>(schema: S, value: unknown, where: string) {
+export function parse<S extends Schema | undefined>(schema: S, value: unknown, where: string) {
   if (!schema) return value as never;
   const parsed = schema.safeParse(value);
   if (!parsed.success) {

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
+import { errorResponse, parse } from "./route";
+
+// The console's own read routes (under /api/console/…), polled by TanStack Query for live views. Same
+// thin shape as defineRoute, but the caller is the signed-in person (Auth.js session cookie), not a
+// bearer token: authenticate → authorize (the role's scope) → parse → one query → JSON.
+
+type RouteContext = { params: Promise<Record<string, string>> };
+type Schema = z.ZodType;
+
+export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Schema = z.ZodObject>(
+  opts: { scope: Scope; params?: P; query?: Q },
+  handler: (input: { user: SessionUser; params: z.infer<P>; query: z.infer<Q> }) => Promise<Response | unknown>,
+) {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
+    try {
+      // Imported lazily so this module can be loaded without Auth.js (as defineAction does).
+      const { getCurrentUser } = await import("@/lib/auth/session");
+      const user = requireScope(await getCurrentUser(), opts.scope);
+      const params = parse(opts.params, await context.params, "path");
+      const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
+      const result = await handler({ user, params, query });
+      return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
