@@ -1,9 +1,10 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_DATA_DIR, e2eDatabaseUrl, storageStateFile } from "./e2e/fixtures";
+import { E2E_API_TOKEN, E2E_DATA_DIR, e2eDatabaseUrl, storageStateFile } from "./e2e/fixtures";
 
 // End-to-end smoke tests in a real Chromium (Debian's, never `npx playwright install`) against the
 // production build. `next build` is made beforehand (scripts/test.ts does it); the web server first
-// builds a fresh e2e database by running the test agents through the engine (e2e/prepare-db.ts).
+// builds a fresh e2e database with the real set-up and demo seed (e2e/prepare-db.ts), then serves it
+// with the embedded worker on, so the demo agents' runs continue after a decision as they do for users.
 // The "setup" project signs in each demo account once (e2e/auth.setup.ts) and saves its state; the
 // specs run signed in as the operator unless they choose another role (test.use({ storageState })).
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -51,8 +52,9 @@ export default defineConfig({
       TETHER_DATA_DIR: E2E_DATA_DIR,
       // absolute, and set explicitly so a DATABASE_URL in .env/.env.local cannot point the server elsewhere
       DATABASE_URL: e2eDatabaseUrl(__dirname),
-      // the console's own worker does not know the test agents; the runs stay where prepare-db left them
-      TETHER_EMBEDDED_WORKER: "0",
+      // the embedded worker's tools call the sandbox world this server serves
+      PORT: String(PORT),
+      TETHER_BOOTSTRAP_TOKEN: E2E_API_TOKEN,
       // the demo accounts sign in with the demo password (the embedded default is demo mode anyway)
       TETHER_DEMO: "1",
       NEXT_TELEMETRY_DISABLED: "1",

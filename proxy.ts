@@ -16,9 +16,14 @@ const requireSession = auth as unknown as (request: NextRequest, event: NextFetc
 
 const PUBLIC_PATHS = new Set([SIGN_IN_PATH, "/signout"]);
 
-export function proxy(request: NextRequest, event: NextFetchEvent) {
+export async function proxy(request: NextRequest, event: NextFetchEvent) {
   if (PUBLIC_PATHS.has(request.nextUrl.pathname)) return NextResponse.next();
-  return requireSession(request, event);
+  const response = await requireSession(request, event);
+  // Auth.js re-issues the session cookie on every request it sees. A request still in flight when the
+  // person signs out (a link prefetch, say) would then bring the cookie back and undo the sign-out, so
+  // the proxy only checks the session and never sets it: the session lasts its maxAge from sign-in.
+  response.headers.delete("set-cookie");
+  return response;
 }
 
 export const config = {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_PASSWORD, readRuns } from "./fixtures";
+import { DEMO_PASSWORD } from "./fixtures";
 
 // The console without a session: every page sends the browser to the sign-in page, which brings it
 // back where it was going. Signing in shows who you are and your role; signing out ends the session.
@@ -16,11 +16,10 @@ async function signIn(page: Page, email: string, password: string) {
 }
 
 test("every console page redirects to sign-in, remembering where it was going", async ({ page }) => {
-  const { waitingApproval } = readRuns();
   const targets: Array<[string, string]> = [
     ["/runs", "/runs"],
     ["/inbox", "/inbox"],
-    [`/runs/${waitingApproval}?checkpoint=2`, `/runs/${waitingApproval}?checkpoint=2`],
+    ["/runs/run_1234?checkpoint=2", "/runs/run_1234?checkpoint=2"],
     ["/", "/"],
   ];
   for (const [path, callbackUrl] of targets) {
@@ -59,7 +58,7 @@ test("a reviewer signs in, sees who they are and their role, and signs out", asy
   await expect(me).toContainText("reviewer@example.com");
   await expect(me).toContainText("Role: Reviewer");
   const nav = page.getByRole("navigation", { name: "Console" });
-  await expect(nav.getByRole("link")).toHaveText(["Runs", "Inbox"]);
+  await expect(nav.getByRole("link")).toHaveText(["Inbox", "Runs", "Evals"]);
 
   // a browser session is not an API credential: the HTTP API still wants a bearer token
   expect((await page.request.get("/api/runs")).status()).toBe(401);

@@ -44,6 +44,18 @@ describe.each(providers())("sandbox world [%s]", (_provider, url) => {
     expect(await w.call("GET", "/tickets/tkt_nope")).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
   });
 
+  it("creates an order for a new customer (no refund history); a taken id is a conflict and bad input changes nothing", async () => {
+    const created = await w.call("POST", "/orders", { body: { amountCents: 24_000 } });
+    expect(created).toMatchObject({ status: 201, body: { id: expect.stringMatching(/^ord_/), amountCents: 24_000, refundedCents: 0, status: "paid", currency: "usd" } });
+    const { id, customerEmail } = created.body;
+    expect((await w.call("GET", `/orders/${id}`)).body).toEqual(created.body);
+    expect((await w.call("GET", `/customers/${encodeURIComponent(customerEmail)}/orders`)).body.orders.map((o: { id: string }) => o.id)).toEqual([id]);
+    expect((await w.call("POST", "/orders", { body: { id, amountCents: 100 } })).status).toBe(409);
+    const badId = `ord_${uid("x")}`;
+    expect((await w.call("POST", "/orders", { body: { id: badId, amountCents: -5 } })).status).toBe(400);
+    expect((await w.call("GET", `/orders/${badId}`)).status).toBe(404);
+  });
+
   describe("payments", () => {
     it("replays the same Idempotency-Key: same response, one effect, order updated once", async () => {
       const { id } = await createSandboxOrder(w.db);

@@ -15,6 +15,7 @@ import * as ledger from "@/app/api/sandbox/ledger/route";
 import * as mailSend from "@/app/api/sandbox/mail/send/route";
 import * as mailSent from "@/app/api/sandbox/mail/sent/route";
 import * as order from "@/app/api/sandbox/orders/[id]/route";
+import * as orders from "@/app/api/sandbox/orders/route";
 import * as charges from "@/app/api/sandbox/payments/charges/route";
 import * as refunds from "@/app/api/sandbox/payments/refunds/route";
 import * as reset from "@/app/api/sandbox/reset/route";
@@ -54,6 +55,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 const ROUTES = (
   [
+    ["orders", orders],
     ["orders/[id]", order],
     ["customers/[email]/orders", customerOrders],
     ["payments/refunds", refunds],
