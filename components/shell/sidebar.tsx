@@ -11,7 +11,7 @@ export function Sidebar({ user }: { user: SessionUser }) {
     <aside className="sticky top-0 flex h-screen w-52 shrink-0 flex-col border-r border-zinc-800 bg-zinc-950 px-3 py-4">
       <Link href="/runs" className="mb-6 block px-3">
         <span className="text-base font-semibold tracking-tight text-white">Tether</span>
-        <span className="block text-xs text-zinc-500">durable agent runtime</span>
+        <span className="block text-xs text-zinc-400">durable agent runtime</span>
       </Link>
       <nav aria-label="Console" className="flex flex-col gap-0.5">
         {NAV_GROUPS.map(({ group, label }) => {
@@ -19,7 +19,7 @@ export function Sidebar({ user }: { user: SessionUser }) {
           if (items.length === 0) return null;
           return (
             <div key={group} className="mb-3 flex flex-col gap-0.5">
-              {label && <p className="px-3 pb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">{label}</p>}
+              {label && <p className="px-3 pb-1 text-xs font-medium uppercase tracking-wide text-zinc-400">{label}</p>}
               {items.map(({ scope: _scope, group: _group, ...item }) => (
                 <NavLink key={item.href} {...item} />
               ))}
@@ -29,7 +29,7 @@ export function Sidebar({ user }: { user: SessionUser }) {
       </nav>
       <div className="mt-auto space-y-3">
         <UserMenu user={user} />
-        <p className="px-3 text-xs text-zinc-600">Times in UTC</p>
+        <p className="px-3 text-xs text-zinc-400">Times in UTC</p>
       </div>
     </aside>
   );
