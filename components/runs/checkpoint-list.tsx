@@ -31,7 +31,7 @@ export function CheckpointList({ runId, checkpoints, selectedSeq }: CheckpointLi
           </Link>
         </li>
       ))}
-      {checkpoints.length === 0 && <li className="px-2 py-1 text-sm text-zinc-400">No checkpoints yet.</li>}
+      {checkpoints.length === 0 && <li className="px-2 py-1 text-sm text-zinc-500">No checkpoints yet.</li>}
     </ol>
   );
 }
