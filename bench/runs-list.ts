@@ -67,7 +67,8 @@ async function measure(label: string, url: string) {
     ["status = FAILED", { status: "FAILED" }],
     ["status = WAITING_APPROVAL (1%)", { status: "WAITING_APPROVAL" }],
     ["agent = deploy-agent + status = FAILED", { agent: "deploy-agent", status: "FAILED" }],
-    ["search run id prefix", { q: "run_0000" }],
+    ["search run id, exact", { q: `run_${(RUNS >> 1).toString(36).padStart(8, "0")}${"x".repeat(24)}` }],
+    ["search run id prefix (1,296 ids)", { q: "run_000120" }],
     ["search input text (1 match)", { q: "Reykjavik" }],
     ["search input text, 2nd page", { q: "charged twice", cursor: `${deep!.createdAt.getTime()}.${deep!.id}` }],
   ];

@@ -50,7 +50,16 @@ export function normalizeRunSearch(value: string | undefined): string | undefine
   return text ? text : undefined;
 }
 
+/** Run ids look like run_<letters and digits>: such a search is a prefix of the id, anything else text in the input. */
+export const looksLikeRunId = (q: string) => /^run_[A-Za-z0-9_-]*$/.test(q);
+
+// A prefix as a range (not LIKE 'q%'), so the primary key index serves it on both databases (byte order in SQLite
+// and in Postgres' C collation). Input text has no index to use: it is a scan, bounded by the page size.
 // SQLite's LIKE is case-insensitive for ASCII, Postgres' is not: the search matches the case typed on Postgres.
+function searchWhere(q: string) {
+  return looksLikeRunId(q) ? { id: { gte: q, lt: `${q}\uffff` } } : { input: { contains: q } };
+}
+
 function whereOf(filter: RunListFilter) {
   const cursor = decodeRunCursor(filter.cursor);
   const q = normalizeRunSearch(filter.q);
@@ -58,9 +67,9 @@ function whereOf(filter: RunListFilter) {
     AND: [
       filter.status ? { status: filter.status } : {},
       filter.agent ? { agentSlug: filter.agent } : {},
-      // A run id is matched exactly or by prefix (the primary key serves both); other text in the input.
-      q ? { OR: [{ id: { startsWith: q } }, { input: { contains: q } }] } : {},
-      cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
+      q ? searchWhere(q) : {},
+      // The redundant `lte` gives the planner a range on the createdAt index; the OR alone makes SQLite scan from the top.
+      cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {},
     ],
   };
 }
