@@ -6,6 +6,7 @@ import { tetherApi } from "./api";
 // A reviewer sees no actions (and the server refuses them anyway: tests/run-actions.int.test.ts).
 
 test.describe("as an operator", () => {
+  test.describe.configure({ timeout: 90_000 });
   test("cancels a waiting run after confirming", async ({ page, request }) => {
     const api = tetherApi(request);
     const { runId } = await api.startRefundAwaitingApproval();
@@ -21,7 +22,7 @@ test.describe("as an operator", () => {
     await page.getByRole("button", { name: "Cancel run" }).click();
     await dialog.getByLabel(/Reason/).fill("Wrong customer: a duplicate request.");
     await dialog.getByRole("button", { name: "Cancel run" }).click();
-    await expect(page.getByText("The run is cancelled.")).toBeVisible();
+    await expect(page.getByText("The run is cancelled.")).toBeVisible({ timeout: 15_000 });
     await expect(page.getByTestId("run-status")).toContainText("Cancelled");
     await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
     await expect(page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "run.cancelled" })).toContainText("Wrong customer");
@@ -34,7 +35,7 @@ test.describe("as an operator", () => {
     await page.getByLabel("Fork from checkpoint").selectOption({ label: "#1 · step 0" });
     await page.getByRole("button", { name: "Fork run" }).click();
     await page.getByRole("dialog", { name: "Fork a new run from checkpoint #1?" }).getByRole("button", { name: "Fork" }).click();
-    await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}$`));
+    await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}$`), { timeout: 20_000 });
     await expect(page.getByText("Forked from")).toBeVisible();
     await expect(page.getByRole("link", { name: runId })).toBeVisible();
     await expect(page.getByRole("region", { name: "Trace events" }).getByText("run.forked", { exact: true })).toBeVisible();

@@ -54,6 +54,7 @@ test("search, filters and paging", async ({ page, request }) => {
 });
 
 test("the runs list has no serious accessibility violations", async ({ page }) => {
+  test.setTimeout(90_000); // axe takes its time on a busy machine
   await page.goto("/runs");
   await expect(page.getByRole("table")).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();

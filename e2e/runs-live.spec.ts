@@ -1,17 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_API_TOKEN } from "./fixtures";
+import { storageStateFile } from "./fixtures";
 import { tetherApi } from "./api";
 
-// An operator follows a run live: the deploy agent waits at its gate, a person approves through the API
-// (another client), and the open page shows the decision and what the run does next — without a reload.
+// An operator follows a run live: the deploy agent waits at its gate, a reviewer approves in their own
+// browser, and the open page shows the decision and what the run does next — without a reload.
 // Then the operator inspects a checkpoint's state and the diff between two checkpoints.
 
 const trace = (page: Page) => page.getByRole("region", { name: "Trace events" });
 const status = (page: Page) => page.getByTestId("run-status");
 
-test("an operator follows a running deploy run live, then inspects a checkpoint and a diff", async ({ page, request }) => {
-  test.setTimeout(60_000);
+test("an operator follows a running deploy run live, then inspects a checkpoint and a diff", async ({ page, request, browser }) => {
+  test.setTimeout(90_000);
   const api = tetherApi(request);
   const { runId, packet } = await api.startDeployAwaitingApproval();
 
@@ -23,9 +23,13 @@ test("an operator follows a running deploy run live, then inspects a checkpoint 
   await expect(trace(page).getByText("Human decision")).toHaveCount(0);
   const loads = page.url();
 
-  // Someone else approves, through the HTTP API.
-  const response = await request.post(`/api/packets/${packet.id}/decision`, { headers: { authorization: `Bearer ${E2E_API_TOKEN}` }, data: { decision: "approve" } });
-  expect(response.ok()).toBe(true);
+  // Someone else — a reviewer, in their own browser — approves the packet from the inbox.
+  const reviewer = await browser.newContext({ storageState: storageStateFile("reviewer") });
+  const inbox = await reviewer.newPage();
+  await inbox.goto(`/inbox/${packet.id}`);
+  await inbox.getByRole("form", { name: "Approve packet" }).getByRole("button", { name: "Approve" }).click();
+  await expect(inbox.getByText(/Decision recorded/)).toBeVisible({ timeout: 15_000 });
+  await reviewer.close();
 
   // The page follows: the decision is its own entry (who, how long the run waited), then the migration runs.
   const decision = trace(page).getByRole("listitem").filter({ hasText: "gate.decided" });
@@ -70,6 +74,7 @@ test("an operator follows a running deploy run live, then inspects a checkpoint 
 });
 
 test("the run page has no serious accessibility violations", async ({ page, request }) => {
+  test.setTimeout(90_000); // axe takes its time on a busy machine
   const { runId } = await tetherApi(request).startRefundAwaitingApproval();
   await page.goto(`/runs/${runId}`);
   await expect(trace(page).getByText("gate.requested", { exact: true })).toBeVisible();

@@ -35,6 +35,8 @@ export function TraceTimeline() {
     estimateSize: (i) => ESTIMATE[rows[i].kind],
     getItemKey: (i) => rows[i].key,
     overscan: 10,
+    // The box's CSS height (36rem): rows render on the server and before the first measurement.
+    initialRect: { width: 1024, height: 576 },
   });
 
   // Following a live run: when the reader is at the end, new events keep the end in view.
