@@ -27,7 +27,7 @@ export function CheckpointList({ runId, checkpoints, selectedSeq }: CheckpointLi
             <span className="font-mono text-xs">
               #{checkpoint.seq} · step {checkpoint.step}
             </span>
-            <Timestamp value={checkpoint.createdAt} className="text-xs opacity-70" />
+            <Timestamp value={checkpoint.createdAt} className={`text-xs ${selectedSeq === checkpoint.seq ? "text-zinc-300" : "text-zinc-600"}`} />
           </Link>
         </li>
       ))}
