@@ -34,7 +34,9 @@ test.describe("as an operator", () => {
     await page.goto(`/runs/${runId}`);
     await page.getByLabel("Fork from checkpoint").selectOption({ label: "#1 · step 0" });
     await page.getByRole("button", { name: "Fork run" }).click();
-    await page.getByRole("dialog", { name: "Fork a new run from checkpoint #1?" }).getByRole("button", { name: "Fork" }).click();
+    const dialog = page.getByRole("dialog", { name: /^Fork a new run from checkpoint #\d+\?$/ });
+    await expect(dialog).toHaveAccessibleName("Fork a new run from checkpoint #1?");
+    await dialog.getByRole("button", { name: "Fork", exact: true }).click();
     await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}$`), { timeout: 20_000 });
     // The fork's header links back to the run it came from.
     await expect(page.getByRole("link", { name: runId, exact: true })).toBeVisible();
