@@ -3,7 +3,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import type { RunState } from "@/lib/runtime/state";
 
 export function ApprovalsList({ approvals }: { approvals: RunState["approvals"] }) {
-  if (approvals.length === 0) return <p className="text-sm text-zinc-400">No approvals.</p>;
+  if (approvals.length === 0) return <p className="text-sm text-zinc-500">No approvals.</p>;
   return (
     <Table>
       <thead>
@@ -20,12 +20,12 @@ export function ApprovalsList({ approvals }: { approvals: RunState["approvals"] 
           <tr key={approval.packetId}>
             <Td>
               <span className="font-mono text-xs">{approval.tool}</span>
-              <span className="block text-xs text-zinc-400">step {approval.step} · {approval.packetId}</span>
+              <span className="block text-xs text-zinc-500">step {approval.step} · {approval.packetId}</span>
             </Td>
             <Td>{approval.decision}</Td>
             <Td>{approval.by.join(", ")}</Td>
             <Td><Timestamp value={approval.at} /></Td>
-            <Td>{approval.usedAt ? <Timestamp value={approval.usedAt} /> : <span className="text-zinc-400">not yet</span>}</Td>
+            <Td>{approval.usedAt ? <Timestamp value={approval.usedAt} /> : <span className="text-zinc-500">not yet</span>}</Td>
           </tr>
         ))}
       </tbody>

@@ -27,11 +27,11 @@ export function CheckpointList({ runId, checkpoints, selectedSeq }: CheckpointLi
             <span className="font-mono text-xs">
               #{checkpoint.seq} · step {checkpoint.step}
             </span>
-            <Timestamp value={checkpoint.createdAt} className="text-xs opacity-70" />
+            <Timestamp value={checkpoint.createdAt} className={`text-xs ${selectedSeq === checkpoint.seq ? "text-zinc-300" : "text-zinc-600"}`} />
           </Link>
         </li>
       ))}
-      {checkpoints.length === 0 && <li className="px-2 py-1 text-sm text-zinc-400">No checkpoints yet.</li>}
+      {checkpoints.length === 0 && <li className="px-2 py-1 text-sm text-zinc-500">No checkpoints yet.</li>}
     </ol>
   );
 }

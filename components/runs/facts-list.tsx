@@ -28,7 +28,7 @@ function Freshness({ fact, now }: { fact: Fact; now: Date }) {
 
 /** Facts are append-only: a newer fact under the same key supersedes an older one. */
 export function FactsList({ facts, now }: { facts: Fact[]; now: Date }) {
-  if (facts.length === 0) return <p className="text-sm text-zinc-400">No facts recorded.</p>;
+  if (facts.length === 0) return <p className="text-sm text-zinc-500">No facts recorded.</p>;
   const latestIndex = new Map(facts.map((fact, i) => [fact.key, i]));
   return (
     <>

@@ -4,7 +4,7 @@ import type { Pending } from "@/lib/runtime/state";
 
 /** What the run is waiting on, in words. */
 export function PendingView({ pending }: { pending: Pending | null }) {
-  if (!pending) return <p className="text-sm text-zinc-400">Nothing pending.</p>;
+  if (!pending) return <p className="text-sm text-zinc-500">Nothing pending.</p>;
   switch (pending.kind) {
     case "effect":
       return (

@@ -13,7 +13,7 @@ function Column({ title, hint, accent, children }: { title: string; hint: string
 }
 
 function Items({ items, empty }: { items: RecoveryItemData[]; empty: string }) {
-  if (items.length === 0) return <p className="text-sm text-zinc-400">{empty}</p>;
+  if (items.length === 0) return <p className="text-sm text-zinc-500">{empty}</p>;
   return (
     <ul className="space-y-2">
       {items.map((item) => (

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { StatusBadge } from "@/components/ui/status-badge";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { RunRecord } from "@/lib/runtime/types";
+import { LiveStatus } from "./live/live-status";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -13,36 +13,37 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function RunHeader({ run, now }: { run: RunRecord; now: Date }) {
+export function RunHeader({ run, now, actions }: { run: RunRecord; now: Date; actions?: ReactNode }) {
   const isLeaseExpired = run.leaseExpiresAt !== null && run.leaseExpiresAt <= now;
   return (
     <header className="mb-6">
       <p className="text-xs text-zinc-500">
-        <Link href="/runs" className="hover:underline">Runs</Link> /
+        <Link href="/runs" className="hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">Runs</Link> /
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-3">
         <h1 className="font-mono text-lg font-semibold text-zinc-900">{run.id}</h1>
-        <StatusBadge status={run.status} />
+        <LiveStatus />
       </div>
+      {actions && <div className="mt-3">{actions}</div>}
       {run.error && (
         <p className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">{run.error}</p>
       )}
       <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
         <Field label="Agent">
           {run.agentSlug}
-          <span className="text-zinc-400">@{run.agentVersion}</span>
+          <span className="text-zinc-500">@{run.agentVersion}</span>
         </Field>
         <Field label="Created"><Timestamp value={run.createdAt} /></Field>
         <Field label="Updated"><Timestamp value={run.updatedAt} /></Field>
         <Field label="Lease owner">
-          {run.leaseOwner ?? <span className="text-zinc-400">none</span>}
-          {run.leaseOwner && <span className="text-zinc-400"> · epoch {run.leaseEpoch}</span>}
+          {run.leaseOwner ?? <span className="text-zinc-500">none</span>}
+          {run.leaseOwner && <span className="text-zinc-500"> · epoch {run.leaseEpoch}</span>}
         </Field>
         <Field label={isLeaseExpired ? "Lease expired" : "Lease expires"}>
           <Timestamp value={run.leaseExpiresAt} relativeTo={now} />
         </Field>
         <Field label="Waiting for">
-          {run.waitingFor ?? (run.wakeAt ? <>wake <Timestamp value={run.wakeAt} relativeTo={now} /></> : <span className="text-zinc-400">—</span>)}
+          {run.waitingFor ?? (run.wakeAt ? <>wake <Timestamp value={run.wakeAt} relativeTo={now} /></> : <span className="text-zinc-500">—</span>)}
         </Field>
       </dl>
       {run.parentRunId && (

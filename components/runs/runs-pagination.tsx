@@ -1,23 +1,19 @@
 import Link from "next/link";
-import type { RunStatus } from "@/lib/runtime/types";
+import type { RunListFilter } from "@/lib/queries/run-list";
+import { runsListHref } from "./list-href";
 
-type RunsPaginationProps = { status?: RunStatus; isFirstPage: boolean; nextCursor: string | null };
+type RunsPaginationProps = { filter: RunListFilter; nextCursor: string | null };
 
-export function RunsPagination({ status, isFirstPage, nextCursor }: RunsPaginationProps) {
+/** Keyset paging: "Newest" and "Next page"; the cursor is the last run shown, so new runs never shift a page. */
+export function RunsPagination({ filter, nextCursor }: RunsPaginationProps) {
+  const isFirstPage = !filter.cursor;
   if (isFirstPage && !nextCursor) return null;
-  const href = (cursor?: string) => {
-    const params = new URLSearchParams();
-    if (status) params.set("status", status);
-    if (cursor) params.set("cursor", cursor);
-    const query = params.toString();
-    return query ? `/runs?${query}` : "/runs";
-  };
-  const linkClass = "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500";
+  const linkClass = "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
   return (
     <nav aria-label="Pagination" className="mt-4 flex justify-between">
-      {isFirstPage ? <span /> : <Link href={href()} className={linkClass}>Newest</Link>}
+      {isFirstPage ? <span /> : <Link href={runsListHref({ ...filter, cursor: undefined })} className={linkClass}>← Newest</Link>}
       {nextCursor && (
-        <Link href={href(nextCursor)} className={linkClass}>
+        <Link href={runsListHref({ ...filter, cursor: nextCursor })} className={linkClass}>
           Next page →
         </Link>
       )}

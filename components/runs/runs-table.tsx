@@ -1,12 +1,14 @@
 import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { RunRecord } from "@/lib/runtime/types";
+import type { RunListItem } from "@/lib/queries/run-list";
 
-export function RunsTable({ runs }: { runs: RunRecord[] }) {
+export function RunsTable({ runs }: { runs: RunListItem[] }) {
   return (
     <Table>
+      <caption className="sr-only">Runs, newest first</caption>
       <thead>
         <tr>
           <Th>Run</Th>
@@ -21,24 +23,29 @@ export function RunsTable({ runs }: { runs: RunRecord[] }) {
         {runs.map((run) => (
           <tr key={run.id} className="hover:bg-zinc-50">
             <Td>
-              <Link href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline">
+              <Link href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
                 {run.id}
               </Link>
+              {run.parentRunId && <span className="block text-[11px] text-zinc-500">fork of {run.parentRunId}</span>}
             </Td>
             <Td>
               {run.agentSlug}
-              <span className="text-zinc-400">@{run.agentVersion}</span>
+              <span className="text-zinc-500">@{run.agentVersion}</span>
             </Td>
             <Td>
-              <StatusBadge status={run.status} />
+              <div className="flex flex-wrap items-center gap-1">
+                <StatusBadge status={run.status} />
+                {run.stateError && (
+                  <Badge tone="red" isDashed title={`The stored state could not be read: ${run.stateError}`}>
+                    State unreadable
+                  </Badge>
+                )}
+              </div>
+              {run.error && <p className="mt-0.5 max-w-xs truncate text-xs text-red-800" title={run.error}>{run.error}</p>}
             </Td>
-            <Td className="text-right tabular-nums">{run.state.step}</Td>
-            <Td>
-              <Timestamp value={run.createdAt} />
-            </Td>
-            <Td>
-              <Timestamp value={run.updatedAt} />
-            </Td>
+            <Td className="text-right tabular-nums">{run.step ?? <span className="text-zinc-500">—</span>}</Td>
+            <Td><Timestamp value={run.createdAt} /></Td>
+            <Td><Timestamp value={run.updatedAt} /></Td>
           </tr>
         ))}
       </tbody>

@@ -1,61 +1,59 @@
-// Read models for the runs pages. Pages call these, never Prisma: the runtime's store is the door.
+// Read models for the run page. Pages call these, never Prisma directly: the runtime's store is the door
+// for state (it loads and upgrades it through its schema); lists and the trace read through run-list.ts and
+// run-events.ts.
+import { getDb } from "@/lib/db";
 import { getRuntime } from "@/lib/runtime.server";
 import type { RecoveryView } from "@/lib/runtime/recovery";
 import type { RunState } from "@/lib/runtime/state";
-import { RUN_STATUSES, type RunRecord, type RunStatus, type TraceEvent } from "@/lib/runtime/types";
+import type { RunRecord } from "@/lib/runtime/types";
+import { findRunEvents, type RunEventsPage } from "./run-events";
 
-export const RUNS_PAGE_SIZE = 50;
-export const TRACE_EVENT_LIMIT = 500;
-
-export function parseRunStatus(value: string | undefined): RunStatus | undefined {
-  return RUN_STATUSES.find((status) => status === value);
-}
-
-/**
- * One page of runs, newest first. The cursor is the id of the last run of the previous page
- * (the store treats it as exclusive); one extra row tells whether a next page exists.
- */
-export async function findRunsPage(opts: { status?: RunStatus; cursor?: string }): Promise<{ runs: RunRecord[]; nextCursor: string | null }> {
-  const { store } = await getRuntime();
-  const rows = await store.findRuns({ status: opts.status ? [opts.status] : undefined, cursor: opts.cursor, limit: RUNS_PAGE_SIZE + 1 });
-  const runs = rows.slice(0, RUNS_PAGE_SIZE);
-  return { runs, nextCursor: rows.length > RUNS_PAGE_SIZE ? runs[runs.length - 1].id : null };
+/** The agents a run can belong to (for the list's agent filter): the registered ones, by slug. */
+export function listAgentSlugs(): string[] {
+  return [...getRuntime().context.agents.keys()].sort();
 }
 
 export type CheckpointSummary = { seq: number; step: number; createdAt: Date };
+type CheckpointWithState = CheckpointSummary & { state: RunState };
 
 export type RunDetail = {
   run: RunRecord;
   recovery: RecoveryView;
-  events: TraceEvent[];
-  hasMoreEvents: boolean;
+  /** The first page of the trace; the timeline loads the rest (and what comes next) by seq. */
+  trace: RunEventsPage;
   checkpoints: CheckpointSummary[];
   /** The state shown: the checkpoint asked for, else the run's current state. */
   shownState: RunState;
   shownCheckpoint: CheckpointSummary | null;
   /** A checkpoint seq was asked for but the run has none with it. */
   isCheckpointMissing: boolean;
+  /** Two checkpoints to compare, when both were asked for and exist. */
+  compare: { from: CheckpointWithState; to: CheckpointWithState } | null;
 };
 
+export type RunDetailQuery = { checkpoint?: number; compareFrom?: number; compareTo?: number };
+
 /** Everything the run page shows, or null when there is no such run. */
-export async function getRunDetail(runId: string, checkpointSeq?: number): Promise<RunDetail | null> {
-  const runtime = await getRuntime();
+export async function getRunDetail(runId: string, query: RunDetailQuery = {}): Promise<RunDetail | null> {
+  const runtime = getRuntime();
   const run = await runtime.store.getRun(runId);
   if (!run) return null;
-  const [recovery, events, checkpoints] = await Promise.all([
+  const [recovery, trace, checkpoints] = await Promise.all([
     runtime.recoveryView(runId),
-    runtime.store.listEvents(runId, { limit: TRACE_EVENT_LIMIT + 1 }),
+    findRunEvents(getDb(), runId),
     runtime.store.listCheckpoints(runId),
   ]);
-  const selected = checkpointSeq === undefined ? undefined : checkpoints.find((c) => c.seq === checkpointSeq);
+  const find = (seq: number | undefined) => (seq === undefined ? undefined : checkpoints.find((c) => c.seq === seq));
+  const selected = find(query.checkpoint);
+  const [from, to] = [find(query.compareFrom), find(query.compareTo)];
   return {
     run,
     recovery,
-    events: events.slice(0, TRACE_EVENT_LIMIT),
-    hasMoreEvents: events.length > TRACE_EVENT_LIMIT,
+    trace,
     checkpoints: checkpoints.map(({ seq, step, createdAt }) => ({ seq, step, createdAt })),
     shownState: selected?.state ?? run.state,
     shownCheckpoint: selected ? { seq: selected.seq, step: selected.step, createdAt: selected.createdAt } : null,
-    isCheckpointMissing: checkpointSeq !== undefined && !selected,
+    isCheckpointMissing: query.checkpoint !== undefined && !selected,
+    compare: from && to ? { from, to } : null,
   };
 }

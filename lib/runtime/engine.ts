@@ -116,6 +116,23 @@ export function createRuntime(options: RuntimeOptions) {
       return store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", events: [{ type: "run.resumed", step: run.state.step, data: { by: opts.by } }] });
     },
 
+    /**
+     * Make a FAILED run runnable again from its last checkpoint (the state the failed step left):
+     * the error streak is reset so the policy decides the step afresh. Intents already committed keep
+     * their keys, so nothing that happened is repeated. CAS on FAILED: two operators retry once.
+     */
+    async retryRun(opts: { runId: string; by: string; reason?: string }): Promise<RunRecord> {
+      const run = await getRun(opts.runId);
+      if (run.status !== "FAILED") {
+        throw new AppError("RUN_NOT_WAITING", { message: `run ${run.id} is ${run.status}, not FAILED`, userMessage: "Only a failed run can be retried." });
+      }
+      const state = { ...run.state, pending: null, consecutiveErrors: 0 };
+      return store.transitionRun({
+        runId: run.id, from: ["FAILED"], to: "QUEUED", state, error: null,
+        events: [{ type: "run.retried", step: state.step, data: { by: opts.by, reason: opts.reason ?? null, previousError: run.error, fromCheckpointSeq: run.stateSeq } }],
+      });
+    },
+
     async recoveryView(runId: string): Promise<RecoveryView> {
       const run = await getRun(runId);
       const [intents, packets] = await Promise.all([store.listIntents(runId), store.findPackets({ runId })]);

@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
 import { RunsPagination } from "@/components/runs/runs-pagination";
+import { RunsSearchForm } from "@/components/runs/runs-search-form";
 import { RunsTable } from "@/components/runs/runs-table";
 import { StatusFilter } from "@/components/runs/status-filter";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { statusLabel } from "@/components/ui/status-badge";
-import { findRunsPage, parseRunStatus } from "@/lib/queries/runs";
+import { getDb } from "@/lib/db";
+import { findRunList, normalizeRunSearch, parseRunStatusFilter, type RunListFilter } from "@/lib/queries/run-list";
+import { listAgentSlugs } from "@/lib/queries/runs";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 
 export const dynamic = "force-dynamic";
@@ -13,22 +16,28 @@ export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const status = parseRunStatus(firstParam(params.status));
-  const cursor = firstParam(params.cursor);
-  const { runs, nextCursor } = await findRunsPage({ status, cursor });
+  const filter: RunListFilter = {
+    status: parseRunStatusFilter(firstParam(params.status)),
+    agent: firstParam(params.agent) || undefined,
+    q: normalizeRunSearch(firstParam(params.q)),
+    cursor: firstParam(params.cursor) || undefined,
+  };
+  const { runs, nextCursor } = await findRunList(getDb(), filter);
+  const isFiltered = Boolean(filter.status || filter.agent || filter.q);
 
   return (
     <>
       <PageHeader title="Runs" description="Every agent run, newest first." />
-      <StatusFilter active={status} />
+      <RunsSearchForm filter={filter} agents={listAgentSlugs()} />
+      <StatusFilter filter={filter} />
       {runs.length === 0 ? (
-        <EmptyState title={status ? `No ${statusLabel(status).toLowerCase()} runs` : "No runs yet"}>
-          {status ? "Try another status filter." : "Runs appear here when an agent is started from the API, the CLI or MCP."}
+        <EmptyState title={isFiltered ? `No ${filter.status ? statusLabel(filter.status).toLowerCase() + " " : ""}runs match` : "No runs yet"}>
+          {isFiltered ? "Try another status, agent or search." : "Runs appear here when an agent is started from the API, the CLI or MCP."}
         </EmptyState>
       ) : (
         <RunsTable runs={runs} />
       )}
-      <RunsPagination status={status} isFirstPage={!cursor} nextCursor={nextCursor} />
+      <RunsPagination filter={filter} nextCursor={nextCursor} />
     </>
   );
 }

@@ -1,12 +1,19 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { RunActions } from "@/components/runs/actions/run-actions";
 import { CheckpointList } from "@/components/runs/checkpoint-list";
+import { CostSummary } from "@/components/runs/cost/cost-summary";
+import { RunLive } from "@/components/runs/live/run-live";
 import { RecoveryView } from "@/components/runs/recovery-view";
 import { RunHeader } from "@/components/runs/run-header";
+import { CheckpointCompare } from "@/components/runs/state-diff/checkpoint-compare";
+import { StateDiffView } from "@/components/runs/state-diff/state-diff-view";
 import { StateView } from "@/components/runs/state-view";
-import { TraceTimeline } from "@/components/runs/trace-timeline";
+import { TraceTimeline } from "@/components/runs/timeline/trace-timeline";
 import { Card } from "@/components/ui/card";
 import { Timestamp } from "@/components/ui/timestamp";
+import { can } from "@/lib/auth/rbac";
+import { requirePageUser } from "@/lib/auth/session";
 import { getRunDetail } from "@/lib/queries/runs";
 import { intParam, type SearchParams } from "@/lib/queries/search-params";
 
@@ -16,17 +23,29 @@ export const metadata: Metadata = { title: "Run" };
 type RunPageProps = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 
 export default async function RunPage({ params, searchParams }: RunPageProps) {
-  const [{ id }, query] = await Promise.all([params, searchParams]);
-  const detail = await getRunDetail(id, intParam(query.checkpoint));
+  const [{ id }, query, user] = await Promise.all([params, searchParams, requirePageUser()]);
+  const compareFrom = intParam(query.from);
+  const compareTo = intParam(query.to);
+  const detail = await getRunDetail(id, { checkpoint: intParam(query.checkpoint), compareFrom, compareTo });
   if (!detail) notFound();
   const now = new Date();
-  const { run, shownCheckpoint } = detail;
+  const { run, shownCheckpoint, compare } = detail;
+  const checkpointChoices = detail.checkpoints.map(({ seq, step }) => ({ seq, step }));
 
   return (
-    <>
-      <RunHeader run={run} now={now} />
+    <RunLive key={run.id} runId={run.id} initial={detail.trace}>
+      <RunHeader run={run} now={now} actions={can(user.role, "runs:operate") ? <RunActions runId={run.id} checkpoints={checkpointChoices} /> : undefined} />
+
       <h2 className="mb-2 text-sm font-semibold text-zinc-900">Recovery</h2>
       <RecoveryView view={detail.recovery} />
+
+      <div className="mt-6">
+        <CostSummary />
+      </div>
+
+      <div className="mt-6">
+        <TraceTimeline />
+      </div>
 
       <div className="mt-6 grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_18rem]">
         <Card
@@ -50,8 +69,13 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
         </Card>
       </div>
 
-      <h2 className="mt-6 mb-2 text-sm font-semibold text-zinc-900">Trace</h2>
-      <TraceTimeline events={detail.events} hasMore={detail.hasMoreEvents} />
-    </>
+      <Card title="Compare checkpoints" description="What changed in the state between two checkpoints." className="mt-4">
+        <CheckpointCompare runId={run.id} checkpoints={detail.checkpoints} from={compareFrom} to={compareTo} />
+        {compare && <StateDiffView before={compare.from.state} after={compare.to.state} fromSeq={compare.from.seq} toSeq={compare.to.seq} />}
+        {(compareFrom !== undefined || compareTo !== undefined) && !compare && (
+          <p className="mt-2 text-sm text-red-800">One of those checkpoints does not exist.</p>
+        )}
+      </Card>
+    </RunLive>
   );
 }

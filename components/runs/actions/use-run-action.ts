@@ -1,0 +1,31 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/define-action";
+
+export type RunActionOutcome = { tone: "success" | "error"; message: string };
+
+/** Runs one server action, turns its result into one message, refreshes the page (or goes elsewhere) on success. */
+export function useRunAction() {
+  const router = useRouter();
+  const [isPending, startTransition] = useTransition();
+  const [outcome, setOutcome] = useState<RunActionOutcome | null>(null);
+
+  function run<T>(call: () => Promise<ActionResult<T>>, onSuccess: (data: T) => { message: string; goTo?: string }, onDone?: () => void) {
+    startTransition(async () => {
+      const result = await call();
+      onDone?.();
+      if (!result.ok) {
+        setOutcome({ tone: "error", message: result.message });
+        router.refresh(); // a lost race (someone else acted first) shows the run as it is now
+        return;
+      }
+      const { message, goTo } = onSuccess(result.data);
+      setOutcome({ tone: "success", message });
+      if (goTo) router.push(goTo);
+      else router.refresh();
+    });
+  }
+
+  return { run, isPending, outcome };
+}

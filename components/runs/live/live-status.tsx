@@ -1,0 +1,19 @@
+"use client";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { useRunLive } from "./run-live";
+
+/** The run's status as the last poll saw it, and whether the page is following it. */
+export function LiveStatus() {
+  const { head, isLive } = useRunLive();
+  return (
+    <span className="inline-flex items-center gap-2" data-testid="run-status">
+      <StatusBadge status={head.status} />
+      {isLive && (
+        <span className="inline-flex items-center gap-1 text-xs text-emerald-800">
+          <span aria-hidden className="size-2 animate-pulse rounded-full bg-emerald-600" />
+          live
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,59 @@
+"use server";
+// Server actions of an operator on a run (scope runs:operate). Each calls one runtime operation — the
+// same ones the HTTP API and the CLI use — and the engine's compare-and-set decides races.
+import { z } from "zod";
+import { defineAction } from "@/lib/actions/define-action";
+import { getRuntime } from "@/lib/runtime.server";
+
+const runId = z.string().trim().min(1, "Which run?").max(200);
+const reason = z.string().trim().max(500).optional().transform((v) => v || undefined);
+
+type Revalidate = (path: string) => void;
+function revalidateRun(revalidatePath: Revalidate, id: string) {
+  revalidatePath(`/runs/${id}`);
+  revalidatePath("/runs");
+}
+
+const cancelRunSchema = z.object({ runId, reason });
+export const cancelRunAction = defineAction(
+  { schema: cancelRunSchema, scope: "runs:operate", audit: { action: "runs.cancel", target: ({ runId }) => runId } },
+  async ({ runId, reason }, { user, revalidatePath }) => {
+    const run = await getRuntime().cancelRun({ runId, by: user.email, reason });
+    revalidateRun(revalidatePath, run.id);
+    return { runId: run.id, status: run.status };
+  },
+);
+
+const resumeRunSchema = z.object({ runId });
+export const resumeRunAction = defineAction(
+  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.resume", target: ({ runId }) => runId } },
+  async ({ runId }, { user, revalidatePath }) => {
+    const run = await getRuntime().resumeRun({ runId, by: user.email });
+    revalidateRun(revalidatePath, run.id);
+    return { runId: run.id, status: run.status };
+  },
+);
+
+const retryRunSchema = z.object({ runId, reason });
+export const retryRunAction = defineAction(
+  { schema: retryRunSchema, scope: "runs:operate", audit: { action: "runs.retry", target: ({ runId }) => runId } },
+  async ({ runId, reason }, { user, revalidatePath }) => {
+    const run = await getRuntime().retryRun({ runId, by: user.email, reason });
+    revalidateRun(revalidatePath, run.id);
+    return { runId: run.id, status: run.status };
+  },
+);
+
+const forkRunSchema = z.object({ runId, checkpointSeq: z.coerce.number().int().min(1, "Choose a checkpoint.") });
+export const forkRunAction = defineAction(
+  {
+    schema: forkRunSchema,
+    scope: "runs:operate",
+    audit: { action: "runs.fork", target: ({ runId }) => runId, data: (input, fork: { runId: string }) => ({ ...input, forkId: fork.runId }) },
+  },
+  async ({ runId, checkpointSeq }, { user, revalidatePath }) => {
+    const fork = await getRuntime().forkRun({ runId, checkpointSeq, startedBy: user.email });
+    revalidatePath("/runs");
+    return { runId: fork.id, status: fork.status };
+  },
+);

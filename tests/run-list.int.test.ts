@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findRunEvents } from "../lib/queries/run-events";
+import { decodeRunCursor, encodeRunCursor, findRunList, type RunListItem } from "../lib/queries/run-list";
+import { initialState } from "../lib/runtime/state";
+import { createTestRuntime, providers, uid } from "./support/runtime";
+
+// The runs list query on both databases: filters, search, keyset paging (also across runs created in the
+// same millisecond), the state-error flag; and the incremental events query the live timeline polls.
+
+describe.each(providers())("runs list and events queries [%s]", (_provider, url) => {
+  let t: ReturnType<typeof createTestRuntime>;
+  const agent = uid("list-agent");
+  const other = uid("other-agent");
+  const base = new Date("2030-01-01T00:00:00Z").getTime(); // after every other test's runs: this test owns the top of the list
+  const ids: string[] = [];
+
+  function stateJson(slug: string, step = 0) {
+    return JSON.stringify({ ...initialState({ agent: { slug, version: "1", instructionsHash: "h" }, instructions: "", input: null }), step });
+  }
+
+  beforeAll(async () => {
+    t = createTestRuntime(url);
+    // 7 runs of `agent`, two pairs sharing a createdAt, plus 2 of `other`; ids sort with creation order.
+    const times = [0, 1000, 1000, 2000, 3000, 3000, 4000];
+    const data = times.map((offset, i) => {
+      const id = `run_${agent}_${String(i).padStart(2, "0")}`;
+      ids.push(id);
+      return {
+        id, agentSlug: agent, agentVersion: "1", status: i % 2 === 0 ? "COMPLETED" : "FAILED",
+        input: JSON.stringify({ orderId: `ord-${agent}-${i}`, reason: i === 3 ? "Duplicate charge on Tuesday" : "late" }),
+        state: stateJson(agent, i), createdAt: new Date(base + offset), updatedAt: new Date(base + offset),
+      };
+    });
+    data.push(
+      { id: `run_${other}_a`, agentSlug: other, agentVersion: "1", status: "COMPLETED", input: "{}", state: stateJson(other), createdAt: new Date(base + 500), updatedAt: new Date(base) },
+      { id: `run_${other}_bad`, agentSlug: other, agentVersion: "1", status: "FAILED", input: "{}", state: "{not json", createdAt: new Date(base + 600), updatedAt: new Date(base) },
+    );
+    await t.db.run.createMany({ data });
+  });
+  afterAll(async () => { await t.close(); });
+
+  const idsOf = (runs: RunListItem[]) => runs.map((r) => r.id);
+
+  it("pages newest first with a keyset cursor: every run once, ties broken by id", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await findRunList(t.db, { agent, cursor }, 2);
+      expect(page.runs.length).toBeLessThanOrEqual(2);
+      seen.push(...idsOf(page.runs));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(ids.toReversed());
+  });
+
+  it("filters by status and agent, and searches run ids (prefix) and input text", async () => {
+    const failed = await findRunList(t.db, { agent, status: "FAILED" });
+    expect(idsOf(failed.runs)).toEqual([ids[5], ids[3], ids[1]]);
+    expect(failed.runs[0]).toMatchObject({ status: "FAILED", step: 5, agentSlug: agent });
+    expect(idsOf((await findRunList(t.db, { q: ids[4] })).runs)).toEqual([ids[4]]);
+    expect(idsOf((await findRunList(t.db, { q: `run_${agent}_0` })).runs)).toHaveLength(7);
+    expect(idsOf((await findRunList(t.db, { q: "Duplicate charge" })).runs)).toEqual([ids[3]]);
+    expect(idsOf((await findRunList(t.db, { q: `ord-${agent}-6`, status: "FAILED" })).runs)).toEqual([]);
+    expect((await findRunList(t.db, { agent: uid("nobody") })).runs).toEqual([]);
+  });
+
+  it("lists a run whose state cannot be read, with stateError instead of failing the page", async () => {
+    const { runs } = await findRunList(t.db, { agent: other });
+    expect(runs.map((r) => [r.id, r.step, Boolean(r.stateError)])).toEqual([
+      [`run_${other}_bad`, null, true],
+      [`run_${other}_a`, 0, false],
+    ]);
+  });
+
+  it("cursors round-trip and garbage is ignored", () => {
+    const cursor = { createdAt: new Date(base), id: "run_x.y" };
+    expect(decodeRunCursor(encodeRunCursor(cursor))).toEqual(cursor);
+    expect(decodeRunCursor("nonsense")).toBeUndefined();
+    expect(decodeRunCursor(undefined)).toBeUndefined();
+  });
+
+  it("reads a run's events after a seq, in pages, with the run's head", async () => {
+    t.runtime.context.agents.set(agent, { slug: agent, version: "1", name: agent, description: "", instructions: "x", input: (await import("zod")).z.unknown(), tools: [], policy: { decide: async () => ({ decision: { kind: "complete", output: 1 } }) } });
+    const { run } = await t.runtime.startRun({ agent, input: { n: 1 } });
+    await t.runtime.createWorker().drain();
+    const all = await findRunEvents(t.db, run.id);
+    expect(all.run).toMatchObject({ id: run.id, status: "COMPLETED" });
+    expect(all.events.map((e) => e.seq)).toEqual(Array.from({ length: all.run.eventSeq }, (_, i) => i + 1));
+    const first = await findRunEvents(t.db, run.id, { limit: 1 });
+    expect(first).toMatchObject({ hasMore: true, events: [{ seq: 1, type: "run.created" }] });
+    const rest = await findRunEvents(t.db, run.id, { after: 1 });
+    expect(rest.hasMore).toBe(false);
+    expect(rest.events[0].seq).toBe(2);
+    expect(typeof rest.events[0].at).toBe("string");
+    await expect(findRunEvents(t.db, "run_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

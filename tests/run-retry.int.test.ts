@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isAppError, type AgentDefinition } from "../lib/runtime";
+import { scriptedAgent } from "./support/agents";
+import { createTestRuntime, providers, uid } from "./support/runtime";
+
+// retryRun: a FAILED run becomes runnable again from its last checkpoint, once, with a run.retried event.
+
+async function expectCode(promise: Promise<unknown>, code: string) {
+  const error = await promise.then(() => null, (e) => e);
+  expect(isAppError(error) && error.code).toBe(code);
+}
+
+/** Fails its second step the first time it is asked, then completes: a transient policy failure. */
+function flakyAgent(slug: string): AgentDefinition {
+  let hasFailed = false;
+  return scriptedAgent(slug, [], [
+    { kind: "record", facts: [{ key: "seen", value: 1 }] },
+    () => {
+      if (hasFailed) return { kind: "complete", output: { retried: true } };
+      hasFailed = true;
+      return { kind: "fail", reason: "the model provider was down" };
+    },
+  ]);
+}
+
+describe.each(providers())("retryRun [%s]", (_provider, url) => {
+  let t: ReturnType<typeof createTestRuntime>;
+  beforeAll(() => { t = createTestRuntime(url); });
+  afterAll(async () => { await t.close(); });
+
+  const register = (agent: AgentDefinition) => { t.runtime.context.agents.set(agent.slug, agent); return agent; };
+  const drain = () => t.runtime.createWorker().drain();
+
+  it("a failed run resumes from its last checkpoint and completes; the trace says who retried it", async () => {
+    const agent = register(flakyAgent(uid("flaky")));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    const failed = await t.runtime.getRun(run.id);
+    expect(failed).toMatchObject({ status: "FAILED", error: "the model provider was down" });
+    expect(failed.state.step).toBe(1);
+
+    const retried = await t.runtime.retryRun({ runId: run.id, by: "ops@example.com", reason: "provider is back" });
+    expect(retried).toMatchObject({ status: "QUEUED", error: null });
+    expect(retried.state.step).toBe(1); // the fact recorded in step 0 is kept, step 0 is not redone
+    expect(retried.state.facts.map((f) => f.key)).toEqual(["seen"]);
+
+    const events = await t.store.listEvents(run.id);
+    const retryEvent = events.find((e) => e.type === "run.retried");
+    expect(retryEvent?.data).toMatchObject({ by: "ops@example.com", reason: "provider is back", previousError: "the model provider was down", fromCheckpointSeq: failed.stateSeq });
+    const checkpoints = await t.store.listCheckpoints(run.id);
+    expect(checkpoints.at(-1)).toMatchObject({ seq: retried.stateSeq, step: 1 });
+
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done).toMatchObject({ status: "COMPLETED", state: { output: { retried: true } } });
+    // Step 0 ran once: one record decision before the retry, none after it.
+    const afterRetry = (await t.store.listEvents(run.id)).filter((e) => e.seq > retryEvent!.seq);
+    expect(afterRetry.filter((e) => e.type === "model.decision").map((e) => e.step)).toEqual([1]);
+  });
+
+  it("only a FAILED run can be retried, and only once", async () => {
+    const agent = register(flakyAgent(uid("flaky")));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await expectCode(t.runtime.retryRun({ runId: run.id, by: "ops@example.com" }), "RUN_NOT_WAITING"); // QUEUED
+    await drain();
+    const retries = await Promise.allSettled([
+      t.runtime.retryRun({ runId: run.id, by: "a@example.com" }),
+      t.runtime.retryRun({ runId: run.id, by: "b@example.com" }),
+    ]);
+    expect(retries.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const events = await t.store.listEvents(run.id);
+    expect(events.filter((e) => e.type === "run.retried")).toHaveLength(1);
+    await expectCode(t.runtime.retryRun({ runId: "run_missing", by: "ops@example.com" }), "NOT_FOUND");
+  });
+});
