@@ -80,9 +80,11 @@ test("a reviewer approves, edits (an invalid amount first), rejects and redirect
   // Redirect with an instruction, chosen by keyboard (d), which focuses the instruction field.
   await page.goto(`/inbox/${redirect.packet.id}`);
   await expect(packetStatus(page)).toHaveText("Pending");
-  await page.keyboard.press("d");
   const instruction = page.getByLabel("Instruction for the agent");
-  await expect(instruction).toBeFocused();
+  await expect(async () => {
+    await page.keyboard.press("d"); // retried until the page is interactive
+    await expect(instruction).toBeFocused({ timeout: 1_000 });
+  }).toPass();
   await instruction.fill("Offer store credit instead.");
   await expect(page.getByRole("radio", { name: "Redirect" })).toHaveAttribute("aria-checked", "true"); // typing "a"/"d" did not switch
   await page.getByRole("button", { name: "Redirect", exact: true }).click();

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { StatusBadge } from "@/components/ui/status-badge";
+import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { HistoryEntry } from "@/lib/queries/packets";
@@ -49,7 +49,7 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
               <Td className="text-xs">{by.length > 0 ? by.join(", ") : "—"}</Td>
               <Td className="text-xs tabular-nums">{entry.waitedMs === null ? "—" : formatAge(entry.waitedMs)}</Td>
               <Td>
-                <Link href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId} (${entry.run.agent}): ${entry.run.status.toLowerCase().replaceAll("_", " ")}`}>
+                <Link href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(entry.run.status)}`}>
                   <StatusBadge status={entry.run.status} />
                 </Link>
                 <span className="mt-0.5 block text-xs text-zinc-600">{entry.run.agent}</span>
