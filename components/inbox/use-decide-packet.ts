@@ -24,9 +24,10 @@ export function useDecidePacket(packetId: string) {
       const result = await decidePacketAction({ packetId, ...input });
       void queryClient.invalidateQueries({ queryKey: queryKeys.packets.all });
       if (result.ok) {
-        const { status, approvers, requiredApprovals } = result.data;
+        const { status } = result.data;
+        // Still pending after an approval: a four-eyes packet recorded this approval and waits for another reviewer.
         const message = status === "PENDING"
-          ? `Your approval is recorded (${approvers.length} of ${requiredApprovals}). A different reviewer must give the next one.`
+          ? "Your approval is recorded. A different reviewer must give the next one."
           : `Decision recorded. The packet is now ${statusLabel(status).toLowerCase()}.`;
         setOutcome({ tone: "success", message });
         router.refresh();

@@ -23,7 +23,7 @@ export const decidePacketAction = defineAction(
     const packet = await getRuntime().decidePacket({ packetId, reviewer: user.email, input });
     revalidatePath("/inbox");
     revalidatePath(`/runs/${packet.runId}`);
-    return { packetId: packet.id, runId: packet.runId, status: packet.status, approvers: packet.approvers, requiredApprovals: packet.requiredApprovals };
+    return { packetId: packet.id, runId: packet.runId, status: packet.status };
   },
 );
 
