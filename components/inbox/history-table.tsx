@@ -39,7 +39,7 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
             <tr key={packet.id}>
               <Td><Timestamp value={packet.decidedAt} /></Td>
               <Td>
-                <Link href={`/inbox/${encodeURIComponent(packet.id)}`} className="font-mono text-xs text-blue-700 hover:underline">{packet.tool}</Link>
+                <Link href={`/inbox/${encodeURIComponent(packet.id)}`} className="font-mono text-xs text-blue-700 underline">{packet.tool}</Link>
                 <span className="block text-xs text-zinc-700">{packet.content.impact}</span>
               </Td>
               <Td>

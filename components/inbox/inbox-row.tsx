@@ -56,7 +56,7 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
             <div className="flex gap-1"><dt>Waiting since</dt><dd className="text-zinc-900"><Timestamp value={item.createdAt} relativeTo={now} /></dd></div>
             <div className="flex gap-1">
               <dt>Run</dt>
-              <dd><Link href={`/runs/${encodeURIComponent(item.runId)}`} className="font-mono text-blue-700 hover:underline">{item.runId}</Link></dd>
+              <dd><Link href={`/runs/${encodeURIComponent(item.runId)}`} className="font-mono text-blue-700 underline">{item.runId}</Link></dd>
             </div>
           </dl>
         </div>

@@ -23,7 +23,7 @@ export default async function InboxPage() {
         title="Inbox"
         description="Decision packets waiting for a person. It updates on its own."
         actions={
-          <Link href="/inbox/history" className="text-sm text-blue-700 hover:underline">
+          <Link href="/inbox/history" className="text-sm text-blue-700 underline">
             Decision history
           </Link>
         }

@@ -42,7 +42,7 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
         title={<span className="font-mono">{packet.tool}</span>}
         description={
           <>
-            <Link href="/inbox" className="text-blue-700 hover:underline">
+            <Link href="/inbox" className="text-blue-700 underline">
               Inbox
             </Link>{" "}
             / <span className="font-mono">{packet.id}</span>

@@ -20,7 +20,7 @@ export default async function DecisionHistoryPage({ searchParams }: { searchPara
       <PageHeader
         title="Decision history"
         description="Every decided packet, the latest first: who decided, when, how long it waited and what the run did next."
-        actions={<Link href="/inbox" className="text-sm text-blue-700 hover:underline">Back to the inbox</Link>}
+        actions={<Link href="/inbox" className="text-sm text-blue-700 underline">Back to the inbox</Link>}
       />
       {entries.length === 0 ? (
         <EmptyState title={page > 1 ? "No more decisions" : "No decisions yet"}>Decisions on packets appear here once reviewers make them.</EmptyState>
@@ -28,9 +28,9 @@ export default async function DecisionHistoryPage({ searchParams }: { searchPara
         <HistoryTable entries={entries} />
       )}
       <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
-        {page > 1 && <Link href={page === 2 ? "/inbox/history" : `/inbox/history?page=${page - 1}`} className="text-blue-700 hover:underline">Newer</Link>}
+        {page > 1 && <Link href={page === 2 ? "/inbox/history" : `/inbox/history?page=${page - 1}`} className="text-blue-700 underline">Newer</Link>}
         <span className="text-zinc-600">Page {page}</span>
-        {hasNext && <Link href={`/inbox/history?page=${page + 1}`} className="text-blue-700 hover:underline">Older</Link>}
+        {hasNext && <Link href={`/inbox/history?page=${page + 1}`} className="text-blue-700 underline">Older</Link>}
       </nav>
     </>
   );
