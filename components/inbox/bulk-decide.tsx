@@ -94,7 +94,7 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
         </ol>
         {mode === "reject" && (
           <Field id="bulk-reason" label="Reason (each agent receives it)" error={reasonError} className="mt-3">
-            <Textarea id="bulk-reason" rows={2} value={reason} error={reasonError} onChange={(e) => { setReason(e.target.value); setReasonError(null); }} {...describedBy("bulk-reason", reasonError)} />
+            <Textarea id="bulk-reason" data-autofocus rows={2} value={reason} error={reasonError} onChange={(e) => { setReason(e.target.value); setReasonError(null); }} {...describedBy("bulk-reason", reasonError)} />
           </Field>
         )}
       </ConfirmDialog>

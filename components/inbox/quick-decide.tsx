@@ -74,7 +74,7 @@ export function QuickDecideDialog({ pending, isBusy, onCancel, onSend }: QuickDe
           {decision === "approve" && <p className="mt-1 text-xs text-zinc-600">High impact: confirm that exactly this action should run.</p>}
           {needsText && (
             <Field id={id} label={decision === "reject" ? "Reason (the agent receives it)" : "Instruction for the agent"} error={error} className="mt-3">
-              <Textarea id={id} rows={3} value={text} error={error} onChange={(e) => { setText(e.target.value); setError(null); }} {...describedBy(id, error)} />
+              <Textarea id={id} data-autofocus rows={3} value={text} error={error} onChange={(e) => { setText(e.target.value); setError(null); }} {...describedBy(id, error)} />
             </Field>
           )}
         </>

@@ -24,8 +24,9 @@ export function ConfirmDialog({ isOpen, title, children, confirmLabel, confirmVa
     if (!dialog) return;
     if (isOpen && !dialog.open) {
       dialog.showModal();
-      // React's autoFocus ran while the dialog was still closed; showModal then focused Cancel (the first button).
-      dialog.querySelector<HTMLElement>("[data-confirm]")?.focus();
+      // React's autoFocus ran while the dialog was still closed; showModal then focused Cancel (the first
+      // button). Focus a field of the content marked data-autofocus, else the confirm button.
+      dialog.querySelector<HTMLElement>("[data-autofocus], [data-confirm]")?.focus();
     }
     if (!isOpen && dialog.open) dialog.close();
   }, [isOpen]);
