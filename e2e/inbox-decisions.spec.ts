@@ -144,6 +144,22 @@ test("keyboard: j/k choose a packet on the list, a asks to confirm a high-impact
   await expect(page.getByText(`deploys.run_migration (${packet.id}): approved.`)).toBeVisible();
   await expect(row).toHaveCount(0);
   await api.waitForStatus(runId, ["WAITING_EVENT", "COMPLETED"]);
+
+  // r rejects the selected packet: the reason field takes the typing, and its letters fire no shortcut.
+  const second = await api.startDeployAwaitingApproval();
+  const secondRow = page.getByRole("article").filter({ hasText: second.packet.id });
+  await expect(secondRow).toBeVisible({ timeout: 10_000 });
+  for (let i = 0; i < 50 && (await secondRow.getAttribute("data-cursor")) === null; i++) await page.keyboard.press("j");
+  await page.keyboard.press("r");
+  const reject = page.getByRole("dialog", { name: "Reject this action?" });
+  const reason = reject.getByLabel("Reason (the agent receives it)");
+  await expect(reason).toBeFocused();
+  await page.keyboard.type("Wait for the release freeze to end, and ask again.");
+  await expect(reason).toHaveValue("Wait for the release freeze to end, and ask again.");
+  await expect(page.getByRole("dialog", { name: "Approve this action?" })).toHaveCount(0);
+  await reject.getByRole("button", { name: "Reject", exact: true }).click();
+  await expect(page.getByText(`deploys.run_migration (${second.packet.id}): rejected.`)).toBeVisible();
+  await api.waitForStatus(second.runId, ["COMPLETED"]);
 });
 
 test("bulk: two refunds approved at once, each listed in the confirmation, each with its own result", async ({ page, request }) => {
