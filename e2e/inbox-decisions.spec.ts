@@ -121,6 +121,9 @@ test("two reviewers decide the same packet: one wins, the other is told it lost 
   await other.getByRole("button", { name: "Reject", exact: true }).click();
   await expect(other.getByText(`Someone else decided this packet first. This packet was already decided (approved) by ${demoEmail("reviewer")}.`)).toBeVisible();
   await expect(packetStatus(other)).toHaveText("Approved");
+  // Once its live poll gets through again, the page says who decided while it was open.
+  await other.unroute("**/api/console/packets/**");
+  await expect(other.getByText(`This packet was decided while you had it open: approved by ${demoEmail("reviewer")}.`)).toBeVisible({ timeout: 10_000 });
   await otherContext.close();
 });
 
