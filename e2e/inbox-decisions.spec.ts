@@ -170,7 +170,7 @@ test("bulk: two refunds approved at once, each listed in the confirmation, each 
   const [first, second] = await Promise.all([api.startRefundAwaitingApproval(15_000), api.startRefundAwaitingApproval(16_000)]);
   await page.goto("/inbox?tool=payments.refund&sort=age");
   await expect(page).toHaveURL(/tool=payments\.refund/);
-  await expect(page.getByTestId("inbox-count")).toHaveText(/^\d+ \(\d+ pending/);
+  await expect(page.getByTestId("inbox-count")).toHaveText(/^\d+\s*\(\d+ pending/);
   for (const { packet } of [first, second]) await page.getByRole("checkbox", { name: `Select payments.refund packet ${packet.id}` }).check();
   await page.getByRole("region", { name: "Bulk decision" }).getByRole("button", { name: "Approve 2 selected" }).click();
   const confirm = page.getByRole("dialog", { name: "Approve 2 actions?" });
