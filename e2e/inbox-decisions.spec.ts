@@ -9,7 +9,7 @@ import { demoEmail, storageStateFile } from "./fixtures";
 // Each test starts its own runs through the HTTP API.
 
 test.use({ storageState: storageStateFile("reviewer") });
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 180_000 }); // 2 shared cores: a refund run takes seconds to reach its gate
 
 const packetStatus = (page: Page) => page.getByTestId("packet-status");
 const runStatusLink = (page: Page, runId: string) => page.getByRole("link", { name: new RegExp(`^Run ${runId}: `) });
