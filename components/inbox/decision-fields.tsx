@@ -1,63 +1,54 @@
-import type { DecisionKind } from "@/lib/runtime/types";
+"use client";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Field, Textarea, describedBy } from "@/components/ui/field";
 
-export function FieldErrorList({ id, messages }: { id: string; messages: string[] }) {
+export function ApproveForm({ isBusy, isHighImpact, onSubmit }: { isBusy: boolean; isHighImpact: boolean; onSubmit: () => void }) {
   return (
-    <ul id={id} className="mt-1 space-y-0.5 text-xs text-red-700">
-      {messages.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
+    <form
+      aria-label="Approve packet"
+      className="space-y-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <p className="text-sm text-zinc-600">
+        Approve exactly the proposed action and arguments.{isHighImpact && " This is a high-impact action: you will be asked to confirm."}
+      </p>
+      <Button type="submit" variant="primary" isBusy={isBusy}>
+        Approve
+      </Button>
+    </form>
   );
 }
 
-const inputClass = "block w-full rounded border border-zinc-300 px-2 py-1.5 text-sm text-zinc-900 focus:border-blue-600 focus:outline-none focus:ring-1 focus:ring-blue-600 aria-invalid:border-red-500";
+const REASON = {
+  reject: { name: "reason", label: "Reason (the agent receives it)", button: "Reject", empty: "Say why you reject it: the agent receives the reason." },
+  redirect: { name: "instruction", label: "Instruction for the agent", button: "Redirect", empty: "Give the agent an instruction." },
+} as const;
 
-type DecisionFieldsProps = { decision: DecisionKind; proposedArgs: string; fieldErrors?: Record<string, string[]> };
-
-/** The inputs one decision needs. Edit: the server's field errors (keyed by argument path) under the JSON. */
-export function DecisionFields({ decision, proposedArgs, fieldErrors = {} }: DecisionFieldsProps) {
-  if (decision === "approve") return <p className="text-sm text-zinc-600">Approve exactly the proposed action and arguments.</p>;
-  if (decision === "edit") {
-    const messages = Object.entries(fieldErrors)
-      .filter(([key]) => key !== "_" && key !== "decision")
-      .flatMap(([key, list]) => list.map((message) => (key === "args" ? message : `${key}: ${message}`)));
-    return (
-      <div>
-        <label htmlFor="decision-args" className="mb-1 block text-xs font-medium text-zinc-700">
-          Arguments (JSON)
-        </label>
-        <textarea
-          id="decision-args"
-          name="args"
-          rows={10}
-          defaultValue={proposedArgs}
-          spellCheck={false}
-          aria-invalid={messages.length > 0 || undefined}
-          aria-describedby={messages.length > 0 ? "decision-args-errors" : undefined}
-          className={`${inputClass} font-mono text-xs`}
-        />
-        {messages.length > 0 && <FieldErrorList id="decision-args-errors" messages={messages} />}
-      </div>
-    );
+/** Reject (with a reason) or redirect (with an instruction): one text the agent receives. */
+export function ReasonForm({ kind, isBusy, errors, onSubmit }: { kind: "reject" | "redirect"; isBusy: boolean; errors?: string[]; onSubmit: (text: string) => void }) {
+  const copy = REASON[kind];
+  const [text, setText] = useState("");
+  const [clientError, setClientError] = useState<string | null>(null);
+  const error = clientError ?? errors?.join(" ") ?? null;
+  const id = `decision-${copy.name}`;
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (text.trim() === "") return setClientError(copy.empty);
+    setClientError(null);
+    onSubmit(text.trim());
   }
-  const name = decision === "reject" ? "reason" : "instruction";
-  const label = decision === "reject" ? "Reason (the agent receives it)" : "Instruction for the agent";
-  const messages = fieldErrors[name] ?? [];
   return (
-    <div>
-      <label htmlFor={`decision-${name}`} className="mb-1 block text-xs font-medium text-zinc-700">
-        {label}
-      </label>
-      <textarea
-        id={`decision-${name}`}
-        name={name}
-        rows={3}
-        required
-        aria-invalid={messages.length > 0 || undefined}
-        aria-describedby={messages.length > 0 ? `decision-${name}-errors` : undefined}
-        className={inputClass}
-      />
-      {messages.length > 0 && <FieldErrorList id={`decision-${name}-errors`} messages={messages} />}
-    </div>
+    <form aria-label={`${copy.button} packet`} noValidate onSubmit={submit} className="space-y-3">
+      <Field id={id} label={copy.label} error={error}>
+        <Textarea id={id} name={copy.name} rows={3} required value={text} error={error} onChange={(e) => { setText(e.target.value); setClientError(null); }} {...describedBy(id, error)} />
+      </Field>
+      <Button type="submit" variant={kind === "reject" ? "danger" : "primary"} isBusy={isBusy}>
+        {copy.button}
+      </Button>
+    </form>
   );
 }

@@ -1,49 +1,87 @@
 "use client";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { statusLabel } from "@/components/ui/status-badge";
+import { PACKET_SHORTCUTS } from "@/lib/inbox/shortcuts";
+import type { JsonSchema } from "@/lib/inbox/schema-form";
+import type { DecidePacketInput } from "@/lib/runtime/decide-packet";
 import type { DecisionKind, PacketStatus } from "@/lib/runtime/types";
-import { DecisionFields, FieldErrorList } from "./decision-fields";
+import { DecisionConfirm } from "./decision-confirm";
+import { ApproveForm, ReasonForm } from "./decision-fields";
+import { DecisionOutcomeMessage } from "./decision-outcome";
+import { EditForm } from "./edit-form";
+import { ShortcutLegend } from "./shortcut-legend";
 import { useDecidePacket } from "./use-decide-packet";
+import { useShortcuts } from "./use-shortcuts";
 
 const LABELS: Record<DecisionKind, string> = { approve: "Approve", edit: "Edit", reject: "Reject", redirect: "Redirect" };
 
-type DecisionPanelProps = { packetId: string; status: PacketStatus; options: DecisionKind[]; proposedArgs: string; canDecide: boolean };
+export type DecisionPanelProps = {
+  packetId: string;
+  status: PacketStatus;
+  decidedBy: string | null;
+  options: DecisionKind[];
+  impact: string;
+  proposedArgs: unknown;
+  argsSchema: JsonSchema | null;
+  isHighImpact: boolean;
+  impactReason: string;
+  approvers: string[];
+  requiredApprovals: number;
+  me: string;
+  canDecide: boolean;
+  /** Opened from the list with a decision chosen (e.g. `e` → edit). */
+  initialDecision?: DecisionKind;
+};
 
-/** The four decisions (only those the packet offers): one form each, one message for the outcome. */
-export function DecisionPanel({ packetId, status, options, proposedArgs, canDecide }: DecisionPanelProps) {
+/** The decisions the packet offers, one form each; high-impact approvals ask for a confirmation. */
+export function DecisionPanel(props: DecisionPanelProps) {
+  const { packetId, status, options: offered, approvers, requiredApprovals, me, canDecide } = props;
   const { decide, isPending, outcome, setOutcome } = useDecidePacket(packetId);
-  const [chosen, setChosen] = useState<DecisionKind>(options[0] ?? "approve");
+  const hasApproved = approvers.includes(me);
+  // Four eyes: an edit would replace what the first reviewer approved, so only approve/reject/redirect;
+  // and whoever approved already cannot give the second approval.
+  const options = offered.filter((o) => !(requiredApprovals > 1 && o === "edit") && !(hasApproved && (o === "approve" || o === "edit")));
+  const [chosen, setChosen] = useState<DecisionKind>(props.initialDecision && options.includes(props.initialDecision) ? props.initialDecision : (options[0] ?? "reject"));
+  const [confirming, setConfirming] = useState<DecidePacketInput | null>(null);
+  const formArea = useRef<HTMLDivElement>(null);
+  const isOpen = status === "PENDING";
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? "");
-    if (chosen === "edit") {
-      let args: unknown;
-      try {
-        args = JSON.parse(text("args"));
-      } catch {
-        setOutcome({ tone: "error", message: "Check the highlighted fields.", fieldErrors: { args: ["The arguments are not valid JSON."] } });
-        return;
-      }
-      decide({ decision: "edit", args });
-    } else if (chosen === "reject") decide({ decision: "reject", reason: text("reason") });
-    else if (chosen === "redirect") decide({ decision: "redirect", instruction: text("instruction") });
-    else decide({ decision: "approve" });
+  function request(input: DecidePacketInput) {
+    const isApproval = input.decision === "approve" || input.decision === "edit";
+    if (isApproval && props.isHighImpact) setConfirming(input);
+    else decide(input);
   }
+  function choose(option: DecisionKind, focus = false) {
+    if (!options.includes(option)) return;
+    setChosen(option);
+    setOutcome(null);
+    if (focus) requestAnimationFrame(() => formArea.current?.querySelector<HTMLElement>("input, select, textarea, button[type=submit]")?.focus());
+  }
+  const hasInitialDecision = props.initialDecision !== undefined;
+  useEffect(() => {
+    if (hasInitialDecision) formArea.current?.querySelector<HTMLElement>("input, select, textarea")?.focus();
+  }, [hasInitialDecision]);
+  const live = canDecide && isOpen && !isPending;
+  useShortcuts({ a: options.includes("approve") ? () => request({ decision: "approve" }) : undefined, e: () => choose("edit", true), r: () => choose("reject", true), d: () => choose("redirect", true) }, live);
 
   if (!canDecide) {
     return (
       <Card title="Decision">
-        <p className="text-sm text-zinc-500">Your role can read this packet but not decide it.</p>
+        <p className="text-sm text-zinc-600">Your role can read this packet but not decide it.</p>
       </Card>
     );
   }
   const fieldErrors = outcome?.tone === "error" ? outcome.fieldErrors : undefined;
-  const isOpen = status === "PENDING";
+  const closedText = `This packet is ${statusLabel(status).toLowerCase()}${props.decidedBy ? ` (${props.decidedBy})` : ""}: there is nothing left to decide.`;
   return (
-    <Card title="Decide" description={isOpen ? "Choose what happens next." : `This packet is ${statusLabel(status).toLowerCase()}: there is nothing left to decide.`}>
+    <Card title="Decide" description={isOpen ? "Choose what happens next." : closedText}>
+      {isOpen && requiredApprovals > 1 && (
+        <p className="mb-3 text-sm text-zinc-700">
+          Needs {requiredApprovals} approvals from different reviewers; {approvers.length === 0 ? "none yet" : `approved so far by ${approvers.join(", ")}`}.
+          {hasApproved && " You approved already: a different reviewer must give the next approval."}
+        </p>
+      )}
       {isOpen && (
         <>
           <div role="radiogroup" aria-label="Decision" className="mb-3 flex flex-wrap gap-1">
@@ -53,34 +91,35 @@ export function DecisionPanel({ packetId, status, options, proposedArgs, canDeci
                 type="button"
                 role="radio"
                 aria-checked={chosen === option}
-                onClick={() => {
-                  setChosen(option);
-                  setOutcome(null);
-                }}
-                className={`rounded border px-2.5 py-1 text-sm ${chosen === option ? "border-zinc-900 bg-zinc-900 text-white" : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50"}`}
+                onClick={() => choose(option)}
+                className={`rounded border px-2.5 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${chosen === option ? "border-zinc-900 bg-zinc-900 text-white" : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50"}`}
               >
                 {LABELS[option]}
               </button>
             ))}
           </div>
-          <form key={chosen} onSubmit={submit} aria-label={`${LABELS[chosen]} packet`} className="space-y-3">
-            <DecisionFields decision={chosen} proposedArgs={proposedArgs} fieldErrors={fieldErrors} />
-            <button
-              type="submit"
-              disabled={isPending}
-              className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60"
-            >
-              {isPending ? "Sending…" : `${LABELS[chosen]}${chosen === "edit" ? " and approve" : ""}`}
-            </button>
-          </form>
+          <div ref={formArea} key={chosen}>
+            {chosen === "approve" && <ApproveForm isBusy={isPending} isHighImpact={props.isHighImpact} onSubmit={() => request({ decision: "approve" })} />}
+            {chosen === "edit" && <EditForm proposedArgs={props.proposedArgs} argsSchema={props.argsSchema} serverErrors={fieldErrors} isBusy={isPending} onSubmit={(args) => request({ decision: "edit", args })} />}
+            {chosen === "reject" && <ReasonForm kind="reject" isBusy={isPending} errors={fieldErrors?.reason} onSubmit={(reason) => decide({ decision: "reject", reason })} />}
+            {chosen === "redirect" && <ReasonForm kind="redirect" isBusy={isPending} errors={fieldErrors?.instruction} onSubmit={(instruction) => decide({ decision: "redirect", instruction })} />}
+          </div>
+          <ShortcutLegend shortcuts={PACKET_SHORTCUTS} />
         </>
       )}
-      {outcome && (
-        <div role={outcome.tone === "error" ? "alert" : "status"} className={`mt-3 rounded border px-3 py-2 text-sm ${outcome.tone === "success" ? "border-emerald-300 bg-emerald-50 text-emerald-900" : "border-red-300 bg-red-50 text-red-900"}`}>
-          {outcome.message}
-          {fieldErrors?._ && <FieldErrorList id="decision-errors" messages={fieldErrors._} />}
-        </div>
-      )}
+      {outcome && <DecisionOutcomeMessage outcome={outcome} />}
+      <DecisionConfirm
+        input={confirming}
+        impact={props.impact}
+        impactReason={props.impactReason}
+        proposedArgs={props.proposedArgs}
+        isBusy={isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          if (confirming) decide(confirming);
+          setConfirming(null);
+        }}
+      />
     </Card>
   );
 }

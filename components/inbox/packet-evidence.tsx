@@ -48,11 +48,11 @@ export function PacketEvidence({ packet }: { packet: DecisionPacket }) {
         <dl className="space-y-2 text-sm">
           <div>
             <dt className="text-xs text-zinc-500">Uncertainty</dt>
-            <dd className="text-zinc-800">{uncertainty ?? <span className="text-zinc-400">none stated</span>}</dd>
+            <dd className="text-zinc-800">{uncertainty ?? <span className="text-zinc-500">none stated</span>}</dd>
           </div>
           <div>
             <dt className="text-xs text-zinc-500">Reasoning</dt>
-            <dd className="text-zinc-800">{reasoning ?? <span className="text-zinc-400">none stated</span>}</dd>
+            <dd className="text-zinc-800">{reasoning ?? <span className="text-zinc-500">none stated</span>}</dd>
           </div>
         </dl>
       </Card>

@@ -20,20 +20,20 @@ export function PacketMeta({ packet, now }: { packet: DecisionPacket; now: Date 
   return (
     <>
       <Meta label="Run">
-        <Link href={`/runs/${encodeURIComponent(packet.runId)}`} className="font-mono text-xs break-all text-blue-700 hover:underline">
+        <Link href={`/runs/${encodeURIComponent(packet.runId)}`} className="font-mono text-xs break-all text-blue-700 underline">
           {packet.runId}
         </Link>
-        <span className="text-xs text-zinc-400"> · step {packet.step}</span>
+        <span className="text-xs text-zinc-500"> · step {packet.step}</span>
       </Meta>
       <Meta label="Queue">{packet.queue}</Meta>
-      <Meta label="Assignee">{packet.assignee ?? <span className="text-zinc-400">unassigned</span>}</Meta>
+      <Meta label="Assignee">{packet.assignee ?? <span className="text-zinc-500">unassigned</span>}</Meta>
       <Meta label="Expires">
         {packet.expiresAt ? (
           <span className={isExpired ? "text-red-700" : undefined}>
             <Timestamp value={packet.expiresAt} relativeTo={now} />
           </span>
         ) : (
-          <span className="text-zinc-400">never</span>
+          <span className="text-zinc-500">never</span>
         )}
       </Meta>
       <Meta label="Approvals">

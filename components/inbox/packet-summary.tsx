@@ -1,7 +1,10 @@
+import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { statusLabel } from "@/components/ui/status-badge";
-import type { DecisionPacket, PacketStatus } from "@/lib/runtime/types";
+import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
+import type { ImpactLevel, ToolTraits } from "@/lib/inbox/impact";
+import type { DecisionPacket, PacketStatus, RunStatus } from "@/lib/runtime/types";
+import { ImpactBadge } from "./impact-badge";
 import { Meta, PacketMeta } from "./packet-meta";
 
 const PACKET_STATUS_TONE: Record<PacketStatus, BadgeTone> = {
@@ -22,11 +25,28 @@ export function PacketStatusBadge({ status }: { status: PacketStatus }) {
   );
 }
 
-/** The proposed action in plain words, with its status, four-eyes progress, expiry and run. */
-export function PacketSummary({ packet, now }: { packet: DecisionPacket; now: Date }) {
+type PacketSummaryProps = {
+  packet: DecisionPacket;
+  now: Date;
+  traits?: ToolTraits;
+  impactLevel?: ImpactLevel;
+  impactReason?: string;
+  run?: { status: RunStatus; agent: string } | null;
+};
+
+/** The proposed action in plain words, with its status, impact, four-eyes progress, expiry and run. */
+export function PacketSummary({ packet, now, traits, impactLevel, impactReason, run }: PacketSummaryProps) {
   return (
     <Card title="Proposed action" actions={<PacketStatusBadge status={packet.status} />}>
-      <p className="text-base text-zinc-900">{packet.content.impact}</p>
+      <p className="text-base text-zinc-900">
+        <span className="text-zinc-600">{run ? `${run.agent} ` : "The agent "}wants to </span>
+        <span data-testid="packet-impact">{packet.content.impact}</span>
+      </p>
+      <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-zinc-600">
+        {impactLevel && <ImpactBadge level={impactLevel} reason={impactReason} />}
+        <span className="font-mono">{packet.tool}</span>
+        {traits ? <span>· {traits.capability} · {traits.semantics}</span> : <span>· tool not registered</span>}
+      </div>
       {packet.kind === "UNKNOWN_OUTCOME" && (
         <p className="mt-1 text-sm text-orange-800">The outcome of this action is unknown: it may or may not have happened.</p>
       )}
@@ -34,6 +54,13 @@ export function PacketSummary({ packet, now }: { packet: DecisionPacket; now: Da
         <Meta label="Status">
           <span data-testid="packet-status">{statusLabel(packet.status)}</span>
         </Meta>
+        {run && (
+          <Meta label="Run status">
+            <Link href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(run.status)}`}>
+              <StatusBadge status={run.status} />
+            </Link>
+          </Meta>
+        )}
         <PacketMeta packet={packet} now={now} />
       </dl>
     </Card>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { can, type SessionUser } from "@/lib/auth/rbac";
+import { InboxCount } from "./inbox-count";
 import { NAV_ITEMS } from "./nav-items";
 import { NavLink } from "./nav-link";
 
@@ -21,7 +22,7 @@ export function Sidebar({ user }: { user: SessionUser }) {
             <div key={group} className="mb-3 flex flex-col gap-0.5">
               {label && <p className="px-3 pb-1 text-xs font-medium uppercase tracking-wide text-zinc-400">{label}</p>}
               {items.map(({ scope: _scope, group: _group, ...item }) => (
-                <NavLink key={item.href} {...item} />
+                item.href === "/inbox" ? <div key={item.href} className="relative"><NavLink {...item} /><InboxCount /></div> : <NavLink key={item.href} {...item} />
               ))}
             </div>
           );

@@ -22,7 +22,12 @@ export function ConfirmDialog({ isOpen, title, children, confirmLabel, confirmVa
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (isOpen && !dialog.open) dialog.showModal();
+    if (isOpen && !dialog.open) {
+      dialog.showModal();
+      // React's autoFocus ran while the dialog was still closed; showModal then focused Cancel (the first
+      // button). Focus a field of the content marked data-autofocus, else the confirm button.
+      dialog.querySelector<HTMLElement>("[data-autofocus], [data-confirm]")?.focus();
+    }
     if (!isOpen && dialog.open) dialog.close();
   }, [isOpen]);
   return (
@@ -41,7 +46,7 @@ export function ConfirmDialog({ isOpen, title, children, confirmLabel, confirmVa
           <div className="mt-2 text-sm text-zinc-700">{children}</div>
           <div className="mt-5 flex justify-end gap-2">
             <Button onClick={onCancel}>Cancel</Button>
-            <Button variant={confirmVariant} isBusy={isBusy} onClick={onConfirm} autoFocus>
+            <Button variant={confirmVariant} isBusy={isBusy} onClick={onConfirm} autoFocus data-confirm>
               {confirmLabel}
             </Button>
           </div>

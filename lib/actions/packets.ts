@@ -3,6 +3,9 @@
 // POST /api/packets/:id/decision calls the same runtime function.
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
+import { assignInboxPacket, assignPacketSchema } from "@/lib/inbox/assign-packet";
+import { decidePacketsTogether, decideTogetherSchema, type BulkResult } from "@/lib/inbox/decide-together";
+import { isDecider } from "@/lib/queries/packets";
 import { decidePacketSchema } from "@/lib/runtime/decide-packet";
 import { getRuntime } from "@/lib/runtime.server";
 
@@ -21,5 +24,36 @@ export const decidePacketAction = defineAction(
     revalidatePath("/inbox");
     revalidatePath(`/runs/${packet.runId}`);
     return { packetId: packet.id, runId: packet.runId, status: packet.status };
+  },
+);
+
+/** Approve or reject several packets of one tool: one runtime decision per packet, one result each. */
+export const decidePacketsTogetherAction = defineAction(
+  {
+    schema: decideTogetherSchema,
+    scope: "packets:decide",
+    audit: { action: "packets.decide_bulk", data: (input, results: BulkResult[]) => ({ decision: input.decision, reason: "reason" in input ? input.reason : undefined, results }) },
+  },
+  async (input, { user, revalidatePath }) => {
+    const runtime = getRuntime();
+    const results = await decidePacketsTogether({ getPacket: (id) => runtime.store.getPacket(id), decidePacket: runtime.decidePacket }, { input, reviewer: user.email });
+    revalidatePath("/inbox");
+    return results;
+  },
+);
+
+/** Claim (assignee = me), assign to another person who may decide, or unassign (null). */
+export const assignPacketAction = defineAction(
+  {
+    schema: assignPacketSchema,
+    scope: "packets:decide",
+    audit: { action: "packets.assign", target: ({ packetId }) => packetId, data: ({ assignee }) => ({ assignee }) },
+  },
+  async ({ packetId, assignee }, { user, revalidatePath }) => {
+    const runtime = getRuntime();
+    const packet = await assignInboxPacket({ isDecider: (email) => isDecider(email), assignPacket: (opts) => runtime.assignPacket(opts) }, { packetId, assignee, by: user.email });
+    revalidatePath("/inbox");
+    revalidatePath(`/inbox/${packet.id}`);
+    return { packetId: packet.id, assignee: packet.assignee };
   },
 );

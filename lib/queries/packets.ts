@@ -1,18 +1,165 @@
-// Read models for the inbox. Pages call these, never Prisma: the runtime's store is the door.
+// Read models for the inbox. Pages and the console's polling routes call these, never Prisma. Each
+// takes its dependencies (store, tool lookup, database) with the running console's as the default,
+// so the integration tests run the same functions on SQLite and Postgres.
+import { z } from "zod";
+import { can, type Role } from "@/lib/auth/rbac";
+import { getDb, type Db } from "@/lib/db";
+import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
+import type { InboxItem } from "@/lib/inbox/queue";
+import type { JsonSchema } from "@/lib/inbox/schema-form";
+import { findTool } from "@/lib/runtime/context";
+import type { RuntimeStore } from "@/lib/runtime/store";
+import type { DecisionPacket, PacketStatus, RunStatus, ToolDefinition } from "@/lib/runtime/types";
 import { getRuntime } from "@/lib/runtime.server";
-import type { DecisionPacket } from "@/lib/runtime/types";
+import { packetInclude, toPacket } from "@/lib/store/records";
 
-export const INBOX_LIMIT = 100;
+/** Pending packets the inbox holds at most (the queue is sorted and filtered in memory). */
+export const INBOX_LIMIT = 500;
+export const HISTORY_PAGE_SIZE = 25;
 
-/** Pending decision packets, the most urgent first: soonest expiry, then longest waiting. */
-export async function findInboxPackets(): Promise<DecisionPacket[]> {
-  const { store } = await getRuntime();
-  const packets = await store.findPackets({ status: ["PENDING"], limit: INBOX_LIMIT });
-  const expiry = (p: DecisionPacket) => p.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
-  return packets.toSorted((a, b) => expiry(a) - expiry(b) || a.createdAt.getTime() - b.createdAt.getTime());
+export type InboxDeps = { store: RuntimeStore; db: Db; findTool: (name: string) => Promise<ToolDefinition | undefined> };
+
+function consoleDeps(): InboxDeps {
+  const runtime = getRuntime();
+  return { store: runtime.store, db: getDb(), findTool: (name) => findTool(runtime.context, name) };
+}
+
+async function toolTraits(deps: InboxDeps, names: string[]): Promise<Map<string, ToolTraits>> {
+  const entries = await Promise.all(
+    [...new Set(names)].map(async (name) => {
+      const tool = await deps.findTool(name).catch(() => undefined);
+      return [name, tool ? { capability: tool.capability, semantics: tool.semantics } : null] as const;
+    }),
+  );
+  return new Map(entries);
+}
+
+export function toInboxItem(packet: DecisionPacket, traits: ToolTraits): InboxItem {
+  return {
+    id: packet.id,
+    runId: packet.runId,
+    step: packet.step,
+    kind: packet.kind,
+    tool: packet.tool,
+    impact: packet.content.impact,
+    args: packet.args,
+    digest: packet.digest,
+    agent: packet.requestedBy.replace(/^agent:/, ""),
+    capability: traits?.capability ?? null,
+    semantics: traits?.semantics ?? null,
+    impactLevel: impactLevel(packet.tool, traits, packet.kind),
+    queue: packet.queue,
+    assignee: packet.assignee,
+    requiredApprovals: packet.requiredApprovals,
+    approvers: packet.approvers,
+    createdAt: packet.createdAt.toISOString(),
+    expiresAt: packet.expiresAt?.toISOString() ?? null,
+  };
+}
+
+/** Every pending packet as an inbox item (unsorted: lib/inbox/queue.ts sorts and filters). */
+export async function findInboxItems(deps: InboxDeps = consoleDeps()): Promise<InboxItem[]> {
+  const packets = await deps.store.findPackets({ status: ["PENDING"], limit: INBOX_LIMIT });
+  const traits = await toolTraits(deps, packets.map((p) => p.tool));
+  return packets.map((packet) => toInboxItem(packet, traits.get(packet.tool) ?? null));
+}
+
+/** The navigation's badge: pending packets, and how many of them are assigned to `me`. */
+export async function countPendingPackets(me: string, deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<{ pending: number; mine: number }> {
+  const [pending, mine] = await Promise.all([
+    deps.db.decisionPacket.count({ where: { status: "PENDING" } }),
+    deps.db.decisionPacket.count({ where: { status: "PENDING", assignee: me } }),
+  ]);
+  return { pending, mine };
 }
 
 /** One decision packet, or null when there is none with that id. */
-export async function findPacket(id: string): Promise<DecisionPacket | null> {
-  return getRuntime().store.getPacket(id);
+export async function findPacket(id: string, deps: Pick<InboxDeps, "store"> = { store: getRuntime().store }): Promise<DecisionPacket | null> {
+  return deps.store.getPacket(id);
+}
+
+export type PacketView = {
+  packet: DecisionPacket;
+  traits: ToolTraits;
+  impactLevel: ImpactLevel;
+  /** The tool's argument schema as plain JSON Schema (the edit form is generated from it); null: edit as JSON. */
+  argsSchema: JsonSchema | null;
+  run: { status: RunStatus; agent: string } | null;
+};
+
+/** Everything the packet page shows, or null when there is no such packet. */
+export async function getPacketView(id: string, deps: InboxDeps = consoleDeps()): Promise<PacketView | null> {
+  const packet = await deps.store.getPacket(id);
+  if (!packet) return null;
+  const [tool, run] = await Promise.all([deps.findTool(packet.tool).catch(() => undefined), deps.store.getRun(packet.runId)]);
+  const traits = tool ? { capability: tool.capability, semantics: tool.semantics } : null;
+  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema: tool ? argsJsonSchema(tool) : null, run: run ? { status: run.status, agent: run.agentSlug } : null };
+}
+
+/** zod → JSON Schema on the server, so the client gets a plain object it can render a form from. */
+export function argsJsonSchema(tool: Pick<ToolDefinition, "input">): JsonSchema | null {
+  try {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    return schema as JsonSchema;
+  } catch {
+    return null; // a schema JSON Schema cannot express: the reviewer edits the JSON
+  }
+}
+
+export type Decider = { email: string; name: string | null; role: Role };
+
+/** People who may decide packets (an assignee must be one of them). */
+export async function findDeciders(deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<Decider[]> {
+  const rows = await deps.db.user.findMany({ where: { disabledAt: null }, select: { email: true, name: true, role: true }, orderBy: { email: "asc" } });
+  return rows.filter((row): row is Decider => can(row.role as Role, "packets:decide"));
+}
+
+export async function isDecider(email: string, deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<boolean> {
+  const row = await deps.db.user.findUnique({ where: { email }, select: { role: true, disabledAt: true } });
+  return !!row && !row.disabledAt && can(row.role as Role, "packets:decide");
+}
+
+export type HistoryEntry = {
+  packet: DecisionPacket;
+  /** How long the packet waited for its decision. */
+  waitedMs: number | null;
+  run: { status: RunStatus; agent: string };
+  /** What the run did after the decision: its first trace events from then on. */
+  next: Array<{ seq: number; type: string; at: Date }>;
+};
+
+const DECIDED: PacketStatus[] = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE"];
+const NEXT_EVENTS = 5;
+
+/** Decided packets, the latest decision first, one page at a time (page 1 = the newest). */
+export async function findDecisionHistory(opts: { page: number; pageSize?: number }, deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<{ entries: HistoryEntry[]; hasNext: boolean; page: number }> {
+  const size = opts.pageSize ?? HISTORY_PAGE_SIZE;
+  const page = Math.max(1, Math.floor(opts.page));
+  const rows = await deps.db.decisionPacket.findMany({
+    where: { status: { in: DECIDED } },
+    include: { ...packetInclude, run: { select: { status: true, agentSlug: true } } },
+    orderBy: [{ decidedAt: { sort: "desc", nulls: "last" } }, { id: "desc" }],
+    skip: (page - 1) * size,
+    take: size + 1,
+  });
+  const entries = await Promise.all(
+    rows.slice(0, size).map(async (row): Promise<HistoryEntry> => {
+      const packet = toPacket(row);
+      const events = packet.decidedAt
+        ? await deps.db.traceEvent.findMany({
+            where: { runId: packet.runId, at: { gte: packet.decidedAt }, type: { notIn: ["gate.decided", "gate.approval_recorded"] } },
+            select: { seq: true, type: true, at: true },
+            orderBy: { seq: "asc" },
+            take: NEXT_EVENTS,
+          })
+        : [];
+      return {
+        packet,
+        waitedMs: packet.decidedAt ? packet.decidedAt.getTime() - packet.createdAt.getTime() : null,
+        run: { status: row.run.status as RunStatus, agent: row.run.agentSlug },
+        next: events,
+      };
+    }),
+  );
+  return { entries, hasNext: rows.length > size, page };
 }

@@ -25,6 +25,14 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
   const input = parsed.data;
   const packet = await ctx.store.getPacket(opts.packetId);
   if (!packet) throw new AppError("NOT_FOUND", { message: `packet ${opts.packetId} not found`, userMessage: "That decision packet does not exist." });
+  // An expired packet and stale evidence are not a lost race: each has its own code, so the reviewer
+  // is told which. A packet past its deadline is refused even before the worker has expired it.
+  if (packet.status === "EXPIRED" || (packet.status === "PENDING" && packet.expiresAt && packet.expiresAt <= ctx.clock.now())) {
+    throw new AppError("PACKET_EXPIRED", { message: `packet ${packet.id} expired at ${packet.expiresAt?.toISOString() ?? "?"}`, userMessage: "This packet expired before it was decided; its expiry policy (reject or escalate) applies." });
+  }
+  if (packet.status === "STALE") {
+    throw new AppError("PACKET_STALE", { message: `packet ${packet.id} is stale`, userMessage: `The evidence changed after this packet was approved (${(packet.content.staleChanges ?? []).map((c) => c.key).join(", ") || "see the packet"}), so the approval was not used; the agent asks again with fresh data.` });
+  }
   if (packet.status !== "PENDING") {
     throw new AppError("PACKET_ALREADY_DECIDED", { message: `packet ${packet.id} is ${packet.status}`, userMessage: `This packet was already decided (${packet.status.toLowerCase()})${packet.decidedBy ? ` by ${packet.decidedBy}` : ""}.` });
   }

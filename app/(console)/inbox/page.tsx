@@ -1,30 +1,36 @@
 import type { Metadata } from "next";
-import { PacketCard } from "@/components/inbox/packet-card";
-import { EmptyState } from "@/components/ui/empty-state";
+import Link from "next/link";
+import { Suspense } from "react";
+import { InboxQueue } from "@/components/inbox/inbox-queue";
+import { AccessDenied } from "@/components/shell/access-denied";
+import { LoadingRows } from "@/components/ui/loading";
 import { PageHeader } from "@/components/ui/page-header";
-import { findInboxPackets } from "@/lib/queries/packets";
+import { can } from "@/lib/auth/rbac";
+import { requirePageScope } from "@/lib/auth/session";
+import { findInboxItems } from "@/lib/queries/packets";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Inbox" };
 
 export default async function InboxPage() {
-  const packets = await findInboxPackets();
-  const now = new Date();
+  const { user, isAllowed } = await requirePageScope("packets:read");
+  if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
+  const items = await findInboxItems();
+  const loadedAt = new Date().getTime();
   return (
     <>
       <PageHeader
         title="Inbox"
-        description="Decision packets waiting for a person, the most urgent first."
+        description="Decision packets waiting for a person. It updates on its own."
+        actions={
+          <Link href="/inbox/history" className="text-sm text-blue-700 underline">
+            Decision history
+          </Link>
+        }
       />
-      {packets.length === 0 ? (
-        <EmptyState title="Nothing to decide">When an agent needs approval for an action, its decision packet appears here.</EmptyState>
-      ) : (
-        <div className="space-y-3">
-          {packets.map((packet) => (
-            <PacketCard key={packet.id} packet={packet} now={now} />
-          ))}
-        </div>
-      )}
+      <Suspense fallback={<LoadingRows label="Loading the inbox" />}>
+        <InboxQueue initialItems={items} initialAt={loadedAt} me={user.email} canDecide={can(user.role, "packets:decide")} />
+      </Suspense>
     </>
   );
 }

@@ -1,28 +1,40 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ArgsList } from "@/components/inbox/args-list";
+import { AssignmentPanel } from "@/components/inbox/assignment-panel";
 import { DecisionPanel } from "@/components/inbox/decision-panel";
 import { PacketEvidence } from "@/components/inbox/packet-evidence";
+import { PacketLiveStatus } from "@/components/inbox/packet-live-status";
 import { PacketSummary } from "@/components/inbox/packet-summary";
+import { StaleChanges } from "@/components/inbox/stale-changes";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { Card } from "@/components/ui/card";
 import { JsonView } from "@/components/ui/json-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/rbac";
 import { requirePageScope } from "@/lib/auth/session";
-import { findPacket } from "@/lib/queries/packets";
+import { impactReason } from "@/lib/inbox/impact";
+import { findDeciders, getPacketView } from "@/lib/queries/packets";
+import { firstParam, type SearchParams } from "@/lib/queries/search-params";
+import type { DecisionKind } from "@/lib/runtime/types";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Decision packet" };
 
-type PacketPageProps = { params: Promise<{ id: string }> };
+type PacketPageProps = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
+const DECISIONS: DecisionKind[] = ["approve", "edit", "reject", "redirect"];
 
-export default async function PacketPage({ params }: PacketPageProps) {
-  const [{ id }, { user, isAllowed }] = await Promise.all([params, requirePageScope("packets:read")]);
+export default async function PacketPage({ params, searchParams }: PacketPageProps) {
+  const [{ id }, query, { user, isAllowed }] = await Promise.all([params, searchParams, requirePageScope("packets:read")]);
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
-  const packet = await findPacket(id);
-  if (!packet) notFound();
+  const canDecide = can(user.role, "packets:decide");
+  const [view, deciders] = await Promise.all([getPacketView(id), canDecide ? findDeciders() : Promise.resolve([])]);
+  if (!view) notFound();
+  const { packet, traits, impactLevel, argsSchema, run } = view;
+  const reason = impactReason(packet.tool, traits, packet.kind);
   const now = new Date();
+  const isOpen = packet.status === "PENDING";
 
   return (
     <>
@@ -30,20 +42,20 @@ export default async function PacketPage({ params }: PacketPageProps) {
         title={<span className="font-mono">{packet.tool}</span>}
         description={
           <>
-            <Link href="/inbox" className="text-blue-700 hover:underline">
+            <Link href="/inbox" className="text-blue-700 underline">
               Inbox
             </Link>{" "}
             / <span className="font-mono">{packet.id}</span>
           </>
         }
       />
-      <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_22rem]">
+      <PacketLiveStatus packetId={packet.id} initial={{ status: packet.status, approvers: packet.approvers, assignee: packet.assignee, queue: packet.queue }} />
+      <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
-          <PacketSummary packet={packet} now={now} />
+          <PacketSummary packet={packet} now={now} traits={traits} impactLevel={impactLevel} impactReason={reason} run={run} />
+          {packet.status === "STALE" && packet.content.staleChanges && <StaleChanges changes={packet.content.staleChanges} />}
           <Card title="Arguments" description="Exactly what the tool will be called with if you approve.">
-            <pre aria-label="Proposed arguments" className="max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs text-zinc-800">
-              {JSON.stringify(packet.args, null, 2)}
-            </pre>
+            <ArgsList args={packet.args} />
           </Card>
           <PacketEvidence packet={packet} />
           {packet.decision && (
@@ -52,13 +64,25 @@ export default async function PacketPage({ params }: PacketPageProps) {
             </Card>
           )}
         </div>
-        <DecisionPanel
-          packetId={packet.id}
-          status={packet.status}
-          options={packet.content.options}
-          proposedArgs={JSON.stringify(packet.args, null, 2)}
-          canDecide={can(user.role, "packets:decide")}
-        />
+        <div className="space-y-4">
+          <DecisionPanel
+            packetId={packet.id}
+            status={packet.status}
+            decidedBy={packet.decidedBy}
+            options={packet.content.options}
+            impact={packet.content.impact}
+            proposedArgs={packet.args}
+            argsSchema={argsSchema}
+            isHighImpact={impactLevel === "high"}
+            impactReason={reason}
+            approvers={packet.approvers}
+            requiredApprovals={packet.requiredApprovals}
+            me={user.email}
+            canDecide={canDecide}
+            initialDecision={DECISIONS.find((d) => d === firstParam(query.decide))}
+          />
+          {isOpen && canDecide && <AssignmentPanel packetId={packet.id} assignee={packet.assignee} queue={packet.queue} me={user.email} deciders={deciders.map(({ email, name }) => ({ email, name }))} />}
+        </div>
       </div>
     </>
   );

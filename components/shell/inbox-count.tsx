@@ -1,0 +1,23 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
+
+async function fetchCount(): Promise<{ pending: number; mine: number }> {
+  const response = await fetch("/api/console/packets/count", { cache: "no-store" });
+  if (!response.ok) throw new Error(`count: ${response.status}`);
+  return (await response.json()) as { pending: number; mine: number };
+}
+
+/** The number of pending packets next to "Inbox", kept live by polling. It sits beside the link
+ *  (positioned over it, clicks pass through) so the link's name stays "Inbox". */
+export function InboxCount() {
+  const { data } = useQuery({ queryKey: queryKeys.packets.count(), queryFn: fetchCount, refetchInterval: LIVE_INTERVAL_MS });
+  if (!data) return null;
+  const label = `${data.pending} pending${data.mine > 0 ? `, ${data.mine} assigned to you` : ""}`;
+  return (
+    <span title={label} data-testid="inbox-count" className={`pointer-events-none absolute top-1.5 right-2 rounded-full px-1.5 text-xs tabular-nums ${data.pending > 0 ? "bg-amber-400 text-zinc-950" : "bg-zinc-800 text-zinc-300"}`}>
+      <span aria-hidden>{data.pending}</span>
+      <span className="sr-only">({label})</span>
+    </span>
+  );
+}
