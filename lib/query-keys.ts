@@ -6,6 +6,8 @@ export const queryKeys = {
     list: (filters: Record<string, unknown>) => ["packets", "list", filters] as const,
     count: () => ["packets", "count"] as const,
     detail: (id: string) => ["packets", "detail", id] as const,
+    /** the packet page's live status: under the detail key, so invalidating a packet refreshes it too */
+    status: (id: string) => ["packets", "detail", id, "status"] as const,
   },
   runs: {
     all: ["runs"] as const,

@@ -3,8 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { statusLabel } from "@/components/ui/status-badge";
-import { LIVE_INTERVAL_MS } from "@/lib/query-keys";
-import { fetchJson, packetStatusKey, type PacketStatusSnapshot } from "./query-keys";
+import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
+import { fetchJson } from "@/lib/fetch-json";
+import type { PacketStatusSnapshot } from "./packet-status";
 
 type PacketLiveStatusProps = { packetId: string; initial: Pick<PacketStatusSnapshot, "status" | "approvers" | "assignee" | "queue"> };
 
@@ -13,7 +14,7 @@ export function PacketLiveStatus({ packetId, initial }: PacketLiveStatusProps) {
   const router = useRouter();
   const [wasPending] = useState(initial.status === "PENDING");
   const { data } = useQuery({
-    queryKey: packetStatusKey(packetId),
+    queryKey: queryKeys.packets.status(packetId),
     queryFn: () => fetchJson<PacketStatusSnapshot>(`/api/console/packets/${encodeURIComponent(packetId)}`),
     refetchInterval: (query) => (query.state.data && query.state.data.status !== "PENDING" ? false : LIVE_INTERVAL_MS),
   });

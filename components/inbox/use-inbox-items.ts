@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { InboxItem } from "@/lib/inbox/queue";
 import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
-import { fetchJson } from "./query-keys";
+import { fetchJson } from "@/lib/fetch-json";
 
 /** The pending packets, polled: packets that arrive or are decided elsewhere appear and vanish on their own. */
 export function useInboxItems(initial: { items: InboxItem[]; at: number }) {

@@ -1,12 +1,9 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { fetchJson } from "@/lib/fetch-json";
 import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
 
-async function fetchCount(): Promise<{ pending: number; mine: number }> {
-  const response = await fetch("/api/console/packets/count", { cache: "no-store" });
-  if (!response.ok) throw new Error(`count: ${response.status}`);
-  return (await response.json()) as { pending: number; mine: number };
-}
+const fetchCount = () => fetchJson<{ pending: number; mine: number }>("/api/console/packets/count");
 
 /** The number of pending packets next to "Inbox", kept live by polling. It sits beside the link
  *  (positioned over it, clicks pass through) so the link's name stays "Inbox". */

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
 import type { RunEventsPage, RunHead, TimelineEvent } from "@/lib/queries/run-events";
+import { fetchJson } from "@/lib/fetch-json";
 import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
 import { TERMINAL_STATUSES } from "@/lib/runtime/types";
 
@@ -21,12 +22,7 @@ export function useRunLive(): RunLiveValue {
   return value;
 }
 
-async function fetchEvents(runId: string, after: number): Promise<RunEventsPage> {
-  const res = await fetch(`/api/console/runs/${encodeURIComponent(runId)}/events?after=${after}`, { cache: "no-store" });
-  const body = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(body?.error?.message ?? `The trace could not be loaded (HTTP ${res.status}).`);
-  return body as RunEventsPage;
-}
+const fetchEvents = (runId: string, after: number) => fetchJson<RunEventsPage>(`/api/console/runs/${encodeURIComponent(runId)}/events?after=${after}`);
 
 const lastSeqOf = (page: RunEventsPage) => page.events.at(-1)?.seq ?? 0;
 
