@@ -9,7 +9,7 @@ export type ActionOutcome = { tone: "success" | "error"; message: string; fieldE
  * Calls one admin server action and turns its result into one message; on success the page's server
  * data is refreshed (router.refresh) so every list shows the change.
  */
-export function useAdminAction<I, O>(action: (input: I) => Promise<ActionResult<O>>, opts: { success: (data: O) => string; onSuccess?: (data: O) => void }) {
+export function useAdminAction<I, O>(action: (input: I) => Promise<ActionResult<O>>, opts: { success: (data: O) => string; onSuccess?: (data: O) => void; onOutcome?: (outcome: ActionOutcome) => void }) {
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
@@ -22,15 +22,21 @@ export function useAdminAction<I, O>(action: (input: I) => Promise<ActionResult<
         result = await action(input);
       } catch {
         // The request itself failed (network, server restart): the action may not have run.
-        setOutcome({ tone: "error", message: "The server could not be reached. Check your connection and try again." });
+        const failure: ActionOutcome = { tone: "error", message: "The server could not be reached. Check your connection and try again." };
+        setOutcome(failure);
+        opts.onOutcome?.(failure);
         return;
       }
       if (result.ok) {
-        setOutcome({ tone: "success", message: opts.success(result.data) });
+        const success: ActionOutcome = { tone: "success", message: opts.success(result.data) };
+        setOutcome(success);
+        opts.onOutcome?.(success);
         opts.onSuccess?.(result.data);
         router.refresh();
       } else {
-        setOutcome({ tone: "error", message: result.message, fieldErrors: result.fieldErrors });
+        const failure: ActionOutcome = { tone: "error", message: result.message, fieldErrors: result.fieldErrors };
+        setOutcome(failure);
+        opts.onOutcome?.(failure);
         if (result.code === "CONFLICT") router.refresh();
       }
     });

@@ -1,0 +1,38 @@
+import { EmptyState } from "@/components/ui/empty-state";
+import { Table, Td, Th } from "@/components/ui/table";
+import { Timestamp } from "@/components/ui/timestamp";
+import { describeChange, type PermissionChangeView } from "@/lib/queries/permissions";
+
+/** Who changed which rule when, and what changed (before → after). */
+export function PermissionHistory({ changes, caption, showRule = true }: { changes: PermissionChangeView[]; caption: string; showRule?: boolean }) {
+  if (changes.length === 0) return <EmptyState title="No changes yet">Every change of a rule is recorded here: who, when, before and after.</EmptyState>;
+  return (
+    <Table>
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr>
+          <Th>When</Th>
+          <Th>Who</Th>
+          {showRule && <Th>Rule</Th>}
+          <Th>Version</Th>
+          <Th>Change</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((change) => (
+          <tr key={change.id}>
+            <Td><Timestamp value={change.at} /></Td>
+            <Td>{change.changedBy}</Td>
+            {showRule && <Td><code className="font-mono text-xs">{change.rule}</code></Td>}
+            <Td>v{change.version}</Td>
+            <Td>
+              <ul className="space-y-0.5 text-xs">
+                {describeChange(change.before, change.after).map((line) => <li key={line}>{line}</li>)}
+              </ul>
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
