@@ -24,10 +24,14 @@ export type ToolRow = {
   disabledBy: string | null;
 };
 
-/** Example arguments from a JSON Schema's properties, only to show what a tool's impact sentence reads like. */
+/** Example arguments (required properties only) from a JSON Schema, only to show what a tool's impact sentence reads like. */
 export function exampleArgs(schema: unknown): Record<string, unknown> {
-  const properties = (schema as { properties?: Record<string, { type?: string }> } | null)?.properties ?? {};
-  return Object.fromEntries(Object.entries(properties).map(([name, prop]) => [name, prop?.type === "integer" || prop?.type === "number" ? 24000 : prop?.type === "boolean" ? true : prop?.type === "array" ? [] : `‹${name}›`]));
+  const { properties = {}, required } = (schema ?? {}) as { properties?: Record<string, { type?: string }>; required?: string[] };
+  const names = Object.keys(properties).filter((name) => !Array.isArray(required) || required.includes(name));
+  return Object.fromEntries(names.map((name) => {
+    const type = properties[name]?.type;
+    return [name, type === "integer" || type === "number" ? 24000 : type === "boolean" ? true : type === "array" ? [] : `‹${name}›`];
+  }));
 }
 
 function exampleImpact(tool: ToolDefinition, inputSchema: unknown): string | null {
