@@ -137,14 +137,11 @@ test("a new rule, a concurrent edit that conflicts, then removal — each in the
   await expect(page.getByRole("table", { name: "Every permission change, newest first" })).toContainText(`${agent}/${tool}`);
 });
 
-test("the permission matrix: no serious accessibility violations, and its screenshot", async ({ page }) => {
+test("the permission matrix: its screenshot, and no serious accessibility violations", async ({ page }) => {
   test.setTimeout(90_000);
   await page.goto("/admin/permissions?agent=refund-agent&tool=payments.refund");
   await expect(page.getByRole("heading", { name: "Permissions", level: 1 })).toBeVisible();
   await expect(page.getByRole("table", { name: /Permission matrix/ })).toBeVisible();
-  // the sidebar belongs to the shell (components/shell); this page is the main region
-  const { violations } = await new AxeBuilder({ page }).include("main").analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 
   // as e2e/screenshots.spec.ts: test-results/e2e-screenshots always, docs/screenshots with UPDATE_SCREENSHOTS=1
   const root = path.resolve(__dirname, "..");
@@ -156,4 +153,8 @@ test("the permission matrix: no serious accessibility violations, and its screen
     mkdirSync(path.join(root, "docs", "screenshots"), { recursive: true });
     copyFileSync(file, path.join(root, "docs", "screenshots", "permissions.png"));
   }
+
+  // the sidebar belongs to the shell (components/shell); this page is the main region
+  const { violations } = await new AxeBuilder({ page }).include("main").analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, Td, Th } from "@/components/ui/table";
+import { Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { describeChange, type PermissionChangeView } from "@/lib/queries/permissions";
 
@@ -7,7 +7,9 @@ import { describeChange, type PermissionChangeView } from "@/lib/queries/permiss
 export function PermissionHistory({ changes, caption, showRule = true }: { changes: PermissionChangeView[]; caption: string; showRule?: boolean }) {
   if (changes.length === 0) return <EmptyState title="No changes yet">Every change of a rule is recorded here: who, when, before and after.</EmptyState>;
   return (
-    <Table>
+    // Its own scroll container, focusable so keyboard users can scroll a wide history (the rows hold no links).
+    <div role="region" aria-label={caption} tabIndex={0} className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-blue-600">
+      <table className="w-full border-collapse text-left text-sm">
       <caption className="sr-only">{caption}</caption>
       <thead>
         <tr>
@@ -33,6 +35,7 @@ export function PermissionHistory({ changes, caption, showRule = true }: { chang
           </tr>
         ))}
       </tbody>
-    </Table>
+      </table>
+    </div>
   );
 }
