@@ -70,6 +70,8 @@ for (const [path, heading] of [["/admin/tokens", "API tokens"], ["/admin/users",
     test.setTimeout(90_000);
     await page.goto(path);
     await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+    // A picture for reviewing the page (test-results only; the matrix is the README's admin picture).
+    await page.screenshot({ path: `test-results/e2e-screenshots/admin-${path.split("/").at(-1)}.png`, fullPage: true, animations: "disabled" });
     // The sidebar belongs to the shell (components/shell); these pages are the main region.
     const { violations } = await new AxeBuilder({ page }).include("main").analyze();
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");

@@ -27,6 +27,7 @@ export type PermissionChangeView = {
   permissionId: string;
   version: number;
   rule: string; // agent/tool@step
+  step: string;
   before: PermissionRule | null;
   after: PermissionRule | null;
   changedBy: string;
@@ -83,7 +84,7 @@ function toChangeView(change: Awaited<ReturnType<PermissionsSource["store"]["lis
   const before = (change.before ?? null) as PermissionRule | null;
   const after = (change.after ?? null) as PermissionRule | null;
   const subject = after ?? before;
-  return { ...change, before, after, rule: subject ? describeRule(subject) : change.permissionId };
+  return { ...change, before, after, rule: subject ? describeRule(subject) : change.permissionId, step: subject?.step ?? "*" };
 }
 
 /** Every change, newest first (the latest HISTORY_LIMIT). */

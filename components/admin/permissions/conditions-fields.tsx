@@ -47,22 +47,22 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
         const error = errorFor(`conditions.${index}.path`) ?? errorFor(`conditions.${index}.value`) ?? errorFor(`conditions.${index}`);
         return (
           <div key={c.key} role="group" aria-label={`Condition ${index + 1}`} className="rounded border border-zinc-200 p-2">
-            <div className="grid grid-cols-[minmax(0,1fr)_4.5rem_minmax(0,1fr)_minmax(0,1fr)_auto] items-end gap-2">
-              <label className="text-xs text-zinc-700">
+            <div className="flex flex-wrap items-end gap-2">
+              <label className="min-w-36 flex-1 text-xs text-zinc-700">
                 Argument path
                 <Input id={`${id}-path`} value={c.path} onChange={(e) => update(c.key, { path: e.target.value })} placeholder="amountCents" error={error} aria-invalid={error ? true : undefined} />
               </label>
-              <label className="text-xs text-zinc-700">
+              <label className="w-20 text-xs text-zinc-700">
                 Operator
                 <Select id={`${id}-op`} value={c.op} onChange={(e) => update(c.key, { op: e.target.value as ConditionDraft["op"] })}>
                   {CONDITION_OPS.map(({ op, label }) => <option key={op} value={op}>{label}</option>)}
                 </Select>
               </label>
-              <label className="text-xs text-zinc-700">
+              <label className="w-28 text-xs text-zinc-700">
                 Value
                 <Input id={`${id}-value`} value={c.value} onChange={(e) => update(c.key, { value: e.target.value })} placeholder="10000" />
               </label>
-              <label className="text-xs text-zinc-700">
+              <label className="w-44 text-xs text-zinc-700">
                 Then
                 <Select id={`${id}-effect`} value={c.effect} onChange={(e) => update(c.key, { effect: e.target.value as ConditionDraft["effect"] })}>
                   {PERMISSION_EFFECTS.map((effect) => <option key={effect} value={effect}>{EFFECT_LABEL[effect]}</option>)}

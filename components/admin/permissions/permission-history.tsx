@@ -2,9 +2,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { describeChange, type PermissionChangeView } from "@/lib/queries/permissions";
+import { stepLabel } from "./effect-badge";
 
-/** Who changed which rule when, and what changed (before → after). */
-export function PermissionHistory({ changes, caption, showRule = true }: { changes: PermissionChangeView[]; caption: string; showRule?: boolean }) {
+/** Who changed which rule when, and what changed (before → after). Within one cell, rules differ only by step. */
+export function PermissionHistory({ changes, caption, isCell = false }: { changes: PermissionChangeView[]; caption: string; isCell?: boolean }) {
   if (changes.length === 0) return <EmptyState title="No changes yet">Every change of a rule is recorded here: who, when, before and after.</EmptyState>;
   return (
     // Its own scroll container, focusable so keyboard users can scroll a wide history (the rows hold no links).
@@ -15,7 +16,7 @@ export function PermissionHistory({ changes, caption, showRule = true }: { chang
         <tr>
           <Th>When</Th>
           <Th>Who</Th>
-          {showRule && <Th>Rule</Th>}
+          <Th>{isCell ? "Step" : "Rule"}</Th>
           <Th>Version</Th>
           <Th>Change</Th>
         </tr>
@@ -25,7 +26,7 @@ export function PermissionHistory({ changes, caption, showRule = true }: { chang
           <tr key={change.id}>
             <Td><Timestamp value={change.at} /></Td>
             <Td>{change.changedBy}</Td>
-            {showRule && <Td><code className="font-mono text-xs">{change.rule}</code></Td>}
+            <Td>{isCell ? stepLabel(change.step) : <code className="font-mono text-xs">{change.rule}</code>}</Td>
             <Td>v{change.version}</Td>
             <Td>
               <ul className="space-y-0.5 text-xs">

@@ -16,7 +16,7 @@ export function PermissionMatrixTable({ matrix, selected }: { matrix: Permission
           <Th>Tool</Th>
           {matrix.agents.map((agent) => (
             <Th key={agent.slug}>
-              <span className="font-mono">{agent.slug}</span>
+              <span className="font-mono">{agent.slug === "*" ? "* (any agent)" : agent.slug}</span>
             </Th>
           ))}
         </tr>

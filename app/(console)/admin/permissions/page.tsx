@@ -47,18 +47,18 @@ export default async function PermissionsPage({ searchParams }: { searchParams: 
           ) : (
             <Card><p className="text-sm text-zinc-600">{agentParam || toolParam ? "That agent × tool pair is not in the matrix." : "Choose a cell of the matrix to see and edit its rules."}</p></Card>
           )}
-          {cell && (
-            <div className="mt-4">
-              <h3 className="mb-2 text-sm font-semibold text-zinc-900">History of this cell</h3>
-              <PermissionHistory changes={cellHistory} caption={`Changes of ${cell.agent} × ${cell.tool}`} showRule />
-            </div>
-          )}
         </section>
-        <section aria-labelledby="history-title" className="min-w-0">
-          <h2 id="history-title" className="mb-2 text-base font-semibold text-zinc-900">All changes</h2>
-          <PermissionHistory changes={history} caption="Every permission change, newest first" />
-        </section>
+        {cell && (
+          <section aria-labelledby="cell-history-title" className="min-w-0">
+            <h2 id="cell-history-title" className="mb-2 text-base font-semibold text-zinc-900">History of this cell</h2>
+            <PermissionHistory changes={cellHistory} caption={`Changes of ${cell.agent} × ${cell.tool}`} isCell />
+          </section>
+        )}
       </div>
+      <section aria-labelledby="history-title" className="mt-6 min-w-0">
+        <h2 id="history-title" className="mb-2 text-base font-semibold text-zinc-900">All changes</h2>
+        <PermissionHistory changes={history} caption="Every permission change, newest first" />
+      </section>
     </>
   );
 }
