@@ -12,7 +12,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
     <Card
       title={<span id={`agent-${agent.slug}`}>{agent.name} <code className="ml-1 font-mono text-xs font-normal text-zinc-500">{agent.slug}</code></span>}
       description={agent.description}
-      actions={<Link href={runsHref} className="text-sm text-blue-700 hover:underline">{agent.totalRuns} run{agent.totalRuns === 1 ? "" : "s"}</Link>}
+      actions={<Link href={runsHref} className="whitespace-nowrap text-sm text-blue-700 hover:underline">{agent.totalRuns} run{agent.totalRuns === 1 ? "" : "s"}</Link>}
     >
       <Table>
         <caption className="sr-only">Versions of {agent.slug}</caption>

@@ -33,7 +33,7 @@ export function CreateTokenForm() {
   const scopesError = fieldError(outcome, "scopes");
   return (
     <Card title="Create a token" description="For scripts, CI and the CLI (Authorization: Bearer …). Give it only the scopes it needs.">
-      <form ref={formRef} onSubmit={submit} className="space-y-4" noValidate>
+      <form ref={formRef} onSubmit={submit} aria-label="Create a token" className="space-y-4" noValidate>
         <Field id="token-name" label="Name" hint="What uses it, e.g. “nightly eval job”." error={nameError}>
           <Input id="token-name" name="name" required maxLength={100} error={nameError} {...describedBy("token-name", nameError, true)} />
         </Field>

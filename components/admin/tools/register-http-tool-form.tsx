@@ -45,7 +45,7 @@ export function RegisterHttpToolForm() {
   const control = (id: string, path: string, hint?: boolean) => ({ id, name: id.replace(/^tool-/, ""), error: error(path), ...describedBy(id, error(path), hint) });
   return (
     <Card title="Register an HTTP tool" description="An endpoint agents may call once a permission grants it. Its effect semantics decide what happens after a crash.">
-      <form ref={formRef} onSubmit={submit} className="space-y-3" noValidate>
+      <form ref={formRef} onSubmit={submit} aria-label="Register an HTTP tool" className="space-y-3" noValidate>
         <Field id="tool-name" label="Name" hint="http.<name>, e.g. http.crm_update" error={error("name")}>
           <Input {...control("tool-name", "name", true)} placeholder="http.crm_update" autoComplete="off" />
         </Field>
@@ -59,11 +59,14 @@ export function RegisterHttpToolForm() {
             </Select>
           </Field>
           <Field id="tool-semantics" label="Effect semantics" error={error("semantics")}>
-            <Select {...control("tool-semantics", "semantics")} defaultValue="idempotent">
-              {EFFECT_SEMANTICS.map((s) => <option key={s} value={s}>{s} — {SEMANTICS_INFO[s].meaning}</option>)}
+            <Select {...control("tool-semantics", "semantics")} aria-describedby={error("semantics") ? "tool-semantics-error" : "tool-semantics-meanings"} defaultValue="idempotent">
+              {EFFECT_SEMANTICS.map((s) => <option key={s} value={s}>{s}</option>)}
             </Select>
           </Field>
         </div>
+        <ul id="tool-semantics-meanings" className="space-y-0.5 text-xs text-zinc-500">
+          {EFFECT_SEMANTICS.map((s) => <li key={s}><span className="font-mono">{s}</span>: {SEMANTICS_INFO[s].meaning}</li>)}
+        </ul>
         <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-3">
           <Field id="tool-method" label="Method" error={error("config.method")}>
             <Select {...control("tool-method", "config.method")} defaultValue="POST">

@@ -25,7 +25,7 @@ export function CreateUserForm() {
   const error = (path: string) => fieldError(outcome, path);
   return (
     <Card title="Add a person" description="They sign in with this email and the initial password; share it with them privately.">
-      <form ref={formRef} onSubmit={submit} className="space-y-3" noValidate>
+      <form ref={formRef} onSubmit={submit} aria-label="Add a person" className="space-y-3" noValidate>
         <Field id="user-email" label="Email" error={error("email")}>
           <Input id="user-email" name="email" type="email" autoComplete="off" required error={error("email")} {...describedBy("user-email", error("email"))} />
         </Field>
