@@ -6,6 +6,8 @@ import { storageStateFile } from "./fixtures";
 // demote or disable themselves.
 
 test.use({ storageState: storageStateFile("admin") });
+// Pages that build a session, a form and a refresh per step: generous on a busy 2-core machine.
+test.describe.configure({ timeout: 90_000 });
 
 const row = (page: Page, tableName: string, text: string) => page.getByRole("table", { name: tableName }).getByRole("row").filter({ hasText: text });
 
@@ -64,11 +66,11 @@ test("an admin adds a person, changes their role and disables them; never themse
   const person = row(page, "People who can sign in to the console", email);
   await expect(person).toContainText("Active");
 
-  await person.getByLabel(`Role of ${email}`).selectOption({ label: "Operator" });
+  await person.getByLabel(`Role of ${email}`, { exact: true }).selectOption({ label: "Operator" });
   await person.getByRole("button", { name: `Change role of ${email}` }).click();
   await expect(person.getByRole("status")).toContainText(`${email} is now operator.`);
   await page.reload();
-  await expect(row(page, "People who can sign in to the console", email).getByLabel(`Role of ${email}`)).toHaveValue("operator");
+  await expect(row(page, "People who can sign in to the console", email).getByLabel(`Role of ${email}`, { exact: true })).toHaveValue("operator");
 
   await row(page, "People who can sign in to the console", email).getByRole("button", { name: `Disable ${email}` }).click();
   await expect(row(page, "People who can sign in to the console", email)).toContainText("Disabled");
@@ -76,7 +78,7 @@ test("an admin adds a person, changes their role and disables them; never themse
   // your own row: no role change, no disabling
   const me = row(page, "People who can sign in to the console", "admin@example.com");
   await expect(me).toContainText("(you)");
-  await expect(me.getByLabel("Role of admin@example.com")).toBeDisabled();
+  await expect(me.getByLabel("Role of admin@example.com", { exact: true })).toBeDisabled();
   await expect(me.getByRole("button", { name: /Disable|Change role/ })).toHaveCount(0);
   await expect(me).toContainText("You cannot change your own role.");
 });

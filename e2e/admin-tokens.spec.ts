@@ -6,6 +6,8 @@ import { storageStateFile } from "./fixtures";
 // API, and stops working when revoked (after a confirmation). Plus accessibility checks of the admin pages.
 
 test.use({ storageState: storageStateFile("admin") });
+// Pages that build a session, a form and a refresh per step: generous on a busy 2-core machine.
+test.describe.configure({ timeout: 90_000 });
 
 const tokenRow = (page: Page, name: string) => page.getByRole("table", { name: "API tokens" }).getByRole("row").filter({ hasText: name });
 
