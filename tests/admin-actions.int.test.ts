@@ -9,6 +9,7 @@ import { authenticateApiToken } from "../lib/api/tokens";
 import { findAuditLog } from "../lib/auth/audit";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb, type Db } from "../lib/db";
+import { findAdminAudit } from "../lib/queries/audit";
 import { findTokens } from "../lib/queries/tokens";
 import { getRuntime } from "../lib/runtime.server";
 import { startSandboxServer, type SandboxServer } from "../lib/sandbox/http-server";
@@ -84,6 +85,10 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     expect(await authenticateApiToken(db, token.data.token)).not.toBeNull();
     expect((await getRuntime().permissions.list(agent))).toEqual([expect.objectContaining({ id: rule.data.id, effect: "allow", version: 1 })]);
     expect(await findAuditLog(db, { actor: session.email, action: "tokens.revoke.denied" })).toHaveLength(1);
+    // the tokens page's activity list: this admin's create and the reviewer's refused revoke, not other kinds
+    const activity = await findAdminAudit(["tokens."], { db, limit: 200 });
+    expect(activity.filter((e) => e.actor === session!.email).map((e) => e.action)).toEqual(expect.arrayContaining(["tokens.revoke.denied", "tokens.create.denied"]));
+    expect(activity.every((e) => e.action.startsWith("tokens."))).toBe(true);
     // no session at all: UNAUTHENTICATED, before any validation
     session = null;
     expect(await putPermissionAction({ agent: "", tool: "", effect: "deny", expectedVersion: -1 } as never)).toMatchObject({ ok: false, code: "UNAUTHENTICATED" });

@@ -1,6 +1,6 @@
 // The audit log as the admin pages show it: the latest admin actions (users.*, tokens.*, tools.*,
 // permissions.*), refused attempts included.
-import { findAuditLog, type AuditRecord } from "@/lib/auth/audit";
+import type { AuditRecord } from "@/lib/auth/audit";
 import { getDb, type Db } from "@/lib/db";
 
 /** The latest entries whose action starts with one of the prefixes ("users.", "tokens."), newest first. */
@@ -22,5 +22,3 @@ function safeParse(text: string): unknown {
     return text;
   }
 }
-
-export { findAuditLog };

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { getAdminPageAccess } from "@/components/admin/admin-page";
+import { AuditList } from "@/components/admin/audit-list";
 import { CreateTokenForm } from "@/components/admin/tokens/create-token-form";
 import { TokensTable } from "@/components/admin/tokens/tokens-table";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { findAdminAudit } from "@/lib/queries/audit";
 import { findTokens } from "@/lib/queries/tokens";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +15,7 @@ export const metadata: Metadata = { title: "API tokens" };
 export default async function TokensPage() {
   const { user, isAllowed } = await getAdminPageAccess();
   if (!isAllowed) return <AccessDenied role={user.role} scope="admin:manage" />;
-  const tokens = await findTokens();
+  const [tokens, audit] = await Promise.all([findTokens(), findAdminAudit(["tokens."])]);
   return (
     <>
       <PageHeader title="API tokens" description="Bearer tokens for the HTTP API, the CLI and MCP. Only a hash of each token is kept." />
@@ -22,7 +24,10 @@ export default async function TokensPage() {
           <h2 id="tokens-list-title" className="mb-2 text-sm font-semibold text-zinc-900">Tokens</h2>
           {tokens.length === 0 ? <EmptyState title="No API tokens yet">Create one to call the HTTP API from a script or CI.</EmptyState> : <TokensTable tokens={tokens} />}
         </section>
-        <CreateTokenForm />
+        <div className="space-y-6">
+          <CreateTokenForm />
+          <AuditList title="Recent token activity" entries={audit} />
+        </div>
       </div>
     </>
   );
