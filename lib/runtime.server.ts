@@ -3,6 +3,7 @@
 import { builtInAgents } from "@/lib/agents";
 import { createModelPolicy } from "@/lib/agents/model-policy";
 import { modelFromEnv, pricingFromEnv } from "@/lib/agents/model-provider";
+import { recordAgentVersions } from "@/lib/agents/versions";
 import { getDb, type Db } from "@/lib/db";
 import { createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker } from "@/lib/runtime";
 import { setDeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
@@ -42,15 +43,20 @@ export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
   if (globalForTether.tetherRuntime?.db !== db) {
     const tools = createBuiltInTools({ sandboxUrl });
+    const agents = withConfiguredModel(builtInAgents, tools);
     const runtime = createRuntime({
       store: createPrismaStore(db),
-      agents: withConfiguredModel(builtInAgents, tools),
+      agents,
       tools,
       resolveTool: createRegisteredToolResolver(db, { logger: consoleLogger }),
       logger: consoleLogger,
     });
     setDeployCallback(deliverDeployCallback(runtime));
     globalForTether.tetherRuntime = { db, runtime };
+    // The admin pages show each version's instructions, tools and plan; not awaited (start-up stays fast)
+    // and a failure only costs that record, never the runtime.
+    recordAgentVersions(db, agents, { model: process.env.TETHER_MODEL?.trim() || null })
+      .catch((error: unknown) => consoleLogger.warn("could not record agent versions", { error: String(error) }));
   }
   return globalForTether.tetherRuntime.runtime;
 }

@@ -1,0 +1,68 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { Table, Td, Th } from "@/components/ui/table";
+import { Timestamp } from "@/components/ui/timestamp";
+import type { AgentView, AgentVersionView } from "@/lib/queries/agents";
+
+/** One agent: what it is, and every version with its instructions, model, tools, plan and runs. */
+export function AgentCard({ agent }: { agent: AgentView }) {
+  const runsHref = `/runs?agent=${encodeURIComponent(agent.slug)}`;
+  return (
+    <Card
+      title={<span id={`agent-${agent.slug}`}>{agent.name} <code className="ml-1 font-mono text-xs font-normal text-zinc-500">{agent.slug}</code></span>}
+      description={agent.description}
+      actions={<Link href={runsHref} className="whitespace-nowrap text-sm text-blue-700 hover:underline">{agent.totalRuns} run{agent.totalRuns === 1 ? "" : "s"}</Link>}
+    >
+      <Table>
+        <caption className="sr-only">Versions of {agent.slug}</caption>
+        <thead>
+          <tr>
+            <Th>Version</Th>
+            <Th>Model</Th>
+            <Th>Tools</Th>
+            <Th>Plan</Th>
+            <Th>First seen</Th>
+            <Th>Runs</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {agent.versions.map((v) => <VersionRow key={v.version} slug={agent.slug} version={v} />)}
+        </tbody>
+      </Table>
+      {agent.versions.length === 0 && <p className="mt-2 text-sm text-zinc-500">No version recorded yet: it is recorded when the console starts.</p>}
+    </Card>
+  );
+}
+
+function VersionRow({ slug, version: v }: { slug: string; version: AgentVersionView }) {
+  return (
+    <tr>
+      <Td>
+        <span className="font-mono text-xs">{v.version}</span>
+        {v.isCurrent && <span className="ml-1"><Badge tone="green">current</Badge></span>}
+        {v.instructions ? (
+          <details className="mt-1">
+            <summary className="cursor-pointer text-xs text-blue-700">Instructions</summary>
+            <pre className="mt-1 max-w-xl whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs text-zinc-800">{v.instructions}</pre>
+          </details>
+        ) : (
+          <span className="block text-xs text-zinc-500">Not recorded (ran before versions were kept)</span>
+        )}
+      </Td>
+      <Td>{v.model ? <code className="font-mono text-xs">{v.model}</code> : <span className="text-xs text-zinc-500">{v.instructions ? "scripted policy" : "—"}</span>}</Td>
+      <Td>
+        <ul className="space-y-0.5">{v.tools.map((t) => <li key={t} className="font-mono text-xs">{t}</li>)}</ul>
+      </Td>
+      <Td>
+        <ol className="list-decimal space-y-0.5 pl-4 text-xs">{v.plan.map((p) => <li key={p.id}>{p.title}</li>)}</ol>
+      </Td>
+      <Td><Timestamp value={v.firstSeenAt} /></Td>
+      <Td>
+        <Link href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`} className="text-blue-700 hover:underline" aria-label={`${v.runCount} runs of ${slug} ${v.version}`}>
+          {v.runCount}
+        </Link>
+      </Td>
+    </tr>
+  );
+}

@@ -1,0 +1,80 @@
+"use client";
+import { Button } from "@/components/ui/button";
+import { Input, Select } from "@/components/ui/field";
+import { PERMISSION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types";
+import { EFFECT_LABEL } from "./effect-badge";
+
+export const CONDITION_OPS: Array<{ op: PermissionCondition["op"]; label: string }> = [
+  { op: "gt", label: ">" }, { op: "gte", label: "≥" }, { op: "lt", label: "<" }, { op: "lte", label: "≤" },
+  { op: "eq", label: "=" }, { op: "neq", label: "≠" }, { op: "in", label: "in" },
+];
+
+/** A condition as the form edits it: the value as text (JSON when it parses, else a string). */
+export type ConditionDraft = { key: number; path: string; op: PermissionCondition["op"]; value: string; effect: PermissionCondition["effect"] };
+
+export function toDraft(condition: PermissionCondition, key: number): ConditionDraft {
+  return { key, path: condition.path, op: condition.op, value: typeof condition.value === "string" ? condition.value : JSON.stringify(condition.value), effect: condition.effect };
+}
+
+export function fromDraft({ path, op, value, effect }: ConditionDraft): PermissionCondition {
+  let parsed: unknown = value;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    // plain text: compared as a string
+  }
+  return { path: path.trim(), op, value: parsed, effect };
+}
+
+type ConditionsFieldsProps = {
+  idPrefix: string;
+  conditions: ConditionDraft[];
+  onChange: (next: ConditionDraft[]) => void;
+  errorFor: (path: string) => string | null;
+};
+
+/** Conditions on the tool's arguments: when one holds, its (more restrictive) effect applies. */
+export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: ConditionsFieldsProps) {
+  const update = (key: number, patch: Partial<ConditionDraft>) => onChange(conditions.map((c) => (c.key === key ? { ...c, ...patch } : c)));
+  const add = () => onChange([...conditions, { key: Math.max(0, ...conditions.map((c) => c.key)) + 1, path: "", op: "gt", value: "", effect: "require_approval" }]);
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium text-zinc-800">Conditions</legend>
+      <p className="text-xs text-zinc-500">On the tool&apos;s arguments, e.g. amountCents &gt; 10000 → require approval. A condition only makes the rule stricter.</p>
+      {conditions.length === 0 && <p className="text-xs text-zinc-500">No conditions.</p>}
+      {conditions.map((c, index) => {
+        const id = `${idPrefix}-cond-${c.key}`;
+        const error = errorFor(`conditions.${index}.path`) ?? errorFor(`conditions.${index}.value`) ?? errorFor(`conditions.${index}`);
+        return (
+          <div key={c.key} role="group" aria-label={`Condition ${index + 1}`} className="rounded border border-zinc-200 p-2">
+            <div className="flex flex-wrap items-end gap-2">
+              <label className="min-w-36 flex-1 text-xs text-zinc-700">
+                Argument path
+                <Input id={`${id}-path`} value={c.path} onChange={(e) => update(c.key, { path: e.target.value })} placeholder="amountCents" error={error} aria-invalid={error ? true : undefined} />
+              </label>
+              <label className="w-20 text-xs text-zinc-700">
+                Operator
+                <Select id={`${id}-op`} value={c.op} onChange={(e) => update(c.key, { op: e.target.value as ConditionDraft["op"] })}>
+                  {CONDITION_OPS.map(({ op, label }) => <option key={op} value={op}>{label}</option>)}
+                </Select>
+              </label>
+              <label className="w-28 text-xs text-zinc-700">
+                Value
+                <Input id={`${id}-value`} value={c.value} onChange={(e) => update(c.key, { value: e.target.value })} placeholder="10000" />
+              </label>
+              <label className="w-44 text-xs text-zinc-700">
+                Then
+                <Select id={`${id}-effect`} value={c.effect} onChange={(e) => update(c.key, { effect: e.target.value as ConditionDraft["effect"] })}>
+                  {PERMISSION_EFFECTS.map((effect) => <option key={effect} value={effect}>{EFFECT_LABEL[effect]}</option>)}
+                </Select>
+              </label>
+              <Button size="sm" variant="ghost" onClick={() => onChange(conditions.filter((x) => x.key !== c.key))} aria-label={`Remove condition ${index + 1}`}>Remove</Button>
+            </div>
+            {error && <p className="mt-1 text-xs text-red-700">{error}</p>}
+          </div>
+        );
+      })}
+      <Button size="sm" onClick={add}>Add condition</Button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,94 @@
+"use client";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { describedBy, Field, Input, Select } from "@/components/ui/field";
+import { putPermissionAction } from "@/lib/actions/permissions";
+import { PERMISSION_EFFECTS, type PermissionEffect, type PermissionRule } from "@/lib/runtime/types";
+import { fieldError, useAdminAction, type ActionOutcome } from "../use-admin-action";
+import { ConditionsFields, fromDraft, toDraft, type ConditionDraft } from "./conditions-fields";
+import { EFFECT_LABEL, stepLabel } from "./effect-badge";
+import { RemoveRuleButton } from "./remove-rule-button";
+
+type RuleFormProps = {
+  agent: string;
+  tool: string;
+  /** null: a new rule (version 0), for one of `stepChoices`. */
+  rule: PermissionRule | null;
+  stepChoices: Array<{ id: string; title: string }>;
+  onOutcome: (outcome: ActionOutcome) => void;
+};
+
+/** Edit one rule of a cell. Saving sends the version shown: another admin's change in between is a CONFLICT. */
+export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleFormProps) {
+  const [conditions, setConditions] = useState<ConditionDraft[]>(() => (rule?.conditions ?? []).map(toDraft));
+  const { run, isPending, outcome } = useAdminAction(putPermissionAction, {
+    success: (saved) => `Saved ${saved.agent}/${saved.tool} (${stepLabel(saved.step)}): ${EFFECT_LABEL[saved.effect].toLowerCase()}, version ${saved.version}. Runs use it from their next action.`,
+    onOutcome,
+  });
+  const prefix = rule ? `rule-${rule.id}` : "rule-new";
+  const error = (path: string) => fieldError(outcome, path);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const ttl = text("ttlSeconds");
+    run({
+      agent, tool,
+      step: rule?.step ?? (text("step") || "*"),
+      effect: text("effect") as PermissionEffect,
+      conditions: conditions.map(fromDraft),
+      approvals: Number(text("approvals") || 1),
+      queue: text("queue") || "default",
+      ttlSeconds: ttl === "" ? null : Number(ttl),
+      onExpire: text("onExpire") || "reject",
+      expectedVersion: rule?.version ?? 0,
+    });
+  }
+
+  const title = rule ? `Rule for ${stepLabel(rule.step)}` : "New rule";
+  return (
+    <form onSubmit={submit} aria-label={`${title}: ${agent} × ${tool}`} className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4" noValidate>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 className="text-sm font-semibold text-zinc-900">{title}</h3>
+        {rule && <p className="text-xs text-zinc-500">version {rule.version} · by {rule.updatedBy}</p>}
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        {!rule && (
+          <Field id={`${prefix}-step`} label="Step" hint="A rule for one plan step wins over the all-steps rule." error={error("step")}>
+            <Select id={`${prefix}-step`} name="step" {...describedBy(`${prefix}-step`, error("step"), true)}>
+              {stepChoices.map((s) => <option key={s.id} value={s.id}>{s.id === "*" ? "All steps" : `${s.title} (${s.id})`}</option>)}
+            </Select>
+          </Field>
+        )}
+        <Field id={`${prefix}-effect`} label="Effect" error={error("effect")}>
+          <Select id={`${prefix}-effect`} name="effect" defaultValue={rule?.effect ?? "require_approval"} {...describedBy(`${prefix}-effect`, error("effect"))}>
+            {PERMISSION_EFFECTS.map((effect) => <option key={effect} value={effect}>{EFFECT_LABEL[effect]}</option>)}
+          </Select>
+        </Field>
+      </div>
+      <ConditionsFields idPrefix={prefix} conditions={conditions} onChange={setConditions} errorFor={error} />
+      <details className="rounded border border-zinc-200 p-2" open={Boolean(error("queue") || error("onExpire") || error("ttlSeconds") || error("approvals"))}>
+        <summary className="cursor-pointer text-sm font-medium text-zinc-800">Approval settings</summary>
+        <div className="mt-2 grid gap-3 sm:grid-cols-2">
+          <Field id={`${prefix}-queue`} label="Queue" hint="The inbox queue its packets go to." error={error("queue")}>
+            <Input id={`${prefix}-queue`} name="queue" defaultValue={rule?.queue ?? "default"} error={error("queue")} {...describedBy(`${prefix}-queue`, error("queue"), true)} />
+          </Field>
+          <Field id={`${prefix}-approvals`} label="Approvals needed" hint="Distinct reviewers (1–5)." error={error("approvals")}>
+            <Input id={`${prefix}-approvals`} name="approvals" type="number" min={1} max={5} defaultValue={rule?.approvals ?? 1} error={error("approvals")} {...describedBy(`${prefix}-approvals`, error("approvals"), true)} />
+          </Field>
+          <Field id={`${prefix}-ttl`} label="Expires after (seconds)" hint="Empty: the packet waits until decided." error={error("ttlSeconds")}>
+            <Input id={`${prefix}-ttl`} name="ttlSeconds" type="number" min={1} defaultValue={rule?.ttlSeconds ?? ""} error={error("ttlSeconds")} {...describedBy(`${prefix}-ttl`, error("ttlSeconds"), true)} />
+          </Field>
+          <Field id={`${prefix}-onExpire`} label="On expiry" hint={'"reject" or "escalate:<queue>"'} error={error("onExpire")}>
+            <Input id={`${prefix}-onExpire`} name="onExpire" defaultValue={rule?.onExpire ?? "reject"} error={error("onExpire")} {...describedBy(`${prefix}-onExpire`, error("onExpire"), true)} />
+          </Field>
+        </div>
+      </details>
+      <div className="flex items-center gap-2">
+        <Button type="submit" variant="primary" isBusy={isPending}>{rule ? "Save rule" : "Add rule"}</Button>
+        {rule && <RemoveRuleButton rule={rule} onOutcome={onOutcome} />}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,9 @@
+import type { ApiScope } from "@/lib/api/scopes";
+
+export const SCOPE_HINTS: Record<ApiScope, string> = {
+  "runs:write": "start, cancel and resume runs",
+  "runs:read": "read runs, traces and packets",
+  "signals:write": "deliver callbacks and events to runs",
+  "packets:decide": "approve, edit, reject, redirect packets",
+  admin: "everything, including the tool registry",
+};

@@ -1,0 +1,42 @@
+"use server";
+// Server actions of the admin "Users" page: create a user, change a role, disable or enable an account.
+import { defineAction } from "@/lib/actions/define-action";
+import { createUser, createUserSchema } from "@/lib/auth/users";
+import { changeUserRole, changeUserRoleSchema, setUserDisabled, setUserDisabledSchema } from "@/lib/queries/users";
+
+type Change = { email: string; before: Record<string, unknown>; after: Record<string, unknown> };
+
+// An admin gives the first password: it is required here (OIDC-only accounts are made by signing in).
+const createUserActionSchema = createUserSchema.extend({ password: createUserSchema.shape.password.unwrap().min(1, "Give an initial password.") });
+
+export const createUserAction = defineAction(
+  // createUser writes its own audit row (without the password) in the user's transaction.
+  { schema: createUserActionSchema, scope: "admin:manage", audit: false },
+  async (input, { user, db, revalidatePath }) => {
+    const created = await createUser(db, input, { actor: user.email });
+    revalidatePath("/admin/users");
+    return created;
+  },
+);
+
+export const changeUserRoleAction = defineAction(
+  { schema: changeUserRoleSchema, scope: "admin:manage", audit: { action: "users.role", target: (_i, change: Change) => change.email, data: (_i, change: Change) => change } },
+  async (input, { user, db, revalidatePath }) => {
+    const change = await changeUserRole(db, input, user);
+    revalidatePath("/admin/users");
+    return change;
+  },
+);
+
+export const setUserDisabledAction = defineAction(
+  {
+    schema: setUserDisabledSchema,
+    scope: "admin:manage",
+    audit: { action: "users.disable", target: (_i, change: Change) => change.email, data: (_i, change: Change) => change },
+  },
+  async (input, { user, db, revalidatePath }) => {
+    const change = await setUserDisabled(db, input, user);
+    revalidatePath("/admin/users");
+    return change;
+  },
+);
