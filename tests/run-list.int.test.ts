@@ -62,6 +62,9 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
     expect(idsOf((await findRunList(t.db, { q: "Duplicate charge" })).runs)).toEqual([ids[3]]);
     expect(idsOf((await findRunList(t.db, { q: `ord-${agent}-6`, status: "FAILED" })).runs)).toEqual([]);
     expect((await findRunList(t.db, { agent: uid("nobody") })).runs).toEqual([]);
+    // a version narrows its agent (the admin agents page links to the runs pinned to one version)
+    expect(idsOf((await findRunList(t.db, { agent, version: "1" })).runs)).toHaveLength(7);
+    expect((await findRunList(t.db, { agent, version: "2" })).runs).toEqual([]);
   });
 
   it("lists a run whose state cannot be read, with stateError instead of failing the page", async () => {

@@ -5,6 +5,7 @@ export function runsListHref(filter: RunListFilter): string {
   const params = new URLSearchParams();
   if (filter.status) params.set("status", filter.status);
   if (filter.agent) params.set("agent", filter.agent);
+  if (filter.agent && filter.version) params.set("version", filter.version);
   if (filter.q) params.set("q", filter.q);
   if (filter.cursor) params.set("cursor", filter.cursor);
   const query = params.toString();

@@ -7,6 +7,7 @@ export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agen
   return (
     <form role="search" action="/runs" method="get" className="mb-3 flex flex-wrap items-end gap-3">
       {filter.status && <input type="hidden" name="status" value={filter.status} />}
+      {filter.version && <input type="hidden" name="version" value={filter.version} />}
       <Field id="runs-q" label="Search" hint="A run id (or its start), or text in the run's input" className="min-w-64 flex-1">
         <Input id="runs-q" name="q" type="search" defaultValue={filter.q ?? ""} placeholder="run_… or order id, reason…" aria-describedby="runs-q-hint" />
       </Field>

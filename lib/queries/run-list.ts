@@ -10,7 +10,8 @@ import { RUN_STATUSES, type RunStatus } from "@/lib/runtime/types";
 
 export const RUN_LIST_PAGE_SIZE = 50;
 
-export type RunListFilter = { status?: RunStatus; agent?: string; q?: string; cursor?: string };
+/** `version` narrows `agent` to the runs pinned to one of its versions (the admin agents page links there). */
+export type RunListFilter = { status?: RunStatus; agent?: string; version?: string; q?: string; cursor?: string };
 
 export type RunListItem = {
   id: string;
@@ -66,7 +67,7 @@ function whereOf(filter: RunListFilter) {
   return {
     AND: [
       filter.status ? { status: filter.status } : {},
-      filter.agent ? { agentSlug: filter.agent } : {},
+      filter.agent ? { agentSlug: filter.agent, ...(filter.version ? { agentVersion: filter.version } : {}) } : {},
       q ? searchWhere(q) : {},
       // The redundant `lte` gives the planner a range on the createdAt index; the OR alone makes SQLite scan from the top.
       cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {},

@@ -19,6 +19,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const filter: RunListFilter = {
     status: parseRunStatusFilter(firstParam(params.status)),
     agent: firstParam(params.agent) || undefined,
+    version: firstParam(params.version) || undefined,
     q: normalizeRunSearch(firstParam(params.q)),
     cursor: firstParam(params.cursor) || undefined,
   };
