@@ -48,3 +48,7 @@ export async function finishEvalRun(db: Db, id: string, done: {
     },
   });
 }
+
+export async function setEvalReportPath(db: Db, id: string, reportPath: string): Promise<void> {
+  await db.evalRun.update({ where: { id }, data: { reportPath } });
+}
