@@ -8,8 +8,7 @@ import { createEvalEngine, type EvalEngine, type PolicyKind } from "./eval-runti
 import { TOOL_SYSTEM, worldChangeFor, type FaultSpec } from "./faults";
 import type { EvalCaseSpec, ReviewerAnswer } from "./spec";
 import type { LedgerRow } from "./types";
-import type { WorkerPool } from "./worker-pool";
-import { inProcessWorkers, processWorkers, type TrialWorkers } from "./workers";
+import { inProcessWorkers, processWorkers, type CrashWave, type TrialWorkers } from "./workers";
 import { applyWorldOp, createTrialDb, setUpWorld } from "./world";
 
 // Drives one trial: a fresh world, the run started, then the loop a real deployment goes through —
@@ -21,7 +20,7 @@ export const EVAL_REQUESTER = "eval-runner@evals.tether";
 const MAX_ROUNDS = 40;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export type TrialEnv = { dir: string; template: string; pool: WorkerPool; policy: PolicyKind; breakIdempotency: boolean; leaseMs: number; trialTimeoutMs: number };
+export type TrialEnv = { dir: string; template: string; policy: PolicyKind; breakIdempotency: boolean; leaseMs: number; trialTimeoutMs: number };
 
 export type TrialRecord = {
   run: RunRecord | null;
@@ -40,7 +39,7 @@ export type TrialRecord = {
   error: string | null;
 };
 
-export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSpec, name: string): Promise<TrialRecord> {
+export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSpec, name: string, wave?: CrashWave): Promise<TrialRecord> {
   // Two databases: the run's (shared with worker processes) and the world's (only this process's
   // sandbox server writes it), so a worker's lease heartbeat never contends with the world's effects.
   const trialDb = createTrialDb(env.template, env.dir, name);
@@ -66,7 +65,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
       onFaultPoint: async (point, info) => {
         if (earlyCallback && !completedEarly && point === "after-call" && info.tool === "deploys.run_migration") {
           completedEarly = true;
-          await completeDeploys(world!.url, info.runId, "succeeded", 2, record.notes);
+          if (spec.world.deploy.outcome !== "never") await completeDeploys(world!.url, info.runId, spec.world.deploy.outcome, 2, record.notes);
         }
       },
     });
@@ -88,8 +87,9 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
     started = Date.now(); // wall time of the journey, not of building its world
     const { run } = await runtime.startRun({ agent: spec.agent, input: spec.input, startedBy: EVAL_REQUESTER });
     runId = run.id;
+    if (fault.kind === "crash" && !wave) throw new Error("a crash trial needs a crash wave");
     workers = fault.kind === "crash"
-      ? await processWorkers({ db, pool: env.pool, dbUrl: trialDb.url, sandboxUrl: world.url, policy: env.policy, breakIdempotency: env.breakIdempotency, fault, leaseMs: env.leaseMs, deadline })
+      ? await processWorkers({ db, wave: wave!, trial: name, dbUrl: trialDb.url, sandboxUrl: world.url, policy: env.policy, breakIdempotency: env.breakIdempotency, fault, leaseMs: env.leaseMs, deadline })
       : inProcessWorkers(engine);
 
     const answers = [...spec.reviewer];
@@ -97,6 +97,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
     const given: ReviewerAnswer[] = [];
     const replays = new Map<string, ReviewerAnswer[]>();
     let waitedOnce = false;
+    let faultApplied = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (Date.now() > deadline) throw new Error(`trial took longer than ${env.trialTimeoutMs} ms`);
       await workers.settle(runId);
@@ -112,7 +113,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
         }
         if (!waitedOnce) {
           waitedOnce = true;
-          await whileWaiting(engine, worldDb, world.url, spec, fault, packet, record.notes);
+          for (const op of spec.world.whileWaiting) await applyWorldOp(world.url, worldDb, op);
         }
         const answer = packet.kind === "UNKNOWN_OUTCOME" && !answers.some((a) => a.kind === "UNKNOWN_OUTCOME")
           ? await oracleAnswer(engine, worldDb, packet, record.notes)
@@ -121,6 +122,11 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
           if (packet.expiresAt) { await sleepUntil(packet.expiresAt); continue; }
           record.unanswered.push(packet.id);
           break;
+        }
+        if (!faultApplied && packet.kind === "APPROVAL" && (answer.decision === "approve" || answer.decision === "edit")) {
+          // While the approval is being given: the permission or the world changes under the waiting run.
+          faultApplied = true;
+          await changeWhileWaiting(engine, worldDb, world.url, spec, fault, packet, record.notes);
         }
         if (answer.delayMs > 0) await sleep(answer.delayMs);
         const reviewer = answer.by === "$requester" ? EVAL_REQUESTER : answer.by;
@@ -163,7 +169,9 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
   } catch (error) {
     record.error = error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
   } finally {
-    record.wallMs = Date.now() - started;
+    // Waiting for worker processes to load is the harness's time, not the run's.
+    record.wallMs = Date.now() - started - (workers?.overheadMs() ?? 0);
+    wave?.arrive(name);
     record.crash = workers?.crashed() ?? null;
     await workers?.close().catch(() => {});
     if (engine && runId) await collect(engine, worldDb, runId, spec, record).catch((error) => { record.error ??= `collecting the trial failed: ${String(error)}`; });
@@ -183,17 +191,29 @@ async function sleepUntil(at: Date) {
 
 /** The deploy system finishes every running migration of the run; its callback is delivered `deliveries` times at once. */
 async function completeDeploys(sandboxUrl: string, runId: string, outcome: "succeeded" | "failed", deliveries: number, notes: string[]): Promise<number> {
-  const res = await fetch(`${sandboxUrl}/ledger?runId=${encodeURIComponent(runId)}&system=deploys`);
+  const res = await fetchRetrying(`${sandboxUrl}/ledger?runId=${encodeURIComponent(runId)}&system=deploys`);
   const { entries } = (await res.json()) as { entries: Array<{ data: { deployId: string } }> };
   let completed = 0;
   for (const entry of entries) {
-    const done = await fetch(`${sandboxUrl}/deploys/${entry.data.deployId}/complete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome, deliveries }) });
+    const done = await fetchRetrying(`${sandboxUrl}/deploys/${entry.data.deployId}/complete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome, deliveries }) });
     if (done.ok) {
       completed++;
       notes.push(`deploy ${entry.data.deployId} ${outcome}, callback ×${deliveries}`);
     }
   }
   return completed;
+}
+
+/** The harness's own calls to the world (set-up and control routes) retry a dropped connection. */
+async function fetchRetrying(url: string, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (attempt >= 3) throw new Error(`${init?.method ?? "GET"} ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      await sleep(100 * attempt);
+    }
+  }
 }
 
 function matches(answer: ReviewerAnswer, packet: DecisionPacket) {
@@ -208,7 +228,12 @@ function nextAnswer(answers: ReviewerAnswer[], packet: DecisionPacket): Reviewer
 /** Under a fault only: answer a packet nobody scripted with the answers given before for that tool, in order. */
 function replayAnswer(given: ReviewerAnswer[], replays: Map<string, ReviewerAnswer[]>, packet: DecisionPacket, fault: FaultSpec): ReviewerAnswer | undefined {
   if (fault.kind === "none") return undefined;
-  if (!replays.has(packet.id)) replays.set(packet.id, given.filter((a) => matches(a, packet) && a.decision !== "none"));
+  if (!replays.has(packet.id)) {
+    // The approvals that closed the last round for this tool (several under four eyes), not a redirect before them.
+    const mine = given.filter((a) => matches(a, packet));
+    const lastOther = mine.findLastIndex((a) => a.decision !== "approve" && a.decision !== "edit");
+    replays.set(packet.id, mine.slice(lastOther + 1));
+  }
   return replays.get(packet.id)!.shift();
 }
 
@@ -229,10 +254,8 @@ async function oracleAnswer(engine: EvalEngine, worldDb: Db, packet: DecisionPac
   return { decision: "approve", by, delayMs: 0 };
 }
 
-/** The first time the run waits for a person: the case's own world changes, then the fault's. */
-async function whileWaiting(engine: EvalEngine, worldDb: Db, sandboxUrl: string, spec: EvalCaseSpec, fault: FaultSpec, packet: DecisionPacket, notes: string[]) {
-  for (const op of spec.world.whileWaiting) await applyWorldOp(sandboxUrl, worldDb, op);
-  if (packet.kind !== "APPROVAL") return;
+/** permission-* and world-changed faults: applied just before the first approval is given. */
+async function changeWhileWaiting(engine: EvalEngine, worldDb: Db, sandboxUrl: string, spec: EvalCaseSpec, fault: FaultSpec, packet: DecisionPacket, notes: string[]) {
   if (fault.kind === "permission-revoked" || fault.kind === "permission-narrowed") {
     const rules = await engine.runtime.permissions.list(spec.agent);
     const rule = rules.find((r) => r.tool === packet.tool && r.agent === spec.agent);

@@ -54,7 +54,7 @@ function withoutIdempotency(tools: ToolDefinition[]): ToolDefinition[] {
 
 export async function createEvalEngine(opts: EvalEngineOptions) {
   const db = createDb(opts.dbUrl);
-  const builtIn = createBuiltInTools({ sandboxUrl: opts.sandboxUrl, timeoutMs: opts.toolTimeoutMs ?? 2_000 });
+  const builtIn = createBuiltInTools({ sandboxUrl: opts.sandboxUrl, timeoutMs: opts.toolTimeoutMs ?? 5_000 });
   const tools = opts.breakIdempotency ? withoutIdempotency(builtIn) : builtIn;
   const runtime = createRuntime({
     store: createPrismaStore(db),

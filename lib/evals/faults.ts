@@ -56,7 +56,7 @@ export function faultsFor(spec: EvalCaseSpec, baseline: TraceEventSummary[], kin
     if (kind === "crash") {
       for (const tool of effectTools) for (const point of FAULT_POINTS) faults.push({ id: `crash:${point}:${tool}`, kind, point, tool });
     } else if (kind === "callback-duplicate" || kind === "callback-early") {
-      if (waitsForCallback) faults.push({ id: kind, kind, tool: "deploys.run_migration" });
+      if (waitsForCallback && spec.world.deploy.outcome !== "never") faults.push({ id: kind, kind, tool: "deploys.run_migration" });
     } else if (kind === "permission-revoked" || kind === "permission-narrowed" || kind === "world-changed") {
       if (approved.length > 0) faults.push({ id: kind, kind, tool: approved[0] });
     } else if (kind === "tool-timeout") {

@@ -13,7 +13,8 @@ import { createEvalRun, finishEvalRun, saveTrialResult } from "./records";
 import { scoreTrial } from "./scorers";
 import { DEFAULT_THRESHOLDS, DIMENSIONS, type Dimension, type EvalCaseSpec } from "./spec";
 import type { EvalFigures, EvalRunStatus, EvalScores, TrialResult } from "./types";
-import { createWorkerPool, type WorkerPool } from "./worker-pool";
+import { createWorkerPool, type WorkerPool, type WorkerProcess } from "./worker-pool";
+import { createCrashWave, type CrashWave } from "./workers";
 import { createTemplateDb } from "./world";
 
 // The harness: every case without faults first (its baseline journey decides which faults apply and
@@ -33,6 +34,8 @@ export type RunEvalOptions = {
   /** Where results are stored; null = nowhere (the report only). */
   db: Db | null;
   concurrency?: number;
+  /** Crash trials per victim process (all held at their fault points, then killed at once). */
+  waveSize?: number;
   onProgress?: (progress: { done: number; total: number; label: string; failed: number }) => void;
 };
 
@@ -106,17 +109,20 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
 
   const dir = mkdtempSync(path.join(tmpdir(), "tether-eval-"));
   const concurrency = options.concurrency ?? 2;
-  const pool: WorkerPool | null = selection.kinds.includes("crash") ? createWorkerPool(concurrency + 1) : null;
+  const waveSize = options.waveSize ?? 8;
+  const pool: WorkerPool | null = selection.kinds.includes("crash") ? createWorkerPool(2) : null;
+  let rescuer: Promise<WorkerProcess> | null = null;
   const env: TrialEnv = {
-    dir, template: createTemplateDb(dir), pool: pool ?? createWorkerPool(0), policy: policyKind,
-    breakIdempotency: options.breakIdempotency ?? false, leaseMs: 600, trialTimeoutMs: 60_000,
+    dir, template: createTemplateDb(dir), policy: policyKind,
+    breakIdempotency: options.breakIdempotency ?? false, leaseMs: 600, trialTimeoutMs: 180_000,
   };
   const results: TrialResult[] = [];
   let total = cases.length;
   let done = 0;
   let trialNo = 0;
-  const run = async (spec: EvalCaseSpec, fault: FaultSpec, baseline: Record<string, Record<string, number>> | null, position: number) => {
-    const record = await runTrial(env, spec, fault, `t${trialNo++}`);
+  const run = async (spec: EvalCaseSpec, fault: FaultSpec, baseline: Record<string, Record<string, number>> | null, position: number, wave?: CrashWave) => {
+    const name = `t${trialNo++}`;
+    const record = await runTrial(env, spec, fault, name, wave);
     const { counts, ...result } = scoreTrial(spec, fault, record, baseline, position);
     results.push(result);
     if (options.db && id) await saveTrialResult(options.db, id, result);
@@ -135,7 +141,14 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
       return faultsFor(spec, base.result.trace, selection.kinds).map((fault, j) => ({ spec, fault, counts: base.counts, position: i * 100 + j + 1 }));
     });
     total += faultTrials.length;
-    await pooled(faultTrials, concurrency, async (t) => { await run(t.spec, t.fault, t.counts, t.position); });
+    const crashes = faultTrials.filter((t) => t.fault.kind === "crash");
+    await pooled(faultTrials.filter((t) => t.fault.kind !== "crash"), concurrency, async (t) => { await run(t.spec, t.fault, t.counts, t.position); });
+    // Crash trials in waves: one victim process per wave, one rescuer process for all.
+    for (let i = 0; i < crashes.length; i += waveSize) {
+      const batch = crashes.slice(i, i + waveSize);
+      const wave = createCrashWave(pool!, batch.length, () => (rescuer ??= pool!.acquire()));
+      await Promise.all(batch.map((t) => run(t.spec, t.fault, t.counts, t.position, wave)));
+    }
 
     results.sort((a, b) => a.position - b.position);
     const scores = aggregate(results, cases.length);

@@ -9,7 +9,7 @@ export type WorkerProcess = {
   pid: number;
   /** Resolves with the first stdout line containing text (or rejects when the process exits first). */
   waitFor: (text: string, timeoutMs?: number) => Promise<string>;
-  /** Has a line containing text been printed since the last start? */
+  /** The first line printed that contains text (lines name their trial, so they are unique). */
   saw: (text: string) => string | undefined;
   send: (command: object) => void;
   kill: () => Promise<void>;
@@ -24,12 +24,11 @@ function spawnWorker(): WorkerProcess {
     env: { ...process.env, NODE_OPTIONS: "" },
   });
   let out = "";
-  let from = 0; // lines before `from` belong to earlier trials
   let err = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (err = (err + d).slice(-4000)));
   child.stdin!.on("error", () => {}); // writing to a killed process
-  const find = (text: string) => out.slice(from).split("\n").find((l) => l.includes(text));
+  const find = (text: string) => out.split("\n").find((l) => l.includes(text));
   return {
     pid: child.pid!,
     saw: find,
@@ -48,7 +47,6 @@ function spawnWorker(): WorkerProcess {
         }, 10);
       }),
     send: (command) => {
-      if ((command as { cmd?: string }).cmd === "start") from = out.length;
       child.stdin!.write(`${JSON.stringify(command)}\n`);
     },
     kill: async () => {

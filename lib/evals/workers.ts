@@ -4,14 +4,19 @@ import type { FaultSpec } from "./faults";
 import type { WorkerPool, WorkerProcess } from "./worker-pool";
 
 // Who drives a trial's run. Without a crash fault: a worker in the harness process (drain until
-// nothing is runnable). With one: worker processes — the first one is killed at the fault point, a
-// fresh process takes over once the dead one's lease expires.
+// nothing is runnable). With one: worker processes. Crash trials run in waves: one victim process
+// drives every trial of the wave, each run held at its own fault point; once every trial of the wave
+// is held there (or ended without reaching it), the victim is killed with SIGKILL — one real process
+// kill for the whole wave, at each run's fault point — and after the dead worker's lease expires a
+// fresh process (the rescuer, shared by all waves) takes every run over.
 
 export type TrialWorkers = {
   /** Drive until the run is parked or ended (nothing runnable now). */
   settle: (runId: string) => Promise<void>;
   /** The kill that happened, if any. */
   crashed: () => { at: string; killedPid: number; takeoverPid: number } | null;
+  /** Time spent waiting for processes to be ready: harness overhead, not the run's. */
+  overheadMs: () => number;
   close: () => Promise<void>;
 };
 
@@ -24,18 +29,59 @@ export function inProcessWorkers(engine: EvalEngine): TrialWorkers {
   return {
     settle: async () => { await worker.drain(); },
     crashed: () => null,
+    overheadMs: () => 0,
     close: async () => {},
   };
 }
 
+export type CrashWave = {
+  victim: () => Promise<WorkerProcess>;
+  rescuer: () => Promise<WorkerProcess>;
+  /** A trial is held at its fault point, or is done with the victim (idempotent). The last arrival kills it. */
+  arrive: (trial: string) => void;
+  killed: Promise<number>;
+};
+
+export function createCrashWave(pool: WorkerPool, size: number, rescuer: () => Promise<WorkerProcess>): CrashWave {
+  const victim = pool.acquire();
+  const arrived = new Set<string>();
+  let kill: (pid: number) => void = () => {};
+  const killed = new Promise<number>((resolve) => (kill = resolve));
+  return {
+    victim: () => victim,
+    rescuer,
+    arrive(trial) {
+      if (arrived.has(trial)) return;
+      arrived.add(trial);
+      if (arrived.size === size) {
+        void victim.then(async (v) => {
+          await v.kill(); // SIGKILL: no cleanup; every lease it held stays taken until it expires
+          kill(v.pid);
+        });
+      }
+    },
+    killed,
+  };
+}
+
 export async function processWorkers(opts: {
-  db: Db; pool: WorkerPool; dbUrl: string; sandboxUrl: string; policy: PolicyKind; breakIdempotency: boolean; fault: Extract<FaultSpec, { kind: "crash" }>; leaseMs: number; deadline: number;
+  db: Db; wave: CrashWave; trial: string; dbUrl: string; sandboxUrl: string; policy: PolicyKind; breakIdempotency: boolean;
+  fault: Extract<FaultSpec, { kind: "crash" }>; leaseMs: number; deadline: number;
 }): Promise<TrialWorkers> {
-  const base = { cmd: "start", dbUrl: opts.dbUrl, sandboxUrl: opts.sandboxUrl, policy: opts.policy, breakIdempotency: opts.breakIdempotency };
-  let current: WorkerProcess = await opts.pool.acquire();
-  current.send({ ...base, faultAt: opts.fault.point, faultTool: opts.fault.tool, leaseMs: opts.leaseMs });
-  await current.waitFor("STARTED");
+  const base = { cmd: "start", trial: opts.trial, dbUrl: opts.dbUrl, sandboxUrl: opts.sandboxUrl, policy: opts.policy, breakIdempotency: opts.breakIdempotency };
+  let overhead = 0;
+  const waitReady = async <T>(work: Promise<T>) => {
+    const t = Date.now();
+    const value = await work;
+    overhead += Date.now() - t;
+    return value;
+  };
+  const victim = await waitReady(opts.wave.victim());
+  victim.send({ ...base, faultAt: opts.fault.point, faultTool: opts.fault.tool, leaseMs: opts.leaseMs });
+  await waitReady(victim.waitFor(`STARTED ${opts.trial}`, 120_000));
+  let current = victim;
   let crash: { at: string; killedPid: number; takeoverPid: number } | null = null;
+  const arrive = () => opts.wave.arrive(opts.trial);
 
   async function isSettled(runId: string): Promise<boolean> {
     const run = await opts.db.run.findUnique({ where: { id: runId }, select: { status: true, wakeAt: true } });
@@ -47,36 +93,38 @@ export async function processWorkers(opts: {
   return {
     async settle(runId) {
       for (;;) {
-        if (Date.now() > opts.deadline) throw new Error("trial deadline passed while a worker process drove the run");
-        const line = crash ? undefined : current.saw("FAULT ");
+        if (Date.now() > opts.deadline) {
+          arrive();
+          throw new Error("trial deadline passed while a worker process drove the run");
+        }
+        const line = crash ? undefined : victim.saw(`FAULT ${opts.trial} `);
         if (line) {
-          const killedPid = current.pid;
-          await current.kill(); // SIGKILL: no cleanup, the lease stays taken until it expires
-          await sleep(opts.leaseMs + 100);
-          current = await opts.pool.acquire();
+          arrive();
+          const killedPid = await waitReady(opts.wave.killed);
+          await sleep(opts.leaseMs + 100); // the dead worker's lease must expire first
+          current = await waitReady(opts.wave.rescuer());
           current.send({ ...base, leaseMs: 5_000 });
-          await current.waitFor("STARTED");
+          await waitReady(current.waitFor(`STARTED ${opts.trial}`, 120_000));
           crash = { at: line.trim(), killedPid, takeoverPid: current.pid };
           continue;
         }
         if (!current.alive()) throw new Error(`eval worker ${current.pid} died`);
         if (await isSettled(runId)) {
-          // A fault line may race the park; look once more before calling it settled.
-          if (!crash && current.saw("FAULT ")) continue;
+          if (!crash && victim.saw(`FAULT ${opts.trial} `)) continue; // a fault line raced the park
           return;
         }
         await sleep(15);
       }
     },
     crashed: () => crash,
+    overheadMs: () => overhead,
     async close() {
-      if (!current.alive()) return;
-      current.send({ cmd: "stop" });
-      try {
-        await current.waitFor("STOPPED", 10_000);
-        opts.pool.release(current);
-      } catch {
-        await current.kill();
+      arrive();
+      if (current !== victim && current.alive()) {
+        current.send({ cmd: "stop", trial: opts.trial });
+        await current.waitFor(`STOPPED ${opts.trial}`, 20_000).catch(() => {});
+      } else if (victim.alive()) {
+        victim.send({ cmd: "stop", trial: opts.trial });
       }
     },
   };
