@@ -54,7 +54,9 @@ function withoutIdempotency(tools: ToolDefinition[]): ToolDefinition[] {
 
 export async function createEvalEngine(opts: EvalEngineOptions) {
   const db = createDb(opts.dbUrl);
-  const builtIn = createBuiltInTools({ sandboxUrl: opts.sandboxUrl, timeoutMs: opts.toolTimeoutMs ?? 5_000 });
+  // A generous client timeout: on a loaded machine a 5 s timeout abandons requests that still land
+  // later, and the engine's read-before-write cannot see an effect that is still in flight.
+  const builtIn = createBuiltInTools({ sandboxUrl: opts.sandboxUrl, timeoutMs: opts.toolTimeoutMs ?? 15_000 });
   const tools = opts.breakIdempotency ? withoutIdempotency(builtIn) : builtIn;
   const runtime = createRuntime({
     store: createPrismaStore(db),
