@@ -2,7 +2,8 @@
 //   1. typecheck and lint;
 //   2. unit + integration tests (Vitest) on SQLite, and on Postgres when reachable — with
 //      TETHER_REQUIRE_PG=1 (CI) a missing Postgres, or Postgres tests that did not run, fail the run;
-//   3. end-to-end tests in a real Chromium (Playwright) against the production build.
+//   3. journey evals (npm run eval -- --dataset default --faults all, held to their thresholds);
+//   4. end-to-end tests in a real Chromium (Playwright) against the production build.
 // Ends with one line "Tests: N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -43,6 +44,9 @@ if (existsSync(vitestReport)) {
   console.log(`Postgres tests passed: ${pgPassed}`);
   if (requirePg && pgPassed === 0) failures.push("no Postgres test ran (TETHER_REQUIRE_PG=1)");
 } else failures.push("vitest wrote no report");
+
+// Journey evals: the default dataset under every fault; exits non-zero when a score is under its threshold.
+if (!run({ name: "journey evals", cmd: "npm", args: ["run", "eval", "--", "--dataset", "default", "--faults", "all"] })) failures.push("journey evals");
 
 if (skipE2e) {
   console.log("\n(e2e skipped: TETHER_SKIP_E2E=1)");

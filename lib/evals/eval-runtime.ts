@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { builtInAgents } from "@/lib/agents";
+import { createDb } from "@/lib/db";
+import { createRuntime, type AgentDefinition, type FaultPoint, type ToolDefinition } from "@/lib/runtime";
+import { createPrismaStore } from "@/lib/store/prisma-store";
+import { createBuiltInTools } from "@/lib/tools";
+
+// One trial's engine, built the same way in the harness process and in a worker process: the real
+// agents (scripted, or thinking with TETHER_MODEL), the real built-in tools over HTTP to the trial's
+// sandbox world, and the Prisma store on the trial's database.
+
+export type PolicyKind = "scripted" | "model";
+
+export type EvalEngineOptions = {
+  dbUrl: string;
+  sandboxUrl: string | (() => string);
+  policy: PolicyKind;
+  /** For tests that prove the evals can fail: every call gets a fresh key, as if the engine had no stable idempotency keys. */
+  breakIdempotency?: boolean;
+  onFaultPoint?: (point: FaultPoint, info: { runId: string; step: number; tool: string }) => Promise<void> | void;
+  toolTimeoutMs?: number;
+};
+
+/** "scripted", or "model:<provider>:<model>" when TETHER_MODEL configures one. */
+export async function describePolicy(policy: PolicyKind): Promise<string> {
+  if (policy === "scripted") return "scripted";
+  const { describeModel, modelFromEnv } = await import("@/lib/agents/model-provider");
+  const model = modelFromEnv();
+  if (!model) throw new Error("--policy model needs TETHER_MODEL (e.g. openai:gpt-4o-mini) and the provider's API key");
+  return `model:${describeModel(model)}`;
+}
+
+/** The agents as this policy runs them: their scripted policies, or the configured model for each. */
+export async function evalAgents(policy: PolicyKind, tools: ToolDefinition[]): Promise<AgentDefinition[]> {
+  if (policy === "scripted") return builtInAgents;
+  const { modelFromEnv, pricingFromEnv } = await import("@/lib/agents/model-provider");
+  const model = modelFromEnv();
+  if (!model) throw new Error("--policy model needs TETHER_MODEL");
+  const pricing = pricingFromEnv();
+  // Loaded only for a model policy: the AI SDK takes seconds to import, and every crash trial starts a process.
+  const { createModelPolicy } = await import("@/lib/agents/model-policy");
+  return builtInAgents.map((agent) => ({ ...agent, policy: createModelPolicy({ model, pricing, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
+}
+
+/** Every call under a fresh key: what a runtime without stable operation ids would do on a retry. */
+function withoutIdempotency(tools: ToolDefinition[]): ToolDefinition[] {
+  const fresh = () => `op_broken_${randomUUID().replaceAll("-", "")}`;
+  return tools.map((tool) => ({
+    ...tool,
+    call: (args, ctx) => { const key = fresh(); return tool.call(args, { ...ctx, operationId: key, idempotencyKey: key }); },
+    ...(tool.lookup ? { lookup: (args: unknown, ctx: Parameters<NonNullable<ToolDefinition["lookup"]>>[1]) => { const key = fresh(); return tool.lookup!(args, { ...ctx, operationId: key, idempotencyKey: key }); } } : {}),
+  }));
+}
+
+export async function createEvalEngine(opts: EvalEngineOptions) {
+  const db = createDb(opts.dbUrl);
+  // A generous client timeout: on a loaded machine a 5 s timeout abandons requests that still land
+  // later, and the engine's read-before-write cannot see an effect that is still in flight.
+  const builtIn = createBuiltInTools({ sandboxUrl: opts.sandboxUrl, timeoutMs: opts.toolTimeoutMs ?? 15_000 });
+  const tools = opts.breakIdempotency ? withoutIdempotency(builtIn) : builtIn;
+  const runtime = createRuntime({
+    store: createPrismaStore(db),
+    agents: await evalAgents(opts.policy, builtIn),
+    tools,
+    retryBaseDelayMs: 20,
+    onFaultPoint: opts.onFaultPoint,
+  });
+  return { db, runtime, close: () => db.$disconnect() };
+}
+export type EvalEngine = Awaited<ReturnType<typeof createEvalEngine>>;
