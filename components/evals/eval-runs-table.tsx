@@ -1,0 +1,91 @@
+import Link from "next/link";
+import { Table, Td, Th } from "@/components/ui/table";
+import { Timestamp } from "@/components/ui/timestamp";
+import type { EvalRunSummary } from "@/lib/evals/queries";
+import { DIMENSIONS } from "@/lib/evals/spec";
+import { EvalStatusBadge, ScoreValue } from "./eval-badges";
+import { DIMENSION_LABELS } from "./format";
+
+// Short column headings, with the full name for pointers and screen readers.
+const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
+  completion: "Compl.",
+  toolSelection: "Tools",
+  stateAccuracy: "State",
+  recovery: "Recov.",
+  approvalCompliance: "Approv.",
+  cost: "Cost",
+  latency: "Latency",
+};
+
+export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
+  return (
+    <Table>
+      <caption className="sr-only">Eval runs, newest first, with each dimension&apos;s score (▼ marks a score below its threshold)</caption>
+      <thead>
+        <tr>
+          <Th>Eval run</Th>
+          <Th>Dataset</Th>
+          <Th>Code · policy</Th>
+          <Th>Faults</Th>
+          <Th>Status</Th>
+          {DIMENSIONS.map((d) => (
+            <Th key={d} className="text-right">
+              <abbr title={DIMENSION_LABELS[d]} className="no-underline">{SHORT[d]}</abbr>
+            </Th>
+          ))}
+          <Th className="text-right">Trials passed</Th>
+          <Th>Thresholds</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => (
+          <tr key={run.id} className="hover:bg-zinc-50">
+            <Td>
+              <Link href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline">
+                {run.id}
+              </Link>
+              <div className="text-xs text-zinc-500">
+                <Timestamp value={run.startedAt} />
+              </div>
+            </Td>
+            <Td>
+              <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 hover:underline">
+                {run.datasetName}
+              </Link>
+              <div className="font-mono text-xs text-zinc-500" title="dataset version">{run.datasetVersion.slice(0, 8)}</div>
+            </Td>
+            <Td>
+              <span className="font-mono text-xs" title="code version">{run.codeVersion}</span>
+              <div className="text-xs text-zinc-500">{run.policy}</div>
+            </Td>
+            <Td className="font-mono text-xs">
+              {run.faults}
+              {run.caseFilter && <div className="text-zinc-500">cases: {run.caseFilter}</div>}
+            </Td>
+            <Td>
+              <EvalStatusBadge status={run.status} />
+            </Td>
+            {DIMENSIONS.map((d) => (
+              <Td key={d} className="text-right">
+                <ScoreValue value={run.scores[d]} threshold={run.thresholds[d]} />
+              </Td>
+            ))}
+            <Td className="text-right tabular-nums">
+              {run.passedCount}/{run.trialCount}
+            </Td>
+            <Td className="text-xs">
+              <ThresholdVerdict run={run} />
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+export function ThresholdVerdict({ run }: { run: Pick<EvalRunSummary, "status" | "failures" | "error"> }) {
+  if (run.status === "RUNNING") return <span className="text-zinc-500">running…</span>;
+  if (run.status === "ERROR") return <span className="text-orange-800">did not finish</span>;
+  if (run.failures.length === 0) return <span className="text-emerald-800">all met</span>;
+  return <span className="text-red-700">below: {run.failures.map((d) => DIMENSION_LABELS[d as keyof typeof DIMENSION_LABELS] ?? d).join(", ")}</span>;
+}
