@@ -96,3 +96,12 @@ describe("expectations summary", () => {
     expect(summarizeExpectations(expectSchema.parse({ status: "COMPLETED" }))).toEqual(["ends COMPLETED"]);
   });
 });
+
+describe("code versions", () => {
+  it("shortens a git sha to 12 characters and keeps the -dirty mark", async () => {
+    const { shortCode } = await import("../components/evals/format");
+    expect(shortCode("99bab36bcc8361bbbf168dfb2995c4aacbcf5396")).toBe("99bab36bcc83");
+    expect(shortCode("99bab36bcc8361bbbf168dfb2995c4aacbcf5396-dirty")).toBe("99bab36bcc83-dirty");
+    expect(shortCode("local")).toBe("local");
+  });
+});

@@ -1,8 +1,9 @@
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import type { EvalRunSummary } from "@/lib/evals/queries";
+import { shortCode } from "./format";
 
-const optionLabel = (run: EvalRunSummary) => `${run.startedAt.toISOString().slice(0, 16).replace("T", " ")} · ${run.datasetName} · ${run.codeVersion} · ${run.faults} · ${run.status.toLowerCase()} (${run.id})`;
+const optionLabel = (run: EvalRunSummary) => `${run.startedAt.toISOString().slice(0, 16).replace("T", " ")} · ${run.datasetName} · ${shortCode(run.codeVersion)} · ${run.faults} · ${run.status.toLowerCase()} (${run.id})`;
 
 /** Pick two eval runs; a plain GET form, so the comparison has a URL to share. */
 export function ComparePicker({ runs, a, b }: { runs: EvalRunSummary[]; a?: string; b?: string }) {

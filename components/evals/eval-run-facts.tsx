@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
 import { EvalStatusBadge } from "./eval-badges";
-import { formatMs } from "./format";
+import { formatMs, shortCode } from "./format";
 
 /** What an eval run ran: dataset at a version, code, policy, fault schedule, agent versions, when. */
 export function EvalRunFacts({ run }: { run: EvalRunSummary }) {
@@ -18,7 +18,7 @@ export function EvalRunFacts({ run }: { run: EvalRunSummary }) {
           </Link>{" "}
           @ <code className="font-mono text-xs">{run.datasetVersion}</code>
         </span>
-        <span>· code <code className="font-mono text-xs">{run.codeVersion}</code></span>
+        <span>· code <code className="font-mono text-xs" title={run.codeVersion}>{shortCode(run.codeVersion)}</code></span>
         <span>· policy {run.policy}</span>
         <span>· faults <code className="font-mono text-xs">{run.faults}</code></span>
         {run.caseFilter && <span>· cases <code className="font-mono text-xs">{run.caseFilter}</code></span>}

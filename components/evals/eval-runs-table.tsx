@@ -4,7 +4,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
 import { DIMENSIONS } from "@/lib/evals/spec";
 import { EvalStatusBadge, ScoreValue } from "./eval-badges";
-import { DIMENSION_LABELS } from "./format";
+import { DIMENSION_LABELS, shortCode } from "./format";
 
 // Short column headings, with the full name for pointers and screen readers.
 const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
@@ -25,8 +25,7 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
         <tr>
           <Th>Eval run</Th>
           <Th>Dataset</Th>
-          <Th>Code · policy</Th>
-          <Th>Faults</Th>
+          <Th>Ran with</Th>
           <Th>Status</Th>
           {DIMENSIONS.map((d) => (
             <Th key={d} className="text-right">
@@ -34,7 +33,6 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
             </Th>
           ))}
           <Th className="text-right">Trials passed</Th>
-          <Th>Thresholds</Th>
         </tr>
       </thead>
       <tbody>
@@ -54,16 +52,18 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
               </Link>
               <div className="font-mono text-xs text-zinc-500" title="dataset version">{run.datasetVersion.slice(0, 8)}</div>
             </Td>
-            <Td>
-              <span className="font-mono text-xs" title="code version">{run.codeVersion}</span>
-              <div className="text-xs text-zinc-500">{run.policy}</div>
-            </Td>
-            <Td className="font-mono text-xs">
-              {run.faults}
-              {run.caseFilter && <div className="text-zinc-500">cases: {run.caseFilter}</div>}
+            <Td className="text-xs">
+              <span className="font-mono" title={`code version ${run.codeVersion}`}>{shortCode(run.codeVersion)}</span> · {run.policy}
+              <div className="text-zinc-600">
+                faults <span className="font-mono">{run.faults}</span>
+                {run.caseFilter && <span title={run.caseFilter}> · {run.caseFilter.split(",").length} case{run.caseFilter.split(",").length === 1 ? "" : "s"}</span>}
+              </div>
             </Td>
             <Td>
               <EvalStatusBadge status={run.status} />
+              <div className="mt-0.5 text-xs">
+                <ThresholdVerdict run={run} />
+              </div>
             </Td>
             {DIMENSIONS.map((d) => (
               <Td key={d} className="text-right">
@@ -72,9 +72,6 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
             ))}
             <Td className="text-right tabular-nums">
               {run.passedCount}/{run.trialCount}
-            </Td>
-            <Td className="text-xs">
-              <ThresholdVerdict run={run} />
             </Td>
           </tr>
         ))}

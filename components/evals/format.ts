@@ -111,3 +111,9 @@ export function formatBudget(name: string, value: number): string {
   if (name.endsWith("Ms")) return formatMs(value);
   return formatCount(value);
 }
+
+/** A git sha is 40 characters; 12 identify it (a "-dirty" suffix is kept). */
+export function shortCode(codeVersion: string): string {
+  const [sha, ...rest] = codeVersion.split("-");
+  return /^[0-9a-f]{13,}$/.test(sha) ? [sha.slice(0, 12), ...rest].join("-") : codeVersion;
+}

@@ -46,7 +46,7 @@ function DimensionChart({ runs, dimension, threshold }: { runs: ChartInput[]; di
         <span className="font-medium text-zinc-800">{label}</span>
         <span className="tabular-nums text-zinc-600">latest {formatScore(series.latest)}</span>
       </figcaption>
-      <svg viewBox={`0 0 ${box.width} ${box.height}`} role="img" aria-labelledby={`${titleId} ${descId}`} className="mt-1 h-auto w-full">
+      <svg viewBox={`0 0 ${box.width} ${box.height}`} role="img" aria-labelledby={titleId} aria-describedby={descId} className="mt-1 h-auto w-full">
         <title id={titleId}>{`${label} score over eval runs`}</title>
         <desc id={descId}>{description}</desc>
         {series.yTicks.map((tick) => (

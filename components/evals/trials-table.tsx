@@ -3,7 +3,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import type { EvalResultDetail } from "@/lib/evals/queries";
 import { DIMENSIONS, type Dimension } from "@/lib/evals/spec";
 import { PassBadge, ScoreValue } from "./eval-badges";
-import { DIMENSION_LABELS, formatCount, formatMs, formatUsd } from "./format";
+import { DIMENSION_LABELS, formatCount, formatMs, formatUsd, judgeScore } from "./format";
 
 /** One row per trial (case × fault): outcome, scores, what failed and why, cost and time. */
 export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: string; results: EvalResultDetail[]; thresholds: Partial<Record<Dimension, number>> }) {
@@ -15,7 +15,7 @@ export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: str
           <Th>Case</Th>
           <Th>Fault</Th>
           <Th>Outcome</Th>
-          <Th>Scores</Th>
+          <Th>Scores below threshold</Th>
           <Th>Failed checks</Th>
           <Th className="text-right">Cost · tokens</Th>
           <Th className="text-right">Human wait · machine</Th>
@@ -39,17 +39,8 @@ export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: str
                 <PassBadge passed={result.passed} />
                 {result.runStatus && <div className="mt-0.5 text-xs text-zinc-600">run {result.runStatus.toLowerCase().replaceAll("_", " ")}</div>}
               </Td>
-              <Td>
-                <dl className="grid grid-cols-[auto_auto] gap-x-2 text-xs">
-                  {DIMENSIONS.filter((d) => result.scores[d] !== null).map((d) => (
-                    <div key={d} className="contents">
-                      <dt className="text-zinc-500">{DIMENSION_LABELS[d]}</dt>
-                      <dd className="text-right">
-                        <ScoreValue value={result.scores[d]} threshold={thresholds[d]} />
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
+              <Td className="text-xs">
+                <TrialScores scores={result.scores} thresholds={thresholds} />
               </Td>
               <Td className="text-xs">
                 {result.error && <p className="text-orange-800">Error: {result.error}</p>}
@@ -85,5 +76,20 @@ export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: str
         })}
       </tbody>
     </Table>
+  );
+}
+
+/** Only the scores under their threshold, so a long table stays readable; the trial page has them all. */
+function TrialScores({ scores, thresholds }: { scores: EvalResultDetail["scores"]; thresholds: Partial<Record<Dimension, number>> }) {
+  const below = DIMENSIONS.filter((d) => judgeScore(scores[d], thresholds[d]) === "fail");
+  if (below.length === 0) return <span className="text-emerald-800">all at or above threshold</span>;
+  return (
+    <ul className="space-y-0.5">
+      {below.map((d) => (
+        <li key={d} className="whitespace-nowrap">
+          {DIMENSION_LABELS[d]} <ScoreValue value={scores[d]} threshold={thresholds[d]} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -78,12 +78,12 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
           <DimensionScores scores={result.scores} thresholds={run.thresholds} />
         </Card>
       </div>
-      <div className="grid items-start gap-4 xl:grid-cols-2">
-        <Card title="Trace of the run" description={result.runId ? `Run ${result.runId}, in the trial's throwaway database: its events as kept with the result.` : "The events kept with the result."}>
-          <TraceEvents events={result.trace} />
-        </Card>
-        <Card title="Ledger effects" description="What the sandbox systems recorded.">
+      <div className="space-y-4">
+        <Card title="Ledger effects" description="What the sandbox systems recorded during the trial.">
           <LedgerTable rows={result.ledger} />
+        </Card>
+        <Card title="Trace of the run" description={result.runId ? `Run ${result.runId} lived in the trial's throwaway database; these are its events as kept with the result.` : "The events kept with the result."}>
+          <TraceEvents events={result.trace} />
         </Card>
       </div>
     </>
