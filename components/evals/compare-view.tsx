@@ -62,7 +62,7 @@ function Side({ label, run }: { label: string; run: EvalRunSummary }) {
       title={
         <>
           {label}:{" "}
-          <Link href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline">
+          <Link href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 underline">
             {run.id}
           </Link>
         </>

@@ -3,7 +3,7 @@ import { DIMENSIONS, type Dimension } from "@/lib/evals/spec";
 import { ScoreValue } from "./eval-badges";
 import { DIMENSION_LABELS, formatScore, judgeScore } from "./format";
 
-const VERDICT_TEXT = { pass: "meets it", fail: "below", "n/a": "—" } as const;
+const VERDICT_TEXT = { pass: "met", fail: "below", "n/a": "—" } as const;
 
 /** Each dimension's aggregate score against its threshold, with a bar (the number is always in text). */
 export function DimensionScores({ scores, thresholds }: { scores: Partial<Record<Dimension, number | null>>; thresholds: Partial<Record<Dimension, number>> }) {

@@ -13,7 +13,7 @@ export function EvalRunFacts({ run }: { run: EvalRunSummary }) {
         <EvalStatusBadge status={run.status} />
         <span>
           dataset{" "}
-          <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 hover:underline">
+          <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 underline">
             {run.datasetName}
           </Link>{" "}
           @ <code className="font-mono text-xs">{run.datasetVersion}</code>

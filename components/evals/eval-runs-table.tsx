@@ -4,7 +4,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
 import { DIMENSIONS } from "@/lib/evals/spec";
 import { EvalStatusBadge, ScoreValue } from "./eval-badges";
-import { DIMENSION_LABELS, shortCode } from "./format";
+import { DIMENSION_LABELS, judgeScore, shortCode } from "./format";
 
 // Short column headings, with the full name for pointers and screen readers.
 const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
@@ -80,9 +80,11 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
   );
 }
 
-export function ThresholdVerdict({ run }: { run: Pick<EvalRunSummary, "status" | "failures" | "error"> }) {
-  if (run.status === "RUNNING") return <span className="text-zinc-500">running…</span>;
+/** Which dimensions an eval run fell short on (the harness's own failure lines when scores are missing). */
+export function ThresholdVerdict({ run }: { run: Pick<EvalRunSummary, "status" | "failures" | "scores" | "thresholds"> }) {
+  if (run.status === "RUNNING") return <span className="text-zinc-600">running…</span>;
   if (run.status === "ERROR") return <span className="text-orange-800">did not finish</span>;
-  if (run.failures.length === 0) return <span className="text-emerald-800">all met</span>;
-  return <span className="text-red-700">below: {run.failures.map((d) => DIMENSION_LABELS[d as keyof typeof DIMENSION_LABELS] ?? d).join(", ")}</span>;
+  const below = DIMENSIONS.filter((d) => judgeScore(run.scores[d], run.thresholds[d]) === "fail");
+  if (below.length === 0 && run.failures.length === 0) return <span className="text-emerald-800">thresholds met</span>;
+  return <span className="text-red-700">below: {below.length > 0 ? below.map((d) => DIMENSION_LABELS[d]).join(", ") : run.failures.join("; ")}</span>;
 }

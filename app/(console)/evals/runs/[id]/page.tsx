@@ -6,14 +6,12 @@ import { EvalRunFacts } from "@/components/evals/eval-run-facts";
 import { EvalFigures } from "@/components/evals/eval-figures";
 import { EvalRunProgress } from "@/components/evals/eval-run-progress";
 import { EvalsTabs } from "@/components/evals/evals-tabs";
-import { DIMENSION_LABELS } from "@/components/evals/format";
 import { TrialsTable } from "@/components/evals/trials-table";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { findEvalRuns, getEvalRun } from "@/lib/evals/queries";
-import type { Dimension } from "@/lib/evals/spec";
 import { decodeParam, getEvalRunProgress, orNull } from "@/lib/queries/evals";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 
@@ -63,8 +61,12 @@ export default async function EvalRunPage({ params, searchParams }: EvalRunPageP
       )}
       {run.status === "FAILED" && run.failures.length > 0 && (
         <div className="mb-4">
-          <Alert tone="warning" title="Below threshold">
-            {run.failures.map((d) => DIMENSION_LABELS[d as Dimension] ?? d).join(", ")}: the eval run fails its thresholds.
+          <Alert tone="warning" title="Below threshold: the eval run fails">
+            <ul className="list-disc pl-5">
+              {run.failures.map((failure) => (
+                <li key={failure}>{failure}</li>
+              ))}
+            </ul>
           </Alert>
         </div>
       )}

@@ -28,7 +28,7 @@ export default async function CasePage({ params }: { params: Promise<{ name: str
         description={
           <span className="flex flex-wrap items-center gap-2">
             <span className="font-mono text-xs">{spec.id}</span> · agent {spec.agent} · case {found.position + 1} of{" "}
-            <Link href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="text-blue-700 hover:underline">
+            <Link href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="text-blue-700 underline">
               {dataset.name}
             </Link>
             {spec.tags.map((tag) => (

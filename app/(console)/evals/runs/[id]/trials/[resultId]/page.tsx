@@ -37,12 +37,12 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
             {result.runStatus && <span>· run ended {result.runStatus.toLowerCase().replaceAll("_", " ")}</span>}
             <span>
               · in eval run{" "}
-              <Link href={runHref} className="font-mono text-xs text-blue-700 hover:underline">
+              <Link href={runHref} className="font-mono text-xs text-blue-700 underline">
                 {run.id}
               </Link>
             </span>
             {run.datasetId && (
-              <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}/cases/${encodeURIComponent(result.caseId)}`} className="text-blue-700 hover:underline">
+              <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}/cases/${encodeURIComponent(result.caseId)}`} className="text-blue-700 underline">
                 · the case
               </Link>
             )}
@@ -55,25 +55,23 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
           <Alert tone="error" title="The trial hit an error">{result.error}</Alert>
         </div>
       )}
-      <div className="mb-6 grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="mb-6 grid items-start gap-4 lg:grid-cols-2">
+        <Card title="Cost and time">
+          <dl className="mb-3 grid grid-cols-3 gap-2 text-sm">
+            <Figure label="Tokens" value={formatCount(result.tokens)} />
+            <Figure label="Cost" value={formatUsd(result.costUsd)} />
+            <Figure label="Wall time" value={formatMs(result.wallMs)} />
+          </dl>
+          <TimeSplit humanWaitMs={result.humanWaitMs} machineMs={result.machineMs} />
+        </Card>
+        <Card title="Output">
+          <JsonView value={result.output} label={result.output === null ? "null" : undefined} />
+        </Card>
+      </div>
+      <div className="mb-6 space-y-4">
         <Card title="Checks" description="What the scorers verified, and why a check failed.">
           <TrialChecks checks={result.checks} />
         </Card>
-        <div className="space-y-4">
-          <Card title="Cost and time">
-            <dl className="mb-3 grid grid-cols-3 gap-2 text-sm">
-              <Figure label="Tokens" value={formatCount(result.tokens)} />
-              <Figure label="Cost" value={formatUsd(result.costUsd)} />
-              <Figure label="Wall time" value={formatMs(result.wallMs)} />
-            </dl>
-            <TimeSplit humanWaitMs={result.humanWaitMs} machineMs={result.machineMs} />
-          </Card>
-          <Card title="Output">
-            <JsonView value={result.output} label={result.output === null ? "null" : undefined} />
-          </Card>
-        </div>
-      </div>
-      <div className="mb-6">
         <Card title="Scores" description="This trial's score per dimension (— when the dimension does not apply), against the eval run's thresholds.">
           <DimensionScores scores={result.scores} thresholds={run.thresholds} />
         </Card>
