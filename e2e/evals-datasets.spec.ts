@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { storageStateFile } from "./fixtures";
 
 // Eval datasets in the console: an admin imports a JSONL dataset (an invalid line is listed and nothing
@@ -30,6 +30,30 @@ async function expectNoSeriousAxeViolations(page: Page) {
 /** A <Card>: a section headed by its title. */
 const card = (page: Page, title: string) => page.locator("section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
+/**
+ * Swap the browser's session for another role's. A prefetch still in flight from the admin's page can
+ * answer with the admin's cookie, so swap until the new session has held for a moment.
+ */
+async function useSessionOf(context: BrowserContext, role: "reviewer") {
+  const { cookies } = JSON.parse(readFileSync(storageStateFile(role), "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] };
+  const session = cookies.find((c) => c.name.includes("session-token"))!;
+  const current = async () => (await context.cookies()).find((c) => c.name === session.name)?.value;
+  await expect
+    .poll(
+      async () => {
+        if ((await current()) !== session.value) {
+          await context.clearCookies();
+          await context.addCookies(cookies);
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return (await current()) === session.value;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+}
+
 async function fillImportForm(page: Page, name: string, jsonl: string) {
   await page.getByLabel("Dataset name").fill(name);
   await page.getByLabel("Cases (JSONL: one case a line)").fill(jsonl);
@@ -39,6 +63,7 @@ test.describe("as an admin", () => {
   test.use({ storageState: storageStateFile("admin") });
 
   test("imports a JSONL dataset (invalid lines listed, nothing imported), reads its cases and exports it", async ({ page }) => {
+    test.slow(); // a whole journey with four accessibility scans
     const name = datasetName();
     await page.goto("/evals/datasets");
     await page.getByRole("link", { name: "Import dataset" }).click();
@@ -106,9 +131,7 @@ test.describe("as an admin", () => {
     await page.goto("/evals/datasets/import");
     await fillImportForm(page, name, caseLine("e2e-x", "X"));
     // The form is on screen; the session behind it is now a reviewer's (as if the role changed meanwhile).
-    const reviewer = JSON.parse(readFileSync(storageStateFile("reviewer"), "utf8")) as { cookies: Parameters<typeof context.addCookies>[0] };
-    await context.clearCookies();
-    await context.addCookies(reviewer.cookies);
+    await useSessionOf(context, "reviewer");
     await page.getByRole("button", { name: "Import dataset" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "The dataset was not imported" })).toContainText("Your role (reviewer) does not allow this.");
     await page.goto(`/evals/datasets/${name}`);
