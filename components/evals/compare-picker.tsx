@@ -1,0 +1,41 @@
+import { Button } from "@/components/ui/button";
+import { Field, Select } from "@/components/ui/field";
+import type { EvalRunSummary } from "@/lib/evals/queries";
+import { shortCode } from "./format";
+
+const optionLabel = (run: EvalRunSummary) => `${run.startedAt.toISOString().slice(0, 16).replace("T", " ")} · ${run.datasetName} · ${shortCode(run.codeVersion)} · ${run.faults} · ${run.status.toLowerCase()} (${run.id})`;
+
+/** Pick two eval runs; a plain GET form, so the comparison has a URL to share. */
+export function ComparePicker({ runs, a, b }: { runs: EvalRunSummary[]; a?: string; b?: string }) {
+  return (
+    <form action="/evals/compare" method="get" className="mb-6 grid items-end gap-3 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-[1fr_1fr_auto]">
+      <Field id="compare-a" label="Baseline (A)">
+        <Select id="compare-a" name="a" defaultValue={a ?? ""} required>
+          <option value="" disabled>
+            Choose an eval run
+          </option>
+          {runs.map((run) => (
+            <option key={run.id} value={run.id}>
+              {optionLabel(run)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field id="compare-b" label="Candidate (B)">
+        <Select id="compare-b" name="b" defaultValue={b ?? ""} required>
+          <option value="" disabled>
+            Choose an eval run
+          </option>
+          {runs.map((run) => (
+            <option key={run.id} value={run.id}>
+              {optionLabel(run)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Button type="submit" variant="primary">
+        Compare
+      </Button>
+    </form>
+  );
+}

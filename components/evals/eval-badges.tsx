@@ -1,0 +1,30 @@
+import { Badge } from "@/components/ui/badge";
+import { statusLabel } from "@/components/ui/status-badge";
+import type { EvalRunStatus } from "@/lib/evals/types";
+import { EVAL_STATUS_TONES, formatScore, judgeScore } from "./format";
+
+export function EvalStatusBadge({ status }: { status: EvalRunStatus }) {
+  return (
+    <Badge tone={EVAL_STATUS_TONES[status] ?? "gray"} title={status}>
+      <span aria-hidden className="size-1.5 rounded-full bg-current" />
+      {statusLabel(status)}
+    </Badge>
+  );
+}
+
+export function PassBadge({ passed }: { passed: boolean }) {
+  return <Badge tone={passed ? "green" : "red"}>{passed ? "Passed" : "Failed"}</Badge>;
+}
+
+/** A score, coloured by its threshold when it has one; the verdict is in text too (not colour alone). */
+export function ScoreValue({ value, threshold }: { value: number | null | undefined; threshold?: number | null }) {
+  const verdict = judgeScore(value, threshold);
+  const tone = verdict === "fail" ? "font-semibold text-red-700" : verdict === "pass" ? "text-emerald-800" : "text-zinc-700";
+  return (
+    <span className={`whitespace-nowrap tabular-nums ${tone}`} title={threshold !== undefined && threshold !== null ? `threshold ${formatScore(threshold)}` : undefined}>
+      {formatScore(value)}
+      {verdict === "fail" && <span className="sr-only"> (below its threshold of {formatScore(threshold)})</span>}
+      {verdict === "fail" && <span aria-hidden> ▼</span>}
+    </span>
+  );
+}
