@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { isAppError } from "../lib/runtime";
+import { z } from "zod";
+import { isAppError, ToolError, type ToolDefinition } from "../lib/runtime";
 import { deployAgent, refundAgent, scriptedAgent } from "./support/agents";
 import { createTestRuntime, grant, manualClock, providers, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -152,6 +153,57 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
     expect(world.effects("mail").filter((e) => e.runId === run.id)).toHaveLength(1);
     expect((await t.store.listEvents(run.id)).some((e) => e.type === "effect.lookup" && e.data.found === true)).toBe(true);
+  });
+
+  /** A reconcilable "send" whose first request times out while the effect lands a moment later (still in flight). */
+  function lateLandingSender(opts: { lookupFails?: boolean }) {
+    const applied = new Map<string, { messageId: string }>();
+    let calls = 0;
+    const tool: ToolDefinition = {
+      name: `late.send.${uid("t")}`, description: "sends; a timed-out request still lands", capability: "execute", semantics: "reconcilable",
+      input: z.object({ to: z.string() }), describeImpact: ({ to }) => `sends to ${to}`,
+      async call(_args, ctx) {
+        calls++;
+        if (calls === 1) {
+          setTimeout(() => applied.set(ctx.operationId, { messageId: `msg-${calls}` }), 5); // lands after the client gave up
+          throw new ToolError("timeout", "no answer in time");
+        }
+        applied.set(`${ctx.operationId}#${calls}`, { messageId: `msg-${calls}` }); // a second send is a second message
+        return { messageId: `msg-${calls}` };
+      },
+      async lookup(_args, ctx) {
+        if (opts.lookupFails) throw new Error("sent folder unreachable");
+        return applied.get(ctx.operationId) ?? null;
+      },
+    };
+    return { tool, applied, calls: () => calls };
+  }
+
+  it("reconcilable: a miss right after a timeout is looked up again before any second call — the late effect is found", async () => {
+    const sender = lateLandingSender({});
+    t.runtime.context.tools.set(sender.tool.name, sender.tool);
+    const agent = register(scriptedAgent(uid("late"), [sender.tool.name], [{ kind: "call", tool: sender.tool.name, args: { to: "a@example.com" }, evidence: [] }]));
+    await grant(t.runtime, agent);
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
+    expect(sender.calls()).toBe(1);
+    expect([...sender.applied.keys()]).toHaveLength(1);
+    const lookups = (await t.store.listEvents(run.id)).filter((e) => e.type === "effect.lookup").map((e) => e.data.found);
+    expect(lookups).toEqual([false, true]);
+  });
+
+  it("reconcilable: a lookup that keeps failing proves nothing — no second call; a person decides", async () => {
+    const sender = lateLandingSender({ lookupFails: true });
+    t.runtime.context.tools.set(sender.tool.name, sender.tool);
+    const agent = register(scriptedAgent(uid("blind"), [sender.tool.name], [{ kind: "call", tool: sender.tool.name, args: { to: "a@example.com" }, evidence: [] }]));
+    await grant(t.runtime, agent);
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("NEEDS_ATTENTION");
+    expect(sender.calls()).toBe(1);
+    const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
+    expect(packet).toMatchObject({ kind: "UNKNOWN_OUTCOME", tool: sender.tool.name });
   });
 
   it("unsafe: an unknown outcome goes to NEEDS_ATTENTION; a person's answer resolves it, retry included", async () => {

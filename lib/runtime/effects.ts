@@ -120,30 +120,54 @@ export async function performEffect(ctx: EngineContext, cursor: RunCursor, tool:
     // The outcome is unknown: the call may have changed the world.
     if (tool.semantics === "unsafe") return escalateUnknown(ctx, cursor, tool, pending, attempt, result.error.message);
     if (tool.semantics === "reconcilable") {
-      const found = await reconcile(ctx, cursor, tool, pending, attempt);
-      if (found) return found;
+      // A request that timed out may still be in flight: a lookup at once can miss an effect that lands a
+      // moment later, so a miss is only believed when a second lookup, after a pause, agrees.
+      const settled = await reconcile(ctx, cursor, tool, pending, attempt, { confirmMissAfterMs: ctx.retryBaseDelayMs * 2 ** attempt });
+      if (settled !== "absent") return settled;
     }
     if (attempt >= ctx.maxAttempts) return escalateUnknown(ctx, cursor, tool, pending, attempt, `${attempt} attempts failed: ${result.error.message}`);
     await sleep(ctx.retryBaseDelayMs * 2 ** (attempt - 1));
   }
 }
 
-/** Read-before-write: if the system already applied this operation, settle with what it reports. */
-async function reconcile(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, pending: EffectPending, attempt: number): Promise<StepOutcome | null> {
-  if (!tool.lookup) return null;
-  let found: unknown;
-  try {
-    found = await tool.lookup(pending.action.args, { runId: cursor.runId, step: pending.step, operationId: pending.intentId, idempotencyKey: pending.intentId, attempt });
-  } catch (error) {
-    cursor.event("effect.lookup_failed", { operationId: pending.intentId, tool: tool.name, error: error instanceof Error ? error.message : String(error) });
-    return null;
+/**
+ * Read-before-write: if the system already applied this operation, settle with what it reports
+ * ("absent" only when the lookup answered that it did not). A lookup that fails proves nothing, so it
+ * never leads to a second call: after a few tries the run stops and a person decides.
+ */
+async function reconcile(
+  ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, pending: EffectPending, attempt: number,
+  opts: { confirmMissAfterMs?: number } = {},
+): Promise<StepOutcome | "absent"> {
+  if (!tool.lookup) return escalateUnknown(ctx, cursor, tool, pending, attempt, `${tool.name} is reconcilable but has no lookup`);
+  let found = await lookUp(ctx, cursor, tool, pending, attempt);
+  if (found === null && opts.confirmMissAfterMs !== undefined) {
+    await sleep(opts.confirmMissAfterMs);
+    found = await lookUp(ctx, cursor, tool, pending, attempt);
   }
-  cursor.event("effect.lookup", { operationId: pending.intentId, tool: tool.name, found: found !== null && found !== undefined });
-  if (found === null || found === undefined) return null;
+  if (found === LOOKUP_FAILED) return escalateUnknown(ctx, cursor, tool, pending, attempt, "the lookup could not tell whether the call was applied");
+  if (found === null) return "absent";
   settle(ctx, cursor, tool, pending.action, { ok: true, value: found, latencyMs: 0 }, pending.intentId, "lookup");
   const outcome = await cursor.commit({ status: "RUNNING", updateIntent: { id: pending.intentId, status: "SUCCEEDED", attempt, result: found } });
   await ctx.fault("after-commit", { runId: cursor.runId, step: cursor.step, tool: tool.name });
   return outcome;
+}
+
+const LOOKUP_FAILED = Symbol("lookup failed");
+
+/** The system's record of this operation: its receipt, null when it has none, LOOKUP_FAILED when every try failed. */
+async function lookUp(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, pending: EffectPending, attempt: number): Promise<unknown> {
+  for (let tries = 1; ; tries++) {
+    try {
+      const found = await tool.lookup!(pending.action.args, { runId: cursor.runId, step: pending.step, operationId: pending.intentId, idempotencyKey: pending.intentId, attempt });
+      cursor.event("effect.lookup", { operationId: pending.intentId, tool: tool.name, found: found !== null && found !== undefined });
+      return found ?? null;
+    } catch (error) {
+      cursor.event("effect.lookup_failed", { operationId: pending.intentId, tool: tool.name, try: tries, error: error instanceof Error ? error.message : String(error) });
+      if (tries >= ctx.maxAttempts) return LOOKUP_FAILED;
+      await sleep(ctx.retryBaseDelayMs * 2 ** (tries - 1));
+    }
+  }
 }
 
 /** Resume an effect left "may have happened" by a crash. Never a silent second execution. */
@@ -157,8 +181,9 @@ export async function recoverEffect(ctx: EngineContext, cursor: RunCursor, pendi
   cursor.event("effect.recovering", { operationId: intent.id, tool: tool.name, semantics: tool.semantics, attempt: intent.attempt });
   if (tool.semantics === "unsafe") return escalateUnknown(ctx, cursor, tool, pending, intent.attempt, "the worker stopped after the intent was recorded; the call may have happened");
   if (tool.semantics === "reconcilable") {
-    const found = await reconcile(ctx, cursor, tool, pending, intent.attempt);
-    if (found) return found;
+    // The crashed worker's request may still be in flight too: a miss is confirmed as after a timeout.
+    const settled = await reconcile(ctx, cursor, tool, pending, intent.attempt, { confirmMissAfterMs: ctx.retryBaseDelayMs * 2 ** intent.attempt });
+    if (settled !== "absent") return settled;
   }
   return performEffect(ctx, cursor, tool, pending, intent.attempt + 1);
 }
