@@ -8,16 +8,18 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 
-type Step = { name: string; cmd: string; args: string[]; env?: Record<string, string> };
+type Step = { name: string; cmd: string; args: string[]; env?: Record<string, string>; timeoutMs?: number };
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" };
 const requirePg = process.env.TETHER_REQUIRE_PG === "1";
 const skipE2e = process.env.TETHER_SKIP_E2E === "1";
 mkdirSync("test-results", { recursive: true });
 
-function run({ name, cmd, args, env: extra }: Step): boolean {
+function run({ name, cmd, args, env: extra, timeoutMs }: Step): boolean {
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);
   const started = Date.now();
-  const result = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extra } });
+  // A step that hangs fails the run instead of holding CI until its hard limit.
+  const result = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extra }, timeout: timeoutMs, killSignal: "SIGKILL" });
+  if (result.error) console.log(`${name}: ${result.error.message}`);
   console.log(`${result.status === 0 ? "✔" : "✘"} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return result.status === 0;
 }
@@ -46,7 +48,7 @@ if (existsSync(vitestReport)) {
 } else failures.push("vitest wrote no report");
 
 // Journey evals: the default dataset under every fault; exits non-zero when a score is under its threshold.
-if (!run({ name: "journey evals", cmd: "npm", args: ["run", "eval", "--", "--dataset", "default", "--faults", "all"] })) failures.push("journey evals");
+if (!run({ name: "journey evals", cmd: "npx", args: ["tsx", "scripts/eval.ts", "--dataset", "default", "--faults", "all"], timeoutMs: 30 * 60_000 })) failures.push("journey evals");
 
 if (skipE2e) {
   console.log("\n(e2e skipped: TETHER_SKIP_E2E=1)");
