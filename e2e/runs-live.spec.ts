@@ -28,6 +28,8 @@ test("an operator follows a running deploy run live, then inspects a checkpoint 
   const inbox = await reviewer.newPage();
   await inbox.goto(`/inbox/${packet.id}`);
   await inbox.getByRole("form", { name: "Approve packet" }).getByRole("button", { name: "Approve" }).click();
+  // an unsafe migration is high impact: the inbox asks to confirm
+  await inbox.getByRole("dialog", { name: "Approve this action?" }).getByRole("button", { name: "Confirm approval" }).click();
   await expect(inbox.getByText(/Decision recorded/)).toBeVisible({ timeout: 15_000 });
   await reviewer.close();
 

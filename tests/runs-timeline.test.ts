@@ -79,6 +79,12 @@ describe("summarizeEvent", () => {
       "decided: call orders.get · 120 tokens",
     );
   });
+
+  it("says why an approved action was refused at the moment of acting", () => {
+    expect(summarizeEvent(buildEvent({ type: "gate.refused", data: { packetId: "pkt_1", tool: "payments.refund", why: "permission was revoked while the run waited" } }))).toBe(
+      "approved payments.refund not executed: permission was revoked while the run waited",
+    );
+  });
 });
 
 describe("computeStepMetrics", () => {

@@ -110,6 +110,8 @@ export function summarizeEvent(event: TimelineEvent): string {
       return `approval requested for ${str(d.tool)}: ${str(d.impact)}`;
     case "gate.decided":
       return `${str(d.by)} decided ${str(d.decision)} on ${str(d.tool)} after ${formatDuration(Number(d.waitedMs ?? 0))}${d.reason ? ` — ${str(d.reason)}` : ""}${d.instruction ? ` — ${str(d.instruction)}` : ""}`;
+    case "gate.refused":
+      return `approved ${str(d.tool)} not executed: ${str(d.why)}`;
     case "gate.approval_recorded":
       return `${str(d.by)} approved (${str(d.approvals)} of ${str(d.required)})`;
     case "run.status":
