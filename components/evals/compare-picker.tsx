@@ -9,33 +9,28 @@ const optionLabel = (run: EvalRunSummary) => `${run.startedAt.toISOString().slic
 export function ComparePicker({ runs, a, b }: { runs: EvalRunSummary[]; a?: string; b?: string }) {
   return (
     <form action="/evals/compare" method="get" className="mb-6 grid items-end gap-3 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-[1fr_1fr_auto]">
-      <Field id="compare-a" label="Baseline (A)">
-        <Select id="compare-a" name="a" defaultValue={a ?? ""} required>
-          <option value="" disabled>
-            Choose an eval run
-          </option>
-          {runs.map((run) => (
-            <option key={run.id} value={run.id}>
-              {optionLabel(run)}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field id="compare-b" label="Candidate (B)">
-        <Select id="compare-b" name="b" defaultValue={b ?? ""} required>
-          <option value="" disabled>
-            Choose an eval run
-          </option>
-          {runs.map((run) => (
-            <option key={run.id} value={run.id}>
-              {optionLabel(run)}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <RunSelect id="compare-a" name="a" label="Baseline (A)" value={a} runs={runs} />
+      <RunSelect id="compare-b" name="b" label="Candidate (B)" value={b} runs={runs} />
       <Button type="submit" variant="primary">
         Compare
       </Button>
     </form>
+  );
+}
+
+function RunSelect({ id, name, label, value, runs }: { id: string; name: string; label: string; value?: string; runs: EvalRunSummary[] }) {
+  return (
+    <Field id={id} label={label}>
+      <Select id={id} name={name} defaultValue={value ?? ""} required>
+        <option value="" disabled>
+          Choose an eval run
+        </option>
+        {runs.map((run) => (
+          <option key={run.id} value={run.id}>
+            {optionLabel(run)}
+          </option>
+        ))}
+      </Select>
+    </Field>
   );
 }

@@ -30,7 +30,7 @@ import { AppError } from "@/lib/runtime/errors";
 import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "./jsonl";
 import { newEvalId } from "./records";
 import { DIMENSIONS, evalCaseSpecSchema, type CheckResult, type Dimension, type EvalCaseSpec, type Scores } from "./spec";
-import type { EvalRunStatus, EvalScores, LedgerRow, TraceEventSummary } from "./types";
+import type { EvalRunStatus, EvalScores, LedgerRow, TraceEventSummary, TrialResult } from "./types";
 
 export type DatasetSummary = {
   id: string;
@@ -71,26 +71,8 @@ export type EvalRunSummary = {
   finishedAt: Date | null;
 };
 
-export type EvalResultDetail = {
-  id: string;
-  caseId: string;
-  agent: string;
-  fault: string;
-  passed: boolean;
-  scores: Scores;
-  checks: CheckResult[];
-  runId: string | null;
-  runStatus: string | null;
-  output: unknown;
-  trace: TraceEventSummary[];
-  ledger: LedgerRow[];
-  tokens: number;
-  costUsd: number;
-  wallMs: number;
-  humanWaitMs: number;
-  machineMs: number;
-  error: string | null;
-};
+/** One trial as stored: what the harness produced (types.ts), with its row id. */
+export type EvalResultDetail = Omit<TrialResult, "position"> & { id: string };
 
 export type EvalRunDetail = EvalRunSummary & { results: EvalResultDetail[] };
 
