@@ -1,19 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { isAppError, ToolError, type ToolDefinition } from "../lib/runtime";
+import { ToolError, type ToolDefinition } from "../lib/runtime";
 import { deployAgent, refundAgent, scriptedAgent } from "./support/agents";
-import { createTestRuntime, grant, manualClock, providers, uid } from "./support/runtime";
+import { createTestRuntime, grant, manualClock, providers, uid, expectError } from "./support/runtime";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
 // The engine's behaviour around bad input, waiting, retries, leases and cancellation.
-
-async function expectError(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(() => null, (e) => e);
-  expect(isAppError(error), `expected AppError ${code}, got ${String(error)}`).toBe(true);
-  expect(error.code).toBe(code);
-  return error;
-}
 
 describe.each(providers())("engine [%s]", (_provider, url) => {
   let world: World;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isAppError, type AgentDefinition } from "../lib/runtime";
+import type { AgentDefinition } from "../lib/runtime";
 import { refundAgent } from "./support/agents";
-import { createTestRuntime, grant, manualClock, providers, uid } from "./support/runtime";
+import { createTestRuntime, grant, manualClock, providers, uid, expectError } from "./support/runtime";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
@@ -9,13 +9,6 @@ import { startWorld, type World } from "./support/world";
 // explicit expiry, approvals bound to the exact action and re-checked before acting.
 
 const OVER_LIMIT = { path: "amountCents", op: "gt", value: 10_000, effect: "require_approval" } as const;
-
-async function expectError(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(() => null, (e) => e);
-  expect(isAppError(error), `expected AppError ${code}, got ${String(error)}`).toBe(true);
-  expect(error.code).toBe(code);
-  return error;
-}
 
 describe.each(providers())("decision packets [%s]", (_provider, url) => {
   let world: World;

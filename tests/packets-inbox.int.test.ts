@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findTool, isAppError, type AgentDefinition } from "../lib/runtime";
+import { findTool, type AgentDefinition } from "../lib/runtime";
 import { assignInboxPacket } from "../lib/inbox/assign-packet";
 import { decidePacketsTogether } from "../lib/inbox/decide-together";
 import { countPendingPackets, findDecisionHistory, findDeciders, findInboxItems, getPacketView, isDecider, type InboxDeps } from "../lib/queries/packets";
 import { deployAgent, refundAgent } from "./support/agents";
-import { createTestRuntime, grant, manualClock, providers, uid } from "./support/runtime";
+import { createTestRuntime, grant, manualClock, providers, uid, expectError } from "./support/runtime";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
@@ -13,13 +13,6 @@ import { startWorld, type World } from "./support/world";
 // databases, with the engine producing real packets; plus the engine's distinct expiry/staleness codes.
 
 const OVER_LIMIT = { path: "amountCents", op: "gt", value: 10_000, effect: "require_approval" } as const;
-
-async function expectError(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(() => null, (e) => e);
-  expect(isAppError(error), `expected AppError ${code}, got ${String(error)}`).toBe(true);
-  expect(error.code).toBe(code);
-  return error;
-}
 
 describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) => {
   let world: World;

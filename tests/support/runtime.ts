@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { createDb } from "../../lib/db";
-import { createRuntime, type AgentDefinition, type Clock, type RuntimeOptions, type ToolDefinition } from "../../lib/runtime";
+import { createRuntime, isAppError, type AgentDefinition, type Clock, type RuntimeOptions, type ToolDefinition } from "../../lib/runtime";
 import { createPrismaStore } from "../../lib/store/prisma-store";
 
 // createTestRuntime(): the one place tests build an engine, on SQLite or Postgres.
@@ -35,4 +35,13 @@ export async function grant(runtime: ReturnType<typeof createTestRuntime>["runti
   for (const tool of agent.tools) {
     await runtime.permissions.put({ agent: agent.slug, tool, effect: "allow", ...overrides[tool] }, { by: "admin@test" });
   }
+}
+
+/** Awaits a promise that must reject with an AppError of this code; returns the error for further checks. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read fieldErrors etc.
+export async function expectError(promise: Promise<unknown>, code: string): Promise<any> {
+  const error = await promise.then(() => null, (e) => e);
+  expect(isAppError(error), `expected AppError ${code}, got ${String(error)}`).toBe(true);
+  expect(error.code).toBe(code);
+  return error;
 }
