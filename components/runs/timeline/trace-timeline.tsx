@@ -26,7 +26,8 @@ export function TraceTimeline() {
   const rows = useMemo(() => buildTimelineRows(shown), [shown]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
-  const isAtBottom = useRef(false);
+  // A live run opens at its newest events and keeps them in view; scrolling up stops following.
+  const followsEnd = useRef(isLive);
   // The virtualizer's functions cannot be memoized by the React Compiler; this component does not need it to be.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -39,9 +40,8 @@ export function TraceTimeline() {
     initialRect: { width: 1024, height: 576 },
   });
 
-  // Following a live run: when the reader is at the end, new events keep the end in view.
   useEffect(() => {
-    if (isAtBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    if (followsEnd.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
   }, [rows.length, virtualizer]);
 
   function toggleKind(kind: EventKind) {
@@ -75,7 +75,7 @@ export function TraceTimeline() {
           tabIndex={0}
           onScroll={(e) => {
             const el = e.currentTarget;
-            isAtBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+            followsEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
           }}
           className="h-[36rem] overflow-auto rounded-lg border border-zinc-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
