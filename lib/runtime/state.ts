@@ -138,7 +138,12 @@ export function loadState(raw: unknown): RunState {
     version += 1;
   }
   const parsed = runStateSchema.safeParse(state);
-  if (!parsed.success) throw invalidState("state does not match its schema", fieldErrorsFromIssues(parsed.error.issues));
+  if (!parsed.success) {
+    const fieldErrors = fieldErrorsFromIssues(parsed.error.issues);
+    // The paths go into the message too: it is what an operator reads on the run (run.error, the run page).
+    const where = Object.entries(fieldErrors).slice(0, 3).map(([path, messages]) => `${path || "(root)"}: ${messages[0]}`);
+    throw invalidState(`state does not match its schema (${where.join("; ")})`, fieldErrors);
+  }
   return parsed.data;
 }
 

@@ -10,6 +10,7 @@ import { CheckpointCompare } from "@/components/runs/state-diff/checkpoint-compa
 import { StateDiffView } from "@/components/runs/state-diff/state-diff-view";
 import { StateView } from "@/components/runs/state-view";
 import { TraceTimeline } from "@/components/runs/timeline/trace-timeline";
+import { UnreadableState } from "@/components/runs/unreadable-state";
 import { Card } from "@/components/ui/card";
 import { Timestamp } from "@/components/ui/timestamp";
 import { can } from "@/lib/auth/rbac";
@@ -29,6 +30,17 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
   const detail = await getRunDetail(id, { checkpoint: intParam(query.checkpoint), compareFrom, compareTo });
   if (!detail) notFound();
   const now = new Date();
+  if (detail.kind === "unreadable") {
+    return (
+      <RunLive key={detail.run.id} runId={detail.run.id} initial={detail.trace}>
+        <RunHeader run={detail.run} now={now} />
+        <UnreadableState detail={detail} />
+        <div className="mt-6">
+          <TraceTimeline />
+        </div>
+      </RunLive>
+    );
+  }
   const { run, shownCheckpoint, compare } = detail;
   const checkpointChoices = detail.checkpoints.map(({ seq, step }) => ({ seq, step }));
 
