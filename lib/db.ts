@@ -18,6 +18,11 @@ export function providerOf(url: string): DbProvider {
   return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
 }
 
+/** Which database a client speaks: the generated client knows its provider ("postgresql" or "sqlite"). */
+export function providerOfDb(db: Db): DbProvider {
+  return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? "postgres" : "sqlite";
+}
+
 export function createDb(url: string = defaultDatabaseUrl()): Db {
   if (providerOf(url) === "postgres") {
     return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;

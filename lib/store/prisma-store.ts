@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db";
+import { providerOfDb, type Db } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/runtime/errors";
 import { loadState, type RunState } from "@/lib/runtime/state";
 import type {
@@ -58,8 +58,7 @@ async function insertEvents(tx: Tx, runId: string, firstSeq: number, events: Tra
 
 export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): RuntimeStore {
   const now = opts.now ?? (() => new Date());
-  // Which raw SQL to speak (the generated client knows its provider: "postgresql" or "sqlite").
-  const postgres = (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql";
+  const postgres = providerOfDb(db) === "postgres"; // which raw SQL to speak
   const query = <T>(s: Statement) => db.$queryRawUnsafe<T[]>(s.sql, ...s.values);
   const execute = (s: Statement) => db.$executeRawUnsafe(s.sql, ...s.values);
   // The wall clock, for Run.updatedAt in raw statements: what Prisma's @updatedAt writes (not the store's clock).

@@ -24,9 +24,11 @@ function migrate(url: string, provider: "sqlite" | "postgres") {
   });
 }
 
-function createPostgres(): { url: string; drop: () => void } | null {
+type TestDatabase = { url: string; drop: () => void };
+
+/** A migrated Postgres database of its own, or null when Postgres is unreachable (and not required). */
+export function createPostgres(name = `tether_test_${process.pid}_${Date.now()}`): TestDatabase | null {
   const admin = new URL(process.env.TETHER_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
-  const name = `tether_test_${process.pid}_${Date.now()}`;
   const psql = (sql: string) =>
     execFileSync("psql", ["-h", admin.hostname, "-p", admin.port || "5432", "-U", decodeURIComponent(admin.username || "postgres"), "-d", admin.pathname.slice(1) || "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql], {
       stdio: "pipe",
@@ -41,26 +43,32 @@ function createPostgres(): { url: string; drop: () => void } | null {
   }
   const url = new URL(admin);
   url.pathname = `/${name}`;
+  migrate(url.toString(), "postgres");
   return { url: url.toString(), drop: () => psql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** A migrated SQLite file of its own, in WAL mode as production set-up makes it. */
+export async function createSqlite(file: string): Promise<TestDatabase> {
+  const drop = () => { for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true }); };
+  drop();
+  const url = `file:${file}`;
+  migrate(url, "sqlite");
+  const db = createDb(url);
+  await db.$queryRawUnsafe("PRAGMA journal_mode=WAL");
+  await db.$disconnect();
+  return { url, drop };
 }
 
 export default async function setup(project: TestProject) {
   const dir = path.resolve("data/test");
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `test-${process.pid}.db`);
-  rmSync(file, { force: true });
-  const sqliteUrl = `file:${file}`;
-  migrate(sqliteUrl, "sqlite");
   // WAL, as production set-up does: crash tests run worker processes next to the test process.
-  const db = createDb(sqliteUrl);
-  await db.$queryRawUnsafe("PRAGMA journal_mode=WAL");
-  await db.$disconnect();
+  const sqlite = await createSqlite(path.join(dir, `test-${process.pid}.db`));
   const pg = createPostgres();
-  if (pg) migrate(pg.url, "postgres");
-  project.provide("sqliteUrl", sqliteUrl);
+  project.provide("sqliteUrl", sqlite.url);
   project.provide("postgresUrl", pg?.url ?? null);
   return () => {
     pg?.drop();
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+    sqlite.drop();
   };
 }
