@@ -1,33 +1,16 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 import { tetherApi } from "./api";
 import { storageStateFile } from "./fixtures";
+import { cellLink, openCell, ruleForm, setEffect } from "./permission-matrix";
 
 // The permission matrix: an admin edits a cell, and the change applies to the next action of every run —
 // also one already waiting for approval, whose approved action is then refused. Concurrent edits end in
 // a conflict, never a silent overwrite; every change is in the history.
 
 test.use({ storageState: storageStateFile("admin") });
-
-const cellLink = (page: Page, agent: string, tool: string) => page.getByRole("link", { name: new RegExp(`^${agent} × ${tool.replace(".", "\\.")}: `) });
-const ruleForm = (page: Page, agent: string, tool: string, title = "Rule for all steps") => page.getByRole("form", { name: `${title}: ${agent} × ${tool}` });
-
-async function openCell(page: Page, agent: string, tool: string) {
-  await page.goto("/admin/permissions");
-  await cellLink(page, agent, tool).click();
-  await expect(page.getByRole("heading", { name: `${agent} × ${tool}`, level: 2 })).toBeVisible();
-}
-
-/** Sets the all-steps rule's effect in the matrix UI; returns the success message. */
-async function setEffect(page: Page, agent: string, tool: string, effect: "Deny" | "Allow" | "Require approval") {
-  await openCell(page, agent, tool);
-  const form = ruleForm(page, agent, tool);
-  await form.getByLabel("Effect", { exact: true }).selectOption({ label: effect });
-  await form.getByRole("button", { name: "Save rule" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Saved ${agent}/${tool} (all steps): ${effect.toLowerCase()}` })).toBeVisible();
-}
 
 async function approveAsReviewer(browser: Browser, packetId: string) {
   const context = await browser.newContext({ storageState: storageStateFile("reviewer") });

@@ -42,7 +42,10 @@ export function DecisionPanel(props: DecisionPanelProps) {
   // Four eyes: an edit would replace what the first reviewer approved, so only approve/reject/redirect;
   // and whoever approved already cannot give the second approval.
   const options = offered.filter((o) => !(requiredApprovals > 1 && o === "edit") && !(hasApproved && (o === "approve" || o === "edit")));
-  const [chosen, setChosen] = useState<DecisionKind>(props.initialDecision && options.includes(props.initialDecision) ? props.initialDecision : (options[0] ?? "reject"));
+  const firstOption = options[0] ?? "reject";
+  const [picked, setChosen] = useState<DecisionKind>(props.initialDecision && options.includes(props.initialDecision) ? props.initialDecision : firstOption);
+  // What was picked may stop being an option (after this reviewer's four-eyes approval, approve is gone).
+  const chosen = options.includes(picked) ? picked : firstOption;
   const [confirming, setConfirming] = useState<DecidePacketInput | null>(null);
   const formArea = useRef<HTMLDivElement>(null);
   const isOpen = status === "PENDING";
