@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isAppError, type AgentDefinition } from "../lib/runtime";
+import { z } from "zod";
+import { isAppError, latestFact, ToolError, type AgentDefinition, type ToolDefinition } from "../lib/runtime";
 import { scriptedAgent } from "./support/agents";
-import { createTestRuntime, providers, uid } from "./support/runtime";
+import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 
 // retryRun: a FAILED run becomes runnable again from its last checkpoint, once, with a run.retried event.
 
@@ -21,6 +22,36 @@ function flakyAgent(slug: string): AgentDefinition {
       return { kind: "fail", reason: "the model provider was down" };
     },
   ]);
+}
+
+/** A provider that can be down: reads fail with 503 while `isDown`. */
+function statusTool(name: string) {
+  const provider = { isDown: true, reads: 0 };
+  const tool: ToolDefinition = {
+    name, description: "reads the provider's status", capability: "read", semantics: "pure-read",
+    input: z.object({}), describeImpact: () => "reads the status",
+    async call() {
+      provider.reads++;
+      if (provider.isDown) throw new ToolError("server", "HTTP 503 unavailable");
+      return { ok: true };
+    },
+  };
+  return { tool, provider };
+}
+
+/** Deterministic, like the demo agents: it fails when its last observation is the read's error. */
+function readOrFailAgent(slug: string, tool: string): AgentDefinition {
+  return {
+    slug, version: "1", name: slug, description: "reads a status or gives up", instructions: "Read the status.", input: z.unknown(), tools: [tool],
+    policy: {
+      async decide({ state }) {
+        const last = state.observations.at(-1);
+        if (latestFact(state, "status")) return { decision: { kind: "complete", output: { status: latestFact(state, "status")!.value } } };
+        if (last?.kind === "tool_error" && last.tool === tool) return { decision: { kind: "fail", reason: `Could not read the status: ${last.message}` } };
+        return { decision: { kind: "call", tool, args: {}, resultKey: "status", evidence: [] } };
+      },
+    },
+  };
 }
 
 describe.each(providers())("retryRun [%s]", (_provider, url) => {
@@ -56,6 +87,24 @@ describe.each(providers())("retryRun [%s]", (_provider, url) => {
     // Step 0 ran once: one record decision before the retry, none after it.
     const afterRetry = (await t.store.listEvents(run.id)).filter((e) => e.seq > retryEvent!.seq);
     expect(afterRetry.filter((e) => e.type === "model.decision").map((e) => e.step)).toEqual([1]);
+  });
+
+  it("a deterministic agent that failed on a tool error reads again after the retry: the retry is the newest observation", async () => {
+    const { tool, provider } = statusTool(`status.get.${uid("t")}`);
+    t.runtime.context.tools.set(tool.name, tool);
+    const agent = register(readOrFailAgent(uid("read-or-fail"), tool.name));
+    await grant(t.runtime, agent);
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    expect(await t.runtime.getRun(run.id)).toMatchObject({ status: "FAILED", error: expect.stringMatching(/^Could not read the status: .*503/) });
+
+    provider.isDown = false;
+    const retried = await t.runtime.retryRun({ runId: run.id, by: "ops@example.com", reason: "provider is back" });
+    expect(retried.state.observations.at(-1)).toMatchObject({ kind: "retried", message: expect.stringMatching(/^ops@example\.com retried the run after it failed: Could not read the status.*\(provider is back\)$/) });
+    const readsBefore = provider.reads;
+    await drain();
+    expect(await t.runtime.getRun(run.id)).toMatchObject({ status: "COMPLETED", state: { output: { status: { ok: true } } } });
+    expect(provider.reads).toBe(readsBefore + 1);
   });
 
   it("only a FAILED run can be retried, and only once", async () => {

@@ -1,5 +1,5 @@
 import type { EngineContext } from "./context";
-import type { Fact, Observation, RunState } from "./state";
+import { appendObservation, type Fact, type Observation, type RunState } from "./state";
 import type { StepCommit } from "./store";
 import type { Lease, RunRecord, RunStatus, TraceEventInput } from "./types";
 
@@ -37,8 +37,7 @@ export class RunCursor {
   }
 
   observe(observation: Omit<Observation, "step">) {
-    // The policy reads the last few; older ones stay in checkpoints.
-    this.state.observations = [...this.state.observations.slice(-19), { ...observation, step: this.state.step }];
+    this.state.observations = appendObservation(this.state.observations, { ...observation, step: this.state.step });
   }
 
   addFact(fact: Omit<Fact, "id" | "at" | "step" | "expiresAt" | "source"> & Partial<Pick<Fact, "expiresAt" | "source">>): Fact {

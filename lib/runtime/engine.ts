@@ -5,7 +5,7 @@ import { decidePacket } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
-import { initialState } from "./state";
+import { appendObservation, initialState, type Observation } from "./state";
 import { TERMINAL_STATUSES, RUN_STATUSES, type DecisionPacket, type PermissionRule, type RunRecord, type RunStatus } from "./types";
 import { createWorker, type WorkerOptions } from "./worker";
 import { z } from "zod";
@@ -118,15 +118,18 @@ export function createRuntime(options: RuntimeOptions) {
 
     /**
      * Make a FAILED run runnable again from its last checkpoint (the state the failed step left):
-     * the error streak is reset so the policy decides the step afresh. Intents already committed keep
-     * their keys, so nothing that happened is repeated. CAS on FAILED: two operators retry once.
+     * the error streak is reset and a "retried" observation becomes the newest, so a policy that failed
+     * on what it last observed (a provider down) decides the step afresh instead of failing again.
+     * Intents already committed keep their keys, so nothing that happened is repeated. CAS on FAILED:
+     * two operators retry once.
      */
     async retryRun(opts: { runId: string; by: string; reason?: string }): Promise<RunRecord> {
       const run = await getRun(opts.runId);
       if (run.status !== "FAILED") {
         throw new AppError("RUN_NOT_WAITING", { message: `run ${run.id} is ${run.status}, not FAILED`, userMessage: "Only a failed run can be retried." });
       }
-      const state = { ...run.state, pending: null, consecutiveErrors: 0 };
+      const retried: Observation = { step: run.state.step, kind: "retried", message: `${opts.by} retried the run after it failed: ${run.error ?? "no error recorded"}${opts.reason ? ` (${opts.reason})` : ""}` };
+      const state = { ...run.state, pending: null, consecutiveErrors: 0, observations: appendObservation(run.state.observations, retried) };
       return store.transitionRun({
         runId: run.id, from: ["FAILED"], to: "QUEUED", state, error: null,
         events: [{ type: "run.retried", step: state.step, data: { by: opts.by, reason: opts.reason ?? null, previousError: run.error, fromCheckpointSeq: run.stateSeq } }],

@@ -63,12 +63,19 @@ export type Pending = z.infer<typeof pendingSchema>;
 /** What the last step taught the agent: fed to the policy before it decides again. */
 export const observationSchema = z.object({
   step: z.number().int(),
-  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved"]),
+  // "retried": an operator retried the failed run; what the policy saw before it (a tool error, say) is history.
+  // (Kinds are only ever added: a stored state stays valid without an upgrade.)
+  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried"]),
   tool: z.string().optional(),
   message: z.string(),
   data: jsonValue.optional(),
 });
 export type Observation = z.infer<typeof observationSchema>;
+
+/** The observations with one more, newest last: the policy reads the last few; older ones stay in checkpoints. */
+export function appendObservation(observations: Observation[], observation: Observation): Observation[] {
+  return [...observations.slice(-19), observation];
+}
 
 export const runStateSchema = z.object({
   schemaVersion: z.literal(STATE_SCHEMA_VERSION),
