@@ -10,7 +10,8 @@ export const EVENTS_PAGE_SIZE = 500;
 /** A trace event as it crosses the wire: dates as ISO strings. */
 export type TimelineEvent = { seq: number; step: number; type: string; at: string; data: Record<string, unknown> };
 
-export type RunHead = { id: string; status: RunStatus; error: string | null; eventSeq: number; updatedAt: string };
+/** The run as the live view follows it: stateSeq is its latest checkpoint, eventSeq its last trace event. */
+export type RunHead = { id: string; status: RunStatus; error: string | null; stateSeq: number; eventSeq: number; updatedAt: string };
 
 export type RunEventsPage = { run: RunHead; events: TimelineEvent[]; hasMore: boolean };
 
@@ -19,7 +20,7 @@ export async function findRunEvents(db: Db, runId: string, opts: { after?: numbe
   const limit = Math.min(Math.max(opts.limit ?? EVENTS_PAGE_SIZE, 1), EVENTS_PAGE_SIZE);
   // The head is read after the events: if the run moves in between, its eventSeq is ahead and the client asks again.
   const rows = await db.traceEvent.findMany({ where: { runId, seq: { gt: opts.after ?? 0 } }, orderBy: { seq: "asc" }, take: limit + 1 });
-  const head = await db.run.findUnique({ where: { id: runId }, select: { id: true, status: true, error: true, eventSeq: true, updatedAt: true } });
+  const head = await db.run.findUnique({ where: { id: runId }, select: { id: true, status: true, error: true, stateSeq: true, eventSeq: true, updatedAt: true } });
   if (!head) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
   return {
     run: { ...head, status: head.status as RunStatus, updatedAt: head.updatedAt.toISOString() },
