@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
-import { changeUserRole, setUserDisabled } from "../lib/queries/users";
+import { changeUserRole, setUserDisabled } from "../lib/auth/user-changes";
 import { createPostgres, createSqlite } from "./support/global-setup";
 import { expectError, providers, uid } from "./support/runtime";
 

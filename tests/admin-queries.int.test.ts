@@ -6,9 +6,10 @@ import type { Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { findAgentsWithVersions } from "../lib/queries/agents";
 import { ANY, cellKey, describeChange, findCellHistory, findPermissionHistory, getPermissionMatrix } from "../lib/queries/permissions";
-import { enableTool, findToolRegistry } from "../lib/queries/tools";
-import { changeUserRole, findUsers, setUserDisabled } from "../lib/queries/users";
-import { disableTool, registerTool } from "../lib/tools/registered";
+import { findToolRegistry } from "../lib/queries/tools";
+import { changeUserRole, setUserDisabled } from "../lib/auth/user-changes";
+import { findUsers } from "../lib/queries/users";
+import { disableTool, enableTool, registerTool } from "../lib/tools/registered";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 
 // The admin pages' query modules and domain writes, on each database: agent versions and their run

@@ -3,8 +3,7 @@
 // domain functions (lib/tools/registered).
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
-import { enableTool } from "@/lib/queries/tools";
-import { disableTool, registerTool, registerToolSchema } from "@/lib/tools/registered";
+import { disableTool, enableTool, registerTool, registerToolSchema } from "@/lib/tools/registered";
 
 const toolIdSchema = z.object({ toolId: z.string().trim().min(1) });
 

@@ -2,7 +2,7 @@
 // Server actions of the admin "Users" page: create a user, change a role, disable or enable an account.
 import { defineAction } from "@/lib/actions/define-action";
 import { createUser, createUserSchema } from "@/lib/auth/users";
-import { changeUserRole, changeUserRoleSchema, setUserDisabled, setUserDisabledSchema } from "@/lib/queries/users";
+import { changeUserRole, changeUserRoleSchema, setUserDisabled, setUserDisabledSchema } from "@/lib/auth/user-changes";
 
 type Change = { email: string; before: Record<string, unknown>; after: Record<string, unknown> };
 

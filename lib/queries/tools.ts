@@ -1,10 +1,8 @@
-// Read model of the admin "Tools" page (the tool registry), and the one registry write the registered
-// tools' own module lacks: enabling a disabled tool again.
+// Read model of the admin "Tools" page: the tool registry (built-in and registered tools).
 import { getDb, type Db } from "@/lib/db";
-import { AppError } from "@/lib/runtime/errors";
 import type { ToolDefinition } from "@/lib/runtime";
 import { createBuiltInTools } from "@/lib/tools";
-import { findRegisteredTools, presentRegisteredTool, type RegisteredToolView } from "@/lib/tools/registered";
+import { findRegisteredTools, type RegisteredToolView } from "@/lib/tools/registered";
 import { presentBuiltInTool } from "@/lib/tools/registered/present";
 
 export type ToolRow = {
@@ -65,11 +63,4 @@ function toRow(tool: RegisteredToolView): ToolRow {
 export async function findToolNames(db: Db = getDb()): Promise<string[]> {
   const rows = await findToolRegistry(db);
   return rows.filter((t) => !t.disabledAt).map((t) => t.name);
-}
-
-/** Enables a disabled registered tool: from its next use on, the engine finds it again. Compare-and-set. */
-export async function enableTool(db: Db, id: string): Promise<RegisteredToolView> {
-  const { count } = await db.toolRegistration.updateMany({ where: { id, disabledAt: { not: null } }, data: { disabledAt: null, disabledBy: null } });
-  if (count === 0) throw new AppError("NOT_FOUND", { message: `tool ${id} not found or enabled`, userMessage: "That tool does not exist or is already enabled." });
-  return presentRegisteredTool(await db.toolRegistration.findUniqueOrThrow({ where: { id } }));
 }

@@ -1,6 +1,6 @@
 // Tools an admin registers at run time (DESIGN.md §4): HTTP endpoints and MCP server tools, each with
 // its own capability and effect semantics, resolved by name at every use (RuntimeOptions.resolveTool).
-export { disableTool } from "./disable-tool";
+export { disableTool, enableTool } from "./enable-disable";
 export { findRegisteredTools } from "./find-registered-tools";
 export { listTools } from "./list-tools";
 export { createMcpClientPool, listMcpTools, type McpClientPool, type McpToolInfo } from "./mcp-client";

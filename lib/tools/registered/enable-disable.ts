@@ -8,3 +8,10 @@ export async function disableTool(db: Db, id: string, by: string): Promise<Regis
   if (count === 0) throw new AppError("NOT_FOUND", { message: `tool ${id} not found or disabled`, userMessage: "That tool does not exist or is already disabled." });
   return presentRegisteredTool(await db.toolRegistration.findUniqueOrThrow({ where: { id } }));
 }
+
+/** Enables a disabled registered tool: from its next use on, the engine finds it again. Compare-and-set. */
+export async function enableTool(db: Db, id: string): Promise<RegisteredToolView> {
+  const { count } = await db.toolRegistration.updateMany({ where: { id, disabledAt: { not: null } }, data: { disabledAt: null, disabledBy: null } });
+  if (count === 0) throw new AppError("NOT_FOUND", { message: `tool ${id} not found or enabled`, userMessage: "That tool does not exist or is already enabled." });
+  return presentRegisteredTool(await db.toolRegistration.findUniqueOrThrow({ where: { id } }));
+}
