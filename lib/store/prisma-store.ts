@@ -1,25 +1,23 @@
 import { providerOfDb, type Db } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/runtime/errors";
 import { loadState, type RunState } from "@/lib/runtime/state";
-import type {
-  CommitResult, NewRun, PacketFilter, RunFilter, RuntimeStore, StepCommit,
-} from "@/lib/runtime/store";
-import type {
-  DecisionPacket, Lease, TraceEvent, TraceEventInput,
-} from "@/lib/runtime/types";
+import type { CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "@/lib/runtime/store";
+import type { Lease, TraceEvent } from "@/lib/runtime/types";
 import {
   claimRunStatement, commitStepStatement, leaseHeldStatement, releaseLeaseStatement, renewLeaseStatement, wakeIfSignalWaitingStatement,
   type CommitRow,
 } from "./postgres-sql";
 import { ACTIVE_STATUSES, WAKEABLE_STATUSES, intentResult, intentRow, packetRow, parksOnEvent, type Statement } from "./rows";
+import { createPacketStore } from "./packets";
 import { createPermissionStore } from "./permissions";
-import {
-  isRecordNotFound, isUniqueViolation, json, packetInclude, parse, toIntent, toListedRunRecord, toPacket, toRunRecord, toSignal, type RunRow, type Tx,
-} from "./records";
+import { isRecordNotFound, isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord, type RunRow } from "./records";
+import { createSignalStore } from "./signals";
 import * as sqlite from "./sqlite-sql";
+import { appendEvents, insertEvents } from "./trace-events";
 
-// The RuntimeStore over Prisma: the same code on SQLite and Postgres (one generated client each,
-// identical model API). Fencing is a conditional update on (id, leaseOwner, leaseEpoch); event
+// The RuntimeStore over Prisma: runs, leases, step commits, checkpoints, the trace and intents here;
+// packets, signals and permissions in their own files. The same code on SQLite and Postgres (one
+// generated client each, identical model API). Fencing is a conditional update on (id, leaseOwner, leaseEpoch); event
 // seq numbers come from an atomic increment of Run.eventSeq in the same transaction as the events.
 // A step's commit is raw SQL on both databases, to skip Prisma's per-query compilation: one
 // statement on Postgres (postgres-sql.ts, which also claims, renews and releases leases in one
@@ -40,22 +38,6 @@ function runnableWhere(now: Date) {
   };
 }
 
-
-/** Append events to a run's trace: reserve seq numbers atomically, then insert them. */
-async function appendEvents(tx: Tx, runId: string, events: TraceEventInput[], now: Date): Promise<number> {
-  if (events.length === 0) return -1;
-  const { eventSeq } = await tx.run.update({ where: { id: runId }, data: { eventSeq: { increment: events.length } }, select: { eventSeq: true } });
-  await insertEvents(tx, runId, eventSeq - events.length + 1, events, now);
-  return eventSeq;
-}
-
-async function insertEvents(tx: Tx, runId: string, firstSeq: number, events: TraceEventInput[], now: Date) {
-  if (events.length === 0) return;
-  await tx.traceEvent.createMany({
-    data: events.map((e, i) => ({ runId, seq: firstSeq + i, step: e.step, type: e.type, data: json(e.data), at: now })),
-  });
-}
-
 export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): RuntimeStore {
   const now = opts.now ?? (() => new Date());
   const postgres = providerOfDb(db) === "postgres"; // which raw SQL to speak
@@ -63,12 +45,6 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
   const execute = (s: Statement) => db.$executeRawUnsafe(s.sql, ...s.values);
   // The wall clock, for Run.updatedAt in raw statements: what Prisma's @updatedAt writes (not the store's clock).
   const wallClock = () => new Date();
-
-  async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket> {
-    const row = await tx.decisionPacket.findUnique({ where: { id }, include: packetInclude });
-    if (!row) throw new AppError("NOT_FOUND", { message: `packet ${id} not found`, userMessage: "That decision packet does not exist." });
-    return toPacket(row);
-  }
 
   /** A run whose stored state cannot be loaded fails loudly instead of being reinterpreted or
    *  blocking the worker; its raw state stays in the row for a person to inspect. */
@@ -81,7 +57,6 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       if (count === 1) await appendEvents(tx, row.id, [{ type: "run.status", step: -1, data: { from: row.status, to: "FAILED", error: `unreadable state: ${why}` } }], at);
     });
   }
-
 
   /** commitStep on SQLite: raw statements (sqlite-sql.ts) in one Prisma transaction; a throw rolls it all back. */
   async function commitStepSqlite(commit: StepCommit, at: Date): Promise<CommitResult> {
@@ -122,8 +97,6 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
     }
     return { stateSeq: row.stateSeq, eventSeq: row.eventSeq };
   }
-
-
 
   /** The claim of a row just leased to `owner`, or null when its state is unreadable (then quarantined). */
   async function claimOf(row: RunRow, owner: string, expiresAt: Date, at: Date) {
@@ -303,111 +276,8 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
       return rows.map(toIntent);
     },
 
-    async getPacket(id) {
-      const row = await db.decisionPacket.findUnique({ where: { id }, include: packetInclude });
-      return row ? toPacket(row) : null;
-    },
-
-    async findPackets(filter: PacketFilter) {
-      const rows = await db.decisionPacket.findMany({
-        where: {
-          status: filter.status ? { in: filter.status } : undefined,
-          runId: filter.runId,
-          queue: filter.queue,
-          assignee: filter.assignee,
-          kind: filter.kind,
-        },
-        include: packetInclude,
-        orderBy: { createdAt: "asc" },
-        take: filter.limit ?? 200,
-      });
-      return rows.map(toPacket);
-    },
-
-    async decidePacket({ packetId, version, approver, final, events }) {
-      const at = final?.now ?? now();
-      return db.$transaction(async (tx) => {
-        const packet = await getPacketOrThrow(tx, packetId);
-        if (packet.status !== "PENDING") throw alreadyDecided(packet);
-        if (approver) {
-          const alreadyApproved = () => new AppError("CONFLICT", { message: `${approver} already approved packet ${packetId}`, userMessage: "You already approved this action; a different reviewer must give the next approval." });
-          if (packet.approvers.includes(approver)) throw alreadyApproved();
-          // The primary key (packetId, approver) settles a race of the same reviewer with itself.
-          await tx.packetApproval.create({ data: { packetId, approver, at } }).catch((error) => {
-            throw isUniqueViolation(error) ? alreadyApproved() : error;
-          });
-        }
-        // Compare-and-set: exactly one decision wins, however many reviewers press at once.
-        const { count } = await tx.decisionPacket.updateMany({
-          where: { id: packetId, status: "PENDING", version },
-          data: {
-            version: { increment: 1 },
-            ...(final ? { status: final.status, decision: json(final.decision), decidedBy: final.decidedBy, decidedAt: at } : {}),
-          },
-        });
-        if (count === 0) {
-          const current = await getPacketOrThrow(tx, packetId);
-          if (current.status !== "PENDING") throw alreadyDecided(current);
-          throw new AppError("CONFLICT", { message: `packet ${packetId} changed (version ${version} → ${current.version})`, userMessage: "Someone else acted on this packet at the same moment. Reload and try again." });
-        }
-        if (final) {
-          await tx.run.updateMany({ where: { id: packet.runId, status: { in: ["WAITING_APPROVAL", "NEEDS_ATTENTION"] } }, data: { wakeAt: at } });
-        }
-        await appendEvents(tx, packet.runId, events, at);
-        return getPacketOrThrow(tx, packetId);
-      });
-    },
-
-    async assignPacket({ packetId, version, queue, assignee, events }) {
-      return db.$transaction(async (tx) => {
-        const { count } = await tx.decisionPacket.updateMany({
-          where: { id: packetId, status: "PENDING", version },
-          data: { version: { increment: 1 }, queue, assignee },
-        });
-        const packet = await getPacketOrThrow(tx, packetId);
-        if (count === 0) {
-          if (packet.status !== "PENDING") throw alreadyDecided(packet);
-          throw new AppError("CONFLICT", { message: `packet ${packetId} changed`, userMessage: "The packet changed at the same moment. Reload and try again." });
-        }
-        await appendEvents(tx, packet.runId, events, now());
-        return packet;
-      });
-    },
-
-    async deliverSignal({ id, runId, type, dedupKey, payload, now: at }) {
-      const duplicateOf = async () => {
-        const existing = await db.signal.findUniqueOrThrow({ where: { runId_dedupKey: { runId, dedupKey } } });
-        await db.$transaction(async (tx) => appendEvents(tx, runId, [{ type: "signal.duplicate", step: -1, data: { signalType: type, dedupKey, firstReceivedAt: existing.receivedAt.toISOString() } }], at));
-        return { signal: toSignal(existing), duplicate: true };
-      };
-      const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
-      if (!run) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
-      if (await db.signal.findUnique({ where: { runId_dedupKey: { runId, dedupKey } }, select: { id: true } })) return duplicateOf();
-      try {
-        const row = await db.$transaction(async (tx) => {
-          const created = await tx.signal.create({ data: { id, runId, type, dedupKey, payload: json(payload), receivedAt: at } });
-          // Events first: their seq increment locks the run's row, so the wake check below reads the
-          // run after any commit in flight (on Postgres a statement sees what committed before it
-          // started). A commit that parks the run on this event either is seen here or sees this signal.
-          await appendEvents(tx, runId, [{ type: "signal.received", step: -1, data: { signalId: id, signalType: type, dedupKey } }], at);
-          await tx.run.updateMany({ where: { id: runId, status: "WAITING_EVENT", waitingFor: type }, data: { wakeAt: at } });
-          return created;
-        });
-        return { signal: toSignal(row), duplicate: false };
-      } catch (error) {
-        if (isUniqueViolation(error)) return duplicateOf(); // lost a race with the same delivery
-        throw error;
-      }
-    },
-
-    async listSignals(runId, opts = {}) {
-      const rows = await db.signal.findMany({
-        where: { runId, type: opts.type, ...(opts.unconsumed ? { consumedAt: null } : {}) },
-        orderBy: { receivedAt: "asc" },
-      });
-      return rows.map(toSignal);
-    },
-
+    ...createPacketStore(db, now),
+    ...createSignalStore(db),
     ...createPermissionStore(db),
 
     async close() {
@@ -416,7 +286,6 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date } = {}): Runt
   };
   return store;
 }
-
 
 function leaseLost(lease: Lease) {
   return new AppError("LEASE_LOST", {
@@ -427,14 +296,4 @@ function leaseLost(lease: Lease) {
 
 function packetChanged(packetId: string) {
   return new AppError("CONFLICT", { message: `packet ${packetId} changed concurrently`, userMessage: "The decision packet changed while the run was acting on it." });
-}
-
-
-function alreadyDecided(packet: DecisionPacket) {
-  return new AppError("PACKET_ALREADY_DECIDED", {
-    message: `packet ${packet.id} is already ${packet.status}`,
-    userMessage: packet.decidedBy
-      ? `This packet was already decided (${packet.status.toLowerCase()}) by ${packet.decidedBy}.`
-      : `This packet is already ${packet.status.toLowerCase()}.`,
-  });
 }
