@@ -1,32 +1,17 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { createDb, type Db } from "../../lib/db";
+import type { Db } from "../../lib/db";
+import { createSqlite as createSqliteFile, migrate } from "../../tests/support/global-setup";
 import { ignore } from "./counters";
 
-// Throwaway databases, migrated exactly as tests/support/global-setup.ts does (prisma migrate deploy
-// with the committed migrations; SQLite switched to WAL as production set-up does).
+// Throwaway databases, made by tests/support/global-setup.ts's helpers (prisma migrate deploy with the
+// committed migrations; SQLite switched to WAL as production set-up does).
 
-function migrate(url: string, provider: "sqlite" | "postgres") {
-  execFileSync("npx", ["prisma", "migrate", "deploy", "--schema", `prisma/${provider}`], {
-    stdio: "pipe",
-    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
-  });
-}
-
-export async function createSqlite(): Promise<{ url: string; drop: () => void }> {
+export function createSqlite(): Promise<{ url: string; drop: () => void }> {
   const dir = path.resolve("data/bench");
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `bench-${process.pid}.db`);
-  const drop = () => { for (const s of ["", "-wal", "-shm", "-journal"]) rmSync(file + s, { force: true }); };
-  drop();
-  const url = `file:${file}`;
-  migrate(url, "sqlite");
-  const db = createDb(url);
-  await db.$queryRawUnsafe("PRAGMA journal_mode=WAL");
-  await db.$disconnect();
-  return { url, drop };
+  return createSqliteFile(path.join(dir, `bench-${process.pid}.db`));
 }
 
 export type PgHandle = { url: string; name: string; admin: pg.Client; drop: () => Promise<void> };

@@ -17,7 +17,8 @@ declare module "vitest" {
   }
 }
 
-function migrate(url: string, provider: "sqlite" | "postgres") {
+/** `prisma migrate deploy` with the committed migrations, as production set-up runs it (bench/ uses it too). */
+export function migrate(url: string, provider: "sqlite" | "postgres") {
   execFileSync("npx", ["prisma", "migrate", "deploy", "--schema", `prisma/${provider}`], {
     stdio: "pipe",
     env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
@@ -49,7 +50,7 @@ export function createPostgres(name = `tether_test_${process.pid}_${Date.now()}`
 
 /** A migrated SQLite file of its own, in WAL mode as production set-up makes it. */
 export async function createSqlite(file: string): Promise<TestDatabase> {
-  const drop = () => { for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true }); };
+  const drop = () => { for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true }); };
   drop();
   const url = `file:${file}`;
   migrate(url, "sqlite");
