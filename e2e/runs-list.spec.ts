@@ -53,6 +53,24 @@ test("search, filters and paging", async ({ page, request }) => {
   await expect(page.getByRole("heading", { level: 1, name: ids[7] })).toBeVisible();
 });
 
+test("a version filter (the agents page links here with one) is shown, and can be removed", async ({ page, request }) => {
+  const api = tetherApi(request);
+  const { id } = await api.startRun("deploy-agent", { migration: `0901_version_${Date.now().toString(36)}`, reason: "Version filter test" });
+  const { agentVersion } = await api.getRun(id);
+
+  await page.goto(`/runs?agent=deploy-agent&version=${encodeURIComponent(agentVersion)}&q=${id}`);
+  await expect(page.getByText(`Only version ${agentVersion} of deploy-agent`)).toBeVisible();
+  await expect(bodyRows(page)).toHaveCount(1);
+
+  // a version this agent never ran with: the list is empty, and says which filter empties it
+  await page.goto(`/runs?agent=deploy-agent&version=no-such-version&q=${id}`);
+  await expect(page.getByText("No runs match")).toBeVisible();
+  await page.getByRole("link", { name: "every version" }).click();
+  await expect(page).not.toHaveURL(/version=/);
+  await expect(page).toHaveURL(/agent=deploy-agent/);
+  await expect(bodyRows(page)).toHaveCount(1);
+});
+
 test("the runs list has no serious accessibility violations", async ({ page }) => {
   test.setTimeout(90_000); // axe takes its time on a busy machine
   await page.goto("/runs");

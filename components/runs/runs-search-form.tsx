@@ -1,13 +1,14 @@
 import Link from "next/link";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { RunListFilter } from "@/lib/queries/run-list";
+import { runsListHref } from "./list-href";
 
 // A plain GET form: it works before any JavaScript loads, and the URL is the filter (shareable, back button).
 export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agents: string[] }) {
   return (
     <form role="search" action="/runs" method="get" className="mb-3 flex flex-wrap items-end gap-3">
       {filter.status && <input type="hidden" name="status" value={filter.status} />}
-      {filter.version && <input type="hidden" name="version" value={filter.version} />}
+      {filter.agent && filter.version && <input type="hidden" name="version" value={filter.version} />}
       <Field id="runs-q" label="Search" hint="A run id (or its start), or text in the run's input" className="min-w-64 flex-1">
         <Input id="runs-q" name="q" type="search" defaultValue={filter.q ?? ""} placeholder="run_… or order id, reason…" aria-describedby="runs-q-hint" />
       </Field>
@@ -23,12 +24,21 @@ export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agen
         <button type="submit" className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
           Apply
         </button>
-        {(filter.q || filter.agent || filter.status) && (
+        {(filter.q || filter.agent || filter.status || filter.version) && (
           <Link href="/runs" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
             Clear filters
           </Link>
         )}
       </div>
+      {/* The agents page links here with a version; shown, so a filter nobody can see never empties the list. */}
+      {filter.agent && filter.version && (
+        <p className="w-full text-sm text-zinc-700">
+          Only version <span className="font-mono">{filter.version}</span> of {filter.agent} ·{" "}
+          <Link href={runsListHref({ ...filter, version: undefined, cursor: undefined })} className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
+            every version
+          </Link>
+        </p>
+      )}
     </form>
   );
 }
