@@ -18,7 +18,7 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     world = await startWorld();
     t = createTestRuntime(url, { clock, tools: tools() });
   });
-  afterEach(() => Object.assign(world.faults, { timeoutAfterApply: 0, failBeforeApply: 0, only: undefined }));
+  afterEach(() => Object.assign(world.faults, { timeoutAfterApply: 0, failBeforeApply: 0, failReads: 0, only: undefined }));
   afterAll(async () => { await t.close(); await world.close(); });
 
   function register<T extends { slug: string }>(agent: T): T {

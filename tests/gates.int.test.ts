@@ -190,6 +190,37 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     expect(fresh.args).toMatchObject({ amountCents: 18_000 });
   });
 
+  it("a read that fails once while the evidence is re-checked is read again: the approval is used, not thrown away as stale", async () => {
+    const { runId, packet } = await waitingRefund();
+    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+    world.faults.failReads = 1;
+    try {
+      await drain();
+    } finally {
+      world.faults.failReads = 0;
+    }
+    expect((await t.store.getPacket(packet.id))!.status).toBe("APPROVED");
+    expect(refundsOf(runId)).toHaveLength(1);
+    const rechecks = (await t.store.listEvents(runId)).filter((e) => e.type === "evidence.rechecked");
+    expect(rechecks.map((e) => [e.data.attempt, e.data.ok])).toEqual([[1, false], [2, true]]);
+    expect(rechecks[0].data.error).toMatch(/HTTP 503/);
+  });
+
+  it("evidence that cannot be read at all is not trusted: the approval goes stale", async () => {
+    const { runId, packet } = await waitingRefund();
+    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+    world.faults.failReads = 1_000; // down for longer than every attempt
+    try {
+      await t.runtime.createWorker().runOnce({ runId }); // the gate step alone
+    } finally {
+      world.faults.failReads = 0;
+    }
+    const stale = await t.store.getPacket(packet.id);
+    expect(stale!.status).toBe("STALE");
+    expect(stale!.content.staleChanges).toEqual([expect.objectContaining({ key: "order", after: { unavailable: expect.stringMatching(/HTTP 503/) } })]);
+    expect(refundsOf(runId)).toHaveLength(0);
+  });
+
   it("an approval is bound to the exact action: a changed action is refused", async () => {
     const { runId, packet } = await waitingRefund();
     await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });

@@ -43,16 +43,26 @@ function recordCall(cursor: RunCursor, tool: ToolDefinition, args: unknown, opId
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A read: no intent (it cannot change the world); retried on transient errors; one commit. */
-export async function performRead(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action): Promise<StepOutcome> {
+/** Calls a pure read, again after a transient error (a refusal is final); `onAttempt` sees every attempt. */
+export async function readWithRetries(
+  ctx: EngineContext, tool: ToolDefinition, args: unknown, call: { runId: string; step: number; operationId: string },
+  onAttempt: (attempt: number, result: CallResult) => void,
+): Promise<CallResult> {
   let result: CallResult | undefined;
   for (let attempt = 1; attempt <= ctx.maxAttempts; attempt++) {
-    result = await invokeTool(ctx, tool, action.args, { runId: cursor.runId, step: cursor.step, operationId: operationId(cursor.runId, cursor.step, 0), attempt });
-    recordCall(cursor, tool, action.args, null, attempt, result);
+    result = await invokeTool(ctx, tool, args, { ...call, attempt });
+    onAttempt(attempt, result);
     if (result.ok || result.error.outcome === "not_applied") break;
     if (attempt < ctx.maxAttempts) await sleep(ctx.retryBaseDelayMs * 2 ** (attempt - 1));
   }
-  settle(ctx, cursor, tool, action, result!, null);
+  return result!;
+}
+
+/** A read: no intent (it cannot change the world); retried on transient errors; one commit. */
+export async function performRead(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action): Promise<StepOutcome> {
+  const call = { runId: cursor.runId, step: cursor.step, operationId: operationId(cursor.runId, cursor.step, 0) };
+  const result = await readWithRetries(ctx, tool, action.args, call, (attempt, r) => recordCall(cursor, tool, action.args, null, attempt, r));
+  settle(ctx, cursor, tool, action, result, null);
   return cursor.commit({ status: "RUNNING" });
 }
 

@@ -1,7 +1,7 @@
 import { actionDigest, canonicalJson } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
-import { invokeTool, performEffect, performRead, safeImpact, startEffect } from "./effects";
+import { performEffect, performRead, readWithRetries, safeImpact, startEffect } from "./effects";
 import { evaluatePermission, type PermissionVerdict } from "./permissions";
 import { latestFact, type Action, type Pending } from "./state";
 import type { DecisionPacket, PacketContent, ToolDefinition } from "./types";
@@ -168,8 +168,10 @@ async function recheckEvidence(ctx: EngineContext, cursor: RunCursor, packet: De
   for (const item of packet.content.evidence) {
     const tool = item.kind === "observation" && item.source.tool ? await findTool(ctx, item.source.tool) : undefined;
     if (!tool || tool.semantics !== "pure-read") continue;
-    const result = await invokeTool(ctx, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}`, attempt: 1 });
-    cursor.event("evidence.rechecked", { packetId: packet.id, key: item.key, tool: tool.name, ok: result.ok, latencyMs: result.latencyMs });
+    // Retried like any read: a provider's blip must not throw away a person's approval as "stale".
+    const result = await readWithRetries(ctx, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}` }, (attempt, r) =>
+      cursor.event("evidence.rechecked", { packetId: packet.id, key: item.key, tool: tool.name, attempt, ok: r.ok, latencyMs: r.latencyMs, ...(r.ok ? {} : { error: r.error.message }) }),
+    );
     if (!result.ok) {
       changes.push({ key: item.key, before: item.value, after: { unavailable: result.error.message } });
       continue;

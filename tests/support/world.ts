@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 //   mail      — no key, but a sent-folder lookup by operation id (reconcilable)
 //   deploys   — unsafe: neither a key nor a lookup
 //   orders    — reads; tests change them to simulate a world that moved while a run waited
-// Fault knobs: `timeoutAfterApply` makes the next N effect calls apply the effect, then hang and fail.
+// Fault knobs: `timeoutAfterApply` makes the next N effect calls apply the effect, then hang and fail;
+// `failBeforeApply` fails the next N effect calls with a 503 before anything is applied; `failReads` the next N reads.
 
 export type LedgerEntry = { system: string; action: string; runId: string | null; operationId: string | null; at: string; data: unknown };
 
@@ -16,7 +17,7 @@ export type World = {
   ledger: LedgerEntry[];
   orders: Map<string, { id: string; amountCents: number; status: string }>;
   /** `only` limits the faults to one system ("payments", "mail", "deploys"). */
-  faults: { timeoutAfterApply: number; failBeforeApply: number; only?: string };
+  faults: { timeoutAfterApply: number; failBeforeApply: number; failReads: number; only?: string };
   effects: (system?: string) => LedgerEntry[];
   close: () => Promise<void>;
 };
@@ -32,7 +33,7 @@ export async function startWorld(): Promise<World> {
   const charges = new Map<string, unknown>(); // idempotency key → first result
   const sent: Array<{ operationId: string; messageId: string; to: string }> = [];
   const orders = new Map<string, { id: string; amountCents: number; status: string }>();
-  const faults: World["faults"] = { timeoutAfterApply: 0, failBeforeApply: 0 };
+  const faults: World["faults"] = { timeoutAfterApply: 0, failBeforeApply: 0, failReads: 0 };
   let counter = 0;
 
   const apply = (system: string, action: string, req: IncomingMessage, operationId: string | null, data: unknown) => {
@@ -59,6 +60,10 @@ export async function startWorld(): Promise<World> {
       const url = new URL(req.url ?? "/", "http://world");
       if (req.method !== "GET" && faults.failBeforeApply > 0 && faulty) {
         faults.failBeforeApply--;
+        return send(503, { error: "unavailable" });
+      }
+      if (req.method === "GET" && faults.failReads > 0 && faulty) {
+        faults.failReads--;
         return send(503, { error: "unavailable" });
       }
       if (req.method === "GET" && url.pathname.startsWith("/orders/")) {
