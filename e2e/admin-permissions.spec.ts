@@ -4,6 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser } from "@playwright/test";
 import { tetherApi } from "./api";
 import { storageStateFile } from "./fixtures";
+import { approveHighImpact, asRole } from "./inbox";
 import { cellLink, openCell, ruleForm, setEffect } from "./permission-matrix";
 
 // The permission matrix: an admin edits a cell, and the change applies to the next action of every run —
@@ -13,17 +14,11 @@ import { cellLink, openCell, ruleForm, setEffect } from "./permission-matrix";
 test.use({ storageState: storageStateFile("admin") });
 
 async function approveAsReviewer(browser: Browser, packetId: string) {
-  const context = await browser.newContext({ storageState: storageStateFile("reviewer") });
-  try {
-    const page = await context.newPage();
+  await asRole(browser, "reviewer", async (page) => {
     await page.goto(`/inbox/${packetId}`);
-    await page.getByRole("form", { name: "Approve packet" }).getByRole("button", { name: "Approve" }).click();
-    // a refund moves money: the inbox asks to confirm a high-impact approval
-    await page.getByRole("dialog", { name: "Approve this action?" }).getByRole("button", { name: "Confirm approval" }).click();
+    await approveHighImpact(page);
     await expect(page.getByText("Decision recorded. The packet is now approved.")).toBeVisible();
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 test("an admin revokes a permission while a run waits for approval; the approval is refused at the moment of acting", async ({ page, request, browser }) => {

@@ -1,6 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { tetherApi } from "./api";
-import { storageStateFile, type E2eRole } from "./fixtures";
+import { storageStateFile } from "./fixtures";
+import { approveHighImpact, asRole } from "./inbox";
 import { saveRule } from "./permission-matrix";
 
 // Four eyes: an admin makes refunds need two approvals; the first reviewer's approval is recorded and the
@@ -15,20 +16,6 @@ const setApprovals = (page: Page, approvals: number) =>
     await form.getByLabel("Approvals needed").fill(String(approvals));
   });
 
-async function asRole<T>(browser: Browser, role: E2eRole, act: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext({ storageState: storageStateFile(role) });
-  try {
-    return await act(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
-
-async function approve(page: Page) {
-  await page.getByRole("form", { name: "Approve packet" }).getByRole("button", { name: "Approve" }).click();
-  await page.getByRole("dialog", { name: "Approve this action?" }).getByRole("button", { name: "Confirm approval" }).click();
-}
-
 test("a refund that needs two approvers: the first approval is recorded, a different reviewer's lets the run act", async ({ page, request, browser }) => {
   test.setTimeout(120_000);
   const api = tetherApi(request);
@@ -41,7 +28,7 @@ test("a refund that needs two approvers: the first approval is recorded, a diffe
       await expect(reviewer.getByText("Needs 2 approvals from different reviewers; none yet.")).toBeVisible();
       const choices = reviewer.getByRole("radiogroup", { name: "Decision" });
       await expect(choices.getByRole("radio", { name: "Edit" })).toHaveCount(0); // an edited action would skip the first approver's check
-      await approve(reviewer);
+      await approveHighImpact(reviewer);
       await expect(reviewer.getByText("Your approval is recorded. A different reviewer must give the next one.")).toBeVisible();
       await expect(reviewer.getByText(/approved so far by reviewer@example\.com\. You approved already/)).toBeVisible();
       await expect(reviewer.getByRole("form", { name: "Approve packet" })).toHaveCount(0);
@@ -51,7 +38,7 @@ test("a refund that needs two approvers: the first approval is recorded, a diffe
     await asRole(browser, "operator", async (operator) => {
       await operator.goto(`/inbox/${packet.id}`);
       await expect(operator.getByText("approved so far by reviewer@example.com")).toBeVisible();
-      await approve(operator);
+      await approveHighImpact(operator);
       await expect(operator.getByText("Decision recorded. The packet is now approved.")).toBeVisible();
     });
 

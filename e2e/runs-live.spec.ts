@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { storageStateFile } from "./fixtures";
 import { tetherApi } from "./api";
+import { approveHighImpact, asRole } from "./inbox";
 
 // An operator follows a run live: the deploy agent waits at its gate, a reviewer approves in their own
 // browser, and the open page shows the decision and what the run does next — without a reload.
@@ -24,14 +24,11 @@ test("an operator follows a running deploy run live, then inspects a checkpoint 
   const loads = page.url();
 
   // Someone else — a reviewer, in their own browser — approves the packet from the inbox.
-  const reviewer = await browser.newContext({ storageState: storageStateFile("reviewer") });
-  const inbox = await reviewer.newPage();
-  await inbox.goto(`/inbox/${packet.id}`);
-  await inbox.getByRole("form", { name: "Approve packet" }).getByRole("button", { name: "Approve" }).click();
-  // an unsafe migration is high impact: the inbox asks to confirm
-  await inbox.getByRole("dialog", { name: "Approve this action?" }).getByRole("button", { name: "Confirm approval" }).click();
-  await expect(inbox.getByText(/Decision recorded/)).toBeVisible({ timeout: 15_000 });
-  await reviewer.close();
+  await asRole(browser, "reviewer", async (inbox) => {
+    await inbox.goto(`/inbox/${packet.id}`);
+    await approveHighImpact(inbox); // an unsafe migration is high impact: the inbox asks to confirm
+    await expect(inbox.getByText(/Decision recorded/)).toBeVisible({ timeout: 15_000 });
+  });
 
   // The page follows: the decision is its own entry (who, how long the run waited), then the migration runs.
   const decision = trace(page).getByRole("listitem").filter({ hasText: "gate.decided" });

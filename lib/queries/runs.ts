@@ -55,7 +55,7 @@ export async function getRunDetail(runId: string, query: RunDetailQuery = {}): P
   try {
     run = await runtime.store.getRun(runId);
   } catch (error) {
-    if (isAppError(error, "INVALID_STATE")) return getUnreadableRunDetail(runId);
+    if (isAppError(error, "INVALID_STATE")) return getUnreadableRunDetail(runId, error.message);
     throw error;
   }
   if (!run) return null;
@@ -81,7 +81,7 @@ export async function getRunDetail(runId: string, query: RunDetailQuery = {}): P
 }
 
 /** The run page's facts that do not need the state: the run's row, its trace and its checkpoints' places. */
-async function getUnreadableRunDetail(runId: string): Promise<UnreadableRunDetail | null> {
+async function getUnreadableRunDetail(runId: string, stateError: string): Promise<UnreadableRunDetail | null> {
   const db = getDb();
   const [row, trace, checkpoints] = await Promise.all([
     db.run.findUnique({ where: { id: runId } }),
@@ -89,6 +89,5 @@ async function getUnreadableRunDetail(runId: string): Promise<UnreadableRunDetai
     db.checkpoint.findMany({ where: { runId }, select: { seq: true, step: true, createdAt: true }, orderBy: { seq: "asc" } }),
   ]);
   if (!row) return null;
-  const run = toListedRunRecord(row);
-  return { kind: "unreadable", run, stateError: run.stateError ?? "the state failed its schema", storedState: row.state, trace, checkpoints };
+  return { kind: "unreadable", run: toListedRunRecord(row), stateError, storedState: row.state, trace, checkpoints };
 }

@@ -2,18 +2,12 @@
 import { getDb, type Db } from "@/lib/db";
 import type { ToolDefinition } from "@/lib/runtime";
 import { createBuiltInTools } from "@/lib/tools";
-import { findRegisteredTools, type RegisteredToolView } from "@/lib/tools/registered";
+import { findRegisteredTools, type RegisteredToolView, type ToolSummary } from "@/lib/tools/registered";
 import { presentBuiltInTool } from "@/lib/tools/registered/present";
 
-export type ToolRow = {
+export type ToolRow = ToolSummary & {
   /** Registered tools only: the registration to disable or enable. */
   id: string | null;
-  name: string;
-  description: string;
-  capability: string;
-  semantics: string;
-  source: "built-in" | "http" | "mcp";
-  inputSchema: unknown;
   /** The impact sentence a reviewer reads: a built-in tool's, filled with example arguments; a registered tool's template. */
   impact: string | null;
   config: Record<string, unknown> | null;
