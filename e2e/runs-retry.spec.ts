@@ -25,6 +25,8 @@ test("an operator retries a run that failed while the payment provider was down"
 
   await page.goto(`/runs/${runId}`);
   await expect(page.getByTestId("run-status")).toContainText("Failed");
+  // nothing is in doubt (the order was never read), so the recovery view names the retry as safe
+  await expect(page.getByText("Retry the run", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Retry failed step" }).click();
   const dialog = page.getByRole("dialog", { name: "Retry the failed step?" });
   await dialog.getByLabel(/Reason/).fill("The payment provider is back.");

@@ -30,6 +30,7 @@ const ACTION_LABEL: Record<SafeNextAction["action"], string> = {
   reconcile: "Reconcile",
   ask_human: "Ask a person",
   decide_packet: "Decide",
+  retry_run: "Retry the run",
   none: "Nothing",
 };
 

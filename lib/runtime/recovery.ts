@@ -17,7 +17,7 @@ export type RecoveryItem = {
   why: string;
 };
 
-export type SafeNextAction = { action: "wait" | "resume" | "retry_with_same_key" | "reconcile" | "ask_human" | "decide_packet" | "none"; description: string };
+export type SafeNextAction = { action: "wait" | "resume" | "retry_with_same_key" | "reconcile" | "ask_human" | "decide_packet" | "retry_run" | "none"; description: string };
 
 export type RecoveryView = {
   runId: string;
@@ -58,7 +58,12 @@ export function buildRecoveryView(run: RunRecord, intents: EffectIntent[], packe
   const pendingPackets = packets.filter((p) => p.status === "PENDING");
   const leaseLive = run.leaseOwner !== null && run.leaseExpiresAt !== null && run.leaseExpiresAt.getTime() + LEASE_GRACE_MS > now.getTime();
 
-  if (TERMINAL_STATUSES.includes(run.status)) {
+  if (run.status === "FAILED") {
+    // An operator can retry a failed run (engine retryRun); that is safe only when nothing is in doubt.
+    safeNext.push(mayHaveHappened.length === 0
+      ? { action: "retry_run", description: "The run failed; an operator may retry the failed step from its last checkpoint. Nothing is in doubt, and what happened is not repeated." }
+      : { action: "none", description: "The run failed with calls in doubt: a person must settle what may have happened before anyone retries it." });
+  } else if (TERMINAL_STATUSES.includes(run.status)) {
     safeNext.push({ action: "none", description: `The run is ${run.status.toLowerCase()}; nothing will run again.` });
   } else {
     for (const intent of intents.filter((i) => i.status === "PENDING")) {

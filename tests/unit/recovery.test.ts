@@ -104,6 +104,15 @@ describe("buildRecoveryView", () => {
     expect(ops(view.definitelyHappened)).toEqual([done.id]);
   });
 
+  it("a FAILED run with nothing in doubt: an operator may retry it; with a call in doubt, not before a person settles it", () => {
+    const clean = buildRecoveryView(buildRun({ status: "FAILED" }), [buildIntent({ status: "SUCCEEDED" })], [], NOW);
+    expect(actions(clean)).toEqual(["retry_run"]);
+    expect(clean.safeNext[0].description).toContain("not repeated");
+    const doubtful = buildRecoveryView(buildRun({ status: "FAILED" }), [buildIntent({ semantics: "unsafe" })], [], NOW);
+    expect(actions(doubtful)).toEqual(["none"]);
+    expect(doubtful.safeNext[0].description).toContain("settle what may have happened");
+  });
+
   it.each([
     ["WAITING_EVENT", { waitingFor: "deploy.finished" }, "wait", "deploy.finished"],
     ["SLEEPING", { wakeAt: later(60_000) }, "wait", later(60_000).toISOString()],
