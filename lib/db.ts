@@ -23,7 +23,18 @@ export function providerOfDb(db: Db): DbProvider {
   return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? "postgres" : "sqlite";
 }
 
+// The URL each client was made for: the store opens a LISTEN connection of its own to the same
+// Postgres (a pooled Prisma connection cannot hold a LISTEN).
+const urls = new WeakMap<Db, string>();
+export const databaseUrlOf = (db: Db): string | undefined => urls.get(db);
+
 export function createDb(url: string = defaultDatabaseUrl()): Db {
+  const db = createClient(url);
+  urls.set(db, url);
+  return db;
+}
+
+function createClient(url: string): Db {
   if (providerOf(url) === "postgres") {
     return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
   }

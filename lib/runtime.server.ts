@@ -5,7 +5,7 @@ import { createModelPolicy } from "@/lib/agents/model-policy";
 import { modelFromEnv, pricingFromEnv } from "@/lib/agents/model-provider";
 import { recordAgentVersions } from "@/lib/agents/versions";
 import { getDb, type Db } from "@/lib/db";
-import { createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker } from "@/lib/runtime";
+import { DEFAULT_CONCURRENCY, createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
 import { setDeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
 import { createPrismaStore } from "@/lib/store/prisma-store";
 import { createBuiltInTools } from "@/lib/tools";
@@ -45,7 +45,7 @@ export function getRuntime(): Runtime {
     const tools = createBuiltInTools({ sandboxUrl });
     const agents = withConfiguredModel(builtInAgents, tools);
     const runtime = createRuntime({
-      store: createPrismaStore(db),
+      store: createPrismaStore(db, { logger: consoleLogger }),
       agents,
       tools,
       resolveTool: createRegisteredToolResolver(db, { logger: consoleLogger }),
@@ -61,12 +61,24 @@ export function getRuntime(): Runtime {
   return globalForTether.tetherRuntime.runtime;
 }
 
+/** A worker's settings from the environment: the embedded worker and `npm run worker` read the same ones. */
+export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerOptions {
+  const number = (name: string) => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+    return value;
+  };
+  return { concurrency: number("TETHER_WORKER_CONCURRENCY"), leaseMs: number("TETHER_LEASE_MS"), pollMs: number("TETHER_POLL_MS") };
+}
+
 /** The in-process worker of the embedded mode (TETHER_EMBEDDED_WORKER=0 turns it off). */
 export function startEmbeddedWorker(): Worker {
   if (!globalForTether.tetherWorker) {
-    globalForTether.tetherWorker = getRuntime().createWorker();
+    globalForTether.tetherWorker = getRuntime().createWorker(workerOptionsFromEnv());
     globalForTether.tetherWorker.start();
-    consoleLogger.info("embedded worker started", { owner: globalForTether.tetherWorker.owner });
+    consoleLogger.info("embedded worker started", { owner: globalForTether.tetherWorker.owner, concurrency: workerOptionsFromEnv().concurrency ?? DEFAULT_CONCURRENCY });
   }
   return globalForTether.tetherWorker;
 }

@@ -1,20 +1,20 @@
 // A standalone worker process (`npm run worker`): claims runnable runs from the configured database
 // and drives them. Any number can share one Postgres database; each run has one owner at a time.
 import { config as loadEnvFile } from "dotenv";
-import { getRuntime } from "../lib/runtime.server";
+import { DEFAULT_CONCURRENCY } from "../lib/runtime";
+import { getRuntime, workerOptionsFromEnv } from "../lib/runtime.server";
 
 loadEnvFile({ path: [".env.local", ".env"], quiet: true });
 
-const worker = getRuntime().createWorker({
-  leaseMs: Number(process.env.TETHER_LEASE_MS ?? 30_000),
-  pollMs: Number(process.env.TETHER_POLL_MS ?? 250),
-});
+const options = workerOptionsFromEnv();
+const worker = getRuntime().createWorker(options);
 worker.start();
-console.log(`[tether] worker ${worker.owner} started`);
+console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
-    // Finish the step in hand; its lease is released or expires, and another worker resumes the run.
+    // Stop claiming; every run in hand finishes its step and is given back to the others.
+    console.log(`[tether] worker ${worker.owner} stopping: ${worker.inFlight} runs in flight`);
     await worker.stop();
     console.log(`[tether] worker ${worker.owner} stopped`);
     process.exit(0);

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppError, type ErrorCode } from "../lib/runtime/errors";
 import type { RunState } from "../lib/runtime/state";
-import type { NewRun, RuntimeStore, StepCommit } from "../lib/runtime/store";
+import { createDb } from "../lib/db";
+import type { NewRun, RuntimeStore, StepCommit, Wakeup } from "../lib/runtime/store";
+import { createPrismaStore } from "../lib/store/prisma-store";
 import { TERMINAL_STATUSES, type Lease, type PermissionRule } from "../lib/runtime/types";
 import { buildNewPacket, buildNewRun, createClaimedRun as createClaimedRunIn, createRun as createRunIn } from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
@@ -206,7 +208,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("a worker whose lease was taken over cannot renew it", async () => {
       const { runId, stale, current } = await takenOver();
-      await expectAppError(store.renewLease(stale, new Date(), 60_000), "LEASE_LOST");
+      expect(await store.renewLeases(stale.owner, [stale], new Date(), 60_000)).toEqual([]);
       expect(await store.getRun(runId)).toMatchObject({ leaseOwner: "worker-b", leaseEpoch: current.epoch, leaseExpiresAt: current.expiresAt });
     });
 
@@ -228,7 +230,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const now = new Date();
       const { run, lease } = await createClaimedRun({ now, leaseMs: 1_000 });
       const later = new Date(now.getTime() + 500);
-      const renewed = await store.renewLease(lease, later, 10_000);
+      const [renewed] = await store.renewLeases(lease.owner, [lease], later, 10_000);
       expect(renewed).toEqual({ ...lease, expiresAt: new Date(later.getTime() + 10_000) });
       expect((await store.getRun(run.id))!.leaseExpiresAt).toEqual(renewed.expiresAt);
     });
@@ -244,8 +246,129 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const cancelled = await store.transitionRun({ runId: run.id, from: ["RUNNING", "QUEUED"], to: "CANCELLED", revokeLease: true, events: [{ type: "run.cancelled", step: -1, data: {} }] });
       expect(cancelled).toMatchObject({ status: "CANCELLED", leaseOwner: null, leaseEpoch: lease.epoch + 1 });
       await expectAppError(commit(lease, nextState(run.state)), "LEASE_LOST");
-      await expectAppError(store.renewLease(lease, new Date(), 1_000), "LEASE_LOST");
+      expect(await store.renewLeases(lease.owner, [lease], new Date(), 1_000)).toEqual([]);
       expect((await store.getRun(run.id))!.status).toBe("CANCELLED");
+    });
+  });
+
+  describe("batch claims, one heartbeat, wake-ups", () => {
+    // Runs made on a clock far in the past: only they are due at that time, whatever else the shared
+    // database holds, so a batch claim there sees exactly this test's runs.
+    let past: RuntimeStore;
+    let clock = new Date("2001-01-01T00:00:00.000Z");
+    const tick = (ms = 1_000) => (clock = new Date(clock.getTime() + ms));
+    const made: string[] = [];
+    beforeAll(() => { past = createPrismaStore(t.db, { now: () => clock }); });
+    // Each test ends its runs, so that none of them comes due in the next one as the clock moves on.
+    afterEach(async () => {
+      for (const runId of made.splice(0)) {
+        await past.transitionRun({ runId, from: ["QUEUED", "RUNNING", "SLEEPING"], to: "CANCELLED", revokeLease: true, events: [] }).catch(() => {});
+      }
+    });
+    const createPastRuns = async (n: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        tick();
+        ids.push((await past.createRun(buildNewRun({ agentSlug }))).run.id);
+      }
+      made.push(...ids);
+      return ids;
+    };
+
+    it("claimRuns leases up to the limit, the longest runnable first, each under its own lease", async () => {
+      const ids = await createPastRuns(5);
+      const claims = await past.claimRuns({ owner: "batch-a", now: tick(), leaseMs: 10_000, limit: 3 });
+      expect(claims.map((c) => c.run.id).sort()).toEqual(ids.slice(0, 3).sort());
+      for (const c of claims) expect(c.lease).toEqual({ runId: c.run.id, owner: "batch-a", epoch: 1, expiresAt: new Date(clock.getTime() + 10_000) });
+      const rest = await past.claimRuns({ owner: "batch-b", now: clock, leaseMs: 10_000, limit: 10 });
+      expect(rest.map((c) => c.run.id).sort()).toEqual(ids.slice(3).sort());
+    });
+
+    it("two workers claiming at once never share a run", async () => {
+      const ids = await createPastRuns(12);
+      const now = tick();
+      const [a, b] = await Promise.all(["race-a", "race-b"].map((owner) => past.claimRuns({ owner, now, leaseMs: 10_000, limit: 8 })));
+      const claimed = [...a, ...b].map((c) => c.run.id);
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed.sort()).toEqual([...ids].sort());
+    });
+
+    it("a held run is claimable again exactly when its lease runs out", async () => {
+      const [id] = await createPastRuns(1);
+      const [held] = await past.claimRuns({ owner: "dies", now: tick(), leaseMs: 5_000, limit: 1 });
+      expect(held.run.id).toBe(id);
+      expect(await past.nextRunnableAt({ owner: "other", after: clock })).toEqual(held.lease.expiresAt);
+      expect(await past.claimRuns({ owner: "other", now: new Date(held.lease.expiresAt.getTime() - 1), leaseMs: 5_000, limit: 5 })).toEqual([]);
+      const [taken] = await past.claimRuns({ owner: "other", now: new Date(held.lease.expiresAt.getTime() + 1), leaseMs: 5_000, limit: 5 });
+      expect(taken).toMatchObject({ run: { id }, lease: { owner: "other", epoch: 2 } });
+      clock = new Date(held.lease.expiresAt.getTime() + 2);
+    });
+
+    it("one heartbeat renews every lease still held and leaves out the lost", async () => {
+      await createPastRuns(3);
+      const claims = await past.claimRuns({ owner: "beater", now: tick(), leaseMs: 5_000, limit: 3 });
+      expect(claims).toHaveLength(3);
+      await past.transitionRun({ runId: claims[1].run.id, from: ["QUEUED"], to: "CANCELLED", revokeLease: true, events: [] });
+      const renewed = await past.renewLeases("beater", claims.map((c) => c.lease), tick(), 5_000);
+      expect(renewed.map((l) => l.runId)).toEqual([claims[0].run.id, claims[2].run.id]);
+      expect(renewed.every((l) => l.expiresAt.getTime() === clock.getTime() + 5_000)).toBe(true);
+      expect((await past.getRun(claims[2].run.id))!.leaseExpiresAt).toEqual(renewed[1].expiresAt);
+    });
+
+    it("a run parked on a timer is due at its timer; one given back with work left is due at once", async () => {
+      await createPastRuns(2);
+      const [sleeper, yielder] = await past.claimRuns({ owner: "parker", now: tick(), leaseMs: 60_000, limit: 2 });
+      const wakeAt = new Date(clock.getTime() + 30_000);
+      await past.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, wakeAt, releaseLease: true, events: [] });
+      await past.releaseLease(yielder.lease);
+      expect(await past.nextRunnableAt({ owner: "x", after: clock })).toEqual(wakeAt);
+      expect((await past.claimRuns({ owner: "x", now: clock, leaseMs: 60_000, limit: 5 })).map((c) => c.run.id)).toEqual([yielder.run.id]);
+      expect((await past.claimRuns({ owner: "x", now: wakeAt, leaseMs: 1_000, limit: 5 })).map((c) => c.run.id)).toEqual([sleeper.run.id]);
+      clock = new Date(wakeAt.getTime() + 1_000);
+    });
+
+    it("onRunnable hears a new run, a decision, a signal, a run given back, and a timer", async () => {
+      const heard: Wakeup[] = [];
+      const unsubscribe = store.onRunnable((w) => heard.push(w));
+      try {
+        const created = await createRun();
+        expect(heard).toContainEqual({ runId: created.id });
+        const { run, packet } = await createWaitingPacket();
+        await store.decidePacket({ packetId: packet.id, version: packet.version, final: { status: "APPROVED", decision: { decision: "approve" }, decidedBy: "ann", now: new Date() }, events: [] });
+        expect(heard).toContainEqual({ runId: run.id });
+        const waiting = await createClaimedRun();
+        await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "ping", state: waiting.run.state, releaseLease: true, events: [] });
+        await store.deliverSignal({ id: uid("sig"), runId: waiting.run.id, type: "ping", dedupKey: uid("k"), payload: {}, now: new Date() });
+        expect(heard).toContainEqual({ runId: waiting.run.id });
+        const sleeper = await createClaimedRun();
+        const wakeAt = new Date(Date.now() + 60_000);
+        await store.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, wakeAt, releaseLease: true, events: [] });
+        expect(heard).toContainEqual({ runId: sleeper.run.id, at: wakeAt });
+        const yielder = await createClaimedRun();
+        await store.releaseLease(yielder.lease);
+        expect(heard).toContainEqual({ runId: yielder.run.id });
+      } finally {
+        unsubscribe();
+      }
+    });
+
+    it.runIf(_provider === "postgres")("another process hears a new run by LISTEN/NOTIFY, sent only when the change commits", async () => {
+      const elsewhere = createPrismaStore(createDb(url));
+      const heard: Wakeup[] = [];
+      const unsubscribe = elsewhere.onRunnable((w) => heard.push(w));
+      try {
+        await expect.poll(() => heard.length, { timeout: 5_000 }).toBeGreaterThan(0); // "listening": a first look
+        const created = await createRun();
+        await expect.poll(() => heard.some((w) => w.runId === created.id), { timeout: 5_000 }).toBe(true);
+        // A change that rolls back sends nothing: the same id again is a unique violation inside createRun's transaction.
+        const duplicate = buildNewRun({ agentSlug, id: created.id });
+        await store.createRun(duplicate).catch(() => {});
+        await new Promise((r) => setTimeout(r, 300));
+        expect(heard.filter((w) => w.runId === created.id)).toHaveLength(1);
+      } finally {
+        unsubscribe();
+        await elsewhere.close();
+      }
     });
   });
 

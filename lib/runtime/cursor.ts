@@ -1,4 +1,5 @@
 import type { EngineContext } from "./context";
+import { AppError } from "./errors";
 import { appendObservation, type Fact, type Observation, type RunState } from "./state";
 import type { StepCommit } from "./store";
 import type { Lease, RunRecord, RunStatus, TraceEventInput } from "./types";
@@ -13,15 +14,40 @@ export class RunCursor {
   status: RunStatus;
   state: RunState;
   private events: TraceEventInput[] = [];
+  private lost = false;
 
   constructor(
     private readonly ctx: EngineContext,
     public lease: Lease,
     readonly run: RunRecord,
+    /** The lease's length: a call is refused in its last quarter, when a renewal is already late. */
+    private readonly leaseMs = 0,
   ) {
     this.runId = run.id;
     this.status = run.status;
     this.state = structuredClone(run.state);
+  }
+
+  /** The heartbeat found the lease gone (cancelled, or taken over after this worker stalled). */
+  markLost() {
+    this.lost = true;
+  }
+
+  /**
+   * Called before anything that reaches outside (a tool call, a lookup). Writes are fenced by the
+   * database, but a call is not: a worker frozen past its lease (GC pause, SIGSTOP, a partition) and
+   * then resumed must not call a tool for a run another worker has taken over. The lease's expiry is
+   * checked on this process's clock, with a margin, so a lapsed lease refuses before the heartbeat
+   * has even noticed.
+   */
+  assertHeld() {
+    const deadline = this.lease.expiresAt.getTime() - this.leaseMs / 4;
+    if (this.lost || this.now().getTime() >= deadline) {
+      throw new AppError("LEASE_LOST", {
+        message: `worker ${this.lease.owner} let its lease on run ${this.runId} lapse (epoch ${this.lease.epoch}); it acts no more`,
+        userMessage: "Another worker took over this run.",
+      });
+    }
   }
 
   get step() {

@@ -11,7 +11,8 @@ import { ToolError, type DecisionPacket, type ToolDefinition } from "./types";
 type EffectPending = Extract<Pending, { kind: "effect" }>;
 type CallResult = { ok: true; value: unknown; latencyMs: number } | { ok: false; error: ToolError; latencyMs: number };
 
-export async function invokeTool(ctx: EngineContext, tool: ToolDefinition, args: unknown, call: { runId: string; step: number; operationId: string; attempt: number }): Promise<CallResult> {
+export async function invokeTool(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, args: unknown, call: { runId: string; step: number; operationId: string; attempt: number }): Promise<CallResult> {
+  cursor.assertHeld(); // outside the try: a lapsed lease is not a tool error
   const started = performance.now();
   const callCtx = { ...call, idempotencyKey: call.operationId };
   try {
@@ -45,12 +46,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Calls a pure read, again after a transient error (a refusal is final); `onAttempt` sees every attempt. */
 export async function readWithRetries(
-  ctx: EngineContext, tool: ToolDefinition, args: unknown, call: { runId: string; step: number; operationId: string },
+  ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, args: unknown, call: { runId: string; step: number; operationId: string },
   onAttempt: (attempt: number, result: CallResult) => void,
 ): Promise<CallResult> {
   let result: CallResult | undefined;
   for (let attempt = 1; attempt <= ctx.maxAttempts; attempt++) {
-    result = await invokeTool(ctx, tool, args, { ...call, attempt });
+    result = await invokeTool(ctx, cursor, tool, args, { ...call, attempt });
     onAttempt(attempt, result);
     if (result.ok || result.error.outcome === "not_applied") break;
     if (attempt < ctx.maxAttempts) await sleep(ctx.retryBaseDelayMs * 2 ** (attempt - 1));
@@ -61,7 +62,7 @@ export async function readWithRetries(
 /** A read: no intent (it cannot change the world); retried on transient errors; one commit. */
 export async function performRead(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action): Promise<StepOutcome> {
   const call = { runId: cursor.runId, step: cursor.step, operationId: operationId(cursor.runId, cursor.step, 0) };
-  const result = await readWithRetries(ctx, tool, action.args, call, (attempt, r) => recordCall(cursor, tool, action.args, null, attempt, r));
+  const result = await readWithRetries(ctx, cursor, tool, action.args, call, (attempt, r) => recordCall(cursor, tool, action.args, null, attempt, r));
   settle(ctx, cursor, tool, action, result, null);
   return cursor.commit({ status: "RUNNING" });
 }
@@ -114,7 +115,7 @@ export async function performEffect(ctx: EngineContext, cursor: RunCursor, tool:
   const info = { runId: cursor.runId, step: cursor.step, tool: tool.name };
   const { action, intentId } = pending;
   for (let attempt = firstAttempt; ; attempt++) {
-    const result = await invokeTool(ctx, tool, action.args, { runId: cursor.runId, step: pending.step, operationId: intentId, attempt });
+    const result = await invokeTool(ctx, cursor, tool, action.args, { runId: cursor.runId, step: pending.step, operationId: intentId, attempt });
     recordCall(cursor, tool, action.args, intentId, attempt, result);
     await ctx.fault("after-call", info);
 
@@ -168,6 +169,7 @@ const LOOKUP_FAILED = Symbol("lookup failed");
 /** The system's record of this operation: its receipt, null when it has none, LOOKUP_FAILED when every try failed. */
 async function lookUp(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, pending: EffectPending, attempt: number): Promise<unknown> {
   for (let tries = 1; ; tries++) {
+    cursor.assertHeld();
     try {
       const found = await tool.lookup!(pending.action.args, { runId: cursor.runId, step: pending.step, operationId: pending.intentId, idempotencyKey: pending.intentId, attempt });
       cursor.event("effect.lookup", { operationId: pending.intentId, tool: tool.name, found: found !== null && found !== undefined });

@@ -169,7 +169,7 @@ async function recheckEvidence(ctx: EngineContext, cursor: RunCursor, packet: De
     const tool = item.kind === "observation" && item.source.tool ? await findTool(ctx, item.source.tool) : undefined;
     if (!tool || tool.semantics !== "pure-read") continue;
     // Retried like any read: a provider's blip must not throw away a person's approval as "stale".
-    const result = await readWithRetries(ctx, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}` }, (attempt, r) =>
+    const result = await readWithRetries(ctx, cursor, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}` }, (attempt, r) =>
       cursor.event("evidence.rechecked", { packetId: packet.id, key: item.key, tool: tool.name, attempt, ok: r.ok, latencyMs: r.latencyMs, ...(r.ok ? {} : { error: r.error.message }) }),
     );
     if (!result.ok) {

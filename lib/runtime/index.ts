@@ -9,4 +9,4 @@ export * from "./state";
 export * from "./store";
 export * from "./types";
 export { decidePacketSchema, type DecidePacketInput } from "./decide-packet";
-export type { Worker, WorkerOptions } from "./worker";
+export { DEFAULT_CONCURRENCY, type Worker, type WorkerOptions } from "./worker";

@@ -61,6 +61,13 @@ export type StepCommit = {
 
 export type CommitResult = { stateSeq: number; eventSeq: number };
 
+/** A worker's lease on a run, with the run as it was claimed. */
+export type Claim = { lease: Lease; run: RunRecord };
+
+/** A run became runnable (no `at`), or becomes runnable at `at` (a timer); no runId: look anyway. */
+export type Wakeup = { runId?: string; at?: Date };
+export type RunnableListener = (wakeup: Wakeup) => void;
+
 export type PacketFilter = { status?: PacketStatus[]; runId?: string; queue?: string; assignee?: string; kind?: PacketKind; limit?: number };
 export type RunFilter = { status?: RunStatus[]; agentSlug?: string; limit?: number; cursor?: string };
 
@@ -70,10 +77,21 @@ export type RuntimeStore = {
   findRuns(filter: RunFilter): Promise<RunRecord[]>;
 
   /** Claim one runnable run (or the named one) for `owner`: bumps the epoch, sets the expiry. */
-  claimRun(opts: { owner: string; now: Date; leaseMs: number; runId?: string }): Promise<{ lease: Lease; run: RunRecord } | null>;
-  renewLease(lease: Lease, now: Date, leaseMs: number): Promise<Lease>;
+  claimRun(opts: { owner: string; now: Date; leaseMs: number; runId?: string }): Promise<Claim | null>;
+  /** Claim up to `limit` runnable runs at once, the longest runnable first; rows other claimers hold are skipped. */
+  claimRuns(opts: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<Claim[]>;
+  /** One heartbeat for every lease `owner` holds: returns the leases renewed; the others are lost. */
+  renewLeases(owner: string, leases: Lease[], now: Date, leaseMs: number): Promise<Lease[]>;
+  /** Give a run back; one that still has work is runnable at once (and workers are woken). */
   releaseLease(lease: Lease): Promise<void>;
   commitStep(commit: StepCommit): Promise<CommitResult>;
+  /** When the next run not held by `owner` becomes claimable after `after` (a timer, a lease's expiry); null: none. */
+  nextRunnableAt(opts: { owner: string; after: Date }): Promise<Date | null>;
+  /**
+   * Hear when a run becomes runnable: a new run, a decision, a signal, a run given back, a timer set
+   * (in this process at once; on Postgres from every process, by LISTEN/NOTIFY). Returns unsubscribe.
+   */
+  onRunnable(listener: RunnableListener): () => void;
 
   /** A change made by a person or the API to a run nobody may be holding: CAS on the status. */
   transitionRun(opts: {

@@ -3,100 +3,235 @@ import type { EngineContext } from "./context";
 import { RunCursor } from "./cursor";
 import { isAppError } from "./errors";
 import { advance } from "./step";
+import type { Claim, Wakeup } from "./store";
 
-// A worker claims runnable runs through a lease, heartbeats it, and drives each run until it parks,
-// ends, or has taken maxStepsPerClaim steps (then it lets others have a turn).
+// A worker drives many runs at once: agent runs spend their time waiting on models, tools and people,
+// so one run at a time would leave the process idle. It claims runnable runs in batches, up to
+// `concurrency` in flight, each under its own lease (fencing is per run, exactly as with one), renews
+// all its leases with one heartbeat, and drives each run until it parks, ends, or has taken
+// maxStepsPerClaim steps (then gives it back so that others get a turn).
+// It learns that a run became runnable from the store's wake-ups (this process's changes at once,
+// other processes' by LISTEN/NOTIFY on Postgres) and from a timer set for the next run due; polling
+// every pollMs is only the fallback.
 
 export type WorkerOptions = {
   owner?: string;
   leaseMs?: number;
+  /** The fallback poll, for a wake-up that never came (a dropped LISTEN connection). */
   pollMs?: number;
   maxStepsPerClaim?: number;
+  /** Runs in flight at once (TETHER_WORKER_CONCURRENCY); claims stop while this many are held. */
+  concurrency?: number;
 };
 
 export type Worker = {
   readonly owner: string;
-  /** Claim one runnable run and drive it; false when there was nothing to do. */
+  /** Runs this worker holds right now. */
+  readonly inFlight: number;
+  /** Claim one runnable run (or the named one) and drive it; false when there was nothing to do. */
   runOnce: (opts?: { runId?: string }) => Promise<boolean>;
-  /** Keep working until nothing is runnable (tests, scripts). */
+  /** Keep working, `concurrency` runs at a time, until nothing is runnable (tests, scripts, benchmarks). */
   drain: (opts?: { maxClaims?: number }) => Promise<number>;
   start: () => void;
-  stop: () => Promise<void>;
+  /** Stop claiming; each run in hand finishes its step and is given back. Past graceMs, the
+   *  leases of runs still mid-step are left to expire (their steps can no longer act: see RunCursor.assertHeld). */
+  stop: (opts?: { graceMs?: number }) => Promise<void>;
 };
+
+export const DEFAULT_CONCURRENCY = 64;
 
 export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Worker {
   const owner = opts.owner ?? `worker-${hostname()}-${process.pid}-${ctx.ids.id("w").slice(-6)}`;
   const leaseMs = opts.leaseMs ?? 30_000;
-  const pollMs = opts.pollMs ?? 250;
+  const pollMs = opts.pollMs ?? 1_000;
   const maxStepsPerClaim = opts.maxStepsPerClaim ?? 100;
-  let loop: Promise<void> | null = null;
-  let running = false;
-  let wake: (() => void) | null = null;
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
+  const { store, logger } = ctx;
 
-  async function runOnce(claimOpts: { runId?: string } = {}): Promise<boolean> {
-    const claimed = await ctx.store.claimRun({ owner, now: ctx.clock.now(), leaseMs, runId: claimOpts.runId });
-    if (!claimed) return false;
-    const cursor = new RunCursor(ctx, claimed.lease, claimed.run);
-    const heartbeat = setInterval(() => {
-      ctx.store.renewLease(cursor.lease, ctx.clock.now(), leaseMs).then(
-        (lease) => (cursor.lease = lease),
-        (error) => ctx.logger.warn("lease renewal failed", { runId: cursor.runId, owner, error: String(error) }),
-      );
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+  const held = new Map<string, RunCursor>();
+  const driving = new Set<Promise<void>>();
+  let stopping = false;
+
+  // ---- one heartbeat for every lease held
+
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let beating = false;
+  async function beat() {
+    if (beating || held.size === 0) return;
+    beating = true;
+    const cursors = [...held.values()];
     try {
-      for (let i = 0; i < maxStepsPerClaim; i++) {
-        if ((await advance(ctx, cursor)) === "released") return true;
+      const renewed = new Map((await store.renewLeases(owner, cursors.map((c) => c.lease), ctx.clock.now(), leaseMs)).map((l) => [l.runId, l]));
+      for (const cursor of cursors) {
+        const lease = renewed.get(cursor.runId);
+        if (lease && lease.epoch === cursor.lease.epoch) cursor.lease = lease;
+        else if (held.get(cursor.runId) === cursor) cursor.markLost(); // cancelled, or taken over after we stalled
       }
-      await ctx.store.releaseLease(cursor.lease);
+    } catch (error) {
+      // The leases keep their old expiry; past it the runs stop acting on their own (assertHeld).
+      logger.warn("lease renewal failed", { owner, runs: cursors.length, error: String(error) });
+    } finally {
+      beating = false;
+    }
+  }
+  function hold(cursor: RunCursor) {
+    held.set(cursor.runId, cursor);
+    heartbeat ??= setInterval(() => void beat(), Math.max(50, Math.floor(leaseMs / 3)));
+  }
+  function letGo(cursor: RunCursor) {
+    if (held.get(cursor.runId) === cursor) held.delete(cursor.runId);
+    if (held.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = null;
+    }
+  }
+
+  // ---- driving one run
+
+  async function drive(claim: Claim): Promise<void> {
+    const cursor = new RunCursor(ctx, claim.lease, claim.run, leaseMs);
+    hold(cursor);
+    try {
+      for (let i = 0; i < maxStepsPerClaim && !stopping; i++) {
+        if ((await advance(ctx, cursor)) === "released") return;
+      }
+      await store.releaseLease(cursor.lease); // a turn for others, or a graceful stop
     } catch (error) {
       if (isAppError(error, "LEASE_LOST")) {
         // Fenced out (cancelled, or presumed dead and taken over): nothing we hold may be written.
-        ctx.logger.warn("lease lost", { runId: cursor.runId, owner });
+        logger.warn("lease lost", { runId: cursor.runId, owner });
       } else if (isAppError(error, "CONFLICT")) {
         // A person decided at the same moment; the run is woken again and re-reads the decision.
-        ctx.logger.info("conflict while stepping; run released", { runId: cursor.runId, message: error.message });
-        await ctx.store.releaseLease(cursor.lease).catch(() => {});
+        logger.info("conflict while stepping; run released", { runId: cursor.runId, message: error.message });
+        await store.releaseLease(cursor.lease).catch(() => {});
       } else {
         // Infrastructure failure (database, bug): the last checkpoint stands. The lease is left to
         // expire, so the retry comes after leaseMs instead of in a hot loop.
-        ctx.logger.error("step failed", { runId: cursor.runId, owner, error: error instanceof Error ? error.stack : String(error) });
+        logger.error("step failed", { runId: cursor.runId, owner, error: error instanceof Error ? error.stack : String(error) });
       }
     } finally {
-      clearInterval(heartbeat);
+      letGo(cursor);
     }
-    return true;
+  }
+
+  function launch(claim: Claim) {
+    const driven: Promise<void> = drive(claim).finally(() => {
+      driving.delete(driven);
+      wake?.(); // a slot is free
+    });
+    driving.add(driven);
+  }
+
+  async function claimBatch(limit: number): Promise<number> {
+    const claims = await store.claimRuns({ owner, now: ctx.clock.now(), leaseMs, limit });
+    claims.forEach(launch);
+    return claims.length;
+  }
+
+  // ---- the long-running loop: claim while there is room and work, else sleep until woken
+
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  let maybeRunnable = true; // a wake-up came (or a claim filled every slot): claim before sleeping
+  let timer: { handle: ReturnType<typeof setTimeout>; at: number } | null = null;
+
+  const poke = () => {
+    maybeRunnable = true;
+    wake?.();
+  };
+  /** A run comes due at `at`: wake then (polling covers anything further away than a poll). */
+  function wakeAt(at: Date) {
+    const delay = at.getTime() - ctx.clock.now().getTime();
+    if (delay <= 0) return poke();
+    if (delay >= pollMs || (timer && timer.at <= at.getTime())) return;
+    if (timer) clearTimeout(timer.handle);
+    timer = { at: at.getTime(), handle: setTimeout(() => { timer = null; poke(); }, delay) };
+  }
+  const onWakeup = (w: Wakeup) => (w.at ? wakeAt(w.at) : poke());
+
+  async function work() {
+    const unsubscribe = store.onRunnable(onWakeup);
+    try {
+      while (!stopping) {
+        const free = concurrency - held.size;
+        if (maybeRunnable && free > 0) {
+          maybeRunnable = false;
+          try {
+            const claimed = await claimBatch(free);
+            if (claimed === free) maybeRunnable = true; // there may be more than we had room for
+            else {
+              const next = await store.nextRunnableAt({ owner, after: ctx.clock.now() });
+              if (next) wakeAt(next);
+            }
+          } catch (error) {
+            logger.error("claim failed", { owner, error: String(error) });
+          }
+          if (maybeRunnable && concurrency - held.size > 0) continue;
+        }
+        if (stopping) break;
+        await new Promise<void>((resolve) => {
+          const poll = setTimeout(() => { maybeRunnable = true; wake = null; resolve(); }, pollMs);
+          wake = () => { clearTimeout(poll); wake = null; resolve(); };
+        });
+      }
+    } finally {
+      unsubscribe();
+      if (timer) clearTimeout(timer.handle);
+      timer = null;
+    }
   }
 
   return {
     owner,
-    runOnce,
+    get inFlight() {
+      return held.size;
+    },
+
+    async runOnce(claimOpts: { runId?: string } = {}) {
+      const claim = await store.claimRun({ owner, now: ctx.clock.now(), leaseMs, runId: claimOpts.runId });
+      if (!claim) return false;
+      await drive(claim);
+      return true;
+    },
+
     async drain({ maxClaims = 10_000 } = {}) {
       let claims = 0;
-      while (claims < maxClaims && (await runOnce())) claims++;
-      return claims;
-    },
-    start() {
-      if (running) return;
-      running = true;
-      loop = (async () => {
-        while (running) {
-          let worked = false;
-          try {
-            worked = await runOnce();
-          } catch (error) {
-            ctx.logger.error("worker loop error", { owner, error: String(error) });
+      const mine = new Set<Promise<void>>();
+      for (;;) {
+        const room = Math.min(concurrency - held.size, maxClaims - claims);
+        if (room > 0) {
+          const batch = await store.claimRuns({ owner, now: ctx.clock.now(), leaseMs, limit: room });
+          for (const claim of batch) {
+            const driven: Promise<void> = drive(claim).finally(() => mine.delete(driven));
+            mine.add(driven);
           }
-          if (!worked && running) await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
-            wake = () => { clearTimeout(timer); resolve(); };
-          });
+          claims += batch.length;
+          if (batch.length > 0) continue;
         }
-      })();
+        if (mine.size === 0) return claims;
+        await Promise.race(mine); // a slot frees, or a run parked and another may have woken
+      }
     },
-    async stop() {
-      running = false;
+
+    start() {
+      if (loop) return;
+      stopping = false;
+      loop = work();
+    },
+
+    async stop({ graceMs = 30_000 } = {}) {
+      stopping = true;
       wake?.();
       await loop;
+      loop = null;
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...driving]),
+        new Promise<void>((resolve) => { grace = setTimeout(resolve, graceMs); }),
+      ]);
+      clearTimeout(grace);
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
     },
   };
 }

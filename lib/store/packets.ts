@@ -4,6 +4,7 @@ import type { PacketFilter, RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket } from "@/lib/runtime/types";
 import { isUniqueViolation, json, packetInclude, toPacket, type Tx } from "./records";
 import { appendEvents } from "./trace-events";
+import { notifyInTransaction, type Wakeups } from "./wakeups";
 
 // Decision packets in the store: a person's decision and an assignment are compare-and-set on the
 // packet's version, so however many reviewers press at once exactly one wins; the run is woken and the
@@ -17,7 +18,7 @@ async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket
   return toPacket(row);
 }
 
-export function createPacketStore(db: Db, now: () => Date): PacketStore {
+export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boolean; wakeups: Wakeups }): PacketStore {
   return {
     async getPacket(id) {
       const row = await db.decisionPacket.findUnique({ where: { id }, include: packetInclude });
@@ -42,7 +43,8 @@ export function createPacketStore(db: Db, now: () => Date): PacketStore {
 
     async decidePacket({ packetId, version, approver, final, events }) {
       const at = final?.now ?? now();
-      return db.$transaction(async (tx) => {
+      let woken = false;
+      const decided = await db.$transaction(async (tx) => {
         const packet = await getPacketOrThrow(tx, packetId);
         if (packet.status !== "PENDING") throw alreadyDecided(packet);
         if (approver) {
@@ -67,11 +69,15 @@ export function createPacketStore(db: Db, now: () => Date): PacketStore {
           throw new AppError("CONFLICT", { message: `packet ${packetId} changed (version ${version} → ${current.version})`, userMessage: "Someone else acted on this packet at the same moment. Reload and try again." });
         }
         if (final) {
-          await tx.run.updateMany({ where: { id: packet.runId, status: { in: ["WAITING_APPROVAL", "NEEDS_ATTENTION"] } }, data: { wakeAt: at } });
+          const { count } = await tx.run.updateMany({ where: { id: packet.runId, status: { in: ["WAITING_APPROVAL", "NEEDS_ATTENTION"] } }, data: { wakeAt: at, runnableAt: at } });
+          woken = count > 0;
+          if (woken) await notifyInTransaction(tx, opts.postgres, { runId: packet.runId });
         }
         await appendEvents(tx, packet.runId, events, at);
         return getPacketOrThrow(tx, packetId);
       });
+      if (woken) opts.wakeups.emit({ runId: decided.runId });
+      return decided;
     },
 
     async assignPacket({ packetId, version, queue, assignee, events }) {

@@ -1,7 +1,8 @@
 import type { StepCommit } from "@/lib/runtime/store";
 import {
-  ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, intentResult, intentRow, packetChanges, packetRow, parksOnEvent, runChanges, type Row, type Statement,
+  ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, intentResult, intentRow, packetChanges, packetRow, parksOnEvent, runChanges, wakeupOf, type Row, type Statement,
 } from "./rows";
+import { notifySql, wakeupPayload } from "./wakeups";
 
 // Postgres statements for the hot path of a worker: claim, renew, release, commit a step.
 //
@@ -54,46 +55,79 @@ function fence(p: Params, lease: StepCommit["lease"]): string {
   return `"Run"."id" = ${p.add(lease.runId, "text")} AND "Run"."leaseOwner" = ${p.add(lease.owner, "text")} AND "Run"."leaseEpoch" = ${p.add(lease.epoch, "int")}`;
 }
 
+/** Runs a worker may claim at `now` (placeholder): runnableAt is due and the old predicate still holds. */
+function claimable(p: Params, now: string): string {
+  return `"runnableAt" <= ${now} AND ("leaseOwner" IS NULL OR "leaseExpiresAt" < ${now})
+        AND ("status" = ANY(${p.add(ACTIVE_STATUSES, "text[]")})
+             OR ("status" = ANY(${p.add(WAKEABLE_STATUSES, "text[]")}) AND "wakeAt" <= ${now}))`;
+}
+
 /**
- * Claim one runnable run (or the named one): bump the epoch and set the lease, returning the whole
- * row. The candidate is locked with FOR UPDATE (not SKIP LOCKED): a second claimer waits for the
- * first to commit, re-checks the row (READ COMMITTED re-evaluates the WHERE on the new version) and
- * moves to the next candidate — the same outcome as the portable conditional update on the epoch,
- * and a run that is merely being written by someone else (a signal's event) is not passed over.
+ * Claim up to `limit` runnable runs, oldest runnableAt first (the Run_runnableAt_idx range): bump
+ * each epoch, set the lease, and make the lease's expiry the run's runnableAt (a dead worker's runs
+ * come back then). Returns the whole rows.
+ * A batch skips rows another transaction holds locked (SKIP LOCKED): many workers claim side by side
+ * without queueing behind each other, and a run skipped now is claimed on the next round. A named
+ * run waits for the lock instead (FOR UPDATE), then READ COMMITTED re-checks it: a run that is only
+ * being written by someone else (a signal's event) is not reported as unclaimable.
  */
-export function claimRunStatement(opts: { owner: string; now: Date; expiresAt: Date; runId?: string; updatedAt: Date }): Statement {
+export function claimRunsStatement(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; updatedAt: Date }): Statement {
   const p = new Params();
   const now = p.add(opts.now, "timestamp(3)");
+  const expiresAt = p.add(opts.expiresAt, "timestamp(3)");
   const sql = `
     WITH next AS (
       SELECT "id" FROM "Run"
-      WHERE ("leaseOwner" IS NULL OR "leaseExpiresAt" < ${now})
-        AND ("status" = ANY(${p.add(ACTIVE_STATUSES, "text[]")})
-             OR ("status" = ANY(${p.add(WAKEABLE_STATUSES, "text[]")}) AND "wakeAt" <= ${now}))
+      WHERE ${claimable(p, now)}
         ${opts.runId ? `AND "id" = ${p.add(opts.runId, "text")}` : ""}
-      ORDER BY "updatedAt" ASC
-      LIMIT 1
-      FOR UPDATE
+      ORDER BY "runnableAt" ASC
+      LIMIT ${p.add(opts.limit, "int")}
+      FOR UPDATE ${opts.runId ? "" : "SKIP LOCKED"}
     )
     UPDATE "Run" SET
       "leaseOwner" = ${p.add(opts.owner, "text")},
       "leaseEpoch" = "Run"."leaseEpoch" + 1,
-      "leaseExpiresAt" = ${p.add(opts.expiresAt, "timestamp(3)")},
+      "leaseExpiresAt" = ${expiresAt},
+      "runnableAt" = ${expiresAt},
       "updatedAt" = ${p.add(opts.updatedAt, "timestamp(3)")}
     FROM next WHERE "Run"."id" = next."id"
     RETURNING "Run".*`;
   return { sql, values: p.values };
 }
 
-export function renewLeaseStatement(lease: StepCommit["lease"], expiresAt: Date, updatedAt: Date): Statement {
+/** One heartbeat for every lease a worker holds: one statement; the ids returned are the leases that held. */
+export function renewLeasesStatement(owner: string, leases: Array<StepCommit["lease"]>, expiresAt: Date, updatedAt: Date): Statement {
   const p = new Params();
-  const sql = `UPDATE "Run" SET "leaseExpiresAt" = ${p.add(expiresAt, "timestamp(3)")}, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")} WHERE ${fence(p, lease)}`;
+  const expires = p.add(expiresAt, "timestamp(3)");
+  const sql = `
+    UPDATE "Run" SET "leaseExpiresAt" = ${expires}, "runnableAt" = ${expires}, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")}
+    FROM unnest(${p.add(leases.map((l) => l.runId), "text[]")}, ${p.add(leases.map((l) => l.epoch), "int[]")}) AS held("id", "epoch")
+    WHERE "Run"."id" = held."id" AND "Run"."leaseEpoch" = held."epoch" AND "Run"."leaseOwner" = ${p.add(owner, "text")}
+    RETURNING "Run"."id"`;
   return { sql, values: p.values };
 }
 
-export function releaseLeaseStatement(lease: StepCommit["lease"], updatedAt: Date): Statement {
+/** Give a run back: runnable at once if it still has work (and other workers are told), else at its timer. */
+export function releaseLeaseStatement(lease: StepCommit["lease"], at: Date, updatedAt: Date): Statement {
   const p = new Params();
-  const sql = `UPDATE "Run" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")} WHERE ${fence(p, lease)}`;
+  const atTs = p.add(at, "timestamp(3)");
+  const active = p.add(ACTIVE_STATUSES, "text[]");
+  const sql = `
+    WITH released AS (
+      UPDATE "Run" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")},
+        "runnableAt" = CASE WHEN "status" = ANY(${active}) THEN ${atTs}
+                            WHEN "status" = ANY(${p.add(WAKEABLE_STATUSES, "text[]")}) THEN "wakeAt" ELSE NULL END
+      WHERE ${fence(p, lease)}
+      RETURNING "id", "status")
+    SELECT "status", CASE WHEN "status" = ANY(${active}) THEN ${notifySql(`"id"`)} ELSE 0 END AS "notified" FROM released`;
+  return { sql, values: p.values };
+}
+
+/** When the next run that `owner` does not hold becomes claimable (a timer, another worker's lease expiry). */
+export function nextRunnableAtStatement(owner: string, after: Date): Statement {
+  const p = new Params();
+  const sql = `SELECT min("runnableAt") AS "at" FROM "Run" WHERE "runnableAt" > ${p.add(after, "timestamp(3)")}
+    AND ("leaseOwner" IS NULL OR "leaseOwner" <> ${p.add(owner, "text")})`;
   return { sql, values: p.values };
 }
 
@@ -141,13 +175,16 @@ export function commitStepStatement(commit: StepCommit, at: Date, updatedAt: Dat
         ${consumeIds ? `AND NOT ("id" = ANY(${consumeIds}))` : ""}) AS "found")`);
   }
 
-  const { wakeAt, ...changes } = runChanges(commit);
+  const { wakeAt, runnableAt, ...changes } = runChanges(commit, at);
   const eventCount = p.add(events.length, "int");
+  // A run that parks on an event already here wakes now: both its wakeAt and its runnableAt.
+  const wakeAtSql = waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add(wakeAt, "timestamp(3)")} END` : p.add(wakeAt, "timestamp(3)");
   const set = [
     ...assignments(p, changes),
     `"stateSeq" = "Run"."stateSeq" + 1`,
     `"eventSeq" = "Run"."eventSeq" + ${eventCount}`,
-    `"wakeAt" = ${waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add(wakeAt, "timestamp(3)")} END` : p.add(wakeAt, "timestamp(3)")}`,
+    `"wakeAt" = ${wakeAtSql}`,
+    ...(commit.releaseLease ? [`"runnableAt" = ${waitingFor ? wakeAtSql : p.add(runnableAt, "timestamp(3)")}`] : []),
     `"updatedAt" = ${p.add(updatedAt, "timestamp(3)")}`,
   ];
   ctes.push(`head AS (
@@ -189,8 +226,12 @@ export function commitStepStatement(commit: StepCommit, at: Date, updatedAt: Dat
       FROM head WHERE "Signal"."id" = ANY(${consumeIds}) AND "Signal"."consumedAt" IS NULL)`);
   }
 
+  // Other workers hear of a run given back with a timer, or woken at once, from this transaction.
+  const timer = wakeupOf(commit, false, at);
+  const notify = timer ? notifySql(p.add(wakeupPayload(timer), "text")) : "0";
+  const notified = waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${notifySql(p.add(lease.runId, "text"))} ELSE ${notify} END` : notify;
   const sql = `WITH ${ctes.join(",\n")}
-    SELECT head."stateSeq", head."eventSeq", ${waitingFor ? `(SELECT "found" FROM waiting)` : "false"} AS "woken" FROM head`;
+    SELECT head."stateSeq", head."eventSeq", ${waitingFor ? `(SELECT "found" FROM waiting)` : "false"} AS "woken", ${notified} AS "notified" FROM head`;
   return { sql, values: p.values };
 }
 
@@ -205,9 +246,13 @@ export function wakeIfSignalWaitingStatement(opts: { runId: string; waitingFor: 
   const p = new Params();
   const runId = p.add(opts.runId, "text");
   const type = p.add(opts.waitingFor, "text");
+  const at = p.add(opts.at, "timestamp(3)");
   const sql = `
-    UPDATE "Run" SET "wakeAt" = ${p.add(opts.at, "timestamp(3)")}, "updatedAt" = ${p.add(opts.updatedAt, "timestamp(3)")}
-    WHERE "id" = ${runId} AND "status" = 'WAITING_EVENT' AND "waitingFor" = ${type} AND "stateSeq" = ${p.add(opts.stateSeq, "int")}
-      AND EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ${runId} AND "type" = ${type} AND "consumedAt" IS NULL)`;
+    WITH woken AS (
+      UPDATE "Run" SET "wakeAt" = ${at}, "runnableAt" = ${at}, "updatedAt" = ${p.add(opts.updatedAt, "timestamp(3)")}
+      WHERE "id" = ${runId} AND "status" = 'WAITING_EVENT' AND "waitingFor" = ${type} AND "stateSeq" = ${p.add(opts.stateSeq, "int")}
+        AND EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ${runId} AND "type" = ${type} AND "consumedAt" IS NULL)
+      RETURNING "id")
+    SELECT ${notifySql(`"id"`)} AS "notified" FROM woken`;
   return { sql, values: p.values };
 }

@@ -17,16 +17,35 @@ export const WAKEABLE_STATUSES = ["SLEEPING", "WAITING_EVENT", "WAITING_APPROVAL
 
 export const json = (value: unknown) => JSON.stringify(value ?? null);
 
-/** The run's new values, besides the seq increments, the wake check and updatedAt. */
-export function runChanges(commit: StepCommit): Row {
+/**
+ * Run.runnableAt of a run nobody holds: at once for work to do, its timer when parked (null: only a
+ * person or an event moves it), null when it ended. A held run's is its lease's expiry (leases.ts).
+ */
+export function runnableAtOf(status: string, wakeAt: Date | null, at: Date): Date | null {
+  if (ACTIVE_STATUSES.includes(status)) return at;
+  return WAKEABLE_STATUSES.includes(status) ? wakeAt : null;
+}
+
+/** The run's new values, besides the seq increments, the wake check and updatedAt. A commit that
+ *  keeps the lease leaves runnableAt at the lease's expiry. */
+export function runChanges(commit: StepCommit, at: Date): Row {
+  const wakeAt = commit.wakeAt ?? null;
   return {
     status: commit.status,
     state: json(commit.state),
-    wakeAt: commit.wakeAt ?? null,
+    wakeAt,
     waitingFor: commit.waitingFor ?? null,
     ...(commit.error !== undefined ? { error: commit.error } : {}),
-    ...(commit.releaseLease ? { leaseOwner: null, leaseExpiresAt: null } : {}),
+    ...(commit.releaseLease ? { leaseOwner: null, leaseExpiresAt: null, runnableAt: runnableAtOf(commit.status, wakeAt, at) } : {}),
   };
+}
+
+/** A wake-up to send after a commit that gave the run back: now when a signal woke it, else its timer. */
+export function wakeupOf(commit: StepCommit, woken: boolean, at: Date): { runId: string; at?: Date } | null {
+  if (!commit.releaseLease) return null;
+  if (woken) return { runId: commit.lease.runId };
+  const runnableAt = runnableAtOf(commit.status, commit.wakeAt ?? null, at);
+  return runnableAt ? { runId: commit.lease.runId, at: runnableAt } : null;
 }
 
 /** The event type a run parks on, when the commit parks it on one (then a signal already here wakes it). */

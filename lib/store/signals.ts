@@ -3,13 +3,14 @@ import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import { isUniqueViolation, json, toSignal } from "./records";
 import { appendEvents } from "./trace-events";
+import { notifyInTransaction, type Wakeups } from "./wakeups";
 
 // External signals (callbacks) in the store: delivered at most once per (run, dedup key) — a duplicate is
 // recorded in the trace, not delivered again — and a run waiting for that signal type is woken.
 
 type SignalStore = Pick<RuntimeStore, "deliverSignal" | "listSignals">;
 
-export function createSignalStore(db: Db): SignalStore {
+export function createSignalStore(db: Db, opts: { postgres: boolean; wakeups: Wakeups }): SignalStore {
   return {
     async deliverSignal({ id, runId, type, dedupKey, payload, now: at }) {
       const duplicateOf = async () => {
@@ -20,6 +21,7 @@ export function createSignalStore(db: Db): SignalStore {
       const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
       if (!run) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
       if (await db.signal.findUnique({ where: { runId_dedupKey: { runId, dedupKey } }, select: { id: true } })) return duplicateOf();
+      let woken = false;
       try {
         const row = await db.$transaction(async (tx) => {
           const created = await tx.signal.create({ data: { id, runId, type, dedupKey, payload: json(payload), receivedAt: at } });
@@ -27,9 +29,12 @@ export function createSignalStore(db: Db): SignalStore {
           // run after any commit in flight (on Postgres a statement sees what committed before it
           // started). A commit that parks the run on this event either is seen here or sees this signal.
           await appendEvents(tx, runId, [{ type: "signal.received", step: -1, data: { signalId: id, signalType: type, dedupKey } }], at);
-          await tx.run.updateMany({ where: { id: runId, status: "WAITING_EVENT", waitingFor: type }, data: { wakeAt: at } });
+          const { count } = await tx.run.updateMany({ where: { id: runId, status: "WAITING_EVENT", waitingFor: type }, data: { wakeAt: at, runnableAt: at } });
+          woken = count > 0;
+          if (woken) await notifyInTransaction(tx, opts.postgres, { runId });
           return created;
         });
+        if (woken) opts.wakeups.emit({ runId });
         return { signal: toSignal(row), duplicate: false };
       } catch (error) {
         if (isUniqueViolation(error)) return duplicateOf(); // lost a race with the same delivery

@@ -1,5 +1,5 @@
 import type { StepCommit } from "@/lib/runtime/store";
-import { eventRows, packetChanges, runChanges, type Row, type Statement } from "./rows";
+import { ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, packetChanges, runChanges, type Row, type Statement } from "./rows";
 
 // SQLite statements for a step's commit, run one after another inside Prisma's interactive
 // transaction (prisma-store.ts). Why raw: SQLite is in-process, so there are no round trips to save,
@@ -16,8 +16,8 @@ const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",
 const assignments = (row: Row) => Object.keys(row).map((c) => `"${c}" = ?`).join(", ");
 
 /** The fenced update of the run: no row back means the lease no longer holds (nothing was written). */
-export function head(commit: StepCommit, updatedAt: Date): Statement {
-  const changes = runChanges(commit);
+export function head(commit: StepCommit, at: Date, updatedAt: Date): Statement {
+  const changes = runChanges(commit, at);
   const { lease } = commit;
   return {
     sql: `UPDATE "Run" SET ${assignments(changes)}, "stateSeq" = "stateSeq" + 1, "eventSeq" = "eventSeq" + ?, "updatedAt" = ?
@@ -72,8 +72,58 @@ export function consumeSignals(ids: string[], at: Date): Statement {
 /** A run parking on an event that is already here wakes at once (signals consumed by this commit no longer count). */
 export function wakeIfSignalWaiting(runId: string, type: string, at: Date, updatedAt: Date): Statement {
   return {
-    sql: `UPDATE "Run" SET "wakeAt" = ?, "updatedAt" = ? WHERE "id" = ?
+    sql: `UPDATE "Run" SET "wakeAt" = ?, "runnableAt" = ?, "updatedAt" = ? WHERE "id" = ?
       AND EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ? AND "type" = ? AND "consumedAt" IS NULL)`,
-    values: [at, updatedAt, runId, runId, type],
+    values: [at, at, updatedAt, runId, runId, type],
+  };
+}
+
+// ---- leases (see postgres-sql.ts for the same statements on Postgres; here one writer at a time)
+
+const inList = (values: readonly string[]) => `(${placeholders(values.length)})`;
+
+/** Claim up to `limit` runnable runs, oldest runnableAt first; returns the ids leased (one statement). */
+export function claimRuns(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; updatedAt: Date }): Statement {
+  const { now } = opts;
+  return {
+    sql: `UPDATE "Run" SET "leaseOwner" = ?, "leaseEpoch" = "leaseEpoch" + 1, "leaseExpiresAt" = ?, "runnableAt" = ?, "updatedAt" = ?
+      WHERE "id" IN (
+        SELECT "id" FROM "Run"
+        WHERE "runnableAt" <= ? AND ("leaseOwner" IS NULL OR "leaseExpiresAt" < ?)
+          AND ("status" IN ${inList(ACTIVE_STATUSES)} OR ("status" IN ${inList(WAKEABLE_STATUSES)} AND "wakeAt" <= ?))
+          ${opts.runId ? `AND "id" = ?` : ""}
+        ORDER BY "runnableAt" ASC LIMIT ?)
+      RETURNING "id"`,
+    values: [
+      opts.owner, opts.expiresAt, opts.expiresAt, opts.updatedAt,
+      now, now, ...ACTIVE_STATUSES, ...WAKEABLE_STATUSES, now, ...(opts.runId ? [opts.runId] : []), opts.limit,
+    ],
+  };
+}
+
+/** One heartbeat for a batch of leases of one owner; returns the ids that still held. */
+export function renewLeases(owner: string, leases: Array<StepCommit["lease"]>, expiresAt: Date, updatedAt: Date): Statement {
+  return {
+    sql: `UPDATE "Run" SET "leaseExpiresAt" = ?, "runnableAt" = ?, "updatedAt" = ?
+      WHERE "leaseOwner" = ? AND ("id", "leaseEpoch") IN (VALUES ${leases.map(() => "(?, ?)").join(", ")}) RETURNING "id"`,
+    values: [expiresAt, expiresAt, updatedAt, owner, ...leases.flatMap((l) => [l.runId, l.epoch])],
+  };
+}
+
+/** Give a run back: runnable at once if it still has work, else at its timer. Returns its status. */
+export function releaseLease(lease: StepCommit["lease"], at: Date, updatedAt: Date): Statement {
+  return {
+    sql: `UPDATE "Run" SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ?,
+        "runnableAt" = CASE WHEN "status" IN ${inList(ACTIVE_STATUSES)} THEN ? WHEN "status" IN ${inList(WAKEABLE_STATUSES)} THEN "wakeAt" ELSE NULL END
+      WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ? RETURNING "status"`,
+    values: [updatedAt, ...ACTIVE_STATUSES, at, ...WAKEABLE_STATUSES, lease.runId, lease.owner, lease.epoch],
+  };
+}
+
+/** When the next run that `owner` does not hold becomes claimable. */
+export function nextRunnableAt(owner: string, after: Date): Statement {
+  return {
+    sql: `SELECT min("runnableAt") AS "at" FROM "Run" WHERE "runnableAt" > ? AND ("leaseOwner" IS NULL OR "leaseOwner" <> ?)`,
+    values: [after, owner],
   };
 }

@@ -143,7 +143,9 @@ export async function createClaimedRun(
   opts: { owner?: string; now?: Date; leaseMs?: number; run?: Partial<NewRun> } = {},
 ): Promise<{ run: RunRecord; lease: Lease }> {
   const created = await createRun(store, opts.run);
-  const claim = await store.claimRun({ owner: opts.owner ?? id("worker"), now: opts.now ?? new Date(), leaseMs: opts.leaseMs ?? 60_000, runId: created.id });
+  // A run is claimable from its runnableAt on (its creation): a claim "before" it would find nothing.
+  const now = opts.now && opts.now < created.createdAt ? created.createdAt : (opts.now ?? new Date());
+  const claim = await store.claimRun({ owner: opts.owner ?? id("worker"), now, leaseMs: opts.leaseMs ?? 60_000, runId: created.id });
   if (!claim) throw new Error(`could not claim the fresh run ${created.id}`);
   return claim;
 }
