@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULT_POINTS, type FaultPoint } from "../lib/runtime";
 import { deployAgent, refundAgent } from "./support/agents";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
+import { kill, spawnWorker } from "./support/spawn-worker";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
@@ -11,36 +11,6 @@ import { startWorld, type World } from "./support/world";
 // says what really happened.
 
 const LEASE_MS = 800;
-
-function spawnWorker(env: Record<string, string>): { child: ChildProcess; waitFor: (text: string, ms?: number) => Promise<string> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/crash-worker.ts"], {
-    env: { ...process.env, ...env, TETHER_LEASE_MS: String(LEASE_MS) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (err += d));
-  const waitFor = (text: string, ms = 20_000) =>
-    new Promise<string>((resolve, reject) => {
-      const started = Date.now();
-      const poll = setInterval(() => {
-        const line = out.split("\n").find((l) => l.includes(text));
-        if (line) { clearInterval(poll); resolve(line); }
-        else if (child.exitCode !== null || Date.now() - started > ms) {
-          clearInterval(poll);
-          reject(new Error(`worker never printed "${text}" (exit ${child.exitCode})\nstdout: ${out}\nstderr: ${err}`));
-        }
-      }, 20);
-    });
-  return { child, waitFor };
-}
-
-async function kill(child: ChildProcess) {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
-}
 
 describe.each(providers())("crash injection with SIGKILL [%s]", (_provider, url) => {
   let world: World;
@@ -60,7 +30,7 @@ describe.each(providers())("crash injection with SIGKILL [%s]", (_provider, url)
   async function crashAt(point: FaultPoint, tool: string, start: () => Promise<string>) {
     const runId = await start();
     const victim = spawnWorker({
-      DATABASE_URL: url, WORLD_URL: world.url, TETHER_FAULT_AT: point, TETHER_FAULT_TOOL: tool,
+      TETHER_LEASE_MS: String(LEASE_MS), DATABASE_URL: url, WORLD_URL: world.url, TETHER_FAULT_AT: point, TETHER_FAULT_TOOL: tool,
       AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }, { kind: "deploy", slug: deployer.slug }]),
     });
     try {

@@ -1,7 +1,8 @@
 // A real worker process for crash tests. It drives runs like any worker; when it reaches the fault
 // point named in TETHER_FAULT_AT for the tool in TETHER_FAULT_TOOL, it says so on stdout and stops
 // there, so the test can kill it with SIGKILL at exactly that point.
-//   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy", slug}]), TETHER_LEASE_MS
+//   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy", slug}]), TETHER_LEASE_MS,
+//   TETHER_WORKER_CONCURRENCY; TETHER_FAULT_AT unset: no fault point, the worker just works.
 import { createDb } from "../../lib/db";
 import { createRuntime, type AgentDefinition } from "../../lib/runtime";
 import { createPrismaStore } from "../../lib/store/prisma-store";
@@ -23,6 +24,6 @@ const runtime = createRuntime({
     }
   },
 });
-const worker = runtime.createWorker({ leaseMs: Number(process.env.TETHER_LEASE_MS ?? 1000), pollMs: 50 });
+const worker = runtime.createWorker({ leaseMs: Number(process.env.TETHER_LEASE_MS ?? 1000), pollMs: 50, concurrency: Number(process.env.TETHER_WORKER_CONCURRENCY ?? 64) });
 worker.start();
 process.stdout.write(`READY ${worker.owner}\n`);

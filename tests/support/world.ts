@@ -15,9 +15,14 @@ export type LedgerEntry = { system: string; action: string; runId: string | null
 export type World = {
   url: string;
   ledger: LedgerEntry[];
+  /** Every request that reached the world (apply or not), when it arrived. */
+  requests: Array<{ method: string; path: string; runId: string | null; at: number }>;
+  /** Requests being handled right now (held by `latencyMs`). */
+  readonly inFlight: number;
   orders: Map<string, { id: string; amountCents: number; status: string }>;
-  /** `only` limits the faults to one system ("payments", "mail", "deploys"). */
-  faults: { timeoutAfterApply: number; failBeforeApply: number; failReads: number; only?: string };
+  /** `only` limits the faults to one system ("payments", "mail", "deploys"); `latencyMs` holds every
+   *  request that long before it is handled (a slow provider: calls stay in flight). */
+  faults: { timeoutAfterApply: number; failBeforeApply: number; failReads: number; only?: string; latencyMs?: number };
   effects: (system?: string) => LedgerEntry[];
   close: () => Promise<void>;
 };
@@ -40,7 +45,15 @@ export async function startWorld(): Promise<World> {
     ledger.push({ system, action, runId: (req.headers["x-run-id"] as string) ?? null, operationId, at: new Date().toISOString(), data });
   };
 
+  const requests: World["requests"] = [];
+  let inFlight = 0;
   const server: Server = createServer(async (req, res) => {
+    requests.push({ method: req.method ?? "", path: req.url ?? "", runId: (req.headers["x-run-id"] as string) ?? null, at: Date.now() });
+    if (faults.latencyMs) {
+      inFlight++;
+      await new Promise((r) => setTimeout(r, faults.latencyMs));
+      inFlight--;
+    }
     const send = (status: number, payload: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(payload));
@@ -108,6 +121,10 @@ export async function startWorld(): Promise<World> {
   return {
     url: `http://127.0.0.1:${port}`,
     ledger,
+    requests,
+    get inFlight() {
+      return inFlight;
+    },
     orders,
     faults,
     effects: (system) => ledger.filter((e) => !system || e.system === system),

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refundAgent } from "./support/agents";
+import { createTestRuntime, grant, providers, uid } from "./support/runtime";
+import { kill, spawnWorker, type WorkerProcess } from "./support/spawn-worker";
+import { worldTools } from "./support/tools";
+import { startWorld, type World } from "./support/world";
+
+// A worker holds many runs at once, so a crash or a stall hits all of them mid-step. These tests do
+// it to a real worker process: SIGKILL while a dozen runs have calls in flight, and SIGSTOP past the
+// lease (then SIGCONT) while they wait on a slow provider. Another worker takes every run over; the
+// world's ledger says each effect happened once, and the frozen worker, once resumed, neither commits
+// nor calls a tool again for any run it held.
+
+const LEASE_MS = 800;
+const RUNS = 8;
+
+const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 20_000) => {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe.each(providers())("a worker holding many runs, crashed or frozen [%s]", (_provider, url) => {
+  let world: World;
+  let t: ReturnType<typeof createTestRuntime>;
+  const refunder = refundAgent(uid("many-refund"));
+
+  beforeAll(async () => {
+    world = await startWorld();
+    t = createTestRuntime(url, { agents: [refunder], tools: worldTools(world.url) });
+    await grant(t.runtime, refunder);
+  });
+  afterAll(async () => { await t.close(); await world.close(); });
+
+  async function startRefunds(n: number) {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const orderId = uid("order");
+      world.orders.set(orderId, { id: orderId, amountCents: 1000 + i, status: "paid" });
+      ids.push((await t.runtime.startRun({ agent: refunder.slug, input: { orderId, email: "many@example.com" } })).run.id);
+    }
+    return ids;
+  }
+
+  async function spawnVictim(): Promise<{ victim: WorkerProcess; owner: string }> {
+    const victim = spawnWorker({
+      DATABASE_URL: url, WORLD_URL: world.url, TETHER_LEASE_MS: String(LEASE_MS), TETHER_WORKER_CONCURRENCY: "32",
+      AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]),
+    });
+    const owner = (await victim.waitFor("READY")).split(" ")[1].trim();
+    return { victim, owner };
+  }
+
+  const held = async (ids: string[], owner: string) => (await Promise.all(ids.map((id) => t.runtime.getRun(id)))).filter((r) => r.leaseOwner === owner).length;
+  const refundsArrived = (ids: string[]) => world.requests.filter((r) => r.path === "/payments/refund" && ids.includes(r.runId ?? "")).length;
+
+  async function expectEachRefundedOnce(ids: string[]) {
+    for (const id of ids) {
+      const run = await t.runtime.getRun(id);
+      expect(run.status, `${id}: ${run.error}`).toBe("COMPLETED");
+      expect(world.effects("payments").filter((e) => e.runId === id)).toHaveLength(1);
+      expect(world.effects("mail").filter((e) => e.runId === id)).toHaveLength(1);
+      expect((await t.runtime.recoveryView(id)).mayHaveHappened).toEqual([]);
+    }
+  }
+
+  it("SIGKILL while it holds every run with its refund in flight: another worker finishes them all, each refunded once", async () => {
+    world.faults.latencyMs = 400;
+    try {
+      const ids = await startRefunds(RUNS);
+      const { victim, owner } = await spawnVictim();
+      try {
+        await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
+        await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+      } finally {
+        await kill(victim.child);
+      }
+      await new Promise((r) => setTimeout(r, LEASE_MS + 100));
+      const claims = await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
+      expect(claims).toBeGreaterThanOrEqual(RUNS);
+      await expectEachRefundedOnce(ids);
+      // They were taken over mid-effect: each resumed from an intent whose outcome the dead worker never saw.
+      for (const id of ids) expect((await t.store.listEvents(id)).map((e) => e.type)).toContain("effect.recovering");
+    } finally {
+      world.faults.latencyMs = 0;
+    }
+  }, 60_000);
+
+  it("SIGSTOP past its lease while calls are in flight, SIGCONT after another worker took over: it neither commits nor calls a tool again", async () => {
+    world.faults.latencyMs = 1_200;
+    const ids = await startRefunds(RUNS);
+    const { victim, owner } = await spawnVictim();
+    try {
+      await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
+      await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+      victim.child.kill("SIGSTOP");
+      await new Promise((r) => setTimeout(r, LEASE_MS + 200));
+      world.faults.latencyMs = 0;
+      await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
+      await expectEachRefundedOnce(ids);
+
+      const before = await Promise.all(ids.map(async (id) => ({ run: await t.runtime.getRun(id), events: (await t.store.listEvents(id)).length })));
+      const requestsBefore = world.requests.length;
+      victim.child.kill("SIGCONT");
+      // Long enough for every timer of the woken worker to fire: its calls' timeouts (2 s), the
+      // heartbeat, the retries of calls whose answers it missed, and its next claims.
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(victim.child.exitCode).toBeNull(); // still alive: it stood down, it did not crash
+      expect(world.requests.slice(requestsBefore)).toEqual([]);
+      for (const [i, id] of ids.entries()) {
+        const run = await t.runtime.getRun(id);
+        expect({ stateSeq: run.stateSeq, eventSeq: run.eventSeq, leaseOwner: run.leaseOwner }).toEqual({ stateSeq: before[i].run.stateSeq, eventSeq: before[i].run.eventSeq, leaseOwner: before[i].run.leaseOwner });
+        expect((await t.store.listEvents(id)).length).toBe(before[i].events);
+      }
+      await expectEachRefundedOnce(ids);
+    } finally {
+      world.faults.latencyMs = 0;
+      await kill(victim.child);
+    }
+  }, 60_000);
+});
