@@ -2,7 +2,7 @@
 // point named in TETHER_FAULT_AT for the tool in TETHER_FAULT_TOOL, it says so on stdout and stops
 // there, so the test can kill it with SIGKILL at exactly that point.
 //   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy", slug}]), TETHER_LEASE_MS,
-//   TETHER_WORKER_CONCURRENCY; TETHER_FAULT_AT unset: no fault point, the worker just works.
+//   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS; TETHER_FAULT_AT unset: no fault point, the worker just works.
 import { createDb } from "../../lib/db";
 import { createRuntime, type AgentDefinition } from "../../lib/runtime";
 import { createPrismaStore } from "../../lib/store/prisma-store";
@@ -24,6 +24,16 @@ const runtime = createRuntime({
     }
   },
 });
-const worker = runtime.createWorker({ leaseMs: Number(process.env.TETHER_LEASE_MS ?? 1000), pollMs: 50, concurrency: Number(process.env.TETHER_WORKER_CONCURRENCY ?? 64) });
+const worker = runtime.createWorker({
+  leaseMs: Number(process.env.TETHER_LEASE_MS ?? 1000),
+  pollMs: Number(process.env.TETHER_POLL_MS ?? 50),
+  concurrency: Number(process.env.TETHER_WORKER_CONCURRENCY ?? 64),
+});
+// On Postgres the store's LISTEN connection, once up, sends a first wake-up without a run: say so.
+const unsubscribe = runtime.store.onRunnable((w) => {
+  if (w.runId) return;
+  process.stdout.write("LISTENING\n");
+  queueMicrotask(unsubscribe);
+});
 worker.start();
 process.stdout.write(`READY ${worker.owner}\n`);

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ToolError, type RunStatus, type ToolDefinition } from "../lib/runtime";
+import { refundAgent, scriptedAgent } from "./support/agents";
+import { createTestRuntime, grant, providers, uid } from "./support/runtime";
+import { kill, spawnWorker } from "./support/spawn-worker";
+import { worldTools } from "./support/tools";
+import { startWorld, type World } from "./support/world";
+
+// The worker drives many runs at once and is woken by events, not by its poll. Every started worker
+// here polls once an hour: whatever moves a run in these tests is a wake-up or a timer.
+
+const HOUR = 3_600_000;
+
+/** A read whose calls all wait until `size` of them are waiting at once: only a worker that holds
+ *  that many runs at the same time gets through (one run at a time would time out here). */
+function barrierTool(size: number): ToolDefinition<Record<string, never>> {
+  let waiting: Array<() => void> = [];
+  return {
+    name: "test.barrier", description: "waits for company", capability: "read", semantics: "pure-read",
+    input: z.object({}), describeImpact: () => "waits",
+    call: () => new Promise((resolve, reject) => {
+      const timeout = setTimeout(() => reject(new ToolError("rejected", `only ${waiting.length} of ${size} calls arrived together`)), 5_000);
+      waiting.push(() => { clearTimeout(timeout); resolve({ met: size }); });
+      if (waiting.length === size) { for (const go of waiting) go(); waiting = []; }
+    }),
+  };
+}
+
+/** A read that takes a little while and counts how many of its calls are in flight at once. */
+function countingTool() {
+  const seen = { inFlight: 0, max: 0, calls: 0 };
+  const tool: ToolDefinition<Record<string, never>> = {
+    name: "test.slow", description: "slow read", capability: "read", semantics: "pure-read", input: z.object({}), describeImpact: () => "reads slowly",
+    call: async () => {
+      seen.calls++;
+      seen.max = Math.max(seen.max, ++seen.inFlight);
+      await new Promise((r) => setTimeout(r, 30));
+      seen.inFlight--;
+      return { ok: true };
+    },
+  };
+  return { tool, seen };
+}
+
+/** A read whose calls wait until the test lets them go. */
+function heldTool() {
+  const held: Array<() => void> = [];
+  const tool: ToolDefinition<Record<string, never>> = {
+    name: "test.held", description: "waits to be let go", capability: "read", semantics: "pure-read", input: z.object({}), describeImpact: () => "waits",
+    call: () => new Promise((resolve) => held.push(() => resolve({ released: true }))),
+  };
+  return { tool, held, release: () => held.splice(0).forEach((go) => go()) };
+}
+
+const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe.each(providers())("the worker [%s]", (provider, url) => {
+  const barrier = barrierTool(10);
+  const counting = countingTool();
+  const hold = heldTool();
+  const call = (tool: string) => ({ kind: "call" as const, tool, args: {}, evidence: [] });
+  const together = scriptedAgent(uid("together"), [barrier.name], [call(barrier.name)]);
+  const slow = scriptedAgent(uid("slow"), [counting.tool.name], [call(counting.tool.name), call(counting.tool.name)]);
+  const held = scriptedAgent(uid("held"), [hold.tool.name], [call(hold.tool.name)]);
+  const sleeper = scriptedAgent(uid("sleeper"), [], [{ kind: "sleep", durationMs: 300 }]);
+  const waiter = scriptedAgent(uid("waiter"), [], [{ kind: "wait_event", eventType: "ping" }]);
+  const asker = scriptedAgent(uid("asker"), [counting.tool.name], [call(counting.tool.name)]);
+  let t: ReturnType<typeof createTestRuntime>;
+
+  beforeAll(async () => {
+    t = createTestRuntime(url, { agents: [together, slow, held, sleeper, waiter, asker], tools: [barrier, counting.tool, hold.tool] });
+    for (const agent of [together, slow, held]) await grant(t.runtime, agent);
+    await grant(t.runtime, asker, { [counting.tool.name]: { effect: "require_approval" } });
+  });
+  afterAll(() => t.close());
+
+  const start = async (agent: { slug: string }, n: number) => Promise.all(Array.from({ length: n }, async () => (await t.runtime.startRun({ agent: agent.slug, input: null })).run.id));
+  const statuses = async (ids: string[]) => Promise.all(ids.map(async (id) => (await t.runtime.getRun(id)).status));
+  const allAre = async (ids: string[], status: RunStatus) => (await statuses(ids)).every((s) => s === status);
+
+  it("drives as many runs at once as its concurrency: ten runs that can only finish together do", async () => {
+    const ids = await start(together, 10);
+    await t.runtime.createWorker({ concurrency: 10 }).drain();
+    expect(await statuses(ids)).toEqual(Array(10).fill("COMPLETED"));
+  });
+
+  it("never holds more runs than its concurrency", async () => {
+    counting.seen.max = 0;
+    const ids = await start(slow, 9);
+    await t.runtime.createWorker({ concurrency: 3 }).drain();
+    expect(await statuses(ids)).toEqual(Array(9).fill("COMPLETED"));
+    expect(counting.seen.max).toBe(3);
+  });
+
+  describe("started, polling once an hour", () => {
+    let worker: ReturnType<typeof t.runtime.createWorker>;
+    beforeAll(() => {
+      worker = t.runtime.createWorker({ pollMs: HOUR, concurrency: 16 });
+      worker.start();
+    });
+    afterAll(() => worker.stop());
+
+    it("takes a new run at once", async () => {
+      const ids = await start(slow, 3);
+      await until("the new runs complete", () => allAre(ids, "COMPLETED"));
+    });
+
+    it("wakes a run when a person decides its packet", async () => {
+      const [id] = await start(asker, 1);
+      await until("the run waits for approval", () => allAre([id], "WAITING_APPROVAL"));
+      const [packet] = await t.store.findPackets({ runId: id, status: ["PENDING"] });
+      await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+      await until("the approved run completes", () => allAre([id], "COMPLETED"));
+    });
+
+    it("wakes a sleeping run when its timer is due", async () => {
+      const [id] = await start(sleeper, 1);
+      await until("the run sleeps", () => allAre([id], "SLEEPING"));
+      await until("the timer fires and the run completes", () => allAre([id], "COMPLETED"));
+    });
+
+    it("wakes a run when the signal it waits for arrives", async () => {
+      const [id] = await start(waiter, 1);
+      await until("the run waits for its event", () => allAre([id], "WAITING_EVENT"));
+      await t.runtime.deliverSignal(id, { type: "ping", dedupKey: uid("ping") });
+      await until("the signalled run completes", () => allAre([id], "COMPLETED"));
+    });
+  });
+
+  it("stop(): every run in hand finishes its step and is given back, for another worker to finish", async () => {
+    const worker = t.runtime.createWorker({ pollMs: HOUR, concurrency: 8 });
+    const ids = await start(held, 4);
+    worker.start();
+    await until("every run is in its tool call", () => hold.held.length === 4);
+    const stopped = worker.stop();
+    hold.release();
+    await stopped;
+    for (const id of ids) {
+      const run = await t.runtime.getRun(id);
+      expect(run).toMatchObject({ status: "RUNNING", leaseOwner: null });
+      expect(run.state.step).toBe(1); // the step in hand was committed; the next one was not taken
+    }
+    await t.runtime.createWorker().drain();
+    expect(await statuses(ids)).toEqual(Array(4).fill("COMPLETED"));
+  });
+
+  describe.runIf(provider === "postgres")("across processes", () => {
+    let world: World;
+    beforeAll(async () => { world = await startWorld(); });
+    afterAll(() => world.close());
+
+    it("a worker in another process, polling once an hour, takes a new run at once (LISTEN/NOTIFY)", async () => {
+      const refunder = refundAgent(uid("notified-refund"));
+      const local = createTestRuntime(url, { agents: [refunder], tools: worldTools(world.url) });
+      await grant(local.runtime, refunder);
+      const other = spawnWorker({ DATABASE_URL: url, WORLD_URL: world.url, TETHER_POLL_MS: String(HOUR), AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]) });
+      try {
+        await other.waitFor("LISTENING");
+        world.orders.set("ord-notify", { id: "ord-notify", amountCents: 500, status: "paid" });
+        const { run } = await local.runtime.startRun({ agent: refunder.slug, input: { orderId: "ord-notify", email: "n@example.com" } });
+        await until("the other process completes the run", async () => (await local.runtime.getRun(run.id)).status === "COMPLETED");
+        expect(world.effects("payments").filter((e) => e.runId === run.id)).toHaveLength(1);
+      } finally {
+        await kill(other.child);
+        await local.close();
+      }
+    }, 30_000);
+  });
+});
