@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The Tether CLI: a thin client of the HTTP API (TETHER_URL, TETHER_TOKEN), plus two local commands
-// that run against the configured database: `tether worker` and `tether create-admin`.
+// The Tether CLI: a thin client of the HTTP API (TETHER_URL, TETHER_TOKEN), plus local commands that
+// run against the configured database: `tether worker`, `tether create-admin` and `tether purge`.
 //   tether run <agent> [--input file.json | --input-json '{…}'] [--key idempotency-key]
 //   tether runs [--status S] [--agent A]      tether show <run>      tether packets
 //   tether approve <packet>    tether reject <packet> --reason "…"    tether worker
 //   tether create-admin --email <e> (--password <p> | --password-stdin) [--name "…"]
+//   tether purge                              (compacts finished runs older than TETHER_RETENTION_DAYS)
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -110,6 +111,12 @@ const commands = {
     if (setup !== 0) fail("setting up the database failed (see above)", setup);
     process.exit(await runScript("scripts/create-admin.ts", rest, "inherit"));
   },
+  // Local: retention once, as a deployment's periodic purge would (TETHER_RETENTION_DAYS), with the counts.
+  async purge() {
+    const setup = await runScript("scripts/setup.ts", ["--no-seed"], "ignore");
+    if (setup !== 0) fail("setting up the database failed (see above)", setup);
+    process.exit(await runScript("scripts/purge.ts", rest, "inherit"));
+  },
 };
 
 /** Runs a TypeScript script of this package in the package's folder; resolves to its exit code. */
@@ -121,7 +128,7 @@ function runScript(script, scriptArgs, stdin) {
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|worker|create-admin> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|worker|create-admin|purge> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();

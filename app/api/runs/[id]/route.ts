@@ -1,6 +1,8 @@
 import { defineRoute } from "@/lib/api/route";
 import { presentRun } from "@/lib/api/present";
 import { idParams } from "@/lib/api/schemas";
+import { getDb } from "@/lib/db";
+import { deleteRun } from "@/lib/retention/delete-run";
 
 export const dynamic = "force-dynamic";
 
@@ -8,3 +10,8 @@ export const GET = defineRoute({ scope: "runs:read", params: idParams }, async (
   const run = await runtime.getRun(params.id);
   return { run: presentRun(run), state: run.state, recovery: await runtime.recoveryView(run.id) };
 });
+
+// Deletes a finished run with all its data (and audits who did): an admin's act, not a run writer's.
+export const DELETE = defineRoute({ scope: "admin", params: idParams }, async ({ params, principal }) => ({
+  deleted: await deleteRun(getDb(), { runId: params.id, by: principal.principal }),
+}));
