@@ -36,9 +36,11 @@ async function seed(db: Db) {
       const slug = AGENTS[i % AGENTS.length];
       const at = new Date(start + i * 30_000); // one run every 30 s: ~35 days of history
       const input = { orderId: `ord_${String(i).padStart(6, "0")}`, reason: i === Math.floor(RUNS / 3) ? "needle: customer moved to Reykjavik" : REASONS[i % REASONS.length] };
-      return { id: `run_${i.toString(36).padStart(8, "0")}${"x".repeat(24)}`, agentSlug: slug, agentVersion: "1", status: statusOf(i), input: JSON.stringify(input), state: state(slug, i % 9), createdAt: at, updatedAt: at };
+      return { id: `run_${i.toString(36).padStart(8, "0")}${"x".repeat(24)}`, agentSlug: slug, agentVersion: "1", status: statusOf(i), input: JSON.stringify(input), state: state(slug, i % 9), stateSeq: 1, createdAt: at, updatedAt: at };
     });
     await db.run.createMany({ data });
+    // The list's step column is the latest checkpoint's (runId, seq = stateSeq): one per run, as the store writes it.
+    await db.checkpoint.createMany({ data: data.map((run, j) => ({ runId: run.id, seq: 1, step: (offset + j) % 9, state: run.state, createdAt: run.createdAt })) });
   }
   return performance.now() - t0;
 }

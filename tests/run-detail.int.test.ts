@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
-import { getRunDetail } from "../lib/queries/runs";
+import { getRunDetail, getRunSnapshot } from "../lib/queries/runs";
 import { initialState } from "../lib/runtime/state";
-import { providers, uid } from "./support/runtime";
+import { expectError, providers, uid } from "./support/runtime";
 
-// The run page's read model: a run whose stored state fails its schema still opens, with its row, trace,
-// checkpoints' places and the stored text, instead of an error page.
+// The run page's read model: checkpoints listed as metadata, a checkpoint's state loaded only when it is
+// shown or compared, the live page's snapshot; and a run whose stored state fails its schema still opens,
+// with its row, trace, checkpoints' places and the stored text, instead of an error page.
 
 describe.each(providers())("run page read model [%s]", (_provider, url) => {
   let db: Db;
@@ -16,6 +17,8 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
   afterAll(async () => { await db.$disconnect(); });
 
   const goodState = JSON.stringify(initialState({ agent: { slug: "detail-agent", version: "1", instructionsHash: "h" }, instructions: "", input: null }));
+  /** A state one step on from goodState, with a plan step, so each checkpoint's state is told apart. */
+  const stepOneState = JSON.stringify({ ...JSON.parse(goodState), step: 1, plan: [{ id: "p1", title: "Look the order up", status: "done" }] });
 
   async function insertRun(state: string) {
     const id = uid("run_detail");
@@ -43,14 +46,46 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
     expect(await db.run.findUniqueOrThrow({ where: { id }, select: { state: true } })).toEqual({ state: stored }); // nothing rewritten
   });
 
-  it("a readable run is read through the runtime, with its state and recovery view", async () => {
-    const id = await insertRun(goodState);
-    const detail = await getRunDetail(id, { checkpoint: 1 });
+  it("a readable run: the current state, recovery, and its checkpoints as metadata only", async () => {
+    const id = await insertRun(stepOneState);
+    const detail = await getRunDetail(id);
     expect(detail?.kind).toBe("readable");
     if (detail?.kind !== "readable") return;
-    expect(detail.shownCheckpoint?.seq).toBe(1);
-    expect(detail.shownState.step).toBe(0);
-    expect(detail.recovery).toMatchObject({ runId: id, status: "FAILED", mayHaveHappened: [] });
+    expect(detail.shownCheckpoint).toBeNull();
+    expect(detail.snapshot).toMatchObject({ runId: id, status: "FAILED", stateSeq: 2, state: { step: 1 }, hasOlderCheckpoints: false });
+    expect(detail.snapshot.recovery).toMatchObject({ runId: id, status: "FAILED", mayHaveHappened: [] });
+    expect(detail.snapshot.checkpoints).toEqual([
+      { seq: 1, step: 0, createdAt: expect.any(String) },
+      { seq: 2, step: 1, createdAt: expect.any(String) },
+    ]);
+    expect(detail.compare).toBeNull();
+  });
+
+  it("a past checkpoint's state when it is shown, and two when they are compared", async () => {
+    const id = await insertRun(stepOneState);
+    const shown = await getRunDetail(id, { checkpoint: 1 });
+    if (shown?.kind !== "readable") throw new Error("expected a readable run");
+    expect(shown.shownCheckpoint).toMatchObject({ seq: 1, step: 0, state: { step: 0, plan: [] } });
+    expect(shown.snapshot.state).toBeNull(); // the current state is not shown, so not sent
+
+    const compared = await getRunDetail(id, { compareFrom: 1, compareTo: 2 });
+    if (compared?.kind !== "readable") throw new Error("expected a readable run");
+    expect(compared.compare?.from).toMatchObject({ seq: 1, state: { step: 0, plan: [] } });
+    expect(compared.compare?.to).toMatchObject({ seq: 2, state: { step: 1, plan: [{ id: "p1" }] } });
+
+    const missing = await getRunDetail(id, { checkpoint: 9, compareFrom: 1, compareTo: 9 });
+    if (missing?.kind !== "readable") throw new Error("expected a readable run");
+    expect(missing).toMatchObject({ isCheckpointMissing: true, shownCheckpoint: null, compare: null, snapshot: { state: { step: 1 } } });
+  });
+
+  it("the live page's snapshot: with or without the current state; NOT_FOUND and INVALID_STATE say why not", async () => {
+    const id = await insertRun(stepOneState);
+    const withState = await getRunSnapshot(id, { withState: true });
+    expect(withState).toMatchObject({ runId: id, stateSeq: 2, state: { step: 1 }, checkpoints: [{ seq: 1 }, { seq: 2 }] });
+    expect(withState.checkpoints[0]).not.toHaveProperty("state");
+    expect((await getRunSnapshot(id, { withState: false })).state).toBeNull();
+    await expectError(getRunSnapshot(uid("missing"), { withState: true }), "NOT_FOUND");
+    await expectError(getRunSnapshot(await insertRun("{not json"), { withState: true }), "INVALID_STATE");
   });
 
   it("no such run: null", async () => {

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRunEvents } from "../lib/queries/run-events";
 import { decodeRunCursor, encodeRunCursor, findRunList, type RunListItem } from "../lib/queries/run-list";
 import { initialState } from "../lib/runtime/state";
+import { recordQueries, selectedColumns } from "./support/query-recorder";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 
 // The runs list query on both databases: filters, search, keyset paging (also across runs created in the
-// same millisecond), the state-error flag; and the incremental events query the live timeline polls.
+// same millisecond), the step from the latest checkpoint without reading any state, the state-error flag
+// of a run the engine set aside; and the incremental events query the live timeline polls.
 
 describe.each(providers())("runs list and events queries [%s]", (_provider, url) => {
   let t: ReturnType<typeof createTestRuntime>;
@@ -26,16 +28,28 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
       const id = `run_${agent}_${String(i).padStart(2, "0")}`;
       ids.push(id);
       return {
-        id, agentSlug: agent, agentVersion: "1", status: i % 2 === 0 ? "COMPLETED" : "FAILED",
+        id, agentSlug: agent, agentVersion: "1", status: i % 2 === 0 ? "COMPLETED" : "FAILED", error: null as string | null,
         input: JSON.stringify({ orderId: `ord-${agent}-${i}`, reason: i === 3 ? "Duplicate charge on Tuesday" : "late" }),
-        state: stateJson(agent, i), createdAt: new Date(base + offset), updatedAt: new Date(base + offset),
+        state: stateJson(agent, i), stateSeq: i + 1, createdAt: new Date(base + offset), updatedAt: new Date(base + offset),
       };
     });
     data.push(
-      { id: `run_${other}_a`, agentSlug: other, agentVersion: "1", status: "COMPLETED", input: "{}", state: stateJson(other), createdAt: new Date(base + 500), updatedAt: new Date(base) },
-      { id: `run_${other}_bad`, agentSlug: other, agentVersion: "1", status: "FAILED", input: "{}", state: "{not json", createdAt: new Date(base + 600), updatedAt: new Date(base) },
+      { id: `run_${other}_a`, agentSlug: other, agentVersion: "1", status: "COMPLETED", error: null, input: "{}", state: stateJson(other), stateSeq: 1, createdAt: new Date(base + 500), updatedAt: new Date(base) },
+      // Set aside by a worker that could not load its state (the store's quarantine writes this error); no checkpoint.
+      { id: `run_${other}_bad`, agentSlug: other, agentVersion: "1", status: "FAILED", error: "unreadable state: state is not valid JSON", input: "{}", state: "{not json", stateSeq: 0, createdAt: new Date(base + 600), updatedAt: new Date(base) },
+      // Broken by hand after it finished: nothing has loaded it since, and the list does not load states.
+      { id: `run_${other}_edited`, agentSlug: other, agentVersion: "1", status: "COMPLETED", error: null, input: "{}", state: "{not json either", stateSeq: 2, createdAt: new Date(base + 700), updatedAt: new Date(base) },
     );
     await t.db.run.createMany({ data });
+    // Every run of `agent` has a checkpoint per step; the list's step is the latest one's (seq = stateSeq).
+    await t.db.checkpoint.createMany({
+      data: [
+        ...ids.flatMap((runId, i) => Array.from({ length: i + 1 }, (_, seq) => ({ runId, seq: seq + 1, step: seq, state: stateJson(agent, seq) }))),
+        { runId: `run_${other}_a`, seq: 1, step: 0, state: stateJson(other) },
+        { runId: `run_${other}_edited`, seq: 1, step: 0, state: stateJson(other) },
+        { runId: `run_${other}_edited`, seq: 2, step: 3, state: stateJson(other, 3) },
+      ],
+    });
   });
   afterAll(async () => { await t.close(); });
 
@@ -67,12 +81,29 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
     expect((await findRunList(t.db, { agent, version: "2" })).runs).toEqual([]);
   });
 
-  it("lists a run whose state cannot be read, with stateError instead of failing the page", async () => {
+  it("lists a run whose state cannot be read instead of failing the page; one the engine set aside is flagged", async () => {
     const { runs } = await findRunList(t.db, { agent: other });
-    expect(runs.map((r) => [r.id, r.step, Boolean(r.stateError)])).toEqual([
-      [`run_${other}_bad`, null, true],
-      [`run_${other}_a`, 0, false],
+    expect(runs.map((r) => [r.id, r.step, r.stateError ?? null])).toEqual([
+      [`run_${other}_edited`, 3, null], // the list never parses a state: this one is found out when its page opens
+      [`run_${other}_bad`, null, "state is not valid JSON"],
+      [`run_${other}_a`, 0, null],
     ]);
+  });
+
+  it("reads no state and no input: the run's columns it shows, then the latest checkpoints' steps by key", async () => {
+    const recorder = recordQueries(t.db);
+    const { runs } = await findRunList(recorder.db, { agent, q: "late" });
+    expect(runs.map((r) => r.step)).toEqual([6, 5, 4, 2, 1, 0]); // run 3's input says "Duplicate charge"
+    for (const run of runs) {
+      expect(run).not.toHaveProperty("state");
+      expect(run).not.toHaveProperty("input");
+    }
+    expect(recorder.queries.map((q) => [q.model, q.operation])).toEqual([["Run", "findMany"], ["Checkpoint", "findMany"]]);
+    for (const query of recorder.queries) {
+      expect(selectedColumns(query)).not.toContain("*");
+      expect(selectedColumns(query)).not.toContain("state");
+      expect(selectedColumns(query)).not.toContain("input");
+    }
   });
 
   it("cursors round-trip and garbage is ignored", () => {

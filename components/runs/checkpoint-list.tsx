@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { CheckpointSummary } from "@/lib/queries/runs";
+import type { CheckpointSummary } from "@/lib/queries/run-checkpoints";
 
-type CheckpointListProps = { runId: string; checkpoints: CheckpointSummary[]; selectedSeq: number | null };
+type CheckpointListProps = { runId: string; checkpoints: CheckpointSummary[]; selectedSeq: number | null; hasOlder?: boolean };
 
 /** Every checkpoint is kept; choosing one shows the run's state as it was then. */
-export function CheckpointList({ runId, checkpoints, selectedSeq }: CheckpointListProps) {
+export function CheckpointList({ runId, checkpoints, selectedSeq, hasOlder = false }: CheckpointListProps) {
   const base = `/runs/${encodeURIComponent(runId)}`;
   const itemClass = (isSelected: boolean) =>
     `flex items-center justify-between gap-2 rounded px-2 py-1 text-sm ${isSelected ? "bg-zinc-900 text-white" : "text-zinc-700 hover:bg-zinc-100"}`;
@@ -32,6 +32,11 @@ export function CheckpointList({ runId, checkpoints, selectedSeq }: CheckpointLi
         </li>
       ))}
       {checkpoints.length === 0 && <li className="px-2 py-1 text-sm text-zinc-500">No checkpoints yet.</li>}
+      {hasOlder && (
+        <li className="px-2 py-1 text-xs text-zinc-500">
+          Checkpoints before #{checkpoints[0]?.seq} are not listed: open one by its number with <span className="font-mono">?checkpoint=</span> in this page&apos;s address.
+        </li>
+      )}
     </ol>
   );
 }

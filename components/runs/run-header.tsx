@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { RunRecord } from "@/lib/runtime/types";
-import { LiveStatus } from "./live/live-status";
+import { LiveStatus, LiveUpdatedAt } from "./live/live-status";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -34,7 +34,7 @@ export function RunHeader({ run, now, actions }: { run: RunRecord; now: Date; ac
           <span className="text-zinc-500">@{run.agentVersion}</span>
         </Field>
         <Field label="Created"><Timestamp value={run.createdAt} /></Field>
-        <Field label="Updated"><Timestamp value={run.updatedAt} /></Field>
+        <Field label="Updated"><LiveUpdatedAt /></Field>
         <Field label="Lease owner">
           {run.leaseOwner ?? <span className="text-zinc-500">none</span>}
           {run.leaseOwner && <span className="text-zinc-500"> · epoch {run.leaseEpoch}</span>}

@@ -1,11 +1,17 @@
 // The runs list: filters, search and keyset paging over the Run table. Reads Prisma directly (a query
 // module) so a page selects only the columns it shows, and so bench/ and tests can pass their own client.
 //
+// No state is read: a run's state grows with its steps, and the list shows one number of it. The step
+// comes from the run's latest checkpoint (its step column, found by primary key: runId + stateSeq),
+// in one query for the page. A run the engine found unreadable says so in its error (the store sets it
+// aside as FAILED with "unreadable state: …"); a state that breaks while nobody loads it is found when
+// its page is opened, not by the list.
+//
 // Paging is keyset on (createdAt DESC, id DESC): the Run(createdAt) index serves the order and the range,
 // and the id breaks ties between runs created in the same millisecond. A deep page costs what the first
 // page costs; an offset would read and throw away every row before it.
 import type { Db } from "@/lib/db";
-import { loadState } from "@/lib/runtime/state";
+import type { Prisma } from "@/lib/generated/sqlite/client";
 import { RUN_STATUSES, type RunStatus } from "@/lib/runtime/types";
 
 export const RUN_LIST_PAGE_SIZE = 50;
@@ -18,12 +24,13 @@ export type RunListItem = {
   agentSlug: string;
   agentVersion: string;
   status: RunStatus;
+  /** The step of the latest checkpoint; null when the run has none. */
   step: number | null;
   error: string | null;
   parentRunId: string | null;
   createdAt: Date;
   updatedAt: Date;
-  /** The stored state could not be read (bad JSON, unknown schema version): listed, flagged. */
+  /** The engine could not read the stored state (bad JSON, unknown schema version) and set the run aside: listed, flagged. */
   stateError?: string;
 };
 
@@ -75,12 +82,29 @@ function whereOf(filter: RunListFilter) {
   };
 }
 
-function stepOf(stateText: string): { step: number | null; stateError?: string } {
-  try {
-    return { step: loadState(stateText).step };
-  } catch (error) {
-    return { step: null, stateError: error instanceof Error ? error.message : String(error) };
-  }
+/** The columns the list shows (no state, no input: the search filters on input without reading it back). */
+export const runListSelect = {
+  id: true, agentSlug: true, agentVersion: true, status: true, stateSeq: true, error: true, parentRunId: true, createdAt: true, updatedAt: true,
+} satisfies Prisma.RunSelect;
+
+/** What the store writes into run.error when it sets aside a run whose state it cannot load (lib/store quarantine). */
+const UNREADABLE_STATE_ERROR = "unreadable state: ";
+
+const stateErrorOf = (error: string | null) => (error?.startsWith(UNREADABLE_STATE_ERROR) ? { stateError: error.slice(UNREADABLE_STATE_ERROR.length) } : {});
+
+/**
+ * The step of each run's latest checkpoint (runId, seq = the run's stateSeq), in one query on the primary
+ * key: runId IN (page) AND seq IN (their stateSeqs), the exact pairs kept. (An OR of 50 pairs costs Prisma
+ * more to build than the database to answer; the cross product reads at most page² tiny rows.)
+ */
+async function latestSteps(db: Db, runs: Array<{ id: string; stateSeq: number }>): Promise<Map<string, number>> {
+  if (runs.length === 0) return new Map();
+  const wanted = new Map(runs.map((r) => [r.id, r.stateSeq]));
+  const rows = await db.checkpoint.findMany({
+    where: { runId: { in: [...wanted.keys()] }, seq: { in: [...new Set(wanted.values())] } },
+    select: { runId: true, seq: true, step: true },
+  });
+  return new Map(rows.filter((r) => wanted.get(r.runId) === r.seq).map((r) => [r.runId, r.step]));
 }
 
 export async function findRunList(db: Db, filter: RunListFilter, pageSize = RUN_LIST_PAGE_SIZE): Promise<RunListPage> {
@@ -88,9 +112,15 @@ export async function findRunList(db: Db, filter: RunListFilter, pageSize = RUN_
     where: whereOf(filter),
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: pageSize + 1,
-    select: { id: true, agentSlug: true, agentVersion: true, status: true, state: true, error: true, parentRunId: true, createdAt: true, updatedAt: true },
+    select: runListSelect,
   });
   const page = rows.slice(0, pageSize);
-  const runs = page.map(({ state, ...row }): RunListItem => ({ ...row, status: row.status as RunStatus, ...stepOf(state) }));
+  const steps = await latestSteps(db, page);
+  const runs = page.map(({ stateSeq: _stateSeq, ...row }): RunListItem => ({
+    ...row,
+    status: row.status as RunStatus,
+    step: steps.get(row.id) ?? null,
+    ...stateErrorOf(row.error),
+  }));
   return { runs, nextCursor: rows.length > pageSize ? encodeRunCursor(page[page.length - 1]) : null };
 }

@@ -1,13 +1,18 @@
 // Read models for the run page. Pages call these, never Prisma directly: the runtime's store is the door
-// for state (it loads and upgrades it through its schema); lists and the trace read through run-list.ts and
-// run-events.ts.
+// for the run and its current state (it loads and upgrades the state through its schema); checkpoints,
+// lists and the trace read through run-checkpoints.ts, run-list.ts and run-events.ts.
+//
+// What grows with a run is read only when it is shown: the checkpoint list is metadata, a checkpoint's
+// state is loaded when it is viewed or compared, and the live page asks for a snapshot (current state,
+// recovery, checkpoint list) only when the run writes a new checkpoint — never the whole page again.
 import { getDb } from "@/lib/db";
 import { getRuntime } from "@/lib/runtime.server";
-import { isAppError } from "@/lib/runtime/errors";
-import type { RecoveryView } from "@/lib/runtime/recovery";
+import { AppError, isAppError } from "@/lib/runtime/errors";
+import { buildRecoveryView, type RecoveryView } from "@/lib/runtime/recovery";
 import type { RunState } from "@/lib/runtime/state";
-import type { RunRecord } from "@/lib/runtime/types";
+import type { RunRecord, RunStatus } from "@/lib/runtime/types";
 import { toListedRunRecord } from "@/lib/store/records";
+import { findCheckpoint, findCheckpointSummaries, type CheckpointSummary, type CheckpointWithState } from "./run-checkpoints";
 import { findRunEvents, type RunEventsPage } from "./run-events";
 
 /** The agents a run can belong to (for the list's agent filter): the registered ones, by slug. */
@@ -15,19 +20,31 @@ export function listAgentSlugs(): string[] {
   return [...getRuntime().context.agents.keys()].sort();
 }
 
-export type CheckpointSummary = { seq: number; step: number; createdAt: Date };
-type CheckpointWithState = CheckpointSummary & { state: RunState };
+/**
+ * What the run page shows that changes with each checkpoint: the live page fetches it again when the
+ * run's stateSeq (or status) moves. `state` is the current state, only when asked for (the page shows it
+ * unless a past checkpoint is open). `at` is when it was read: facts' freshness is judged against it.
+ */
+export type RunSnapshot = {
+  runId: string;
+  status: RunStatus;
+  stateSeq: number;
+  at: string;
+  state: RunState | null;
+  recovery: RecoveryView;
+  checkpoints: CheckpointSummary[];
+  /** Older checkpoints exist than the list holds (see CHECKPOINT_LIST_LIMIT). */
+  hasOlderCheckpoints: boolean;
+};
 
 export type RunDetail = {
   kind: "readable";
   run: RunRecord;
-  recovery: RecoveryView;
   /** The first page of the trace; the timeline loads the rest (and what comes next) by seq. */
   trace: RunEventsPage;
-  checkpoints: CheckpointSummary[];
-  /** The state shown: the checkpoint asked for, else the run's current state. */
-  shownState: RunState;
-  shownCheckpoint: CheckpointSummary | null;
+  snapshot: RunSnapshot;
+  /** The checkpoint asked for, with its state; null shows the current state (snapshot.state). */
+  shownCheckpoint: CheckpointWithState | null;
   /** A checkpoint seq was asked for but the run has none with it. */
   isCheckpointMissing: boolean;
   /** Two checkpoints to compare, when both were asked for and exist. */
@@ -48,34 +65,61 @@ export type UnreadableRunDetail = {
 
 export type RunDetailQuery = { checkpoint?: number; compareFrom?: number; compareTo?: number };
 
-/** Everything the run page shows, or null when there is no such run. */
-export async function getRunDetail(runId: string, query: RunDetailQuery = {}): Promise<RunDetail | UnreadableRunDetail | null> {
-  const runtime = getRuntime();
-  let run: RunRecord | null;
+/** The run through the runtime's store; "unreadable" when its stored state fails its schema. */
+async function loadRun(runId: string): Promise<RunRecord | { unreadable: string } | null> {
   try {
-    run = await runtime.store.getRun(runId);
+    return await getRuntime().store.getRun(runId);
   } catch (error) {
-    if (isAppError(error, "INVALID_STATE")) return getUnreadableRunDetail(runId, error.message);
+    if (isAppError(error, "INVALID_STATE")) return { unreadable: error.message };
     throw error;
   }
+}
+
+/** The runtime's recoveryView, for a run already loaded (the runtime's own would read the run again). */
+async function recoveryOf(run: RunRecord): Promise<RecoveryView> {
+  const { store, context } = getRuntime();
+  const [intents, packets] = await Promise.all([store.listIntents(run.id), store.findPackets({ runId: run.id })]);
+  return buildRecoveryView(run, intents, packets, context.clock.now());
+}
+
+async function snapshotOf(run: RunRecord, withState: boolean): Promise<RunSnapshot> {
+  const [recovery, { checkpoints, hasOlder }] = await Promise.all([recoveryOf(run), findCheckpointSummaries(getDb(), run.id)]);
+  return {
+    runId: run.id, status: run.status, stateSeq: run.stateSeq, at: getRuntime().context.clock.now().toISOString(),
+    state: withState ? run.state : null, recovery, checkpoints, hasOlderCheckpoints: hasOlder,
+  };
+}
+
+/** The parts of the run page that change with each checkpoint; NOT_FOUND, or INVALID_STATE when the state cannot be read. */
+export async function getRunSnapshot(runId: string, opts: { withState: boolean }): Promise<RunSnapshot> {
+  const run = await getRuntime().store.getRun(runId);
+  if (!run) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
+  return snapshotOf(run, opts.withState);
+}
+
+/** Everything the run page shows, or null when there is no such run. */
+export async function getRunDetail(runId: string, query: RunDetailQuery = {}): Promise<RunDetail | UnreadableRunDetail | null> {
+  const run = await loadRun(runId);
   if (!run) return null;
-  const [recovery, trace, checkpoints] = await Promise.all([
-    runtime.recoveryView(runId),
-    findRunEvents(getDb(), runId),
-    runtime.store.listCheckpoints(runId),
+  if ("unreadable" in run) return getUnreadableRunDetail(runId, run.unreadable);
+  const db = getDb();
+  const checkpointOf = (seq: number | undefined) => (seq === undefined ? Promise.resolve(null) : findCheckpoint(db, runId, seq));
+  const isComparing = query.compareFrom !== undefined && query.compareTo !== undefined;
+  const [trace, snapshot, shownCheckpoint, from, to] = await Promise.all([
+    findRunEvents(db, runId),
+    snapshotOf(run, query.checkpoint === undefined),
+    checkpointOf(query.checkpoint),
+    checkpointOf(isComparing ? query.compareFrom : undefined),
+    checkpointOf(isComparing ? query.compareTo : undefined),
   ]);
-  const find = (seq: number | undefined) => (seq === undefined ? undefined : checkpoints.find((c) => c.seq === seq));
-  const selected = find(query.checkpoint);
-  const [from, to] = [find(query.compareFrom), find(query.compareTo)];
   return {
     kind: "readable",
     run,
-    recovery,
     trace,
-    checkpoints: checkpoints.map(({ seq, step, createdAt }) => ({ seq, step, createdAt })),
-    shownState: selected?.state ?? run.state,
-    shownCheckpoint: selected ? { seq: selected.seq, step: selected.step, createdAt: selected.createdAt } : null,
-    isCheckpointMissing: query.checkpoint !== undefined && !selected,
+    // A checkpoint asked for that does not exist: the current state is shown instead.
+    snapshot: shownCheckpoint ? snapshot : { ...snapshot, state: run.state },
+    shownCheckpoint,
+    isCheckpointMissing: query.checkpoint !== undefined && !shownCheckpoint,
     compare: from && to ? { from, to } : null,
   };
 }
@@ -83,11 +127,7 @@ export async function getRunDetail(runId: string, query: RunDetailQuery = {}): P
 /** The run page's facts that do not need the state: the run's row, its trace and its checkpoints' places. */
 async function getUnreadableRunDetail(runId: string, stateError: string): Promise<UnreadableRunDetail | null> {
   const db = getDb();
-  const [row, trace, checkpoints] = await Promise.all([
-    db.run.findUnique({ where: { id: runId } }),
-    findRunEvents(db, runId),
-    db.checkpoint.findMany({ where: { runId }, select: { seq: true, step: true, createdAt: true }, orderBy: { seq: "asc" } }),
-  ]);
+  const [row, trace, { checkpoints }] = await Promise.all([db.run.findUnique({ where: { id: runId } }), findRunEvents(db, runId), findCheckpointSummaries(db, runId)]);
   if (!row) return null;
   return { kind: "unreadable", run: toListedRunRecord(row), stateError, storedState: row.state, trace, checkpoints };
 }

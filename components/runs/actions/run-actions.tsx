@@ -6,15 +6,16 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { cancelRunAction, resumeRunAction, retryRunAction } from "@/lib/actions/runs";
 import { TERMINAL_STATUSES } from "@/lib/runtime/types";
 import { useRunLive } from "../live/run-live";
+import { useRunSnapshot } from "../live/run-snapshot";
 import { ForkForm } from "./fork-form";
 import { useRunAction } from "./use-run-action";
 
 type Pending = "cancel" | "retry" | null;
-type RunActionsProps = { runId: string; checkpoints: Array<{ seq: number; step: number }> };
 
 /** What an operator can do to the run now. Rendered only for runs:operate; the actions check it again. */
-export function RunActions({ runId, checkpoints }: RunActionsProps) {
+export function RunActions({ runId }: { runId: string }) {
   const { head } = useRunLive();
+  const { checkpoints } = useRunSnapshot();
   const { run, isPending, outcome } = useRunAction();
   const [confirming, setConfirming] = useState<Pending>(null);
   const [reason, setReason] = useState("");

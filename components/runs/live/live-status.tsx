@@ -1,5 +1,6 @@
 "use client";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { Timestamp } from "@/components/ui/timestamp";
 import { useRunLive } from "./run-live";
 
 /** The run's status as the last poll saw it, and whether the page is following it. */
@@ -16,4 +17,9 @@ export function LiveStatus() {
       )}
     </span>
   );
+}
+
+/** When the run last changed, as the last poll saw it (every step moves it; the page is not re-rendered for that). */
+export function LiveUpdatedAt() {
+  return <Timestamp value={useRunLive().head.updatedAt} />;
 }

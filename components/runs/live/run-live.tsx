@@ -9,8 +9,9 @@ import { TERMINAL_STATUSES } from "@/lib/runtime/types";
 
 // The run page's live source: it holds every trace event loaded so far and the run's head. It pulls
 // events by seq (after=<last seq>) — at once while there is a backlog, then every LIVE_INTERVAL_MS while
-// the run is not finished — so the header, the timeline and the cost summary grow together, and a
-// status change or a new checkpoint refreshes the server-rendered parts (state, checkpoints, recovery, actions).
+// the run is not finished — so the header, the timeline and the cost summary grow together. A new
+// checkpoint refetches only the snapshot (run-snapshot.tsx: state, recovery, checkpoint list); a status
+// change, rarer, refreshes the server-rendered page (the header's lease, error and wait).
 
 type RunLiveValue = { head: RunHead; events: TimelineEvent[]; isLive: boolean; isLoadingBacklog: boolean; error: string | null };
 
@@ -52,13 +53,13 @@ export function RunLive({ runId, initial, children }: { runId: string; initial: 
   const isLive = !TERMINAL_STATUSES.includes(head.status);
   const isBehind = hasMore || head.eventSeq > lastSeqOf(query.data);
 
-  // The server-rendered parts show one checkpoint and one status: a new checkpoint or status refreshes them.
-  const shown = useRef({ status: initial.run.status, stateSeq: initial.run.stateSeq });
+  // The server-rendered header shows one status (and its lease, error, wait): a status change refreshes it.
+  const shownStatus = useRef(initial.run.status);
   useEffect(() => {
-    if (head.status === shown.current.status && head.stateSeq === shown.current.stateSeq) return;
-    shown.current = { status: head.status, stateSeq: head.stateSeq };
+    if (head.status === shownStatus.current) return;
+    shownStatus.current = head.status;
     router.refresh();
-  }, [head.status, head.stateSeq, router]);
+  }, [head.status, router]);
 
   const value: RunLiveValue = { head, events, isLive, isLoadingBacklog: isBehind, error: query.error ? query.error.message : null };
   return <RunLiveContext.Provider value={value}>{children}</RunLiveContext.Provider>;

@@ -1,4 +1,4 @@
-import type { CheckpointSummary } from "@/lib/queries/runs";
+import type { CheckpointSummary } from "@/lib/queries/run-checkpoints";
 
 type CheckpointCompareProps = { runId: string; checkpoints: CheckpointSummary[]; from?: number; to?: number };
 

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { defineConsoleRoute } from "@/lib/api/console-route";
+import { getRunSnapshot } from "@/lib/queries/runs";
+
+export const dynamic = "force-dynamic";
+
+/** The live run page asks for this when the run writes a new checkpoint: recovery, the checkpoint list and (state=1) the current state. */
+export const GET = defineConsoleRoute(
+  {
+    scope: "runs:read",
+    params: z.object({ id: z.string().min(1).max(200) }),
+    query: z.object({ state: z.enum(["0", "1"]).default("1") }),
+  },
+  ({ params, query }) => getRunSnapshot(params.id, { withState: query.state === "1" }),
+);
