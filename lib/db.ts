@@ -3,6 +3,7 @@
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 
@@ -23,21 +24,31 @@ export function providerOfDb(db: Db): DbProvider {
   return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql" ? "postgres" : "sqlite";
 }
 
-// The URL each client was made for: the store opens a LISTEN connection of its own to the same
-// Postgres (a pooled Prisma connection cannot hold a LISTEN).
-const urls = new WeakMap<Db, string>();
-export const databaseUrlOf = (db: Db): string | undefined => urls.get(db);
+// What each client was made with: its URL (the store opens a LISTEN connection of its own to the
+// same Postgres: a pooled connection cannot hold a LISTEN) and, on Postgres, the pg pool that Prisma's
+// adapter runs on, which the runtime store's hot statements share (lib/store/hot-path.ts).
+const made = new WeakMap<Db, { url: string; pool?: pg.Pool }>();
+export const databaseUrlOf = (db: Db): string | undefined => made.get(db)?.url;
+export const poolOf = (db: Db): pg.Pool | undefined => made.get(db)?.pool;
 
 export function createDb(url: string = defaultDatabaseUrl()): Db {
-  const db = createClient(url);
-  urls.set(db, url);
+  if (providerOf(url) === "postgres") {
+    // Prisma's $disconnect leaves a pool it was given open: idle connections close by themselves
+    // (and never hold a process that is done), so a disconnected client has no backend left soon after.
+    const pool = new pg.Pool({ connectionString: url, allowExitOnIdle: true, idleTimeoutMillis: 2_000 });
+    // An idle connection the server closed (a restart, a dropped database) is discarded by the pool;
+    // without a listener its error would crash the process once Prisma has let go of the pool.
+    pool.on("error", () => {});
+    const db = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Db;
+    made.set(db, { url, pool });
+    return db;
+  }
+  const db = createSqliteClient(url);
+  made.set(db, { url });
   return db;
 }
 
-function createClient(url: string): Db {
-  if (providerOf(url) === "postgres") {
-    return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
-  }
+function createSqliteClient(url: string): Db {
   // WAL (set once per file by the set-up) lets the console read while a worker commits.
   // synchronous=FULL makes every commit durable across power loss, not only across a process crash:
   // better-sqlite3 is built with WAL's default lowered to NORMAL, so it is set on every connection.

@@ -7,6 +7,7 @@ import { recordAgentVersions } from "@/lib/agents/versions";
 import { getDb, type Db } from "@/lib/db";
 import { DEFAULT_CONCURRENCY, createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
 import { setDeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
+import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { createPrismaStore } from "@/lib/store/prisma-store";
 import { createBuiltInTools } from "@/lib/tools";
 import { createRegisteredToolResolver } from "@/lib/tools/registered";
@@ -37,7 +38,7 @@ function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[])
 }
 
 // Survives Next.js dev-mode module reloads, so one process never runs two embedded workers.
-const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; runtime: Runtime }; tetherWorker?: Worker };
+const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; runtime: Runtime }; tetherWorker?: Worker; tetherRetention?: Retention };
 
 export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
@@ -73,11 +74,18 @@ export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Work
   return { concurrency: number("TETHER_WORKER_CONCURRENCY"), leaseMs: number("TETHER_LEASE_MS"), pollMs: number("TETHER_POLL_MS") };
 }
 
+/** Retention's periodic purge (TETHER_RETENTION_DAYS; off when unset or 0), once per process. */
+export function startRetentionFromEnv(): Retention {
+  globalForTether.tetherRetention ??= startRetention({ db: getDb(), retentionDays: retentionDaysFromEnv(), logger: consoleLogger });
+  return globalForTether.tetherRetention;
+}
+
 /** The in-process worker of the embedded mode (TETHER_EMBEDDED_WORKER=0 turns it off). */
 export function startEmbeddedWorker(): Worker {
   if (!globalForTether.tetherWorker) {
     globalForTether.tetherWorker = getRuntime().createWorker(workerOptionsFromEnv());
     globalForTether.tetherWorker.start();
+    startRetentionFromEnv();
     consoleLogger.info("embedded worker started", { owner: globalForTether.tetherWorker.owner, concurrency: workerOptionsFromEnv().concurrency ?? DEFAULT_CONCURRENCY });
   }
   return globalForTether.tetherWorker;

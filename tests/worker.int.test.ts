@@ -74,8 +74,10 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
   const asker = scriptedAgent(uid("asker"), [counting.tool.name], [call(counting.tool.name)]);
   let t: ReturnType<typeof createTestRuntime>;
 
+  const log: string[] = [];
   beforeAll(async () => {
-    t = createTestRuntime(url, { agents: [together, slow, held, sleeper, waiter, asker], tools: [barrier, counting.tool, hold.tool] });
+    const logger = { info: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`), warn: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`), error: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`) };
+    t = createTestRuntime(url, { agents: [together, slow, held, sleeper, waiter, asker], tools: [barrier, counting.tool, hold.tool], logger });
     for (const agent of [together, slow, held]) await grant(t.runtime, agent);
     await grant(t.runtime, asker, { [counting.tool.name]: { effect: "require_approval" } });
   });
@@ -123,7 +125,10 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
     it("wakes a sleeping run when its timer is due", async () => {
       const [id] = await start(sleeper, 1);
       await until("the run sleeps", () => allAre([id], "SLEEPING"));
-      await until("the timer fires and the run completes", () => allAre([id], "COMPLETED"));
+      await until("the timer fires and the run completes", () => allAre([id], "COMPLETED")).catch(async (error) => {
+        const run = await t.db.run.findUniqueOrThrow({ where: { id }, select: { status: true, wakeAt: true, runnableAt: true, leaseOwner: true } });
+        throw new Error(`${error.message}: ${JSON.stringify(run)}, ${worker.inFlight} in flight, now ${new Date().toISOString()}; log: ${log.join(" | ")}`);
+      });
     });
 
     it("wakes a run when the signal it waits for arrives", async () => {

@@ -148,6 +148,8 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
     timer = { at: at.getTime(), handle: setTimeout(() => { timer = null; poke(); }, delay) };
   }
   const onWakeup = (w: Wakeup) => (w.at ? wakeAt(w.at) : poke());
+  let claimFailures = 0;
+  const retryDelay = () => Math.min(pollMs, 50 * 2 ** Math.min(claimFailures, 6));
 
   async function work() {
     const unsubscribe = store.onRunnable(onWakeup);
@@ -163,8 +165,12 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
               const next = await store.nextRunnableAt({ owner, after: ctx.clock.now() });
               if (next) wakeAt(next);
             }
+            claimFailures = 0;
           } catch (error) {
-            logger.error("claim failed", { owner, error: String(error) });
+            // The database is unreachable or busy: try again soon (not at the next poll, which may be far).
+            claimFailures++;
+            logger.error("claim failed", { owner, error: String(error), retryInMs: retryDelay() });
+            wakeAt(new Date(ctx.clock.now().getTime() + retryDelay()));
           }
           if (maybeRunnable && concurrency - held.size > 0) continue;
         }

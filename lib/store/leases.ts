@@ -4,7 +4,8 @@ import type { Claim, RuntimeStore } from "@/lib/runtime/store";
 import type { Lease } from "@/lib/runtime/types";
 import { claimRunsStatement, nextRunnableAtStatement, releaseLeaseStatement, renewLeasesStatement } from "./postgres-sql";
 import { toRunRecord, type RunRow } from "./records";
-import { ACTIVE_STATUSES, type Statement } from "./rows";
+import { hotQuery } from "./hot-path";
+import { ACTIVE_STATUSES } from "./rows";
 import * as sqlite from "./sqlite-sql";
 import { appendEvents } from "./trace-events";
 import type { Wakeups } from "./wakeups";
@@ -18,7 +19,7 @@ type LeaseStore = Pick<RuntimeStore, "claimRun" | "claimRuns" | "renewLeases" | 
 
 export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => Date; wakeups: Wakeups }): LeaseStore {
   const { postgres, now, wakeups } = opts;
-  const query = <T>(s: Statement) => db.$queryRawUnsafe<T[]>(s.sql, ...s.values);
+  const query = hotQuery(db);
   const wallClock = () => new Date(); // Run.updatedAt, as Prisma's @updatedAt writes it
 
   /** A run whose stored state cannot be loaded fails loudly instead of being reinterpreted or

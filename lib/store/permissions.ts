@@ -1,14 +1,16 @@
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
-import { isRecordNotFound, isUniqueViolation, json, parse, toPermission } from "./records";
+import type { HotQuery } from "./hot-path";
+import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow } from "./records";
 
 // Permissions in the store: every change is versioned, with its audit row (before/after) in the same
 // transaction; concurrent writers of one rule end in CONFLICT, never a raw database error.
 
 type PermissionStore = Pick<RuntimeStore, "listPermissions" | "putPermission" | "deletePermission" | "listPermissionChanges">;
 
-export function createPermissionStore(db: Db): PermissionStore {
+/** `hot`: on Postgres, the rules an acting step reads go straight to the pool (hot-path.ts). */
+export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionStore {
   async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion }: Parameters<RuntimeStore["putPermission"]>[1]) {
     return db.$transaction(async (tx) => {
       const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
@@ -28,6 +30,13 @@ export function createPermissionStore(db: Db): PermissionStore {
   }
   return {
     async listPermissions(opts = {}) {
+      if (hot && opts.agent) {
+        const rows = await hot<PermissionRow>({
+          sql: `SELECT * FROM "Permission" WHERE "agent" = ANY($1::text[]) ORDER BY "agent", "tool", "step"`,
+          values: [[opts.agent, "*"]],
+        });
+        return rows.map(toPermission);
+      }
       const rows = await db.permission.findMany({
         where: opts.agent ? { agent: { in: [opts.agent, "*"] } } : undefined,
         orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }],

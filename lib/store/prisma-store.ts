@@ -3,6 +3,7 @@ import { AppError } from "@/lib/runtime/errors";
 import { loadState, type RunState } from "@/lib/runtime/state";
 import type { CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "@/lib/runtime/store";
 import type { Logger, TraceEvent } from "@/lib/runtime/types";
+import { hotQuery } from "./hot-path";
 import { createLeaseStore, leaseLost } from "./leases";
 import { commitStepStatement, leaseHeldStatement, wakeIfSignalWaitingStatement, type CommitRow } from "./postgres-sql";
 import { intentResult, intentRow, packetRow, parksOnEvent, runnableAtOf, wakeupOf, type Statement } from "./rows";
@@ -27,7 +28,7 @@ import { createWakeups, notifyInTransaction } from "./wakeups";
 export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Logger } = {}): RuntimeStore {
   const now = opts.now ?? (() => new Date());
   const postgres = providerOfDb(db) === "postgres"; // which raw SQL to speak
-  const query = <T>(s: Statement) => db.$queryRawUnsafe<T[]>(s.sql, ...s.values);
+  const query = hotQuery(db); // Postgres: straight to the pg pool; SQLite: Prisma's raw queries
   // The wall clock, for Run.updatedAt in raw statements: what Prisma's @updatedAt writes (not the store's clock).
   const wallClock = () => new Date();
   const wakeups = createWakeups({ listenUrl: postgres ? databaseUrlOf(db) : undefined, logger: opts.logger });
@@ -197,7 +198,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     ...createLeaseStore(db, { postgres, now, wakeups }),
     ...createPacketStore(db, now, { postgres, wakeups }),
     ...createSignalStore(db, { postgres, wakeups }),
-    ...createPermissionStore(db),
+    ...createPermissionStore(db, postgres ? query : null),
 
     async close() {
       await wakeups.close();

@@ -10,7 +10,7 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
 type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & { approvals: Array<{ approver: string }> };
 type IntentRow = Awaited<ReturnType<Db["effectIntent"]["findUniqueOrThrow"]>>;
-type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThrow"]>>;
+export type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThrow"]>>;
 
 export const json = (value: unknown) => JSON.stringify(value ?? null);
 export const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));

@@ -17,6 +17,8 @@ const runtime = createRuntime({
   agents,
   tools: worldTools(process.env.WORLD_URL!),
   retryBaseDelayMs: 5,
+  // Warnings and errors go to stderr, which a failing test prints.
+  logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
   onFaultPoint: async (point, info) => {
     if (point === process.env.TETHER_FAULT_AT && info.tool === process.env.TETHER_FAULT_TOOL) {
       process.stdout.write(`FAULT ${point} ${info.tool} ${info.runId}\n`);
