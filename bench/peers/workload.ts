@@ -1,0 +1,46 @@
+// The workload every system runs (DESIGN.md §10): a workflow of STEPS durable steps, each a trivial
+// function returning a ~1 KB object, so what is measured is the engine's cost of making a step durable.
+
+export const STEPS = 10;
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+export const PLAN = {
+  warmupRuns: env("PEERS_WARMUP_RUNS", 20), // JIT, connection pools, query plans: not measured
+  sequentialRuns: env("PEERS_SEQUENTIAL_RUNS", 50), // one after another
+  concurrentRuns: env("PEERS_CONCURRENT_RUNS", 200), // started at once
+  gateRounds: env("PEERS_GATE_ROUNDS", 20), // pause → decision → next step committed
+  floorMs: env("PEERS_FLOOR_MS", 2500), // single-row autocommit INSERT loop
+};
+export type Plan = typeof PLAN;
+
+/** ~1 KB, the same shape as bench/support/workload.ts's tool result (which Tether's agent returns). */
+export function payload(i: number): Record<string, unknown> {
+  const items = Array.from({ length: 8 }, (_, k) => ({ sku: `SKU-${i}-${k}`, name: `Item ${k} of order ${i}`, qty: k + 1, priceCents: 1999 + k }));
+  const base = { orderId: `ord_${i}`, status: "paid", customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` }, items, note: "" };
+  base.note = "x".repeat(Math.max(0, 1024 - JSON.stringify(base).length));
+  return base;
+}
+
+/** Wall time of one scenario. */
+export type Timed = { runs: number; steps: number; ms: number };
+export const stepsPerSec = (t: Timed | null | undefined) => (t ? t.steps / (t.ms / 1000) : NaN);
+
+export type PeerFigures = {
+  sequential: Timed;
+  concurrent: Timed;
+  /** Gate / interrupt round trips (ms), one per round, when the system has one. */
+  gateMs?: number[];
+  notes: string[];
+};
+
+export async function timed(runs: number, body: () => Promise<void>): Promise<Timed> {
+  const t0 = performance.now();
+  await body();
+  return { runs, steps: runs * STEPS, ms: performance.now() - t0 };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
