@@ -3,6 +3,7 @@ import { refundAgent } from "./support/agents";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker, type WorkerProcess } from "./support/spawn-worker";
 import { worldTools } from "./support/tools";
+import { until } from "./support/until";
 import { startWorld, type World } from "./support/world";
 
 // A worker holds many runs at once, so a crash or a stall hits all of them mid-step. These tests do
@@ -14,13 +15,6 @@ import { startWorld, type World } from "./support/world";
 const LEASE_MS = 800;
 const RUNS = 8;
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 20_000) => {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe.each(providers())("a worker holding many runs, crashed or frozen [%s]", (_provider, url) => {
   let world: World;

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppError, type ErrorCode } from "../lib/runtime/errors";
 import type { RunState } from "../lib/runtime/state";
@@ -84,6 +85,27 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(second.run.id).toBe(first.run.id);
       expect(second.run.input).toEqual(first.run.input);
       expect(await store.getRun(again.id)).toBeNull();
+    });
+
+    it.runIf(_provider === "postgres")("a burst of new runs twenty times the connection pool: each is one statement, none waits to BEGIN a transaction", async () => {
+      // An interactive transaction per new run made a burst queue for the pool's connections until
+      // Prisma gave up waiting to start one; the run, its checkpoint and events are now one statement.
+      const sent: string[] = [];
+      const query = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
+        if (text) sent.push(text.trim().split(/\s+/)[0].toUpperCase());
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      const runs = Array.from({ length: 200 }, () => buildNewRun({ agentSlug }));
+      const results = await Promise.all(runs.map((run) => store.createRun(run))).finally(() => { pg.Client.prototype.query = query; });
+      expect(sent.filter((s) => s === "BEGIN")).toEqual([]);
+      expect(sent).toHaveLength(200);
+      expect(results.every((r) => r.created)).toBe(true);
+      for (const run of runs.slice(0, 5)) {
+        expect(await store.listCheckpoints(run.id)).toHaveLength(1);
+        expect((await store.listEvents(run.id)).map((e) => e.seq)).toEqual(run.events.map((_, i) => i + 1));
+      }
     });
 
     it("with one idempotency key sent concurrently, creates exactly one run", async () => {

@@ -5,6 +5,7 @@ import { refundAgent, scriptedAgent } from "./support/agents";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker } from "./support/spawn-worker";
 import { worldTools } from "./support/tools";
+import { until } from "./support/until";
 import { startWorld, type World } from "./support/world";
 
 // The worker drives many runs at once and is woken by events, not by its poll. Every started worker
@@ -53,13 +54,6 @@ function heldTool() {
   return { tool, held, release: () => held.splice(0).forEach((go) => go()) };
 }
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe.each(providers())("the worker [%s]", (provider, url) => {
   const barrier = barrierTool(10);

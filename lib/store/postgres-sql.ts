@@ -1,6 +1,6 @@
-import type { StepCommit } from "@/lib/runtime/store";
+import type { NewRun, StepCommit } from "@/lib/runtime/store";
 import {
-  ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, intentResult, intentRow, packetChanges, packetRow, parksOnEvent, runChanges, wakeupOf, type Row, type Statement,
+  ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, intentResult, intentRow, json, packetChanges, packetRow, parksOnEvent, runChanges, wakeupOf, type Row, type Statement,
 } from "./rows";
 import { notifySql, wakeupPayload } from "./wakeups";
 
@@ -23,7 +23,7 @@ type PgType = "text" | "int" | "timestamp(3)" | "text[]" | "int[]";
 
 /** The non-text columns this file writes (prisma/postgres/migrations); every other one is TEXT. */
 const COLUMN_TYPES: Record<string, PgType> = {
-  seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int",
+  seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int", stateSeq: "int", eventSeq: "int", runnableAt: "timestamp(3)",
   at: "timestamp(3)", createdAt: "timestamp(3)", completedAt: "timestamp(3)", expiresAt: "timestamp(3)", usedAt: "timestamp(3)",
   decidedAt: "timestamp(3)", consumedAt: "timestamp(3)", wakeAt: "timestamp(3)", leaseExpiresAt: "timestamp(3)", updatedAt: "timestamp(3)",
 };
@@ -121,6 +121,38 @@ export function releaseLeaseStatement(lease: StepCommit["lease"], at: Date, upda
       RETURNING "id", "status")
     SELECT "status", CASE WHEN "status" = ANY(${active}) THEN ${notifySql(`"id"`)} ELSE 0 END AS "notified" FROM released`;
   return { sql, values: p.values };
+}
+
+/**
+ * A new run as one statement: the run, its first checkpoint and its first events, and the NOTIFY
+ * that wakes workers — one round trip, no interactive transaction (a burst of new runs would queue
+ * for the pool's connections and time out waiting to BEGIN). A run whose idempotency key is already
+ * taken inserts nothing and returns no row (the caller reads the first one).
+ */
+export function createRunStatement(run: NewRun, at: Date, wallClock: Date): Statement {
+  const p = new Params();
+  const row: Row = {
+    id: run.id, agentSlug: run.agentSlug, agentVersion: run.agentVersion, status: "QUEUED", input: json(run.input), state: json(run.state),
+    stateSeq: 1, eventSeq: run.events.length, idempotencyKey: run.idempotencyKey, startedBy: run.startedBy, parentRunId: run.parentRunId,
+    runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
+  };
+  const atTs = p.add(at, "timestamp(3)");
+  const ctes = [`created AS (
+      INSERT INTO "Run" (${Object.keys(row).map((c) => `"${c}"`).join(", ")})
+      VALUES (${Object.entries(row).map(([c, v]) => p.add(v, columnType(c))).join(", ")})
+      ON CONFLICT ("idempotencyKey") DO NOTHING
+      RETURNING *)`,
+    `checkpoint AS (
+      INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "createdAt")
+      SELECT created."id", 1, ${p.add(run.state.step, "int")}, created."state", ${atTs} FROM created)`];
+  if (run.events.length > 0) {
+    ctes.push(`events AS (
+      INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
+      SELECT created."id", e.n::int, e.step, e.type, e.data, ${atTs}
+      FROM created, unnest(${p.add(run.events.map((e) => e.step), "int[]")}, ${p.add(run.events.map((e) => e.type), "text[]")}, ${p.add(run.events.map((e) => json(e.data)), "text[]")})
+        WITH ORDINALITY AS e(step, type, data, n))`);
+  }
+  return { sql: `WITH ${ctes.join(",\n")} SELECT created.*, ${notifySql(`created."id"`)} AS "notified" FROM created`, values: p.values };
 }
 
 /** When the next run that `owner` does not hold becomes claimable (a timer, another worker's lease expiry). */

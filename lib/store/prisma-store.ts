@@ -5,11 +5,11 @@ import type { CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "
 import type { Logger, TraceEvent } from "@/lib/runtime/types";
 import { hotQuery } from "./hot-path";
 import { createLeaseStore, leaseLost } from "./leases";
-import { commitStepStatement, leaseHeldStatement, wakeIfSignalWaitingStatement, type CommitRow } from "./postgres-sql";
+import { commitStepStatement, createRunStatement, leaseHeldStatement, wakeIfSignalWaitingStatement, type CommitRow } from "./postgres-sql";
 import { intentResult, intentRow, packetRow, parksOnEvent, runnableAtOf, wakeupOf, type Statement } from "./rows";
 import { createPacketStore } from "./packets";
 import { createPermissionStore } from "./permissions";
-import { isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord } from "./records";
+import { isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord, type RunRow } from "./records";
 import { createSignalStore } from "./signals";
 import * as sqlite from "./sqlite-sql";
 import { appendEvents, insertEvents } from "./trace-events";
@@ -76,6 +76,17 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
   const store: RuntimeStore = {
     async createRun(run: NewRun) {
+      if (postgres) {
+        const [row] = await query<RunRow & { notified?: number }>(createRunStatement(run, now(), wallClock()));
+        if (row) {
+          delete row.notified;
+          wakeups.emit({ runId: run.id });
+          return { run: toRunRecord(row), created: true };
+        }
+        // The idempotency key was taken (now, or by a request racing this one): the first run stands.
+        const existing = await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey! } });
+        return { run: toRunRecord(existing), created: false };
+      }
       if (run.idempotencyKey) {
         const existing = await db.run.findUnique({ where: { idempotencyKey: run.idempotencyKey } });
         if (existing) return { run: toRunRecord(existing), created: false };
@@ -101,7 +112,6 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
           });
           await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: json(run.state), createdAt: at } });
           await insertEvents(tx, run.id, 1, run.events, at);
-          await notifyInTransaction(tx, postgres, { runId: run.id });
           return created;
         });
         wakeups.emit({ runId: run.id });
