@@ -2,7 +2,8 @@ import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { PacketFilter, RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket } from "@/lib/runtime/types";
-import { isUniqueViolation, json, packetInclude, toPacket, type Tx } from "./records";
+import type { HotQuery } from "./hot-path";
+import { isUniqueViolation, json, packetInclude, toPacket, type PacketRow, type Tx } from "./records";
 import { appendEvents } from "./trace-events";
 import { notifyInTransaction, type Wakeups } from "./wakeups";
 
@@ -18,9 +19,17 @@ async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket
   return toPacket(row);
 }
 
-export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boolean; wakeups: Wakeups }): PacketStore {
+/** One packet with its approvers in one statement: what a woken run reads first (hot-path.ts). */
+const GET_PACKET_SQL = `SELECT p.*, COALESCE((SELECT json_agg(json_build_object('approver', a."approver") ORDER BY a."at")
+  FROM "PacketApproval" a WHERE a."packetId" = p."id"), '[]'::json) AS "approvals" FROM "DecisionPacket" p WHERE p."id" = $1`;
+
+export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boolean; wakeups: Wakeups; hot: HotQuery }): PacketStore {
   return {
     async getPacket(id) {
+      if (opts.postgres) {
+        const [row] = await opts.hot<PacketRow>({ sql: GET_PACKET_SQL, values: [id] });
+        return row ? toPacket(row) : null;
+      }
       const row = await db.decisionPacket.findUnique({ where: { id }, include: packetInclude });
       return row ? toPacket(row) : null;
     },

@@ -206,7 +206,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     },
 
     ...createLeaseStore(db, { postgres, now, wakeups }),
-    ...createPacketStore(db, now, { postgres, wakeups }),
+    ...createPacketStore(db, now, { postgres, wakeups, hot: query }),
     ...createSignalStore(db, { postgres, wakeups }),
     ...createPermissionStore(db, postgres ? query : null),
 

@@ -8,7 +8,7 @@ import type { DecisionPacket, EffectIntent, PermissionRule, RunRecord, RunStatus
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
-type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & { approvals: Array<{ approver: string }> };
+export type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & { approvals: Array<{ approver: string }> };
 type IntentRow = Awaited<ReturnType<Db["effectIntent"]["findUniqueOrThrow"]>>;
 export type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThrow"]>>;
 
