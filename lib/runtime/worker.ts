@@ -122,8 +122,8 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
     driving.add(driven);
   }
 
-  async function claimBatch(limit: number): Promise<number> {
-    const claims = await store.claimRuns({ owner, now: ctx.clock.now(), leaseMs, limit });
+  async function claimBatch(limit: number, now: Date): Promise<number> {
+    const claims = await store.claimRuns({ owner, now, leaseMs, limit });
     claims.forEach(launch);
     return claims.length;
   }
@@ -159,10 +159,13 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
         if (maybeRunnable && free > 0) {
           maybeRunnable = false;
           try {
-            const claimed = await claimBatch(free);
+            // One instant for both questions: a run that comes due between the claim and the look
+            // ahead (a timer that fired a hair early) is the next one, and wakes us at once.
+            const now = ctx.clock.now();
+            const claimed = await claimBatch(free, now);
             if (claimed === free) maybeRunnable = true; // there may be more than we had room for
             else {
-              const next = await store.nextRunnableAt({ owner, after: ctx.clock.now() });
+              const next = await store.nextRunnableAt({ owner, after: now });
               if (next) wakeAt(next);
             }
             claimFailures = 0;
