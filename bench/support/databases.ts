@@ -31,6 +31,9 @@ export async function createPostgres(): Promise<PgHandle | string> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const drop = async () => {
+    // Let disconnected clients' idle connections close first (a pool that a disconnected Prisma client
+    // leaves behind may have no 'error' listener: a connection terminated under it would crash the bench).
+    await noBackends(admin, name, 5_000);
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   };
@@ -48,12 +51,17 @@ export async function createPostgres(): Promise<PgHandle | string> {
  * database, so the read itself is not counted). A backend reports its counters when it exits, so
  * the caller disconnects the bench client first; we wait until no backend of the database is left.
  */
-export async function xactCommit(h: PgHandle): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await h.admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [h.name]);
-    if (rows[0].n === 0) break;
+async function noBackends(admin: pg.Client, name: string, ms: number) {
+  for (let waited = 0; waited < ms; waited += 25) {
+    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+    if (rows[0].n === 0) return true;
     await new Promise((r) => setTimeout(r, 25));
   }
+  return false;
+}
+
+export async function xactCommit(h: PgHandle): Promise<number> {
+  await noBackends(h.admin, h.name, 5_000);
   let last = -1;
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));

@@ -19,6 +19,8 @@ export type Row = {
   /** pg_stat_database.xact_commit delta over the drain / tool steps (Postgres only). */
   xactCommitPerStep: number | null;
   storeCallsPerStep: Record<string, number>;
+  /** Several runs in flight at once: step windows overlap, so per-step counts are the all-in ones. */
+  overlapping?: boolean;
 };
 
 export function percentile(sorted: number[], p: number): number {
@@ -53,23 +55,25 @@ function table(header: string[], rows: string[][]): string {
 }
 
 export function printTables(rows: Row[]) {
-  console.log("\nThroughput (one worker, sequential steps; wall clock of worker.drain(), runs created beforehand)");
+  console.log("\nThroughput (one worker; wall clock of worker.drain(), runs created beforehand; one run at a time unless the row says concurrent)");
   console.log(table(
     ["db", "scenario", "runs", "steps", "wall s", "steps/s", "p50 ms", "p99 ms"],
     rows.map((r) => [r.db, r.scenario, `${r.runs}`, `${r.steps}`, f(r.wallMs / 1000), f(r.stepsPerSec, 0), f(r.p50Ms), f(r.p99Ms)]),
   ));
+  const star = (r: Row) => (r.overlapping ? `${r.scenario} *` : r.scenario);
   console.log("\nCost per tool step, counted at the driver (better-sqlite3 prepare / pg Client#query)");
   console.log(table(
     ["db", "scenario", "write commits", "transactions", "statements", "reads", "writes", "KB sent", "| all-in commits", "all-in txns", "all-in stmts", "xact_commit"],
     rows.map((r) => [
-      r.db, r.scenario, f(r.perStep.writeCommits), f(r.perStep.transactions), f(r.perStep.statements), f(r.perStep.reads), f(r.perStep.writes),
+      r.db, star(r), f(r.perStep.writeCommits), f(r.perStep.transactions), f(r.perStep.statements), f(r.perStep.reads), f(r.perStep.writes),
       f(r.perStep.bytesOut / 1024, 1), `| ${f(r.allInPerStep.writeCommits)}`, f(r.allInPerStep.transactions), f(r.allInPerStep.statements), r.xactCommitPerStep === null ? "n/a" : f(r.xactCommitPerStep),
     ]),
   ));
+  if (rows.some((r) => r.overlapping)) console.log("  * runs in flight at once: a step's window holds other runs' statements, so these columns are the all-in ones");
   console.log("\nPer run, outside its tool steps (claim, final complete-step commit, lease release)");
   console.log(table(
     ["db", "scenario", "write commits", "transactions", "statements"],
-    rows.map((r) => [r.db, r.scenario, f(r.perRunOverhead.writeCommits), f(r.perRunOverhead.transactions), f(r.perRunOverhead.statements)]),
+    rows.filter((r) => !r.overlapping).map((r) => [r.db, r.scenario, f(r.perRunOverhead.writeCommits), f(r.perRunOverhead.transactions), f(r.perRunOverhead.statements)]),
   ));
   console.log("\nRuntimeStore calls per tool step (counting proxy around the store)");
   for (const r of rows) {
@@ -77,12 +81,17 @@ export function printTables(rows: Row[]) {
   }
 }
 
+/** A small table for the scenario sections (first two columns left-aligned, the rest right-aligned). */
+export const printTable = (header: string[], rows: string[][]) => console.log(table(header, rows));
+export const fmt = f;
+
 export const LEGEND = [
   "Legend:",
   "  step          = one tool call of the agent loop (policy decision → permission check → call → commit(s)).",
-  "  steps/s       = tool steps / wall time of the drain, run overhead included; p50/p99 = one tool step's window.",
+  "  steps/s       = tool steps / wall time of the drain, run overhead included; p50/p99 = one tool step's window",
+  "                  (decision of step k → decision of step k+1 of the same run; under concurrency it includes queueing).",
   "  write commits = COMMITs of transactions that wrote + autocommit INSERT/UPDATE/DELETE: the commits that",
-  "                  must reach the disk (fsynced on Postgres; on SQLite WAL+NORMAL only at checkpoints).",
+  "                  must reach the disk (fsynced on Postgres, and on SQLite with synchronous=FULL as lib/db.ts sets it).",
   "  transactions  = all transactions, read-only ones included (BEGIN…COMMIT, or one autocommit statement).",
   "  statements    = SQL statements sent; on Postgres each is one network round trip.",
   "  KB sent       = bytes of bound parameters (JSON state, checkpoint, events…) sent per step.",

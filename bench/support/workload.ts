@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { createDb, type Db } from "../../lib/db";
-import { createRuntime, type AgentDefinition, type RuntimeStore, type ToolDefinition } from "../../lib/runtime";
+import { createRuntime, type AgentDefinition, type Logger, type RuntimeStore, type StepCommit, type ToolDefinition } from "../../lib/runtime";
 import { createPrismaStore } from "../../lib/store/prisma-store";
 import { diff, snapshot, type Counts } from "./counters";
 
 // The workload: in-process tools (no network: we measure the engine's durability cost) that return
 // a ~1 KB object, and a scripted agent that calls one of them `steps` times, then completes.
 
-function payload(i: number): Record<string, unknown> {
+export function payload(i: number): Record<string, unknown> {
   const items = Array.from({ length: 8 }, (_, k) => ({ sku: `SKU-${i}-${k}`, name: `Item ${k} of order ${i}`, qty: k + 1, priceCents: 1999 + k }));
   const base = { orderId: `ord_${i}`, status: "paid", customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` }, items, note: "" };
   const size = Number(process.env.BENCH_PAYLOAD_BYTES ?? 1024); // diagnostics: how much do bytes cost?
@@ -65,31 +65,72 @@ function benchAgent(slug: string, tool: string, recorder: StepRecorder): AgentDe
   };
 }
 
-/** Counts calls of each RuntimeStore method (which store operations a step performs). */
-function countingStore(store: RuntimeStore, calls: Record<string, number>): RuntimeStore {
+/** Told when a step's commit has committed (the store's promise resolved), with performance.now(). */
+export type CommitListener = (commit: StepCommit, at: number) => void;
+/** Told of every store call that resolved: its name, arguments, and performance.now() at call and at resolution. */
+export type StoreCallListener = (name: string, args: unknown[], startedAt: number, endedAt: number) => void;
+type Listeners = { commits: Set<CommitListener>; calls: Set<StoreCallListener> };
+
+/** Counts calls of each RuntimeStore method (which store operations a step performs), and tells
+ *  listeners (latency scenarios) when a call, a commitStep in particular, has resolved. */
+function countingStore(store: RuntimeStore, calls: Record<string, number>, listeners: Listeners): RuntimeStore {
   return new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
         calls[String(key)] = (calls[String(key)] ?? 0) + 1;
-        return value.apply(target, args);
+        if (listeners.commits.size === 0 && listeners.calls.size === 0) return value.apply(target, args);
+        const startedAt = performance.now();
+        const out = value.apply(target, args);
+        if (!(out instanceof Promise)) return out;
+        return out.then((result) => {
+          const at = performance.now();
+          for (const listener of listeners.calls) listener(String(key), args, startedAt, at);
+          if (key === "commitStep") for (const listener of listeners.commits) listener(args[0] as StepCommit, at);
+          return result;
+        });
       };
     },
   });
 }
 
-export async function buildBench(url: string, provider: "sqlite" | "postgres", setup?: (db: Db) => Promise<void>) {
+/** Optional extras (all additive: without them buildBench behaves as it always did). */
+export type BenchOptions = {
+  /** More agents and tools next to bench-pure / bench-effect (bench/support/scenario-agents.ts). */
+  agents?: AgentDefinition[];
+  tools?: ToolDefinition[];
+  /** Grant bench-pure / bench-effect their tool (default true). Worker processes reuse the grants
+   *  their parent wrote instead of racing to write them again. */
+  grant?: boolean;
+  logger?: Logger;
+};
+
+export async function buildBench(url: string, provider: "sqlite" | "postgres", setup?: (db: Db) => Promise<void>, options: BenchOptions = {}) {
   const db = createDb(url);
   await setup?.(db);
   const recorder = new StepRecorder(provider);
   const storeCalls: Record<string, number> = {};
-  const store = countingStore(createPrismaStore(db), storeCalls);
+  const listeners: Listeners = { commits: new Set(), calls: new Set() };
+  const store = countingStore(createPrismaStore(db, { logger: options.logger }), storeCalls, listeners);
   const agents = { pure: benchAgent("bench-pure", readTool.name, recorder), effectful: benchAgent("bench-effect", writeTool.name, recorder) };
-  const runtime = createRuntime({ store, agents: Object.values(agents), tools: [readTool, writeTool] });
-  for (const agent of Object.values(agents)) {
-    await runtime.permissions.put({ agent: agent.slug, tool: agent.tools[0], effect: "allow" }, { by: "bench" });
+  const runtime = createRuntime({
+    store, agents: [...Object.values(agents), ...(options.agents ?? [])], tools: [readTool, writeTool, ...(options.tools ?? [])], logger: options.logger,
+  });
+  if (options.grant !== false) {
+    for (const agent of Object.values(agents)) {
+      await runtime.permissions.put({ agent: agent.slug, tool: agent.tools[0], effect: "allow" }, { by: "bench" });
+    }
   }
-  return { db, runtime, recorder, storeCalls, agents };
+  /** Listen to step commits / to every store call (each returns unsubscribe). */
+  const onCommit = (listener: CommitListener) => {
+    listeners.commits.add(listener);
+    return () => void listeners.commits.delete(listener);
+  };
+  const onStoreCall = (listener: StoreCallListener) => {
+    listeners.calls.add(listener);
+    return () => void listeners.calls.delete(listener);
+  };
+  return { db, runtime, recorder, storeCalls, agents, onCommit, onStoreCall };
 }
 export type Bench = Awaited<ReturnType<typeof buildBench>>;
