@@ -647,6 +647,33 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     /** The agent's own rules (other files may leave wildcard rules in the shared database). */
     const ownRules = async (agent: string) => (await store.listPermissions({ agent })).filter((r) => r.agent === agent);
 
+    it("every change moves the permission epoch; the rules and their epoch are read as one", async () => {
+      const agent = uid("agent");
+      const e0 = await store.permissionEpoch();
+      const v1 = await put(rule(agent));
+      expect(await store.permissionEpoch()).toBe(e0 + 1);
+      const read = await store.listPermissionsAtEpoch(agent);
+      expect(read.epoch).toBe(e0 + 1);
+      expect(read.rules.filter((r) => r.agent === agent)).toEqual([v1]);
+      await store.deletePermission({ id: v1.id, changedBy: "admin@test", auditId: uid("pchg") });
+      expect(await store.permissionEpoch()).toBe(e0 + 2);
+      expect((await store.listPermissionsAtEpoch(agent)).rules.filter((r) => r.agent === agent)).toEqual([]);
+    });
+
+    it("an intent checked at an epoch that has moved is not written (PERMISSIONS_CHANGED); at the current epoch it is", async () => {
+      const { run, lease } = await createClaimedRun();
+      const checkedAt = await store.permissionEpoch();
+      await put(rule(uid("agent"))); // someone changes a permission between the check and the commit
+      const intent = (id: string) => ({ id, runId: run.id, step: 0, tool: "payments.refund", args: {}, semantics: "idempotent" as const, decision: {} });
+      const stale = intent(uid("op"));
+      await expectAppError(commit(lease, nextState(run.state), { createIntent: stale, permissionEpoch: checkedAt }), "PERMISSIONS_CHANGED");
+      expect(await store.getIntent(stale.id)).toBeNull();
+      expect((await store.getRun(run.id))!.stateSeq).toBe(1);
+      const fresh = intent(uid("op"));
+      await commit(lease, nextState(run.state), { createIntent: fresh, permissionEpoch: await store.permissionEpoch() });
+      expect(await store.getIntent(fresh.id)).toMatchObject({ status: "PENDING" });
+    });
+
     it("putting a rule twice makes version 2 of one rule, with two audit rows", async () => {
       const agent = uid("agent");
       const v1 = await put(rule(agent));

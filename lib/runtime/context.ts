@@ -1,4 +1,4 @@
-import type { AgentDefinition, Clock, IdSource, Logger, ToolDefinition } from "./types";
+import type { AgentDefinition, Clock, IdSource, Logger, PermissionRule, ToolDefinition } from "./types";
 import type { RuntimeStore } from "./store";
 
 // What every part of the engine is given. No module-level singletons: createRuntime builds one.
@@ -36,6 +36,8 @@ export type EngineContext = {
   maxAttempts: number;
   retryBaseDelayMs: number;
   maxConsecutiveErrors: number;
+  /** An agent's permission rules, by the epoch they were read at (permission-check.ts). */
+  permissionCache: Map<string, { epoch: number; rules: PermissionRule[] }>;
 };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

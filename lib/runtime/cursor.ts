@@ -15,6 +15,8 @@ export class RunCursor {
   state: RunState;
   private events: TraceEventInput[] = [];
   private lost = false;
+  /** The permission epoch this step's check read (permission-check.ts); guards its intent or approval request. */
+  permissionEpoch: number | null = null;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -97,7 +99,10 @@ export class RunCursor {
       else events.push({ ...transition, step: events.at(-1)?.step ?? this.state.step });
     }
     this.events = [];
-    await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, events });
+    // What the check allowed is written only while the permissions are still the ones checked.
+    const guarded = this.permissionEpoch !== null && Boolean(change.createIntent || change.createPacket);
+    await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, events, ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}) });
+    if (guarded) this.permissionEpoch = null;
     this.status = change.status;
     return change.releaseLease ? "released" : "continue";
   }

@@ -39,6 +39,7 @@ export function createRuntime(options: RuntimeOptions) {
     maxAttempts: options.maxAttempts ?? 3,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 100,
     maxConsecutiveErrors: options.maxConsecutiveErrors ?? 3,
+    permissionCache: new Map(),
   };
   const { store } = ctx;
 

@@ -2,7 +2,8 @@ import { actionDigest, canonicalJson } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performEffect, performRead, readWithRetries, safeImpact, startEffect } from "./effects";
-import { evaluatePermission, type PermissionVerdict } from "./permissions";
+import { checkPermission } from "./permission-check";
+import type { PermissionVerdict } from "./permissions";
 import { latestFact, type Action, type Pending } from "./state";
 import type { DecisionPacket, PacketContent, ToolDefinition } from "./types";
 
@@ -87,7 +88,7 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   const action: Action = { ...pending.action, args };
   if (!tool) return refuse(cursor, packet, `tool ${packet.tool} is no longer registered`);
 
-  const verdict = evaluatePermission(await ctx.store.listPermissions({ agent: cursor.run.agentSlug }), { agent: cursor.run.agentSlug, tool: tool.name, step: action.planStep, args });
+  const verdict = await checkPermission(ctx, cursor, { agent: cursor.run.agentSlug, tool: tool.name, step: action.planStep, args });
   cursor.event("permission.checked", { tool: tool.name, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, afterApproval: true });
   if (verdict.effect === "deny") return refuse(cursor, packet, `permission was revoked while the run waited: ${verdict.reason}`);
 

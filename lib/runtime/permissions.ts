@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { PERMISSION_EFFECTS, type PermissionCondition, type PermissionEffect, type PermissionRule } from "./types";
 
-// Least authority, checked at the moment of acting (DESIGN.md §5). Pure: the engine loads the rules
-// fresh before every action — also after a resume — so a change made while a run was paused counts.
+// Least authority, checked at the moment of acting (DESIGN.md §5). Pure: the engine reads the rules
+// before every action — also after a resume — so a change made while a run was paused counts
+// (permission-check.ts caches them per permission epoch).
 
 export const permissionConditionSchema = z.object({
   path: z.string().min(1),
@@ -33,11 +34,11 @@ export type PermissionVerdict = {
 
 const RESTRICTIVENESS: Record<PermissionEffect, number> = { allow: 0, require_approval: 1, deny: 2 };
 
+/** What is about to happen, as the rules see it. */
+export type PermissionRequest = { agent: string; tool: string; step?: string; args: unknown };
+
 /** The most specific rule wins (agent, then tool, then step); no rule at all means deny. */
-export function evaluatePermission(
-  rules: PermissionRule[],
-  action: { agent: string; tool: string; step?: string; args: unknown },
-): PermissionVerdict {
+export function evaluatePermission(rules: PermissionRule[], action: PermissionRequest): PermissionVerdict {
   const matching = rules.filter(
     (r) => (r.agent === "*" || r.agent === action.agent) && (r.tool === "*" || r.tool === action.tool) && (r.step === "*" || r.step === action.step),
   );

@@ -3,7 +3,7 @@ import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
 import { fieldErrorsFromIssues } from "./errors";
 import { requestApproval, resumeGate } from "./gates";
-import { evaluatePermission } from "./permissions";
+import { checkPermission } from "./permission-check";
 import { actionSchema, type Pending } from "./state";
 import type { AgentDefinition, Decision, PolicyInput } from "./types";
 
@@ -142,7 +142,7 @@ async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefin
   const action = { ...parsedAction.data, args: args.data };
 
   // Checked now, at the moment of acting — never cached from an earlier step.
-  const verdict = evaluatePermission(await ctx.store.listPermissions({ agent: agent.slug }), { agent: agent.slug, tool: tool.name, step: action.planStep, args: action.args });
+  const verdict = await checkPermission(ctx, cursor, { agent: agent.slug, tool: tool.name, step: action.planStep, args: action.args });
   cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null });
   if (verdict.effect === "deny") {
     cursor.observe({ kind: "denied", tool: tool.name, message: `Permission denied: ${verdict.reason}` });

@@ -57,6 +57,8 @@ export type StepCommit = {
     decidedBy?: string;
   };
   consumeSignalIds?: string[];
+  /** The permission epoch the step's check read: the commit is refused (PERMISSIONS_CHANGED) if it moved since. */
+  permissionEpoch?: number;
 };
 
 export type CommitResult = { stateSeq: number; eventSeq: number };
@@ -130,6 +132,10 @@ export type RuntimeStore = {
   listSignals(runId: string, opts?: { type?: string; unconsumed?: boolean }): Promise<SignalRecord[]>;
 
   listPermissions(opts?: { agent?: string }): Promise<PermissionRule[]>;
+  /** The permission epoch: it moves with every permission change, in the change's transaction. */
+  permissionEpoch(): Promise<number>;
+  /** An agent's rules and the epoch they were read at, as one consistent read. */
+  listPermissionsAtEpoch(agent: string): Promise<{ epoch: number; rules: PermissionRule[] }>;
   /** Create or replace the rule for (agent, tool, step); versioned, with an audit row in the same transaction. */
   putPermission(rule: Omit<PermissionRule, "id" | "version" | "updatedAt">, opts: { id: string; auditId: string; expectedVersion?: number }): Promise<PermissionRule>;
   deletePermission(opts: { id: string; changedBy: string; auditId: string }): Promise<void>;

@@ -100,9 +100,10 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
       if (isAppError(error, "LEASE_LOST")) {
         // Fenced out (cancelled, or presumed dead and taken over): nothing we hold may be written.
         logger.warn("lease lost", { runId: cursor.runId, owner });
-      } else if (isAppError(error, "CONFLICT")) {
-        // A person decided at the same moment; the run is woken again and re-reads the decision.
-        logger.info("conflict while stepping; run released", { runId: cursor.runId, message: error.message });
+      } else if (isAppError(error, "CONFLICT") || isAppError(error, "PERMISSIONS_CHANGED")) {
+        // A person decided, or the permissions changed, at the same moment: nothing of the step was
+        // written; the run is given back and its next claim reads the decision or the rules afresh.
+        logger.info("conflict while stepping; run released", { runId: cursor.runId, code: error.code, message: error.message });
         await store.releaseLease(cursor.lease).catch(() => {});
       } else {
         // Infrastructure failure (database, bug): the last checkpoint stands. The lease is left to

@@ -2,14 +2,22 @@ import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import type { HotQuery } from "./hot-path";
-import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow } from "./records";
+import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow, type Tx } from "./records";
 
 // Permissions in the store: every change is versioned, with its audit row (before/after) in the same
 // transaction; concurrent writers of one rule end in CONFLICT, never a raw database error.
 
-type PermissionStore = Pick<RuntimeStore, "listPermissions" | "putPermission" | "deletePermission" | "listPermissionChanges">;
+type PermissionStore = Pick<RuntimeStore, "listPermissions" | "permissionEpoch" | "listPermissionsAtEpoch" | "putPermission" | "deletePermission" | "listPermissionChanges">;
 
-/** `hot`: on Postgres, the rules an acting step reads go straight to the pool (hot-path.ts). */
+export const PERMISSIONS_EPOCH = "permissions";
+
+/** Every permission change moves the epoch, in its own transaction (see Epoch in prisma/models.prisma). */
+const moveEpoch = (tx: Tx) =>
+  tx.epoch.upsert({ where: { name: PERMISSIONS_EPOCH }, update: { value: { increment: 1 } }, create: { name: PERMISSIONS_EPOCH, value: 1 } });
+
+const EPOCH_SQL = `SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'`;
+
+/** `hot`: on Postgres, what an acting step reads (the epoch, the rules) goes straight to the pool (hot-path.ts). */
 export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionStore {
   async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion }: Parameters<RuntimeStore["putPermission"]>[1]) {
     return db.$transaction(async (tx) => {
@@ -25,18 +33,34 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
       await tx.permissionChange.create({
         data: { id: auditId, permissionId: after.id, version: after.version, before: before ? json(toPermission(before)) : null, after: json(toPermission(after)), changedBy: rule.updatedBy },
       });
+      await moveEpoch(tx);
       return toPermission(after);
     });
   }
   return {
-    async listPermissions(opts = {}) {
-      if (hot && opts.agent) {
-        const rows = await hot<PermissionRow>({
-          sql: `SELECT * FROM "Permission" WHERE "agent" = ANY($1::text[]) ORDER BY "agent", "tool", "step"`,
-          values: [[opts.agent, "*"]],
+    async permissionEpoch() {
+      if (hot) return (await hot<{ value: number }>({ sql: EPOCH_SQL, values: [] }))[0]?.value ?? 0;
+      return (await db.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }))?.value ?? 0;
+    },
+
+    async listPermissionsAtEpoch(agent) {
+      if (hot) {
+        // One statement, so the rules and the epoch are one snapshot.
+        const rows = await hot<PermissionRow & { epoch: number | null }>({
+          sql: `SELECT (${EPOCH_SQL}) AS "epoch", p.* FROM (SELECT 1) AS one
+            LEFT JOIN "Permission" p ON p."agent" = ANY($1::text[]) ORDER BY p."agent", p."tool", p."step"`,
+          values: [[agent, "*"]],
         });
-        return rows.map(toPermission);
+        return { epoch: rows[0]?.epoch ?? 0, rules: rows.filter((r) => r.id !== null).map(({ epoch: _epoch, ...row }) => toPermission(row)) };
       }
+      const [epoch, rows] = await db.$transaction([
+        db.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }),
+        db.permission.findMany({ where: { agent: { in: [agent, "*"] } }, orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }] }),
+      ]);
+      return { epoch: epoch?.value ?? 0, rules: rows.map(toPermission) };
+    },
+
+    async listPermissions(opts = {}) {
       const rows = await db.permission.findMany({
         where: opts.agent ? { agent: { in: [opts.agent, "*"] } } : undefined,
         orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }],
@@ -62,6 +86,7 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
         if (!before) throw new AppError("NOT_FOUND", { message: `permission ${id} not found`, userMessage: "That permission does not exist." });
         await tx.permission.delete({ where: { id } });
         await tx.permissionChange.create({ data: { id: auditId, permissionId: id, version: before.version + 1, before: json(toPermission(before)), after: null, changedBy } });
+        await moveEpoch(tx);
       });
     },
 

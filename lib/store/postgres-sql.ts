@@ -219,9 +219,15 @@ export function commitStepStatement(commit: StepCommit, at: Date, updatedAt: Dat
     ...(commit.releaseLease ? [`"runnableAt" = ${waitingFor ? wakeAtSql : p.add(runnableAt, "timestamp(3)")}`] : []),
     `"updatedAt" = ${p.add(updatedAt, "timestamp(3)")}`,
   ];
+  // The permission epoch the step checked must still be the epoch: FOR SHARE waits for a permission
+  // change in flight and reads what it committed, so no change slips between check and commit.
+  if (commit.permissionEpoch !== undefined) {
+    ctes.push(`epoch AS MATERIALIZED (SELECT "value" FROM "Epoch" WHERE "name" = 'permissions' FOR SHARE)`);
+  }
+  const epochHolds = commit.permissionEpoch !== undefined ? `AND COALESCE((SELECT "value" FROM epoch), 0) = ${p.add(commit.permissionEpoch, "int")}` : "";
   ctes.push(`head AS (
     UPDATE "Run" SET ${set.join(", ")}
-    WHERE ${fence(p, lease)} ${u ? `AND EXISTS (SELECT 1 FROM packet)` : ""}
+    WHERE ${fence(p, lease)} ${u ? `AND EXISTS (SELECT 1 FROM packet)` : ""} ${epochHolds}
     RETURNING "Run"."stateSeq", "Run"."eventSeq", "Run"."state")`);
 
   // Every CTE below reads FROM head: an empty head (fenced out, or the CAS lost) writes nothing.

@@ -8,7 +8,7 @@ import { createLeaseStore, leaseLost } from "./leases";
 import { commitStepStatement, createRunStatement, leaseHeldStatement, wakeIfSignalWaitingStatement, type CommitRow } from "./postgres-sql";
 import { intentResult, intentRow, packetRow, parksOnEvent, runnableAtOf, wakeupOf, type Statement } from "./rows";
 import { createPacketStore } from "./packets";
-import { createPermissionStore } from "./permissions";
+import { PERMISSIONS_EPOCH, createPermissionStore } from "./permissions";
 import { isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord, type RunRow } from "./records";
 import { createSignalStore } from "./signals";
 import * as sqlite from "./sqlite-sql";
@@ -33,6 +33,22 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   const wallClock = () => new Date();
   const wakeups = createWakeups({ listenUrl: postgres ? databaseUrlOf(db) : undefined, logger: opts.logger });
 
+  /** Why a commit wrote nothing: the lease first, then the permission epoch, then the packet CAS. */
+  async function whyNotWritten(commit: StepCommit, held: boolean, currentEpoch: () => Promise<number>): Promise<AppError> {
+    if (!held) return leaseLost(commit.lease);
+    if (commit.permissionEpoch !== undefined) {
+      const epoch = await currentEpoch();
+      if (epoch !== commit.permissionEpoch) {
+        return new AppError("PERMISSIONS_CHANGED", {
+          message: `permissions changed (epoch ${commit.permissionEpoch} → ${epoch}) between run ${commit.lease.runId}'s check and its commit`,
+          userMessage: "The permissions changed while the run was acting; it checks them again.",
+        });
+      }
+    }
+    if (commit.updatePacket) return packetChanged(commit.updatePacket.id);
+    return leaseLost(commit.lease);
+  }
+
   /** commitStep on SQLite: raw statements (sqlite-sql.ts) in one Prisma transaction; a throw rolls it all back. */
   async function commitStepSqlite(commit: StepCommit, at: Date): Promise<CommitResult & { woken: boolean }> {
     const { lease } = commit;
@@ -41,7 +57,12 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       // The fence: only the current lease holder's write matches.
       const h = sqlite.head(commit, at, wallClock());
       const [head] = await tx.$queryRawUnsafe<CommitResult[]>(h.sql, ...h.values);
-      if (!head) throw leaseLost(lease);
+      if (!head) {
+        // Asked inside the transaction: SQLite's one connection is ours until it ends.
+        const held = sqlite.leaseHeld(lease);
+        const epoch = async () => (await tx.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }))?.value ?? 0;
+        throw await whyNotWritten(commit, (await tx.$queryRawUnsafe<unknown[]>(held.sql, ...held.values)).length > 0, epoch);
+      }
       await run(sqlite.checkpoint(commit, at));
       for (const s of sqlite.events(commit, head.eventSeq - commit.events.length + 1, at)) await run(s);
       if (commit.createIntent) await run(sqlite.insert("EffectIntent", intentRow(commit.createIntent, at)));
@@ -59,12 +80,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   async function commitStepPostgres(commit: StepCommit, at: Date): Promise<CommitResult & { woken: boolean }> {
     const { lease } = commit;
     const [row] = await query<CommitRow>(commitStepStatement(commit, at, wallClock()));
-    if (!row) {
-      // Nothing was written. Say why as the portable path does: the lease first, then the packet CAS.
-      const [held] = await query(leaseHeldStatement(lease));
-      if (held && commit.updatePacket) throw packetChanged(commit.updatePacket.id);
-      throw leaseLost(lease);
-    }
+    if (!row) throw await whyNotWritten(commit, (await query(leaseHeldStatement(lease))).length > 0, () => store.permissionEpoch());
     const waitingFor = parksOnEvent(commit);
     let woken = row.woken;
     if (waitingFor && !woken) {

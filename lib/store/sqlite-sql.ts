@@ -15,14 +15,20 @@ const columns = (row: Row) => Object.keys(row).map((c) => `"${c}"`).join(", ");
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 const assignments = (row: Row) => Object.keys(row).map((c) => `"${c}" = ?`).join(", ");
 
-/** The fenced update of the run: no row back means the lease no longer holds (nothing was written). */
+/** The fenced update of the run: no row back means the lease no longer holds, or the permission epoch
+ *  the step checked has moved (nothing was written). */
 export function head(commit: StepCommit, at: Date, updatedAt: Date): Statement {
   const changes = runChanges(commit, at);
   const { lease } = commit;
   return {
     sql: `UPDATE "Run" SET ${assignments(changes)}, "stateSeq" = "stateSeq" + 1, "eventSeq" = "eventSeq" + ?, "updatedAt" = ?
-      WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ? RETURNING "stateSeq", "eventSeq"`,
-    values: [...Object.values(changes), commit.events.length, updatedAt, lease.runId, lease.owner, lease.epoch],
+      WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ?
+        ${commit.permissionEpoch !== undefined ? `AND COALESCE((SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'), 0) = ?` : ""}
+      RETURNING "stateSeq", "eventSeq"`,
+    values: [
+      ...Object.values(changes), commit.events.length, updatedAt, lease.runId, lease.owner, lease.epoch,
+      ...(commit.permissionEpoch !== undefined ? [commit.permissionEpoch] : []),
+    ],
   };
 }
 
@@ -118,6 +124,11 @@ export function releaseLease(lease: StepCommit["lease"], at: Date, updatedAt: Da
       WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ? RETURNING "status"`,
     values: [updatedAt, ...ACTIVE_STATUSES, at, ...WAKEABLE_STATUSES, lease.runId, lease.owner, lease.epoch],
   };
+}
+
+/** Does the lease still hold? (Only asked after a commit wrote nothing, to say why.) */
+export function leaseHeld(lease: StepCommit["lease"]): Statement {
+  return { sql: `SELECT 1 AS "held" FROM "Run" WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ?`, values: [lease.runId, lease.owner, lease.epoch] };
 }
 
 /** When the next run that `owner` does not hold becomes claimable. */
