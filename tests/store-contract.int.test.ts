@@ -374,6 +374,21 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       }
     });
 
+    it.runIf(_provider === "postgres")("the process that made a change is woken once for it, not again by its own NOTIFY", async () => {
+      const own = createPrismaStore(createDb(url));
+      const heard: Wakeup[] = [];
+      const unsubscribe = own.onRunnable((w) => heard.push(w));
+      try {
+        await expect.poll(() => heard.length, { timeout: 5_000 }).toBeGreaterThan(0); // listening
+        const { run } = await own.createRun(buildNewRun({ agentSlug }));
+        await new Promise((r) => setTimeout(r, 500)); // time for the NOTIFY to come back
+        expect(heard.filter((w) => w.runId === run.id)).toEqual([{ runId: run.id }]);
+      } finally {
+        unsubscribe();
+        await own.close();
+      }
+    });
+
     it.runIf(_provider === "postgres")("another process hears a new run by LISTEN/NOTIFY, sent only when the change commits", async () => {
       const elsewhere = createPrismaStore(createDb(url));
       const heard: Wakeup[] = [];

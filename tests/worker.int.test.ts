@@ -66,13 +66,19 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
   const sleeper = scriptedAgent(uid("sleeper"), [], [{ kind: "sleep", durationMs: 300 }]);
   const waiter = scriptedAgent(uid("waiter"), [], [{ kind: "wait_event", eventType: "ping" }]);
   const asker = scriptedAgent(uid("asker"), [counting.tool.name], [call(counting.tool.name)]);
+  const pauseTool: ToolDefinition<{ ms: number }> = {
+    name: "test.pause", description: "waits as long as asked", capability: "read", semantics: "pure-read", input: z.object({ ms: z.number() }), describeImpact: () => "waits",
+    call: async ({ ms }) => { await new Promise((r) => setTimeout(r, ms)); return { waited: ms }; },
+  };
+  const pause = scriptedAgent(uid("pause"), [pauseTool.name], [({ state }) => ({ kind: "call", tool: pauseTool.name, args: { ms: (state.input as { ms: number }).ms }, evidence: [] })]);
+  const longSleeper = scriptedAgent(uid("long-sleeper"), [], [{ kind: "sleep", durationMs: 1_500 }]);
   let t: ReturnType<typeof createTestRuntime>;
 
   const log: string[] = [];
   beforeAll(async () => {
     const logger = { info: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`), warn: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`), error: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`) };
-    t = createTestRuntime(url, { agents: [together, slow, held, sleeper, waiter, asker], tools: [barrier, counting.tool, hold.tool], logger });
-    for (const agent of [together, slow, held]) await grant(t.runtime, agent);
+    t = createTestRuntime(url, { agents: [together, slow, held, sleeper, waiter, asker, pause, longSleeper], tools: [barrier, counting.tool, hold.tool, pauseTool], logger });
+    for (const agent of [together, slow, held, pause]) await grant(t.runtime, agent);
     await grant(t.runtime, asker, { [counting.tool.name]: { effect: "require_approval" } });
   });
   afterAll(() => t.close());
@@ -131,6 +137,23 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
       await t.runtime.deliverSignal(id, { type: "ping", dedupKey: uid("ping") });
       await until("the signalled run completes", () => allAre([id], "COMPLETED"));
     });
+  });
+
+  it("a timer further away than the poll fires on time while runs keep being given back", async () => {
+    // Runs ending every ~150 ms wake the worker's sleep each time; neither that nor the poll may
+    // push the sleeper's timer away.
+    const worker = t.runtime.createWorker({ pollMs: 1_000, concurrency: 64 });
+    const churn = await Promise.all(Array.from({ length: 30 }, async (_, i) => (await t.runtime.startRun({ agent: pause.slug, input: { ms: 200 + i * 150 } })).run.id));
+    const [id] = await start(longSleeper, 1);
+    worker.start();
+    try {
+      await until("the sleeper completes", () => allAre([id], "COMPLETED"));
+      const fired = (await t.store.listEvents(id)).find((e) => e.type === "timer.fired");
+      expect(fired?.data.lateMs).toBeLessThan(1_000);
+      await until("the churning runs complete", () => allAre(churn, "COMPLETED"));
+    } finally {
+      await worker.stop();
+    }
   });
 
   it("stop(): every run in hand finishes its step and is given back, for another worker to finish", async () => {

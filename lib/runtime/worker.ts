@@ -39,6 +39,7 @@ export type Worker = {
 };
 
 export const DEFAULT_CONCURRENCY = 64;
+const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit; a later timer is set again when this one fires
 
 export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Worker {
   const owner = opts.owner ?? `worker-${hostname()}-${process.pid}-${ctx.ids.id("w").slice(-6)}`;
@@ -134,19 +135,20 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   let maybeRunnable = true; // a wake-up came (or a claim filled every slot): claim before sleeping
+  let nextPoll = Date.now() + pollMs;
   let timer: { handle: ReturnType<typeof setTimeout>; at: number } | null = null;
 
   const poke = () => {
     maybeRunnable = true;
     wake?.();
   };
-  /** A run comes due at `at`: wake then (polling covers anything further away than a poll). */
+  /** A run comes due at `at`: wake then, however far away (the poll is only a fallback). */
   function wakeAt(at: Date) {
     const delay = at.getTime() - ctx.clock.now().getTime();
     if (delay <= 0) return poke();
-    if (delay >= pollMs || (timer && timer.at <= at.getTime())) return;
+    if (timer && timer.at <= at.getTime()) return;
     if (timer) clearTimeout(timer.handle);
-    timer = { at: at.getTime(), handle: setTimeout(() => { timer = null; poke(); }, delay) };
+    timer = { at: at.getTime(), handle: setTimeout(() => { timer = null; poke(); }, Math.min(delay, MAX_TIMER_MS)) };
   }
   const onWakeup = (w: Wakeup) => (w.at ? wakeAt(w.at) : poke());
   let claimFailures = 0;
@@ -179,8 +181,10 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
           if (maybeRunnable && concurrency - held.size > 0) continue;
         }
         if (stopping) break;
+        // The poll's deadline is absolute: runs given back often (each wakes this sleep) must not
+        // keep pushing it away.
         await new Promise<void>((resolve) => {
-          const poll = setTimeout(() => { maybeRunnable = true; wake = null; resolve(); }, pollMs);
+          const poll = setTimeout(() => { maybeRunnable = true; nextPoll = Date.now() + pollMs; wake = null; resolve(); }, Math.max(0, nextPoll - Date.now()));
           wake = () => { clearTimeout(poll); wake = null; resolve(); };
         });
       }

@@ -11,13 +11,14 @@ import type { RunnableListener, Wakeup } from "@/lib/runtime/store";
 // Polling stays as the fallback for a dropped LISTEN connection.
 
 export const CHANNEL = "tether_runnable";
+const ECHO_WINDOW_MS = 250; // a NOTIFY comes back within milliseconds
 
 /** The NOTIFY payload: "<runId>" (runnable now) or "<runId> <runnableAt ms>" (a timer). */
 export const wakeupPayload = (w: Wakeup) => (w.at ? `${w.runId} ${w.at.getTime()}` : w.runId);
 
 function parsePayload(payload: string | undefined): Wakeup {
   const [runId, at] = (payload ?? "").split(" ");
-  return { runId: runId || undefined, at: at ? new Date(Number(at)) : undefined };
+  return { ...(runId ? { runId } : {}), ...(at ? { at: new Date(Number(at)) } : {}) };
 }
 
 /** A scalar SQL expression that sends one NOTIFY (its value is 1); `payload` is a SQL text expression. */
@@ -35,7 +36,11 @@ export function createWakeups(opts: { listenUrl?: string; logger?: Logger }): Wa
   let closed = false;
   let retryMs = 250;
 
-  const emit = (w: Wakeup) => {
+  // A change made here reaches this process twice: at once (emit), and as its own NOTIFY heard back
+  // on the LISTEN connection — in either order. The second of such a pair, within a moment, is
+  // dropped: it would only wake the listeners again for the same news.
+  const firstOfPair = new Map<string, { from: "emit" | "listen"; at: number }>();
+  const tell = (w: Wakeup) => {
     for (const listener of listeners) {
       try {
         listener(w);
@@ -44,19 +49,33 @@ export function createWakeups(opts: { listenUrl?: string; logger?: Logger }): Wa
       }
     }
   };
+  const arrive = (w: Wakeup, from: "emit" | "listen") => {
+    if (!opts.listenUrl || !w.runId) return tell(w);
+    const key = `${w.runId} ${w.at?.getTime() ?? ""}`;
+    const now = Date.now();
+    const first = firstOfPair.get(key);
+    if (first && first.from !== from && now - first.at <= ECHO_WINDOW_MS) {
+      firstOfPair.delete(key);
+      return;
+    }
+    if (firstOfPair.size > 10_000) for (const [k, v] of firstOfPair) if (now - v.at > ECHO_WINDOW_MS) firstOfPair.delete(k);
+    firstOfPair.set(key, { from, at: now });
+    tell(w);
+  };
+  const emit = (w: Wakeup) => arrive(w, "emit");
 
   async function listen() {
     if (!opts.listenUrl || closed || client) return;
     const c = new pg.Client({ connectionString: opts.listenUrl });
     client = c;
-    c.on("notification", (n) => emit(parsePayload(n.payload)));
+    c.on("notification", (n) => arrive(parsePayload(n.payload), "listen"));
     c.on("error", (error) => reconnect(c, error));
     c.on("end", () => reconnect(c));
     try {
       await c.connect();
       await c.query(`LISTEN ${CHANNEL}`);
       retryMs = 250;
-      emit({}); // anything may have happened while we were not listening: look once
+      tell({}); // anything may have happened while we were not listening: look once
     } catch (error) {
       reconnect(c, error);
     }
