@@ -315,6 +315,18 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(claimed.sort()).toEqual([...ids].sort());
     });
 
+    it.runIf(_provider === "postgres")("a claim prepared before a migration changed the table still works after it", async () => {
+      await createPastRuns(2);
+      expect(await past.claimRuns({ owner: "before-migration", now: tick(), leaseMs: 60_000, limit: 1 })).toHaveLength(1);
+      await t.db.$executeRawUnsafe(`ALTER TABLE "Run" ADD COLUMN "migrationProbe" INTEGER`);
+      try {
+        // The prepared RETURNING "Run".* no longer matches the table: Postgres refuses it once, and it is prepared again.
+        expect(await past.claimRuns({ owner: "after-migration", now: tick(), leaseMs: 60_000, limit: 1 })).toHaveLength(1);
+      } finally {
+        await t.db.$executeRawUnsafe(`ALTER TABLE "Run" DROP COLUMN "migrationProbe"`);
+      }
+    });
+
     it("a held run is claimable again exactly when its lease runs out", async () => {
       const [id] = await createPastRuns(1);
       const [held] = await past.claimRuns({ owner: "dies", now: tick(), leaseMs: 5_000, limit: 1 });

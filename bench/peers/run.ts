@@ -111,7 +111,7 @@ async function main() {
       "                   (each system's own start and completion writes included).",
       "  Tether         = bench-pure agent (bench/support/workload.ts), Prisma 6.19 + @prisma/adapter-pg (pool 10).",
       "                   sequential: startRun, then createWorker({ concurrency: 1 }).drain(), run after run;",
-      "                   concurrent: 200 startRun (10 at a time, the pool's size), then",
+      "                   concurrent: 200 startRun at once, then",
       "                   createWorker({ concurrency: 200 }).drain(); the clock runs from the first start.",
       "  DBOS           = DBOS.registerWorkflow (the @DBOS.workflow invoker) of 10 DBOS.runStep, called in-process;",
       "                   system database pool: its default (10). concurrent: 200 calls at once, Promise.all.",

@@ -6,8 +6,6 @@ import { STEPS, timed, type PeerFigures, type Plan } from "./workload";
 // read tool returning ~1 KB, then complete), on its own migrated database. Timings include startRun,
 // as the peers' include writing their workflow/thread's first row.
 
-const STARTS_IN_PARALLEL = 10;
-
 // `concurrency`: how many runs one worker drives at once (lib/runtime/worker.ts).
 const worker = (runtime: Runtime, concurrency: number) => runtime.createWorker({ concurrency });
 
@@ -47,14 +45,9 @@ export async function benchTether(url: string, plan: Plan): Promise<PeerFigures>
         await sequentialWorker.drain();
       }
     };
-    // All started, then one worker drives them, n at a time. The starts go STARTS_IN_PARALLEL at a time
-    // (the pool's size): each is an interactive transaction, and 200 queued at once for 10 connections
-    // outwait Prisma's 2 s transaction maxWait on a loaded machine ("Unable to start a transaction").
+    // All started at once (as the peers' workflows are), then one worker drives them, n at a time.
     const atOnce = async (n: number, ids: string[]) => {
-      let toStart = n;
-      await Promise.all(Array.from({ length: STARTS_IN_PARALLEL }, async () => {
-        while (toStart-- > 0) ids.push(await start());
-      }));
+      ids.push(...(await Promise.all(Array.from({ length: n }, () => start()))));
       await worker(runtime, n).drain();
     };
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { poolOf, type Db } from "@/lib/db";
 import type { Statement } from "./rows";
@@ -21,8 +22,34 @@ const toParam = (value: unknown) => (value instanceof Date ? value.toISOString()
 
 export type HotQuery = <T>(statement: Statement) => Promise<T[]>;
 
+/**
+ * Each statement is prepared once per connection (named by a hash of its text): the server parses
+ * and plans a step's commit — a chain of CTEs — once, not on every step. The texts are few: they vary
+ * with the shape of a commit (intent, packet, events…), never with its values.
+ */
+const names = new Map<string, string>();
+let generation = 0;
+function nameOf(sql: string): string {
+  let name = names.get(sql);
+  if (!name) names.set(sql, (name = `tether_${generation}_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`));
+  return name;
+}
+
+/** A migration that changed a table under a prepared statement: Postgres refuses the old plan once. */
+const isStalePlan = (error: unknown) => (error as { code?: string })?.code === "0A000";
+
 export function hotQuery(db: Db): HotQuery {
   const pool = poolOf(db);
   if (!pool) return <T>(s: Statement) => db.$queryRawUnsafe<T[]>(s.sql, ...s.values);
-  return async <T>(s: Statement) => (await pool.query({ text: s.sql, values: s.values.map(toParam), types })).rows as T[];
+  const run = async <T>(s: Statement) => (await pool.query({ name: nameOf(s.sql), text: s.sql, values: s.values.map(toParam), types })).rows as T[];
+  return async <T>(s: Statement) => {
+    try {
+      return await run<T>(s);
+    } catch (error) {
+      if (!isStalePlan(error)) throw error;
+      generation++; // prepare every statement again, under new names
+      names.clear();
+      return run<T>(s);
+    }
+  };
 }
