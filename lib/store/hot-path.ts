@@ -53,3 +53,28 @@ export function hotQuery(db: Db): HotQuery {
     }
   };
 }
+
+/**
+ * A transaction on one pooled connection, with the same statements (prepared, UTC timestamps): for
+ * the few changes that need several statements under one commit (a person's decision). Null on SQLite.
+ */
+export type HotTransaction = <T>(work: (query: HotQuery) => Promise<T>) => Promise<T>;
+
+export function hotTransaction(db: Db): HotTransaction | null {
+  const pool = poolOf(db);
+  if (!pool) return null;
+  return async (work) => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await work(async <T>(s: Statement) => (await client.query({ name: nameOf(s.sql), text: s.sql, values: s.values.map(toParam), types })).rows as T[]);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+}

@@ -2,10 +2,10 @@ import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { PacketFilter, RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket } from "@/lib/runtime/types";
-import type { HotQuery } from "./hot-path";
+import type { HotQuery, HotTransaction } from "./hot-path";
 import { isUniqueViolation, json, packetInclude, toPacket, type PacketRow, type Tx } from "./records";
 import { appendEvents } from "./trace-events";
-import { notifyInTransaction, type Wakeups } from "./wakeups";
+import { notifySql, type Wakeups } from "./wakeups";
 
 // Decision packets in the store: a person's decision and an assignment are compare-and-set on the
 // packet's version, so however many reviewers press at once exactly one wins; the run is woken and the
@@ -23,7 +23,8 @@ async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket
 const GET_PACKET_SQL = `SELECT p.*, COALESCE((SELECT json_agg(json_build_object('approver', a."approver") ORDER BY a."at")
   FROM "PacketApproval" a WHERE a."packetId" = p."id"), '[]'::json) AS "approvals" FROM "DecisionPacket" p WHERE p."id" = $1`;
 
-export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boolean; wakeups: Wakeups; hot: HotQuery }): PacketStore {
+/** `hot` and `transaction` are the pool's (Postgres); without them (SQLite) Prisma does the work. */
+export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boolean; wakeups: Wakeups; hot: HotQuery; transaction: HotTransaction | null }): PacketStore {
   return {
     async getPacket(id) {
       if (opts.postgres) {
@@ -52,16 +53,20 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
 
     async decidePacket({ packetId, version, approver, final, events }) {
       const at = final?.now ?? now();
+      if (opts.transaction) {
+        const { packet, woken } = await opts.transaction((query) => decideOnPostgres(query, { packetId, version, approver, final, events, at }));
+        if (woken) opts.wakeups.emit({ runId: packet.runId });
+        return packet;
+      }
       let woken = false;
       const decided = await db.$transaction(async (tx) => {
         const packet = await getPacketOrThrow(tx, packetId);
         if (packet.status !== "PENDING") throw alreadyDecided(packet);
         if (approver) {
-          const alreadyApproved = () => new AppError("CONFLICT", { message: `${approver} already approved packet ${packetId}`, userMessage: "You already approved this action; a different reviewer must give the next approval." });
-          if (packet.approvers.includes(approver)) throw alreadyApproved();
+          if (packet.approvers.includes(approver)) throw alreadyApproved(approver, packetId);
           // The primary key (packetId, approver) settles a race of the same reviewer with itself.
           await tx.packetApproval.create({ data: { packetId, approver, at } }).catch((error) => {
-            throw isUniqueViolation(error) ? alreadyApproved() : error;
+            throw isUniqueViolation(error) ? alreadyApproved(approver, packetId) : error;
           });
         }
         // Compare-and-set: exactly one decision wins, however many reviewers press at once.
@@ -80,7 +85,6 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
         if (final) {
           const { count } = await tx.run.updateMany({ where: { id: packet.runId, status: { in: ["WAITING_APPROVAL", "NEEDS_ATTENTION"] } }, data: { wakeAt: at, runnableAt: at } });
           woken = count > 0;
-          if (woken) await notifyInTransaction(tx, opts.postgres, { runId: packet.runId });
         }
         await appendEvents(tx, packet.runId, events, at);
         return getPacketOrThrow(tx, packetId);
@@ -105,6 +109,66 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
       });
     }
   };
+}
+
+type Decide = Parameters<RuntimeStore["decidePacket"]>[0] & { at: Date };
+
+/**
+ * decidePacket on Postgres: the same steps as the Prisma transaction below (approval, compare-and-set,
+ * wake, trace), as prepared statements in one transaction on one pooled connection — a person's
+ * decision is a few milliseconds, not one Prisma round trip per statement.
+ */
+async function decideOnPostgres(query: HotQuery, { packetId, version, approver, final, events, at }: Decide): Promise<{ packet: DecisionPacket; woken: boolean }> {
+  const read = async () => {
+    const [row] = await query<PacketRow>({ sql: GET_PACKET_SQL, values: [packetId] });
+    if (!row) throw new AppError("NOT_FOUND", { message: `packet ${packetId} not found`, userMessage: "That decision packet does not exist." });
+    return toPacket(row);
+  };
+  const packet = await read();
+  if (packet.status !== "PENDING") throw alreadyDecided(packet);
+  if (approver) {
+    if (packet.approvers.includes(approver)) throw alreadyApproved(approver, packetId);
+    const inserted = await query({
+      sql: `INSERT INTO "PacketApproval" ("packetId", "approver", "at") VALUES ($1::text, $2::text, $3::timestamp(3)) ON CONFLICT DO NOTHING RETURNING 1 AS "ok"`,
+      values: [packetId, approver, at],
+    });
+    if (inserted.length === 0) throw alreadyApproved(approver, packetId); // the same reviewer, racing itself
+  }
+  const cas = await query({
+    sql: `UPDATE "DecisionPacket" SET "version" = "version" + 1,
+        "status" = COALESCE($3::text, "status"), "decision" = COALESCE($4::text, "decision"),
+        "decidedBy" = COALESCE($5::text, "decidedBy"), "decidedAt" = COALESCE($6::timestamp(3), "decidedAt")
+      WHERE "id" = $1::text AND "status" = 'PENDING' AND "version" = $2::int RETURNING 1 AS "ok"`,
+    values: [packetId, version, final?.status ?? null, final ? json(final.decision) : null, final?.decidedBy ?? null, final ? at : null],
+  });
+  if (cas.length === 0) {
+    const current = await read();
+    if (current.status !== "PENDING") throw alreadyDecided(current);
+    throw new AppError("CONFLICT", { message: `packet ${packetId} changed (version ${version} → ${current.version})`, userMessage: "Someone else acted on this packet at the same moment. Reload and try again." });
+  }
+  let woken = false;
+  if (final) {
+    const rows = await query({
+      sql: `UPDATE "Run" SET "wakeAt" = $2::timestamp(3), "runnableAt" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
+        WHERE "id" = $1::text AND "status" IN ('WAITING_APPROVAL', 'NEEDS_ATTENTION') RETURNING ${notifySql(`"id"`)} AS "notified"`,
+      values: [packet.runId, at, new Date()],
+    });
+    woken = rows.length > 0;
+  }
+  if (events.length > 0) {
+    await query({
+      sql: `WITH head AS (UPDATE "Run" SET "eventSeq" = "eventSeq" + $2::int, "updatedAt" = $3::timestamp(3) WHERE "id" = $1::text RETURNING "eventSeq")
+        INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
+        SELECT $1::text, head."eventSeq" - $2::int + e.n::int, e.step, e.type, e.data, $4::timestamp(3)
+        FROM head, unnest($5::int[], $6::text[], $7::text[]) WITH ORDINALITY AS e(step, type, data, n)`,
+      values: [packet.runId, events.length, new Date(), at, events.map((e) => e.step), events.map((e) => e.type), events.map((e) => json(e.data))],
+    });
+  }
+  return { packet: await read(), woken };
+}
+
+function alreadyApproved(approver: string, packetId: string) {
+  return new AppError("CONFLICT", { message: `${approver} already approved packet ${packetId}`, userMessage: "You already approved this action; a different reviewer must give the next approval." });
 }
 
 function alreadyDecided(packet: DecisionPacket) {

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/runtime/errors";
 import { loadState, type RunState } from "@/lib/runtime/state";
 import type { CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "@/lib/runtime/store";
 import type { Logger, TraceEvent } from "@/lib/runtime/types";
-import { hotQuery } from "./hot-path";
+import { hotQuery, hotTransaction } from "./hot-path";
 import { createLeaseStore, leaseLost } from "./leases";
 import { commitStepStatement, createRunStatement, leaseHeldStatement, wakeIfSignalWaitingStatement, type CommitRow } from "./postgres-sql";
 import { intentResult, intentRow, packetRow, parksOnEvent, runnableAtOf, wakeupOf, type Statement } from "./rows";
@@ -222,7 +222,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     },
 
     ...createLeaseStore(db, { postgres, now, wakeups }),
-    ...createPacketStore(db, now, { postgres, wakeups, hot: query }),
+    ...createPacketStore(db, now, { postgres, wakeups, hot: query, transaction: hotTransaction(db) }),
     ...createSignalStore(db, { postgres, wakeups }),
     ...createPermissionStore(db, postgres ? query : null),
 
