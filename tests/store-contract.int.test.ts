@@ -441,6 +441,8 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(r2).toEqual({ stateSeq: 3, eventSeq: 4 });
       expect(await store.getIntent(intentId)).toMatchObject({ status: "SUCCEEDED", result: { refundId: "re_1" }, completedAt: expect.any(Date) });
       expect((await store.listCheckpoints(run.id)).map((c) => [c.seq, c.state])).toEqual([[1, run.state], [2, s1], [3, s2]]);
+      expect(await store.getCheckpoint(run.id, 2)).toMatchObject({ seq: 2, step: s1.step, state: s1 });
+      expect(await store.getCheckpoint(run.id, 4)).toBeNull();
       expect(await store.getRun(run.id)).toMatchObject({ state: s2, stateSeq: 3, eventSeq: 4, leaseOwner: lease.owner });
     });
 

@@ -90,7 +90,7 @@ export function createRuntime(options: RuntimeOptions) {
     /** Fork a new run from any checkpoint of another: same state, nothing pending, a fresh trace. */
     async forkRun(opts: { runId: string; checkpointSeq: number; startedBy?: string }): Promise<RunRecord> {
       const source = await getRun(opts.runId);
-      const checkpoint = (await store.listCheckpoints(source.id)).find((c) => c.seq === opts.checkpointSeq);
+      const checkpoint = await store.getCheckpoint(source.id, opts.checkpointSeq);
       if (!checkpoint) throw new AppError("NOT_FOUND", { message: `checkpoint ${opts.checkpointSeq} of ${source.id} not found`, userMessage: "That checkpoint does not exist." });
       const state = { ...checkpoint.state, pending: null };
       const { run } = await store.createRun({

@@ -63,6 +63,8 @@ export type StepCommit = {
 
 export type CommitResult = { stateSeq: number; eventSeq: number };
 
+export type Checkpoint = { seq: number; step: number; state: RunState; createdAt: Date };
+
 /** A worker's lease on a run, with the run as it was claimed. */
 export type Claim = { lease: Lease; run: RunRecord };
 
@@ -108,7 +110,8 @@ export type RuntimeStore = {
   }): Promise<RunRecord>;
 
   listEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<TraceEvent[]>;
-  listCheckpoints(runId: string): Promise<Array<{ seq: number; step: number; state: RunState; createdAt: Date }>>;
+  listCheckpoints(runId: string): Promise<Checkpoint[]>;
+  getCheckpoint(runId: string, seq: number): Promise<Checkpoint | null>;
   getIntent(id: string): Promise<EffectIntent | null>;
   listIntents(runId: string): Promise<EffectIntent[]>;
 

@@ -1,7 +1,7 @@
 import { databaseUrlOf, providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { loadState, type RunState } from "@/lib/runtime/state";
-import type { CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "@/lib/runtime/store";
+import type { Checkpoint, CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "@/lib/runtime/store";
 import type { Logger, TraceEvent } from "@/lib/runtime/types";
 import { hotQuery, hotTransaction } from "./hot-path";
 import { createLeaseStore, leaseLost } from "./leases";
@@ -208,7 +208,12 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
     async listCheckpoints(runId) {
       const rows = await db.checkpoint.findMany({ where: { runId }, orderBy: { seq: "asc" } });
-      return rows.map((r) => ({ seq: r.seq, step: r.step, state: loadState(r.state) as RunState, createdAt: r.createdAt }));
+      return rows.map(toCheckpoint);
+    },
+
+    async getCheckpoint(runId, seq) {
+      const row = await db.checkpoint.findUnique({ where: { runId_seq: { runId, seq } } });
+      return row ? toCheckpoint(row) : null;
     },
 
     async getIntent(id) {
@@ -232,6 +237,10 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     },
   };
   return store;
+}
+
+function toCheckpoint(row: { seq: number; step: number; state: string; createdAt: Date }): Checkpoint {
+  return { seq: row.seq, step: row.step, state: loadState(row.state) as RunState, createdAt: row.createdAt };
 }
 
 function packetChanged(packetId: string) {
