@@ -147,6 +147,7 @@ describe.each(providers())("retention [%s]", (_provider, url) => {
     expect(after.checkpoints).toEqual([before.checkpoints.at(-1)]);
     expect(after.checkpoints[0].seq).toBe(before.run.stateSeq);
     expect(after.run).toEqual({ ...before.run, compactedAt: now });
+    expect((await t.runtime.getRun(runId)).compactedAt).toEqual(now); // the run page says so
 
     // Audit events stay, trace detail goes.
     const data = (e: { data: string }) => JSON.parse(e.data) as Record<string, unknown>;

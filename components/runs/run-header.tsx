@@ -54,6 +54,12 @@ export function RunHeader({ run, now, actions }: { run: RunRecord; now: Date; ac
           </Link>
         </p>
       )}
+      {run.compactedAt && (
+        <p className="mt-3 text-xs text-zinc-500">
+          Compacted <Timestamp value={run.compactedAt} relativeTo={now} /> by retention: its intermediate checkpoints and its
+          trace events that are not audit were removed; the final state and the audit trail remain.
+        </p>
+      )}
     </header>
   );
 }

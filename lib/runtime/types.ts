@@ -28,6 +28,8 @@ export type RunRecord = {
   waitingFor: string | null;
   error: string | null;
   parentRunId: string | null;
+  /** When retention compacted the finished run (its intermediate checkpoints and non-audit events are gone). */
+  compactedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   /** Set only in lists, when the stored state could not be loaded: the run is listed with an empty

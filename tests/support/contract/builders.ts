@@ -40,6 +40,7 @@ export function buildRun(overrides: Partial<RunRecord> = {}): RunRecord {
     waitingFor: null,
     error: null,
     parentRunId: null,
+    compactedAt: null,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
