@@ -13,7 +13,7 @@ import { createDb, type Db } from "../lib/db";
 import { findCheckpoint, findCheckpointSummaries } from "../lib/queries/run-checkpoints";
 import { findRunList, RUN_LIST_PAGE_SIZE } from "../lib/queries/run-list";
 import { initialState, loadState } from "../lib/runtime/state";
-import { createPostgres, createSqlite } from "./support/databases";
+import { onEachDatabase } from "./support/databases";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const STEPS = Number(process.env.BENCH_STEPS ?? 500);
@@ -98,27 +98,7 @@ async function measure(label: string, url: string) {
   await db.$disconnect();
 }
 
-async function main() {
-  const sqlite = await createSqlite();
-  try {
-    await measure("SQLite (WAL, synchronous=FULL)", sqlite.url);
-  } finally {
-    sqlite.drop();
-  }
-  if (process.env.BENCH_SKIP_PG === "1") return;
-  const pg = await createPostgres();
-  if (typeof pg === "string") {
-    console.log(`\nPostgres skipped: ${pg}`);
-    return;
-  }
-  try {
-    await measure("Postgres 15", pg.url);
-  } finally {
-    await pg.drop();
-  }
-}
-
-main().catch((error) => {
+onEachDatabase(measure).catch((error) => {
   console.error(error);
   process.exit(1);
 });

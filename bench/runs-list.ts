@@ -6,7 +6,7 @@
 import { createDb, type Db } from "../lib/db";
 import { findRunList, type RunListFilter } from "../lib/queries/run-list";
 import { initialState } from "../lib/runtime/state";
-import { createPostgres, createSqlite } from "./support/databases";
+import { onEachDatabase } from "./support/databases";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
@@ -94,27 +94,7 @@ async function printCases(db: Db, cases: Array<[string, RunListFilter]>) {
   }
 }
 
-async function main() {
-  const sqlite = await createSqlite();
-  try {
-    await measure("SQLite (WAL, synchronous=FULL)", sqlite.url);
-  } finally {
-    sqlite.drop();
-  }
-  if (process.env.BENCH_SKIP_PG === "1") return;
-  const pg = await createPostgres();
-  if (typeof pg === "string") {
-    console.log(`\nPostgres skipped: ${pg}`);
-    return;
-  }
-  try {
-    await measure("Postgres 15", pg.url);
-  } finally {
-    await pg.drop();
-  }
-}
-
-main().catch((error) => {
+onEachDatabase(measure).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { createPostgres } from "../support/databases";
 import { load, machineContext } from "../support/report";
-import { commitFloor } from "./commit-floor";
+import { commitFloor } from "../support/commit-floor";
 import { adminUrl, scratchDatabase, serverSettings, type Scratch } from "./databases";
 import { buildReport, type SystemResult } from "./report";
 import { PLAN, type PeerFigures } from "./workload";

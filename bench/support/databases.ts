@@ -87,3 +87,24 @@ export async function postgresInfo(h: PgHandle) {
     settings: `synchronous_commit=${await show("synchronous_commit")}, fsync=${await show("fsync")}, wal_sync_method=${await show("wal_sync_method")}`,
   };
 }
+
+/** `measure` on a throwaway SQLite database, then on a throwaway Postgres one (BENCH_SKIP_PG=1: SQLite only). */
+export async function onEachDatabase(measure: (label: string, url: string) => Promise<void>) {
+  const sqlite = await createSqlite();
+  try {
+    await measure("SQLite (WAL, synchronous=FULL)", sqlite.url);
+  } finally {
+    sqlite.drop();
+  }
+  if (process.env.BENCH_SKIP_PG === "1") return;
+  const pg = await createPostgres();
+  if (typeof pg === "string") {
+    console.log(`\nPostgres skipped: ${pg}`);
+    return;
+  }
+  try {
+    await measure("Postgres 15", pg.url);
+  } finally {
+    await pg.drop();
+  }
+}
