@@ -46,6 +46,9 @@ test("search, filters and paging", async ({ page, request }) => {
 
   // A run id finds that run alone.
   await page.getByRole("link", { name: "Clear filters" }).click();
+  // Wait for the cleared page: a search typed into the old one would be sent with its status filter.
+  await expect(page).toHaveURL(/\/runs$/);
+  await expect(page.getByLabel("Agent")).toHaveValue("");
   await page.getByLabel("Search").fill(ids[7]);
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(bodyRows(page)).toHaveCount(1);

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { runsListHref } from "@/components/runs/list-href";
 import { RunsPagination } from "@/components/runs/runs-pagination";
 import { RunsSearchForm } from "@/components/runs/runs-search-form";
 import { RunsTable } from "@/components/runs/runs-table";
@@ -29,7 +30,9 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   return (
     <>
       <PageHeader title="Runs" description="Every agent run, newest first." />
-      <RunsSearchForm filter={filter} agents={listAgentSlugs()} />
+      {/* Keyed by the filter: a navigation (Clear filters, a status chip) remounts the form, so its
+          fields show the filter in the URL instead of what was typed before (defaultValue is read once). */}
+      <RunsSearchForm key={runsListHref({ ...filter, cursor: undefined })} filter={filter} agents={listAgentSlugs()} />
       <StatusFilter filter={filter} />
       {runs.length === 0 ? (
         <EmptyState title={isFiltered ? `No ${filter.status ? statusLabel(filter.status).toLowerCase() + " " : ""}runs match` : "No runs yet"}>
