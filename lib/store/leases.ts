@@ -4,7 +4,7 @@ import type { Claim, RuntimeStore } from "@/lib/runtime/store";
 import type { Lease } from "@/lib/runtime/types";
 import { claimRunsStatement, nextRunnableAtStatement, releaseLeaseStatement, renewLeasesStatement } from "./postgres-sql";
 import { toRunRecord, type RunRow } from "./records";
-import { hotQuery } from "./hot-path";
+import type { HotQuery } from "./hot-path";
 import { ACTIVE_STATUSES } from "./rows";
 import * as sqlite from "./sqlite-sql";
 import { appendEvents } from "./trace-events";
@@ -17,9 +17,8 @@ import type { Wakeups } from "./wakeups";
 
 type LeaseStore = Pick<RuntimeStore, "claimRun" | "claimRuns" | "renewLeases" | "releaseLease" | "nextRunnableAt" | "onRunnable">;
 
-export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => Date; wakeups: Wakeups }): LeaseStore {
-  const { postgres, now, wakeups } = opts;
-  const query = hotQuery(db);
+export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => Date; wakeups: Wakeups; query: HotQuery }): LeaseStore {
+  const { postgres, now, wakeups, query } = opts;
   const wallClock = () => new Date(); // Run.updatedAt, as Prisma's @updatedAt writes it
 
   /** A run whose stored state cannot be loaded fails loudly instead of being reinterpreted or

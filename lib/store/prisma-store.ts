@@ -226,7 +226,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       return rows.map(toIntent);
     },
 
-    ...createLeaseStore(db, { postgres, now, wakeups }),
+    ...createLeaseStore(db, { postgres, now, wakeups, query }),
     ...createPacketStore(db, now, { postgres, wakeups, hot: query, transaction: hotTransaction(db) }),
     ...createSignalStore(db, { postgres, wakeups }),
     ...createPermissionStore(db, postgres ? query : null),
