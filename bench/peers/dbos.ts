@@ -1,5 +1,5 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import { payload, STEPS, timed, type PeerFigures, type Plan } from "./workload";
+import { payload, sequentialAndConcurrent, STEPS, type PeerFigures, type Plan } from "./workload";
 
 // DBOS Transact 5.3: a workflow of STEPS `DBOS.runStep`s. registerWorkflow is the decorator-free form
 // of `@DBOS.workflow()` (both wrap the function with the same invoker, dist/src/dbos.js); it spares the
@@ -23,17 +23,7 @@ export async function benchDbos(url: string, plan: Plan): Promise<PeerFigures> {
     let seq = 0;
     // Called directly, a workflow runs here and its promise is its result: durable all the same
     // (status row, one checkpoint per step, then the result).
-    const one = () => workflow(seq++);
-    const many = (n: number) => Promise.all(Array.from({ length: n }, one)).then(() => undefined);
-
-    for (let r = 0; r < plan.warmupRuns; r++) await one();
-    await many(plan.warmupRuns);
-
-    const sequential = await timed(plan.sequentialRuns, async () => {
-      for (let r = 0; r < plan.sequentialRuns; r++) await one();
-    });
-    const concurrent = await timed(plan.concurrentRuns, () => many(plan.concurrentRuns));
-    return { sequential, concurrent, notes: [] };
+    return { ...(await sequentialAndConcurrent(plan, () => workflow(seq++))), notes: [] };
   } finally {
     await DBOS.shutdown();
   }

@@ -1,6 +1,6 @@
 import { Annotation, Command, END, interrupt, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { payload, STEPS, timed, type PeerFigures, type Plan } from "./workload";
+import { payload, sequentialAndConcurrent, STEPS, type PeerFigures, type Plan } from "./workload";
 
 // LangGraph.js 1.7: a StateGraph of STEPS nodes in a line, checkpointed by PostgresSaver, one thread
 // per run. durability "sync" writes each step's checkpoint before the next step starts, which is what
@@ -55,14 +55,7 @@ export async function benchLangGraph(url: string, plan: Plan, durability: Durabi
       const out = await graph.invoke({ i, order: null, done: 0, decision: null }, { configurable: { thread_id: `${durability}-${i}` }, durability });
       if (out.done !== STEPS) throw new Error(`LangGraph thread ${i} ended after ${out.done} steps`);
     };
-    const many = (n: number) => Promise.all(Array.from({ length: n }, one)).then(() => undefined);
-
-    for (let r = 0; r < plan.warmupRuns; r++) await one();
-    await many(plan.warmupRuns);
-    const sequential = await timed(plan.sequentialRuns, async () => {
-      for (let r = 0; r < plan.sequentialRuns; r++) await one();
-    });
-    const concurrent = await timed(plan.concurrentRuns, () => many(plan.concurrentRuns));
+    const { sequential, concurrent } = await sequentialAndConcurrent(plan, one);
 
     const gateMs: number[] = [];
     if (withGate) {

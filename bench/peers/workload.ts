@@ -39,6 +39,21 @@ export async function timed(runs: number, body: () => Promise<void>): Promise<Ti
   return { runs, steps: runs * STEPS, ms: performance.now() - t0 };
 }
 
+/**
+ * The same measurement for every peer: warm up (one at a time, then all at once), then time
+ * plan.sequentialRuns workflows one after another and plan.concurrentRuns started together.
+ */
+export async function sequentialAndConcurrent(plan: Plan, one: () => Promise<unknown>): Promise<{ sequential: Timed; concurrent: Timed }> {
+  const many = async (n: number) => { await Promise.all(Array.from({ length: n }, one)); };
+  for (let r = 0; r < plan.warmupRuns; r++) await one();
+  await many(plan.warmupRuns);
+  const sequential = await timed(plan.sequentialRuns, async () => {
+    for (let r = 0; r < plan.sequentialRuns; r++) await one();
+  });
+  const concurrent = await timed(plan.concurrentRuns, () => many(plan.concurrentRuns));
+  return { sequential, concurrent };
+}
+
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;

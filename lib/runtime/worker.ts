@@ -210,20 +210,15 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
 
     async drain({ maxClaims = 10_000 } = {}) {
       let claims = 0;
-      const mine = new Set<Promise<void>>();
       for (;;) {
         const room = Math.min(concurrency - held.size, maxClaims - claims);
         if (room > 0) {
-          const batch = await store.claimRuns({ owner, now: ctx.clock.now(), leaseMs, limit: room });
-          for (const claim of batch) {
-            const driven: Promise<void> = drive(claim).finally(() => mine.delete(driven));
-            mine.add(driven);
-          }
-          claims += batch.length;
-          if (batch.length > 0) continue;
+          const claimed = await claimBatch(room, ctx.clock.now());
+          claims += claimed;
+          if (claimed > 0) continue;
         }
-        if (mine.size === 0) return claims;
-        await Promise.race(mine); // a slot frees, or a run parked and another may have woken
+        if (driving.size === 0) return claims;
+        await Promise.race(driving); // a slot frees, or a run parked and another may have woken
       }
     },
 
