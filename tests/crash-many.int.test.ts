@@ -82,6 +82,37 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
     }
   }, 60_000);
 
+  it("SIGTERM while it holds every run with a call in flight: each finishes its step, is given back, and another worker completes it once", async () => {
+    world.faults.latencyMs = 600;
+    try {
+      const ids = await startRefunds(RUNS);
+      const { victim, owner } = await spawnVictim();
+      let exitCode: number | null = null;
+      try {
+        await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
+        await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+        const exited = new Promise<number | null>((resolve) => victim.child.once("exit", (code) => resolve(code)));
+        victim.child.kill("SIGTERM");
+        expect(await victim.waitFor("STOPPING")).toContain(`STOPPING ${RUNS}`);
+        exitCode = await exited;
+      } finally {
+        await kill(victim.child);
+      }
+      expect(exitCode).toBe(0);
+      // Given back at once, not left to expire: no run is held, and each refund's step was committed.
+      for (const id of ids) {
+        const run = await t.runtime.getRun(id);
+        expect(run.leaseOwner).toBeNull();
+        expect((await t.store.listIntents(id)).find((i) => i.tool === "payments.refund")?.status).toBe("SUCCEEDED");
+      }
+      world.faults.latencyMs = 0;
+      await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
+      await expectEachRefundedOnce(ids);
+    } finally {
+      world.faults.latencyMs = 0;
+    }
+  }, 60_000);
+
   it("SIGSTOP past its lease while calls are in flight, SIGCONT after another worker took over: it neither commits nor calls a tool again", async () => {
     world.faults.latencyMs = 1_200;
     const ids = await startRefunds(RUNS);

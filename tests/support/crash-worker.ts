@@ -39,3 +39,10 @@ const unsubscribe = runtime.store.onRunnable((w) => {
 });
 worker.start();
 process.stdout.write(`READY ${worker.owner}\n`);
+// SIGTERM as `npm run worker` takes it (scripts/worker.ts): stop claiming, finish each step in hand, give the runs back.
+process.once("SIGTERM", async () => {
+  process.stdout.write(`STOPPING ${worker.inFlight}\n`);
+  await worker.stop();
+  process.stdout.write("STOPPED\n");
+  process.exit(0);
+});
