@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ToolError, type RunStatus, type ToolDefinition } from "../lib/runtime";
+import { ToolError, createRuntime, type RunStatus, type ToolDefinition } from "../lib/runtime";
 import { refundAgent, scriptedAgent } from "./support/agents";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker } from "./support/spawn-worker";
@@ -171,6 +171,32 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
     }
     await t.runtime.createWorker().drain();
     expect(await statuses(ids)).toEqual(Array(4).fill("COMPLETED"));
+  });
+
+  it("never drives a run twice: a run whose lease lapsed while its call was in flight is not claimed again by the worker still in that call", async () => {
+    // Every heartbeat fails (the database did not answer): the lease runs out in the database while
+    // the call waits, and the run becomes claimable. The worker polls every 20 ms, so without the
+    // guard it would claim the run again and call the tool a second time.
+    const stalled = createRuntime({
+      store: { ...t.store, renewLeases: async () => { throw new Error("the database did not answer (test)"); } },
+      agents: [held], tools: [hold.tool], retryBaseDelayMs: 5,
+    });
+    const worker = stalled.createWorker({ leaseMs: 300, pollMs: 20, concurrency: 4 });
+    const [id] = await start(held, 1);
+    worker.start();
+    try {
+      await until("the run is in its call", () => hold.held.length === 1);
+      await new Promise((r) => setTimeout(r, 900)); // three lease lengths, forty-odd polls
+      const run = await t.db.run.findUniqueOrThrow({ where: { id }, select: { leaseExpiresAt: true } });
+      expect(run.leaseExpiresAt!.getTime()).toBeLessThan(Date.now()); // the lease did lapse
+      expect(hold.held.length).toBe(1); // and no second drive called the tool
+      hold.release();
+      await until("the one drive completes the run", () => allAre([id], "COMPLETED"));
+      expect((await t.store.listEvents(id)).filter((e) => e.type === "tool.call")).toHaveLength(1);
+    } finally {
+      hold.release();
+      await worker.stop();
+    }
   });
 
   describe.runIf(provider === "postgres")("across processes", () => {

@@ -82,8 +82,12 @@ export type RuntimeStore = {
 
   /** Claim one runnable run (or the named one) for `owner`: bumps the epoch, sets the expiry. */
   claimRun(opts: { owner: string; now: Date; leaseMs: number; runId?: string }): Promise<Claim | null>;
-  /** Claim up to `limit` runnable runs at once, the longest runnable first; rows other claimers hold are skipped. */
-  claimRuns(opts: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<Claim[]>;
+  /**
+   * Claim up to `limit` runnable runs at once, the longest runnable first; rows other claimers hold are
+   * skipped, and so are `exclude`: the runs the caller is still driving (a lease that lapsed while a
+   * call was in flight must not get a second driver in the same process).
+   */
+  claimRuns(opts: { owner: string; now: Date; leaseMs: number; limit: number; exclude?: string[] }): Promise<Claim[]>;
   /** One heartbeat for every lease `owner` holds: returns the leases renewed; the others are lost. */
   renewLeases(owner: string, leases: Lease[], now: Date, leaseMs: number): Promise<Lease[]>;
   /** Give a run back; one that still has work is runnable at once (and workers are woken). */

@@ -125,7 +125,11 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
   }
 
   async function claimBatch(limit: number, now: Date): Promise<number> {
-    const claims = await store.claimRuns({ owner, now, leaseMs, limit });
+    // Never a second driver for a run this worker still drives: a lease that lapsed under load (a
+    // stalled event loop, a failed heartbeat) makes the run claimable, and a second drive would call
+    // its tool again while the first call may still be in flight. Other workers may take it over;
+    // they treat that call as in doubt.
+    const claims = await store.claimRuns({ owner, now, leaseMs, limit, exclude: [...held.keys()] });
     claims.forEach(launch);
     return claims.length;
   }

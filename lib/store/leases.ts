@@ -50,7 +50,7 @@ export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => D
   }
 
   /** Lease up to `limit` runs; `leased` counts rows leased, claims only the readable ones. */
-  async function claim(o: { owner: string; now: Date; leaseMs: number; limit: number; runId?: string }): Promise<{ claims: Claim[]; leased: number }> {
+  async function claim(o: { owner: string; now: Date; leaseMs: number; limit: number; runId?: string; exclude?: string[] }): Promise<{ claims: Claim[]; leased: number }> {
     const args = { ...o, expiresAt: new Date(o.now.getTime() + o.leaseMs), updatedAt: wallClock() };
     if (postgres) {
       const rows = await query<RunRow>(claimRunsStatement(args));
@@ -72,7 +72,7 @@ export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => D
       return null;
     },
 
-    claimRuns: async ({ owner, now: at, leaseMs, limit }) => (await claim({ owner, now: at, leaseMs, limit })).claims,
+    claimRuns: async ({ owner, now: at, leaseMs, limit, exclude }) => (await claim({ owner, now: at, leaseMs, limit, exclude })).claims,
 
     async renewLeases(owner, leases, at, leaseMs) {
       if (leases.length === 0) return [];

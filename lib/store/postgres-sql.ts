@@ -66,12 +66,14 @@ function claimable(p: Params, now: string): string {
  * Claim up to `limit` runnable runs, oldest runnableAt first (the Run_runnableAt_idx range): bump
  * each epoch, set the lease, and make the lease's expiry the run's runnableAt (a dead worker's runs
  * come back then). Returns the whole rows.
- * A batch skips rows another transaction holds locked (SKIP LOCKED): many workers claim side by side
+ * A batch skips rows another transaction holds locked (SKIP LOCKED), and the runs in `exclude` (the
+ * claimer is still driving them; an empty list keeps the statement's text, so its prepared plan, the same).
+ * Many workers claim side by side
  * without queueing behind each other, and a run skipped now is claimed on the next round. A named
  * run waits for the lock instead (FOR UPDATE), then READ COMMITTED re-checks it: a run that is only
  * being written by someone else (a signal's event) is not reported as unclaimable.
  */
-export function claimRunsStatement(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; updatedAt: Date }): Statement {
+export function claimRunsStatement(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; exclude?: string[]; updatedAt: Date }): Statement {
   const p = new Params();
   const now = p.add(opts.now, "timestamp(3)");
   const expiresAt = p.add(opts.expiresAt, "timestamp(3)");
@@ -79,7 +81,7 @@ export function claimRunsStatement(opts: { owner: string; now: Date; expiresAt: 
     WITH next AS (
       SELECT "id" FROM "Run"
       WHERE ${claimable(p, now)}
-        ${opts.runId ? `AND "id" = ${p.add(opts.runId, "text")}` : ""}
+        ${opts.runId ? `AND "id" = ${p.add(opts.runId, "text")}` : `AND NOT ("id" = ANY(${p.add(opts.exclude ?? [], "text[]")}))`}
       ORDER BY "runnableAt" ASC
       LIMIT ${p.add(opts.limit, "int")}
       FOR UPDATE ${opts.runId ? "" : "SKIP LOCKED"}

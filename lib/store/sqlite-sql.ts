@@ -89,8 +89,9 @@ export function wakeIfSignalWaiting(runId: string, type: string, at: Date, updat
 const inList = (values: readonly string[]) => `(${placeholders(values.length)})`;
 
 /** Claim up to `limit` runnable runs, oldest runnableAt first; returns the ids leased (one statement). */
-export function claimRuns(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; updatedAt: Date }): Statement {
+export function claimRuns(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; exclude?: string[]; updatedAt: Date }): Statement {
   const { now } = opts;
+  const exclude = opts.runId ? [] : (opts.exclude ?? []);
   return {
     sql: `UPDATE "Run" SET "leaseOwner" = ?, "leaseEpoch" = "leaseEpoch" + 1, "leaseExpiresAt" = ?, "runnableAt" = ?, "updatedAt" = ?
       WHERE "id" IN (
@@ -98,11 +99,12 @@ export function claimRuns(opts: { owner: string; now: Date; expiresAt: Date; lim
         WHERE "runnableAt" <= ? AND ("leaseOwner" IS NULL OR "leaseExpiresAt" < ?)
           AND ("status" IN ${inList(ACTIVE_STATUSES)} OR ("status" IN ${inList(WAKEABLE_STATUSES)} AND "wakeAt" <= ?))
           ${opts.runId ? `AND "id" = ?` : ""}
+          ${exclude.length ? `AND "id" NOT IN ${inList(exclude)}` : ""}
         ORDER BY "runnableAt" ASC LIMIT ?)
       RETURNING "id"`,
     values: [
       opts.owner, opts.expiresAt, opts.expiresAt, opts.updatedAt,
-      now, now, ...ACTIVE_STATUSES, ...WAKEABLE_STATUSES, now, ...(opts.runId ? [opts.runId] : []), opts.limit,
+      now, now, ...ACTIVE_STATUSES, ...WAKEABLE_STATUSES, now, ...(opts.runId ? [opts.runId] : []), ...exclude, opts.limit,
     ],
   };
 }
