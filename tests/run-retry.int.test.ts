@@ -107,6 +107,25 @@ describe.each(providers())("retryRun [%s]", (_provider, url) => {
     expect(provider.reads).toBe(readsBefore + 1);
   });
 
+  it("a failed run with a call in doubt is not retried: a person settles the call first", async () => {
+    const agent = register(flakyAgent(uid("in-doubt")));
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    // A worker recorded the intent of a refund, then the run failed before the call's outcome was known.
+    const claim = (await t.store.claimRun({ owner: "worker-test", now: new Date(), leaseMs: 30_000, runId: run.id }))!;
+    const operationId = `op_${uid("refund")}`;
+    await t.store.commitStep({
+      lease: claim.lease, status: "RUNNING", state: claim.run.state, events: [],
+      createIntent: { id: operationId, runId: run.id, step: 0, tool: "payments.refund", args: { orderId: "o-1" }, semantics: "unsafe", decision: {} },
+    });
+    await t.store.transitionRun({ runId: run.id, from: ["RUNNING"], to: "FAILED", revokeLease: true, error: "unreadable state", events: [] });
+
+    const error = await t.runtime.retryRun({ runId: run.id, by: "ops@example.com" }).then(() => null, (e) => e);
+    expect(isAppError(error, "CALLS_IN_DOUBT")).toBe(true);
+    expect(error.userMessage).toContain(`payments.refund (operation ${operationId}) may have happened`);
+    expect(await t.runtime.getRun(run.id)).toMatchObject({ status: "FAILED", error: "unreadable state" });
+    expect((await t.store.listEvents(run.id)).some((e) => e.type === "run.retried")).toBe(false);
+  });
+
   it("only a FAILED run can be retried, and only once", async () => {
     const agent = register(flakyAgent(uid("flaky")));
     const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });

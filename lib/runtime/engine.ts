@@ -129,6 +129,16 @@ export function createRuntime(options: RuntimeOptions) {
       if (run.status !== "FAILED") {
         throw new AppError("RUN_NOT_WAITING", { message: `run ${run.id} is ${run.status}, not FAILED`, userMessage: "Only a failed run can be retried." });
       }
+      // A retry resumes from the last checkpoint, which knows nothing of a call whose outcome is open:
+      // retrying would act as if it never happened. A person settles it first (the recovery view lists it).
+      const inDoubt = (await store.listIntents(run.id)).filter((i) => i.status === "PENDING" || i.status === "UNKNOWN");
+      if (inDoubt.length > 0) {
+        const calls = inDoubt.map((i) => `${i.tool} (operation ${i.id})`).join(", ");
+        throw new AppError("CALLS_IN_DOUBT", {
+          message: `run ${run.id} has calls in doubt: ${calls}`,
+          userMessage: `The run cannot be retried: ${calls} may have happened. Check the system it acts on and settle what happened before anyone retries the run.`,
+        });
+      }
       const retried: Observation = { step: run.state.step, kind: "retried", message: `${opts.by} retried the run after it failed: ${run.error ?? "no error recorded"}${opts.reason ? ` (${opts.reason})` : ""}` };
       const state = { ...run.state, pending: null, consecutiveErrors: 0, observations: appendObservation(run.state.observations, retried) };
       return store.transitionRun({
