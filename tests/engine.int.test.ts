@@ -234,7 +234,7 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     clock.advance(1001); // the winner stalls past its lease; another worker takes over
     const taker = await t.store.claimRun({ owner: "w3", now: clock.now(), leaseMs: 1000, runId: run.id });
     expect(taker!.lease.epoch).toBe(winner.lease.epoch + 1);
-    await expectError(t.store.commitStep({ lease: winner.lease, status: "RUNNING", state: winner.run.state, events: [{ type: "x", step: 0, data: {} }] }), "LEASE_LOST");
+    await expectError(t.store.commitStep({ lease: winner.lease, status: "RUNNING", state: winner.run.state, storedEntries: winner.run.storedEntries, events: [{ type: "x", step: 0, data: {} }] }), "LEASE_LOST");
     expect((await t.store.listEvents(run.id)).some((e) => e.type === "x")).toBe(false);
     await t.store.releaseLease(taker!.lease);
   });
@@ -244,7 +244,7 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
     const claim = await t.store.claimRun({ owner: "w1", now: clock.now(), leaseMs: 60_000, runId: run.id });
     await t.runtime.cancelRun({ runId: run.id, by: "ops@example.com", reason: "wrong customer" });
-    await expectError(t.store.commitStep({ lease: claim!.lease, status: "RUNNING", state: claim!.run.state, events: [] }), "LEASE_LOST");
+    await expectError(t.store.commitStep({ lease: claim!.lease, status: "RUNNING", state: claim!.run.state, storedEntries: claim!.run.storedEntries, events: [] }), "LEASE_LOST");
     expect((await t.runtime.getRun(run.id)).status).toBe("CANCELLED");
     await expectError(t.runtime.cancelRun({ runId: run.id, by: "ops@example.com" }), "RUN_NOT_WAITING");
   });

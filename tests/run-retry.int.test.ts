@@ -114,7 +114,7 @@ describe.each(providers())("retryRun [%s]", (_provider, url) => {
     const claim = (await t.store.claimRun({ owner: "worker-test", now: new Date(), leaseMs: 30_000, runId: run.id }))!;
     const operationId = `op_${uid("refund")}`;
     await t.store.commitStep({
-      lease: claim.lease, status: "RUNNING", state: claim.run.state, events: [],
+      lease: claim.lease, status: "RUNNING", state: claim.run.state, storedEntries: claim.run.storedEntries, events: [],
       createIntent: { id: operationId, runId: run.id, step: 0, tool: "payments.refund", args: { orderId: "o-1" }, semantics: "unsafe", decision: {} },
     });
     await t.store.transitionRun({ runId: run.id, from: ["RUNNING"], to: "FAILED", revokeLease: true, error: "unreadable state", events: [] });

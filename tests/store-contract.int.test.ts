@@ -5,6 +5,7 @@ import type { RunState } from "../lib/runtime/state";
 import { createDb } from "../lib/db";
 import type { NewRun, RuntimeStore, StepCommit, Wakeup } from "../lib/runtime/store";
 import { createPrismaStore } from "../lib/store/prisma-store";
+import { NOTHING_STORED } from "../lib/store/state-entries";
 import { TERMINAL_STATUSES, type Lease, type PermissionRule } from "../lib/runtime/types";
 import { buildNewPacket, buildNewRun, createClaimedRun as createClaimedRunIn, createRun as createRunIn } from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
@@ -39,14 +40,14 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   const createClaimedRun = (opts: Parameters<typeof createClaimedRunIn>[1] = {}) => createClaimedRunIn(store, { ...opts, run: { agentSlug, ...opts.run } });
   const nextState = (state: RunState, patch: Partial<RunState> = {}): RunState => ({ ...state, step: state.step + 1, ...patch });
   const commit = (lease: Lease, state: RunState, extra: Partial<StepCommit> = {}): Promise<{ stateSeq: number; eventSeq: number }> =>
-    store.commitStep({ lease, status: "RUNNING", state, events: [{ type: "step.done", step: state.step, data: {} }], ...extra });
+    store.commitStep({ lease, status: "RUNNING", state, storedEntries: NOTHING_STORED, events: [{ type: "step.done", step: state.step, data: {} }], ...extra });
 
   /** A run parked on a decision packet, as a step that asked for approval leaves it. */
   async function createWaitingPacket(packet: Partial<Parameters<typeof buildNewPacket>[1]> = {}) {
     const { run, lease } = await createClaimedRun();
     const newPacket = buildNewPacket(run.id, { step: run.state.step, ...packet });
     await store.commitStep({
-      lease, status: "WAITING_APPROVAL", state: run.state, releaseLease: true, createPacket: newPacket,
+      lease, status: "WAITING_APPROVAL", state: run.state, storedEntries: run.storedEntries, releaseLease: true, createPacket: newPacket,
       events: [{ type: "gate.requested", step: run.state.step, data: { packetId: newPacket.id } }],
     });
     return { run, packet: (await store.getPacket(newPacket.id))! };
@@ -130,7 +131,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const now = new Date();
       const claim = await store.claimRun({ owner: "worker-a", now, leaseMs: 10_000, runId: run.id });
       expect(claim?.lease).toEqual({ runId: run.id, owner: "worker-a", epoch: 1, expiresAt: new Date(now.getTime() + 10_000) });
-      expect(claim?.run).toMatchObject({ id: run.id, leaseOwner: "worker-a", leaseEpoch: 1, state: run.state });
+      expect(claim?.run).toMatchObject({ id: run.id, leaseOwner: "worker-a", leaseEpoch: 1, state: run.state, storedEntries: run.storedEntries });
     });
 
     it("when two workers race for one run, exactly one gets it", async () => {
@@ -181,14 +182,14 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const now = new Date();
       const { run, lease } = await createClaimedRun({ now });
       const wakeAt = new Date(now.getTime() + 60_000);
-      await store.commitStep({ lease, status: "SLEEPING", state: run.state, wakeAt, releaseLease: true, events: [] });
+      await store.commitStep({ lease, status: "SLEEPING", state: run.state, storedEntries: run.storedEntries, wakeAt, releaseLease: true, events: [] });
       expect(await store.claimRun({ owner: "w", now: new Date(now.getTime() + 59_000), leaseMs: 1_000, runId: run.id })).toBeNull();
       expect(await store.claimRun({ owner: "w", now: wakeAt, leaseMs: 1_000, runId: run.id })).not.toBeNull();
     });
 
     it("does not take a finished run", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "COMPLETED", state: run.state, releaseLease: true, events: [] });
+      await store.commitStep({ lease, status: "COMPLETED", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
       expect(await store.claimRun({ owner: "w", now: new Date(Date.now() + 3_600_000), leaseMs: 1_000, runId: run.id })).toBeNull();
     });
   });
@@ -200,7 +201,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const a = await createClaimedRun({ owner: "worker-a", now: t0, leaseMs: 1_000 });
       const b = await store.claimRun({ owner: "worker-b", now: new Date(t0.getTime() + 5_000), leaseMs: 30_000, runId: a.run.id });
       if (!b) throw new Error("worker B could not take the run over");
-      return { runId: a.run.id, stale: a.lease, current: b.lease, state: a.run.state };
+      return { runId: a.run.id, stale: a.lease, current: b.lease, state: a.run.state, storedEntries: a.run.storedEntries };
     }
 
     it("a worker whose lease was taken over cannot commit a step, and nothing of it is written", async () => {
@@ -213,7 +214,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const packet = buildNewPacket(runId);
       await expectAppError(
         store.commitStep({
-          lease: stale, status: "WAITING_APPROVAL", state: nextState(state, { output: "from the stale worker" }), releaseLease: true,
+          lease: stale, status: "WAITING_APPROVAL", state: nextState(state, { output: "from the stale worker" }), storedEntries: NOTHING_STORED, releaseLease: true,
           events: [{ type: "step.done", step: 0, data: { by: "worker-a" } }],
           createIntent: { id: intentId, runId, step: 0, tool: "payments.refund", args: { amountCents: 100 }, semantics: "idempotent", decision: null },
           createPacket: packet,
@@ -259,7 +260,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("a lease given back with releaseLease can no longer write", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "never", state: run.state, releaseLease: true, events: [] });
+      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "never", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
       await expectAppError(commit(lease, nextState(run.state)), "LEASE_LOST");
     });
 
@@ -353,7 +354,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       await createPastRuns(2);
       const [sleeper, yielder] = await past.claimRuns({ owner: "parker", now: tick(), leaseMs: 60_000, limit: 2 });
       const wakeAt = new Date(clock.getTime() + 30_000);
-      await past.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, wakeAt, releaseLease: true, events: [] });
+      await past.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, storedEntries: sleeper.run.storedEntries, wakeAt, releaseLease: true, events: [] });
       await past.releaseLease(yielder.lease);
       expect(await past.nextRunnableAt({ owner: "x", after: clock })).toEqual(wakeAt);
       expect((await past.claimRuns({ owner: "x", now: clock, leaseMs: 60_000, limit: 5 })).map((c) => c.run.id)).toEqual([yielder.run.id]);
@@ -371,12 +372,12 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
         await store.decidePacket({ packetId: packet.id, version: packet.version, final: { status: "APPROVED", decision: { decision: "approve" }, decidedBy: "ann", now: new Date() }, events: [] });
         expect(heard).toContainEqual({ runId: run.id });
         const waiting = await createClaimedRun();
-        await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "ping", state: waiting.run.state, releaseLease: true, events: [] });
+        await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "ping", state: waiting.run.state, storedEntries: waiting.run.storedEntries, releaseLease: true, events: [] });
         await store.deliverSignal({ id: uid("sig"), runId: waiting.run.id, type: "ping", dedupKey: uid("k"), payload: {}, now: new Date() });
         expect(heard).toContainEqual({ runId: waiting.run.id });
         const sleeper = await createClaimedRun();
         const wakeAt = new Date(Date.now() + 60_000);
-        await store.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, wakeAt, releaseLease: true, events: [] });
+        await store.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, storedEntries: sleeper.run.storedEntries, wakeAt, releaseLease: true, events: [] });
         expect(heard).toContainEqual({ runId: sleeper.run.id, at: wakeAt });
         const yielder = await createClaimedRun();
         await store.releaseLease(yielder.lease);
@@ -427,7 +428,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const intentId = uid("op");
       const s1 = nextState(run.state, { pending: { kind: "effect", intentId, step: 0, call: 0, action: { tool: "payments.refund", args: { amountCents: 100 }, evidence: [] } } });
       const r1 = await store.commitStep({
-        lease, status: "RUNNING", state: s1, events: [{ type: "effect.intent", step: 0, data: { intentId } }],
+        lease, status: "RUNNING", state: s1, storedEntries: run.storedEntries, events: [{ type: "effect.intent", step: 0, data: { intentId } }],
         createIntent: { id: intentId, runId: run.id, step: 0, tool: "payments.refund", args: { amountCents: 100 }, semantics: "idempotent", decision: { kind: "call" } },
       });
       expect(r1).toEqual({ stateSeq: 2, eventSeq: 2 });
@@ -435,7 +436,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
       const s2 = nextState(s1, { pending: null });
       const r2 = await store.commitStep({
-        lease, status: "RUNNING", state: s2, events: [{ type: "tool.call", step: 1, data: {} }, { type: "step.done", step: 1, data: {} }],
+        lease, status: "RUNNING", state: s2, storedEntries: run.storedEntries, events: [{ type: "tool.call", step: 1, data: {} }, { type: "step.done", step: 1, data: {} }],
         updateIntent: { id: intentId, status: "SUCCEEDED", attempt: 1, result: { refundId: "re_1" } },
       });
       expect(r2).toEqual({ stateSeq: 3, eventSeq: 4 });
@@ -453,7 +454,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(woken).not.toBeNull();
       const before = await store.getRun(run.id);
       await expectAppError(
-        store.commitStep({ lease: woken!.lease, status: "RUNNING", state: nextState(woken!.run.state), events: [{ type: "x", step: 0, data: {} }], updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED" } }),
+        store.commitStep({ lease: woken!.lease, status: "RUNNING", state: nextState(woken!.run.state), storedEntries: woken!.run.storedEntries, events: [{ type: "x", step: 0, data: {} }], updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED" } }),
         "CONFLICT",
       );
       expect(await store.getRun(run.id)).toEqual(before);
@@ -471,7 +472,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
         const dedupKey = uid("cb");
         const signal = (n: number) => store.deliverSignal({ id: uid("sig"), runId: run.id, type: "ping", dedupKey: n === 2 ? uid("cb") : dedupKey, payload: { round }, now: new Date() });
         const [committed] = await Promise.all([
-          store.commitStep({ lease, status: "RUNNING", state, events: [{ type: "step.a", step: round, data: { round } }, { type: "step.b", step: round, data: { round } }] }),
+          store.commitStep({ lease, status: "RUNNING", state, storedEntries: NOTHING_STORED, events: [{ type: "step.a", step: round, data: { round } }, { type: "step.b", step: round, data: { round } }] }),
           signal(0), signal(1), signal(2),
         ]);
         commits.push({ eventSeq: committed.eventSeq, round });
@@ -500,7 +501,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("lists events after a seq, with a limit", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), events: [1, 2, 3, 4].map((n) => ({ type: "e", step: 0, data: { n } })) });
+      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), storedEntries: run.storedEntries, events: [1, 2, 3, 4].map((n) => ({ type: "e", step: 0, data: { n } })) });
       expect((await store.listEvents(run.id, { afterSeq: 2, limit: 2 })).map((e) => [e.seq, e.data.n])).toEqual([[3, 2], [4, 3]]);
     });
   });
@@ -551,8 +552,8 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("wakes a run waiting for its type, and not one waiting for another type", async () => {
       const now = new Date();
       const [waiting, other] = await Promise.all([createClaimedRun({ now }), createClaimedRun({ now })]);
-      await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: waiting.run.state, releaseLease: true, events: [] });
-      await store.commitStep({ lease: other.lease, status: "WAITING_EVENT", waitingFor: "mail.bounced", state: other.run.state, releaseLease: true, events: [] });
+      await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: waiting.run.state, storedEntries: waiting.run.storedEntries, releaseLease: true, events: [] });
+      await store.commitStep({ lease: other.lease, status: "WAITING_EVENT", waitingFor: "mail.bounced", state: other.run.state, storedEntries: other.run.storedEntries, releaseLease: true, events: [] });
       await Promise.all([deliver(waiting.run.id, uid("cb")), deliver(other.run.id, uid("cb"))]);
       const later = new Date(Date.now() + 1_000);
       expect(await store.claimRun({ owner: "w", now: later, leaseMs: 1_000, runId: waiting.run.id })).not.toBeNull();
@@ -562,14 +563,14 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("a run that parks for an event already delivered is woken at once", async () => {
       const { run, lease } = await createClaimedRun();
       await deliver(run.id, uid("cb"));
-      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: run.state, releaseLease: true, events: [] });
+      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
       expect((await store.getRun(run.id))!.wakeAt).not.toBeNull();
     });
 
     it("a consumed signal is consumed once", async () => {
       const { run, lease } = await createClaimedRun();
       const { signal } = await deliver(run.id, uid("cb"));
-      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), events: [], consumeSignalIds: [signal.id] });
+      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), storedEntries: run.storedEntries, events: [], consumeSignalIds: [signal.id] });
       const [consumed] = await store.listSignals(run.id);
       expect(consumed.consumedAt).not.toBeNull();
       expect(await store.listSignals(run.id, { unconsumed: true })).toEqual([]);
@@ -765,9 +766,9 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   describe("transitionRun", () => {
     it("moves a run from an expected status and appends its events", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "NEEDS_ATTENTION", state: run.state, releaseLease: true, events: [] });
+      await store.commitStep({ lease, status: "NEEDS_ATTENTION", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
       const state = nextState(run.state, { instructions: [...run.state.instructions, "resolved by a person"] });
-      const moved = await store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "RUNNING", state, events: [{ type: "run.resolved", step: -1, data: { by: "ann" } }] });
+      const moved = await store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "RUNNING", state: { state, storedEntries: run.storedEntries }, events: [{ type: "run.resolved", step: -1, data: { by: "ann" } }] });
       expect(moved).toMatchObject({ status: "RUNNING", state, stateSeq: 3, eventSeq: 2 });
       expect((await store.listEvents(run.id)).map((e) => [e.seq, e.type])).toEqual([[1, "run.created"], [2, "run.resolved"]]);
       expect((await store.listCheckpoints(run.id)).at(-1)).toMatchObject({ seq: 3, state });
@@ -777,7 +778,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const run = await createRun();
       const before = await store.getRun(run.id);
       await expectAppError(
-        store.transitionRun({ runId: run.id, from: ["WAITING_APPROVAL", "NEEDS_ATTENTION"], to: "RUNNING", state: nextState(run.state), error: "nope", events: [{ type: "run.resumed", step: -1, data: {} }] }),
+        store.transitionRun({ runId: run.id, from: ["WAITING_APPROVAL", "NEEDS_ATTENTION"], to: "RUNNING", state: { state: nextState(run.state), storedEntries: run.storedEntries }, error: "nope", events: [{ type: "run.resumed", step: -1, data: {} }] }),
         "RUN_NOT_WAITING",
       );
       expect(await store.getRun(run.id)).toEqual(before);

@@ -23,7 +23,7 @@ describe.each(providers())("store races that must end in an AppError [%s]", (_pr
     for (let round = 0; round < 5; round++) {
       const { run, lease } = await createClaimedRun(t.store);
       const packet = buildNewPacket(run.id, { requiredApprovals: 2 });
-      await t.store.commitStep({ lease, status: "WAITING_APPROVAL", state: run.state, releaseLease: true, createPacket: packet, events: [] });
+      await t.store.commitStep({ lease, status: "WAITING_APPROVAL", state: run.state, storedEntries: run.storedEntries, releaseLease: true, createPacket: packet, events: [] });
 
       const results = await Promise.allSettled([0, 1, 2, 3].map(() => t.store.decidePacket({ packetId: packet.id, version: 0, approver: "carol", events: [] })));
       await t.store.transitionRun({ runId: run.id, from: ["WAITING_APPROVAL"], to: "CANCELLED", events: [] });

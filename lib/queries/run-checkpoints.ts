@@ -1,10 +1,11 @@
-// A run's checkpoints, as the run page reads them. Each checkpoint holds a whole state, so reading every
-// checkpoint with its state costs steps × state size, and grows with the run twice over. The list is
-// metadata (seq, step, when) read without the state column; a state is read one checkpoint at a time,
-// when it is shown (the state at a checkpoint, the two sides of a diff).
+// A run's checkpoints, as the run page reads them. Each checkpoint's state is its head plus a prefix of
+// the run's entries (lib/store/state-entries.ts), so reading every checkpoint with its state would cost
+// steps × state size. The list is metadata (seq, step, when) read without the state column; a state is
+// read one checkpoint at a time, when it is shown (the state at a checkpoint, the two sides of a diff).
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/sqlite/client";
 import { loadState, type RunState } from "@/lib/runtime/state";
+import { joinState, readEntries } from "@/lib/store/state-entries";
 
 /** The list holds at most this many, the newest; an older checkpoint still opens by its seq (?checkpoint=). */
 export const CHECKPOINT_LIST_LIMIT = 500;
@@ -17,7 +18,7 @@ export type CheckpointWithState = CheckpointSummary & { state: RunState };
 export type CheckpointList = { checkpoints: CheckpointSummary[]; hasOlder: boolean };
 
 export const checkpointSummarySelect = { seq: true, step: true, createdAt: true } satisfies Prisma.CheckpointSelect;
-const checkpointWithStateSelect = { ...checkpointSummarySelect, state: true } satisfies Prisma.CheckpointSelect;
+const checkpointWithStateSelect = { ...checkpointSummarySelect, state: true, entrySeq: true } satisfies Prisma.CheckpointSelect;
 
 const toSummary = (row: { seq: number; step: number; createdAt: Date }): CheckpointSummary => ({ seq: row.seq, step: row.step, createdAt: row.createdAt.toISOString() });
 
@@ -30,5 +31,7 @@ export async function findCheckpointSummaries(db: Db, runId: string, limit = CHE
 /** One checkpoint with its state loaded through the schema (upgraded if older), or null when the run has no such checkpoint. */
 export async function findCheckpoint(db: Db, runId: string, seq: number): Promise<CheckpointWithState | null> {
   const row = await db.checkpoint.findUnique({ where: { runId_seq: { runId, seq } }, select: checkpointWithStateSelect });
-  return row ? { ...toSummary(row), state: loadState(row.state) } : null;
+  if (!row) return null;
+  const entries = (await readEntries(db, [{ runId, entrySeq: row.entrySeq }])).get(runId)!;
+  return { ...toSummary(row), state: loadState(joinState(row.state, entries).raw) };
 }

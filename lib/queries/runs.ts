@@ -11,7 +11,7 @@ import { AppError, isAppError } from "@/lib/runtime/errors";
 import { buildRecoveryView, type RecoveryView } from "@/lib/runtime/recovery";
 import type { RunState } from "@/lib/runtime/state";
 import type { RunRecord, RunStatus } from "@/lib/runtime/types";
-import { toListedRunRecord } from "@/lib/store/records";
+import { toListedRunRecord, toRunRecords } from "@/lib/store/records";
 import { findCheckpoint, findCheckpointSummaries, type CheckpointSummary, type CheckpointWithState } from "./run-checkpoints";
 import { findRunEvents, type RunEventsPage } from "./run-events";
 
@@ -129,5 +129,6 @@ async function getUnreadableRunDetail(runId: string, stateError: string): Promis
   const db = getDb();
   const [row, trace, { checkpoints }] = await Promise.all([db.run.findUnique({ where: { id: runId } }), findRunEvents(db, runId), findCheckpointSummaries(db, runId)]);
   if (!row) return null;
-  return { kind: "unreadable", run: toListedRunRecord(row), stateError, storedState: row.state, trace, checkpoints };
+  const [run] = await toRunRecords(db, [row], toListedRunRecord);
+  return { kind: "unreadable", run, stateError, storedState: row.state, trace, checkpoints };
 }

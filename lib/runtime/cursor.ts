@@ -2,12 +2,15 @@ import type { EngineContext } from "./context";
 import { AppError } from "./errors";
 import { appendObservation, type Fact, type Observation, type RunState } from "./state";
 import type { StepCommit } from "./store";
-import type { Lease, RunRecord, RunStatus, TraceEventInput } from "./types";
+import type { Lease, RunRecord, RunStatus, StoredEntries, TraceEventInput } from "./types";
 
 // A worker's in-memory view of the run it holds. It never re-reads what it already holds under
 // its lease: events are buffered and written with the state in one fenced commit.
 
 export type StepOutcome = "continue" | "released";
+
+/** What a step changes besides its state and events (the cursor adds those, the lease and its bookkeeping). */
+type StepChange = Omit<StepCommit, "lease" | "state" | "storedEntries" | "events">;
 
 export class RunCursor {
   readonly runId: string;
@@ -15,6 +18,8 @@ export class RunCursor {
   state: RunState;
   private events: TraceEventInput[] = [];
   private lost = false;
+  /** What of the state the store already has (facts and journal entries are written once each). */
+  private storedEntries: StoredEntries;
   /** The permission epoch this step's check read (permission-check.ts); guards its intent or approval request. */
   permissionEpoch: number | null = null;
 
@@ -28,6 +33,7 @@ export class RunCursor {
     this.runId = run.id;
     this.status = run.status;
     this.state = structuredClone(run.state);
+    this.storedEntries = run.storedEntries;
   }
 
   /** The heartbeat found the lease gone (cancelled, or taken over after this worker stalled). */
@@ -69,15 +75,17 @@ export class RunCursor {
   }
 
   addFact(fact: Omit<Fact, "id" | "at" | "step" | "expiresAt" | "source"> & Partial<Pick<Fact, "expiresAt" | "source">>): Fact {
+    // Keys in the schema's order, the order a fact has once loaded: a fact serializes to the same JSON
+    // whether it was just made or read back (a state rebuilt from its entries is byte for byte the same).
     const full: Fact = {
       id: this.ctx.ids.id("fact"),
+      key: fact.key,
+      value: fact.value,
+      kind: fact.kind,
       at: this.now().toISOString(),
       step: this.state.step,
       expiresAt: fact.expiresAt ?? null,
       source: fact.source ?? {},
-      key: fact.key,
-      value: fact.value,
-      kind: fact.kind,
     };
     this.state.facts.push(full);
     return full;
@@ -90,7 +98,7 @@ export class RunCursor {
   }
 
   /** Write state, checkpoint and buffered events in one fenced transaction. */
-  async commit(change: Omit<StepCommit, "lease" | "state" | "events">): Promise<StepOutcome> {
+  async commit(change: StepChange): Promise<StepOutcome> {
     const events = this.events;
     if (change.status !== this.status) {
       const transition = { type: "run.status", data: { from: this.status, to: change.status, ...(change.error ? { error: change.error } : {}) } };
@@ -101,14 +109,15 @@ export class RunCursor {
     this.events = [];
     // What the check allowed is written only while the permissions are still the ones checked.
     const guarded = this.permissionEpoch !== null && Boolean(change.createIntent || change.createPacket);
-    await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, events, ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}) });
+    await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, storedEntries: this.storedEntries, events, ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}) });
+    this.storedEntries = { facts: this.state.facts.length, journal: Object.keys(this.state.journal).length }; // all of it, now
     if (guarded) this.permissionEpoch = null;
     this.status = change.status;
     return change.releaseLease ? "released" : "continue";
   }
 
   /** Park the run: it waits for a person, an event or a timer; the lease goes back. */
-  park(status: RunStatus, extra: Omit<StepCommit, "lease" | "state" | "events" | "status" | "releaseLease"> = {}) {
+  park(status: RunStatus, extra: Omit<StepChange, "status" | "releaseLease"> = {}) {
     return this.commit({ ...extra, status, releaseLease: true });
   }
 

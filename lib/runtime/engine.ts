@@ -142,7 +142,7 @@ export function createRuntime(options: RuntimeOptions) {
       const retried: Observation = { step: run.state.step, kind: "retried", message: `${opts.by} retried the run after it failed: ${run.error ?? "no error recorded"}${opts.reason ? ` (${opts.reason})` : ""}` };
       const state = { ...run.state, pending: null, consecutiveErrors: 0, observations: appendObservation(run.state.observations, retried) };
       return store.transitionRun({
-        runId: run.id, from: ["FAILED"], to: "QUEUED", state, error: null,
+        runId: run.id, from: ["FAILED"], to: "QUEUED", state: { state, storedEntries: run.storedEntries }, error: null,
         events: [{ type: "run.retried", step: state.step, data: { by: opts.by, reason: opts.reason ?? null, previousError: run.error, fromCheckpointSeq: run.stateSeq } }],
       });
     },

@@ -1,7 +1,7 @@
 import type { RunState } from "./state";
 import type {
   DecisionPacket, EffectIntent, IntentStatus, Lease, PacketContent, PacketDecision, PacketKind, PacketStatus,
-  PermissionRule, RunRecord, RunStatus, SignalRecord, TraceEvent, TraceEventInput,
+  PermissionRule, RunRecord, RunStatus, SignalRecord, StoredEntries, TraceEvent, TraceEventInput,
 } from "./types";
 
 // The engine's only door to storage (DESIGN.md §9). One Prisma implementation serves SQLite and
@@ -34,6 +34,8 @@ export type StepCommit = {
   lease: Lease;
   status: RunStatus;
   state: RunState;
+  /** What of `state` is already stored (the claim's, then each commit's): only what came after is written. */
+  storedEntries: StoredEntries;
   wakeAt?: Date | null;
   waitingFor?: string | null;
   error?: string | null;
@@ -109,7 +111,8 @@ export type RuntimeStore = {
     events: TraceEventInput[];
     /** Fence out any worker still holding the run (cancel). */
     revokeLease?: boolean;
-    state?: RunState;
+    /** A new state, with what of it is already stored (the run record's storedEntries). */
+    state?: { state: RunState; storedEntries: StoredEntries };
     error?: string | null;
   }): Promise<RunRecord>;
 

@@ -10,6 +10,10 @@ export const RUN_STATUSES = [
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
 
+/** How many of a state's facts and journal entries are stored as their own rows (lib/store/state-entries.ts):
+ *  a commit writes only the ones added after these. */
+export type StoredEntries = { facts: number; journal: number };
+
 export type RunRecord = {
   id: string;
   agentSlug: string;
@@ -17,6 +21,8 @@ export type RunRecord = {
   status: RunStatus;
   input: unknown;
   state: RunState;
+  /** How much of `state` is stored as entries; the store's bookkeeping, handed back with the next write. */
+  storedEntries: StoredEntries;
   stateSeq: number;
   eventSeq: number;
   idempotencyKey: string | null;

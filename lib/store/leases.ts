@@ -4,6 +4,7 @@ import type { Claim, RuntimeStore } from "@/lib/runtime/store";
 import type { Lease } from "@/lib/runtime/types";
 import { claimRunsStatement, nextRunnableAtStatement, releaseLeaseStatement, renewLeasesStatement } from "./postgres-sql";
 import { toRunRecord, type RunRow } from "./records";
+import { readEntries } from "./state-entries";
 import type { HotQuery } from "./hot-path";
 import { ACTIVE_STATUSES } from "./rows";
 import * as sqlite from "./sqlite-sql";
@@ -36,11 +37,12 @@ export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => D
   /** The claims of rows just leased to `owner`; a row whose state is unreadable is quarantined instead. */
   async function claimsOf(rows: RunRow[], owner: string, at: Date): Promise<Claim[]> {
     const claims: Claim[] = [];
+    const entries = await readEntries(db, rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })));
     for (const row of rows) {
       if (row.leaseOwner !== owner || !row.leaseExpiresAt) continue; // taken back (cancelled) in between
       const lease = { runId: row.id, owner, epoch: row.leaseEpoch, expiresAt: row.leaseExpiresAt };
       try {
-        claims.push({ lease, run: toRunRecord(row) });
+        claims.push({ lease, run: toRunRecord(row, entries.get(row.id)!) });
       } catch (error) {
         if (!isAppError(error, "INVALID_STATE")) throw error;
         await quarantine(row, lease, error.message, at);

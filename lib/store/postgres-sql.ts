@@ -1,4 +1,5 @@
 import type { NewRun, StepCommit } from "@/lib/runtime/store";
+import type { NewEntry } from "./state-entries";
 import {
   ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, intentResult, intentRow, json, packetChanges, packetRow, parksOnEvent, runChanges, wakeupOf, type Row, type Statement,
 } from "./rows";
@@ -23,7 +24,7 @@ type PgType = "text" | "int" | "timestamp(3)" | "text[]" | "int[]";
 
 /** The non-text columns this file writes (prisma/postgres/migrations); every other one is TEXT. */
 const COLUMN_TYPES: Record<string, PgType> = {
-  seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int", stateSeq: "int", eventSeq: "int", runnableAt: "timestamp(3)",
+  seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int", stateSeq: "int", eventSeq: "int", entrySeq: "int", runnableAt: "timestamp(3)",
   at: "timestamp(3)", createdAt: "timestamp(3)", completedAt: "timestamp(3)", expiresAt: "timestamp(3)", usedAt: "timestamp(3)",
   decidedAt: "timestamp(3)", consumedAt: "timestamp(3)", wakeAt: "timestamp(3)", leaseExpiresAt: "timestamp(3)", updatedAt: "timestamp(3)",
 };
@@ -48,6 +49,14 @@ function insertFromHead(p: Params, table: string, row: Row): string {
   const columns = Object.keys(row).map((c) => `"${c}"`).join(", ");
   const values = Object.entries(row).map(([column, value]) => p.add(value, columnType(column))).join(", ");
   return `INSERT INTO "${table}" (${columns}) SELECT ${values} FROM head`;
+}
+
+/** The state's new entries (state-entries.ts), numbered from `base` + 1, inserted only when `source` has a row. */
+function insertEntries(p: Params, entries: NewEntry[], runId: string, source: string, base: string): string {
+  return `INSERT INTO "StateEntry" ("runId", "seq", "kind", "key", "value")
+      SELECT ${runId}, ${base} + e.n::int, e.kind, e.key, e.value
+      FROM ${source}, unnest(${p.add(entries.map((e) => e.kind), "text[]")}, ${p.add(entries.map((e) => e.key), "text[]")}, ${p.add(entries.map((e) => e.value), "text[]")})
+        WITH ORDINALITY AS e(kind, key, value, n)`;
 }
 
 /** The lease fence of every write made under a lease. */
@@ -131,12 +140,12 @@ export function releaseLeaseStatement(lease: StepCommit["lease"], at: Date, upda
  * for the pool's connections and time out waiting to BEGIN). A run whose idempotency key is already
  * taken inserts nothing and returns no row (the caller reads the first one).
  */
-export function createRunStatement(run: NewRun, at: Date, wallClock: Date): Statement {
+export function createRunStatement(run: NewRun, state: { head: string; entries: NewEntry[] }, at: Date, wallClock: Date): Statement {
   const p = new Params();
   const row: Row = {
-    id: run.id, agentSlug: run.agentSlug, agentVersion: run.agentVersion, status: "QUEUED", input: json(run.input), state: json(run.state),
-    stateSeq: 1, eventSeq: run.events.length, idempotencyKey: run.idempotencyKey, startedBy: run.startedBy, parentRunId: run.parentRunId,
-    runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
+    id: run.id, agentSlug: run.agentSlug, agentVersion: run.agentVersion, status: "QUEUED", input: json(run.input), state: state.head,
+    stateSeq: 1, eventSeq: run.events.length, entrySeq: state.entries.length, idempotencyKey: run.idempotencyKey, startedBy: run.startedBy,
+    parentRunId: run.parentRunId, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
   };
   const atTs = p.add(at, "timestamp(3)");
   const ctes = [`created AS (
@@ -145,8 +154,9 @@ export function createRunStatement(run: NewRun, at: Date, wallClock: Date): Stat
       ON CONFLICT ("idempotencyKey") DO NOTHING
       RETURNING *)`,
     `checkpoint AS (
-      INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "createdAt")
-      SELECT created."id", 1, ${p.add(run.state.step, "int")}, created."state", ${atTs} FROM created)`];
+      INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt")
+      SELECT created."id", 1, ${p.add(run.state.step, "int")}, created."state", created."entrySeq", ${atTs} FROM created)`];
+  if (state.entries.length > 0) ctes.push(`entries AS (${insertEntries(p, state.entries, `created."id"`, "created", "0")})`);
   if (run.events.length > 0) {
     ctes.push(`events AS (
       INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
@@ -181,7 +191,7 @@ export type CommitRow = { stateSeq: number; eventSeq: number; woken: boolean };
  * Order of locks: the packet row (when the commit does a compare-and-set on it), then the run row —
  * the same order as decidePacket, so the two cannot deadlock.
  */
-export function commitStepStatement(commit: StepCommit, at: Date, updatedAt: Date): Statement {
+export function commitStepStatement(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date, updatedAt: Date): Statement {
   const p = new Params();
   const { lease, events } = commit;
   const runId = p.add(lease.runId, "text");
@@ -209,14 +219,16 @@ export function commitStepStatement(commit: StepCommit, at: Date, updatedAt: Dat
         ${consumeIds ? `AND NOT ("id" = ANY(${consumeIds}))` : ""}) AS "found")`);
   }
 
-  const { wakeAt, runnableAt, ...changes } = runChanges(commit, at);
+  const { wakeAt, runnableAt, ...changes } = runChanges(commit, at, state.head);
   const eventCount = p.add(events.length, "int");
+  const entryCount = p.add(state.entries.length, "int");
   // A run that parks on an event already here wakes now: both its wakeAt and its runnableAt.
   const wakeAtSql = waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add(wakeAt, "timestamp(3)")} END` : p.add(wakeAt, "timestamp(3)");
   const set = [
     ...assignments(p, changes),
     `"stateSeq" = "Run"."stateSeq" + 1`,
     `"eventSeq" = "Run"."eventSeq" + ${eventCount}`,
+    `"entrySeq" = "Run"."entrySeq" + ${entryCount}`,
     `"wakeAt" = ${wakeAtSql}`,
     ...(commit.releaseLease ? [`"runnableAt" = ${waitingFor ? wakeAtSql : p.add(runnableAt, "timestamp(3)")}`] : []),
     `"updatedAt" = ${p.add(updatedAt, "timestamp(3)")}`,
@@ -230,13 +242,14 @@ export function commitStepStatement(commit: StepCommit, at: Date, updatedAt: Dat
   ctes.push(`head AS (
     UPDATE "Run" SET ${set.join(", ")}
     WHERE ${fence(p, lease)} ${u ? `AND EXISTS (SELECT 1 FROM packet)` : ""} ${epochHolds}
-    RETURNING "Run"."stateSeq", "Run"."eventSeq", "Run"."state")`);
+    RETURNING "Run"."stateSeq", "Run"."eventSeq", "Run"."entrySeq", "Run"."state")`);
 
   // Every CTE below reads FROM head: an empty head (fenced out, or the CAS lost) writes nothing.
-  // The checkpoint takes the state from head: the JSON is sent once.
+  // The checkpoint takes the state's head from head: the JSON is sent once.
   ctes.push(`checkpoint AS (
-    INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "createdAt")
-    SELECT ${runId}, head."stateSeq", ${p.add(commit.state.step, "int")}, head."state", ${atTs} FROM head)`);
+    INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt")
+    SELECT ${runId}, head."stateSeq", ${p.add(commit.state.step, "int")}, head."state", head."entrySeq", ${atTs} FROM head)`);
+  if (state.entries.length > 0) ctes.push(`entries AS (${insertEntries(p, state.entries, runId, "head", `head."entrySeq" - ${entryCount}`)})`);
 
   if (events.length > 0) {
     // Seqs: the run's eventSeq after the increment is the last one of this commit's events.

@@ -9,7 +9,8 @@ import { commitStepStatement, createRunStatement, leaseHeldStatement, wakeIfSign
 import { intentResult, intentRow, packetRow, parksOnEvent, runnableAtOf, wakeupOf, type Statement } from "./rows";
 import { createPacketStore } from "./packets";
 import { PERMISSIONS_EPOCH, createPermissionStore } from "./permissions";
-import { isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord, type RunRow } from "./records";
+import { isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord, toRunRecords, type RunRow } from "./records";
+import { NOTHING_STORED, insertEntries, joinState, readEntries, splitState, storedAfter, type EntryRow, type NewEntry } from "./state-entries";
 import { createSignalStore } from "./signals";
 import * as sqlite from "./sqlite-sql";
 import { appendEvents, insertEvents } from "./trace-events";
@@ -50,13 +51,13 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   }
 
   /** commitStep on SQLite: raw statements (sqlite-sql.ts) in one Prisma transaction; a throw rolls it all back. */
-  async function commitStepSqlite(commit: StepCommit, at: Date): Promise<CommitResult & { woken: boolean }> {
+  async function commitStepSqlite(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean }> {
     const { lease } = commit;
     return db.$transaction(async (tx) => {
       const run = (s: Statement) => tx.$executeRawUnsafe(s.sql, ...s.values);
       // The fence: only the current lease holder's write matches.
-      const h = sqlite.head(commit, at, wallClock());
-      const [head] = await tx.$queryRawUnsafe<CommitResult[]>(h.sql, ...h.values);
+      const h = sqlite.head(commit, state, at, wallClock());
+      const [head] = await tx.$queryRawUnsafe<Array<CommitResult & { entrySeq: number }>>(h.sql, ...h.values);
       if (!head) {
         // Asked inside the transaction: SQLite's one connection is ours until it ends.
         const held = sqlite.leaseHeld(lease);
@@ -64,6 +65,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
         throw await whyNotWritten(commit, (await tx.$queryRawUnsafe<unknown[]>(held.sql, ...held.values)).length > 0, epoch);
       }
       await run(sqlite.checkpoint(commit, at));
+      for (const s of sqlite.entries(lease.runId, state.entries, head.entrySeq - state.entries.length + 1)) await run(s);
       for (const s of sqlite.events(commit, head.eventSeq - commit.events.length + 1, at)) await run(s);
       if (commit.createIntent) await run(sqlite.insert("EffectIntent", intentRow(commit.createIntent, at)));
       if (commit.updateIntent) await run(sqlite.updateById("EffectIntent", commit.updateIntent.id, intentResult(commit.updateIntent, at)));
@@ -77,9 +79,9 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   }
 
   /** commitStep on Postgres: one statement (postgres-sql.ts), plus a read only when it wrote nothing. */
-  async function commitStepPostgres(commit: StepCommit, at: Date): Promise<CommitResult & { woken: boolean }> {
+  async function commitStepPostgres(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean }> {
     const { lease } = commit;
-    const [row] = await query<CommitRow>(commitStepStatement(commit, at, wallClock()));
+    const [row] = await query<CommitRow>(commitStepStatement(commit, state, at, wallClock()));
     if (!row) throw await whyNotWritten(commit, (await query(leaseHeldStatement(lease))).length > 0, () => store.permissionEpoch());
     const waitingFor = parksOnEvent(commit);
     let woken = row.woken;
@@ -92,58 +94,60 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
   const store: RuntimeStore = {
     async createRun(run: NewRun) {
+      const state = splitState(run.state, NOTHING_STORED);
+      // The record handed back holds the state as given, all of it now stored.
+      const created = (row: RunRow) => ({ run: { ...toRunRecord(row, []), state: run.state, storedEntries: storedAfter(run.state) }, created: true });
+      const existing = async (row: RunRow) => ({ run: (await toRunRecords(db, [row]))[0], created: false });
       if (postgres) {
-        const [row] = await query<RunRow & { notified?: number }>(createRunStatement(run, now(), wallClock()));
+        const [row] = await query<RunRow & { notified?: number }>(createRunStatement(run, state, now(), wallClock()));
         if (row) {
           delete row.notified;
           wakeups.emit({ runId: run.id });
-          return { run: toRunRecord(row), created: true };
+          return created(row);
         }
         // The idempotency key was taken (now, or by a request racing this one): the first run stands.
-        const existing = await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey! } });
-        return { run: toRunRecord(existing), created: false };
+        return existing(await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey! } }));
       }
       if (run.idempotencyKey) {
-        const existing = await db.run.findUnique({ where: { idempotencyKey: run.idempotencyKey } });
-        if (existing) return { run: toRunRecord(existing), created: false };
+        const first = await db.run.findUnique({ where: { idempotencyKey: run.idempotencyKey } });
+        if (first) return existing(first);
       }
       const at = now();
       try {
         const row = await db.$transaction(async (tx) => {
-          const created = await tx.run.create({
+          const inserted = await tx.run.create({
             data: {
               id: run.id,
               agentSlug: run.agentSlug,
               agentVersion: run.agentVersion,
               status: "QUEUED",
               input: json(run.input),
-              state: json(run.state),
+              state: state.head,
               stateSeq: 1,
               eventSeq: run.events.length,
+              entrySeq: state.entries.length,
               runnableAt: at,
               idempotencyKey: run.idempotencyKey,
               startedBy: run.startedBy,
               parentRunId: run.parentRunId,
             },
           });
-          await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: json(run.state), createdAt: at } });
+          await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: state.head, entrySeq: state.entries.length, createdAt: at } });
+          await insertEntries(tx, run.id, 1, state.entries);
           await insertEvents(tx, run.id, 1, run.events, at);
-          return created;
+          return inserted;
         });
         wakeups.emit({ runId: run.id });
-        return { run: toRunRecord(row), created: true };
+        return created(row);
       } catch (error) {
-        if (run.idempotencyKey && isUniqueViolation(error)) {
-          const existing = await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey } });
-          return { run: toRunRecord(existing), created: false };
-        }
+        if (run.idempotencyKey && isUniqueViolation(error)) return existing(await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey } }));
         throw error;
       }
     },
 
     async getRun(id) {
       const row = await db.run.findUnique({ where: { id } });
-      return row ? toRunRecord(row) : null;
+      return row ? (await toRunRecords(db, [row]))[0] : null;
     },
 
     async findRuns(filter: RunFilter) {
@@ -153,19 +157,21 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
         take: filter.limit ?? 50,
         ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),
       });
-      return rows.map(toListedRunRecord);
+      return toRunRecords(db, rows, toListedRunRecord);
     },
 
     async commitStep(commit: StepCommit): Promise<CommitResult> {
       const at = now();
-      const { woken, ...result } = await (postgres ? commitStepPostgres(commit, at) : commitStepSqlite(commit, at));
+      const state = splitState(commit.state, commit.storedEntries);
+      const { woken, ...result } = await (postgres ? commitStepPostgres(commit, state, at) : commitStepSqlite(commit, state, at));
       const wakeup = wakeupOf(commit, woken, at);
       if (wakeup) wakeups.emit(wakeup);
       return result;
     },
 
-    async transitionRun({ runId, from, to, events, revokeLease, state, error }) {
+    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error }) {
       const at = now();
+      const state = newState ? splitState(newState.state, newState.storedEntries) : null;
       const record = await db.$transaction(async (tx) => {
         const { count } = await tx.run.updateMany({
           where: { id: runId, status: { in: from } },
@@ -175,7 +181,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
             waitingFor: null,
             runnableAt: runnableAtOf(to, null, at),
             ...(error !== undefined ? { error } : {}),
-            ...(state ? { state: json(state), stateSeq: { increment: 1 } } : {}),
+            ...(state ? { state: state.head, stateSeq: { increment: 1 }, entrySeq: { increment: state.entries.length } } : {}),
             ...(revokeLease ? { leaseOwner: null, leaseExpiresAt: null, leaseEpoch: { increment: 1 } } : {}),
           },
         });
@@ -189,9 +195,12 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
         }
         await appendEvents(tx, runId, events, at);
         const row = await tx.run.findUniqueOrThrow({ where: { id: runId } });
-        if (state) await tx.checkpoint.create({ data: { runId, seq: row.stateSeq, step: state.step, state: json(state), createdAt: at } });
+        if (state) {
+          await insertEntries(tx, runId, row.entrySeq - state.entries.length + 1, state.entries);
+          await tx.checkpoint.create({ data: { runId, seq: row.stateSeq, step: newState!.state.step, state: state.head, entrySeq: row.entrySeq, createdAt: at } });
+        }
         if (row.runnableAt) await notifyInTransaction(tx, postgres, { runId });
-        return toRunRecord(row);
+        return (await toRunRecords(tx, [row]))[0];
       });
       if (record.leaseOwner === null && runnableAtOf(to, null, at)) wakeups.emit({ runId });
       return record;
@@ -208,12 +217,14 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
     async listCheckpoints(runId) {
       const rows = await db.checkpoint.findMany({ where: { runId }, orderBy: { seq: "asc" } });
-      return rows.map(toCheckpoint);
+      // One read of the entries: each checkpoint's state has a prefix of them.
+      const entries = (await readEntries(db, [{ runId, entrySeq: Math.max(0, ...rows.map((r) => r.entrySeq)) }])).get(runId)!;
+      return rows.map((row) => toCheckpoint(row, entries));
     },
 
     async getCheckpoint(runId, seq) {
       const row = await db.checkpoint.findUnique({ where: { runId_seq: { runId, seq } } });
-      return row ? toCheckpoint(row) : null;
+      return row ? toCheckpoint(row, (await readEntries(db, [{ runId, entrySeq: row.entrySeq }])).get(runId)!) : null;
     },
 
     async getIntent(id) {
@@ -239,8 +250,10 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   return store;
 }
 
-function toCheckpoint(row: { seq: number; step: number; state: string; createdAt: Date }): Checkpoint {
-  return { seq: row.seq, step: row.step, state: loadState(row.state) as RunState, createdAt: row.createdAt };
+/** A checkpoint's state: its head with the run's entries 1..entrySeq (`entries` may hold more). */
+function toCheckpoint(row: { seq: number; step: number; state: string; entrySeq: number; createdAt: Date }, entries: EntryRow[]): Checkpoint {
+  const { raw } = joinState(row.state, entries.filter((e) => e.seq <= row.entrySeq));
+  return { seq: row.seq, step: row.step, state: loadState(raw) as RunState, createdAt: row.createdAt };
 }
 
 function packetChanged(packetId: string) {

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db";
 import { isAppError } from "@/lib/runtime/errors";
 import { initialState, loadState } from "@/lib/runtime/state";
 import type { DecisionPacket, EffectIntent, PermissionRule, RunRecord, RunStatus, SignalRecord } from "@/lib/runtime/types";
+import { joinState, readEntries, type EntryRow } from "./state-entries";
 
 // Rows as Prisma returns them → the engine's records (JSON text parsed, states loaded through their
 // schema), and the Prisma error codes the store turns into AppErrors.
@@ -22,23 +23,27 @@ export function isRecordNotFound(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2025";
 }
 
-export function toListedRunRecord(row: RunRow): RunRecord {
+export function toListedRunRecord(row: RunRow, entries: EntryRow[]): RunRecord {
   try {
-    return toRunRecord(row);
+    return toRunRecord(row, entries);
   } catch (error) {
     if (!isAppError(error, "INVALID_STATE")) throw error;
     const state = initialState({ agent: { slug: row.agentSlug, version: row.agentVersion, instructionsHash: "" }, instructions: "", input: null });
-    return { ...toRunRecord({ ...row, state: JSON.stringify(state) }), stateError: error.message };
+    return { ...toRunRecord({ ...row, state: JSON.stringify(state) }, []), stateError: error.message };
   }
 }
 
-export function toRunRecord(row: RunRow): RunRecord {
-  return {
-    ...row,
-    status: row.status as RunStatus,
-    input: parse(row.input),
-    state: loadState(row.state),
-  };
+/** A run's row and its state's entries (state-entries.ts: 1..row.entrySeq) → the record, its state loaded through its schema. */
+export function toRunRecord(row: RunRow, entries: EntryRow[]): RunRecord {
+  const { entrySeq: _entrySeq, ...rest } = row;
+  const { raw, stored } = joinState(row.state, entries);
+  return { ...rest, status: row.status as RunStatus, input: parse(row.input), state: loadState(raw), storedEntries: stored };
+}
+
+/** Many runs' records, with one read of their entries; `toRecord` decides what an unreadable state does. */
+export async function toRunRecords(db: Pick<Db, "stateEntry">, rows: RunRow[], toRecord: (row: RunRow, entries: EntryRow[]) => RunRecord = toRunRecord): Promise<RunRecord[]> {
+  const entries = await readEntries(db, rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })));
+  return rows.map((row) => toRecord(row, entries.get(row.id)!));
 }
 
 export function toPacket(row: PacketRow): DecisionPacket {

@@ -26,13 +26,13 @@ export function runnableAtOf(status: string, wakeAt: Date | null, at: Date): Dat
   return WAKEABLE_STATUSES.includes(status) ? wakeAt : null;
 }
 
-/** The run's new values, besides the seq increments, the wake check and updatedAt. A commit that
- *  keeps the lease leaves runnableAt at the lease's expiry. */
-export function runChanges(commit: StepCommit, at: Date): Row {
+/** The run's new values, besides the seq increments, the wake check and updatedAt (`head`: the state's
+ *  head, state-entries.ts). A commit that keeps the lease leaves runnableAt at the lease's expiry. */
+export function runChanges(commit: StepCommit, at: Date, head: string): Row {
   const wakeAt = commit.wakeAt ?? null;
   return {
     status: commit.status,
-    state: json(commit.state),
+    state: head,
     wakeAt,
     waitingFor: commit.waitingFor ?? null,
     ...(commit.error !== undefined ? { error: commit.error } : {}),

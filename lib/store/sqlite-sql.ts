@@ -1,5 +1,6 @@
 import type { StepCommit } from "@/lib/runtime/store";
 import { ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, packetChanges, runChanges, type Row, type Statement } from "./rows";
+import type { NewEntry } from "./state-entries";
 
 // SQLite statements for a step's commit, run one after another inside Prisma's interactive
 // transaction (prisma-store.ts). Why raw: SQLite is in-process, so there are no round trips to save,
@@ -17,37 +18,46 @@ const assignments = (row: Row) => Object.keys(row).map((c) => `"${c}" = ?`).join
 
 /** The fenced update of the run: no row back means the lease no longer holds, or the permission epoch
  *  the step checked has moved (nothing was written). */
-export function head(commit: StepCommit, at: Date, updatedAt: Date): Statement {
-  const changes = runChanges(commit, at);
+export function head(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date, updatedAt: Date): Statement {
+  const changes = runChanges(commit, at, state.head);
   const { lease } = commit;
   return {
-    sql: `UPDATE "Run" SET ${assignments(changes)}, "stateSeq" = "stateSeq" + 1, "eventSeq" = "eventSeq" + ?, "updatedAt" = ?
+    sql: `UPDATE "Run" SET ${assignments(changes)}, "stateSeq" = "stateSeq" + 1, "eventSeq" = "eventSeq" + ?, "entrySeq" = "entrySeq" + ?, "updatedAt" = ?
       WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ?
         ${commit.permissionEpoch !== undefined ? `AND COALESCE((SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'), 0) = ?` : ""}
-      RETURNING "stateSeq", "eventSeq"`,
+      RETURNING "stateSeq", "eventSeq", "entrySeq"`,
     values: [
-      ...Object.values(changes), commit.events.length, updatedAt, lease.runId, lease.owner, lease.epoch,
+      ...Object.values(changes), commit.events.length, state.entries.length, updatedAt, lease.runId, lease.owner, lease.epoch,
       ...(commit.permissionEpoch !== undefined ? [commit.permissionEpoch] : []),
     ],
   };
 }
 
-/** The checkpoint of the state just written, copied from the run's row (its new stateSeq and state). */
+/** The checkpoint of the state just written, copied from the run's row (its new stateSeq, head and entrySeq). */
 export function checkpoint(commit: StepCommit, at: Date): Statement {
   return {
-    sql: `INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "createdAt") SELECT "id", "stateSeq", ?, "state", ? FROM "Run" WHERE "id" = ?`,
+    sql: `INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt") SELECT "id", "stateSeq", ?, "state", "entrySeq", ? FROM "Run" WHERE "id" = ?`,
     values: [commit.state.step, at, commit.lease.runId],
   };
 }
 
+/** The state's new entries from `firstSeq` on (state-entries.ts), a few hundred rows a statement. */
+export function entries(runId: string, list: NewEntry[], firstSeq: number): Statement[] {
+  return chunkedInsert("StateEntry", list.map((e, i) => ({ runId, seq: firstSeq + i, kind: e.kind, key: e.key, value: e.value })));
+}
+
 /** The commit's events from `firstSeq` on, a few hundred rows a statement (SQLite caps bound values). */
 export function events(commit: StepCommit, firstSeq: number, at: Date): Statement[] {
-  const rows = eventRows(commit, at).map((r, i) => ({ runId: commit.lease.runId, seq: firstSeq + i, ...r }));
+  return chunkedInsert("TraceEvent", eventRows(commit, at).map((r, i) => ({ runId: commit.lease.runId, seq: firstSeq + i, ...r })));
+}
+
+/** Rows of one shape, a few hundred a statement (SQLite caps bound values). */
+function chunkedInsert(table: string, rows: Row[]): Statement[] {
   const statements: Statement[] = [];
   for (let i = 0; i < rows.length; i += 500) {
     const chunk = rows.slice(i, i + 500);
     statements.push({
-      sql: `INSERT INTO "TraceEvent" (${columns(chunk[0])}) VALUES ${chunk.map((r) => `(${placeholders(Object.keys(r).length)})`).join(", ")}`,
+      sql: `INSERT INTO "${table}" (${columns(chunk[0])}) VALUES ${chunk.map((r) => `(${placeholders(Object.keys(r).length)})`).join(", ")}`,
       values: chunk.flatMap((r) => Object.values(r)),
     });
   }

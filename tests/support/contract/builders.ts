@@ -29,6 +29,7 @@ export function buildRun(overrides: Partial<RunRecord> = {}): RunRecord {
     status: "RUNNING",
     input: { orderId: "o-1" },
     state: buildState(),
+    storedEntries: { facts: 0, journal: 0 },
     stateSeq: 1,
     eventSeq: 1,
     idempotencyKey: null,

@@ -1,0 +1,96 @@
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/runtime/errors";
+import type { RunState } from "@/lib/runtime/state";
+import type { StoredEntries } from "@/lib/runtime/types";
+
+// A run's state is stored in two parts, so that a step writes the size of its change, not the size
+// of the run (DESIGN.md §9):
+//   - the head: the state's JSON with its facts and its journal emptied (Run.state, and a copy in each
+//     Checkpoint.state) — what is left is bounded: the plan, the last observations, usage, pending;
+//   - entries: the facts and the journal entries, the two parts that only ever grow, one StateEntry row
+//     each, in the order they were added, seq 1, 2, … per run. Run.entrySeq is the last one; a
+//     checkpoint's entrySeq says which entries its state had.
+// The state at a checkpoint is its head with entries 1..entrySeq appended: the same JSON, byte for
+// byte, as the whole state was when it was written (keys keep their places; facts and journal keys
+// keep their order). A head written before entries existed still holds its facts and journal inside
+// (entrySeq 0); the next commit of such a run moves them all to entries.
+
+export type NewEntry = { kind: "fact" | "journal"; key: string | null; value: string };
+export type EntryRow = { seq: number; kind: string; key: string | null; value: string };
+
+export const NOTHING_STORED: StoredEntries = { facts: 0, journal: 0 };
+
+/** The state for storage: its head, and the entries not stored yet (`stored`: how many already are). */
+export function splitState(state: RunState, stored: StoredEntries): { head: string; entries: NewEntry[] } {
+  const entries: NewEntry[] = state.facts.slice(stored.facts).map((fact) => ({ kind: "fact", key: null, value: JSON.stringify(fact) }));
+  for (const key of Object.keys(state.journal).slice(stored.journal)) {
+    const value = state.journal[key];
+    // JSON drops a key whose value is undefined; so does the entry, as the whole state's JSON would.
+    if (value !== undefined) entries.push({ kind: "journal", key, value: JSON.stringify(value) });
+  }
+  return { head: JSON.stringify({ ...state, facts: [], journal: {} }), entries };
+}
+
+/** What is stored once `state` is written: all of its facts and journal entries. */
+export function storedAfter(state: RunState): StoredEntries {
+  return { facts: state.facts.length, journal: Object.keys(state.journal).length };
+}
+
+/**
+ * A stored state made whole: the head with the entries appended, ready for loadState (which
+ * validates it). A head that is not JSON is passed on as text, for loadState to report.
+ */
+export function joinState(head: string, rows: EntryRow[]): { raw: unknown; stored: StoredEntries } {
+  const stored = { facts: 0, journal: 0 };
+  if (rows.length === 0) return { raw: head, stored };
+  let state: { facts?: unknown[]; journal?: Record<string, unknown> };
+  try {
+    state = JSON.parse(head);
+  } catch {
+    return { raw: head, stored };
+  }
+  if (!state || typeof state !== "object") return { raw: head, stored };
+  state.facts = Array.isArray(state.facts) ? state.facts : [];
+  state.journal = state.journal && typeof state.journal === "object" ? state.journal : {};
+  for (const row of rows) {
+    const value = parseEntry(row);
+    if (row.kind === "fact") {
+      state.facts.push(value);
+      stored.facts++;
+    } else {
+      state.journal[row.key ?? ""] = value;
+      stored.journal++;
+    }
+  }
+  return { raw: state, stored };
+}
+
+function parseEntry(row: EntryRow): unknown {
+  try {
+    return JSON.parse(row.value);
+  } catch {
+    throw new AppError("INVALID_STATE", { message: `state entry ${row.seq} (${row.kind}) is not valid JSON`, userMessage: "The run's saved state is malformed and was not loaded." });
+  }
+}
+
+type EntryReader = Pick<Db, "stateEntry">;
+
+/** The entries of each run, up to each one's entrySeq, in order. */
+export async function readEntries(db: EntryReader, upTo: Array<{ runId: string; entrySeq: number }>): Promise<Map<string, EntryRow[]>> {
+  const byRun = new Map<string, EntryRow[]>(upTo.map((r) => [r.runId, []]));
+  const wanted = upTo.filter((r) => r.entrySeq > 0);
+  if (wanted.length === 0) return byRun;
+  const rows = await db.stateEntry.findMany({
+    where: { OR: wanted.map((r) => ({ runId: r.runId, seq: { lte: r.entrySeq } })) },
+    orderBy: [{ runId: "asc" }, { seq: "asc" }],
+    select: { runId: true, seq: true, kind: true, key: true, value: true },
+  });
+  for (const row of rows) byRun.get(row.runId)!.push(row);
+  return byRun;
+}
+
+/** Insert entries at seq numbers already reserved (Run.entrySeq moved in the same transaction). */
+export async function insertEntries(tx: Pick<Db, "stateEntry">, runId: string, firstSeq: number, entries: NewEntry[]) {
+  if (entries.length === 0) return;
+  await tx.stateEntry.createMany({ data: entries.map((e, i) => ({ runId, seq: firstSeq + i, kind: e.kind, key: e.key, value: e.value })) });
+}
