@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +11,7 @@ import {
   createMcpClientPool, createRegisteredToolResolver, disableTool, findRegisteredTools, listMcpTools, registerTool,
   type McpServerConfig, type RegisterToolInput,
 } from "../lib/tools/registered";
+import { formatCommandLine } from "../lib/tools/registered/mcp-commands";
 import { scriptedAgent } from "./support/agents";
 import { startMcpHttpServer } from "./support/mcp-http-server";
 import { startRouteServer } from "./support/route-server";
@@ -126,10 +127,16 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
   const ledgerLines = () => { try { return readFileSync(ledger, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)); } catch { return []; } };
   let resolve: ReturnType<typeof createRegisteredToolResolver>;
   let resolverDb: Db;
+  const savedEnv = { hosts: process.env.TETHER_TOOL_ALLOWED_HOSTS, commands: process.env.TETHER_MCP_COMMANDS };
 
   beforeAll(async () => {
     crm = await startCrm();
     mcpHttp = await startMcpHttpServer();
+    // The egress policy refuses loopback: these tests allow exactly the local servers they start (and
+    // port 9, which nothing answers), and the stdio MCP server they spawn (and a command that is missing).
+    process.env.TETHER_TOOL_ALLOWED_HOSTS = [new URL(crm.url).host, new URL(mcpHttp.url).host, "127.0.0.1:9"].join(",");
+    const notes = stdioServer(ledger);
+    process.env.TETHER_MCP_COMMANDS = [formatCommandLine([notes.command, ...notes.args]), "/nonexistent/mcp-server"].join(",");
     // The engine resolves registered tools through their own client, as the composition root does.
     resolverDb = createDb(url);
     resolve = createRegisteredToolResolver(resolverDb, { mcp: pool });
@@ -142,6 +149,10 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
     await t.close();
     await resolverDb.$disconnect();
     rmSync(dir, { recursive: true, force: true });
+    for (const [key, value] of [["TETHER_TOOL_ALLOWED_HOSTS", savedEnv.hosts], ["TETHER_MCP_COMMANDS", savedEnv.commands]] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   });
 
   function register<T extends AgentDefinition>(agent: T): T {
@@ -360,6 +371,9 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       ["an MCP tool named without its server", () => ({ kind: "mcp", name: "mcp.add", description: "d", capability: "read", semantics: "pure-read", config: { transport: "http", url: "http://127.0.0.1:1/mcp", tool: "add" } }), "name"],
       ["a reconcilable MCP tool without a lookup tool", () => ({ kind: "mcp", name: "mcp.s.t", description: "d", capability: "execute", semantics: "reconcilable", config: { transport: "http", url: "http://127.0.0.1:1/mcp", tool: "t" } }), "config.lookupTool"],
       ["an MCP tool without a transport", () => ({ kind: "mcp", name: "mcp.s.t", description: "d", capability: "read", semantics: "pure-read", config: { tool: "t" } }), "config.transport"],
+      ["a placeholder in the URL's host", () => base({ config: { url: "http://{{customerId}}/credits", idempotencyHeader: "Idempotency-Key" } }), "config.url"],
+      ["a loopback URL outside TETHER_TOOL_ALLOWED_HOSTS", () => base({ config: { url: "http://127.0.0.2/customers/{{customerId}}/credits", idempotencyHeader: "Idempotency-Key" } }), "config.url"],
+      ["a stdio MCP command outside TETHER_MCP_COMMANDS", () => ({ kind: "mcp", name: "mcp.s.t", description: "d", capability: "read", semantics: "pure-read", config: { transport: "stdio", command: "sh", args: ["-c", "echo hi"], tool: "t" } }), "config.command"],
       ["no kind", () => ({ name: "http.x" }), "kind"],
     ];
     it.each(cases)("refuses %s, with a field error", async (_what, input, field) => {
@@ -440,6 +454,24 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       const missing = await call("POST", "/api/tools/mcp/discover", { token: tokens.admin, body: { transport: "stdio", command: "/nonexistent/mcp-server" } });
       expect(missing).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", message: expect.stringMatching(/command not found/) } } });
       expect((await call("POST", "/api/tools/mcp/discover", { token: tokens.admin, body: { transport: "carrier-pigeon" } })).status).toBe(400);
+    });
+
+    it("refuse a stdio command outside TETHER_MCP_COMMANDS (nothing spawned), a cloud-metadata URL and a placeholder in a host (400)", async () => {
+      const marker = path.join(dir, `spawned-${uid("m")}`);
+      const hostile = { transport: "stdio", command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "x")`] };
+      const refused = await call("POST", "/api/tools/mcp/discover", { token: tokens.admin, body: hostile });
+      expect(refused).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", fieldErrors: { command: [expect.stringMatching(/is not an allowed MCP command/)] } } } });
+      const metadata = await call("POST", "/api/tools/mcp/discover", { token: tokens.admin, body: { transport: "http", url: "http://169.254.169.254/mcp" } });
+      expect(metadata).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", fieldErrors: { url: [expect.stringMatching(/link-local/)] } } } });
+
+      const name = `mcp.${uid("evil").replace("-", "_")}.t`;
+      const registered = await call("POST", "/api/tools", { token: tokens.admin, body: { kind: "mcp", name, description: "d", capability: "read", semantics: "pure-read", config: { ...hostile, tool: "t" } } });
+      expect(registered).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", fieldErrors: { "config.command": [expect.stringMatching(/TETHER_MCP_COMMANDS/)] } } } });
+      const templated = await call("POST", "/api/tools", { token: tokens.admin, body: { ...creditTool(crm.url, `http.${uid("host").replace("-", "_")}`), config: { url: "http://{{customerId}}/credits", idempotencyHeader: "Idempotency-Key" } } });
+      expect(templated).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", fieldErrors: { "config.url": [expect.stringMatching(/placeholders .* only be in its path and query/)] } } } });
+
+      expect(await t.db.toolRegistration.count({ where: { name } })).toBe(0);
+      expect(existsSync(marker)).toBe(false);
     });
   });
 });

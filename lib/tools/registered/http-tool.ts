@@ -1,5 +1,6 @@
 import { ToolError, type ToolCallContext, type ToolDefinition } from "@/lib/runtime";
 import { describeNetworkError, errorDetails, parseJson, type SandboxErrorDetails } from "@/lib/tools/http";
+import { egressFetch, findEgressRefusal, type EgressFetch, type EgressPolicy } from "./egress";
 import type { HttpToolConfig } from "./schemas";
 import { fillUrl, resolveEnvRefs } from "./template";
 
@@ -9,13 +10,20 @@ import { fillUrl, resolveEnvRefs } from "./template";
 // Arguments: `{{name}}` placeholders in the URL take their argument (URL-encoded); the rest go in a JSON
 // body (POST/PUT/PATCH) or the query string (GET/DELETE). Every request names its run and operation
 // (x-tether-run-id, x-tether-operation-id); an idempotent tool also sends the key in its configured header.
+// Requests go through the egress policy (egress.ts): a refused host → ToolError "rejected", nothing sent.
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
 type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact">;
 
-export function httpTool(base: Base, config: HttpToolConfig): ToolDefinition {
+export type HttpToolOptions = {
+  /** TETHER_TOOL_ALLOWED_HOSTS and node:dns, read at every call, unless given (tests). */
+  egress?: EgressPolicy;
+};
+
+export function httpTool(base: Base, config: HttpToolConfig, opts: HttpToolOptions = {}): ToolDefinition {
   const timeout = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const send = egressFetch(opts.egress);
   const tool: ToolDefinition<Record<string, unknown>> = {
     ...base,
     call: async (args, ctx) => {
@@ -24,7 +32,7 @@ export function httpTool(base: Base, config: HttpToolConfig): ToolDefinition {
       const hasBody = config.method === "POST" || config.method === "PUT" || config.method === "PATCH";
       const headers = requestHeaders(config, ctx);
       if (config.idempotencyHeader) headers[config.idempotencyHeader.toLowerCase()] = ctx.idempotencyKey;
-      const res = await request(config.method, hasBody ? url : withQuery(url, rest), { headers, body: hasBody ? rest : undefined, timeoutMs: timeout });
+      const res = await request(send, config.method, hasBody ? url : withQuery(url, rest), { headers, body: hasBody ? rest : undefined, timeoutMs: timeout });
       // A 2xx without JSON still means the system acted: keep what it said.
       if (res.payload !== undefined) return res.payload;
       return res.text.trim() ? { status: res.status, text: res.text.slice(0, 10_000) } : { status: res.status };
@@ -35,7 +43,7 @@ export function httpTool(base: Base, config: HttpToolConfig): ToolDefinition {
     tool.lookup = async (args, ctx) => {
       const { url } = fillUrl(lookupUrl, { ...args, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, runId: ctx.runId });
       try {
-        const res = await request("GET", url, { headers: requestHeaders(config, ctx), timeoutMs: timeout });
+        const res = await request(send, "GET", url, { headers: requestHeaders(config, ctx), timeoutMs: timeout });
         if (res.payload === undefined && res.text.trim()) throw new ToolError("invalid_output", `lookup for ${base.name}: HTTP ${res.status} without a JSON body`, "unknown");
         return foundOrNull(res.payload);
       } catch (error) {
@@ -75,14 +83,17 @@ function withQuery(url: string, args: Record<string, unknown>): string {
 
 type RawResponse = { status: number; payload: unknown; text: string };
 
-async function request(method: string, url: string, opts: { headers: Record<string, string>; body?: unknown; timeoutMs: number }): Promise<RawResponse> {
+async function request(send: EgressFetch, method: string, url: string, opts: { headers: Record<string, string>; body?: unknown; timeoutMs: number }): Promise<RawResponse> {
   const what = `${method} ${safeUrl(url)}`;
   const headers = { ...opts.headers };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(opts.timeoutMs), redirect: "manual" });
+    res = await send(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(opts.timeoutMs), redirect: "manual" });
   } catch (error) {
+    // Refused by the egress policy: no connection was made.
+    const refused = findEgressRefusal(error);
+    if (refused) throw new ToolError("rejected", `${what}: ${refused.message}`, "not_applied", { code: "EGRESS_REFUSED", message: refused.message });
     // The request may or may not have reached the system: the classic unknown outcome.
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     throw new ToolError(timedOut ? "timeout" : "network", `${what}: ${timedOut ? "no answer in time" : describeNetworkError(error)}`, "unknown");

@@ -4,12 +4,17 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "@/lib/runtime";
 import { AppError } from "@/lib/runtime/errors";
+import { egressFetch, findEgressRefusal, type EgressPolicy } from "./egress";
+import { assertStdioServerAllowed, McpCommandRefusedError } from "./mcp-commands";
 import type { McpServerConfig } from "./schemas";
 import { resolveEnvRefs } from "./template";
 
 // Clients of MCP servers (stdio or streamable HTTP). A pool keeps one connected client per server
 // configuration, so a stdio server is spawned once and shared by every tool registered from it; a client
 // whose connection closes or fails is dropped and the next call connects again.
+// Every connection is held to the policy at the moment it is made: a stdio command must be one of
+// TETHER_MCP_COMMANDS (mcp-commands.ts), an HTTP server is reached through the egress policy's fetch
+// (egress.ts), for every request of the session.
 
 const CLIENT_INFO = { name: "tether", version: "0.1.0" };
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -18,6 +23,11 @@ const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 export type McpToolInfo = { name: string; description: string; inputSchema: Record<string, unknown> };
 
 export type McpCallOptions = { timeoutMs?: number; meta?: Record<string, unknown> };
+
+export type McpClientOptions = {
+  /** The egress policy for servers over HTTP; TETHER_TOOL_ALLOWED_HOSTS and node:dns unless given (tests). */
+  egress?: EgressPolicy;
+};
 
 export type McpClientPool = {
   /** Calls a tool; protocol and transport failures become ToolErrors with an honest outcome. */
@@ -28,21 +38,23 @@ export type McpClientPool = {
   size: () => number;
 };
 
-function transportFor(server: McpServerConfig) {
+function transportFor(server: McpServerConfig, opts: McpClientOptions) {
   if (server.transport === "stdio") {
+    assertStdioServerAllowed(server); // before anything is spawned
     const env = server.env ? Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, resolveEnvRefs(v)])) : undefined;
     return new StdioClientTransport({ command: server.command, args: server.args, env, cwd: server.cwd, stderr: "inherit" });
   }
   const headers = Object.fromEntries(Object.entries(server.headers ?? {}).map(([k, v]) => [k, resolveEnvRefs(v)]));
-  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers }, fetch: egressFetch(opts.egress) });
 }
 
 /** Connects to a server (spawning it for stdio), with a bound on the handshake. */
-async function connect(server: McpServerConfig, onClose?: () => void): Promise<Client> {
+async function connect(server: McpServerConfig, opts: McpClientOptions, onClose?: () => void): Promise<Client> {
+  const transport = transportFor(server, opts);
   const client = new Client(CLIENT_INFO);
   client.onclose = onClose;
   try {
-    await client.connect(transportFor(server), { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;
@@ -57,7 +69,7 @@ export function serverKey(server: McpServerConfig): string {
     : JSON.stringify(["http", server.url, Object.entries(server.headers ?? {}).sort()]);
 }
 
-export function createMcpClientPool(): McpClientPool {
+export function createMcpClientPool(opts: McpClientOptions = {}): McpClientPool {
   const clients = new Map<string, Promise<Client>>();
 
   const drop = (key: string, entry: Promise<Client>) => {
@@ -70,7 +82,7 @@ export function createMcpClientPool(): McpClientPool {
     const key = serverKey(server);
     const existing = clients.get(key);
     if (existing) return existing;
-    const entry: Promise<Client> = connect(server, () => drop(key, entry));
+    const entry: Promise<Client> = connect(server, opts, () => drop(key, entry));
     clients.set(key, entry);
     entry.catch(() => drop(key, entry)); // a failed connect is not cached
     return entry;
@@ -83,6 +95,8 @@ export function createMcpClientPool(): McpClientPool {
         client = await get(server);
       } catch (error) {
         // The call was never sent: nothing can have happened.
+        const refused = policyRefusal(error);
+        if (refused) throw new ToolError("rejected", `MCP server ${describeServer(server)}: ${refused}`, "not_applied", { refused });
         throw new ToolError("network", `MCP server ${describeServer(server)}: could not connect (${describeConnectError(error)})`, "not_applied");
       }
       try {
@@ -109,11 +123,18 @@ export function createMcpClientPool(): McpClientPool {
 }
 
 /** The tools a server offers, for an admin to register one by one. Uses its own short-lived connection. */
-export async function listMcpTools(server: McpServerConfig): Promise<McpToolInfo[]> {
+export async function listMcpTools(server: McpServerConfig, opts: McpClientOptions = {}): Promise<McpToolInfo[]> {
   let client: Client;
   try {
-    client = await connect(server);
+    client = await connect(server, opts);
   } catch (error) {
+    if (error instanceof McpCommandRefusedError) {
+      throw new AppError("INVALID_INPUT", {
+        message: `MCP discovery refused for ${describeServer(server)}: ${error.message}`,
+        userMessage: error.message,
+        fieldErrors: Object.fromEntries(error.refusals.map((r) => [r.path.join("."), [r.message]])),
+      });
+    }
     const field = server.transport === "stdio" ? "command" : "url";
     throw new AppError("INVALID_INPUT", {
       message: `MCP discovery failed for ${describeServer(server)}: ${error instanceof Error ? error.message : String(error)}`,
@@ -145,6 +166,8 @@ export async function listMcpTools(server: McpServerConfig): Promise<McpToolInfo
 /** A protocol or transport failure as a ToolError: refusals did nothing; anything else may have acted. */
 function callError(what: string, error: unknown): ToolError {
   if (error instanceof ToolError) return error;
+  const refused = policyRefusal(error);
+  if (refused) return new ToolError("rejected", `${what}: ${refused}`, "not_applied", { refused });
   if (error instanceof McpError) {
     const message = `${what}: ${error.message}`;
     switch (error.code) {
@@ -185,8 +208,16 @@ function describeServer(server: McpServerConfig): string {
   return server.command.split(/[\\/]/).at(-1) ?? server.command;
 }
 
+/** The policy refusal (egress or stdio command) behind an error: nothing was sent or started. */
+function policyRefusal(error: unknown): string | undefined {
+  if (error instanceof McpCommandRefusedError) return error.message;
+  return findEgressRefusal(error)?.message;
+}
+
 /** A short, safe reason a connection failed (no stack, no environment). */
 function describeConnectError(error: unknown): string {
+  const refused = policyRefusal(error);
+  if (refused) return refused;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "ENOENT") return "command not found";
   if (code === "EACCES") return "command not executable";

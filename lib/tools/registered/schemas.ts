@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { CAPABILITIES, EFFECT_SEMANTICS } from "@/lib/runtime/types";
+import { literalEgressRefusal } from "./egress";
 import { argsSchemaFromJsonSchema, isPlainObject, schemaProperties } from "./json-schema";
-import { CALL_VARIABLES, ENV_PREFIX, forbiddenEnvRefs, placeholders } from "./template";
+import { stdioServerRefusals } from "./mcp-commands";
+import { CALL_VARIABLES, ENV_PREFIX, forbiddenEnvRefs, placeholderBeforePath, placeholders } from "./template";
 
 // What an admin sends to register a tool, and the rules that make its effect semantics honest
 // (DESIGN.md §4): an idempotent HTTP tool must say where the key goes, a reconcilable one how to
@@ -13,7 +15,8 @@ export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 const httpUrl = (what: string) =>
   z.string({ error: `Give the ${what}.` }).trim().url(`The ${what} must be an absolute URL, e.g. https://crm.example.com/customers/{{customerId}}.`)
-    .refine((u) => /^https?:\/\//i.test(u), `The ${what} must start with http:// or https://.`);
+    .refine((u) => /^https?:\/\//i.test(u), `The ${what} must start with http:// or https://.`)
+    .refine((u) => !placeholderBeforePath(u), `The ${what}'s scheme, host and port are fixed: placeholders ({{name}}) can only be in its path and query.`);
 
 const headerName = z.string().trim().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "Give a valid HTTP header name, e.g. Idempotency-Key.");
 const secretValues = z.record(z.string(), z.string().max(4000)).superRefine((values, ctx) => {
@@ -119,6 +122,9 @@ export const registerToolSchema = z
 
     if (input.semantics === "pure-read" && input.capability !== "read") issue(["capability"], "A pure-read tool changes nothing: its capability is read.");
 
+    // The egress policy and the stdio allow-list (checked again at every call).
+    serverPolicyIssues(input.config, (path, message) => issue(["config", ...path], message));
+
     if (input.kind === "http") {
       const { config } = input;
       if (input.semantics === "idempotent" && !config.idempotencyHeader) issue(["config", "idempotencyHeader"], "An idempotent tool needs the header that carries the idempotency key (e.g. Idempotency-Key).");
@@ -141,5 +147,24 @@ export const registerToolSchema = z
 export type RegisterToolInput = z.input<typeof registerToolSchema>;
 export type RegisterToolData = z.output<typeof registerToolSchema>;
 
-/** Discovery: the server to list tools from. */
-export const discoverMcpToolsSchema = mcpServerSchema;
+/** Discovery: the server to list tools from (allowed by the egress policy and TETHER_MCP_COMMANDS). */
+export const discoverMcpToolsSchema = mcpServerSchema.superRefine((server, ctx) => {
+  serverPolicyIssues(server, (path, message) => ctx.addIssue({ code: "custom", path, message }));
+});
+
+type PolicyTarget = Extract<McpServerConfig, { transport: "stdio" }> | { transport?: "http"; url: string; lookupUrl?: string };
+
+/**
+ * The server's policy, as far as it can be told before a call (names are resolved at every call):
+ * a URL whose host is a refused IP literal or localhost, a stdio command outside TETHER_MCP_COMMANDS.
+ */
+function serverPolicyIssues(target: PolicyTarget, issue: (path: string[], message: string) => void) {
+  if (target.transport === "stdio") {
+    for (const refusal of stdioServerRefusals(target)) issue(refusal.path, refusal.message);
+    return;
+  }
+  for (const field of ["url", "lookupUrl"] as const) {
+    const refusal = target[field] ? literalEgressRefusal(target[field]) : null;
+    if (refusal) issue([field], refusal);
+  }
+}

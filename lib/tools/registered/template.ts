@@ -7,6 +7,26 @@
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
+/**
+ * Whether a URL template has a placeholder (or any "{{") before its path — in the scheme, user info,
+ * host or port. Only the path and query may take arguments: where a request goes is the admin's
+ * choice, never the model's.
+ */
+export function placeholderBeforePath(template: string): boolean {
+  if (!template.includes("{{")) return false;
+  // scheme, any run of slashes (http:///host parses as http://host) and the authority, as written
+  const authority = /^[^:/?#]*:[\\/]*[^/?#\\]*/.exec(template)?.[0] ?? template;
+  if (authority.includes("{{")) return true;
+  // and as the URL parser reads it
+  const marker = "tetherplaceholder";
+  try {
+    const u = new URL(template.replaceAll("{{", marker));
+    return `${u.protocol}//${u.username}:${u.password}@${u.host}`.toLowerCase().includes(marker);
+  } catch {
+    return true;
+  }
+}
+
 /** Variables a lookup URL may use besides the arguments: they name the operation being looked up. */
 export const CALL_VARIABLES = ["operationId", "idempotencyKey", "runId"] as const;
 
