@@ -225,14 +225,15 @@ describe.each(providers())("retention [%s]", (_provider, url) => {
 
   it("deleteRun removes a finished run with all its data and audits it; refuses an active or missing run", async () => {
     const { runId, packet } = await completedRefund();
+    expect(await db.stateEntry.count({ where: { runId } })).toBeGreaterThan(0); // its facts and journal
     const deleted = await deleteRun(db, { runId, by: "ada@example.com" });
     expect(deleted).toMatchObject({ id: runId, status: "COMPLETED", deleted: { packets: 1, intents: 2 } });
     expect(deleted.deleted.events).toBeGreaterThan(5);
     const where = { runId };
     expect(await Promise.all([
       db.run.count({ where: { id: runId } }), db.checkpoint.count({ where }), db.traceEvent.count({ where }), db.effectIntent.count({ where }),
-      db.decisionPacket.count({ where }), db.packetApproval.count({ where: { packetId: packet.id } }), db.signal.count({ where }),
-    ])).toEqual([0, 0, 0, 0, 0, 0, 0]);
+      db.decisionPacket.count({ where }), db.packetApproval.count({ where: { packetId: packet.id } }), db.signal.count({ where }), db.stateEntry.count({ where }),
+    ])).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     const audit = await db.auditLog.findMany({ where: { target: runId } });
     expect(audit).toEqual([expect.objectContaining({ actor: "ada@example.com", action: "runs.delete" })]);
     expect(JSON.parse(audit[0].data)).toMatchObject({ status: "COMPLETED", startedBy: "sam@example.com", deleted: deleted.deleted });
