@@ -43,8 +43,10 @@ async function main() {
     // Scripts and CI authenticate with a token they choose: keep an admin token with that value.
     if (process.env.TETHER_BOOTSTRAP_TOKEN) {
       const { ensureBootstrapToken } = await import("../lib/api/tokens.ts");
-      await ensureBootstrapToken(db, process.env.TETHER_BOOTSTRAP_TOKEN);
-      log("bootstrap API token in place");
+      const bootstrap = await ensureBootstrapToken(db, process.env.TETHER_BOOTSTRAP_TOKEN);
+      log(bootstrap === "revoked"
+        ? "TETHER_BOOTSTRAP_TOKEN was revoked and is not re-created: set a new value to have a bootstrap token again"
+        : "bootstrap API token in place");
     }
     if (isFresh && seed) {
       log("seeding the new database");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
-import { createApiToken, ensureBootstrapToken, revokeApiToken } from "../lib/api/tokens";
+import { createApiToken, ensureBootstrapToken, findApiTokens, revokeApiToken } from "../lib/api/tokens";
 import { providers, uid } from "./support/runtime";
 import { startRouteServer } from "./support/route-server";
 
@@ -48,10 +48,19 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
 
   it("stores tokens hashed, and the bootstrap token is an admin token with exactly that value", async () => {
     const value = `boot-${uid()}-0123456789`;
-    await ensureBootstrapToken(db, value);
-    await ensureBootstrapToken(db, value); // idempotent
+    expect(await ensureBootstrapToken(db, value)).toBe("created");
+    expect(await ensureBootstrapToken(db, value)).toBe("exists"); // idempotent
     expect(await db.apiToken.count({ where: { tokenHash: value } })).toBe(0);
     expect((await call("GET", "/api/runs", { token: value })).status).toBe(200);
+  });
+
+  it("a revoked bootstrap token is not revived by the next start", async () => {
+    const value = `${uid("boot")}-0123456789`; // its prefix (8 characters) names it in the list
+    await ensureBootstrapToken(db, value);
+    const [token] = (await findApiTokens(db)).filter((t) => t.name === "bootstrap" && t.revokedAt === null && t.prefix === value.slice(0, 8));
+    await revokeApiToken(db, token.id);
+    expect(await ensureBootstrapToken(db, value)).toBe("revoked");
+    expect((await call("GET", "/api/runs", { token: value })).status).toBe(401);
   });
 
   it("answers malformed requests with a 4xx and a clear message, never a 5xx", async () => {

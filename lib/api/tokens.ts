@@ -26,13 +26,17 @@ export async function createApiToken(db: Db, input: unknown, opts: { createdBy: 
   return { token, ...record, scopes: parsed.data.scopes };
 }
 
-/** TETHER_BOOTSTRAP_TOKEN: an admin token with exactly that value exists (for scripts and CI). */
-export async function ensureBootstrapToken(db: Db, value: string) {
+/**
+ * TETHER_BOOTSTRAP_TOKEN: an admin token with exactly that value, created once (for scripts and CI).
+ * A revoked one stays revoked: revoking is how an admin takes it away, and the next start must not
+ * give it back. "revoked" tells the caller to say so.
+ */
+export async function ensureBootstrapToken(db: Db, value: string): Promise<"created" | "exists" | "revoked"> {
   if (value.length < 16) throw new Error("TETHER_BOOTSTRAP_TOKEN must be at least 16 characters");
   const existing = await db.apiToken.findUnique({ where: { tokenHash: hash(value) }, select: { id: true, revokedAt: true } });
-  if (existing && !existing.revokedAt) return;
-  if (existing) await db.apiToken.delete({ where: { id: existing.id } });
+  if (existing) return existing.revokedAt ? "revoked" : "exists";
   await createApiToken(db, { name: "bootstrap", scopes: ["admin"] }, { createdBy: "setup", value });
+  return "created";
 }
 
 export async function authenticateApiToken(db: Db, bearer: string): Promise<ApiPrincipal | null> {
