@@ -80,12 +80,15 @@ export async function readEntries(db: EntryReader, upTo: Array<{ runId: string; 
   const byRun = new Map<string, EntryRow[]>(upTo.map((r) => [r.runId, []]));
   const wanted = upTo.filter((r) => r.entrySeq > 0);
   if (wanted.length === 0) return byRun;
+  // One simple query (an OR per run costs Prisma more to build than the database to answer); entries
+  // written after the row was read (a commit in between) are left out here, so head and entries agree.
+  const upToSeq = new Map(wanted.map((r) => [r.runId, r.entrySeq]));
   const rows = await db.stateEntry.findMany({
-    where: { OR: wanted.map((r) => ({ runId: r.runId, seq: { lte: r.entrySeq } })) },
+    where: wanted.length === 1 ? { runId: wanted[0].runId, seq: { lte: wanted[0].entrySeq } } : { runId: { in: [...upToSeq.keys()] } },
     orderBy: [{ runId: "asc" }, { seq: "asc" }],
     select: { runId: true, seq: true, kind: true, key: true, value: true },
   });
-  for (const row of rows) byRun.get(row.runId)!.push(row);
+  for (const row of rows) if (row.seq <= upToSeq.get(row.runId)!) byRun.get(row.runId)!.push(row);
   return byRun;
 }
 
