@@ -31,11 +31,20 @@ const made = new WeakMap<Db, { url: string; pool?: pg.Pool }>();
 export const databaseUrlOf = (db: Db): string | undefined => made.get(db)?.url;
 export const poolOf = (db: Db): pg.Pool | undefined => made.get(db)?.pool;
 
+/** TETHER_PG_POOL_SIZE: connections per process to Postgres, shared by Prisma and the hot path (pg's default: 10). */
+export function poolSize(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.TETHER_PG_POOL_SIZE?.trim();
+  if (!raw) return 10;
+  const size = Number(raw);
+  if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000, got "${raw}"`);
+  return size;
+}
+
 export function createDb(url: string = defaultDatabaseUrl()): Db {
   if (providerOf(url) === "postgres") {
     // Prisma's $disconnect leaves a pool it was given open: idle connections close by themselves
     // (and never hold a process that is done), so a disconnected client has no backend left soon after.
-    const pool = new pg.Pool({ connectionString: url, allowExitOnIdle: true, idleTimeoutMillis: 2_000 });
+    const pool = new pg.Pool({ connectionString: url, max: poolSize(), allowExitOnIdle: true, idleTimeoutMillis: 2_000 });
     // An idle connection the server closed (a restart, a dropped database) is discarded by the pool;
     // without a listener its error would crash the process once Prisma has let go of the pool.
     pool.on("error", () => {});
