@@ -4,9 +4,15 @@
 // Not guarded: /api/* (the HTTP API has its own bearer tokens; /api/auth/* is Auth.js's own), Next's
 // static assets, and the sign-in and sign-out paths — those must not even pass through Auth.js here:
 // it re-issues the session cookie on every request it sees, which would undo a sign-out.
+// A path that is not valid percent-encoding (/api/runs/%E0%A4%A) gets a 400 here, on pages and on
+// /api/* alike: past the proxy, Next fails to decode it and answers a bare 500 before any route runs.
+// API paths reach the proxy only when they hold a "%" (see the matcher), so a plain API call, and its
+// body, never pass through it.
 import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { baseAuthConfig, SIGN_IN_PATH } from "@/lib/auth/config";
+import { AppError } from "@/lib/runtime/errors";
+import { SandboxError } from "@/lib/sandbox/errors";
 
 const { auth } = NextAuth(() => baseAuthConfig());
 // `auth` called with (request, event) is Auth.js's documented proxy (`export { auth as proxy }`): the
@@ -17,7 +23,10 @@ const requireSession = auth as unknown as (request: NextRequest, event: NextFetc
 const PUBLIC_PATHS = new Set([SIGN_IN_PATH, "/signout"]);
 
 export async function proxy(request: NextRequest, event: NextFetchEvent) {
-  if (PUBLIC_PATHS.has(request.nextUrl.pathname)) return NextResponse.next();
+  const { pathname } = request.nextUrl;
+  if (!isDecodablePath(pathname)) return malformedPathResponse(pathname);
+  if (pathname.startsWith("/api/")) return NextResponse.next();
+  if (PUBLIC_PATHS.has(pathname)) return NextResponse.next();
   const response = await requireSession(request, event);
   // Auth.js re-issues the session cookie on every request it sees. A request still in flight when the
   // person signs out (a link prefetch, say) would then bring the cookie back and undo the sign-out, so
@@ -26,6 +35,30 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   return response;
 }
 
+function isDecodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** 400 in the error shape of whoever owns the path: the sandbox's, the HTTP API's, or plain text for a page. */
+function malformedPathResponse(pathname: string): Response {
+  const message = "The request path is not valid percent-encoding.";
+  if (pathname.startsWith("/api/sandbox/")) {
+    const error = new SandboxError("invalid_input", message);
+    return Response.json(error.toJSON(), { status: error.status });
+  }
+  if (pathname.startsWith("/api/")) {
+    const error = new AppError("INVALID_INPUT", { message: "malformed percent-encoding in the path", userMessage: message });
+    return Response.json({ error: { code: error.code, message: error.userMessage } }, { status: error.httpStatus });
+  }
+  return new Response(`Bad request: ${message}\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
 export const config = {
-  matcher: ["/((?!api/|_next/static/|_next/image|favicon\\.ico).*)"],
+  // Every page, and the API paths holding a "%" (only to answer a malformed one; see above).
+  matcher: ["/((?!api/|_next/static/|_next/image|favicon\\.ico).*)", "/api/:path(.*%.*)"],
 };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { safeCallbackPath, trustHostFromEnv } from "../lib/auth/config";
-import { isDemoMode } from "../lib/auth/mode";
+import { isDemoMode, listenHostname } from "../lib/auth/mode";
 import { oidcDefaultRole, oidcProviderFromEnv } from "../lib/auth/oidc";
 import { passwordWeakness } from "../lib/auth/password";
 import { can, requireScope, ROLE_SCOPES, ROLES, SCOPES, type Scope } from "../lib/auth/rbac";
@@ -46,6 +46,16 @@ describe("configuration from the environment", () => {
     expect(isDemoMode({ TETHER_DEMO: "1", DATABASE_URL: "postgres://db/tether" })).toBe(true);
   });
 
+  it("npm start listens on 127.0.0.1 in demo mode unless HOSTNAME says otherwise; outside it, on Next's default", () => {
+    expect(listenHostname({})).toBe("127.0.0.1");
+    expect(listenHostname({ TETHER_DEMO: "1", DATABASE_URL: "postgres://db/tether" })).toBe("127.0.0.1");
+    expect(listenHostname({ HOSTNAME: "0.0.0.0" })).toBe("0.0.0.0");
+    expect(listenHostname({ HOSTNAME: " " })).toBe("127.0.0.1");
+    expect(listenHostname({ DATABASE_URL: "postgresql://db/tether" })).toBeUndefined();
+    expect(listenHostname({ TETHER_DEMO: "0" })).toBeUndefined();
+    expect(listenHostname({ TETHER_DEMO: "0", HOSTNAME: "10.0.0.5" })).toBe("10.0.0.5");
+  });
+
   it("trusts the host header when embedded or when AUTH_URL is set; AUTH_TRUST_HOST wins", () => {
     expect(trustHostFromEnv({})).toBe(true);
     expect(trustHostFromEnv({ DATABASE_URL: "postgresql://db/t" })).toBe(false);
@@ -54,11 +64,18 @@ describe("configuration from the environment", () => {
     expect(trustHostFromEnv({ AUTH_TRUST_HOST: "false" })).toBe(false);
   });
 
-  it("a callbackUrl is a path on this site, never another origin or the sign-in page itself", () => {
+  it("a callbackUrl is a path on this site, never another origin or the sign-in page itself; anything else is /", () => {
     expect(safeCallbackPath("/runs/run_1?checkpoint=2")).toBe("/runs/run_1?checkpoint=2");
-    for (const bad of ["https://evil.example", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "", undefined, 42, "/signin", "/signin?callbackUrl=/x", "/api/auth/signout"]) {
-      expect(safeCallbackPath(bad)).toBe("/runs");
-    }
+    expect(safeCallbackPath("/runs?status=FAILED")).toBe("/runs?status=FAILED");
+    expect(safeCallbackPath("/inbox")).toBe("/inbox");
+    expect(safeCallbackPath("/")).toBe("/");
+    const hostile = [
+      // browsers drop tabs and newlines and read "\\" as "/" ("/\t/evil.example" lands on //evil.example): none may appear
+      "/\t/evil.example/x", "/\n/evil.example", "/\r\n/evil.example", "/\\evil.example", "/\\/evil.example", "/runs\\..\\..\\x", "/\u0000/evil.example", "/\u007f",
+      "//evil.example", "//evil.example/x", "https://evil.example", "http:/evil.example", "javascript:alert(1)", " /runs", "\t/runs",
+      "", undefined, null, 42, ["/runs"], "/signin", "/signin?callbackUrl=/x", "/api/auth/signout",
+    ];
+    for (const bad of hostile) expect(safeCallbackPath(bad), JSON.stringify(bad)).toBe("/");
   });
 
   it("an OIDC provider exists only when issuer and client id are configured", () => {

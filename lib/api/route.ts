@@ -2,11 +2,13 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues, isAppError } from "@/lib/runtime/errors";
 import { getRuntime } from "@/lib/runtime.server";
+import { BodyRejected, readJsonBody } from "./body";
 import { hasScope, type ApiScope } from "./scopes";
 import { authenticateApiToken, type ApiPrincipal } from "./tokens";
 
 // One wrapper makes every API route the same thin shape: authenticate (bearer token) → authorize
-// (scope) → parse params, query and body with zod → call one domain function → JSON. Errors become
+// (scope) → parse params, query and body with zod → call one domain function → JSON. The body is read
+// within the size and depth limits of ./body.ts (413, 400). Errors become
 // `{ error: { code, message, fieldErrors? } }` with the status from ERROR_HTTP_STATUS; a raw
 // exception message never leaves the server.
 
@@ -50,14 +52,21 @@ async function authenticate(request: Request, scope: ApiScope): Promise<ApiPrinc
   return principal;
 }
 
+/** The JSON body within the size and depth limits (lib/api/body.ts); refusals become 413 or 400. */
 async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim() === "") return {};
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("INVALID_INPUT", { message: "body is not JSON", userMessage: "The request body is not valid JSON." });
+    return await readJsonBody(request);
+  } catch (error) {
+    throw bodyError(error);
   }
+}
+
+/** A BodyRejected as the API's AppError (anything else unchanged). */
+export function bodyError(error: unknown): unknown {
+  if (!(error instanceof BodyRejected)) return error;
+  if (error.reason === "too_large") return new AppError("PAYLOAD_TOO_LARGE", { message: "body too large", userMessage: error.message });
+  if (error.reason === "too_deep") return new AppError("INVALID_INPUT", { message: "body nested too deeply", userMessage: error.message });
+  return new AppError("INVALID_INPUT", { message: "body is not JSON", userMessage: "The request body is not valid JSON." });
 }
 
 export function parse<S extends Schema | undefined>(schema: S, value: unknown, where: string) {

@@ -24,11 +24,36 @@ declare module "@auth/core/jwt" {
 
 export const SIGN_IN_PATH = "/signin";
 
-/** A callbackUrl we may redirect to after sign-in: a path on this site, never another origin. */
-export function safeCallbackPath(value: unknown, fallback = "/runs"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+/**
+ * A callbackUrl we may redirect to after sign-in: a path on this site, never another origin; anything
+ * else is `fallback`. Only a single leading "/", and no backslash or control character anywhere:
+ * browsers drop tabs and newlines from a URL and read a backslash as "/", so "/<tab>/evil.example"
+ * and "/\evil.example" would land on //evil.example, another site.
+ */
+export function safeCallbackPath(value: unknown, fallback = "/"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return fallback;
+  if (value.includes("\\") || hasControlCharacter(value)) return fallback;
+  if (!staysOnThisOrigin(value)) return fallback;
   if (value === SIGN_IN_PATH || value.startsWith(`${SIGN_IN_PATH}?`) || value.startsWith("/api/auth")) return fallback;
   return value;
+}
+
+/** Belt and braces: resolved the way a browser resolves it (WHATWG URL), the path keeps our origin. */
+function staysOnThisOrigin(path: string): boolean {
+  const base = "http://tether.invalid";
+  try {
+    return new URL(path, base).origin === base;
+  } catch {
+    return false;
+  }
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
 }
 
 /**

@@ -19,6 +19,17 @@ export function isDemoMode(env: Env = process.env): boolean {
   return isEmbedded(env);
 }
 
+/**
+ * The address `npm start` listens on (scripts/start.ts): HOSTNAME when set; else 127.0.0.1 in demo mode,
+ * whose accounts have a published password, so only this machine can reach them; else undefined (Next's
+ * default, every interface).
+ */
+export function listenHostname(env: Env = process.env): string | undefined {
+  const hostname = env.HOSTNAME?.trim();
+  if (hostname) return hostname;
+  return isDemoMode(env) ? "127.0.0.1" : undefined;
+}
+
 export function dataDir(env: Env = process.env): string {
   return path.resolve(env.TETHER_DATA_DIR ?? "./data");
 }

@@ -8,6 +8,7 @@ export const SANDBOX_ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  payload_too_large: 413,
   unavailable: 503,
   timeout: 504,
   internal: 500,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BodyRejected, readJsonBody } from "@/lib/api/body";
 import { getSandboxContext, type SandboxContext } from "./context";
 import { SandboxError } from "./errors";
 import { injectFaultsBefore, sleep, takeLostResponse, type SandboxSystem } from "./faults";
@@ -84,16 +85,18 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, where:
   return result.data;
 }
 
-/** The JSON body, validated. A missing body counts as `{}`, so the schema names the missing fields. */
+/**
+ * The JSON body, validated. A missing body counts as `{}`, so the schema names the missing fields. Read
+ * within the console's size and depth limits (lib/api/body.ts): too large → 413, too deep → 400.
+ */
 export async function parseBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-  const text = await request.text();
-  let value: unknown = {};
-  if (text.trim()) {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new SandboxError("invalid_input", "The request body must be JSON.");
-    }
+  let value: unknown;
+  try {
+    value = await readJsonBody(request);
+  } catch (error) {
+    if (!(error instanceof BodyRejected)) throw error;
+    if (error.reason === "too_large") throw new SandboxError("payload_too_large", error.message);
+    throw new SandboxError("invalid_input", error.reason === "too_deep" ? error.message : "The request body must be JSON.");
   }
   return parseWith(schema, value, "request body");
 }
