@@ -111,20 +111,24 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
 
     it("without a row: created with the default role, or refused when it is 'none'", async () => {
       const address = email("oidc-new");
-      expect(await resolveOidcUser(db, { email: address, name: "New Person" }, { defaultRole: "none" })).toBeNull();
+      expect(await resolveOidcUser(db, { email: address, name: "New Person", emailVerified: true }, { defaultRole: "none" })).toBeNull();
       expect(await db.user.count({ where: { email: address } })).toBe(0);
-      const user = await resolveOidcUser(db, { email: address, name: "New Person" }, { defaultRole: "reviewer", issuer: "https://idp.test" });
+      const user = await resolveOidcUser(db, { email: address, name: "New Person", emailVerified: true }, { defaultRole: "reviewer", issuer: "https://idp.test" });
       expect(user).toMatchObject({ email: address, name: "New Person", role: "reviewer" });
       expect(await findAuditLog(db, { target: address })).toEqual([expect.objectContaining({ actor: "oidc:https://idp.test", action: "users.provision" })]);
     });
 
-    it("refuses no email, an unverified email and a disabled user", async () => {
-      expect(await resolveOidcUser(db, { email: null }, { defaultRole: "reviewer" })).toBeNull();
+    it("refuses no email, an email not said to be verified and a disabled user", async () => {
+      expect(await resolveOidcUser(db, { email: null, emailVerified: true }, { defaultRole: "reviewer" })).toBeNull();
       expect(await resolveOidcUser(db, { email: email(), emailVerified: false }, { defaultRole: "admin" })).toBeNull();
+      const known = email("oidc-known");
+      await createUser(db, { email: known, role: "operator" }, { actor: "t" });
+      expect(await resolveOidcUser(db, { email: known }, { defaultRole: "admin" })).toBeNull(); // no email_verified claim
+      expect(await resolveOidcUser(db, { email: known, emailVerified: true }, { defaultRole: "admin" })).toMatchObject({ role: "operator" });
       const address = email("oidc-off");
       const user = await createUser(db, { email: address, role: "admin" }, { actor: "t" });
       await db.user.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
-      expect(await resolveOidcUser(db, { email: address }, { defaultRole: "reviewer" })).toBeNull();
+      expect(await resolveOidcUser(db, { email: address, emailVerified: true }, { defaultRole: "reviewer" })).toBeNull();
     });
   });
 

@@ -84,7 +84,8 @@ describe("configuration from the environment", () => {
     expect(oidcProviderFromEnv({ AUTH_OIDC_ISSUER: "https://idp.example.com", AUTH_OIDC_ID: "tether", AUTH_OIDC_SECRET: "s3cret", AUTH_OIDC_NAME: "Okta" })).toMatchObject({
       id: "oidc", type: "oidc", name: "Okta", issuer: "https://idp.example.com", clientId: "tether", clientSecret: "s3cret", checks: ["pkce", "state", "nonce"],
     });
-    expect(oidcDefaultRole({})).toBe("reviewer");
+    expect(oidcDefaultRole({})).toBe("none"); // nobody is let in by default: an admin adds people, or sets a role
+    expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "reviewer" })).toBe("reviewer");
     expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "None" })).toBe("none");
     expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "operator" })).toBe("operator");
     expect(() => oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "root" })).toThrow(/AUTH_OIDC_DEFAULT_ROLE/);

@@ -2,8 +2,9 @@
 //   AUTH_OIDC_ISSUER   the issuer URL (its /.well-known/openid-configuration is read)
 //   AUTH_OIDC_ID       client id          AUTH_OIDC_SECRET  client secret
 //   AUTH_OIDC_NAME     the button's label ("Sign in with …"; default "single sign-on")
-//   AUTH_OIDC_DEFAULT_ROLE  the role given to a person with no User row yet: reviewer (default),
-//                      operator, admin, or none (refuse people an admin has not created)
+//   AUTH_OIDC_DEFAULT_ROLE  the role given to a person with no User row yet: none (default: refuse
+//                      people an admin has not created), reviewer, operator or admin
+// Only an email the provider marks verified (email_verified: true) signs in: accounts link by email.
 // The redirect URI to register with the provider: <console URL>/api/auth/callback/oidc
 import type { OIDCConfig } from "next-auth/providers";
 import type { Env } from "./mode";
@@ -28,9 +29,10 @@ export function oidcProviderFromEnv(env: Env = process.env): OIDCConfig<OidcClai
   };
 }
 
+/** The role of a person the provider knows and Tether does not: "none" (refused) unless configured. */
 export function oidcDefaultRole(env: Env = process.env): Role | "none" {
   const value = env.AUTH_OIDC_DEFAULT_ROLE?.trim().toLowerCase();
-  if (!value) return "reviewer";
+  if (!value) return "none";
   if (value === "none" || isRole(value)) return value;
   throw new Error(`AUTH_OIDC_DEFAULT_ROLE must be reviewer, operator, admin or none (got "${env.AUTH_OIDC_DEFAULT_ROLE}")`);
 }

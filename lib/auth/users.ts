@@ -121,12 +121,12 @@ export type OidcProfile = { email?: string | null; name?: string | null; emailVe
 
 /**
  * A person signing in through OIDC gets the role of the User row with the same email. Without one, a
- * row is created with `defaultRole` (AUTH_OIDC_DEFAULT_ROLE, default "reviewer", the least privileged),
- * or — with defaultRole "none" — they are refused. Refused too: no email, an email the provider says
- * is unverified, a disabled user.
+ * row is created with `defaultRole` (AUTH_OIDC_DEFAULT_ROLE), or — with "none", the default — they are
+ * refused: an admin adds people first. Refused too: no email, an email the provider does not say is
+ * verified (the account is linked by email, so an unverified one could be anybody's), a disabled user.
  */
 export async function resolveOidcUser(db: Db, profile: OidcProfile, opts: { defaultRole: Role | "none"; issuer?: string }): Promise<SessionUser | null> {
-  if (!profile.email || profile.emailVerified === false) return null;
+  if (!profile.email || profile.emailVerified !== true) return null;
   const email = normalizeEmail(profile.email);
   const row = await db.user.findUnique({ where: { email }, select: userSelect });
   if (row) return toSessionUser(row);
