@@ -203,3 +203,13 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
     await expectCheckpointsWhole(run.id);
   });
 });
+
+describe("joinState", () => {
+  it("passes a head whose parts are broken on as it is, for the schema to report: never repaired", () => {
+    const entries = [{ seq: 1, kind: "fact", key: null, value: JSON.stringify({ id: "f1" }) }];
+    expect(joinState(JSON.stringify({ facts: "broken by hand", journal: {} }), entries).raw).toEqual({ facts: "broken by hand", journal: {} });
+    expect(joinState(JSON.stringify({ facts: [], journal: [] }), entries).raw).toEqual({ facts: [], journal: [] });
+    expect(joinState("{not json", entries).raw).toBe("{not json");
+    expect(joinState(JSON.stringify({ facts: [], journal: {} }), entries).raw).toEqual({ facts: [{ id: "f1" }], journal: {} });
+  });
+});

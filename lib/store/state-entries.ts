@@ -49,9 +49,9 @@ export function joinState(head: string, rows: EntryRow[]): { raw: unknown; store
   } catch {
     return { raw: head, stored };
   }
-  if (!state || typeof state !== "object") return { raw: head, stored };
-  state.facts = Array.isArray(state.facts) ? state.facts : [];
-  state.journal = state.journal && typeof state.journal === "object" ? state.journal : {};
+  // A head whose parts are not a list and a record (a hand edit, a bad migration) is passed on as it
+  // is, for loadState to report where; it is never repaired into something that would load.
+  if (!state || typeof state !== "object" || !Array.isArray(state.facts) || !isRecord(state.journal)) return { raw: state ?? head, stored };
   for (const row of rows) {
     const value = parseEntry(row);
     if (row.kind === "fact") {
@@ -64,6 +64,8 @@ export function joinState(head: string, rows: EntryRow[]): { raw: unknown; store
   }
   return { raw: state, stored };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function parseEntry(row: EntryRow): unknown {
   try {
