@@ -423,6 +423,27 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   });
 
   describe("commitStep", () => {
+    it("commits of many runs at once all land, and one that fails fails alone (on Postgres they share transactions: group commit)", async () => {
+      const runs = await Promise.all(Array.from({ length: 30 }, () => createClaimedRun()));
+      const taken = uid("op");
+      await commit(runs[0].lease, nextState(runs[0].run.state), {
+        createIntent: { id: taken, runId: runs[0].run.id, step: 0, tool: "payments.refund", args: {}, semantics: "idempotent", decision: null },
+      });
+      // Run 7 records an intent under an id that is taken: its commit fails (a unique violation). The
+      // others, sent in the same moment, must not be rolled back with it.
+      const results = await Promise.allSettled(runs.slice(1).map(({ run, lease }, i) =>
+        commit(lease, nextState(run.state, { output: `run ${i + 1}` }), i + 1 === 7
+          ? { createIntent: { id: taken, runId: run.id, step: 0, tool: "payments.refund", args: {}, semantics: "idempotent", decision: null } }
+          : {})));
+      expect(results.map((r) => r.status)).toEqual(runs.slice(1).map((_, i) => (i + 1 === 7 ? "rejected" : "fulfilled")));
+      for (const [i, { run }] of runs.entries()) {
+        if (i === 0) continue;
+        const stored = await store.getRun(run.id);
+        expect([stored!.stateSeq, stored!.state.output]).toEqual(i === 7 ? [1, undefined] : [2, `run ${i}`]);
+      }
+      expect(await store.getIntent(taken)).toMatchObject({ runId: runs[0].run.id });
+    });
+
     it("writes the state, a checkpoint, the events, the intent and its result", async () => {
       const { run, lease } = await createClaimedRun();
       const intentId = uid("op");

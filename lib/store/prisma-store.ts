@@ -3,6 +3,7 @@ import { AppError } from "@/lib/runtime/errors";
 import { loadState, type RunState } from "@/lib/runtime/state";
 import type { Checkpoint, CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "@/lib/runtime/store";
 import type { Logger, TraceEvent } from "@/lib/runtime/types";
+import { groupCommits } from "./group-commit";
 import { hotQuery, hotTransaction } from "./hot-path";
 import { createLeaseStore, leaseLost } from "./leases";
 import { commitStepStatement, createRunStatement, leaseHeldStatement, wakeIfSignalWaitingStatement, type CommitRow } from "./postgres-sql";
@@ -22,7 +23,8 @@ import { createWakeups, notifyInTransaction } from "./wakeups";
 // seq numbers come from an atomic increment of Run.eventSeq in the same transaction as the events.
 // A step's commit is raw SQL on both databases, to skip Prisma's per-query compilation: one
 // statement on Postgres (postgres-sql.ts, which also claims, renews and releases leases in one
-// round trip each), a few inside Prisma's transaction on SQLite (sqlite-sql.ts). Same rules.
+// round trip each; commits ready together share a transaction, group-commit.ts), a few inside
+// Prisma's transaction on SQLite (sqlite-sql.ts). Same rules.
 // Every change that makes a run runnable wakes workers (wakeups.ts): listeners in this process after
 // it commits, and on Postgres a NOTIFY sent by the change's own transaction.
 
@@ -30,6 +32,9 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   const now = opts.now ?? (() => new Date());
   const postgres = providerOfDb(db) === "postgres"; // which raw SQL to speak
   const query = hotQuery(db); // Postgres: straight to the pg pool; SQLite: Prisma's raw queries
+  const transaction = hotTransaction(db);
+  // Postgres: step commits ready at the same moment share one transaction (group-commit.ts).
+  const commits = transaction ? groupCommits(query, transaction).query : query;
   // The wall clock, for Run.updatedAt in raw statements: what Prisma's @updatedAt writes (not the store's clock).
   const wallClock = () => new Date();
   const wakeups = createWakeups({ listenUrl: postgres ? databaseUrlOf(db) : undefined, logger: opts.logger });
@@ -81,7 +86,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   /** commitStep on Postgres: one statement (postgres-sql.ts), plus a read only when it wrote nothing. */
   async function commitStepPostgres(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean }> {
     const { lease } = commit;
-    const [row] = await query<CommitRow>(commitStepStatement(commit, state, at, wallClock()));
+    const [row] = await commits<CommitRow>(commitStepStatement(commit, state, at, wallClock()));
     if (!row) throw await whyNotWritten(commit, (await query(leaseHeldStatement(lease))).length > 0, () => store.permissionEpoch());
     const waitingFor = parksOnEvent(commit);
     let woken = row.woken;
@@ -238,7 +243,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     },
 
     ...createLeaseStore(db, { postgres, now, wakeups, query }),
-    ...createPacketStore(db, now, { postgres, wakeups, hot: query, transaction: hotTransaction(db) }),
+    ...createPacketStore(db, now, { postgres, wakeups, hot: query, transaction }),
     ...createSignalStore(db, { postgres, wakeups }),
     ...createPermissionStore(db, postgres ? query : null),
 
