@@ -5,6 +5,7 @@
 // Goals: time per step within 20 %; bytes per step flat (also within 20 %).
 import type { Goal } from "../support/goals";
 import { fmt, printTable, type Row } from "../support/report";
+import { LONG_RUN_SCENARIO } from "./throughput";
 
 export type LongRunComparison = { db: string; short: Row; long: Row; msRatio: number; p50Ratio: number; bytesRatio: number };
 
@@ -12,7 +13,7 @@ export function compareLongRun(rows: Row[]): LongRunComparison[] {
   const out: LongRunComparison[] = [];
   for (const db of [...new Set(rows.map((r) => r.db))]) {
     const short = rows.find((r) => r.db === db && r.scenario === "pure");
-    const long = rows.find((r) => r.db === db && r.scenario === "pure, 200-step run");
+    const long = rows.find((r) => r.db === db && r.scenario === LONG_RUN_SCENARIO);
     if (!short || !long) continue;
     out.push({
       db, short, long,

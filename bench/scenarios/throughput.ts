@@ -22,11 +22,15 @@ export type Scenario = {
 };
 
 export const PER_RUN = num("BENCH_STEPS_PER_RUN", 20);
+/** One long run of this many steps (one run: several would take turns every maxStepsPerClaim steps, and a
+ *  step's window would then hold another run's steps). */
+export const LONG_RUN_STEPS = num("BENCH_LONG_STEPS", 200);
+export const LONG_RUN_SCENARIO = `pure, ${LONG_RUN_STEPS}-step run`;
 export const SEQUENTIAL: Scenario[] = [
   { name: "pure", agent: "pure", steps: num("BENCH_PURE_STEPS", 1000), perRun: PER_RUN, concurrency: 1 },
   { name: "effectful", agent: "effectful", steps: num("BENCH_EFFECT_STEPS", 500), perRun: PER_RUN, concurrency: 1 },
-  // Same pure step, in longer runs: the state (facts) grows with the run, and every step writes it.
-  { name: "pure, 200-step run", agent: "pure", steps: num("BENCH_LONG_STEPS", 200), perRun: 200, concurrency: 1 },
+  // Same pure step, in one long run: its facts grow with it; a step must still write only what it added.
+  { name: LONG_RUN_SCENARIO, agent: "pure", steps: LONG_RUN_STEPS, perRun: LONG_RUN_STEPS, concurrency: 1 },
 ];
 /** The synchronous=FULL comparison: half the steps, no long run (it only shows the fsync cost). */
 export const FULL_SCENARIOS = SEQUENTIAL.slice(0, 2).map((s) => ({ ...s, steps: Math.max(s.perRun, Math.round(s.steps / 2)) }));
