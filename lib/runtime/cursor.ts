@@ -1,6 +1,6 @@
 import type { EngineContext } from "./context";
 import { AppError } from "./errors";
-import { appendObservation, type Fact, type Observation, type RunState } from "./state";
+import { appendObservation, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
 import type { StepCommit } from "./store";
 import type { Lease, RunRecord, RunStatus, StoredEntries, TraceEventInput } from "./types";
 
@@ -110,7 +110,7 @@ export class RunCursor {
     // What the check allowed is written only while the permissions are still the ones checked.
     const guarded = this.permissionEpoch !== null && Boolean(change.createIntent || change.createPacket);
     await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, storedEntries: this.storedEntries, events, ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}) });
-    this.storedEntries = { facts: this.state.facts.length, journal: Object.keys(this.state.journal).length }; // all of it, now
+    this.storedEntries = storedEntriesOf(this.state);
     if (guarded) this.permissionEpoch = null;
     this.status = change.status;
     return change.releaseLease ? "released" : "continue";

@@ -190,6 +190,11 @@ export function initialState(opts: {
   };
 }
 
+/** What the store holds of a state once it is written: all of its facts and journal entries (lib/store/state-entries.ts). */
+export function storedEntriesOf(state: RunState): { facts: number; journal: number } {
+  return { facts: state.facts.length, journal: Object.keys(state.journal).length };
+}
+
 /** The newest fact under a key (facts are append-only; a newer one supersedes). */
 export function latestFact(state: RunState, key: string): Fact | undefined {
   for (let i = state.facts.length - 1; i >= 0; i--) if (state.facts[i].key === key) return state.facts[i];

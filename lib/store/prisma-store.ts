@@ -1,6 +1,6 @@
 import { databaseUrlOf, providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
-import { loadState, type RunState } from "@/lib/runtime/state";
+import { loadState, storedEntriesOf, type RunState } from "@/lib/runtime/state";
 import type { Checkpoint, CommitResult, NewRun, RunFilter, RuntimeStore, StepCommit } from "@/lib/runtime/store";
 import type { Logger, TraceEvent } from "@/lib/runtime/types";
 import { groupCommits } from "./group-commit";
@@ -11,7 +11,7 @@ import { intentResult, intentRow, packetRow, parksOnEvent, runnableAtOf, wakeupO
 import { createPacketStore } from "./packets";
 import { PERMISSIONS_EPOCH, createPermissionStore } from "./permissions";
 import { isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord, toRunRecords, type RunRow } from "./records";
-import { NOTHING_STORED, insertEntries, joinState, readEntries, splitState, storedAfter, type EntryRow, type NewEntry } from "./state-entries";
+import { NOTHING_STORED, insertEntries, joinState, readEntries, splitState, type EntryRow, type NewEntry } from "./state-entries";
 import { createSignalStore } from "./signals";
 import * as sqlite from "./sqlite-sql";
 import { appendEvents, insertEvents } from "./trace-events";
@@ -101,7 +101,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     async createRun(run: NewRun) {
       const state = splitState(run.state, NOTHING_STORED);
       // The record handed back holds the state as given, all of it now stored.
-      const created = (row: RunRow) => ({ run: { ...toRunRecord(row, []), state: run.state, storedEntries: storedAfter(run.state) }, created: true });
+      const created = (row: RunRow) => ({ run: { ...toRunRecord(row, []), state: run.state, storedEntries: storedEntriesOf(run.state) }, created: true });
       const existing = async (row: RunRow) => ({ run: (await toRunRecords(db, [row]))[0], created: false });
       if (postgres) {
         const [row] = await query<RunRow & { notified?: number }>(createRunStatement(run, state, now(), wallClock()));

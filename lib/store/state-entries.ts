@@ -31,11 +31,6 @@ export function splitState(state: RunState, stored: StoredEntries): { head: stri
   return { head: JSON.stringify({ ...state, facts: [], journal: {} }), entries };
 }
 
-/** What is stored once `state` is written: all of its facts and journal entries. */
-export function storedAfter(state: RunState): StoredEntries {
-  return { facts: state.facts.length, journal: Object.keys(state.journal).length };
-}
-
 /**
  * A stored state made whole: the head with the entries appended, ready for loadState (which
  * validates it). A head that is not JSON is passed on as text, for loadState to report.
