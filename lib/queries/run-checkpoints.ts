@@ -4,8 +4,8 @@
 // read one checkpoint at a time, when it is shown (the state at a checkpoint, the two sides of a diff).
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/sqlite/client";
-import { loadState, type RunState } from "@/lib/runtime/state";
-import { joinState, readEntries } from "@/lib/store/state-entries";
+import type { RunState } from "@/lib/runtime/state";
+import { loadStoredState } from "@/lib/store/state-entries";
 
 /** The list holds at most this many, the newest; an older checkpoint still opens by its seq (?checkpoint=). */
 export const CHECKPOINT_LIST_LIMIT = 500;
@@ -31,7 +31,5 @@ export async function findCheckpointSummaries(db: Db, runId: string, limit = CHE
 /** One checkpoint with its state loaded through the schema (upgraded if older), or null when the run has no such checkpoint. */
 export async function findCheckpoint(db: Db, runId: string, seq: number): Promise<CheckpointWithState | null> {
   const row = await db.checkpoint.findUnique({ where: { runId_seq: { runId, seq } }, select: checkpointWithStateSelect });
-  if (!row) return null;
-  const entries = (await readEntries(db, [{ runId, entrySeq: row.entrySeq }])).get(runId)!;
-  return { ...toSummary(row), state: loadState(joinState(row.state, entries).raw) };
+  return row ? { ...toSummary(row), state: await loadStoredState(db, runId, row) } : null;
 }

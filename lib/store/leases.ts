@@ -37,7 +37,7 @@ export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => D
   /** The claims of rows just leased to `owner`; a row whose state is unreadable is quarantined instead. */
   async function claimsOf(rows: RunRow[], owner: string, at: Date): Promise<Claim[]> {
     const claims: Claim[] = [];
-    const entries = await readEntries(db, rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })));
+    const entries = await readEntries(db, rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })), postgres ? query : undefined);
     for (const row of rows) {
       if (row.leaseOwner !== owner || !row.leaseExpiresAt) continue; // taken back (cancelled) in between
       const lease = { runId: row.id, owner, epoch: row.leaseEpoch, expiresAt: row.leaseExpiresAt };

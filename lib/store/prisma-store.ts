@@ -11,7 +11,7 @@ import { intentResult, intentRow, packetRow, parksOnEvent, runnableAtOf, wakeupO
 import { createPacketStore } from "./packets";
 import { PERMISSIONS_EPOCH, createPermissionStore } from "./permissions";
 import { isUniqueViolation, json, parse, toIntent, toListedRunRecord, toRunRecord, toRunRecords, type RunRow } from "./records";
-import { NOTHING_STORED, insertEntries, joinState, readEntries, splitState, type EntryRow, type NewEntry } from "./state-entries";
+import { NOTHING_STORED, insertEntries, joinState, loadStoredState, readEntries, splitState, type EntryRow, type NewEntry } from "./state-entries";
 import { createSignalStore } from "./signals";
 import * as sqlite from "./sqlite-sql";
 import { appendEvents, insertEvents } from "./trace-events";
@@ -229,7 +229,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
     async getCheckpoint(runId, seq) {
       const row = await db.checkpoint.findUnique({ where: { runId_seq: { runId, seq } } });
-      return row ? toCheckpoint(row, (await readEntries(db, [{ runId, entrySeq: row.entrySeq }])).get(runId)!) : null;
+      return row ? { seq: row.seq, step: row.step, state: await loadStoredState(db, runId, row), createdAt: row.createdAt } : null;
     },
 
     async getIntent(id) {

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
-import type { RunState } from "@/lib/runtime/state";
+import { loadState, type RunState } from "@/lib/runtime/state";
+import type { HotQuery } from "./hot-path";
 import type { StoredEntries } from "@/lib/runtime/types";
 
 // A run's state is stored in two parts, so that a step writes the size of its change, not the size
@@ -72,19 +73,33 @@ function parseEntry(row: EntryRow): unknown {
 
 type EntryReader = Pick<Db, "stateEntry">;
 
-/** The entries of each run, up to each one's entrySeq, in order. */
-export async function readEntries(db: EntryReader, upTo: Array<{ runId: string; entrySeq: number }>): Promise<Map<string, EntryRow[]>> {
+/** One stored state (a checkpoint's head and entrySeq), read whole and loaded through its schema. */
+export async function loadStoredState(db: EntryReader, runId: string, stored: { state: string; entrySeq: number }): Promise<RunState> {
+  const entries = (await readEntries(db, [{ runId, entrySeq: stored.entrySeq }])).get(runId)!;
+  return loadState(joinState(stored.state, entries).raw);
+}
+
+/**
+ * The entries of each run, up to each one's entrySeq, in order. `pgQuery` (Postgres only): read them on
+ * the pg pool (hot-path.ts), as a claim does — through Prisma a query costs milliseconds of CPU.
+ */
+export async function readEntries(db: EntryReader, upTo: Array<{ runId: string; entrySeq: number }>, pgQuery?: HotQuery): Promise<Map<string, EntryRow[]>> {
   const byRun = new Map<string, EntryRow[]>(upTo.map((r) => [r.runId, []]));
   const wanted = upTo.filter((r) => r.entrySeq > 0);
   if (wanted.length === 0) return byRun;
   // One simple query (an OR per run costs Prisma more to build than the database to answer); entries
   // written after the row was read (a commit in between) are left out here, so head and entries agree.
   const upToSeq = new Map(wanted.map((r) => [r.runId, r.entrySeq]));
-  const rows = await db.stateEntry.findMany({
-    where: wanted.length === 1 ? { runId: wanted[0].runId, seq: { lte: wanted[0].entrySeq } } : { runId: { in: [...upToSeq.keys()] } },
-    orderBy: [{ runId: "asc" }, { seq: "asc" }],
-    select: { runId: true, seq: true, kind: true, key: true, value: true },
-  });
+  const rows = pgQuery
+    ? await pgQuery<EntryRow & { runId: string }>({
+        sql: `SELECT "runId", "seq", "kind", "key", "value" FROM "StateEntry" WHERE "runId" = ANY($1::text[]) ORDER BY "runId", "seq"`,
+        values: [[...upToSeq.keys()]],
+      })
+    : await db.stateEntry.findMany({
+        where: wanted.length === 1 ? { runId: wanted[0].runId, seq: { lte: wanted[0].entrySeq } } : { runId: { in: [...upToSeq.keys()] } },
+        orderBy: [{ runId: "asc" }, { seq: "asc" }],
+        select: { runId: true, seq: true, kind: true, key: true, value: true },
+      });
   for (const row of rows) if (row.seq <= upToSeq.get(row.runId)!) byRun.get(row.runId)!.push(row);
   return byRun;
 }
