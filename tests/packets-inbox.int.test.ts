@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findTool, type AgentDefinition } from "../lib/runtime";
 import { assignInboxPacket } from "../lib/inbox/assign-packet";
 import { decidePacketsTogether } from "../lib/inbox/decide-together";
-import { countPendingPackets, findDecisionHistory, findDeciders, findInboxItems, getPacketView, isDecider, type InboxDeps } from "../lib/queries/packets";
+import { parseInboxFilters } from "../lib/inbox/queue";
+import { findInboxPage } from "../lib/queries/inbox-page";
+import { countPendingPackets, findDecisionHistory, findDeciders, getPacketView, isDecider, type InboxDeps } from "../lib/queries/packets";
 import { deployAgent, refundAgent } from "./support/agents";
 import { createTestRuntime, grant, manualClock, providers, uid, expectError } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -40,6 +42,8 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
     return { agent, runId: run.id, orderId, packet };
   }
+  /** The inbox page of one agent's packets (other tests' packets share the database). */
+  const inboxOf = async (agent: string) => (await findInboxPage(t.db, { filters: parseInboxFilters({ agent }), me: "me@example.com" }, deps.findTool)).items;
   async function createUser(role: string, disabled = false) {
     const email = `${uid(role)}@example.com`;
     await t.db.user.create({ data: { id: `usr_${randomUUID()}`, email, role, disabledAt: disabled ? new Date() : null } });
@@ -48,7 +52,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
 
   it("lists a pending packet as an inbox item with its agent, tool traits, impact level and queue", async () => {
     const { agent, packet } = await waitingRefund();
-    const item = (await findInboxItems(deps)).find((i) => i.id === packet.id);
+    const item = (await inboxOf(agent.slug)).find((i) => i.id === packet.id);
     expect(item).toMatchObject({ agent: agent.slug, tool: "payments.refund", capability: "execute", semantics: "idempotent", impactLevel: "high", queue: "refunds", assignee: null, digest: packet.digest, impact: "refunds $240.00 on order " + (packet.args as { orderId: string }).orderId });
     expect(typeof item!.createdAt).toBe("string");
     const view = await getPacketView(packet.id, deps);
@@ -57,7 +61,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
   });
 
   it("counts pending packets and those assigned to a person; assigns only to people who may decide", async () => {
-    const { packet } = await waitingRefund();
+    const { agent, packet } = await waitingRefund();
     const reviewer = await createUser("reviewer");
     const disabled = await createUser("reviewer", true);
     const stranger = `${uid("nobody")}@example.com`;
@@ -75,7 +79,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     await expectError(assign(disabled), "INVALID_INPUT");
     expect(await assign(reviewer)).toMatchObject({ assignee: reviewer });
     expect(await countPendingPackets(reviewer, deps)).toEqual({ pending: before.pending, mine: 1 });
-    expect((await findInboxItems(deps)).find((i) => i.id === packet.id)?.assignee).toBe(reviewer);
+    expect((await inboxOf(agent.slug)).find((i) => i.id === packet.id)?.assignee).toBe(reviewer);
     expect(await assign(null)).toMatchObject({ assignee: null });
     const events = await t.store.listEvents(packet.runId);
     expect(events.filter((e) => e.type === "gate.assigned").map((e) => e.data.assignee)).toEqual([reviewer, null]);

@@ -2,26 +2,31 @@
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { EmptyState } from "@/components/ui/empty-state";
-import { filterInbox, inboxFacets, inboxFiltersToParams, parseInboxFilters, sortInbox, type InboxFilters, type InboxItem } from "@/lib/inbox/queue";
+import { LoadingRows } from "@/components/ui/loading";
+import { Button } from "@/components/ui/button";
+import { inboxFiltersToParams, parseInboxFilters, type InboxFilters, type InboxItem } from "@/lib/inbox/queue";
+import type { InboxPage } from "@/lib/queries/inbox-page";
 import { LIST_SHORTCUTS } from "@/lib/inbox/shortcuts";
 import { BulkDecide } from "./bulk-decide";
 import { InboxFiltersBar } from "./inbox-filters";
 import { InboxRow } from "./inbox-row";
 import { QuickDecideDialog, useQuickDecide, type QuickDecision, type QuickResult } from "./quick-decide";
 import { ShortcutLegend } from "./shortcut-legend";
-import { useInboxItems } from "./use-inbox-items";
+import { useInboxPages } from "./use-inbox-pages";
 import { useShortcuts } from "./use-shortcuts";
 
-type InboxQueueProps = { initialItems: InboxItem[]; initialAt: number; me: string; canDecide: boolean };
+type InboxQueueProps = { initialPage: InboxPage; initialFiltersKey: string; initialAt: number; me: string; canDecide: boolean };
 
-/** The live queue: filters in the URL, j/k/Enter to move and open, a/e/r/d to decide, x and checkboxes for bulk. */
-export function InboxQueue({ initialItems, initialAt, me, canDecide }: InboxQueueProps) {
+/**
+ * The live queue: sorted, filtered and paged on the server (filters in the URL), more pages on demand;
+ * j/k/Enter to move and open (j past the last loaded packet loads the next page), a/e/r/d to decide,
+ * x and checkboxes for bulk (the selection holds across pages).
+ */
+export function InboxQueue({ initialPage, initialFiltersKey, initialAt, me, canDecide }: InboxQueueProps) {
   const router = useRouter();
   const searchParams = useSearchParams();
   const filters = useMemo(() => parseInboxFilters(new URLSearchParams(searchParams.toString())), [searchParams]);
-  const { items, now, isError } = useInboxItems({ items: initialItems, at: initialAt });
-  const shown = useMemo(() => sortInbox(filterInbox(items, filters, me), filters.sort, now), [items, filters, me, now]);
-  const facets = useMemo(() => inboxFacets(items), [items]);
+  const { items: shown, total, pending, facets, now, hasMore, loadMore, isLoadingMore, isLoading, isError } = useInboxPages(filters, { page: initialPage, filtersKey: initialFiltersKey, at: initialAt });
 
   const [cursorId, setCursorId] = useState<string | null>(null);
   const [checked, setChecked] = useState<Set<string>>(new Set());
@@ -44,6 +49,7 @@ export function InboxQueue({ initialItems, initialAt, me, canDecide }: InboxQueu
   }
   function move(delta: number) {
     if (shown.length === 0) return;
+    if (cursorIndex + delta >= shown.length && hasMore && !isLoadingMore) void loadMore();
     setCursorId(shown[Math.min(shown.length - 1, Math.max(0, cursorIndex + delta))].id);
   }
   function toggle(id: string, on: boolean) {
@@ -80,9 +86,11 @@ export function InboxQueue({ initialItems, initialAt, me, canDecide }: InboxQueu
       )}
       {canDecide && <BulkDecide selected={selected} onClear={() => setChecked(new Set())} onDecided={(ids) => setChecked((c) => new Set([...c].filter((id) => !ids.includes(id))))} />}
       <p aria-live="polite" className="mb-2 text-xs text-zinc-600">
-        {shown.length} of {items.length} pending packet{items.length === 1 ? "" : "s"}
+        {isFiltered ? `${shown.length} of ${total} matching packet${total === 1 ? "" : "s"} shown · ${pending} pending in all` : `${shown.length} of ${total} pending packet${total === 1 ? "" : "s"} shown`}
       </p>
-      {items.length === 0 ? (
+      {isLoading ? (
+        <LoadingRows label="Loading the inbox" />
+      ) : pending === 0 ? (
         <EmptyState title="Nothing to decide">When an agent needs approval for an action, its decision packet appears here on its own.</EmptyState>
       ) : shown.length === 0 ? (
         <EmptyState title="No packet matches these filters">
@@ -93,11 +101,20 @@ export function InboxQueue({ initialItems, initialAt, me, canDecide }: InboxQueu
           )}
         </EmptyState>
       ) : (
-        <ul aria-label="Pending packets" className="space-y-2">
-          {shown.map((item) => (
-            <InboxRow key={item.id} item={item} now={now} me={me} canDecide={canDecide} isCursor={cursor?.id === item.id} isChecked={checked.has(item.id)} onCheck={(on) => toggle(item.id, on)} onFocusRow={() => setCursorId(item.id)} />
-          ))}
-        </ul>
+        <>
+          <ul aria-label="Pending packets" className="space-y-2">
+            {shown.map((item) => (
+              <InboxRow key={item.id} item={item} now={now} me={me} canDecide={canDecide} isCursor={cursor?.id === item.id} isChecked={checked.has(item.id)} onCheck={(on) => toggle(item.id, on)} onFocusRow={() => setCursorId(item.id)} />
+            ))}
+          </ul>
+          {hasMore && (
+            <div className="mt-3 flex justify-center">
+              <Button variant="secondary" onClick={() => void loadMore()} disabled={isLoadingMore}>
+                {isLoadingMore ? "Loading…" : `Load more (${total - shown.length} more)`}
+              </Button>
+            </div>
+          )}
+        </>
       )}
       <ShortcutLegend shortcuts={LIST_SHORTCUTS} />
       <QuickDecideDialog

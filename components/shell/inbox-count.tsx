@@ -1,14 +1,16 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/fetch-json";
-import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
+import { usePacketChanges } from "@/components/inbox/use-packet-changes";
+import { PACKETS_BACKSTOP_MS, queryKeys } from "@/lib/query-keys";
 
 const fetchCount = () => fetchJson<{ pending: number; mine: number }>("/api/console/packets/count");
 
-/** The number of pending packets next to "Inbox", kept live by polling. It sits beside the link
+/** The number of pending packets next to "Inbox", re-read when the change feed has news. It sits beside the link
  *  (positioned over it, clicks pass through) so the link's name stays "Inbox". */
 export function InboxCount() {
-  const { data } = useQuery({ queryKey: queryKeys.packets.count(), queryFn: fetchCount, refetchInterval: LIVE_INTERVAL_MS });
+  usePacketChanges();
+  const { data } = useQuery({ queryKey: queryKeys.packets.count(), queryFn: fetchCount, refetchInterval: PACKETS_BACKSTOP_MS });
   if (!data) return null;
   const label = `${data.pending} pending${data.mine > 0 ? `, ${data.mine} assigned to you` : ""}`;
   return (

@@ -5,16 +5,14 @@ import { z } from "zod";
 import { can, type Role } from "@/lib/auth/rbac";
 import { getDb, type Db } from "@/lib/db";
 import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
-import type { InboxItem } from "@/lib/inbox/queue";
 import type { JsonSchema } from "@/lib/inbox/schema-form";
 import { findTool } from "@/lib/runtime/context";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket, PacketStatus, RunStatus, ToolDefinition } from "@/lib/runtime/types";
 import { getRuntime } from "@/lib/runtime.server";
 import { packetInclude, toPacket } from "@/lib/store/records";
+import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
 
-/** Pending packets the inbox holds at most (the queue is sorted and filtered in memory). */
-export const INBOX_LIMIT = 500;
 export const HISTORY_PAGE_SIZE = 25;
 
 export type InboxDeps = { store: RuntimeStore; db: Db; findTool: (name: string) => Promise<ToolDefinition | undefined> };
@@ -24,44 +22,9 @@ function consoleDeps(): InboxDeps {
   return { store: runtime.store, db: getDb(), findTool: (name) => findTool(runtime.context, name) };
 }
 
-async function toolTraits(deps: InboxDeps, names: string[]): Promise<Map<string, ToolTraits>> {
-  const entries = await Promise.all(
-    [...new Set(names)].map(async (name) => {
-      const tool = await deps.findTool(name).catch(() => undefined);
-      return [name, tool ? { capability: tool.capability, semantics: tool.semantics } : null] as const;
-    }),
-  );
-  return new Map(entries);
-}
-
-export function toInboxItem(packet: DecisionPacket, traits: ToolTraits): InboxItem {
-  return {
-    id: packet.id,
-    runId: packet.runId,
-    step: packet.step,
-    kind: packet.kind,
-    tool: packet.tool,
-    impact: packet.content.impact,
-    args: packet.args,
-    digest: packet.digest,
-    agent: packet.requestedBy.replace(/^agent:/, ""),
-    capability: traits?.capability ?? null,
-    semantics: traits?.semantics ?? null,
-    impactLevel: impactLevel(packet.tool, traits, packet.kind),
-    queue: packet.queue,
-    assignee: packet.assignee,
-    requiredApprovals: packet.requiredApprovals,
-    approvers: packet.approvers,
-    createdAt: packet.createdAt.toISOString(),
-    expiresAt: packet.expiresAt?.toISOString() ?? null,
-  };
-}
-
-/** Every pending packet as an inbox item (unsorted: lib/inbox/queue.ts sorts and filters). */
-export async function findInboxItems(deps: InboxDeps = consoleDeps()): Promise<InboxItem[]> {
-  const packets = await deps.store.findPackets({ status: ["PENDING"], limit: INBOX_LIMIT });
-  const traits = await toolTraits(deps, packets.map((p) => p.tool));
-  return packets.map((packet) => toInboxItem(packet, traits.get(packet.tool) ?? null));
+/** The console's inbox page: the running console's database and tool registry. */
+export async function findConsoleInboxPage(request: InboxPageRequest, deps: InboxDeps = consoleDeps()): Promise<InboxPage> {
+  return findInboxPage(deps.db, request, deps.findTool);
 }
 
 /** The navigation's badge: pending packets, and how many of them are assigned to `me`. */

@@ -218,6 +218,7 @@ async function escalateUnknown(ctx: EngineContext, cursor: RunCursor, tool: Tool
       args: pending.action.args,
       digest: actionDigest({ runId: cursor.runId, step: pending.step, tool: pending.action.tool, args: pending.action.args }),
       requestedBy: `agent:${cursor.run.agentSlug}`,
+      traits: tool ? { capability: tool.capability, semantics: tool.semantics } : null,
       content: {
         impact: `${impact} — may or may not have happened`,
         reasoning: why,

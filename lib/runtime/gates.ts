@@ -41,6 +41,7 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
       args: action.args,
       digest,
       requestedBy: `agent:${cursor.run.agentSlug}`,
+      traits: { capability: tool.capability, semantics: tool.semantics },
       content,
       queue: rule?.queue ?? "default",
       assignee: null,

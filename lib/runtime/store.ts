@@ -1,6 +1,6 @@
 import type { RunState } from "./state";
 import type {
-  DecisionPacket, EffectIntent, IntentStatus, Lease, PacketContent, PacketDecision, PacketKind, PacketStatus,
+  Capability, DecisionPacket, EffectIntent, EffectSemantics, IntentStatus, Lease, PacketContent, PacketDecision, PacketKind, PacketStatus,
   PermissionRule, RunRecord, RunStatus, SignalRecord, StoredEntries, TraceEvent, TraceEventInput,
 } from "./types";
 
@@ -27,7 +27,10 @@ export type NewRun = {
 
 export type NewIntent = Pick<EffectIntent, "id" | "runId" | "step" | "tool" | "args" | "semantics"> & { decision: unknown };
 
-export type NewPacket = Omit<DecisionPacket, "status" | "approvers" | "decision" | "decidedBy" | "decidedAt" | "usedAt" | "version" | "createdAt">;
+export type NewPacket = Omit<DecisionPacket, "status" | "approvers" | "decision" | "decidedBy" | "decidedAt" | "usedAt" | "version" | "createdAt"> & {
+  /** The tool's declaration when the packet was asked (null: the registry does not know the tool); the inbox sorts and filters on it. */
+  traits: { capability: Capability; semantics: EffectSemantics } | null;
+};
 
 /** Everything one step writes, in one transaction, fenced by the lease. */
 export type StepCommit = {

@@ -74,6 +74,7 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
           where: { id: packetId, status: "PENDING", version },
           data: {
             version: { increment: 1 },
+            changedAt: new Date(),
             ...(final ? { status: final.status, decision: json(final.decision), decidedBy: final.decidedBy, decidedAt: at } : {}),
           },
         });
@@ -97,7 +98,7 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
       return db.$transaction(async (tx) => {
         const { count } = await tx.decisionPacket.updateMany({
           where: { id: packetId, status: "PENDING", version },
-          data: { version: { increment: 1 }, queue, assignee },
+          data: { version: { increment: 1 }, queue, assignee, changedAt: new Date() },
         });
         const packet = await getPacketOrThrow(tx, packetId);
         if (count === 0) {
@@ -135,11 +136,11 @@ async function decideOnPostgres(query: HotQuery, { packetId, version, approver, 
     if (inserted.length === 0) throw alreadyApproved(approver, packetId); // the same reviewer, racing itself
   }
   const cas = await query({
-    sql: `UPDATE "DecisionPacket" SET "version" = "version" + 1,
+    sql: `UPDATE "DecisionPacket" SET "version" = "version" + 1, "changedAt" = $7::timestamp(3),
         "status" = COALESCE($3::text, "status"), "decision" = COALESCE($4::text, "decision"),
         "decidedBy" = COALESCE($5::text, "decidedBy"), "decidedAt" = COALESCE($6::timestamp(3), "decidedAt")
       WHERE "id" = $1::text AND "status" = 'PENDING' AND "version" = $2::int RETURNING 1 AS "ok"`,
-    values: [packetId, version, final?.status ?? null, final ? json(final.decision) : null, final?.decidedBy ?? null, final ? at : null],
+    values: [packetId, version, final?.status ?? null, final ? json(final.decision) : null, final?.decidedBy ?? null, final ? at : null, new Date()],
   });
   if (cas.length === 0) {
     const current = await read();

@@ -27,6 +27,7 @@ const COLUMN_TYPES: Record<string, PgType> = {
   seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int", stateSeq: "int", eventSeq: "int", entrySeq: "int", runnableAt: "timestamp(3)",
   at: "timestamp(3)", createdAt: "timestamp(3)", completedAt: "timestamp(3)", expiresAt: "timestamp(3)", usedAt: "timestamp(3)",
   decidedAt: "timestamp(3)", consumedAt: "timestamp(3)", wakeAt: "timestamp(3)", leaseExpiresAt: "timestamp(3)", updatedAt: "timestamp(3)",
+  impactRank: "int", changedAt: "timestamp(3)",
 };
 const columnType = (column: string): PgType => COLUMN_TYPES[column] ?? "text";
 

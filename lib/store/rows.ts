@@ -1,3 +1,4 @@
+import { IMPACT_RANK, impactLevel } from "@/lib/inbox/impact";
 import type { NewIntent, NewPacket, StepCommit } from "@/lib/runtime/store";
 
 // What the store's raw statements write, as column → value, whatever the database. postgres-sql.ts
@@ -70,6 +71,7 @@ export function packetRow(p: NewPacket, at: Date): Row {
     id: p.id, runId: p.runId, step: p.step, kind: p.kind, tool: p.tool, args: json(p.args), digest: p.digest, status: "PENDING",
     requestedBy: p.requestedBy, packet: json(p.content), queue: p.queue, assignee: p.assignee, requiredApprovals: p.requiredApprovals,
     onExpire: p.onExpire, expiresAt: p.expiresAt, createdAt: at,
+    capability: p.traits?.capability ?? null, impactRank: IMPACT_RANK[impactLevel(p.tool, p.traits, p.kind)], changedAt: new Date(),
   };
 }
 
@@ -85,6 +87,8 @@ export function packetChanges(u: NonNullable<StepCommit["updatePacket"]>, at: Da
     decision: u.decision ? json(u.decision) : undefined,
     decidedBy: u.decidedBy,
     decidedAt: u.decision ? at : undefined,
+    // Wall clock, not the engine's (a test clock may stand still): the inbox's change feed reads it.
+    changedAt: new Date(),
   };
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
 }

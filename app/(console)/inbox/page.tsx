@@ -7,16 +7,17 @@ import { LoadingRows } from "@/components/ui/loading";
 import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/rbac";
 import { requirePageScope } from "@/lib/auth/session";
-import { findInboxItems } from "@/lib/queries/packets";
+import { inboxFiltersToParams, parseInboxFilters } from "@/lib/inbox/queue";
+import { findConsoleInboxPage } from "@/lib/queries/packets";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Inbox" };
 
-export default async function InboxPage() {
+export default async function InboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { user, isAllowed } = await requirePageScope("packets:read");
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
-  const items = await findInboxItems();
-  const loadedAt = new Date().getTime();
+  const filters = parseInboxFilters(await searchParams);
+  const page = await findConsoleInboxPage({ filters, me: user.email });
   return (
     <>
       <PageHeader
@@ -29,7 +30,7 @@ export default async function InboxPage() {
         }
       />
       <Suspense fallback={<LoadingRows label="Loading the inbox" />}>
-        <InboxQueue initialItems={items} initialAt={loadedAt} me={user.email} canDecide={can(user.role, "packets:decide")} />
+        <InboxQueue initialPage={page} initialFiltersKey={inboxFiltersToParams(filters).toString()} initialAt={Date.parse(page.at)} me={user.email} canDecide={can(user.role, "packets:decide")} />
       </Suspense>
     </>
   );

@@ -130,7 +130,7 @@ export function buildNewRun(overrides: Partial<NewRun> = {}): NewRun {
 
 export function buildNewPacket(runId: string, overrides: Partial<NewPacket> = {}): NewPacket {
   const { status: _s, approvers: _a, decision: _d, decidedBy: _b, decidedAt: _t, usedAt: _u, version: _v, createdAt: _c, ...packet } = buildPacket({ runId });
-  return { ...packet, ...overrides };
+  return { ...packet, traits: { capability: "execute", semantics: "idempotent" }, ...overrides };
 }
 
 /** A persisted, queued run. */
