@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { createDb } from "../lib/db";
+import Database from "better-sqlite3";
 import { tetherApi } from "./api";
 import { E2E_API_TOKEN, e2eDatabaseUrl, storageStateFile } from "./fixtures";
 
@@ -14,23 +14,23 @@ test.describe.configure({ timeout: 120_000 });
 const QUEUE_SIZE = 2_000;
 
 test("a reviewer filters a queue of thousands, pages through it and selects across pages", async ({ page }) => {
-  const db = createDb(e2eDatabaseUrl());
+  const db = new Database(e2eDatabaseUrl().slice("file:".length));
   const queue = `bulk-${randomUUID().slice(0, 6)}`;
   const runId = `run_e2e_${queue}`;
-  // Packets written straight into the console's database (the engine would take minutes to ask 2,000 times).
-  // Their run waits for a person; nobody decides these, and the run is deleted (with them) at the end.
-  await db.run.create({ data: { id: runId, agentSlug: "refund-agent", agentVersion: "1", status: "WAITING_APPROVAL", input: "{}", state: "{}" } });
+  // Packets written straight into the console's database (the engine would take minutes to ask 2,000 times),
+  // dates as Prisma writes them. Their run waits for a person; nobody decides these, and the run is deleted
+  // (with them) at the end.
+  const sqliteDate = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
+  const now = Date.now();
+  db.prepare(`INSERT INTO "Run" ("id", "agentSlug", "agentVersion", "status", "input", "state", "createdAt", "updatedAt") VALUES (?, 'refund-agent', '1', 'WAITING_APPROVAL', '{}', '{}', ?, ?)`).run(runId, sqliteDate(now), sqliteDate(now));
   try {
-    const at = Date.now();
-    for (let from = 0; from < QUEUE_SIZE; from += 500) {
-      await db.decisionPacket.createMany({
-        data: Array.from({ length: 500 }, (_, i) => ({
-          id: `pkt_${queue}_${String(from + i).padStart(4, "0")}`, runId, step: from + i, kind: "APPROVAL", tool: "docs.update", args: "{}", digest: "d", status: "PENDING",
-          requestedBy: "agent:refund-agent", packet: JSON.stringify({ impact: `update doc ${from + i}`, evidence: [], options: ["approve", "reject"] }), queue,
-          createdAt: new Date(at - (from + i) * 1000), changedAt: new Date(at), capability: "execute", impactRank: 2,
-        })),
-      });
-    }
+    const insert = db.prepare(`INSERT INTO "DecisionPacket" ("id", "runId", "step", "kind", "tool", "args", "digest", "status", "requestedBy", "packet", "queue", "createdAt", "changedAt", "capability", "impactRank")
+      VALUES (?, ?, ?, 'APPROVAL', 'docs.update', '{}', 'd', 'PENDING', 'agent:refund-agent', ?, ?, ?, ?, 'execute', 2)`);
+    db.transaction(() => {
+      for (let i = 0; i < QUEUE_SIZE; i++) {
+        insert.run(`pkt_${queue}_${String(i).padStart(4, "0")}`, runId, i, JSON.stringify({ impact: `update doc ${i}`, evidence: [], options: ["approve", "reject"] }), queue, sqliteDate(now - i * 1000), sqliteDate(now));
+      }
+    })();
     await page.goto(`/inbox?queue=${queue}&sort=age`);
     const list = page.getByRole("list", { name: "Pending packets" });
     await expect(page.getByText(`50 of ${QUEUE_SIZE} matching packets shown`)).toBeVisible();
@@ -50,8 +50,9 @@ test("a reviewer filters a queue of thousands, pages through it and selects acro
     await page.keyboard.press("j");
     await expect(page.getByText(`150 of ${QUEUE_SIZE} matching packets shown`)).toBeVisible();
   } finally {
-    await db.run.delete({ where: { id: runId } });
-    await db.$disconnect();
+    db.pragma("foreign_keys = ON");
+    db.prepare(`DELETE FROM "Run" WHERE "id" = ?`).run(runId);
+    db.close();
   }
 });
 
