@@ -1,10 +1,12 @@
 "use client";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/fetch-json";
-import { inboxFiltersToParams, type InboxFilters } from "@/lib/inbox/queue";
+import { inboxFiltersToParams, type InboxFacets, type InboxFilters } from "@/lib/inbox/queue";
 import type { InboxPage } from "@/lib/queries/inbox-page";
 import { PACKETS_BACKSTOP_MS, queryKeys } from "@/lib/query-keys";
 import { usePacketChanges } from "./use-packet-changes";
+
+const NO_FACETS: InboxFacets = { agents: [], tools: [], capabilities: [], assignees: [], queues: [] };
 
 function fetchPage(filters: InboxFilters, cursor: string | undefined): Promise<InboxPage> {
   const params = inboxFiltersToParams(filters);
@@ -34,7 +36,7 @@ export function useInboxPages(filters: InboxFilters, initial: { page: InboxPage;
     items: pages.flatMap((page) => page.items),
     total: first?.total ?? 0,
     pending: first?.pending ?? 0,
-    facets: first?.facets ?? { agents: [], tools: [], capabilities: [], assignees: [], queues: [] },
+    facets: first?.facets ?? NO_FACETS,
     // "now" is the moment the order was computed, so the server's render and the client's first one agree.
     now: new Date(first?.at ?? initial.page.at),
     hasMore: query.hasNextPage,

@@ -16,6 +16,7 @@ import { providerOfDb, type Db } from "@/lib/db";
 import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
 import type { InboxFacets, InboxFilters, InboxItem } from "@/lib/inbox/queue";
 import type { DecisionPacket, ToolDefinition } from "@/lib/runtime/types";
+import { hotQuery } from "@/lib/store/hot-path";
 import { packetInclude, toPacket } from "@/lib/store/records";
 
 export const INBOX_PAGE_SIZE = 50;
@@ -28,7 +29,8 @@ export type InboxPage = {
   /** Every pending packet. */
   pending: number;
   nextCursor: string | null;
-  facets: InboxFacets;
+  /** The filter menus' values, with the first page only (a later page of the same walk needs none). */
+  facets: InboxFacets | null;
   /** The `now` the order was computed at (the cursor carries it to the next pages). */
   at: string;
 };
@@ -98,7 +100,8 @@ function orderKeys(sort: InboxFilters["sort"], d: Dialect, nowParam: string): st
   }
 }
 
-type KeyRow = { id: string; k0: bigint | number; k1?: bigint | number; k2?: bigint | number };
+/** A page row's id and order keys (BIGINT: a bigint from SQLite, a string from node-pg). */
+type KeyRow = { id: string; k0: bigint | number | string; k1?: bigint | number | string; k2?: bigint | number | string };
 
 async function pageIds(db: Db, req: InboxPageRequest, now: number, cursor: Cursor | undefined, size: number): Promise<KeyRow[]> {
   const d = DIALECTS[providerOfDb(db)];
@@ -115,19 +118,19 @@ async function pageIds(db: Db, req: InboxPageRequest, now: number, cursor: Curso
     after = `WHERE (${names.join(", ")}) > (${bound.join(", ")})`;
   }
   const sql = `SELECT * FROM (SELECT "id" AS id, ${selected} FROM "DecisionPacket" WHERE ${where}) page ${after} ORDER BY ${names.join(", ")} LIMIT ${params.add(size + 1)}`;
-  return db.$queryRawUnsafe<KeyRow[]>(sql, ...params.values);
+  return hotQuery(db)<KeyRow>({ sql, values: params.values });
 }
 
 async function countWhere(db: Db, req: InboxPageRequest): Promise<number> {
   const params = new Params(DIALECTS[providerOfDb(db)]);
-  const [row] = await db.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n FROM "DecisionPacket" WHERE ${filterSql(req.filters, req.me, params)}`, ...params.values);
+  const [row] = await hotQuery(db)<{ n: bigint | number | string }>({ sql: `SELECT COUNT(*) AS n FROM "DecisionPacket" WHERE ${filterSql(req.filters, req.me, params)}`, values: params.values });
   return Number(row?.n ?? 0);
 }
 
 /** The values the filter menus offer: those present among all pending packets (each an index-served GROUP BY). */
 export async function findInboxFacets(db: Db): Promise<InboxFacets> {
   const distinct = async (column: string) => {
-    const rows = await db.$queryRawUnsafe<Array<{ value: string | null }>>(`SELECT "${column}" AS value FROM "DecisionPacket" WHERE "status" = 'PENDING' GROUP BY "${column}" ORDER BY "${column}"`);
+    const rows = await hotQuery(db)<{ value: string | null }>({ sql: `SELECT "${column}" AS value FROM "DecisionPacket" WHERE "status" = 'PENDING' GROUP BY "${column}" ORDER BY "${column}"`, values: [] });
     return rows.flatMap((row) => (row.value ? [row.value] : []));
   };
   const [agents, tools, capabilities, assignees, queues] = await Promise.all(["requestedBy", "tool", "capability", "assignee", "queue"].map(distinct));
@@ -167,8 +170,8 @@ export async function findInboxPage(db: Db, req: InboxPageRequest, lookupTool?: 
   const [keyRows, total, pending, facets] = await Promise.all([
     pageIds(db, req, now, cursor, size),
     countWhere(db, req),
-    db.decisionPacket.count({ where: { status: "PENDING" } }),
-    findInboxFacets(db),
+    countWhere(db, { ...req, filters: { sort: req.filters.sort } }),
+    cursor ? null : findInboxFacets(db),
   ]);
   const pageRows = keyRows.slice(0, size);
   const rows = await db.decisionPacket.findMany({ where: { id: { in: pageRows.map((r) => r.id) } }, include: packetInclude });

@@ -3,13 +3,14 @@
 // so the integration tests run the same functions on SQLite and Postgres.
 import { z } from "zod";
 import { can, type Role } from "@/lib/auth/rbac";
-import { getDb, type Db } from "@/lib/db";
+import { getDb, providerOfDb, type Db } from "@/lib/db";
 import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
 import type { JsonSchema } from "@/lib/inbox/schema-form";
 import { findTool } from "@/lib/runtime/context";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket, PacketStatus, RunStatus, ToolDefinition } from "@/lib/runtime/types";
 import { getRuntime } from "@/lib/runtime.server";
+import { hotQuery } from "@/lib/store/hot-path";
 import { packetInclude, toPacket } from "@/lib/store/records";
 import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
 
@@ -29,11 +30,13 @@ export async function findConsoleInboxPage(request: InboxPageRequest, deps: Inbo
 
 /** The navigation's badge: pending packets, and how many of them are assigned to `me`. */
 export async function countPendingPackets(me: string, deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<{ pending: number; mine: number }> {
-  const [pending, mine] = await Promise.all([
-    deps.db.decisionPacket.count({ where: { status: "PENDING" } }),
-    deps.db.decisionPacket.count({ where: { status: "PENDING", assignee: me } }),
-  ]);
-  return { pending, mine };
+  // One statement on the pool (the badge is read on every change of any packet): the (status, assignee) index serves both numbers.
+  const placeholder = providerOfDb(deps.db) === "postgres" ? "$1" : "?";
+  const [row] = await hotQuery(deps.db)<{ pending: unknown; mine: unknown }>({
+    sql: `SELECT COUNT(*) AS pending, COALESCE(SUM(CASE WHEN "assignee" = ${placeholder} THEN 1 ELSE 0 END), 0) AS mine FROM "DecisionPacket" WHERE "status" = 'PENDING'`,
+    values: [me],
+  });
+  return { pending: Number(row?.pending ?? 0), mine: Number(row?.mine ?? 0) };
 }
 
 /** One decision packet, or null when there is none with that id. */
