@@ -8,13 +8,11 @@ import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impa
 import type { JsonSchema } from "@/lib/inbox/schema-form";
 import { findTool } from "@/lib/runtime/context";
 import type { RuntimeStore } from "@/lib/runtime/store";
-import type { DecisionPacket, PacketStatus, RunStatus, ToolDefinition } from "@/lib/runtime/types";
+import type { DecisionPacket, RunStatus, ToolDefinition } from "@/lib/runtime/types";
 import { getRuntime } from "@/lib/runtime.server";
 import { hotQuery } from "@/lib/store/hot-path";
-import { packetInclude, toPacket } from "@/lib/store/records";
 import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
 
-export const HISTORY_PAGE_SIZE = 25;
 
 export type InboxDeps = { store: RuntimeStore; db: Db; findTool: (name: string) => Promise<ToolDefinition | undefined> };
 
@@ -83,49 +81,4 @@ export async function findDeciders(deps: Pick<InboxDeps, "db"> = { db: getDb() }
 export async function isDecider(email: string, deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<boolean> {
   const row = await deps.db.user.findUnique({ where: { email }, select: { role: true, disabledAt: true } });
   return !!row && !row.disabledAt && can(row.role as Role, "packets:decide");
-}
-
-export type HistoryEntry = {
-  packet: DecisionPacket;
-  /** How long the packet waited for its decision. */
-  waitedMs: number | null;
-  run: { status: RunStatus; agent: string };
-  /** What the run did after the decision: its first trace events from then on. */
-  next: Array<{ seq: number; type: string; at: Date }>;
-};
-
-const DECIDED: PacketStatus[] = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE"];
-const NEXT_EVENTS = 5;
-
-/** Decided packets, the latest decision first, one page at a time (page 1 = the newest). */
-export async function findDecisionHistory(opts: { page: number; pageSize?: number }, deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<{ entries: HistoryEntry[]; hasNext: boolean; page: number }> {
-  const size = opts.pageSize ?? HISTORY_PAGE_SIZE;
-  const page = Math.max(1, Math.floor(opts.page));
-  const rows = await deps.db.decisionPacket.findMany({
-    where: { status: { in: DECIDED } },
-    include: { ...packetInclude, run: { select: { status: true, agentSlug: true } } },
-    orderBy: [{ decidedAt: { sort: "desc", nulls: "last" } }, { id: "desc" }],
-    skip: (page - 1) * size,
-    take: size + 1,
-  });
-  const entries = await Promise.all(
-    rows.slice(0, size).map(async (row): Promise<HistoryEntry> => {
-      const packet = toPacket(row);
-      const events = packet.decidedAt
-        ? await deps.db.traceEvent.findMany({
-            where: { runId: packet.runId, at: { gte: packet.decidedAt }, type: { notIn: ["gate.decided", "gate.approval_recorded"] } },
-            select: { seq: true, type: true, at: true },
-            orderBy: { seq: "asc" },
-            take: NEXT_EVENTS,
-          })
-        : [];
-      return {
-        packet,
-        waitedMs: packet.decidedAt ? packet.decidedAt.getTime() - packet.createdAt.getTime() : null,
-        run: { status: row.run.status as RunStatus, agent: row.run.agentSlug },
-        next: events,
-      };
-    }),
-  );
-  return { entries, hasNext: rows.length > size, page };
 }

@@ -1,37 +1,59 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { HistoryFilters } from "@/components/inbox/history-filters";
+import { HistoryPagination } from "@/components/inbox/history-pagination";
 import { HistoryTable } from "@/components/inbox/history-table";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePageScope } from "@/lib/auth/session";
-import { findDecisionHistory } from "@/lib/queries/packets";
-import { intParam, type SearchParams } from "@/lib/queries/search-params";
+import { getDb } from "@/lib/db";
+import { findDecisionHistory, isFilterActive, parseDecisionHistoryParams, toDecisionHistorySearchParams } from "@/lib/queries/decision-history";
+import { findDeciders } from "@/lib/queries/packets";
+import type { SearchParams } from "@/lib/queries/search-params";
+import { findToolRegistry } from "@/lib/queries/tools";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Decision history" };
 
+/** Who decides expired packets: offered with the people, so "what expired" is one pick away. */
+const EXPIRY_DECIDER = "policy:expiry";
+
 export default async function DecisionHistoryPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const [query, { user, isAllowed }] = await Promise.all([searchParams, requirePageScope("packets:read")]);
+  const [params, { user, isAllowed }] = await Promise.all([searchParams, requirePageScope("packets:read")]);
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
-  const { entries, hasNext, page } = await findDecisionHistory({ page: intParam(query.page) ?? 1 });
+  const { filter, ignored } = parseDecisionHistoryParams(params);
+  const db = getDb();
+  const [page, deciders, tools] = await Promise.all([findDecisionHistory(db, filter), findDeciders({ db }), findToolRegistry(db)]);
+  // The filter without the cursor: the export holds every page of it, and the form is keyed by it.
+  const filterQuery = toDecisionHistorySearchParams({ ...filter, cursor: undefined }).toString();
+  const exportHref = `/api/console/packets/history.csv${filterQuery ? `?${filterQuery}` : ""}`;
+  const isFiltered = isFilterActive(filter);
+
   return (
     <>
       <PageHeader
         title="Decision history"
         description="Every decided packet, the latest first: who decided, when, how long it waited and what the run did next."
-        actions={<Link href="/inbox" className="text-sm text-blue-700 underline">Back to the inbox</Link>}
+        actions={
+          <div className="flex items-center gap-4 text-sm">
+            <a href={exportHref} download title="Every decision matching the filters, all pages" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+              Export CSV
+            </a>
+            <Link href="/inbox" className="text-blue-700 underline">Back to the inbox</Link>
+          </div>
+        }
       />
-      {entries.length === 0 ? (
-        <EmptyState title={page > 1 ? "No more decisions" : "No decisions yet"}>Decisions on packets appear here once reviewers make them.</EmptyState>
+      {/* Keyed by the filter: a navigation (Clear filters) remounts the form, so its fields show the URL's filter (defaultValue is read once). */}
+      <HistoryFilters key={filterQuery} filter={filter} ignored={ignored} reviewers={[...deciders.map((d) => d.email), EXPIRY_DECIDER]} tools={tools.map((t) => t.name)} />
+      {page.entries.length === 0 ? (
+        <EmptyState title={isFiltered ? "No decisions match" : filter.cursor ? "No more decisions" : "No decisions yet"}>
+          {isFiltered ? "Try another reviewer, tool, decision or range of days." : "Decisions on packets appear here once reviewers make them."}
+        </EmptyState>
       ) : (
-        <HistoryTable entries={entries} />
+        <HistoryTable entries={page.entries} />
       )}
-      <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
-        {page > 1 && <Link href={page === 2 ? "/inbox/history" : `/inbox/history?page=${page - 1}`} className="text-blue-700 underline">Newer</Link>}
-        <span className="text-zinc-600">Page {page}</span>
-        {hasNext && <Link href={`/inbox/history?page=${page + 1}`} className="text-blue-700 underline">Older</Link>}
-      </nav>
+      <HistoryPagination filter={filter} newerCursor={page.newerCursor} olderCursor={page.olderCursor} />
     </>
   );
 }
