@@ -65,7 +65,9 @@ function createSqliteClient(url: string): Db {
   const connect = adapter.connect.bind(adapter);
   adapter.connect = async () => {
     const connection = await connect();
-    await connection.executeScript("PRAGMA synchronous = FULL;");
+    // Planner statistics, as SQLite advises for long-lived connections (bounded by analysis_limit): without
+    // them it may pick a filter's less selective index (a history filtered by decision and reviewer: 200 ms → 5 ms).
+    await connection.executeScript("PRAGMA synchronous = FULL; PRAGMA analysis_limit = 400; PRAGMA optimize = 0x10002;");
     return connection;
   };
   return new SqliteClient({ adapter });
