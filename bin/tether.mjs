@@ -4,6 +4,8 @@
 //   tether run <agent> [--input file.json | --input-json '{…}'] [--key idempotency-key]
 //   tether runs [--status S] [--agent A]      tether show <run>      tether packets
 //   tether approve <packet>    tether reject <packet> --reason "…"    tether worker
+//   tether token create --name <n> --scopes <s1,s2> [--user <email>] [--expires-in-days <d>]
+//   tether token list          tether token revoke <id>
 //   tether create-admin --email <e> (--password <p> | --password-stdin) [--name "…"]
 //   tether purge                              (compacts finished runs older than TETHER_RETENTION_DAYS)
 import { spawn } from "node:child_process";
@@ -97,6 +99,33 @@ const commands = {
     const { packet } = await api("POST", `/api/packets/${encodeURIComponent(id)}/decision`, { decision: "reject", reason: flags.reason });
     console.log(`${packet.id}: ${packet.status.toLowerCase()}`);
   },
+  // API tokens, over the API (an admin token): a token acts as a person, within their role.
+  async token() {
+    const [action, id] = args;
+    const usage = 'usage: tether token create --name <n> --scopes <s1,s2> [--user <email>] [--expires-in-days <d>] | tether token list | tether token revoke <id>';
+    if (action === "create") {
+      if (typeof flags.name !== "string" || typeof flags.scopes !== "string") fail(usage, 2);
+      const days = flags["expires-in-days"];
+      if (days !== undefined && !/^\d+$/.test(String(days))) fail("--expires-in-days takes a whole number of days", 2);
+      const created = await api("POST", "/api/tokens", {
+        name: flags.name, scopes: flags.scopes.split(",").map((s) => s.trim()).filter(Boolean),
+        ...(typeof flags.user === "string" ? { user: flags.user } : {}), ...(days !== undefined ? { expiresInDays: Number(days) } : {}),
+      });
+      console.error(`created ${created.id} "${created.name}" acting as ${created.user} (${created.scopes.join(", ")})${created.expiresAt ? `, expires ${time(created.expiresAt)}` : ""}; the token is shown once:`);
+      console.log(created.token);
+    } else if (action === "list") {
+      const { tokens } = await api("GET", "/api/tokens");
+      if (tokens.length === 0) return console.log("no tokens");
+      for (const t of tokens) {
+        const state = t.revokedAt ? `revoked ${time(t.revokedAt)}` : t.expiresAt && Date.parse(t.expiresAt) <= Date.now() ? `expired ${time(t.expiresAt)}` : t.expiresAt ? `active until ${time(t.expiresAt)}` : "active";
+        console.log(`${pad(t.id, 38)} ${pad(t.name, 20)} ${pad(t.prefix + "…", 12)} ${pad(t.user ?? "(no owner)", 28)} ${pad(t.scopes.join(","), 40)} ${state}`);
+      }
+    } else if (action === "revoke") {
+      if (!id) fail(usage, 2);
+      await api("DELETE", `/api/tokens/${encodeURIComponent(id)}`);
+      console.log(`revoked ${id}`);
+    } else fail(usage, 2);
+  },
   worker() {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], { stdio: "inherit", cwd: root });
     for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
@@ -128,7 +157,7 @@ function runScript(script, scriptArgs, stdin) {
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|worker|create-admin|purge> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|token|worker|create-admin|purge> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();

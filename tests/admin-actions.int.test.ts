@@ -43,18 +43,25 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     await db.$disconnect();
   });
 
+  /** The signed-in admin as a stored person (a token acts as the person who holds it). */
+  async function signedInAdmin(): Promise<SessionUser> {
+    const user = admin();
+    await db.user.create({ data: { id: user.id, email: user.email, role: "admin" } });
+    return (session = user);
+  }
+
   it("creates an API token shown once (stored hashed, never audited), then revokes it", async () => {
-    session = admin();
+    const me = await signedInAdmin();
     const name = uid("ci");
     const created = await createApiTokenAction({ name, scopes: ["runs:read"] });
     if (!created.ok) throw new Error(created.message);
     expect(created.data.token).toMatch(/^tth_/);
     expect(await authenticateApiToken(db, created.data.token)).toMatchObject({ name, scopes: ["runs:read"] });
     const listed = (await findTokens(db)).find((t) => t.id === created.data.id)!;
-    expect(listed).toMatchObject({ name, scopes: ["runs:read"], createdBy: session.email, revokedAt: null, lastUsedAt: expect.any(Date) });
+    expect(listed).toMatchObject({ name, scopes: ["runs:read"], createdBy: me.email, user: me.email, expiresAt: null, revokedAt: null, lastUsedAt: expect.any(Date) });
     expect(JSON.stringify(listed)).not.toContain(created.data.token);
     const [audit] = await findAuditLog(db, { target: created.data.id });
-    expect(audit).toMatchObject({ actor: session.email, action: "tokens.create", data: { name, scopes: ["runs:read"] } });
+    expect(audit).toMatchObject({ actor: me.email, action: "tokens.create", data: { name, scopes: ["runs:read"] } });
     expect(JSON.stringify(audit)).not.toContain(created.data.token);
 
     expect(await revokeApiTokenAction({ tokenId: created.data.id })).toEqual({ ok: true, data: { tokenId: created.data.id } });
@@ -64,7 +71,7 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
   });
 
   it("refuses every admin action to a reviewer, changes nothing and audits the attempt", async () => {
-    session = admin();
+    await signedInAdmin();
     const token = await createApiTokenAction({ name: uid("keep"), scopes: ["admin"] });
     if (!token.ok) throw new Error(token.message);
     const agent = uid("agent");

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
-import { createApiToken, ensureBootstrapToken, findApiTokens, revokeApiToken } from "../lib/api/tokens";
+import { ensureBootstrapToken, findApiTokens, revokeApiToken } from "../lib/api/tokens";
 import { providers, uid } from "./support/runtime";
 import { startRouteServer } from "./support/route-server";
+import { createPersonWithToken } from "./support/tokens";
 
 // The HTTP API over real HTTP: bearer tokens with scopes, JSON errors with a code, and no 5xx for any
 // malformed request. (Journeys of the built-in agents through the API live in tests/agents.)
@@ -15,9 +16,10 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
   beforeAll(async () => {
     process.env.DATABASE_URL = url; // the route handlers' composition root follows it
     db = createDb(url);
-    for (const [name, scopes] of Object.entries({ reader: ["runs:read"], writer: ["runs:write", "runs:read"], reviewer: ["packets:decide"], signals: ["signals:write"] })) {
-      tokens[name] = (await createApiToken(db, { name: uid(name), scopes }, { createdBy: "test" })).token;
-    }
+    tokens.reader = (await createPersonWithToken(db, { role: "reviewer", scopes: ["runs:read"] })).token;
+    tokens.writer = (await createPersonWithToken(db, { role: "operator", scopes: ["runs:write", "runs:read"] })).token;
+    tokens.reviewer = (await createPersonWithToken(db, { role: "reviewer", scopes: ["packets:decide"] })).token;
+    tokens.signals = (await createPersonWithToken(db, { role: "operator", scopes: ["signals:write"] })).token;
     server = await startRouteServer();
   });
   afterAll(async () => { await server.close(); await db.$disconnect(); });
@@ -40,7 +42,7 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
     expect((await call("GET", "/api/runs", { token: "tth_nope" })).status).toBe(401);
     expect(await call("POST", "/api/runs", { token: tokens.reader, body: { agent: "x", input: {} } })).toMatchObject({ status: 403, json: { error: { code: "FORBIDDEN" } } });
     expect((await call("POST", "/api/packets/pkt_x/decision", { token: tokens.writer, body: { decision: "approve" } })).status).toBe(403);
-    const revoked = await createApiToken(db, { name: uid("revoked"), scopes: ["admin"] }, { createdBy: "test" });
+    const revoked = await createPersonWithToken(db, { role: "admin", scopes: ["admin"] });
     expect((await call("GET", "/api/runs", { token: revoked.token })).status).toBe(200);
     await revokeApiToken(db, revoked.id);
     expect((await call("GET", "/api/runs", { token: revoked.token })).status).toBe(401);

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApiToken } from "../lib/api/tokens";
 import type { Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { classifyEventType, isAuditEvent } from "../lib/retention/audit-events";
@@ -11,6 +10,7 @@ import { retentionDaysFromEnv, startRetention } from "../lib/retention/start-ret
 import { refundAgent } from "./support/agents";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, expectError, grant, providers, uid } from "./support/runtime";
+import { createPersonWithToken } from "./support/tokens";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
@@ -254,9 +254,10 @@ describe.each(providers())("retention [%s]", (_provider, url) => {
     const tokens: Record<string, string> = {};
     beforeAll(async () => {
       process.env.DATABASE_URL = url; // the route handlers' composition root follows it
-      for (const [name, scopes] of Object.entries({ admin: ["admin"], writer: ["runs:write", "runs:read"] })) {
-        tokens[name] = (await createApiToken(db, { name: uid(name), scopes }, { createdBy: "test" })).token;
-      }
+      const admin = await createPersonWithToken(db, { role: "admin", scopes: ["admin"] });
+      tokens.admin = admin.token;
+      tokens.adminEmail = admin.email;
+      tokens.writer = (await createPersonWithToken(db, { role: "operator", scopes: ["runs:write", "runs:read"] })).token;
       server = await startRouteServer();
     });
     afterAll(async () => { await server.close(); });
@@ -274,7 +275,7 @@ describe.each(providers())("retention [%s]", (_provider, url) => {
 
       expect(await del(runId, tokens.admin)).toMatchObject({ status: 200, json: { deleted: { id: runId, status: "COMPLETED" } } });
       expect(await db.run.count({ where: { id: runId } })).toBe(0);
-      expect(await db.auditLog.findFirst({ where: { target: runId, action: "runs.delete" }, select: { actor: true } })).toEqual({ actor: expect.stringMatching(/^token:admin-/) });
+      expect(await db.auditLog.findFirst({ where: { target: runId, action: "runs.delete" }, select: { actor: true } })).toEqual({ actor: tokens.adminEmail }); // the token's owner, a person
       expect(await del(runId, tokens.admin)).toMatchObject({ status: 404, json: { error: { code: "NOT_FOUND" } } });
 
       const waiting = await waitingRefund();

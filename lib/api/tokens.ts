@@ -1,58 +1,99 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
+import { isRole, type Role } from "@/lib/auth/rbac";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
-import { API_SCOPES, type ApiScope } from "./scopes";
+import { API_SCOPES, ROLE_API_SCOPES, scopesWithinRole, type ApiScope } from "./scopes";
 
 // Bearer tokens for the HTTP API. Only a sha256 of the token is stored; the token is shown once.
+// A token belongs to a person and acts as them: its principal is their email (so four eyes and "who
+// started the run" count people, not token names), their role bounds its scopes, and the token is
+// refused once they are disabled, once it is revoked, and after its expiry.
 
 export type ApiPrincipal = { tokenId: string; name: string; scopes: ApiScope[]; principal: string };
 
+/** A client or an interactive transaction (a route writes the token and its audit row in one). */
+type TokenDb = Pick<Db, "apiToken" | "user">;
+
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** The owner of the TETHER_BOOTSTRAP_TOKEN: an admin who cannot sign in (no password); disabling it refuses the token. */
+export const BOOTSTRAP_OWNER_EMAIL = "bootstrap@tether.invalid";
 
 export const createApiTokenSchema = z.object({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(z.enum(API_SCOPES)).min(1, "Give the token at least one scope."),
+  /** The person the token acts as (an email); by default whoever creates it. */
+  user: z.string().trim().toLowerCase().email().max(254).optional(),
+  /** Days until the token is refused; none: it does not expire. */
+  expiresInDays: z.number().int().min(1).max(3650).optional(),
 });
 
-export async function createApiToken(db: Db, input: unknown, opts: { createdBy: string; value?: string }) {
+const invalid = (field: string, message: string) =>
+  new AppError("INVALID_INPUT", { message: `invalid token request: ${message}`, userMessage: "The token request is invalid.", fieldErrors: { [field]: [message] } });
+
+export async function createApiToken(db: TokenDb, input: unknown, opts: { createdBy: string; value?: string; now?: Date }) {
   const parsed = createApiTokenSchema.safeParse(input);
   if (!parsed.success) throw new AppError("INVALID_INPUT", { message: "invalid token request", userMessage: "The token request is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  const { name, scopes, expiresInDays } = parsed.data;
+  const ownerEmail = parsed.data.user ?? opts.createdBy.toLowerCase();
+  const owner = await db.user.findUnique({ where: { email: ownerEmail }, select: { id: true, email: true, role: true, disabledAt: true } });
+  if (!owner || owner.disabledAt || !isRole(owner.role)) throw invalid("user", `No active person has the email ${ownerEmail}: a token acts as a person.`);
+  const beyond = scopes.filter((scope) => !ROLE_API_SCOPES[owner.role as Role].includes(scope));
+  if (beyond.length > 0) throw invalid("scopes", `${owner.email} is a ${owner.role}: their token cannot hold ${beyond.join(", ")}.`);
   const token = opts.value ?? `tth_${randomBytes(24).toString("base64url")}`;
+  const expiresAt = expiresInDays ? new Date((opts.now ?? new Date()).getTime() + expiresInDays * 86_400_000) : null;
   const record = await db.apiToken.create({
-    data: { id: `tok_${randomUUID().replaceAll("-", "")}`, name: parsed.data.name, tokenHash: hash(token), prefix: token.slice(0, 8), scopes: JSON.stringify(parsed.data.scopes), createdBy: opts.createdBy },
-    select: { id: true, name: true, prefix: true, createdAt: true },
+    data: { id: `tok_${randomUUID().replaceAll("-", "")}`, name, tokenHash: hash(token), prefix: token.slice(0, 8), scopes: JSON.stringify(scopes), createdBy: opts.createdBy, userId: owner.id, expiresAt },
+    select: { id: true, name: true, prefix: true, createdAt: true, expiresAt: true },
   });
-  return { token, ...record, scopes: parsed.data.scopes };
+  return { token, ...record, scopes, user: owner.email };
 }
 
 /**
- * TETHER_BOOTSTRAP_TOKEN: an admin token with exactly that value, created once (for scripts and CI).
- * A revoked one stays revoked: revoking is how an admin takes it away, and the next start must not
- * give it back. "revoked" tells the caller to say so.
+ * TETHER_BOOTSTRAP_TOKEN: an admin token with exactly that value, created once (for scripts and CI),
+ * owned by BOOTSTRAP_OWNER_EMAIL. A revoked one stays revoked: revoking is how an admin takes it away,
+ * and the next start must not give it back. "revoked" tells the caller to say so.
  */
 export async function ensureBootstrapToken(db: Db, value: string): Promise<"created" | "exists" | "revoked"> {
   if (value.length < 16) throw new Error("TETHER_BOOTSTRAP_TOKEN must be at least 16 characters");
-  const existing = await db.apiToken.findUnique({ where: { tokenHash: hash(value) }, select: { id: true, revokedAt: true } });
-  if (existing) return existing.revokedAt ? "revoked" : "exists";
-  await createApiToken(db, { name: "bootstrap", scopes: ["admin"] }, { createdBy: "setup", value });
+  const owner = await db.user.upsert({
+    where: { email: BOOTSTRAP_OWNER_EMAIL },
+    create: { id: `usr_${randomUUID().replaceAll("-", "")}`, email: BOOTSTRAP_OWNER_EMAIL, name: "Bootstrap token (TETHER_BOOTSTRAP_TOKEN)", role: "admin" },
+    update: {},
+    select: { id: true },
+  });
+  const existing = await db.apiToken.findUnique({ where: { tokenHash: hash(value) }, select: { id: true, revokedAt: true, userId: true } });
+  if (existing) {
+    // A bootstrap token from before tokens had owners gets its owner (it would be refused without one).
+    if (!existing.userId) await db.apiToken.update({ where: { id: existing.id }, data: { userId: owner.id }, select: { id: true } });
+    return existing.revokedAt ? "revoked" : "exists";
+  }
+  await createApiToken(db, { name: "bootstrap", scopes: ["admin"], user: BOOTSTRAP_OWNER_EMAIL }, { createdBy: "setup", value });
   return "created";
 }
 
-export async function authenticateApiToken(db: Db, bearer: string): Promise<ApiPrincipal | null> {
-  const row = await db.apiToken.findUnique({ where: { tokenHash: hash(bearer) } });
-  if (!row || row.revokedAt) return null;
+export async function authenticateApiToken(db: Db, bearer: string, now: Date = new Date()): Promise<ApiPrincipal | null> {
+  const row = await db.apiToken.findUnique({ where: { tokenHash: hash(bearer) }, include: { user: { select: { email: true, role: true, disabledAt: true } } } });
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+  const owner = row.user;
+  if (!owner || owner.disabledAt || !isRole(owner.role)) return null;
   // Best effort: a failed "last used" write must not fail the request.
-  await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() }, select: { id: true } }).catch(() => {});
-  return { tokenId: row.id, name: row.name, scopes: JSON.parse(row.scopes) as ApiScope[], principal: `token:${row.name}` };
+  await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } }).catch(() => {});
+  return { tokenId: row.id, name: row.name, scopes: scopesWithinRole(JSON.parse(row.scopes) as ApiScope[], owner.role), principal: owner.email };
 }
 
-export async function findApiTokens(db: Db) {
-  const rows = await db.apiToken.findMany({ orderBy: { createdAt: "desc" }, omit: { tokenHash: true } });
-  return rows.map((r) => ({ ...r, scopes: JSON.parse(r.scopes) as ApiScope[] }));
+export type ApiTokenRecord = {
+  id: string; name: string; prefix: string; scopes: ApiScope[]; user: string | null; createdBy: string;
+  createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null;
+};
+
+export async function findApiTokens(db: Db): Promise<ApiTokenRecord[]> {
+  const rows = await db.apiToken.findMany({ orderBy: { createdAt: "desc" }, omit: { tokenHash: true }, include: { user: { select: { email: true } } } });
+  return rows.map(({ user, userId: _userId, scopes, ...row }) => ({ ...row, scopes: JSON.parse(scopes) as ApiScope[], user: user?.email ?? null }));
 }
 
-export async function revokeApiToken(db: Db, id: string) {
+export async function revokeApiToken(db: TokenDb, id: string) {
   const { count } = await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
   if (count === 0) throw new AppError("NOT_FOUND", { message: `token ${id} not found or revoked`, userMessage: "That token does not exist or is already revoked." });
 }

@@ -4,7 +4,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import type { TokenRow } from "@/lib/queries/tokens";
 import { RevokeTokenButton } from "./revoke-token-button";
 
-export function TokensTable({ tokens }: { tokens: TokenRow[] }) {
+export function TokensTable({ tokens, now }: { tokens: TokenRow[]; now: Date }) {
   return (
     <Table>
       <caption className="sr-only">API tokens</caption>
@@ -24,6 +24,7 @@ export function TokensTable({ tokens }: { tokens: TokenRow[] }) {
             <Td>
               <span className="font-medium">{token.name}</span>
               <span className="block font-mono text-xs text-zinc-500">{token.prefix}…</span>
+              <span className="block text-xs text-zinc-600">{token.user ? `acts as ${token.user}` : "no owner: refused"}</span>
             </Td>
             <Td>
               <div className="flex flex-wrap gap-1">{token.scopes.map((s) => <Badge key={s}>{s}</Badge>)}</div>
@@ -36,8 +37,13 @@ export function TokensTable({ tokens }: { tokens: TokenRow[] }) {
             <Td>
               {token.revokedAt ? (
                 <span className="flex flex-col gap-0.5"><Badge tone="red">Revoked</Badge><Timestamp value={token.revokedAt} className="text-xs" /></span>
+              ) : token.expiresAt && token.expiresAt <= now ? (
+                <span className="flex flex-col gap-0.5"><Badge tone="red">Expired</Badge><Timestamp value={token.expiresAt} className="text-xs" /></span>
               ) : (
-                <Badge tone="green">Active</Badge>
+                <span className="flex flex-col gap-0.5">
+                  <Badge tone="green">Active</Badge>
+                  {token.expiresAt && <span className="text-xs text-zinc-600">until <Timestamp value={token.expiresAt} /></span>}
+                </span>
               )}
             </Td>
             <Td className="text-right">{!token.revokedAt && <RevokeTokenButton tokenId={token.id} name={token.name} />}</Td>

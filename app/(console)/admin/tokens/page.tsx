@@ -22,7 +22,7 @@ export default async function TokensPage() {
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <section aria-labelledby="tokens-list-title" className="min-w-0">
           <h2 id="tokens-list-title" className="mb-2 text-sm font-semibold text-zinc-900">Tokens</h2>
-          {tokens.length === 0 ? <EmptyState title="No API tokens yet">Create one to call the HTTP API from a script or CI.</EmptyState> : <TokensTable tokens={tokens} />}
+          {tokens.length === 0 ? <EmptyState title="No API tokens yet">Create one to call the HTTP API from a script or CI.</EmptyState> : <TokensTable tokens={tokens} now={new Date()} />}
         </section>
         <div className="space-y-6">
           <CreateTokenForm />
