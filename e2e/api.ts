@@ -2,7 +2,8 @@ import { expect, type APIRequestContext } from "@playwright/test";
 import { E2E_API_TOKEN } from "./fixtures";
 
 // How a spec sets up its own world and runs: through the public HTTP API (bearer token) and the sandbox
-// world's control routes, exactly as an external client would. Every spec creates what it decides on, so
+// world's control routes, exactly as an external client would. The token is an admin's (the server's
+// TETHER_BOOTSTRAP_TOKEN): the sandbox answers admins and Tether's own tools only. Every spec creates what it decides on, so
 // specs do not depend on each other, on the seed's packets or on file order.
 //   const api = tetherApi(request);   // the `request` fixture, on the e2e server's baseURL
 //   const { runId, packet } = await api.startRefundAwaitingApproval();
@@ -25,6 +26,17 @@ export function tetherApi(request: APIRequestContext) {
   const api = {
     /** A paid order for a new customer (no refund history, so the refund agent's evidence is clean). */
     createOrder: (input: { amountCents: number; customerName?: string }) => call<{ id: string; customerEmail: string }>("POST", "/api/sandbox/orders", input).then((o) => ({ orderId: o.id, customerEmail: o.customerEmail })),
+
+    /** Sets fault knobs of one sandbox system (unset knobs keep their value). */
+    setFaults: (system: string, knobs: { latencyMs?: number; errorRate?: number; timeoutAfterApply?: number; holdMs?: number }) =>
+      call<unknown>("PUT", `/api/sandbox/faults/${system}`, knobs),
+
+    /** The effects the sandbox applied for a run (its ledger), optionally of one system. */
+    ledger: (runId: string, system?: string) =>
+      call<{ entries: Array<{ system: string; action: string; operationId: string | null; data: unknown }> }>(
+        "GET",
+        `/api/sandbox/ledger?runId=${encodeURIComponent(runId)}${system ? `&system=${encodeURIComponent(system)}` : ""}`,
+      ).then((r) => r.entries),
 
     startRun: (agent: string, input: unknown) => call<{ id: string }>("POST", "/api/runs", { agent, input }).then((r) => ({ id: r.id })),
 

@@ -4,23 +4,18 @@ import { tetherApi } from "./api";
 // Retry: the payment provider is down, so the refund run fails (it cannot read the order); once the
 // provider is back, an operator retries the failed step from the run page and the run refunds — once.
 
-const setPaymentsErrorRate = async (request: import("@playwright/test").APIRequestContext, errorRate: number) => {
-  const response = await request.put("/api/sandbox/faults/payments", { data: { errorRate } });
-  expect(response.ok(), await response.text()).toBe(true);
-};
-
 test("an operator retries a run that failed while the payment provider was down", async ({ page, request }) => {
   test.setTimeout(120_000);
   const api = tetherApi(request);
   const { orderId } = await api.createOrder({ amountCents: 4_500 }); // under the approval limit: no gate
   let runId: string;
-  await setPaymentsErrorRate(request, 1);
+  await api.setFaults("payments", { errorRate: 1 });
   try {
     ({ id: runId } = await api.startRun("refund-agent", { orderId, reason: "Never arrived." }));
     const failed = await api.waitForStatus(runId, ["FAILED"], 60_000);
     expect(failed.error).toMatch(/^Could not read order .*HTTP 503 unavailable/);
   } finally {
-    await setPaymentsErrorRate(request, 0);
+    await api.setFaults("payments", { errorRate: 0 });
   }
 
   await page.goto(`/runs/${runId}`);
@@ -34,8 +29,7 @@ test("an operator retries a run that failed while the payment provider was down"
   await expect(page.getByText("The run is queued again from its last checkpoint.")).toBeVisible({ timeout: 15_000 });
 
   await api.waitForStatus(runId, ["COMPLETED"], 30_000);
-  const ledger = await (await request.get(`/api/sandbox/ledger?runId=${runId}&system=payments`)).json();
-  expect(ledger.entries).toHaveLength(1);
+  expect(await api.ledger(runId, "payments")).toHaveLength(1);
   await page.getByLabel("Filter events").fill("run.retried");
   await expect(page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "run.retried" })).toContainText("by operator@example.com — The payment provider is back.");
 });

@@ -6,7 +6,9 @@ import { modelFromEnv, pricingFromEnv } from "@/lib/agents/model-provider";
 import { recordAgentVersions } from "@/lib/agents/versions";
 import { getDb, type Db } from "@/lib/db";
 import { DEFAULT_CONCURRENCY, createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
-import { setDeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
+import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
+import { logDeployFinished, setDeployCallback, type DeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
+import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { createPrismaStore } from "@/lib/store/prisma-store";
 import { createBuiltInTools } from "@/lib/tools";
@@ -29,6 +31,15 @@ export function deliverDeployCallback(runtime: Runtime) {
   };
 }
 
+/**
+ * The deploy callback is registered only with the sandbox (TETHER_SANDBOX): with it off nothing can
+ * complete a deploy into a run (the sandbox's routes are 404), and a runtime built earlier in this
+ * process is unhooked. Real systems call back through the signed webhook route (lib/webhooks).
+ */
+export function sandboxDeployCallback(runtime: Runtime, env: Env = process.env): DeployCallback {
+  return isSandboxEnabled(env) ? deliverDeployCallback(runtime) : logDeployFinished;
+}
+
 /** TETHER_MODEL set (e.g. openai:gpt-4o-mini): the agents think with that model instead of their scripts. */
 function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[]): AgentDefinition[] {
   const model = modelFromEnv();
@@ -43,7 +54,8 @@ const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; run
 export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
   if (globalForTether.tetherRuntime?.db !== db) {
-    const tools = createBuiltInTools({ sandboxUrl });
+    // The tools reach the sandbox with its internal credential (lib/sandbox/internal-key.ts).
+    const tools = createBuiltInTools({ sandboxUrl, sandboxKey: () => toolSandboxKey() });
     const agents = withConfiguredModel(builtInAgents, tools);
     const runtime = createRuntime({
       store: createPrismaStore(db, { logger: consoleLogger }),
@@ -52,7 +64,8 @@ export function getRuntime(): Runtime {
       resolveTool: createRegisteredToolResolver(db, { logger: consoleLogger }),
       logger: consoleLogger,
     });
-    setDeployCallback(deliverDeployCallback(runtime));
+    // Reads TETHER_SANDBOX: a bad value stops start-up here (instrumentation, `npm run worker`).
+    setDeployCallback(sandboxDeployCallback(runtime));
     globalForTether.tetherRuntime = { db, runtime };
     // The admin pages show each version's instructions, tools and plan; not awaited (start-up stays fast)
     // and a failure only costs that record, never the runtime.

@@ -8,11 +8,23 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { config as loadEnvFile } from "dotenv";
-import { listenHostname } from "../lib/auth/mode.ts";
+import { isSandboxEnabled, listenHostname } from "../lib/auth/mode.ts";
+import { internalSandboxKey } from "../lib/sandbox/internal-key.ts";
+import { webhookConfigFromEnv } from "../lib/webhooks/config.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // The env files the app reads (variables already set win), so demo mode is decided as the server decides it.
 loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
+
+// Settings the server would otherwise trip over at the first request: a bad one stops the start here.
+try {
+  isSandboxEnabled(); // TETHER_SANDBOX
+  if (process.env.TETHER_SANDBOX_SECRET) internalSandboxKey(); // its length
+  webhookConfigFromEnv(); // TETHER_WEBHOOK_SECRETS, TETHER_WEBHOOK_TOLERANCE_SECONDS
+} catch (error) {
+  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 
 const port = process.env.PORT || "3000";
 const hostname = listenHostname();

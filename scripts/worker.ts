@@ -1,13 +1,25 @@
 // A standalone worker process (`npm run worker`): claims runnable runs from the configured database
 // and drives them. Any number can share one Postgres database; each run has one owner at a time.
+// The built-in tools reach the console's sandbox world (TETHER_SANDBOX_URL, default this machine's
+// port $PORT) with the sandbox's internal credential (lib/sandbox/internal-key.ts): on this machine the
+// data directory's generated one, shared with the console; on another machine set TETHER_SANDBOX_SECRET
+// (and TETHER_SANDBOX, as the console has it) to the console's values. A bad TETHER_SANDBOX stops it.
 import { config as loadEnvFile } from "dotenv";
 import { DEFAULT_CONCURRENCY } from "../lib/runtime";
 import { getRuntime, startRetentionFromEnv, workerOptionsFromEnv } from "../lib/runtime.server";
 
 loadEnvFile({ path: [".env.local", ".env"], quiet: true });
 
-const options = workerOptionsFromEnv();
-const worker = getRuntime().createWorker(options);
+let runtime: ReturnType<typeof getRuntime>;
+let options: ReturnType<typeof workerOptionsFromEnv>;
+try {
+  options = workerOptionsFromEnv();
+  runtime = getRuntime(); // reads TETHER_SANDBOX (and the model settings)
+} catch (error) {
+  console.error(`[tether] worker not started: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+const worker = runtime.createWorker(options);
 worker.start();
 const retention = startRetentionFromEnv();
 console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);

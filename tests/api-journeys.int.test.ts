@@ -2,12 +2,12 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoAgents } from "../lib/agents";
-import { createApiToken } from "../lib/api/tokens";
 import { createDb, type Db } from "../lib/db";
 import { getRuntime } from "../lib/runtime.server";
 import { seedSandbox } from "../lib/sandbox/seed";
 import { createSandboxOrder } from "./support/sandbox-world";
 import { providers, uid } from "./support/runtime";
+import { createPersonWithToken } from "./support/tokens";
 import { startRouteServer } from "./support/route-server";
 
 // Each demo agent end to end through the HTTP API, as a client outside this repo drives it: start with
@@ -21,19 +21,22 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
   let db: Db;
   let operator: string; // starts runs
   let reviewer: string; // decides packets (a requester cannot approve its own action)
+  let admin: string; // the sandbox world's control routes (reads of the ledger, completing a deploy)
 
   beforeAll(async () => {
     process.env.DATABASE_URL = url;
     db = createDb(url);
     server = await startRouteServer();
     process.env.TETHER_SANDBOX_URL = `${server.url}/api/sandbox`;
+    process.env.TETHER_SANDBOX = "1"; // served on Postgres too (off by default outside demo mode)
     await seedSandbox(db);
     const runtime = getRuntime();
     for (const agent of demoAgents) for (const p of agent.defaultPermissions) await runtime.permissions.put(p, { by: "test" });
-    operator = (await createApiToken(db, { name: uid("operator"), scopes: ["runs:write", "runs:read", "signals:write"] }, { createdBy: "test" })).token;
-    reviewer = (await createApiToken(db, { name: uid("reviewer"), scopes: ["packets:decide", "runs:read"] }, { createdBy: "test" })).token;
+    operator = (await createPersonWithToken(db, { role: "operator", scopes: ["runs:write", "runs:read", "signals:write"] })).token;
+    reviewer = (await createPersonWithToken(db, { role: "reviewer", scopes: ["packets:decide", "runs:read"] })).token;
+    admin = (await createPersonWithToken(db, { role: "admin", scopes: ["admin"] })).token;
   });
-  afterAll(async () => { await server.close(); await db.$disconnect(); });
+  afterAll(async () => { delete process.env.TETHER_SANDBOX; await server.close(); await db.$disconnect(); });
 
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const res = await fetch(server.url + path, { method, headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -41,7 +44,7 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
   };
   const work = () => getRuntime().createWorker().drain();
   const status = async (id: string) => (await call("GET", `/api/runs/${id}`, operator)).json.run.status;
-  const ledger = async (runId: string) => (await call("GET", `/api/sandbox/ledger?runId=${runId}`, null)).json.entries as Array<{ system: string; action: string; data: { deployId?: string } }>;
+  const ledger = async (runId: string) => (await call("GET", `/api/sandbox/ledger?runId=${runId}`, admin)).json.entries as Array<{ system: string; action: string; data: { deployId?: string } }>;
   const approveOnly = async (runId: string) => {
     const { json } = await call("GET", `/api/packets?status=pending&runId=${runId}`, operator);
     expect(json.packets).toHaveLength(1);
@@ -85,7 +88,8 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
     expect(await status(started.json.id)).toBe("WAITING_EVENT");
     const [deploy] = (await ledger(started.json.id)).filter((e) => e.system === "deploys");
     const deployId = deploy.data.deployId!;
-    expect((await call("POST", `/api/sandbox/deploys/${deployId}/complete`, null, { outcome: "succeeded", deliveries: 2 })).status).toBe(200);
+    expect((await call("POST", `/api/sandbox/deploys/${deployId}/complete`, null, { outcome: "succeeded", deliveries: 2 })).status).toBe(401);
+    expect((await call("POST", `/api/sandbox/deploys/${deployId}/complete`, admin, { outcome: "succeeded", deliveries: 2 })).status).toBe(200);
     expect(await call("POST", `/api/runs/${started.json.id}/signals`, operator, { type: "deploy.finished", dedupKey: deployId, payload: { deployId, outcome: "succeeded" } })).toMatchObject({ status: 200, json: { duplicate: true } });
     await work();
     expect(await status(started.json.id)).toBe("COMPLETED");

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as startRunRoute } from "../app/api/runs/route";
 import { DEFAULT_MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../lib/api/body";
-import { createApiToken } from "../lib/api/tokens";
 import { createDb, type Db } from "../lib/db";
 import { providers, uid } from "./support/runtime";
 import { startRouteServer } from "./support/route-server";
+import { createPersonWithToken } from "./support/tokens";
 
 // Request bodies at the trust boundary (issue #9): over TETHER_MAX_BODY_BYTES (default 1 MiB) → 413
 // before the body is read (Content-Length) or as soon as the stream passes the limit; nested deeper
@@ -19,11 +19,12 @@ describe.each(providers())("request body limits [%s]", (_provider, url) => {
   beforeAll(async () => {
     process.env.DATABASE_URL = url; // the route handlers' composition root follows it
     db = createDb(url);
-    token = (await createApiToken(db, { name: uid("limits"), scopes: ["runs:write", "runs:read"] }, { createdBy: "test" })).token;
+    token = (await createPersonWithToken(db, { role: "operator", scopes: ["runs:write", "runs:read"] })).token;
     server = await startRouteServer();
   });
   afterEach(() => {
     delete process.env.TETHER_MAX_BODY_BYTES;
+    delete process.env.TETHER_SANDBOX;
   });
   afterAll(async () => { await server.close(); await db.$disconnect(); });
 
@@ -106,8 +107,10 @@ describe.each(providers())("request body limits [%s]", (_provider, url) => {
 
   it("the sandbox routes read bodies within the same limits, in the sandbox's error shape", async () => {
     process.env.TETHER_MAX_BODY_BYTES = "4096";
+    process.env.TETHER_SANDBOX = "1"; // on Postgres too (off by default outside demo mode)
+    const admin = (await createPersonWithToken(db, { role: "admin", scopes: ["admin"] })).token;
     const id = uid("doc");
-    const putDoc = (body: string) => send("PUT", `/api/sandbox/docs/${id}`, body);
+    const putDoc = (body: string) => send("PUT", `/api/sandbox/docs/${id}`, body, { authorization: `Bearer ${admin}` });
     expect(await putDoc(JSON.stringify({ title: "Big", body: "x".repeat(5000) }))).toEqual({ status: 413, json: { error: { code: "payload_too_large", message: "The request body is larger than the limit of 4096 bytes." } } });
     expect(await putDoc(`{"title":"Deep","body":"x","extra":${nested(1000)}}`)).toEqual({ status: 400, json: { error: { code: "invalid_input", message: `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.` } } });
     expect(await db.sandboxDoc.count({ where: { id } })).toBe(0);

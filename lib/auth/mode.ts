@@ -20,6 +20,19 @@ export function isDemoMode(env: Env = process.env): boolean {
 }
 
 /**
+ * The sandbox world (lib/sandbox, served at /api/sandbox/…) is part of the demo, not of the product:
+ * TETHER_SANDBOX=1/true/on serves it, 0/false/off does not (any case); unset, it follows demo mode.
+ * Any other value is a configuration error, thrown so that start-up fails and says why.
+ */
+export function isSandboxEnabled(env: Env = process.env): boolean {
+  const raw = env.TETHER_SANDBOX?.trim().toLowerCase();
+  if (!raw) return isDemoMode(env);
+  if (raw === "1" || raw === "true" || raw === "on") return true;
+  if (raw === "0" || raw === "false" || raw === "off") return false;
+  throw new Error(`TETHER_SANDBOX must be 1/true/on or 0/false/off (unset: on in demo mode), got "${env.TETHER_SANDBOX}"`);
+}
+
+/**
  * The address `npm start` listens on (scripts/start.ts): HOSTNAME when set; else 127.0.0.1 in demo mode,
  * whose accounts have a published password, so only this machine can reach them; else undefined (Next's
  * default, every interface).

@@ -1,17 +1,20 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getDb, type Db } from "@/lib/db";
+import { sandboxAccessFromEnv, type SandboxAccess } from "./access";
 import { getDeployCallback, type DeployCallback } from "./callbacks";
 
 // What a sandbox route handler works with. Under Next.js there is no scope: the process-wide database
-// (getDb), the registered deploy hook and Math.random. `startSandboxServer` runs each request inside a
-// scope with its own database, hook and random source, so tests can run a world per database and make
-// error rates deterministic.
+// (getDb), the registered deploy hook, Math.random and the credential gate of access.ts.
+// `startSandboxServer` runs each request inside a scope with its own database, hook, random source and
+// gate, so tests can run a world per database and make error rates deterministic.
 
 export type SandboxContext = {
   db: Db;
   /** Decides injected errors: a request fails when random() < errorRate. */
   random: () => number;
   onDeployFinished: DeployCallback;
+  /** Who may make the request (access.ts); checked before anything else, the body included. */
+  access: SandboxAccess;
 };
 
 const scope = new AsyncLocalStorage<SandboxContext>();
@@ -21,7 +24,7 @@ export function runInSandboxScope<T>(context: SandboxContext, fn: () => T): T {
 }
 
 export function getSandboxContext(): SandboxContext {
-  return scope.getStore() ?? { db: getDb(), random: Math.random, onDeployFinished: getDeployCallback() };
+  return scope.getStore() ?? { db: getDb(), random: Math.random, onDeployFinished: getDeployCallback(), access: sandboxAccessFromEnv };
 }
 
 /** A deterministic random source (mulberry32), for evals that want a reproducible fault schedule. */

@@ -4,7 +4,9 @@
 
 export const SANDBOX_ERROR_STATUS = {
   invalid_input: 400,
+  unauthorized: 401,
   declined: 402,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

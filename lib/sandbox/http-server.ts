@@ -20,16 +20,22 @@ import * as charges from "@/app/api/sandbox/payments/charges/route";
 import * as refunds from "@/app/api/sandbox/payments/refunds/route";
 import * as reset from "@/app/api/sandbox/reset/route";
 import * as ticket from "@/app/api/sandbox/tickets/[id]/route";
+import { noSandboxRoute, openSandboxAccess, type SandboxAccess } from "./access";
 import { getDeployCallback, type DeployCallback } from "./callbacks";
 import { runInSandboxScope } from "./context";
 import { SandboxError } from "./errors";
-import { errorResponse, isLostResponse } from "./http";
+import { errorResponse, handleSandboxRequest, isLostResponse } from "./http";
 
 // The sandbox world on a plain node:http server, for seed scripts and tests (no `next build`): it turns
 // each IncomingMessage into a Request, calls the matching route module's GET/POST/PUT with
 // `{ params: Promise }` as Next.js does, and writes the Response back. Each request runs in a scope with
-// this server's database, deploy hook and random source (context.ts). A lost response (timeoutAfterApply)
-// is a destroyed socket here: the client gets no HTTP answer at all.
+// this server's database, deploy hook, random source and credential gate (context.ts). A lost response
+// (timeoutAfterApply) is a destroyed socket here: the client gets no HTTP answer at all.
+//
+// Credentials: this server is a harness that a script or test starts for itself on a free port, not the
+// console's /api/sandbox (that one is gated: access.ts). It is open by default — the seed and the evals
+// call it with plain fetch — and an open one listens on a loopback address only; pass `access` (e.g.
+// createSandboxAccess({ env })) to gate it like the console's.
 
 export type SandboxServerOptions = {
   /** 0 (default) picks a free port. */
@@ -39,6 +45,8 @@ export type SandboxServerOptions = {
   onDeployFinished?: DeployCallback;
   /** Decides injected errors (a request fails when random() < errorRate); default Math.random. */
   random?: () => number;
+  /** Who may make a request (access.ts); default open, which needs a loopback `host`. */
+  access?: SandboxAccess;
 };
 
 export type SandboxServer = {
@@ -128,19 +136,28 @@ async function route(req: IncomingMessage, signal: AbortSignal): Promise<Respons
   const method = (req.method ?? "GET").toUpperCase();
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
   const found = match(url.pathname);
-  if (!found) return errorResponse(new SandboxError("not_found", `No sandbox route for ${method} ${url.pathname}.`));
-  const handler = found.module[method];
-  if (!handler) {
-    const allowed = METHODS.filter((m) => found.module[m]).join(", ");
-    const response = errorResponse(new SandboxError("method_not_allowed", `${method} is not allowed on ${url.pathname} (allowed: ${allowed}).`));
-    response.headers.set("allow", allowed);
-    return response;
+  const handler = found?.module[method];
+  if (!found || !handler) {
+    // As under Next.js (app/api/sandbox/[...path]): the credential is checked first, then 404 / 405.
+    const request = toRequest(req, url, undefined, signal);
+    return handleSandboxRequest(request, {}, async () => {
+      if (!found) throw noSandboxRoute(request);
+      const allowed = METHODS.filter((m) => found.module[m]).join(", ");
+      const response = errorResponse(new SandboxError("method_not_allowed", `${method} is not allowed on ${url.pathname} (allowed: ${allowed}).`));
+      response.headers.set("allow", allowed);
+      return response;
+    });
   }
   const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req);
   return handler(toRequest(req, url, body, signal), { params: Promise.resolve(found.params) });
 }
 
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
 export async function startSandboxServer(db: Db, options: SandboxServerOptions = {}): Promise<SandboxServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (!options.access && !LOOPBACK.has(host)) throw new Error(`startSandboxServer: an open sandbox listens on a loopback address only; pass { access } to serve ${host}`);
+  const access = options.access ?? openSandboxAccess;
   const inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
 
   const server = createServer((req, res) => {
@@ -149,7 +166,7 @@ export async function startSandboxServer(db: Db, options: SandboxServerOptions =
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
-    const context = { db, random: options.random ?? Math.random, onDeployFinished: options.onDeployFinished ?? getDeployCallback() };
+    const context = { db, random: options.random ?? Math.random, onDeployFinished: options.onDeployFinished ?? getDeployCallback(), access };
     const entry = {
       controller,
       done: runInSandboxScope(context, async () => {
@@ -167,13 +184,13 @@ export async function startSandboxServer(db: Db, options: SandboxServerOptions =
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   return {
-    url: `http://${host}:${address.port}${BASE}`,
+    url: `http://${urlHost}:${address.port}${BASE}`,
     /** Stops listening, cuts open connections, ends held responses early and waits for handlers to finish. */
     close: async () => {
       for (const entry of inFlight) entry.controller.abort();

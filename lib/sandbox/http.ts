@@ -6,7 +6,9 @@ import { injectFaultsBefore, sleep, takeLostResponse, type SandboxSystem } from 
 import type { Caller } from "./ledger";
 
 // The few things every sandbox route handler does, so that a handler is: parse → call one function → respond.
-// `handleSandboxRequest` applies the system's fault knobs around the handler and maps every error to
+// `handleSandboxRequest` first checks the request's credential (the context's gate, access.ts: 404
+// while the sandbox is off, 401/403 without an admin's or the internal credential), then applies the
+// system's fault knobs around the handler and maps every error to
 // `{ "error": { "code", "message", "fields"? } }` (an unexpected error becomes a generic 500: no raw
 // exception text leaves the process).
 //
@@ -39,6 +41,7 @@ export async function handleSandboxRequest(
 ): Promise<Response> {
   const context = getSandboxContext();
   try {
+    await context.access(request, context.db);
     if (options.system) await injectFaultsBefore(context.db, options.system, context.random, request.signal);
     const response = await handler(context);
     if (options.system && options.effect && response.ok) {

@@ -1,4 +1,5 @@
 import { ToolError, type ToolCallContext } from "@/lib/runtime";
+import { SANDBOX_KEY_HEADER } from "@/lib/sandbox/internal-key";
 
 // The one way built-in tools reach the sandbox world over HTTP. Every failure becomes a ToolError
 // whose `outcome` says whether the world may have changed anyway:
@@ -10,6 +11,12 @@ export type SandboxOptions = {
   sandboxUrl: string | (() => string);
   /** Per request; a request that takes longer is abandoned with an unknown outcome. Default 5 s. */
   timeoutMs?: number;
+  /**
+   * The sandbox's internal credential, sent as X-Tether-Sandbox-Key (lib/sandbox/internal-key.ts); a
+   * function is read at every call. Unset (or undefined): no credential, for a sandbox that needs none
+   * (startSandboxServer's default).
+   */
+  sandboxKey?: string | (() => string | undefined);
 };
 
 /** What a refused request carries, so a policy can tell "declined" (402) from "not found" (404). */
@@ -26,11 +33,14 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 
 export function createSandboxClient(opts: SandboxOptions): SandboxClient {
   const baseUrl = () => (typeof opts.sandboxUrl === "function" ? opts.sandboxUrl() : opts.sandboxUrl).replace(/\/+$/, "");
+  const sandboxKey = () => (typeof opts.sandboxKey === "function" ? opts.sandboxKey() : opts.sandboxKey);
   const request = async <T>(method: "GET" | "POST", path: string, ctx: ToolCallContext, req: RequestOptions = {}): Promise<T> => {
+    const key = sandboxKey();
     const headers: Record<string, string> = {
       accept: "application/json",
       "x-tether-run-id": ctx.runId,
       "x-tether-operation-id": ctx.operationId,
+      ...(key ? { [SANDBOX_KEY_HEADER]: key } : {}),
       ...req.headers,
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
