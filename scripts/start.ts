@@ -8,6 +8,8 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { config as loadEnvFile } from "dotenv";
+import { queuedRunCapFromEnv } from "../lib/api/queued-runs.ts";
+import { rateLimitFromEnv } from "../lib/api/rate-limit.ts";
 import { isSandboxEnabled, listenHostname } from "../lib/auth/mode.ts";
 import { internalSandboxKey } from "../lib/sandbox/internal-key.ts";
 import { webhookConfigFromEnv } from "../lib/webhooks/config.ts";
@@ -21,6 +23,8 @@ try {
   isSandboxEnabled(); // TETHER_SANDBOX
   if (process.env.TETHER_SANDBOX_SECRET) internalSandboxKey(); // its length
   webhookConfigFromEnv(); // TETHER_WEBHOOK_SECRETS, TETHER_WEBHOOK_TOLERANCE_SECONDS
+  rateLimitFromEnv(); // TETHER_RATE_LIMIT
+  queuedRunCapFromEnv(); // TETHER_MAX_QUEUED_RUNS
 } catch (error) {
   console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

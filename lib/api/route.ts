@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues, isAppError } from "@/lib/runtime/errors";
 import { getRuntime } from "@/lib/runtime.server";
 import { BodyRejected, readJsonBody } from "./body";
+import { enforceRateLimit } from "./rate-limit";
 import { hasScope, type ApiScope } from "./scopes";
 import { authenticateApiToken, type ApiPrincipal } from "./tokens";
 
@@ -49,6 +50,7 @@ async function authenticate(request: Request, scope: ApiScope): Promise<ApiPrinc
   const principal = bearer ? await authenticateApiToken(getDb(), bearer) : null;
   if (!principal) throw new AppError("UNAUTHENTICATED", { message: "missing or invalid bearer token", userMessage: "Send a valid API token: Authorization: Bearer <token>." });
   if (!hasScope(principal.scopes, scope)) throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${scope}`, userMessage: `This token does not have the "${scope}" scope.` });
+  enforceRateLimit([`token:${principal.tokenId}`, `person:${principal.principal}`]);
   return principal;
 }
 
@@ -80,7 +82,8 @@ export function parse<S extends Schema | undefined>(schema: S, value: unknown, w
 
 export function errorResponse(error: unknown): Response {
   if (isAppError(error)) {
-    return Response.json({ error: { code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) } }, { status: error.httpStatus });
+    const headers = error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
+    return Response.json({ error: { code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) } }, { status: error.httpStatus, headers });
   }
   console.error("[tether] unexpected API error", error);
   return Response.json({ error: { code: "INTERNAL", message: "Something went wrong on the server." } }, { status: 500 });

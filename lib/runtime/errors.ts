@@ -16,6 +16,7 @@ export const ERROR_HTTP_STATUS = {
   PERMISSIONS_CHANGED: 409,
   APPROVAL_MISMATCH: 409,
   PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
   UNKNOWN_TOOL: 422,
   INVALID_STATE: 422,
   INTERNAL: 500,
@@ -29,13 +30,16 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly userMessage: string;
   readonly fieldErrors?: FieldErrors;
+  /** RATE_LIMITED: when to try again (the HTTP answer's Retry-After). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, opts: { message: string; userMessage?: string; fieldErrors?: FieldErrors; cause?: unknown }) {
+  constructor(code: ErrorCode, opts: { message: string; userMessage?: string; fieldErrors?: FieldErrors; retryAfterSeconds?: number; cause?: unknown }) {
     super(opts.message, { cause: opts.cause });
     this.name = "AppError";
     this.code = code;
     this.userMessage = opts.userMessage ?? opts.message;
     this.fieldErrors = opts.fieldErrors;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 
   get httpStatus(): number {

@@ -1,0 +1,29 @@
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/runtime/errors";
+
+// A cap on the runs an agent may have waiting for a worker (QUEUED), so one script in a loop cannot
+// bury every other agent's work: past it, POST /api/runs answers 429 until workers catch up.
+// TETHER_MAX_QUEUED_RUNS (per agent; default 10,000) or "off".
+
+const DEFAULT_CAP = 10_000;
+
+export function queuedRunCapFromEnv(env: Record<string, string | undefined> = process.env): number | null {
+  const raw = env.TETHER_MAX_QUEUED_RUNS?.trim();
+  if (!raw) return DEFAULT_CAP;
+  if (raw === "off") return null;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new Error(`TETHER_MAX_QUEUED_RUNS must be a whole number of runs (≥ 1) or "off", not "${raw}"`);
+  return Number(raw);
+}
+
+/** RATE_LIMITED when the agent already has `cap` queued runs (the (status, createdAt) index counts them). */
+export async function assertRoomInQueue(db: Db, agent: string, cap: number | null = queuedRunCapFromEnv()): Promise<void> {
+  if (cap === null) return;
+  const queued = await db.run.count({ where: { status: "QUEUED", agentSlug: agent } });
+  if (queued >= cap) {
+    throw new AppError("RATE_LIMITED", {
+      message: `agent ${agent} has ${queued} queued runs (cap ${cap})`,
+      userMessage: `${agent} already has ${queued} runs waiting for a worker (the cap is ${cap}): try again when they have started.`,
+      retryAfterSeconds: 5,
+    });
+  }
+}
