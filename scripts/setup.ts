@@ -2,7 +2,9 @@
 // with --no-seed). A fresh clone needs no .env: without DATABASE_URL the embedded SQLite file
 // <TETHER_DATA_DIR or ./data>/tether.db is created. The common case (nothing to do) stays fast:
 // the applied migrations are read from the database and the Prisma CLI (~2 s) only runs when one
-// is missing. It also generates the session secret (<data dir>/auth-secret) when AUTH_SECRET is unset.
+// is missing. The runs search index, which lives outside the migrations (lib/store/search-index.ts), is
+// ensured after them on every run (a no-op once it exists). It also generates the session secret
+// (<data dir>/auth-secret) when AUTH_SECRET is unset.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -13,6 +15,7 @@ import pg from "pg";
 import { DEMO_PASSWORD, DEMO_USERS, isDemoMode } from "../lib/auth/mode.ts";
 import { authSecretFile, ensureAuthSecretFile } from "../lib/auth/secret.ts";
 import { createDb, defaultDatabaseUrl, providerOf, type Db, type DbProvider } from "../lib/db.ts";
+import { ensureSearchIndex } from "../lib/store/search-index.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Read the env files the app reads (variables already set win), so set-up prepares the same database.
@@ -40,6 +43,7 @@ async function main() {
       migrateDeploy(provider, url);
     }
     if (provider === "sqlite") await enableWal(db);
+    await ensureSearchIndex(db);
     // Scripts and CI authenticate with a token they choose: keep an admin token with that value.
     if (process.env.TETHER_BOOTSTRAP_TOKEN) {
       const { ensureBootstrapToken } = await import("../lib/api/tokens.ts");

@@ -42,12 +42,24 @@ describe.each(providers())("checkpoint queries [%s]", (_provider, url) => {
     expect(selectedColumns(recorder.queries[0]).sort()).toEqual(["createdAt", "seq", "step"]);
   });
 
-  it("keeps the newest when there are more than the list holds, and says older ones exist", async () => {
-    const { checkpoints, hasOlder } = await findCheckpointSummaries(db, runId, 5);
+  it("keeps the newest when there are more than a page holds, and says older ones exist", async () => {
+    const { checkpoints, hasOlder } = await findCheckpointSummaries(db, runId, { limit: 5 });
     expect(hasOlder).toBe(true);
     expect(checkpoints.map((c) => c.seq)).toEqual([8, 9, 10, 11, 12]);
-    expect(await findCheckpointSummaries(db, runId, CHECKPOINTS)).toMatchObject({ hasOlder: false });
+    expect(await findCheckpointSummaries(db, runId, { limit: CHECKPOINTS })).toMatchObject({ hasOlder: false });
     expect(await findCheckpointSummaries(db, uid("run_none"))).toEqual({ checkpoints: [], hasOlder: false });
+  });
+
+  it("pages down the list: each page the newest checkpoints before the oldest one held, every checkpoint once", async () => {
+    const pages: number[][] = [];
+    let page = await findCheckpointSummaries(db, runId, { limit: 5 });
+    pages.push(page.checkpoints.map((c) => c.seq));
+    while (page.hasOlder) {
+      page = await findCheckpointSummaries(db, runId, { before: page.checkpoints[0].seq, limit: 5 });
+      pages.push(page.checkpoints.map((c) => c.seq));
+    }
+    expect(pages).toEqual([[8, 9, 10, 11, 12], [3, 4, 5, 6, 7], [1, 2]]);
+    expect(await findCheckpointSummaries(db, runId, { before: 1 })).toEqual({ checkpoints: [], hasOlder: false });
   });
 
   it("reads one checkpoint's state by its key: that checkpoint's, loaded through the schema", async () => {

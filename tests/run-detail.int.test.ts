@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
+import { CHECKPOINT_PAGE_SIZE } from "../lib/queries/run-checkpoints";
+import { TIMELINE_PAGE_SIZE } from "../lib/queries/run-events";
 import { getRunDetail, getRunSnapshot } from "../lib/queries/runs";
 import { initialState } from "../lib/runtime/state";
 import { expectError, providers, uid } from "./support/runtime";
 
 // The run page's read model: checkpoints listed as metadata, a checkpoint's state loaded only when it is
-// shown or compared, the live page's snapshot; and a run whose stored state fails its schema still opens,
-// with its row, trace, checkpoints' places and the stored text, instead of an error page.
+// shown or compared, the live page's snapshot; a long run opens with one page of its trace and its newest
+// checkpoints; and a run whose stored state fails its schema still opens, with its row, trace,
+// checkpoints' places and the stored text, instead of an error page.
 
 describe.each(providers())("run page read model [%s]", (_provider, url) => {
   let db: Db;
@@ -86,6 +89,39 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
     expect((await getRunSnapshot(id, { withState: false })).state).toBeNull();
     await expectError(getRunSnapshot(uid("missing"), { withState: true }), "NOT_FOUND");
     await expectError(getRunSnapshot(await insertRun("{not json"), { withState: true }), "INVALID_STATE");
+  });
+
+  describe("a run at size: 1,000 trace events and 120 checkpoints", () => {
+    const EVENTS = 1_000;
+    const CHECKPOINTS = 120;
+    async function insertLongRun(status: "COMPLETED" | "RUNNING") {
+      const id = uid("run_long");
+      await db.run.create({ data: { id, agentSlug: "detail-agent", agentVersion: "1", status, input: "{}", state: goodState, stateSeq: CHECKPOINTS, eventSeq: EVENTS } });
+      await db.traceEvent.createMany({
+        data: Array.from({ length: EVENTS }, (_, i) => ({ runId: id, seq: i + 1, step: Math.floor(i / 10), type: i % 2 ? "tool.call" : "model.decision", data: JSON.stringify({ latencyMs: 3, usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.5 } }), at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)) })),
+      });
+      await db.checkpoint.createMany({ data: Array.from({ length: CHECKPOINTS }, (_, i) => ({ runId: id, seq: i + 1, step: i, state: goodState })) });
+      return id;
+    }
+
+    it("a finished run opens at the start of its trace, one page of it, with the whole trace in numbers and its newest checkpoints", async () => {
+      const detail = await getRunDetail(await insertLongRun("COMPLETED"));
+      if (detail?.kind !== "readable") throw new Error("expected a readable run");
+      expect(detail.trace).toMatchObject({ hasOlder: false, hasNewer: true });
+      expect(detail.trace.events.map((e) => e.seq)).toEqual(Array.from({ length: TIMELINE_PAGE_SIZE }, (_, i) => i + 1));
+      expect(detail.traceSummary).toMatchObject({ total: EVENTS, countsByType: { "model.decision": EVENTS / 2, "tool.call": EVENTS / 2 }, firstAt: "2030-01-01T00:00:00.000Z" });
+      expect(detail.traceSummary.steps).toHaveLength(EVENTS / 10);
+      expect(detail.traceSummary.totals).toEqual({ modelCalls: 500, tokens: 1_000, costUsd: 250, toolCalls: 500, toolLatencyMs: 1_500, toolErrors: 0 });
+      expect(detail.snapshot.checkpoints.map((c) => c.seq)).toEqual(Array.from({ length: CHECKPOINT_PAGE_SIZE }, (_, i) => CHECKPOINTS - CHECKPOINT_PAGE_SIZE + i + 1));
+      expect(detail.snapshot.hasOlderCheckpoints).toBe(true);
+    });
+
+    it("a live run opens at its newest events: the page follows them", async () => {
+      const detail = await getRunDetail(await insertLongRun("RUNNING"));
+      if (detail?.kind !== "readable") throw new Error("expected a readable run");
+      expect(detail.trace).toMatchObject({ hasOlder: true, hasNewer: false });
+      expect(detail.trace.events.map((e) => e.seq)).toEqual(Array.from({ length: TIMELINE_PAGE_SIZE }, (_, i) => EVENTS - TIMELINE_PAGE_SIZE + i + 1));
+    });
   });
 
   it("no such run: null", async () => {

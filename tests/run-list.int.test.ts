@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRunEvents } from "../lib/queries/run-events";
-import { decodeRunCursor, encodeRunCursor, findRunList, type RunListItem } from "../lib/queries/run-list";
+import { decodeRunCursor, encodeRunCursor, findRunList, type RunListFilter, type RunListItem } from "../lib/queries/run-list";
 import { initialState } from "../lib/runtime/state";
 import { recordQueries, selectedColumns } from "./support/query-recorder";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 
-// The runs list query on both databases: filters, search, keyset paging (also across runs created in the
-// same millisecond), the step from the latest checkpoint without reading any state, the state-error flag
-// of a run the engine set aside; and the incremental events query the live timeline polls.
+// The runs list query on both databases: filters, search (run id prefix; text in the input through the
+// search index, with the same meaning on both), keyset paging (also across runs created in the same
+// millisecond, also while searching), the step from the latest checkpoint without reading any state, the
+// state-error flag of a run the engine set aside; and the events query the run page's timeline pages with.
 
 describe.each(providers())("runs list and events queries [%s]", (_provider, url) => {
   let t: ReturnType<typeof createTestRuntime>;
@@ -81,6 +82,38 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
     expect((await findRunList(t.db, { agent, version: "2" })).runs).toEqual([]);
   });
 
+  it("searches input text the same way on both databases: a substring anywhere, ignoring case", async () => {
+    const search = async (q: string) => idsOf((await findRunList(t.db, { agent, q })).runs);
+    expect(await search("duplicate CHARGE")).toEqual([ids[3]]);
+    expect(await search("uplicate charge on tue")).toEqual([ids[3]]); // mid-word, across words
+    expect(await search('"late"')).toEqual([ids[6], ids[5], ids[4], ids[2], ids[1], ids[0]]); // quotes are text, here the JSON's
+    expect(await search(`${agent}-4`.toUpperCase())).toEqual([ids[4]]);
+    // Shorter than a trigram: matched without the index, with the same meaning.
+    expect(await search("tU")).toEqual([ids[3]]);
+    // LIKE's wildcards and FTS5's syntax are plain text to the search.
+    for (const q of ["%", "_", "%late", "late OR charge", "late*", "NEAR(late)", "\\"]) expect(await search(q)).toEqual([]);
+    expect(await search("Reykjavik")).toEqual([]);
+  });
+
+  it("pages a search with its filters: every match once, newest first, ties broken by id", async () => {
+    async function walk(filter: Omit<RunListFilter, "cursor">, pageSize: number) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await findRunList(t.db, { ...filter, cursor }, pageSize);
+        expect(page.runs.length).toBeLessThanOrEqual(pageSize);
+        seen.push(...idsOf(page.runs));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return seen;
+    }
+    expect(await walk({ agent, q: "late" }, 2)).toEqual([ids[6], ids[5], ids[4], ids[2], ids[1], ids[0]]);
+    expect(await walk({ agent, q: "late", status: "COMPLETED" }, 1)).toEqual([ids[6], ids[4], ids[2], ids[0]]);
+    expect(await walk({ agent, version: "1", q: "ord-", status: "FAILED" }, 2)).toEqual([ids[5], ids[3], ids[1]]);
+    const page = await findRunList(t.db, { agent, q: "late" }, 3);
+    expect(page.runs[0]).toMatchObject({ id: ids[6], step: 6, status: "COMPLETED" }); // the same columns as any page
+  });
+
   it("lists a run whose state cannot be read instead of failing the page; one the engine set aside is flagged", async () => {
     const { runs } = await findRunList(t.db, { agent: other });
     expect(runs.map((r) => [r.id, r.step, r.stateError ?? null])).toEqual([
@@ -126,6 +159,13 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
     expect(rest.hasMore).toBe(false);
     expect(rest.events[0].seq).toBe(2);
     expect(typeof rest.events[0].at).toBe("string");
+    // Backwards from a seq (the timeline scrolled up): the newest events before it, oldest first.
+    const last = all.run.eventSeq;
+    const newest = await findRunEvents(t.db, run.id, { before: last + 1, limit: 2 });
+    expect(newest).toMatchObject({ hasMore: true, events: [{ seq: last - 1 }, { seq: last }] });
+    expect(await findRunEvents(t.db, run.id, { before: 2, limit: 2 })).toMatchObject({ hasMore: false, events: [{ seq: 1 }] });
+    expect((await findRunEvents(t.db, run.id, { before: 1 })).events).toEqual([]);
     await expect(findRunEvents(t.db, "run_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(findRunEvents(t.db, "run_missing", { before: 5 })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -2,10 +2,13 @@ import Link from "next/link";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { CheckpointSummary } from "@/lib/queries/run-checkpoints";
 
-type CheckpointListProps = { runId: string; checkpoints: CheckpointSummary[]; selectedSeq: number | null; hasOlder?: boolean };
+/** The older checkpoints not listed yet, and how to read the next page of them. */
+type OlderCheckpoints = { hasOlder: boolean; isLoading: boolean; load: () => void; error: string | null };
 
-/** Every checkpoint is kept; choosing one shows the run's state as it was then. */
-export function CheckpointList({ runId, checkpoints, selectedSeq, hasOlder = false }: CheckpointListProps) {
+type CheckpointListProps = { runId: string; checkpoints: CheckpointSummary[]; selectedSeq: number | null; older: OlderCheckpoints };
+
+/** Every checkpoint is kept, newest first, a page at a time; choosing one shows the run's state as it was then. */
+export function CheckpointList({ runId, checkpoints, selectedSeq, older }: CheckpointListProps) {
   const base = `/runs/${encodeURIComponent(runId)}`;
   const itemClass = (isSelected: boolean) =>
     `flex items-center justify-between gap-2 rounded px-2 py-1 text-sm ${isSelected ? "bg-zinc-900 text-white" : "text-zinc-700 hover:bg-zinc-100"}`;
@@ -32,11 +35,19 @@ export function CheckpointList({ runId, checkpoints, selectedSeq, hasOlder = fal
         </li>
       ))}
       {checkpoints.length === 0 && <li className="px-2 py-1 text-sm text-zinc-500">No checkpoints yet.</li>}
-      {hasOlder && (
-        <li className="px-2 py-1 text-xs text-zinc-500">
-          Checkpoints before #{checkpoints[0]?.seq} are not listed: open one by its number with <span className="font-mono">?checkpoint=</span> in this page&apos;s address.
+      {older.hasOlder && (
+        <li className="px-2 py-1">
+          <button
+            type="button"
+            onClick={older.load}
+            disabled={older.isLoading}
+            className="text-xs text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 disabled:text-zinc-500 disabled:no-underline"
+          >
+            {older.isLoading ? "Loading older checkpoints…" : "Show older checkpoints"}
+          </button>
         </li>
       )}
+      {older.error && <li className="px-2 py-1 text-xs text-red-800" role="alert">{older.error}</li>}
     </ol>
   );
 }

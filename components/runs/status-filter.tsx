@@ -1,14 +1,26 @@
 import Link from "next/link";
 import { statusLabel } from "@/components/ui/status-badge";
 import type { RunListFilter } from "@/lib/queries/run-list";
+import type { RunStatusCounts } from "@/lib/queries/run-status-counts";
 import { RUN_STATUSES } from "@/lib/runtime/types";
 import { runsListHref } from "./list-href";
 
+type StatusFilterProps = {
+  filter: RunListFilter;
+  /** Runs per status over every run; only given when the list is not narrowed by agent or search (they would not add up). */
+  counts?: RunStatusCounts;
+};
+
+const formatCount = (n: number) => n.toLocaleString("en-US");
+
 /** Status chips; choosing one keeps the agent and the search, and goes back to the newest page. */
-export function StatusFilter({ filter }: { filter: RunListFilter }) {
+export function StatusFilter({ filter, counts }: StatusFilterProps) {
+  const total = counts && Object.values(counts).reduce((sum, n) => sum + n, 0);
   const options = [
-    { label: "All", href: runsListHref({ ...filter, status: undefined, cursor: undefined }), isActive: !filter.status },
-    ...RUN_STATUSES.map((status) => ({ label: statusLabel(status), href: runsListHref({ ...filter, status, cursor: undefined }), isActive: status === filter.status })),
+    { label: "All", count: total, href: runsListHref({ ...filter, status: undefined, cursor: undefined }), isActive: !filter.status },
+    ...RUN_STATUSES.map((status) => ({
+      label: statusLabel(status), count: counts?.[status], href: runsListHref({ ...filter, status, cursor: undefined }), isActive: status === filter.status,
+    })),
   ];
   return (
     <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-1.5">
@@ -22,6 +34,7 @@ export function StatusFilter({ filter }: { filter: RunListFilter }) {
           }`}
         >
           {option.label}
+          {option.count !== undefined && <span className={`ml-1.5 tabular-nums ${option.isActive ? "text-zinc-300" : "text-zinc-500"}`}>{formatCount(option.count)}</span>}
         </Link>
       ))}
     </nav>

@@ -7,8 +7,9 @@ import type { Prisma } from "@/lib/generated/sqlite/client";
 import type { RunState } from "@/lib/runtime/state";
 import { loadStoredState } from "@/lib/store/state-entries";
 
-/** The list holds at most this many, the newest; an older checkpoint still opens by its seq (?checkpoint=). */
-export const CHECKPOINT_LIST_LIMIT = 500;
+/** The run page lists the newest this many, and loads older ones a page at a time when asked. */
+export const CHECKPOINT_PAGE_SIZE = 50;
+const MAX_CHECKPOINT_PAGE_SIZE = 500;
 
 /** A checkpoint's place, without its state (createdAt as an ISO string: it crosses the wire as it is). */
 export type CheckpointSummary = { seq: number; step: number; createdAt: string };
@@ -17,14 +18,19 @@ export type CheckpointWithState = CheckpointSummary & { state: RunState };
 /** The checkpoints, oldest first; hasOlder when older ones were left out of the list. */
 export type CheckpointList = { checkpoints: CheckpointSummary[]; hasOlder: boolean };
 
+/** before: only checkpoints older than this seq (the next page down a list); limit: at most this many. */
+export type CheckpointRange = { before?: number; limit?: number };
+
 export const checkpointSummarySelect = { seq: true, step: true, createdAt: true } satisfies Prisma.CheckpointSelect;
 const checkpointWithStateSelect = { ...checkpointSummarySelect, state: true, entrySeq: true } satisfies Prisma.CheckpointSelect;
 
 const toSummary = (row: { seq: number; step: number; createdAt: Date }): CheckpointSummary => ({ seq: row.seq, step: row.step, createdAt: row.createdAt.toISOString() });
 
-/** The newest `limit` checkpoints of a run, oldest first, without their states (the primary key serves it). */
-export async function findCheckpointSummaries(db: Db, runId: string, limit = CHECKPOINT_LIST_LIMIT): Promise<CheckpointList> {
-  const rows = await db.checkpoint.findMany({ where: { runId }, select: checkpointSummarySelect, orderBy: { seq: "desc" }, take: limit + 1 });
+/** The newest `limit` checkpoints of a run (before `before`), oldest first, without their states (the primary key serves it). */
+export async function findCheckpointSummaries(db: Db, runId: string, range: CheckpointRange = {}): Promise<CheckpointList> {
+  const limit = Math.min(Math.max(range.limit ?? CHECKPOINT_PAGE_SIZE, 1), MAX_CHECKPOINT_PAGE_SIZE);
+  const where = range.before === undefined ? { runId } : { runId, seq: { lt: range.before } };
+  const rows = await db.checkpoint.findMany({ where, select: checkpointSummarySelect, orderBy: { seq: "desc" }, take: limit + 1 });
   return { checkpoints: rows.slice(0, limit).reverse().map(toSummary), hasOlder: rows.length > limit };
 }
 

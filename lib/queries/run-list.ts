@@ -10,9 +10,13 @@
 // Paging is keyset on (createdAt DESC, id DESC): the Run(createdAt) index serves the order and the range,
 // and the id breaks ties between runs created in the same millisecond. A deep page costs what the first
 // page costs; an offset would read and throw away every row before it.
+//
+// A search is a run id prefix (the primary key serves it) or text in the input, found through the search
+// index by run-search.ts, which answers the page's ids; their columns are then read by key.
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/sqlite/client";
 import { RUN_STATUSES, type RunStatus } from "@/lib/runtime/types";
+import { findRunIdsByInputText } from "./run-search";
 
 export const RUN_LIST_PAGE_SIZE = 50;
 
@@ -62,20 +66,16 @@ export function normalizeRunSearch(value: string | undefined): string | undefine
 export const looksLikeRunId = (q: string) => /^run_[A-Za-z0-9_-]*$/.test(q);
 
 // A prefix as a range (not LIKE 'q%'), so the primary key index serves it on both databases (byte order in SQLite
-// and in Postgres' C collation). Input text has no index to use: it is a scan, bounded by the page size.
-// SQLite's LIKE is case-insensitive for ASCII, Postgres' is not: the search matches the case typed on Postgres.
-function searchWhere(q: string) {
-  return looksLikeRunId(q) ? { id: { gte: q, lt: `${q}\uffff` } } : { input: { contains: q } };
-}
+// and in Postgres' C collation).
+const idPrefixWhere = (q: string) => ({ id: { gte: q, lt: `${q}\uffff` } });
 
-function whereOf(filter: RunListFilter) {
+function whereOf(filter: RunListFilter, idPrefix: string | undefined) {
   const cursor = decodeRunCursor(filter.cursor);
-  const q = normalizeRunSearch(filter.q);
   return {
     AND: [
       filter.status ? { status: filter.status } : {},
       filter.agent ? { agentSlug: filter.agent, ...(filter.version ? { agentVersion: filter.version } : {}) } : {},
-      q ? searchWhere(q) : {},
+      idPrefix ? idPrefixWhere(idPrefix) : {},
       // The redundant `lte` gives the planner a range on the createdAt index; the OR alone makes SQLite scan from the top.
       cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {},
     ],
@@ -107,13 +107,18 @@ async function latestSteps(db: Db, runs: Array<{ id: string; stateSeq: number }>
   return new Map(rows.filter((r) => wanted.get(r.runId) === r.seq).map((r) => [r.runId, r.step]));
 }
 
+const newestFirst = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.RunOrderByWithRelationInput[];
+
+/** The page's rows plus one (it says whether a next page exists), newest first. */
+async function findRows(db: Db, filter: RunListFilter, take: number) {
+  const q = normalizeRunSearch(filter.q);
+  if (!q || looksLikeRunId(q)) return db.run.findMany({ where: whereOf(filter, q), orderBy: newestFirst, take, select: runListSelect });
+  const ids = await findRunIdsByInputText(db, { text: q, status: filter.status, agent: filter.agent, version: filter.version, cursor: decodeRunCursor(filter.cursor) }, take);
+  return db.run.findMany({ where: { id: { in: ids } }, orderBy: newestFirst, select: runListSelect });
+}
+
 export async function findRunList(db: Db, filter: RunListFilter, pageSize = RUN_LIST_PAGE_SIZE): Promise<RunListPage> {
-  const rows = await db.run.findMany({
-    where: whereOf(filter),
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: pageSize + 1,
-    select: runListSelect,
-  });
+  const rows = await findRows(db, filter, pageSize + 1);
   const page = rows.slice(0, pageSize);
   const steps = await latestSteps(db, page);
   const runs = page.map(({ stateSeq: _stateSeq, ...row }): RunListItem => ({

@@ -2,18 +2,21 @@
 // for the run and its current state (it loads and upgrades the state through its schema); checkpoints,
 // lists and the trace read through run-checkpoints.ts, run-list.ts and run-events.ts.
 //
-// What grows with a run is read only when it is shown: the checkpoint list is metadata, a checkpoint's
-// state is loaded when it is viewed or compared, and the live page asks for a snapshot (current state,
-// recovery, checkpoint list) only when the run writes a new checkpoint — never the whole page again.
+// What grows with a run is read only when it is shown: the page opens with one page of the trace (the
+// timeline loads more as it scrolls) and the trace's counts and cost as numbers (run-trace-summary.ts);
+// the checkpoint list is metadata, its newest page (older pages load when asked), a checkpoint's state is
+// loaded when it is viewed or compared, and the live page asks for a snapshot (current state, recovery,
+// checkpoint list) only when the run writes a new checkpoint — never the whole page again.
 import { getDb } from "@/lib/db";
 import { getRuntime } from "@/lib/runtime.server";
 import { AppError, isAppError } from "@/lib/runtime/errors";
 import { buildRecoveryView, type RecoveryView } from "@/lib/runtime/recovery";
 import type { RunState } from "@/lib/runtime/state";
-import type { RunRecord, RunStatus } from "@/lib/runtime/types";
+import { TERMINAL_STATUSES, type RunRecord, type RunStatus } from "@/lib/runtime/types";
 import { toListedRunRecord, toRunRecords } from "@/lib/store/records";
 import { findCheckpoint, findCheckpointSummaries, type CheckpointSummary, type CheckpointWithState } from "./run-checkpoints";
-import { findRunEvents, type RunEventsPage } from "./run-events";
+import { findOpeningTraceWindow, type TraceWindow } from "./run-events";
+import { findTraceSummary, type TraceSummary } from "./run-trace-summary";
 
 /** The agents a run can belong to (for the list's agent filter): the registered ones, by slug. */
 export function listAgentSlugs(): string[] {
@@ -33,15 +36,16 @@ export type RunSnapshot = {
   state: RunState | null;
   recovery: RecoveryView;
   checkpoints: CheckpointSummary[];
-  /** Older checkpoints exist than the list holds (see CHECKPOINT_LIST_LIMIT). */
+  /** Older checkpoints exist than the list holds (its newest page: see CHECKPOINT_PAGE_SIZE). */
   hasOlderCheckpoints: boolean;
 };
 
 export type RunDetail = {
   kind: "readable";
   run: RunRecord;
-  /** The first page of the trace; the timeline loads the rest (and what comes next) by seq. */
-  trace: RunEventsPage;
+  /** One page of the trace; the timeline loads the rest (and what comes next) by seq. */
+  trace: TraceWindow;
+  traceSummary: TraceSummary;
   snapshot: RunSnapshot;
   /** The checkpoint asked for, with its state; null shows the current state (snapshot.state). */
   shownCheckpoint: CheckpointWithState | null;
@@ -59,8 +63,11 @@ export type UnreadableRunDetail = {
   stateError: string;
   /** The stored state text, as it is in the database. */
   storedState: string;
-  trace: RunEventsPage;
+  trace: TraceWindow;
+  traceSummary: TraceSummary;
+  /** The newest checkpoints (see CHECKPOINT_PAGE_SIZE); hasOlderCheckpoints when there are more. */
   checkpoints: CheckpointSummary[];
+  hasOlderCheckpoints: boolean;
 };
 
 export type RunDetailQuery = { checkpoint?: number; compareFrom?: number; compareTo?: number };
@@ -105,8 +112,9 @@ export async function getRunDetail(runId: string, query: RunDetailQuery = {}): P
   const db = getDb();
   const checkpointOf = (seq: number | undefined) => (seq === undefined ? Promise.resolve(null) : findCheckpoint(db, runId, seq));
   const isComparing = query.compareFrom !== undefined && query.compareTo !== undefined;
-  const [trace, snapshot, shownCheckpoint, from, to] = await Promise.all([
-    findRunEvents(db, runId),
+  const [trace, traceSummary, snapshot, shownCheckpoint, from, to] = await Promise.all([
+    findOpeningTraceWindow(db, { id: runId, eventSeq: run.eventSeq, isLive: !TERMINAL_STATUSES.includes(run.status) }),
+    findTraceSummary(db, runId),
     snapshotOf(run, query.checkpoint === undefined),
     checkpointOf(query.checkpoint),
     checkpointOf(isComparing ? query.compareFrom : undefined),
@@ -116,6 +124,7 @@ export async function getRunDetail(runId: string, query: RunDetailQuery = {}): P
     kind: "readable",
     run,
     trace,
+    traceSummary,
     // A checkpoint asked for that does not exist: the current state is shown instead.
     snapshot: shownCheckpoint ? snapshot : { ...snapshot, state: run.state },
     shownCheckpoint,
@@ -127,8 +136,14 @@ export async function getRunDetail(runId: string, query: RunDetailQuery = {}): P
 /** The run page's facts that do not need the state: the run's row, its trace and its checkpoints' places. */
 async function getUnreadableRunDetail(runId: string, stateError: string): Promise<UnreadableRunDetail | null> {
   const db = getDb();
-  const [row, trace, { checkpoints }] = await Promise.all([db.run.findUnique({ where: { id: runId } }), findRunEvents(db, runId), findCheckpointSummaries(db, runId)]);
+  const row = await db.run.findUnique({ where: { id: runId } });
   if (!row) return null;
-  const [run] = await toRunRecords(db, [row], toListedRunRecord);
-  return { kind: "unreadable", run, stateError, storedState: row.state, trace, checkpoints };
+  const isLive = !TERMINAL_STATUSES.includes(row.status as RunStatus);
+  const [[run], trace, traceSummary, { checkpoints, hasOlder }] = await Promise.all([
+    toRunRecords(db, [row], toListedRunRecord),
+    findOpeningTraceWindow(db, { id: runId, eventSeq: row.eventSeq, isLive }),
+    findTraceSummary(db, runId),
+    findCheckpointSummaries(db, runId),
+  ]);
+  return { kind: "unreadable", run, stateError, storedState: row.state, trace, traceSummary, checkpoints, hasOlderCheckpoints: hasOlder };
 }

@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { statusLabel } from "@/components/ui/status-badge";
 import { getDb } from "@/lib/db";
 import { findRunList, normalizeRunSearch, parseRunStatusFilter, type RunListFilter } from "@/lib/queries/run-list";
+import { countRunsByStatus } from "@/lib/queries/run-status-counts";
 import { listAgentSlugs } from "@/lib/queries/runs";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 
@@ -24,8 +25,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     q: normalizeRunSearch(firstParam(params.q)),
     cursor: firstParam(params.cursor) || undefined,
   };
-  const { runs, nextCursor } = await findRunList(getDb(), filter);
   const isFiltered = Boolean(filter.status || filter.agent || filter.q);
+  // Counts per status are over every run: shown only while no agent or search narrows the list.
+  const isCountable = !filter.agent && !filter.q;
+  const [{ runs, nextCursor }, counts] = await Promise.all([findRunList(getDb(), filter), isCountable ? countRunsByStatus(getDb()) : undefined]);
 
   return (
     <>
@@ -33,7 +36,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       {/* Keyed by the filter: a navigation (Clear filters, a status chip) remounts the form, so its
           fields show the filter in the URL instead of what was typed before (defaultValue is read once). */}
       <RunsSearchForm key={runsListHref({ ...filter, cursor: undefined })} filter={filter} agents={listAgentSlugs()} />
-      <StatusFilter filter={filter} />
+      <StatusFilter filter={filter} counts={counts} />
       {runs.length === 0 ? (
         <EmptyState title={isFiltered ? `No ${filter.status ? statusLabel(filter.status).toLowerCase() + " " : ""}runs match` : "No runs yet"}>
           {isFiltered ? "Try another status, agent or search." : "Runs appear here when an agent is started from the API, the CLI or MCP."}

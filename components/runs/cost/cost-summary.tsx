@@ -1,9 +1,7 @@
 "use client";
-import { useMemo } from "react";
 import { useRunLive } from "../live/run-live";
 import { formatDuration } from "../timeline/trace-model";
 import { BarChart } from "./bar-chart";
-import { computeStepMetrics } from "./step-metrics";
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -14,13 +12,10 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Cost and latency of the run so far, from its trace: per-step tool latency and model tokens. */
+/** Cost and latency of the run so far, counted over its whole trace by the server: per-step tool latency and model tokens. */
 export function CostSummary() {
-  const { events } = useRunLive();
-  const { steps, totals } = useMemo(() => computeStepMetrics(events), [events]);
-  const first = events[0]?.at;
-  const last = events.at(-1)?.at;
-  const elapsedMs = first && last ? Date.parse(last) - Date.parse(first) : 0;
+  const { steps, totals, firstAt, lastAt } = useRunLive().summary;
+  const elapsedMs = firstAt && lastAt ? Date.parse(lastAt) - Date.parse(firstAt) : 0;
   return (
     <section aria-labelledby="cost-heading" className="rounded-lg border border-zinc-200 bg-white p-4 shadow-xs">
       <h2 id="cost-heading" className="mb-3 text-sm font-semibold text-zinc-900">Cost and latency</h2>

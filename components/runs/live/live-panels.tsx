@@ -3,9 +3,11 @@ import { RecoveryView } from "../recovery-view";
 import { CheckpointList } from "../checkpoint-list";
 import { CheckpointCompare } from "../state-diff/checkpoint-compare";
 import { StateView } from "../state-view";
+import { useCheckpointHistory } from "./checkpoint-history";
 import { useRunSnapshot } from "./run-snapshot";
 
-// The run page's parts that follow the run's checkpoints, each reading the latest snapshot (run-snapshot.tsx).
+// The run page's parts that follow the run's checkpoints, each reading the latest snapshot (run-snapshot.tsx)
+// or the checkpoints listed so far (checkpoint-history.tsx).
 
 /** The current state; its facts' freshness is judged at the time the snapshot was read. */
 export function LiveCurrentState() {
@@ -18,11 +20,12 @@ export function LiveRecovery() {
 }
 
 export function LiveCheckpointList({ selectedSeq }: { selectedSeq: number | null }) {
-  const { runId, checkpoints, hasOlderCheckpoints } = useRunSnapshot();
-  return <CheckpointList runId={runId} checkpoints={checkpoints} selectedSeq={selectedSeq} hasOlder={hasOlderCheckpoints} />;
+  const { runId } = useRunSnapshot();
+  const { checkpoints, hasOlder, isLoadingOlder, loadOlder, error } = useCheckpointHistory();
+  return <CheckpointList runId={runId} checkpoints={checkpoints} selectedSeq={selectedSeq} older={{ hasOlder, isLoading: isLoadingOlder, load: loadOlder, error }} />;
 }
 
 export function LiveCheckpointCompare({ from, to }: { from?: number; to?: number }) {
-  const { runId, checkpoints } = useRunSnapshot();
-  return <CheckpointCompare runId={runId} checkpoints={checkpoints} from={from} to={to} />;
+  const { runId } = useRunSnapshot();
+  return <CheckpointCompare runId={runId} checkpoints={useCheckpointHistory().checkpoints} from={from} to={to} />;
 }

@@ -1,19 +1,32 @@
 "use client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
-import type { RunEventsPage, RunHead, TimelineEvent } from "@/lib/queries/run-events";
-import { fetchJson } from "@/lib/fetch-json";
-import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
-import { TERMINAL_STATUSES } from "@/lib/runtime/types";
+import type { RunHead, TimelineEvent, TraceWindow } from "@/lib/queries/run-events";
+import type { TraceSummary } from "@/lib/queries/run-trace-summary";
+import { useTraceSummary } from "./use-trace-summary";
+import { useTraceWindow } from "./use-trace-window";
 
-// The run page's live source: it holds every trace event loaded so far and the run's head. It pulls
-// events by seq (after=<last seq>) — at once while there is a backlog, then every LIVE_INTERVAL_MS while
-// the run is not finished — so the header, the timeline and the cost summary grow together. A new
-// checkpoint refetches only the snapshot (run-snapshot.tsx: state, recovery, checkpoint list); a status
-// change, rarer, refreshes the server-rendered page (the header's lease, error and wait).
+// The run page's live source: a window on the trace that grows as the timeline scrolls and, while the run
+// is not finished, as it writes events (use-trace-window.ts), the run's head that comes with every read,
+// and the whole trace in numbers (use-trace-summary.ts), so the header, the timeline and the cost summary
+// move together. A new checkpoint refetches only the snapshot (run-snapshot.tsx: state, recovery,
+// checkpoint list); a status change, rarer, refreshes the server-rendered page (the header's lease, error
+// and wait).
 
-type RunLiveValue = { head: RunHead; events: TimelineEvent[]; isLive: boolean; isLoadingBacklog: boolean; error: string | null };
+type RunLiveValue = {
+  head: RunHead;
+  /** The events the page holds: a contiguous stretch of the trace, oldest first. */
+  events: TimelineEvent[];
+  hasOlder: boolean;
+  hasNewer: boolean;
+  summary: TraceSummary;
+  isLive: boolean;
+  isLoadingOlder: boolean;
+  isLoadingNewer: boolean;
+  loadOlder: () => void;
+  loadNewer: () => void;
+  error: string | null;
+};
 
 const RunLiveContext = createContext<RunLiveValue | null>(null);
 
@@ -23,35 +36,13 @@ export function useRunLive(): RunLiveValue {
   return value;
 }
 
-const fetchEvents = (runId: string, after: number) => fetchJson<RunEventsPage>(`/api/console/runs/${encodeURIComponent(runId)}/events?after=${after}`);
+type RunLiveProps = { runId: string; initial: TraceWindow; initialSummary: TraceSummary; children: ReactNode };
 
-const lastSeqOf = (page: RunEventsPage) => page.events.at(-1)?.seq ?? 0;
-
-export function RunLive({ runId, initial, children }: { runId: string; initial: RunEventsPage; children: ReactNode }) {
+export function RunLive({ runId, initial, initialSummary, children }: RunLiveProps) {
   const router = useRouter();
-  const queryClient = useQueryClient();
-  const key = queryKeys.runs.events(runId);
-
-  // The cache holds every event read so far; each fetch asks only for what follows the last one.
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async (): Promise<RunEventsPage> => {
-      const held = queryClient.getQueryData<RunEventsPage>(key) ?? initial;
-      const page = await fetchEvents(runId, lastSeqOf(held));
-      const fresh = page.events.filter((e) => e.seq > lastSeqOf(held));
-      return { run: page.run, events: fresh.length > 0 ? [...held.events, ...fresh] : held.events, hasMore: page.hasMore };
-    },
-    initialData: initial,
-    refetchInterval: (q) => {
-      const data = q.state.data;
-      if (!data) return false;
-      if (data.hasMore || data.run.eventSeq > lastSeqOf(data)) return 1; // a backlog: keep reading
-      return TERMINAL_STATUSES.includes(data.run.status) ? false : LIVE_INTERVAL_MS;
-    },
-  });
-  const { run: head, events, hasMore } = query.data;
-  const isLive = !TERMINAL_STATUSES.includes(head.status);
-  const isBehind = hasMore || head.eventSeq > lastSeqOf(query.data);
+  const trace = useTraceWindow(runId, initial);
+  const head = trace.window.run;
+  const summary = useTraceSummary(runId, head.eventSeq, { eventSeq: initial.run.eventSeq, summary: initialSummary });
 
   // The server-rendered header shows one status (and its lease, error, wait): a status change refreshes it.
   const shownStatus = useRef(initial.run.status);
@@ -61,6 +52,18 @@ export function RunLive({ runId, initial, children }: { runId: string; initial: 
     router.refresh();
   }, [head.status, router]);
 
-  const value: RunLiveValue = { head, events, isLive, isLoadingBacklog: isBehind, error: query.error ? query.error.message : null };
+  const value: RunLiveValue = {
+    head,
+    events: trace.window.events,
+    hasOlder: trace.window.hasOlder,
+    hasNewer: trace.window.hasNewer,
+    summary,
+    isLive: trace.isLive,
+    isLoadingOlder: trace.isLoadingOlder,
+    isLoadingNewer: trace.isLoadingNewer,
+    loadOlder: trace.loadOlder,
+    loadNewer: trace.loadNewer,
+    error: trace.error,
+  };
   return <RunLiveContext.Provider value={value}>{children}</RunLiveContext.Provider>;
 }

@@ -9,7 +9,8 @@ import { useRunLive } from "./run-live";
 // What the run page shows that changes with each checkpoint — the current state, the recovery view and
 // the checkpoint list — as one query keyed by the run's stateSeq and status. RunLive polls only the
 // run's head and new events; when the head says a checkpoint was written, this fetches one snapshot
-// (and nothing else: not the trace, not a past checkpoint's state, not the page).
+// (and nothing else: not the trace, not a past checkpoint's state, not the page). The snapshot lists the
+// newest checkpoints; older ones are read a page at a time when asked for (checkpoint-history.tsx).
 
 const RunSnapshotContext = createContext<RunSnapshot | null>(null);
 

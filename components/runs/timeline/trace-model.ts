@@ -23,6 +23,13 @@ export function kindOf(type: string): EventKind {
   return "state"; // run.*, timer.*, signal.*
 }
 
+/** Events per kind, from the trace's counts per type (the whole trace, not only the events the page holds). */
+export function countByKind(countsByType: Record<string, number>): Record<EventKind, number> {
+  const counts = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
+  for (const [type, count] of Object.entries(countsByType)) counts[kindOf(type)] += count;
+  return counts;
+}
+
 export type TimelineFilter = { kinds: ReadonlySet<EventKind>; text: string };
 
 export const ALL_KINDS: ReadonlySet<EventKind> = new Set(EVENT_KINDS);
@@ -76,6 +83,25 @@ function pauseReason(before: TimelineEvent, after: TimelineEvent): string {
   if (before.type === "timer.set") return "sleeping";
   if (after.type === "run.resumed" || after.type === "run.retried") return "waiting for an operator";
   return "paused";
+}
+
+/**
+ * The rows as the virtualized list holds them: each event with the step header or wait row just before
+ * it. Keyed by the event, an item keeps its key when older events load above it (a header's key would
+ * move to the group's new first event), so the list can hold what is on screen in place.
+ */
+export function groupRowsByEvent(rows: TimelineRow[]): Array<{ key: string; rows: TimelineRow[] }> {
+  const items: Array<{ key: string; rows: TimelineRow[] }> = [];
+  let leading: TimelineRow[] = [];
+  for (const row of rows) {
+    if (row.kind !== "event") {
+      leading.push(row);
+      continue;
+    }
+    items.push({ key: row.key, rows: [...leading, row] });
+    leading = [];
+  }
+  return items;
 }
 
 export function formatDuration(ms: number): string {

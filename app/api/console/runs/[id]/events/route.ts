@@ -5,12 +5,22 @@ import { findRunEvents } from "@/lib/queries/run-events";
 
 export const dynamic = "force-dynamic";
 
-/** The live timeline polls this with after=<last seq it holds>: only new events cross the wire. */
+/**
+ * A page of the run's trace: after=<seq> the events that follow it (the live timeline polls with its last
+ * seq, so only new events cross the wire), before=<seq> the ones just before it (the timeline scrolled up).
+ * Without either: from the start.
+ */
 export const GET = defineConsoleRoute(
   {
     scope: "runs:read",
     params: z.object({ id: z.string().min(1).max(200) }),
-    query: z.object({ after: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(500).optional() }),
+    query: z
+      .object({
+        after: z.coerce.number().int().min(0).optional(),
+        before: z.coerce.number().int().min(1).optional(),
+        limit: z.coerce.number().int().min(1).max(500).optional(),
+      })
+      .refine((q) => q.after === undefined || q.before === undefined, { message: "Give after or before, not both.", path: ["before"] }),
   },
   ({ params, query }) => findRunEvents(getDb(), params.id, query),
 );

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { defineConsoleRoute } from "@/lib/api/console-route";
+import { getDb } from "@/lib/db";
+import { findCheckpointSummaries } from "@/lib/queries/run-checkpoints";
+
+export const dynamic = "force-dynamic";
+
+/** The run page's checkpoint list, a page further down: before=<the oldest seq it holds>. Metadata only, no state. */
+export const GET = defineConsoleRoute(
+  {
+    scope: "runs:read",
+    params: z.object({ id: z.string().min(1).max(200) }),
+    query: z.object({ before: z.coerce.number().int().min(1).optional(), limit: z.coerce.number().int().min(1).max(500).optional() }),
+  },
+  ({ params, query }) => findCheckpointSummaries(getDb(), params.id, query),
+);
