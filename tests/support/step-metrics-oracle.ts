@@ -1,8 +1,8 @@
-// Cost and latency per step, read from a list of trace events in memory: model.decision events hold the
+// Cost and latency per step, read from a list of trace events in memory (the model of the database summary): model.decision events hold the
 // model's usage (tokens, cost — lib/agents' model policy prices them), tool.call events the call's
 // latency. The run page no longer holds a whole trace: the database counts it (lib/queries/
 // run-trace-summary.ts), and this reading is the model those queries are held to (tests/run-trace-summary.int.test.ts).
-import type { TimelineEvent } from "@/lib/queries/run-events";
+import type { TimelineEvent } from "../../lib/queries/run-events";
 
 export type StepMetrics = {
   step: number;
