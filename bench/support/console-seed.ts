@@ -9,6 +9,7 @@ import type { Prisma } from "../../lib/generated/sqlite/client";
 import { IMPACT_RANK, impactLevel } from "../../lib/inbox/impact";
 import { initialState } from "../../lib/runtime/state";
 import type { Capability, EffectSemantics, PacketKind } from "../../lib/runtime/types";
+import { seededRandom } from "../../lib/sandbox/context";
 
 export type SeedSizes = {
   /** pending packets (the inbox) */ packets: number;
@@ -67,18 +68,7 @@ const BATCH = 2_000;
 const STATEMENT_CHARS = 2_000_000;
 const TRANSACTION_MS = 300_000;
 
-/** mulberry32: a small seeded PRNG, so a size gives the same rows every time. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-let rand = prng(20261203);
+let rand = seededRandom(20261203);
 const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
 const weighted = (mix: Array<[string, number]>) => {
   let x = rand();
@@ -187,7 +177,7 @@ async function insertRows(db: Db, table: string, rows: object[]) {
 /** Everything, in batches; returns what the bench needs to aim its queries. */
 export async function seedConsole(db: Db, sizes: SeedSizes, now: Date): Promise<SeededConsole> {
   const t0 = performance.now();
-  rand = prng(20261203);
+  rand = seededRandom(20261203);
   const counts: Record<string, number> = { Run: 0, Checkpoint: 0, StateEntry: 0, TraceEvent: 0, EffectIntent: 0, "DecisionPacket PENDING": 0, "DecisionPacket decided": 0, PacketApproval: 0 };
   const regular = sizes.runs - sizes.bigRuns;
   if (regular < sizes.packets) throw new Error(`BENCH_RUNS (${sizes.runs}) must exceed BENCH_PACKETS + BENCH_BIG_RUNS: each pending packet waits in a run of its own`);

@@ -3,16 +3,8 @@
 // latency. The run page no longer holds a whole trace: the database counts it (lib/queries/
 // run-trace-summary.ts), and this reading is the model those queries are held to (tests/run-trace-summary.int.test.ts).
 import type { TimelineEvent } from "../../lib/queries/run-events";
+import type { StepMetrics } from "../../lib/queries/run-trace-summary";
 
-export type StepMetrics = {
-  step: number;
-  modelCalls: number;
-  tokens: number;
-  costUsd: number;
-  toolCalls: number;
-  toolLatencyMs: number;
-  toolErrors: number;
-};
 
 export type RunMetrics = { steps: StepMetrics[]; totals: Omit<StepMetrics, "step"> };
 
