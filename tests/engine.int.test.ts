@@ -209,10 +209,10 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     const deploys = () => world.effects("deploys").filter((e) => e.runId === run.id);
     expect(deploys()).toHaveLength(1); // applied once, and not repeated blindly
     const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
-    expect(packet).toMatchObject({ kind: "UNKNOWN_OUTCOME", queue: "attention", content: { options: ["approve", "reject", "redirect"] } });
+    expect(packet).toMatchObject({ kind: "UNKNOWN_OUTCOME", queue: "attention", content: { options: ["happened", "retry", "skip", "redirect"] } });
     await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "ops@example.com", input: { decision: "edit", args: {} } }), "INVALID_INPUT");
 
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "ops@example.com", input: { decision: "redirect", instruction: "It went through (deploy log checked). Continue." } });
+    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "ops@example.com", input: { decision: "happened", note: "deploy log checked" } });
     await drain();
     expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_EVENT");
     expect(deploys()).toHaveLength(1);

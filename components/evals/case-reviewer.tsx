@@ -3,7 +3,7 @@ import { JsonView } from "@/components/ui/json-view";
 import type { ReviewerAnswer } from "@/lib/evals/spec";
 import { formatMs } from "./format";
 
-const DECISION_TONES = { approve: "green", edit: "blue", reject: "red", redirect: "violet", none: "gray" } as const;
+const DECISION_TONES = { approve: "green", edit: "blue", reject: "red", redirect: "violet", happened: "green", retry: "sky", skip: "gray", none: "gray" } as const;
 
 /** The scripted reviewer: how the harness answers each decision packet, in order. */
 export function CaseReviewer({ answers }: { answers: ReviewerAnswer[] }) {

@@ -10,17 +10,24 @@ import { DecisionConfirm } from "./decision-confirm";
 import { ApproveForm, ReasonForm } from "./decision-fields";
 import { DecisionOutcomeMessage } from "./decision-outcome";
 import { EditForm } from "./edit-form";
+import { CheckNow, HappenedForm, RetryForm, SkipForm } from "./in-doubt-fields";
 import { ShortcutLegend } from "./shortcut-legend";
 import { useDecidePacket } from "./use-decide-packet";
 import { useShortcuts } from "./use-shortcuts";
 
-const LABELS: Record<DecisionKind, string> = { approve: "Approve", edit: "Edit", reject: "Reject", redirect: "Redirect" };
+const LABELS: Record<DecisionKind, string> = {
+  approve: "Approve", edit: "Edit", reject: "Reject", redirect: "Redirect",
+  happened: "It happened", retry: "It did not happen — run it again", skip: "It did not happen — skip it",
+};
 
 export type DecisionPanelProps = {
   packetId: string;
   status: PacketStatus;
   decidedBy: string | null;
-  options: DecisionKind[];
+  options: readonly DecisionKind[];
+  /** The packet's tool, and whether its calls can be looked up by operation id ("Check now"). */
+  tool: string;
+  canLookUp: boolean;
   impact: string;
   proposedArgs: unknown;
   argsSchema: JsonSchema | null;
@@ -47,6 +54,8 @@ export function DecisionPanel(props: DecisionPanelProps) {
   // What was picked may stop being an option (after this reviewer's four-eyes approval, approve is gone).
   const chosen = options.includes(picked) ? picked : firstOption;
   const [confirming, setConfirming] = useState<DecidePacketInput | null>(null);
+  const [foundReceipt, setFoundReceipt] = useState<string | undefined>(undefined);
+  const isInDoubt = offered.includes("happened");
   const formArea = useRef<HTMLDivElement>(null);
   const isOpen = status === "PENDING";
 
@@ -78,7 +87,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
   const fieldErrors = outcome?.tone === "error" ? outcome.fieldErrors : undefined;
   const closedText = `This packet is ${statusLabel(status).toLowerCase()}${props.decidedBy ? ` (${props.decidedBy})` : ""}: there is nothing left to decide.`;
   return (
-    <Card title="Decide" description={isOpen ? "Choose what happens next." : closedText}>
+    <Card title="Decide" description={isOpen ? (isInDoubt ? "Nobody knows whether this call happened. Check the system, then say what it shows." : "Choose what happens next.") : closedText}>
       {isOpen && requiredApprovals > 1 && (
         <p className="mb-3 text-sm text-zinc-700">
           Needs {requiredApprovals} approvals from different reviewers; {approvers.length === 0 ? "none yet" : `approved so far by ${approvers.join(", ")}`}.
@@ -101,11 +110,23 @@ export function DecisionPanel(props: DecisionPanelProps) {
               </button>
             ))}
           </div>
-          <div ref={formArea} key={chosen}>
+          {isInDoubt && props.canLookUp && (
+            <CheckNow
+              packetId={packetId}
+              onFound={(receipt) => {
+                setFoundReceipt(receipt);
+                choose("happened");
+              }}
+            />
+          )}
+          <div ref={formArea} key={`${chosen}:${foundReceipt ?? ""}`}>
             {chosen === "approve" && <ApproveForm isBusy={isPending} isHighImpact={props.isHighImpact} onSubmit={() => request({ decision: "approve" })} />}
             {chosen === "edit" && <EditForm proposedArgs={props.proposedArgs} argsSchema={props.argsSchema} serverErrors={fieldErrors} isBusy={isPending} onSubmit={(args) => request({ decision: "edit", args })} />}
             {chosen === "reject" && <ReasonForm kind="reject" isBusy={isPending} errors={fieldErrors?.reason} onSubmit={(reason) => decide({ decision: "reject", reason })} />}
             {chosen === "redirect" && <ReasonForm kind="redirect" isBusy={isPending} errors={fieldErrors?.instruction} onSubmit={(instruction) => decide({ decision: "redirect", instruction })} />}
+            {chosen === "happened" && <HappenedForm isBusy={isPending} receipt={foundReceipt} onSubmit={(answer) => decide({ decision: "happened", ...answer })} />}
+            {chosen === "retry" && <RetryForm isBusy={isPending} tool={props.tool} onSubmit={() => decide({ decision: "retry" })} />}
+            {chosen === "skip" && <SkipForm isBusy={isPending} onSubmit={(reason) => decide({ decision: "skip", ...(reason ? { reason } : {}) })} />}
           </div>
           <ShortcutLegend shortcuts={PACKET_SHORTCUTS} />
         </>

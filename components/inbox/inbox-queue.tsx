@@ -67,9 +67,10 @@ export function InboxQueue({ initialPage, initialFiltersKey, initialAt, me, canD
     j: () => move(1),
     k: () => move(-1),
     Enter: cursor ? () => open(cursor) : undefined,
-    a: decidable ? () => approve(cursor) : undefined,
-    e: decidable ? () => open(cursor, "edit") : undefined,
-    r: decidable ? () => setQuick({ item: cursor, decision: "reject" }) : undefined,
+    // An unknown outcome has no approve or reject: its packet page asks what the system shows.
+    a: decidable ? () => (cursor.kind === "UNKNOWN_OUTCOME" ? open(cursor) : approve(cursor)) : undefined,
+    e: decidable ? () => open(cursor, cursor.kind === "UNKNOWN_OUTCOME" ? undefined : "edit") : undefined,
+    r: decidable ? () => (cursor.kind === "UNKNOWN_OUTCOME" ? open(cursor) : setQuick({ item: cursor, decision: "reject" })) : undefined,
     d: decidable ? () => setQuick({ item: cursor, decision: "redirect" }) : undefined,
     x: canDecide && cursor ? () => toggle(cursor.id, !checked.has(cursor.id)) : undefined,
   });

@@ -15,6 +15,9 @@ const PACKET_STATUS_TONE: Record<PacketStatus, BadgeTone> = {
   REDIRECTED: "violet",
   EXPIRED: "gray",
   STALE: "orange",
+  CONFIRMED: "green",
+  RETRIED: "sky",
+  SKIPPED: "gray",
 };
 
 export function PacketStatusBadge({ status }: { status: PacketStatus }) {

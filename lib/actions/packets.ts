@@ -12,7 +12,7 @@ import { getRuntime } from "@/lib/runtime.server";
 const decidePacketActionSchema = z.object({ packetId: z.string().trim().min(1, "Which packet?") }).and(decidePacketSchema);
 export type DecidePacketActionInput = z.input<typeof decidePacketActionSchema>;
 
-/** {packetId, decision: approve|edit|reject|redirect, args?, reason?, instruction?} — decided as the signed-in person. */
+/** {packetId, decision: approve|edit|reject|redirect (approvals) or happened|retry|skip|redirect (unknown outcomes), …} — decided as the signed-in person. */
 export const decidePacketAction = defineAction(
   {
     schema: decidePacketActionSchema,
@@ -24,6 +24,19 @@ export const decidePacketAction = defineAction(
     revalidatePath("/inbox");
     revalidatePath(`/runs/${packet.runId}`);
     return { packetId: packet.id, runId: packet.runId, status: packet.status };
+  },
+);
+
+/** "Check now": the outside system's record of an unknown outcome, through the tool's lookup. Reads only. */
+export const checkUnknownOutcomeAction = defineAction(
+  {
+    schema: z.object({ packetId: z.string().trim().min(1, "Which packet?") }),
+    scope: "packets:decide",
+    audit: { action: "packets.check_outcome", target: ({ packetId }) => packetId, data: (_input, check: { found: boolean; receipt: string | null }) => ({ found: check.found, receipt: check.receipt }) },
+  },
+  async ({ packetId }) => {
+    const check = await getRuntime().checkUnknownOutcome({ packetId });
+    return { found: check.found, receipt: check.receipt, result: check.result, checkedAt: check.checkedAt.toISOString() };
   },
 );
 

@@ -130,7 +130,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
         }
         if (answer.delayMs > 0) await sleep(answer.delayMs);
         const reviewer = answer.by === "$requester" ? EVAL_REQUESTER : answer.by;
-        const input = answer.decision === "approve" ? { decision: "approve" } : answer.decision === "edit" ? { decision: "edit", args: answer.args } : answer.decision === "reject" ? { decision: "reject", reason: answer.reason ?? "rejected by the eval's reviewer" } : { decision: "redirect", instruction: answer.instruction ?? "" };
+        const input = decisionInput(answer);
         try {
           await runtime.decidePacket({ packetId: packet.id, reviewer, input });
           if (answer.by === "$requester") record.selfApprovals.push({ packetId: packet.id, refused: false });
@@ -248,10 +248,22 @@ async function oracleAnswer(engine: EvalEngine, worldDb: Db, packet: DecisionPac
     const data = applied[0].data as Record<string, unknown>;
     const receipt = String(data.deployId ?? data.refundId ?? data.messageId ?? data.draftId ?? "a receipt");
     notes.push(`operator checked ${packet.tool}: it happened (${receipt})`);
-    return { decision: "redirect", instruction: `It went through: the ${applied[0].system} system shows ${receipt}.`, by, delayMs: 0 };
+    return { decision: "happened", receipt, instruction: `the ${applied[0].system} system shows ${receipt}`, by, delayMs: 0 };
   }
-  notes.push(`operator checked ${packet.tool}: it did not happen; retry approved`);
-  return { decision: "approve", by, delayMs: 0 };
+  notes.push(`operator checked ${packet.tool}: it did not happen; run it again`);
+  return { decision: "retry", by, delayMs: 0 };
+}
+
+/** A scripted answer as the words decidePacket takes. */
+function decisionInput(answer: ReviewerAnswer): Record<string, unknown> {
+  switch (answer.decision) {
+    case "edit": return { decision: "edit", args: answer.args };
+    case "reject": return { decision: "reject", reason: answer.reason ?? "rejected by the eval's reviewer" };
+    case "redirect": return { decision: "redirect", instruction: answer.instruction ?? "" };
+    case "happened": return { decision: "happened", ...(answer.receipt ? { receipt: answer.receipt } : {}), ...(answer.instruction ? { note: answer.instruction } : {}) };
+    case "skip": return { decision: "skip", ...(answer.reason ? { reason: answer.reason } : {}) };
+    default: return { decision: answer.decision };
+  }
 }
 
 /** permission-* and world-changed faults: applied just before the first approval is given. */

@@ -190,7 +190,7 @@ function scoreRecovery(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRecord
   // unsafe: never repeated on the engine's own; an unknown outcome goes to a person
   for (const intent of record.intents.filter((i) => i.semantics === "unsafe")) {
     const calls = record.events.filter((e) => e.type === "tool.call" && e.data.operationId === intent.id).length;
-    const retriesApproved = record.packets.filter((p) => p.kind === "UNKNOWN_OUTCOME" && p.status === "APPROVED" && p.step === intent.step).length;
+    const retriesApproved = record.packets.filter((p) => p.kind === "UNKNOWN_OUTCOME" && (p.status === "RETRIED" || p.status === "APPROVED") && p.step === intent.step).length;
     add("recovery", `unsafe ${intent.tool} not repeated`, calls <= 1 + retriesApproved, `${calls} calls, ${retriesApproved} retries approved by a person`);
     const recovering = record.events.some((e) => e.type === "effect.recovering" && e.data.operationId === intent.id);
     const escalated = record.events.some((e) => e.type === "effect.unknown_outcome" && e.data.operationId === intent.id);

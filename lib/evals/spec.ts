@@ -66,10 +66,13 @@ export const reviewerAnswerSchema = z.strictObject({
   /** The packet it answers must be about this tool / of this kind (else the trial records a surprise gate). */
   tool: z.string().optional(),
   kind: z.enum(["APPROVAL", "UNKNOWN_OUTCOME"]).optional(),
-  decision: z.enum(["approve", "edit", "reject", "redirect", "none"]),
+  /** approve/edit/reject/redirect answer an approval; happened/retry/skip/redirect an unknown outcome. */
+  decision: z.enum(["approve", "edit", "reject", "redirect", "happened", "retry", "skip", "none"]),
   args: z.unknown().optional(),
   reason: z.string().optional(),
   instruction: z.string().optional(),
+  /** "happened": the system's id for what it did. */
+  receipt: z.string().optional(),
   /** Who answers; "$requester" tries a self-approval (the engine must refuse it). */
   by: z.string().default("reviewer@evals.tether"),
   /** How long the person takes before answering (counted as human wait). */

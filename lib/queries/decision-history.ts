@@ -22,12 +22,12 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/sqlite/client";
-import type { DecisionPacket, RunStatus } from "@/lib/runtime/types";
+import { DECIDED_PACKET_STATUSES, type DecisionPacket, type RunStatus } from "@/lib/runtime/types";
 import { packetInclude, toPacket } from "@/lib/store/records";
 import { firstParam, type SearchParams } from "./search-params";
 
 export const HISTORY_PAGE_SIZE = 25;
-export const DECIDED_STATUSES = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE"] as const;
+export const DECIDED_STATUSES = DECIDED_PACKET_STATUSES;
 export type DecidedStatus = (typeof DECIDED_STATUSES)[number];
 
 /** The trace events shown after each decision ("what the run did next"). */

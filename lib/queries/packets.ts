@@ -48,6 +48,8 @@ export type PacketView = {
   impactLevel: ImpactLevel;
   /** The tool's argument schema as plain JSON Schema (the edit form is generated from it); null: edit as JSON. */
   argsSchema: JsonSchema | null;
+  /** The tool can look its calls up by operation id ("Check now" on an unknown outcome). */
+  canLookUp: boolean;
   run: { status: RunStatus; agent: string } | null;
 };
 
@@ -57,7 +59,7 @@ export async function getPacketView(id: string, deps: InboxDeps = consoleDeps())
   if (!packet) return null;
   const [tool, run] = await Promise.all([deps.findTool(packet.tool).catch(() => undefined), deps.store.getRun(packet.runId)]);
   const traits = tool ? { capability: tool.capability, semantics: tool.semantics } : null;
-  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema: tool ? argsJsonSchema(tool) : null, run: run ? { status: run.status, agent: run.agentSlug } : null };
+  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema: tool ? argsJsonSchema(tool) : null, canLookUp: Boolean(tool?.lookup), run: run ? { status: run.status, agent: run.agentSlug } : null };
 }
 
 /** zod → JSON Schema on the server, so the client gets a plain object it can render a form from. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { actionDigest } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import { AppError, fieldErrorsFromIssues } from "./errors";
-import type { DecisionPacket, PacketDecision, PacketStatus } from "./types";
+import { decisionOptions, type DecisionPacket, type PacketDecision, type PacketStatus } from "./types";
 
 // The reviewer's side of a gate. Validation happens before anything is written; the decision and its
 // trace event are one compare-and-set transaction in the store; the run wakes after commit.
@@ -12,10 +12,16 @@ export const decidePacketSchema = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("edit"), args: z.unknown() }),
   z.object({ decision: z.literal("reject"), reason: z.string().trim().min(1, "Say why you reject it: the agent receives the reason.") }),
   z.object({ decision: z.literal("redirect"), instruction: z.string().trim().min(1, "Give the agent an instruction.") }),
+  // An unknown outcome: the person checked the outside system and says what it shows.
+  z.object({ decision: z.literal("happened"), receipt: z.string().trim().max(500).optional(), note: z.string().trim().max(2000).optional() }),
+  z.object({ decision: z.literal("retry") }),
+  z.object({ decision: z.literal("skip"), reason: z.string().trim().max(2000).optional() }),
 ]);
 export type DecidePacketInput = z.input<typeof decidePacketSchema>;
 
-const STATUS_BY_DECISION: Record<PacketDecision["decision"], PacketStatus> = { approve: "APPROVED", edit: "EDITED", reject: "REJECTED", redirect: "REDIRECTED" };
+const STATUS_BY_DECISION: Record<PacketDecision["decision"], PacketStatus> = {
+  approve: "APPROVED", edit: "EDITED", reject: "REJECTED", redirect: "REDIRECTED", happened: "CONFIRMED", retry: "RETRIED", skip: "SKIPPED",
+};
 
 export async function decidePacket(ctx: EngineContext, opts: { packetId: string; reviewer: string; input: unknown }): Promise<DecisionPacket> {
   const parsed = decidePacketSchema.safeParse(opts.input);
@@ -36,11 +42,13 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
   if (packet.status !== "PENDING") {
     throw new AppError("PACKET_ALREADY_DECIDED", { message: `packet ${packet.id} is ${packet.status}`, userMessage: `This packet was already decided (${packet.status.toLowerCase()})${packet.decidedBy ? ` by ${packet.decidedBy}` : ""}.` });
   }
-  if (!packet.content.options.includes(input.decision)) {
-    throw new AppError("INVALID_INPUT", { message: `${input.decision} is not an option for packet ${packet.id}`, userMessage: `"${input.decision}" is not possible here; choose one of: ${packet.content.options.join(", ")}.` });
+  const options = decisionOptions(packet);
+  if (!options.includes(input.decision)) {
+    throw new AppError("INVALID_INPUT", { message: `${input.decision} is not an option for packet ${packet.id}`, userMessage: `"${input.decision}" is not possible here; choose one of: ${options.join(", ")}.` });
   }
   const run = await ctx.store.getRun(packet.runId);
-  const isApproval = input.decision === "approve" || input.decision === "edit";
+  // Running an unsafe call again is an approval like any other: never by whoever asked for it.
+  const isApproval = input.decision === "approve" || input.decision === "edit" || input.decision === "retry";
   if (isApproval && (opts.reviewer === packet.requestedBy || opts.reviewer === run?.startedBy)) {
     throw new AppError("FORBIDDEN", { message: `${opts.reviewer} requested packet ${packet.id} and cannot approve it`, userMessage: "You requested this action, so you cannot approve it. Another reviewer must." });
   }
@@ -57,12 +65,16 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
       throw new AppError("INVALID_INPUT", { message: `edited arguments do not match ${tool.name}'s schema`, userMessage: "The edited arguments are not valid for this tool.", fieldErrors: fieldErrorsFromIssues(args.error.issues) });
     }
     decision = { decision: "edit", args: args.data, digest: actionDigest({ runId: packet.runId, step: packet.step, tool: packet.tool, args: args.data }) };
-  } else if (input.decision === "approve") {
-    decision = { decision: "approve", digest: packet.digest };
+  } else if (input.decision === "approve" || input.decision === "retry") {
+    decision = { decision: input.decision, digest: packet.digest };
   } else if (input.decision === "reject") {
     decision = { decision: "reject", reason: input.reason };
-  } else {
+  } else if (input.decision === "redirect") {
     decision = { decision: "redirect", instruction: input.instruction };
+  } else if (input.decision === "happened") {
+    decision = { decision: "happened", ...(input.receipt ? { receipt: input.receipt } : {}), ...(input.note ? { note: input.note } : {}) };
+  } else {
+    decision = { decision: "skip", ...(input.reason ? { reason: input.reason } : {}) };
   }
 
   const now = ctx.clock.now();

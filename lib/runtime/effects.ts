@@ -2,7 +2,7 @@ import { actionDigest, operationId } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import type { Action, Pending } from "./state";
-import { ToolError, type DecisionPacket, type ToolDefinition } from "./types";
+import { IN_DOUBT_OPTIONS, ToolError, type DecisionPacket, type ToolDefinition } from "./types";
 
 // The effect protocol (DESIGN.md §4): intent committed before the call, the call made with a stable
 // key, result + state + events committed together. On resume an intent without a result "may have
@@ -224,9 +224,7 @@ async function escalateUnknown(ctx: EngineContext, cursor: RunCursor, tool: Tool
         reasoning: why,
         uncertainty: "The system did not confirm the outcome and this tool cannot be safely repeated.",
         evidence: [],
-        // approve = it did not happen, run it again; reject = it did not happen, do not retry;
-        // redirect = tell the agent what happened (e.g. "it went through, receipt …").
-        options: ["approve", "reject", "redirect"],
+        options: [...IN_DOUBT_OPTIONS],
       },
       queue: "attention",
       assignee: null,

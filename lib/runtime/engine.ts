@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sha256 } from "./canonical";
 import { silentLogger, type EngineContext, type RuntimeOptions } from "./context";
+import { checkUnknownOutcome } from "./check-outcome";
 import { decidePacket } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { permissionInputSchema } from "./permissions";
@@ -154,6 +155,7 @@ export function createRuntime(options: RuntimeOptions) {
     },
 
     decidePacket: (opts: { packetId: string; reviewer: string; input: unknown }) => decidePacket(ctx, opts),
+    checkUnknownOutcome: (opts: { packetId: string }) => checkUnknownOutcome(ctx, opts),
 
     async assignPacket(opts: { packetId: string; by: string; queue?: string; assignee?: string | null }): Promise<DecisionPacket> {
       const packet = await store.getPacket(opts.packetId);

@@ -67,15 +67,15 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   cursor.state.approvals = [...cursor.state.approvals, decided];
   cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by: packet.decidedBy ?? undefined, packetId: packet.id } });
 
+  // An unknown outcome a person settled: it happened, it did not (skip), or they redirected the run. A retry goes on below.
+  if (packet.kind === "UNKNOWN_OUTCOME" && packet.status !== "RETRIED" && packet.status !== "APPROVED") return settleUnknown(cursor, packet, pending.intentId!);
   if (packet.status === "REJECTED" || packet.status === "EXPIRED") {
-    if (packet.kind === "UNKNOWN_OUTCOME") return settleUnknown(cursor, packet, pending.intentId!, "FAILED", `a person confirmed it did not happen: ${decision.reason ?? ""}`);
     cursor.observe({ kind: packet.status === "EXPIRED" ? "expired" : "rejected", tool: packet.tool, message: `${packet.tool} was ${packet.status === "EXPIRED" ? "not approved in time" : "rejected"}: ${decision.reason ?? "no reason given"}`, data: { packetId: packet.id, reason: decision.reason } });
     cursor.finishStep();
     return cursor.commit({ status: "RUNNING" });
   }
   if (packet.status === "REDIRECTED") {
     cursor.state.instructions = [...cursor.state.instructions, decision.instruction!];
-    if (packet.kind === "UNKNOWN_OUTCOME") return settleUnknown(cursor, packet, pending.intentId!, "RESOLVED", `a person resolved it: ${decision.instruction}`);
     cursor.observe({ kind: "redirected", tool: packet.tool, message: `A person redirected the run: ${decision.instruction}`, data: { packetId: packet.id } });
     cursor.finishStep();
     return cursor.commit({ status: "RUNNING" });
@@ -123,17 +123,36 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   return startEffect(ctx, cursor, tool, action, packet);
 }
 
-/** An unknown outcome a person settled without a retry: the intent gets its final status. */
-async function settleUnknown(cursor: RunCursor, packet: DecisionPacket, intentId: string, status: "FAILED" | "RESOLVED", message: string): Promise<StepOutcome> {
-  if (status === "RESOLVED") {
-    // A person vouches that it happened: the result is a decision, not a receipt.
+/**
+ * An unknown outcome a person settled without a retry. "It happened" (and a redirect, which says what to do
+ * instead) leaves a decision fact where the call's result would be: a person's word, not a receipt.
+ * "It did not happen — skip it" (or a reject/expiry of a packet stored before the in-doubt words) fails the intent.
+ */
+async function settleUnknown(cursor: RunCursor, packet: DecisionPacket, intentId: string): Promise<StepOutcome> {
+  const decision = packet.decision!;
+  const by = packet.decidedBy ?? undefined;
+  const happened = packet.status === "CONFIRMED" || packet.status === "REDIRECTED";
+  let message: string;
+  if (packet.status === "CONFIRMED") {
+    message = `A person confirmed that ${packet.tool} happened${decision.receipt ? ` (receipt ${decision.receipt})` : ""}${decision.note ? `: ${decision.note}` : ""}`;
+  } else if (packet.status === "REDIRECTED") {
+    cursor.state.instructions = [...cursor.state.instructions, decision.instruction!];
+    message = `A person resolved it: ${decision.instruction}`;
+  } else {
+    message = `A person confirmed that ${packet.tool} did not happen; it is skipped${decision.reason ? `: ${decision.reason}` : ""}`;
+  }
+  if (happened) {
     const action = cursor.state.pending?.kind === "gate" ? cursor.state.pending.action : undefined;
-    cursor.addFact({ key: action?.resultKey ?? packet.tool, value: { confirmedBy: packet.decidedBy, note: packet.decision?.instruction }, kind: "decision", source: { by: packet.decidedBy ?? undefined, packetId: packet.id, operationId: intentId } });
+    const value = packet.status === "CONFIRMED"
+      ? { happened: true, confirmedBy: packet.decidedBy, ...(decision.receipt ? { receipt: decision.receipt } : {}), ...(decision.note ? { note: decision.note } : {}) }
+      : { confirmedBy: packet.decidedBy, note: decision.instruction };
+    cursor.addFact({ key: action?.resultKey ?? packet.tool, value, kind: "decision", source: { by, packetId: packet.id, operationId: intentId, ...(decision.receipt ? { receiptId: decision.receipt } : {}) } });
   }
   cursor.state.risks = cursor.state.risks.filter((r) => r.id !== intentId);
-  cursor.observe({ kind: "resolved", tool: packet.tool, message, data: { packetId: packet.id, operationId: intentId } });
+  cursor.observe({ kind: "resolved", tool: packet.tool, message, data: { packetId: packet.id, operationId: intentId, decision: decision.decision } });
   cursor.finishStep();
-  return cursor.commit({ status: "RUNNING", updateIntent: { id: intentId, status, attempt: 0, result: { resolvedBy: packet.decidedBy, message } } });
+  const status = happened ? "RESOLVED" : "FAILED";
+  return cursor.commit({ status: "RUNNING", updateIntent: { id: intentId, status, attempt: 0, result: { resolvedBy: packet.decidedBy, decision: decision.decision, message, ...(decision.receipt ? { receipt: decision.receipt } : {}) } } });
 }
 
 async function refuse(cursor: RunCursor, packet: DecisionPacket, why: string): Promise<StepOutcome> {

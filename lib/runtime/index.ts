@@ -10,3 +10,4 @@ export * from "./store";
 export * from "./types";
 export { decidePacketSchema, type DecidePacketInput } from "./decide-packet";
 export { DEFAULT_CONCURRENCY, type Worker, type WorkerOptions } from "./worker";
+export type { OutcomeCheck } from "./check-outcome";

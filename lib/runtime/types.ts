@@ -193,8 +193,20 @@ export type PermissionRule = {
 // ---- gates
 
 export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME";
-export type PacketStatus = "PENDING" | "APPROVED" | "EDITED" | "REJECTED" | "REDIRECTED" | "EXPIRED" | "STALE";
-export type DecisionKind = "approve" | "edit" | "reject" | "redirect";
+/** CONFIRMED, RETRIED and SKIPPED close an unknown-outcome packet; the others an approval (REDIRECTED and EXPIRED both). */
+export type PacketStatus = "PENDING" | "APPROVED" | "EDITED" | "REJECTED" | "REDIRECTED" | "EXPIRED" | "STALE" | "CONFIRMED" | "RETRIED" | "SKIPPED";
+export const DECIDED_PACKET_STATUSES = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE", "CONFIRMED", "RETRIED", "SKIPPED"] as const satisfies readonly PacketStatus[];
+export type DecisionKind = "approve" | "edit" | "reject" | "redirect" | InDoubtDecisionKind;
+/** The words for an effect whose outcome is unknown: each says what happened and what the run does next. */
+export type InDoubtDecisionKind = "happened" | "retry" | "skip";
+
+export const APPROVAL_OPTIONS: readonly DecisionKind[] = ["approve", "edit", "reject", "redirect"];
+export const IN_DOUBT_OPTIONS: readonly DecisionKind[] = ["happened", "retry", "skip", "redirect"];
+
+/** What a reviewer may answer. By kind for unknown outcomes: packets stored before the in-doubt words offered approve/reject. */
+export function decisionOptions(packet: { kind: PacketKind; content: { options: DecisionKind[] } }): readonly DecisionKind[] {
+  return packet.kind === "UNKNOWN_OUTCOME" ? IN_DOUBT_OPTIONS : packet.content.options;
+}
 
 export type PacketContent = {
   impact: string;
@@ -213,6 +225,9 @@ export type PacketDecision = {
   args?: unknown;
   reason?: string;
   instruction?: string;
+  /** "happened": the outside system's id for what it did (e.g. the deploy id), when the person has it. */
+  receipt?: string;
+  note?: string;
   digest?: string; // the digest of the action a person approved
 };
 

@@ -17,13 +17,13 @@ import { requirePageScope } from "@/lib/auth/session";
 import { impactReason } from "@/lib/inbox/impact";
 import { findDeciders, getPacketView } from "@/lib/queries/packets";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
-import type { DecisionKind } from "@/lib/runtime/types";
+import { decisionOptions, type DecisionKind } from "@/lib/runtime/types";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Decision packet" };
 
 type PacketPageProps = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
-const DECISIONS: DecisionKind[] = ["approve", "edit", "reject", "redirect"];
+const DECISIONS: DecisionKind[] = ["approve", "edit", "reject", "redirect", "happened", "retry", "skip"];
 
 export default async function PacketPage({ params, searchParams }: PacketPageProps) {
   const [{ id }, query, { user, isAllowed }] = await Promise.all([params, searchParams, requirePageScope("packets:read")]);
@@ -31,7 +31,7 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
   const canDecide = can(user.role, "packets:decide");
   const [view, deciders] = await Promise.all([getPacketView(id), canDecide ? findDeciders() : Promise.resolve([])]);
   if (!view) notFound();
-  const { packet, traits, impactLevel, argsSchema, run } = view;
+  const { packet, traits, impactLevel, argsSchema, canLookUp, run } = view;
   const reason = impactReason(packet.tool, traits, packet.kind);
   const now = new Date();
   const isOpen = packet.status === "PENDING";
@@ -69,7 +69,9 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
             packetId={packet.id}
             status={packet.status}
             decidedBy={packet.decidedBy}
-            options={packet.content.options}
+            options={decisionOptions(packet)}
+            tool={packet.tool}
+            canLookUp={canLookUp}
             impact={packet.content.impact}
             proposedArgs={packet.args}
             argsSchema={argsSchema}
