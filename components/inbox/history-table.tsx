@@ -12,6 +12,7 @@ function decisionDetail(entry: HistoryEntry): string | null {
   if (decision.reason) return `reason: ${decision.reason}`;
   if (decision.instruction) return `instruction: ${decision.instruction}`;
   if (decision.decision === "edit") return `edited: ${JSON.stringify(decision.args)}`;
+  if (decision.receipt || decision.note) return [decision.receipt && `receipt: ${decision.receipt}`, decision.note].filter(Boolean).join(" · ");
   return null;
 }
 
