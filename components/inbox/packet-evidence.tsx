@@ -1,6 +1,6 @@
 import { FactKindBadge } from "@/components/runs/fact-kind-badge";
 import { Card } from "@/components/ui/card";
-import { JsonView } from "@/components/ui/json-view";
+import { ValueFields } from "@/components/ui/value-fields";
 import type { DecisionPacket } from "@/lib/runtime/types";
 
 /** A duration in the largest whole unit: "3 min", "2 h". */
@@ -34,7 +34,7 @@ export function PacketEvidence({ packet }: { packet: DecisionPacket }) {
                 <span className="text-xs text-zinc-500">{formatAge(fact.ageMs)} old</span>
                 {sourceText(fact.source) && <span className="text-xs text-zinc-500">· {sourceText(fact.source)}</span>}
                 <div className="w-full min-w-0">
-                  <JsonView value={fact.value} />
+                  <ValueFields value={fact.value} label={fact.key} />
                 </div>
               </li>
             ))}

@@ -1,4 +1,4 @@
-import { JsonView } from "@/components/ui/json-view";
+import { ValueFields } from "@/components/ui/value-fields";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { Fact } from "@/lib/runtime/state";
 import { FactKindBadge } from "./fact-kind-badge";
@@ -44,7 +44,7 @@ export function FactsList({ facts, now }: { facts: Fact[]; now: Date }) {
                 {isSuperseded && <span className="text-xs text-zinc-500">superseded</span>}
               </div>
               <div className="mt-1">
-                <JsonView value={fact.value} />
+                <ValueFields value={fact.value} label={fact.key} />
               </div>
               <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-zinc-500">
                 <span>
