@@ -31,6 +31,7 @@ function hintFor(field: FormField): string | undefined {
   }
   if (field.kind === "json") parts.push("JSON");
   if (!field.isRequired) parts.push("optional");
+  if (field.isReadOnly) parts.push("cannot be edited in review");
   return parts.length > 0 ? parts.join(" · ") : undefined;
 }
 
@@ -65,7 +66,7 @@ function ArgField({ field, values, errors, onChange }: { field: FormField } & Om
     return (
       <div>
         <label htmlFor={id} className="flex items-center gap-2 text-sm font-medium text-zinc-800">
-          <input id={id} type="checkbox" checked={values[field.path] === true} onChange={(e) => onChange(field.path, e.target.checked)} className="size-4 focus-visible:outline-2 focus-visible:outline-blue-600" />
+          <input id={id} type="checkbox" disabled={field.isReadOnly} checked={values[field.path] === true} onChange={(e) => onChange(field.path, e.target.checked)} className="size-4 focus-visible:outline-2 focus-visible:outline-blue-600" />
           {label}
         </label>
       </div>
@@ -76,7 +77,7 @@ function ArgField({ field, values, errors, onChange }: { field: FormField } & Om
   return (
     <Field id={id} label={label} hint={hint} error={error}>
       {field.kind === "enum" ? (
-        <Select id={id} value={value} error={error} onChange={(e) => onChange(field.path, e.target.value)} {...aria}>
+        <Select id={id} value={value} error={error} disabled={field.isReadOnly} onChange={(e) => onChange(field.path, e.target.value)} {...aria}>
           {!field.isRequired && <option value="">—</option>}
           {field.options.map((option) => (
             <option key={String(option)} value={String(option)}>
@@ -85,13 +86,14 @@ function ArgField({ field, values, errors, onChange }: { field: FormField } & Om
           ))}
         </Select>
       ) : field.kind === "json" ? (
-        <Textarea id={id} rows={4} spellCheck={false} value={value} error={error} onChange={(e) => onChange(field.path, e.target.value)} className="font-mono text-xs" {...aria} />
+        <Textarea id={id} rows={4} spellCheck={false} readOnly={field.isReadOnly} value={value} error={error} onChange={(e) => onChange(field.path, e.target.value)} className="font-mono text-xs" {...aria} />
       ) : (
         <Input
           id={id}
           type={field.kind === "string" ? (field.format === "email" ? "email" : "text") : "number"}
           step={field.kind === "integer" ? 1 : field.kind === "number" ? "any" : undefined}
           value={value}
+          readOnly={field.isReadOnly}
           error={error}
           onChange={(e) => onChange(field.path, e.target.value)}
           {...aria}

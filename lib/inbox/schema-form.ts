@@ -18,9 +18,11 @@ export type JsonSchema = {
   format?: string;
   title?: string;
   description?: string;
+  /** The tool does not let a reviewer edit it (ToolDefinition.editableFields). */
+  readOnly?: boolean;
 };
 
-type FieldBase = { path: string; name: string; label: string; isRequired: boolean; description?: string };
+type FieldBase = { path: string; name: string; label: string; isRequired: boolean; isReadOnly?: boolean; description?: string };
 export type EnumOption = string | number | boolean;
 
 export type FormField =
@@ -53,7 +55,7 @@ function objectFields(schema: JsonSchema & { properties: Record<string, JsonSche
 }
 
 function toField(name: string, schema: JsonSchema, path: string, isRequired: boolean): FormField {
-  const base: FieldBase = { path, name, label: schema.title ?? humanize(name), isRequired, ...(schema.description ? { description: schema.description } : {}) };
+  const base: FieldBase = { path, name, label: schema.title ?? humanize(name), isRequired, ...(schema.readOnly ? { isReadOnly: true } : {}), ...(schema.description ? { description: schema.description } : {}) };
   const enumValues = schema.enum ?? (schema.const !== undefined ? [schema.const] : undefined);
   if (enumValues && enumValues.length > 0 && enumValues.every(isEnumOption)) return { ...base, kind: "enum", options: enumValues as EnumOption[] };
   if (schema.type === "string") {

@@ -63,10 +63,14 @@ export async function getPacketView(id: string, deps: InboxDeps = consoleDeps())
 }
 
 /** zod → JSON Schema on the server, so the client gets a plain object it can render a form from. */
-export function argsJsonSchema(tool: Pick<ToolDefinition, "input">): JsonSchema | null {
+export function argsJsonSchema(tool: Pick<ToolDefinition, "input" | "editableFields">): JsonSchema | null {
   try {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-    return schema as JsonSchema;
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
+    const editable = tool.editableFields;
+    if (editable && schema.properties) {
+      schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, editable.includes(name) ? property : { ...property, readOnly: true }]));
+    }
+    return schema;
   } catch {
     return null; // a schema JSON Schema cannot express: the reviewer edits the JSON
   }

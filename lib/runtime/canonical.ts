@@ -22,9 +22,15 @@ export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** The digest an approval is bound to: exactly this run, step, tool and arguments. */
-export function actionDigest(action: { runId: string; step: number; tool: string; args: unknown }): string {
-  return sha256(canonicalJson({ runId: action.runId, step: action.step, tool: action.tool, args: action.args }));
+/** What an approval was given under: the permission rule (id and version) and the tool's registration. */
+export type ApprovalBinding = { rule: string | null; tool: string | null };
+
+/**
+ * The digest an approval is bound to: exactly this run, step, tool and arguments — and, for packets asked
+ * since approvals were bound to them, the rule and the tool registration in force when it was asked.
+ */
+export function actionDigest(action: { runId: string; step: number; tool: string; args: unknown; binding?: ApprovalBinding }): string {
+  return sha256(canonicalJson({ runId: action.runId, step: action.step, tool: action.tool, args: action.args, binding: action.binding }));
 }
 
 /** Stable operation id / idempotency key for the call-th world-changing call of a step. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { actionDigest } from "./canonical";
+import { actionDigest, canonicalJson } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import { AppError, fieldErrorsFromIssues } from "./errors";
-import { decisionOptions, type DecisionPacket, type PacketDecision, type PacketStatus } from "./types";
+import { decisionOptions, type DecisionPacket, type PacketDecision, type PacketStatus, type ToolDefinition } from "./types";
 
 // The reviewer's side of a gate. Validation happens before anything is written; the decision and its
 // trace event are one compare-and-set transaction in the store; the run wakes after commit.
@@ -18,6 +18,15 @@ export const decidePacketSchema = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("skip"), reason: z.string().trim().max(2000).optional() }),
 ]);
 export type DecidePacketInput = z.input<typeof decidePacketSchema>;
+
+/** Top-level arguments an edit changed that the tool does not let a reviewer edit (money, recipients…). */
+function lockedFieldsChanged(tool: ToolDefinition, before: unknown, after: unknown): string[] {
+  if (!tool.editableFields) return [];
+  const was = (before ?? {}) as Record<string, unknown>;
+  const now = (after ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(was), ...Object.keys(now)]);
+  return [...keys].filter((key) => !tool.editableFields!.includes(key) && canonicalJson(was[key]) !== canonicalJson(now[key])).sort();
+}
 
 const STATUS_BY_DECISION: Record<PacketDecision["decision"], PacketStatus> = {
   approve: "APPROVED", edit: "EDITED", reject: "REJECTED", redirect: "REDIRECTED", happened: "CONFIRMED", retry: "RETRIED", skip: "SKIPPED",
@@ -64,7 +73,15 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
     if (!args.success) {
       throw new AppError("INVALID_INPUT", { message: `edited arguments do not match ${tool.name}'s schema`, userMessage: "The edited arguments are not valid for this tool.", fieldErrors: fieldErrorsFromIssues(args.error.issues) });
     }
-    decision = { decision: "edit", args: args.data, digest: actionDigest({ runId: packet.runId, step: packet.step, tool: packet.tool, args: args.data }) };
+    const locked = lockedFieldsChanged(tool, packet.args, args.data);
+    if (locked.length > 0) {
+      throw new AppError("INVALID_INPUT", {
+        message: `edit of ${locked.join(", ")} on ${tool.name}`,
+        userMessage: `These fields cannot be edited here: ${locked.join(", ")}. Reject with a reason or redirect the agent, so the change is asked again under the rule.`,
+        fieldErrors: Object.fromEntries(locked.map((field) => [field, ["This field cannot be edited in review."]])),
+      });
+    }
+    decision = { decision: "edit", args: args.data, digest: actionDigest({ runId: packet.runId, step: packet.step, tool: packet.tool, args: args.data, binding: packet.content.binding }) };
   } else if (input.decision === "approve" || input.decision === "retry") {
     decision = { decision: input.decision, digest: packet.digest };
   } else if (input.decision === "reject") {

@@ -1,11 +1,11 @@
-import { actionDigest, canonicalJson } from "./canonical";
+import { actionDigest, canonicalJson, type ApprovalBinding } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performEffect, performRead, readWithRetries, safeImpact, startEffect } from "./effects";
 import { checkPermission } from "./permission-check";
 import type { PermissionVerdict } from "./permissions";
 import { latestFact, type Action, type Pending } from "./state";
-import type { DecisionPacket, PacketContent, ToolDefinition } from "./types";
+import { APPROVAL_OPTIONS, type DecisionPacket, type PacketContent, type ToolDefinition } from "./types";
 
 // Human gates, from the run's side (DESIGN.md §6): ask for a decision, then act on the one that won.
 // Deciding a packet (the reviewer's side) is in decide-packet.ts.
@@ -16,7 +16,8 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
   const now = cursor.now();
   const rule = verdict.rule;
   const packetId = ctx.ids.id("pkt");
-  const digest = actionDigest({ runId: cursor.runId, step: cursor.step, tool: tool.name, args: action.args });
+  const binding = approvalBinding(verdict, tool);
+  const digest = actionDigest({ runId: cursor.runId, step: cursor.step, tool: tool.name, args: action.args, binding });
   const expiresAt = rule?.ttlSeconds ? new Date(now.getTime() + rule.ttlSeconds * 1000) : null;
   const content: PacketContent = {
     impact: safeImpact(tool, action.args),
@@ -26,10 +27,11 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
       const fact = latestFact(cursor.state, key);
       return fact ? [{ key, value: fact.value, kind: fact.kind, at: fact.at, ageMs: now.getTime() - Date.parse(fact.at), source: fact.source }] : [];
     }),
-    options: ["approve", "edit", "reject", "redirect"],
+    options: [...APPROVAL_OPTIONS],
+    binding,
   };
   cursor.state.pending = { kind: "gate", packetId, step: cursor.step, action };
-  cursor.event("gate.requested", { packetId, tool: tool.name, args: action.args, digest, impact: content.impact, reason: verdict.reason, requiredApprovals: rule?.approvals ?? 1, queue: rule?.queue ?? "default", expiresAt: expiresAt?.toISOString() ?? null });
+  cursor.event("gate.requested", { packetId, tool: tool.name, args: action.args, digest, binding, impact: content.impact, reason: verdict.reason, requiredApprovals: rule?.approvals ?? 1, queue: rule?.queue ?? "default", expiresAt: expiresAt?.toISOString() ?? null });
   return cursor.park("WAITING_APPROVAL", {
     wakeAt: expiresAt,
     createPacket: {
@@ -50,6 +52,23 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
       expiresAt,
     },
   });
+}
+
+function approvalBinding(verdict: PermissionVerdict, tool: ToolDefinition): ApprovalBinding {
+  return { rule: verdict.rule ? `${verdict.rule.id}@v${verdict.rule.version}` : null, tool: tool.registration ?? null };
+}
+
+/** Why an approval given earlier does not cover the action under today's rule and registration; null when it does. */
+function approvalNoLongerHolds(packet: DecisionPacket, verdict: PermissionVerdict, tool: ToolDefinition): string | null {
+  const approvers = new Set([...packet.approvers, ...(packet.decidedBy ? [packet.decidedBy] : [])]).size;
+  const required = verdict.rule?.approvals ?? 1;
+  if (approvers < required) return `the rule now needs ${required} approvers, it had ${approvers}`;
+  const given = packet.content.binding;
+  if (!given) return null; // asked before approvals were bound to a rule: the checks above are all it had
+  const now = approvalBinding(verdict, tool);
+  if (given.tool !== now.tool) return "the tool's registration changed";
+  if (given.rule !== now.rule) return `the permission rule changed (${given.rule ?? "none"} → ${now.rule ?? "none"})`;
+  return null;
 }
 
 /** The run was woken while a gate was open: act on the decision, or on the expiry. */
@@ -93,10 +112,20 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   cursor.event("permission.checked", { tool: tool.name, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, afterApproval: true });
   if (verdict.effect === "deny") return refuse(cursor, packet, `permission was revoked while the run waited: ${verdict.reason}`);
 
-  const digest = actionDigest({ runId: cursor.runId, step: pending.step, tool: tool.name, args });
+  const digest = actionDigest({ runId: cursor.runId, step: pending.step, tool: tool.name, args, binding: packet.content.binding });
   if (digest !== decided.digest || packet.usedAt) {
     cursor.event("gate.mismatch", { packetId: packet.id, approvedDigest: decided.digest, actionDigest: digest, used: Boolean(packet.usedAt) });
     return refuse(cursor, packet, packet.usedAt ? "the approval was already used" : "the action differs from the one that was approved");
+  }
+  if (packet.kind === "APPROVAL" && verdict.effect === "require_approval") {
+    // The approval holds only under what it was given for: the same rule version (effect, approver
+    // count, conditions) and the same tool registration. Anything else is a new question for people.
+    const changed = approvalNoLongerHolds(packet, verdict, tool);
+    if (changed) {
+      cursor.event("gate.revalidated", { packetId: packet.id, tool: tool.name, why: changed, approvedUnder: packet.content.binding ?? null, now: approvalBinding(verdict, tool) });
+      cursor.observe({ kind: "stale", tool: tool.name, message: `The approval of ${tool.name} no longer holds (${changed}); it is asked again.`, data: { packetId: packet.id } });
+      return requestApproval(ctx, cursor, tool, action, verdict);
+    }
   }
 
   if (packet.kind === "APPROVAL") {

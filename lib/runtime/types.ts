@@ -115,6 +115,10 @@ export type ToolDefinition<I = any, O = any> = {
   lookup?: (args: I, ctx: ToolCallContext) => Promise<O | null>;
   /** A receipt id to keep with the fact (payment id, message id…). */
   receiptId?: (result: O) => string | undefined;
+  /** Registered tools: a fingerprint of the registration (what it calls, how); an approval is bound to it. */
+  registration?: string;
+  /** The arguments a reviewer may edit; unset, any. A money or recipient field is left out on purpose. */
+  editableFields?: readonly string[];
 };
 
 // ---- agents
@@ -218,6 +222,8 @@ export type PacketContent = {
   staleChanges?: Array<{ key: string; before: unknown; after: unknown }>;
   /** Where the packet was escalated from. */
   escalatedFrom?: string;
+  /** The rule and tool registration the approval is asked under (part of the digest); absent on older packets. */
+  binding?: { rule: string | null; tool: string | null };
 };
 
 export type PacketDecision = {

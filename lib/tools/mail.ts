@@ -35,6 +35,8 @@ export function mailTools(client: SandboxClient): ToolDefinition[] {
       return message ? sentMailSchema.parse(message) : null;
     },
     receiptId: (m) => m.messageId,
+    // A reviewer may reword the email, not change who receives it.
+    editableFields: ["subject", "body"],
   };
   return [send];
 }

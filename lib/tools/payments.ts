@@ -36,6 +36,8 @@ export function paymentTools(client: SandboxClient): ToolDefinition[] {
     call: ({ orderId, amountCents }, ctx) =>
       client.post("/payments/refunds", ctx, { body: { orderId, amountCents }, headers: { "idempotency-key": ctx.idempotencyKey } }),
     receiptId: (r) => r.refundId,
+    // A reviewer may lower (or raise) the amount, never send the money to another order's card.
+    editableFields: ["amountCents", "currency"],
   };
   return [refund];
 }

@@ -14,7 +14,7 @@ import { fillUrl, resolveEnvRefs } from "./template";
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact">;
+type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact" | "registration">;
 
 export type HttpToolOptions = {
   /** TETHER_TOOL_ALLOWED_HOSTS and node:dns, read at every call, unless given (tests). */

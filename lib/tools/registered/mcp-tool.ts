@@ -9,7 +9,7 @@ import type { McpServerConfig, McpToolConfig } from "./schemas";
 // structuredContent when it has one, else its text content (parsed as JSON when it is JSON), else the
 // raw content list. `isError` results are refusals: ToolError "rejected", nothing applied.
 
-type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact">;
+type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact" | "registration">;
 
 export function mcpTool(base: Base, config: McpToolConfig, pool: McpClientPool): ToolDefinition {
   const server = serverOf(config);

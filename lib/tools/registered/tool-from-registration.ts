@@ -1,4 +1,4 @@
-import type { Capability, EffectSemantics, ToolDefinition } from "@/lib/runtime";
+import { canonicalJson, sha256, type Capability, type EffectSemantics, type ToolDefinition } from "@/lib/runtime";
 import { AppError } from "@/lib/runtime/errors";
 import { httpTool } from "./http-tool";
 import { argsSchemaFromJsonSchema } from "./json-schema";
@@ -43,6 +43,7 @@ export function toolFromRegistration(row: ToolRegistrationRow, opts: RegisteredT
     capability: row.capability as Capability,
     semantics: row.semantics as EffectSemantics,
     input: args.schema,
+    registration: registrationFingerprint(row),
   };
   if (row.kind === "http") {
     const config = parseConfig(row, httpToolConfigSchema);
@@ -53,6 +54,12 @@ export function toolFromRegistration(row: ToolRegistrationRow, opts: RegisteredT
     return mcpTool({ ...base, describeImpact: impact(row, () => `calls ${config.tool} on MCP server ${serverName(row.name, config)} (${row.name})`) }, config, opts.mcp ?? sharedMcpPool());
   }
   throw corrupt(row, `unknown kind ${row.kind}`);
+}
+
+/** What the registration makes the tool do: an approval given under one fingerprint does not carry over to another. */
+function registrationFingerprint(row: ToolRegistrationRow): string {
+  const { id, kind, capability, semantics, inputSchema, config } = row;
+  return `${id}:${sha256(canonicalJson({ kind, capability, semantics, inputSchema, config })).slice(0, 16)}`;
 }
 
 function impact(row: ToolRegistrationRow, fallback: (args: Record<string, unknown>) => string): (args: Record<string, unknown>) => string {
