@@ -4,6 +4,7 @@ import { builtInAgents } from "@/lib/agents";
 import { createModelPolicy } from "@/lib/agents/model-policy";
 import { modelFromEnv, pricingFromEnv } from "@/lib/agents/model-provider";
 import { recordAgentVersions } from "@/lib/agents/versions";
+import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { getDb, type Db } from "@/lib/db";
 import { DEFAULT_CONCURRENCY, createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
 import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
@@ -11,6 +12,7 @@ import { logDeployFinished, setDeployCallback, type DeployCallback, type DeployF
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { createPrismaStore } from "@/lib/store/prisma-store";
+import { withTraceExportFromEnv } from "@/lib/telemetry";
 import { createBuiltInTools } from "@/lib/tools";
 import { createRegisteredToolResolver } from "@/lib/tools/registered";
 
@@ -58,10 +60,12 @@ export function getRuntime(): Runtime {
     const tools = createBuiltInTools({ sandboxUrl, sandboxKey: () => toolSandboxKey() });
     const agents = withConfiguredModel(builtInAgents, tools);
     const runtime = createRuntime({
-      store: createPrismaStore(db, { logger: consoleLogger }),
+      // OTEL_EXPORTER_OTLP_ENDPOINT set: every run is also exported as one OpenTelemetry trace (docs/observability.md).
+      store: withTraceExportFromEnv(createPrismaStore(db, { logger: consoleLogger }), { logger: consoleLogger }),
       agents,
       tools,
       resolveTool: createRegisteredToolResolver(db, { logger: consoleLogger }),
+      authorizeDecision: (reviewer, packet) => whyNotDecider(db, reviewer, packet),
       logger: consoleLogger,
     });
     // Reads TETHER_SANDBOX: a bad value stops start-up here (instrumentation, `npm run worker`).

@@ -37,6 +37,8 @@ export type DecisionPanelProps = {
   requiredApprovals: number;
   me: string;
   canDecide: boolean;
+  /** Why this person may not decide this packet (its queue names other deciders…). */
+  whyNotDecider?: string | null;
   /** Opened from the list with a decision chosen (e.g. `e` → edit). */
   initialDecision?: DecisionKind;
 };
@@ -80,7 +82,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
   if (!canDecide) {
     return (
       <Card title="Decision">
-        <p className="text-sm text-zinc-600">Your role can read this packet but not decide it.</p>
+        <p className="text-sm text-zinc-600">{props.whyNotDecider ?? "Your role can read this packet but not decide it."}</p>
       </Card>
     );
   }

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
 import { assignInboxPacket, assignPacketSchema } from "@/lib/inbox/assign-packet";
 import { decidePacketsTogether, decideTogetherSchema, type BulkResult } from "@/lib/inbox/decide-together";
+import { getDb } from "@/lib/db";
+import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { isDecider } from "@/lib/queries/packets";
 import { decidePacketSchema } from "@/lib/runtime/decide-packet";
 import { getRuntime } from "@/lib/runtime.server";
@@ -64,7 +66,11 @@ export const assignPacketAction = defineAction(
   },
   async ({ packetId, assignee }, { user, revalidatePath }) => {
     const runtime = getRuntime();
-    const packet = await assignInboxPacket({ isDecider: (email) => isDecider(email), assignPacket: (opts) => runtime.assignPacket(opts) }, { packetId, assignee, by: user.email });
+    const decides = async (email: string) => {
+      const packet = await runtime.store.getPacket(packetId);
+      return packet ? (await whyNotDecider(getDb(), email, packet)) === null : isDecider(email);
+    };
+    const packet = await assignInboxPacket({ isDecider: decides, assignPacket: (opts) => runtime.assignPacket(opts) }, { packetId, assignee, by: user.email });
     revalidatePath("/inbox");
     revalidatePath(`/inbox/${packet.id}`);
     return { packetId: packet.id, assignee: packet.assignee };

@@ -1,4 +1,4 @@
-import type { AgentDefinition, Clock, IdSource, Logger, PermissionRule, ToolDefinition } from "./types";
+import type { AgentDefinition, Clock, DecisionPacket, IdSource, Logger, PermissionRule, ToolDefinition } from "./types";
 import type { RuntimeStore } from "./store";
 
 // What every part of the engine is given. No module-level singletons: createRuntime builds one.
@@ -17,6 +17,8 @@ export type RuntimeOptions = {
   logger?: Logger;
   /** Awaited at every fault point around an external action; crash tests kill the process there. */
   onFaultPoint?: (point: FaultPoint, info: { runId: string; step: number; tool: string }) => Promise<void> | void;
+  /** Who may decide which packet (queues naming their deciders…): why not, or null. Unset: anyone the caller let through. */
+  authorizeDecision?: (reviewer: string, packet: DecisionPacket) => Promise<string | null>;
   /** Attempts for one call whose outcome is unknown (timeouts, 5xx) before a person is asked. */
   maxAttempts?: number;
   retryBaseDelayMs?: number;
@@ -33,6 +35,7 @@ export type EngineContext = {
   ids: IdSource;
   logger: Logger;
   fault: (point: FaultPoint, info: { runId: string; step: number; tool: string }) => Promise<void>;
+  authorizeDecision: (reviewer: string, packet: DecisionPacket) => Promise<string | null>;
   maxAttempts: number;
   retryBaseDelayMs: number;
   maxConsecutiveErrors: number;

@@ -55,6 +55,8 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
   if (!options.includes(input.decision)) {
     throw new AppError("INVALID_INPUT", { message: `${input.decision} is not an option for packet ${packet.id}`, userMessage: `"${input.decision}" is not possible here; choose one of: ${options.join(", ")}.` });
   }
+  const refusal = await ctx.authorizeDecision(opts.reviewer, packet);
+  if (refusal) throw new AppError("FORBIDDEN", { message: `${opts.reviewer} may not decide packet ${packet.id}: ${refusal}`, userMessage: refusal });
   const run = await ctx.store.getRun(packet.runId);
   // Running an unsafe call again is an approval like any other: never by whoever asked for it.
   const isApproval = input.decision === "approve" || input.decision === "edit" || input.decision === "retry";

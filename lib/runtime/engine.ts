@@ -37,6 +37,7 @@ export function createRuntime(options: RuntimeOptions) {
     ids: options.ids ?? { id: (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}` },
     logger: options.logger ?? silentLogger,
     fault: async (point, info) => { await options.onFaultPoint?.(point, info); },
+    authorizeDecision: options.authorizeDecision ?? (async () => null),
     maxAttempts: options.maxAttempts ?? 3,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 100,
     maxConsecutiveErrors: options.maxConsecutiveErrors ?? 3,

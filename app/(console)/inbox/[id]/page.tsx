@@ -14,7 +14,9 @@ import { JsonView } from "@/components/ui/json-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/rbac";
 import { requirePageScope } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
 import { impactReason } from "@/lib/inbox/impact";
+import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { findDeciders, getPacketView } from "@/lib/queries/packets";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 import { decisionOptions, type DecisionKind } from "@/lib/runtime/types";
@@ -32,6 +34,7 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
   const [view, deciders] = await Promise.all([getPacketView(id), canDecide ? findDeciders() : Promise.resolve([])]);
   if (!view) notFound();
   const { packet, traits, impactLevel, argsSchema, canLookUp, run } = view;
+  const whyNot = canDecide ? await whyNotDecider(getDb(), user.email, packet) : null;
   const reason = impactReason(packet.tool, traits, packet.kind);
   const now = new Date();
   const isOpen = packet.status === "PENDING";
@@ -80,7 +83,8 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
             approvers={packet.approvers}
             requiredApprovals={packet.requiredApprovals}
             me={user.email}
-            canDecide={canDecide}
+            canDecide={canDecide && !whyNot}
+            whyNotDecider={whyNot}
             initialDecision={DECISIONS.find((d) => d === firstParam(query.decide))}
           />
           {isOpen && canDecide && <AssignmentPanel packetId={packet.id} assignee={packet.assignee} queue={packet.queue} me={user.email} deciders={deciders.map(({ email, name }) => ({ email, name }))} />}

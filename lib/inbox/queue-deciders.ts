@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { writeAudit } from "@/lib/auth/audit";
+import { can, ROLES, type Role } from "@/lib/auth/rbac";
+import type { Db } from "@/lib/db";
+import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import type { DecisionPacket } from "@/lib/runtime/types";
+
+// Who may decide a packet, beyond holding packets:decide:
+// - a queue may name its deciders (roles or people); a queue nobody named is open to every decider;
+// - an unknown outcome ("did it happen? run it again?") is settled only by people whose role may operate
+//   runs — a reviewer of refunds does not re-run a migration.
+// The engine asks this before every decision (RuntimeOptions.authorizeDecision); the console asks it to
+// show or hide the decision form, and before assigning a packet to someone.
+
+export const queueDecidersSchema = z.object({
+  roles: z.array(z.enum(ROLES)).max(ROLES.length).default([]),
+  people: z.array(z.string().trim().toLowerCase().email("Give each person's email.")).max(200).default([]),
+});
+export type QueueDeciders = { name: string; roles: Role[]; people: string[]; updatedBy: string; updatedAt: Date };
+
+const queueNameSchema = z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "Use letters, digits, - and _.");
+
+export async function listQueueDeciders(db: Db): Promise<QueueDeciders[]> {
+  const rows = await db.decisionQueue.findMany({ orderBy: { name: "asc" } });
+  return rows.map((row) => ({ name: row.name, roles: JSON.parse(row.roles) as Role[], people: JSON.parse(row.people) as string[], updatedBy: row.updatedBy, updatedAt: row.updatedAt }));
+}
+
+/** Names a queue's deciders (empty lists open it to every decider again); audited in the same transaction. */
+export async function putQueueDeciders(db: Db, opts: { queue: unknown; input: unknown; by: string }): Promise<QueueDeciders> {
+  const name = queueNameSchema.safeParse(opts.queue);
+  const parsed = queueDecidersSchema.safeParse(opts.input);
+  if (!name.success || !parsed.success) {
+    const issues = [...(name.success ? [] : name.error.issues.map((i) => ({ ...i, path: ["queue"] }))), ...(parsed.success ? [] : parsed.error.issues)];
+    throw new AppError("INVALID_INPUT", { message: "invalid queue deciders", userMessage: "The queue's deciders are invalid.", fieldErrors: fieldErrorsFromIssues(issues) });
+  }
+  const roles = [...new Set(parsed.data.roles)];
+  const people = [...new Set(parsed.data.people)];
+  const row = await db.$transaction(async (tx) => {
+    const saved = await tx.decisionQueue.upsert({
+      where: { name: name.data },
+      create: { name: name.data, roles: JSON.stringify(roles), people: JSON.stringify(people), updatedBy: opts.by },
+      update: { roles: JSON.stringify(roles), people: JSON.stringify(people), updatedBy: opts.by },
+    });
+    await writeAudit(tx, { actor: opts.by, action: "queues.put", target: name.data, data: { roles, people } });
+    return saved;
+  });
+  return { name: row.name, roles, people, updatedBy: row.updatedBy, updatedAt: row.updatedAt };
+}
+
+/** Why this person may not decide this packet; null when they may. */
+export async function whyNotDecider(db: Db, email: string, packet: Pick<DecisionPacket, "queue" | "kind">): Promise<string | null> {
+  const [user, queue] = await Promise.all([
+    db.user.findUnique({ where: { email }, select: { role: true, disabledAt: true } }),
+    db.decisionQueue.findUnique({ where: { name: packet.queue } }),
+  ]);
+  if (!user || user.disabledAt) return `${email} is not an active person of this Tether.`;
+  const role = user.role as Role;
+  if (!can(role, "packets:decide")) return "Your role may not decide packets.";
+  if (packet.kind === "UNKNOWN_OUTCOME" && !can(role, "runs:operate")) {
+    return "Whether an uncertain call happened, and whether to run it again, is settled by an operator or an admin.";
+  }
+  if (queue) {
+    const roles = JSON.parse(queue.roles) as string[];
+    const people = JSON.parse(queue.people) as string[];
+    if ((roles.length > 0 || people.length > 0) && !roles.includes(role) && !people.includes(email)) {
+      return `The queue "${packet.queue}" is decided by ${[...roles.map((r) => `${r}s`), ...people].join(", ")}.`;
+    }
+  }
+  return null;
+}
