@@ -7,6 +7,7 @@
 import { config as loadEnvFile } from "dotenv";
 import { DEFAULT_CONCURRENCY } from "../lib/runtime";
 import { getRuntime, startRetentionFromEnv, workerOptionsFromEnv } from "../lib/runtime.server";
+import { shutdownTraceExport } from "../lib/telemetry";
 
 loadEnvFile({ path: [".env.local", ".env"], quiet: true });
 
@@ -30,6 +31,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     console.log(`[tether] worker ${worker.owner} stopping: ${worker.inFlight} runs in flight`);
     await retention.stop();
     await worker.stop();
+    await shutdownTraceExport(); // the spans of the last steps go out before the process does
     console.log(`[tether] worker ${worker.owner} stopped`);
     process.exit(0);
   });

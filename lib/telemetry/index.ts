@@ -1,0 +1,46 @@
+import type { Logger, RuntimeStore } from "@/lib/runtime";
+import { createOtlpSink, type SpanSink } from "./otlp";
+import { redactionFromEnv } from "./redact";
+import { withTraceExport, type TraceExport } from "./store";
+
+// OpenTelemetry for Tether (docs/observability.md): when an OTLP endpoint is configured, each run is
+// exported as one trace. The composition root wraps the runtime's store (withTraceExportFromEnv);
+// the route that starts runs records an incoming traceparent (withIncomingTraceContext).
+
+export { withIncomingTraceContext } from "./trace-context";
+export { withTraceExport, type TraceExport } from "./store";
+export { createOtlpSink, type SpanSink } from "./otlp";
+
+type Env = Record<string, string | undefined>;
+
+/** OTLP is configured (an endpoint is set) and not switched off (OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER=none). */
+export function isTraceExportEnabled(env: Env = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
+  if ((env.OTEL_TRACES_EXPORTER ?? "").split(",").some((e) => e.trim().toLowerCase() === "none")) return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
+}
+
+// One sink per process (the runtime is rebuilt when the database changes; the exporter is not).
+const globalForTelemetry = globalThis as unknown as { tetherSpanSink?: SpanSink; tetherTraceStores?: Set<TraceExport> };
+const stores = (globalForTelemetry.tetherTraceStores ??= new Set());
+
+/** The store as given when OTLP is not configured; else the store that also exports each run's trace. */
+export function withTraceExportFromEnv(store: RuntimeStore, opts: { logger?: Logger; env?: Env } = {}): RuntimeStore {
+  const env = opts.env ?? process.env;
+  if (!isTraceExportEnabled(env)) return store;
+  const redaction = redactionFromEnv(env); // a bad value stops start-up, like the other settings
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
+  if (protocol && protocol !== "http/json") opts.logger?.warn("Tether exports traces as OTLP/HTTP JSON only; OTEL_EXPORTER_OTLP_PROTOCOL is ignored", { protocol });
+  globalForTelemetry.tetherSpanSink ??= createOtlpSink();
+  const traced = withTraceExport(store, { sink: globalForTelemetry.tetherSpanSink, redaction, logger: opts.logger });
+  stores.add(traced);
+  return traced;
+}
+
+/** Send every span derived so far, then stop the exporter (a worker's graceful stop). */
+export async function shutdownTraceExport(): Promise<void> {
+  await Promise.all([...stores].map((s) => s.flush()));
+  await globalForTelemetry.tetherSpanSink?.shutdown();
+  globalForTelemetry.tetherSpanSink = undefined;
+  stores.clear();
+}
