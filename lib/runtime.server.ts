@@ -1,20 +1,20 @@
-// The one composition root: wires Prisma, the agents, the tools and the sandbox's callbacks into the
-// engine, once per process.
+// The app's engine, once per process: the composition root (lib/tether.ts) given this process's database,
+// the built-in agents (thinking with TETHER_MODEL when set), the tools with the sandbox's credential,
+// trace export, who may decide which packet, and the sandbox's deploy callback.
 import { builtInAgents } from "@/lib/agents";
-import { createModelPolicy } from "@/lib/agents/model-policy";
+import { withModelPolicies } from "@/lib/agents/model-policy";
 import { modelFromEnv, pricingFromEnv } from "@/lib/agents/model-provider";
 import { recordAgentVersions } from "@/lib/agents/versions";
 import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { getDb, type Db } from "@/lib/db";
-import { DEFAULT_CONCURRENCY, createRuntime, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
+import { DEFAULT_CONCURRENCY, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
 import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
 import { logDeployFinished, setDeployCallback, type DeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
-import { createPrismaStore } from "@/lib/store/prisma-store";
 import { withTraceExportFromEnv } from "@/lib/telemetry";
+import { createTether } from "@/lib/tether";
 import { createBuiltInTools } from "@/lib/tools";
-import { createRegisteredToolResolver } from "@/lib/tools/registered";
 
 const consoleLogger: Logger = {
   info: (msg, data) => console.log(`[tether] ${msg}`, data ?? ""),
@@ -45,9 +45,7 @@ export function sandboxDeployCallback(runtime: Runtime, env: Env = process.env):
 /** TETHER_MODEL set (e.g. openai:gpt-4o-mini): the agents think with that model instead of their scripts. */
 function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[]): AgentDefinition[] {
   const model = modelFromEnv();
-  if (!model) return agents;
-  const pricing = pricingFromEnv();
-  return agents.map((agent) => ({ ...agent, policy: createModelPolicy({ model, pricing, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
+  return model ? withModelPolicies(agents, tools, { model, pricing: pricingFromEnv() }) : agents;
 }
 
 // Survives Next.js dev-mode module reloads, so one process never runs two embedded workers.
@@ -59,12 +57,12 @@ export function getRuntime(): Runtime {
     // The tools reach the sandbox with its internal credential (lib/sandbox/internal-key.ts).
     const tools = createBuiltInTools({ sandboxUrl, sandboxKey: () => toolSandboxKey() });
     const agents = withConfiguredModel(builtInAgents, tools);
-    const runtime = createRuntime({
-      // OTEL_EXPORTER_OTLP_ENDPOINT set: every run is also exported as one OpenTelemetry trace (docs/observability.md).
-      store: withTraceExportFromEnv(createPrismaStore(db, { logger: consoleLogger }), { logger: consoleLogger }),
+    const { runtime } = createTether({
+      db,
       agents,
       tools,
-      resolveTool: createRegisteredToolResolver(db, { logger: consoleLogger }),
+      // OTEL_EXPORTER_OTLP_ENDPOINT set: every run is also exported as one OpenTelemetry trace (docs/observability.md).
+      wrapStore: (store) => withTraceExportFromEnv(store, { logger: consoleLogger }),
       authorizeDecision: (reviewer, packet) => whyNotDecider(db, reviewer, packet),
       logger: consoleLogger,
     });

@@ -4,17 +4,16 @@
 // TETHER_FAULT_TOOL it says so on stdout and waits to be killed. SIGTERM: stop, send the last spans, exit.
 import { builtInAgents } from "../lib/agents";
 import { createDb } from "../lib/db";
-import { createRuntime } from "../lib/runtime";
 import { toolSandboxKey } from "../lib/sandbox/internal-key";
-import { createPrismaStore } from "../lib/store/prisma-store";
 import { shutdownTraceExport, withTraceExportFromEnv } from "../lib/telemetry";
-import { createBuiltInTools } from "../lib/tools";
+import { createTether } from "../lib/tether";
 
 const logger = { info() {}, warn: (msg: string, data?: object) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg: string, data?: object) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) };
-const runtime = createRuntime({
-  store: withTraceExportFromEnv(createPrismaStore(createDb(process.env.DATABASE_URL)), { logger }),
+const { runtime } = createTether({
+  db: createDb(process.env.DATABASE_URL),
+  wrapStore: (store) => withTraceExportFromEnv(store, { logger }),
   agents: builtInAgents,
-  tools: createBuiltInTools({ sandboxUrl: () => process.env.TETHER_SANDBOX_URL!, sandboxKey: () => toolSandboxKey(), timeoutMs: 5000 }),
+  sandbox: { sandboxUrl: () => process.env.TETHER_SANDBOX_URL!, sandboxKey: () => toolSandboxKey(), timeoutMs: 5000 },
   retryBaseDelayMs: 5,
   logger,
   onFaultPoint: async (point, info) => {

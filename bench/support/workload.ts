@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDb, type Db } from "../../lib/db";
-import { createRuntime, type AgentDefinition, type Logger, type RuntimeStore, type StepCommit, type ToolDefinition } from "../../lib/runtime";
-import { createPrismaStore } from "../../lib/store/prisma-store";
+import type { AgentDefinition, Logger, RuntimeStore, StepCommit, ToolDefinition } from "../../lib/runtime";
+import { createTether } from "../../lib/tether";
 import { diff, snapshot, type Counts } from "./counters";
 
 // The workload: in-process tools (no network: we measure the engine's durability cost) that return
@@ -112,10 +112,14 @@ export async function buildBench(url: string, provider: "sqlite" | "postgres", s
   const recorder = new StepRecorder(provider);
   const storeCalls: Record<string, number> = {};
   const listeners: Listeners = { commits: new Set(), calls: new Set() };
-  const store = countingStore(createPrismaStore(db, { logger: options.logger }), storeCalls, listeners);
   const agents = { pure: benchAgent("bench-pure", readTool.name, recorder), effectful: benchAgent("bench-effect", writeTool.name, recorder) };
-  const runtime = createRuntime({
-    store, agents: [...Object.values(agents), ...(options.agents ?? [])], tools: [readTool, writeTool, ...(options.tools ?? [])], logger: options.logger,
+  const { runtime } = createTether({
+    db,
+    agents: [...Object.values(agents), ...(options.agents ?? [])],
+    tools: [readTool, writeTool, ...(options.tools ?? [])],
+    registeredTools: false,
+    wrapStore: (store) => countingStore(store, storeCalls, listeners),
+    logger: options.logger,
   });
   if (options.grant !== false) {
     for (const agent of Object.values(agents)) {

@@ -1,6 +1,6 @@
 import { generateText, jsonSchema, tool, type JSONSchema7, type LanguageModel, type ModelMessage } from "ai";
 import { z } from "zod";
-import type { Decision, ModelUsage, Policy, PolicyInput, RunState, ToolDefinition } from "@/lib/runtime";
+import type { AgentDefinition, Decision, ModelUsage, Policy, PolicyInput, RunState, ToolDefinition } from "@/lib/runtime";
 import { clip, CONTROL_TOOLS, json, renderState, renderSystem, type ControlTool, type Offer } from "./model-prompt";
 import { describeModel, type ModelPricing } from "./model-provider";
 
@@ -36,6 +36,11 @@ export type ModelPolicyOptions = {
 
 const NOT_CHOSEN = "the model did not choose an action";
 const MAX_RAW_CHARS = 4000;
+
+/** The agents thinking with one model instead of their scripts, each offered the tools it names. */
+export function withModelPolicies(agents: AgentDefinition[], tools: ToolDefinition[], options: Omit<ModelPolicyOptions, "tools">): AgentDefinition[] {
+  return agents.map((agent) => ({ ...agent, policy: createModelPolicy({ ...options, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
+}
 
 export function createModelPolicy(options: ModelPolicyOptions): Policy {
   const definitions = new Map(options.tools.map((t) => [t.name, t]));

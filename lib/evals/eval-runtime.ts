@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { builtInAgents } from "@/lib/agents";
 import { createDb } from "@/lib/db";
-import { createRuntime, type AgentDefinition, type FaultPoint, type ToolDefinition } from "@/lib/runtime";
-import { createPrismaStore } from "@/lib/store/prisma-store";
+import type { AgentDefinition, FaultPoint, ToolDefinition } from "@/lib/runtime";
+import { createTether } from "@/lib/tether";
 import { createBuiltInTools } from "@/lib/tools";
 
 // One trial's engine, built the same way in the harness process and in a worker process: the real
@@ -36,10 +36,9 @@ export async function evalAgents(policy: PolicyKind, tools: ToolDefinition[]): P
   const { modelFromEnv, pricingFromEnv } = await import("@/lib/agents/model-provider");
   const model = modelFromEnv();
   if (!model) throw new Error("--policy model needs TETHER_MODEL");
-  const pricing = pricingFromEnv();
   // Loaded only for a model policy: the AI SDK takes seconds to import, and every crash trial starts a process.
-  const { createModelPolicy } = await import("@/lib/agents/model-policy");
-  return builtInAgents.map((agent) => ({ ...agent, policy: createModelPolicy({ model, pricing, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
+  const { withModelPolicies } = await import("@/lib/agents/model-policy");
+  return withModelPolicies(builtInAgents, tools, { model, pricing: pricingFromEnv() });
 }
 
 /** Every call under a fresh key: what a runtime without stable operation ids would do on a retry. */
@@ -58,10 +57,11 @@ export async function createEvalEngine(opts: EvalEngineOptions) {
   // later, and the engine's read-before-write cannot see an effect that is still in flight.
   const builtIn = createBuiltInTools({ sandboxUrl: opts.sandboxUrl, timeoutMs: opts.toolTimeoutMs ?? 15_000 });
   const tools = opts.breakIdempotency ? withoutIdempotency(builtIn) : builtIn;
-  const runtime = createRuntime({
-    store: createPrismaStore(db),
+  const { runtime } = createTether({
+    db,
     agents: await evalAgents(opts.policy, builtIn),
     tools,
+    registeredTools: false, // a trial's world has only the built-in tools
     retryBaseDelayMs: 20,
     onFaultPoint: opts.onFaultPoint,
   });

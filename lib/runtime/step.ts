@@ -26,7 +26,10 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
 
   let decision: Decision;
   try {
-    const out = await agent.policy.decide(await policyInput(ctx, cursor, agent));
+    const input = await policyInput(ctx, cursor, agent);
+    const started = performance.now();
+    const out = await agent.policy.decide(input);
+    const latencyMs = Math.round(performance.now() - started);
     decision = out.decision;
     const usage = cursor.state.usage;
     cursor.state.usage = {
@@ -36,7 +39,7 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
       costUsd: usage.costUsd + (out.usage?.costUsd ?? 0),
     };
     // Recorded with the step's commit (or the intent), so a resumed run never asks again for what it acted on.
-    cursor.event("model.decision", { decision, usage: out.usage ?? null, ...(out.raw !== undefined ? { raw: out.raw } : {}) });
+    cursor.event("model.decision", { decision, usage: out.usage ?? null, latencyMs, ...(out.raw !== undefined ? { raw: out.raw } : {}) });
   } catch (error) {
     cursor.event("policy.error", { error: error instanceof Error ? error.message : String(error) });
     return cursor.finish("FAILED", `the policy failed: ${error instanceof Error ? error.message : String(error)}`);

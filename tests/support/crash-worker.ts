@@ -4,16 +4,17 @@
 //   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy", slug}]), TETHER_LEASE_MS,
 //   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS; TETHER_FAULT_AT unset: no fault point, the worker just works.
 import { createDb } from "../../lib/db";
-import { createRuntime, type AgentDefinition } from "../../lib/runtime";
-import { createPrismaStore } from "../../lib/store/prisma-store";
+import type { AgentDefinition } from "../../lib/runtime";
+import { createTether } from "../../lib/tether";
 import { deployAgent, refundAgent } from "./agents";
 import { worldTools } from "./tools";
 
 const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string }>).map((a) =>
   a.kind === "deploy" ? deployAgent(a.slug) : refundAgent(a.slug),
 );
-const runtime = createRuntime({
-  store: createPrismaStore(createDb(process.env.DATABASE_URL)),
+const { runtime } = createTether({
+  db: createDb(process.env.DATABASE_URL),
+  registeredTools: false,
   agents,
   tools: worldTools(process.env.WORLD_URL!),
   retryBaseDelayMs: 5,

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
 import { createDb } from "../../lib/db";
-import { createRuntime, isAppError, type AgentDefinition, type Clock, type RuntimeOptions, type ToolDefinition } from "../../lib/runtime";
-import { createPrismaStore } from "../../lib/store/prisma-store";
+import { isAppError, type AgentDefinition, type Clock, type RuntimeOptions, type ToolDefinition } from "../../lib/runtime";
+import { createTether } from "../../lib/tether";
 
 // createTestRuntime(): the one place tests build an engine, on SQLite or Postgres.
 
@@ -25,9 +25,8 @@ export function manualClock(start = new Date()): Clock & { advance: (ms: number)
 export function createTestRuntime(url: string, opts: { agents?: AgentDefinition[]; tools?: ToolDefinition[] } & Partial<Omit<RuntimeOptions, "store" | "agents" | "tools">> = {}) {
   const db = createDb(url);
   const clock = opts.clock ?? { now: () => new Date() };
-  const store = createPrismaStore(db, { now: clock.now });
-  const runtime = createRuntime({ retryBaseDelayMs: 5, ...opts, clock, store, agents: opts.agents ?? [], tools: opts.tools ?? [] });
-  return { runtime, store, db, clock, close: () => db.$disconnect() };
+  const { runtime } = createTether({ retryBaseDelayMs: 5, registeredTools: false, ...opts, db, clock, agents: opts.agents ?? [], tools: opts.tools ?? [] });
+  return { runtime, store: runtime.store, db, clock, close: () => db.$disconnect() };
 }
 
 /** Grant an agent every tool it uses (an allow rule per tool), optionally with overrides per tool. */
