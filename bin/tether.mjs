@@ -8,6 +8,7 @@
 //   tether token list          tether token revoke <id>
 //   tether create-admin --email <e> (--password <p> | --password-stdin) [--name "…"]
 //   tether purge                              (compacts finished runs older than TETHER_RETENTION_DAYS)
+//   tether mcp                                (an MCP server on stdio, relaying to TETHER_URL's /api/mcp as TETHER_TOKEN)
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -126,6 +127,12 @@ const commands = {
       console.log(`revoked ${id}`);
     } else fail(usage, 2);
   },
+  // Tether as a stdio MCP server for MCP clients (docs/mcp.md): stdout carries only MCP messages.
+  async mcp() {
+    if (!process.env.TETHER_TOKEN) fail("tether mcp needs TETHER_TOKEN (an API token: tether token create …) and TETHER_URL", 2);
+    const { runStdioRelay } = await import("../lib/mcp-server/stdio.mjs");
+    await runStdioRelay({ baseUrl, token: process.env.TETHER_TOKEN });
+  },
   worker() {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], { stdio: "inherit", cwd: root });
     for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
@@ -157,7 +164,7 @@ function runScript(script, scriptArgs, stdin) {
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|token|worker|create-admin|purge> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|token|mcp|worker|create-admin|purge> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();
