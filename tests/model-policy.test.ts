@@ -70,7 +70,7 @@ function policyInput(opts: { facts?: Fact[]; observations?: Observation[]; instr
     state,
     instructions: state.instructions,
     lastObservation: state.observations.at(-1),
-    tools: tools.map(({ name, description, capability, semantics }) => ({ name, description, capability, semantics })),
+    tools: tools.map(({ name, description, capability, semantics, input }) => ({ name, description, capability, semantics, input })),
     now: () => NOW,
     randomId: () => "rnd-1",
   };

@@ -353,6 +353,35 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
     });
   });
 
+  describe("granted to an agent by name", () => {
+    it("an agent calls a registered MCP tool it does not list once a rule grants it by name, and is offered it; a wildcard grants nothing", async () => {
+      const name = `mcp.${uid("granted").replace("-", "_")}.add`;
+      await registerTool(t.db, { kind: "mcp", name, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, config: { transport: "http", url: mcpHttp.url, tool: "add" } }, "admin@test");
+      const offered: string[][] = [];
+      const agent = register({
+        ...scriptedAgent(uid("granted"), [], []),
+        policy: {
+          async decide({ state, tools }) {
+            offered.push(tools.map((tool) => tool.name));
+            if (state.step === 0) return { decision: { kind: "call", tool: name, args: { a: 2, b: 3 }, resultKey: "sum", evidence: [] } };
+            return { decision: { kind: "complete", output: { sum: latestFact(state, "sum")?.value ?? null, last: state.observations.at(-1)?.message } } };
+          },
+        },
+      });
+      await t.runtime.permissions.put({ agent: agent.slug, tool: "*", effect: "allow" }, { by: "admin@test" });
+      const ungranted = await runToEnd(agent);
+      expect(offered[0]).not.toContain(name);
+      expect(ungranted.run.state.output).toMatchObject({ sum: null, last: expect.stringMatching(/no permission grants it to .* by name/) });
+      expect(ungranted.events.filter((e) => e.type === "tool.call")).toEqual([]);
+
+      await t.runtime.permissions.put({ agent: agent.slug, tool: name, effect: "allow" }, { by: "admin@test" });
+      offered.length = 0;
+      const granted = await runToEnd(agent);
+      expect(offered[0]).toContain(name);
+      expect(granted.run.state.output).toMatchObject({ sum: { sum: 5 } });
+    });
+  });
+
   describe("registration", () => {
     const base = (over: Record<string, unknown>) => ({ ...creditTool(crm.url, `http.${uid("v").replace("-", "_")}`), ...over }) as RegisterToolInput;
     const cases: Array<[string, () => unknown, string]> = [

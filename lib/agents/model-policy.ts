@@ -124,8 +124,7 @@ function offerTools(input: PolicyInput, definitions: Map<string, ToolDefinition>
     taken.add(fn);
     offer.targets.set(fn, { kind: "agent", tool: info.name });
     offer.fnName.set(info.name, fn);
-    const definition = definitions.get(info.name);
-    const args = definition ? argsSchema(definition, cache) : { type: "object" as const, description: "The tool's arguments." };
+    const args = argsSchema(definitions.get(info.name) ?? info, cache);
     offer.tools[fn] = tool({
       description: `${info.name}: ${info.description} (capability: ${info.capability}; effects: ${SEMANTICS[info.semantics] ?? info.semantics})`,
       inputSchema: jsonSchema({
@@ -166,7 +165,7 @@ function functionName(name: string, taken: Set<string>): string {
   return fn;
 }
 
-function argsSchema(definition: ToolDefinition, cache: Map<string, JSONSchema7>): JSONSchema7 {
+function argsSchema(definition: Pick<ToolDefinition, "name" | "input">, cache: Map<string, JSONSchema7>): JSONSchema7 {
   let schema = cache.get(definition.name);
   if (!schema) {
     try {

@@ -40,7 +40,7 @@ export type EngineContext = {
   retryBaseDelayMs: number;
   maxConsecutiveErrors: number;
   /** An agent's permission rules, by the epoch they were read at (permission-check.ts). */
-  permissionCache: Map<string, { epoch: number; rules: PermissionRule[] }>;
+  permissionCache: Map<string, { epoch: number; rules: PermissionRule[]; readAt: number }>;
 };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -179,9 +179,14 @@ export function createRuntime(options: RuntimeOptions) {
       async put(raw: unknown, opts: { by: string; expectedVersion?: number }): Promise<PermissionRule> {
         const parsed = permissionInputSchema.safeParse(raw);
         if (!parsed.success) throw invalid("The permission is malformed.", parsed.error.issues);
-        return store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion });
+        const rule = await store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion });
+        ctx.permissionCache.clear(); // what this process offers its agents follows its own change at once
+        return rule;
       },
-      remove: (id: string, by: string) => store.deletePermission({ id, changedBy: by, auditId: ctx.ids.id("pchg") }),
+      async remove(id: string, by: string) {
+        await store.deletePermission({ id, changedBy: by, auditId: ctx.ids.id("pchg") });
+        ctx.permissionCache.clear();
+      },
     },
 
     createWorker: (opts?: WorkerOptions) => createWorker(ctx, opts),

@@ -1,6 +1,7 @@
 import type { EngineContext } from "./context";
 import type { RunCursor } from "./cursor";
 import { evaluatePermission, type PermissionRequest, type PermissionVerdict } from "./permissions";
+import type { PermissionRule } from "./types";
 
 // Checked at the moment of acting (DESIGN.md §5), cheaply: an agent's rules are cached per permission
 // epoch, so while nothing changes an action costs one small read (the epoch). The epoch the verdict
@@ -11,9 +12,32 @@ export async function checkPermission(ctx: EngineContext, cursor: RunCursor, req
   const epoch = await ctx.store.permissionEpoch();
   let cached = ctx.permissionCache.get(request.agent);
   if (!cached || cached.epoch !== epoch) {
-    cached = await ctx.store.listPermissionsAtEpoch(request.agent);
+    cached = { ...(await ctx.store.listPermissionsAtEpoch(request.agent)), readAt: performance.now() };
     ctx.permissionCache.set(request.agent, cached);
   }
   cursor.permissionEpoch = cached.epoch;
   return evaluatePermission(cached.rules, request);
+}
+
+/** How stale the offer may be: the rules are re-read for it at most this often (authority is always fresh). */
+const OFFER_STALENESS_MS = 1000;
+
+/**
+ * The tools an agent may be offered beyond its own list: those a rule grants it by name (registered HTTP
+ * and MCP tools an admin granted). From the rules as last read, re-checked against the epoch at most once
+ * a second, so a step costs no extra read; the authority to call is checkPermission's, read fresh.
+ */
+export async function grantedToolNames(ctx: EngineContext, agent: { slug: string; tools: string[] }): Promise<string[]> {
+  let cached = ctx.permissionCache.get(agent.slug);
+  if (!cached || performance.now() - cached.readAt > OFFER_STALENESS_MS) {
+    const epoch = cached ? await ctx.store.permissionEpoch() : undefined;
+    cached = cached && epoch === cached.epoch ? { ...cached, readAt: performance.now() } : { ...(await ctx.store.listPermissionsAtEpoch(agent.slug)), readAt: performance.now() };
+    ctx.permissionCache.set(agent.slug, cached);
+  }
+  return [...new Set(cached.rules.filter((rule) => grantsByName(rule, agent.slug) && !agent.tools.includes(rule.tool)).map((rule) => rule.tool))];
+}
+
+/** A rule that names this agent and one tool and does not deny it: a grant, not a wildcard's reach. */
+export function grantsByName(rule: PermissionRule, agent: string): boolean {
+  return rule.agent === agent && rule.tool !== "*" && rule.effect !== "deny";
 }

@@ -3,7 +3,7 @@ import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
 import { fieldErrorsFromIssues } from "./errors";
 import { requestApproval, resumeGate } from "./gates";
-import { checkPermission } from "./permission-check";
+import { checkPermission, grantedToolNames, grantsByName } from "./permission-check";
 import { actionSchema, type Pending } from "./state";
 import type { AgentDefinition, Decision, PolicyInput } from "./types";
 
@@ -93,8 +93,9 @@ async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDe
     state: cursor.state,
     instructions: cursor.state.instructions,
     lastObservation: cursor.state.observations.at(-1),
-    tools: (await Promise.all(agent.tools.map((name) => findTool(ctx, name)))).flatMap((tool) =>
-      tool ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics }] : [],
+    // Its own tools, and the registered ones a rule grants it by name (resolved fresh: an admin's edit counts).
+    tools: (await Promise.all([...agent.tools, ...(await grantedToolNames(ctx, agent))].map((name) => findTool(ctx, name)))).flatMap((tool) =>
+      tool ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics, input: tool.input }] : [],
     ),
     now: () => new Date(recorded("now", () => ctx.clock.now().toISOString())),
     randomId: () => recorded("id", () => ctx.ids.id("rnd")),
@@ -136,16 +137,17 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
 async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, decision: Extract<Decision, { kind: "call" }>): Promise<StepOutcome> {
   const parsedAction = actionSchema.safeParse(decision);
   const tool = await findTool(ctx, decision.tool);
-  if (!tool || !agent.tools.includes(decision.tool) || !parsedAction.success) {
-    const why = !tool ? `unknown tool ${decision.tool}` : !agent.tools.includes(decision.tool) ? `${decision.tool} is not one of ${agent.slug}'s tools` : "malformed action";
-    return rejectCall(cursor, decision.tool, why, parsedAction.success ? "UNKNOWN_TOOL" : "INVALID_ARGS");
-  }
+  if (!tool || !parsedAction.success) return rejectCall(cursor, decision.tool, tool ? "malformed action" : `unknown tool ${decision.tool}`, tool ? "INVALID_ARGS" : "UNKNOWN_TOOL");
   const args = tool.input.safeParse(decision.args);
   if (!args.success) return rejectCall(cursor, tool.name, `arguments do not match ${tool.name}'s schema`, "INVALID_ARGS", fieldErrorsFromIssues(args.error.issues));
   const action = { ...parsedAction.data, args: args.data };
 
   // Checked now, at the moment of acting — never cached from an earlier step.
   const verdict = await checkPermission(ctx, cursor, { agent: agent.slug, tool: tool.name, step: action.planStep, args: action.args });
+  // A tool outside the agent's own list is usable only where a rule grants it to this agent by name.
+  if (!agent.tools.includes(tool.name) && !(verdict.rule && grantsByName(verdict.rule, agent.slug))) {
+    return rejectCall(cursor, tool.name, `${tool.name} is not one of ${agent.slug}'s tools, and no permission grants it to ${agent.slug} by name`, "UNKNOWN_TOOL");
+  }
   cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null });
   if (verdict.effect === "deny") {
     cursor.observe({ kind: "denied", tool: tool.name, message: `Permission denied: ${verdict.reason}` });

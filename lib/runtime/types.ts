@@ -139,7 +139,8 @@ export type PolicyInput = {
   /** The instructions in force: the agent's, then every redirect a person gave. */
   instructions: string[];
   lastObservation: Observation | undefined;
-  tools: Array<Pick<ToolDefinition, "name" | "description" | "capability" | "semantics">>;
+  /** The tools it may call: its own and those granted to it by name (registered HTTP and MCP tools). */
+  tools: Array<Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input">>;
   /** Recorded clock: the same value on replay of the same step. */
   now: () => Date;
   /** Recorded random id: the same value on replay of the same step. */
