@@ -5,5 +5,6 @@ export const SCOPE_HINTS: Record<ApiScope, string> = {
   "runs:read": "read runs, traces and packets",
   "signals:write": "deliver callbacks and events to runs",
   "packets:decide": "approve, edit, reject, redirect packets",
+  "metrics:read": "scrape Prometheus metrics (GET /api/metrics)",
   admin: "everything, including the tool registry",
 };
