@@ -1,12 +1,14 @@
 // Next.js calls register() once per server process, before it serves requests.
-// It builds the runtime (which also registers the sandbox's deploy callback), and — in the embedded
-// default (one process, SQLite) — starts a worker to move runs forward. Node.js runtime only (the
+// It builds the runtime (which also registers the sandbox's deploy callback), starts the sandbox's deploy
+// clock, and — in the embedded default (one process, SQLite) — starts a worker to move runs forward. Node.js runtime only (the
 // engine needs Node and Prisma; the dynamic import keeps it out of any edge bundle).
 // TETHER_EMBEDDED_WORKER=0 turns the worker off when standalone workers (`npm run worker`) share Postgres.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getRuntime, startEmbeddedWorker } = await import("@/lib/runtime.server");
+  const { getRuntime, startDeployClockFromEnv, startEmbeddedWorker } = await import("@/lib/runtime.server");
   getRuntime();
+  // The console serves the sandbox (TETHER_SANDBOX), worker or not: its deploys finish on their own.
+  startDeployClockFromEnv();
   if (process.env.TETHER_EMBEDDED_WORKER === "0") return;
   // register() blocks the server until it returns, so the worker's loop is not awaited; a start
   // failure is logged rather than taking the console down with it.

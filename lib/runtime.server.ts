@@ -9,7 +9,8 @@ import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { getDb, type Db } from "@/lib/db";
 import { DEFAULT_CONCURRENCY, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
 import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
-import { logDeployFinished, setDeployCallback, type DeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
+import { getDeployCallback, logDeployFinished, setDeployCallback, type DeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
+import { startSandboxDeployClock, type DeployClock } from "@/lib/sandbox/deploy-clock";
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { withTraceExportFromEnv } from "@/lib/telemetry";
@@ -75,6 +76,15 @@ export function getRuntime(): Runtime {
       .catch((error: unknown) => consoleLogger.warn("could not record agent versions", { error: String(error) }));
   }
   return globalForTether.tetherRuntime.runtime;
+}
+
+/**
+ * The sandbox's deploy system finishes deploys on its own (TETHER_SANDBOX_DEPLOY_SECONDS) and calls back
+ * through the hook getRuntime registers; once per process, only with the sandbox on.
+ */
+export function startDeployClockFromEnv(): DeployClock | null {
+  getRuntime(); // registers the hook the clock calls
+  return startSandboxDeployClock({ db: getDb, onDeployFinished: (event) => getDeployCallback()(event), logger: consoleLogger });
 }
 
 /** A worker's settings from the environment: the embedded worker and `npm run worker` read the same ones. */

@@ -202,7 +202,7 @@ describe.each(providers())("sandbox world [%s]", (_provider, url) => {
       const started = await w.call("POST", "/deploys", { body: { migration: "0042_add_index", runId } });
       expect(started).toMatchObject({ status: 202, body: { deployId: expect.stringMatching(/^dep_/), status: "running" } });
       const { deployId } = started.body;
-      expect((await w.call("GET", `/deploys/${deployId}`)).body).toEqual({ deployId, migration: "0042_add_index", status: "running", startedAt: expect.any(String), completedAt: null });
+      expect((await w.call("GET", `/deploys/${deployId}`)).body).toEqual({ deployId, migration: "0042_add_index", status: "running", runId, startedAt: expect.any(String), completedAt: null });
 
       const done = await w.call("POST", `/deploys/${deployId}/complete`, { body: { outcome: "succeeded", deliveries: 3 } });
       expect(done).toMatchObject({ status: 200, body: { deployId, status: "succeeded", delivered: 3 } });
@@ -222,6 +222,42 @@ describe.each(providers())("sandbox world [%s]", (_provider, url) => {
       expect(await effects(runId)).toHaveLength(2);
       await w.call("POST", `/deploys/${a.body.deployId}/complete`, { body: { outcome: "failed" } });
       expect(w.deliveries).toEqual([{ deployId: a.body.deployId, runId, outcome: "failed", migration: "0043_backfill" }]);
+    });
+
+    it("finds deploys by migration and by run, newest first; nothing found is an empty list", async () => {
+      const runId = uid("run");
+      const migration = `0050_${uid("m").replace("-", "_")}`;
+      const start = (body: Record<string, unknown>) => w.call("POST", "/deploys", { body: { migration, ...body } });
+      const first = (await start({ runId })).body.deployId;
+      const other = (await start({ runId: uid("run") })).body.deployId;
+      const second = (await w.call("POST", "/deploys", { body: { migration: "0051_other" }, headers: { "x-tether-run-id": runId } })).body.deployId;
+      await w.call("POST", `/deploys/${first}/complete`, { body: { outcome: "succeeded" } });
+      const ids = async (query: string) => (await w.call("GET", `/deploys?${query}`)).body.deploys.map((d: { deployId: string }) => d.deployId);
+
+      expect(await ids(`runId=${runId}`)).toEqual([second, first]);
+      expect(await ids(`migration=${migration}`)).toEqual([other, first]);
+      expect(await ids(`migration=${migration}&runId=${runId}`)).toEqual([first]);
+      expect((await w.call("GET", `/deploys?runId=${runId}&migration=0051_other`)).body).toEqual({
+        deploys: [{ deployId: second, migration: "0051_other", status: "running", runId, startedAt: expect.any(String), completedAt: null }],
+      });
+      expect((await w.call("GET", `/deploys?migration=${migration}&runId=${uid("run")}`)).body).toEqual({ deploys: [] });
+      expect(await w.call("GET", "/deploys")).toMatchObject({ status: 400, body: { error: { code: "invalid_input", fields: { migration: [expect.any(String)] } } } });
+      // A read: it answers to the deploys knob, and applies nothing.
+      await w.call("PUT", "/faults/deploys", { body: { errorRate: 1 } });
+      expect((await w.call("GET", `/deploys?runId=${runId}`)).status).toBe(503);
+      expect(await effects(runId)).toHaveLength(2);
+    });
+
+    it("holdDeploys is the deploys knob only; reset forgets it", async () => {
+      const knob = await w.call("PUT", "/faults/deploys", { body: { holdDeploys: true } });
+      expect(knob).toMatchObject({ status: 200, body: { system: "deploys", holdDeploys: true, timeoutAfterApply: 0 } });
+      expect((await w.call("GET", "/faults")).body.faults.find((f: { system: string }) => f.system === "deploys")).toMatchObject({ holdDeploys: true });
+      // Other knobs of the system leave it alone.
+      expect((await w.call("PUT", "/faults/deploys", { body: { latencyMs: 0 } })).body).toMatchObject({ holdDeploys: true });
+      expect(await w.call("PUT", "/faults/mail", { body: { holdDeploys: true } })).toMatchObject({ status: 400, body: { error: { code: "invalid_input", fields: { holdDeploys: [expect.any(String)] } } } });
+      expect((await w.call("PUT", "/faults/deploys", { body: { holdDeploys: "yes" } })).status).toBe(400);
+      expect((await w.call("POST", "/reset")).status).toBe(200);
+      expect((await w.call("GET", "/faults")).body.faults.find((f: { system: string }) => f.system === "deploys")).toMatchObject({ holdDeploys: false });
     });
 
     it("validates completion and start", async () => {

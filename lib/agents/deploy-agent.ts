@@ -1,14 +1,19 @@
 import { z } from "zod";
-import { latestFact, type AgentDefinition, type Decision, type RunState } from "@/lib/runtime";
-import type { Deploy, DeployStarted, DocSearch } from "@/lib/tools";
+import { latestFact, type AgentDefinition, type Decision, type Observation, type RunState } from "@/lib/runtime";
+import type { Deploy, DeployList, DeployStarted, DocSearch } from "@/lib/tools";
 import { completeWith, isTurnedDown, lastStepOf, latestRedirect, outcomeOf, permissionsFor, planWith, scriptedPolicy, stepOf, type DemoAgent, type Plan, type PlanStatus } from "./shared";
 
 // deploy-agent: plans a schema migration (risk and rollback, from the runbook), asks an operator,
 // runs it (unsafe: never repeated on its own), waits for the deploy.finished callback — which may
 // arrive several times — and verifies the result with the deploy system before it completes.
 //
-// Facts: runbook (observation) → risk, rollback (inferences) → deploy (receipt) →
-// signal:deploy.finished (receipt) → verification (observation).
+// When the start's answer was lost (a timeout, a crash right after the call) the engine asks a person.
+// Their answer may name the deploy ("happened", receipt dep_…); when it does not, the agent looks the
+// run's deploys up (deploys.find) before it waits, so it still knows which deploy to verify — and after a
+// "it did not happen — skip it" it checks there is none before reporting that nothing was deployed.
+//
+// Facts: runbook (observation) → risk, rollback (inferences) → deploy (receipt, or a person's decision)
+// → [deploy:found | deploy:check (observations)] → signal:deploy.finished (receipt) → verification (observation).
 
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 30 * 60_000;
 /** How often a deploy that the callback says is finished, but the deploy system still shows running, is re-read. */
@@ -26,6 +31,8 @@ export type DeployAgentInput = z.input<typeof deployAgentInputSchema>;
 export type MigrationRisk = { migration: string; level: "low" | "medium" | "high"; why: string; runbook: string | null };
 export type MigrationRollback = { migration: string; plan: string };
 type Signal = { deployId?: string; outcome?: string; migration?: string };
+/** A person's "it happened" on an unknown outcome (lib/runtime/gates.ts): the receipt is the deploy id, when they gave it. */
+type Vouched = { happened?: boolean; confirmedBy?: string; receipt?: string; note?: string };
 
 const PLAN: Plan = [
   { id: "research", title: "Read the migration runbook", status: "pending" },
@@ -38,7 +45,9 @@ const PLAN: Plan = [
 const INSTRUCTIONS = `You run database schema migrations in production. Read the migration runbook, assess the risk of
 the migration and write down how to roll it back. An operator approves every migration. Run it once — a migration
 cannot be safely repeated — then wait for the deploy system's deploy.finished callback and verify the deploy's
-status before reporting success. If the migration failed, fail the run and say how to roll back.`;
+status before reporting success. If the answer to the start was lost and a person says it ran without naming the
+deploy, or says it did not run, find this run's deploys with deploys.find before going on. If the migration failed,
+fail the run and say how to roll back.`;
 
 /** The risk of a migration, read from its name: destructive changes are high, additive ones low. */
 export function assessMigration(migration: string, docs: DocSearch | undefined): { risk: MigrationRisk; rollback: MigrationRollback } {
@@ -73,6 +82,39 @@ function migrationIn(text: string | undefined): string | undefined {
 }
 
 const plan = (statuses: Record<string, PlanStatus>) => planWith(PLAN, statuses);
+
+/** The newest observation of this kind about this tool. */
+function lastObservation(state: RunState, kind: Observation["kind"], tool: string): Observation | undefined {
+  return state.observations.findLast((o) => o.kind === kind && o.tool === tool);
+}
+
+/** Was the tool called (whatever came of it) after this step? */
+const triedSince = (state: RunState, tool: string, step: number) => state.observations.some((o) => o.tool === tool && o.step > step);
+
+/**
+ * A person answered the unknown outcome with "it did not happen — skip it". Before the run reports that
+ * nothing was deployed, the deploy system is asked for this run's deploys: one there means the person
+ * was wrong, and an operator must look before anything else happens.
+ */
+function afterSkip(state: RunState, risk: MigrationRisk, skipped: Observation, stop: (reason: string) => Decision): Decision {
+  const check = latestFact(state, "deploy:check");
+  if (!check || stepOf(check) < skipped.step) {
+    const refused = outcomeOf(state, "deploys.find", skipped.step);
+    if (refused) return stop(`${skipped.message} (the deploy system could not be checked: ${refused.message})`);
+    return {
+      kind: "call",
+      tool: "deploys.find",
+      args: {},
+      resultKey: "deploy:check",
+      planStep: "run",
+      reasoning: `A person said ${risk.migration} did not run: check the deploy system before reporting that nothing was deployed.`,
+      evidence: [],
+    };
+  }
+  const deploys = (check.value as DeployList).deploys;
+  if (deploys.length === 0) return stop(skipped.message);
+  return { kind: "fail", reason: `A person said ${risk.migration} did not run, but the deploy system shows ${deploys.map((d) => `${d.deployId} (${d.migration}, ${d.status})`).join(", ")} started by this run; an operator should check it before anything else runs.` };
+}
 
 function decide(state: RunState): Decision {
   const input = deployAgentInputSchema.parse(state.input);
@@ -112,7 +154,9 @@ function decide(state: RunState): Decision {
     const stop = (reason: string) =>
       completeWith(state, plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }), { deployed: false, migration: risk.migration, reason });
     if (reply && isTurnedDown(reply)) return stop(reply.message);
-    if (reply?.kind === "resolved") return stop(reply.message); // a person confirmed it never ran
+    // "It did not happen — skip it" after an unknown outcome: a person's word, checked with the deploy system first.
+    const skipped = lastObservation(state, "resolved", "deploys.run_migration");
+    if (skipped && skipped.step > stepOf(riskFact)) return afterSkip(state, risk, skipped, stop);
     if (reply?.kind === "tool_error") return { kind: "fail", reason: `The deploy system refused ${risk.migration}: ${reply.message}` };
     return {
       kind: "call",
@@ -126,20 +170,45 @@ function decide(state: RunState): Decision {
     };
   }
 
-  // Started (a receipt), or a person vouched that it ran (a decision without a deploy id).
+  // Started (a receipt), or a person vouched that it ran (a decision: "happened", maybe with the deploy id as its receipt).
   const started = deployFact.kind === "receipt" ? (deployFact.value as DeployStarted) : undefined;
+  const vouched = deployFact.kind === "decision" ? (deployFact.value as Vouched) : undefined;
   const signalFact = latestFact(state, "signal:deploy.finished");
   const signal = signalFact?.value as Signal | undefined;
-  const deployId = started?.deployId ?? signal?.deployId;
+  const foundFact = latestFact(state, "deploy:found");
+  const found = foundFact && stepOf(foundFact) > stepOf(deployFact) ? (foundFact.value as DeployList).deploys : undefined;
+
+  // It ran, but nobody said which deploy it is: ask the deploy system (once) before waiting on it.
+  if (!started && !vouched?.receipt && !signalFact && !triedSince(state, "deploys.find", stepOf(deployFact))) {
+    return {
+      kind: "call",
+      tool: "deploys.find",
+      args: {},
+      resultKey: "deploy:found",
+      planStep: "wait",
+      reasoning: `The start of ${risk.migration} went unanswered and a person confirmed it ran without naming the deploy: find the deploy this run started.`,
+      evidence: [],
+    };
+  }
+  if (found && found.length > 1) {
+    return { kind: "fail", reason: `The deploy system shows ${found.length} deploys started by this run (${found.map((d) => `${d.deployId}: ${d.migration}, ${d.status}`).join("; ")}); ${risk.migration} must run once — an operator should check them.` };
+  }
+  const known = started?.deployId ?? vouched?.receipt ?? found?.[0]?.deployId;
+  const deployId = known ?? signal?.deployId;
   const timedOut = lastStepOf(state, "timeout") > stepOf(deployFact);
 
   if (!signalFact && !timedOut) {
-    return { kind: "wait_event", eventType: "deploy.finished", timeoutMs: input.callbackTimeoutMs, reason: `Waiting for ${risk.migration} to finish` };
+    const what = deployId ? `deploy ${deployId} (${risk.migration})` : `${risk.migration}${found ? " (the deploy system shows no deploy of this run yet)" : ""}`;
+    return { kind: "wait_event", eventType: "deploy.finished", timeoutMs: input.callbackTimeoutMs, reason: `Waiting for ${what} to finish` };
   }
-  if (started && signal?.deployId && signal.deployId !== started.deployId) {
-    return { kind: "fail", reason: `The deploy.finished callback names deploy ${signal.deployId}, but this run started ${started.deployId}; an operator should check both.` };
+  if (known && signal?.deployId && signal.deployId !== known) {
+    const whose = started ? "this run started" : vouched?.receipt ? `${vouched.confirmedBy ?? "a person"} named` : "the deploy system shows for this run";
+    return { kind: "fail", reason: `The deploy.finished callback names deploy ${signal.deployId}, but ${whose} ${known}; an operator should check both.` };
   }
-  if (!deployId) return { kind: "fail", reason: `No deploy.finished callback for ${risk.migration} arrived in time and no deploy id is known; an operator should check the deploy system.` };
+  if (!deployId) {
+    const why = found ? "the deploy system shows no deploy started by this run" : "no deploy id is known";
+    return { kind: "fail", reason: `No deploy.finished callback for ${risk.migration} arrived in time and ${why}; an operator should check the deploy system.` };
+  }
 
   const verificationFact = latestFact(state, "verification");
   const checkedAfter = Math.max(stepOf(signalFact), stepOf(deployFact), lastStepOf(state, "timer"));
@@ -172,12 +241,12 @@ function decide(state: RunState): Decision {
 
 const definition: AgentDefinition<z.output<typeof deployAgentInputSchema>> = {
   slug: "deploy-agent",
-  version: "1",
+  version: "2",
   name: "Deploy agent",
   description: "Plans a schema migration (risk, rollback), gets an operator's approval, runs it once, waits for the deploy callback and verifies it.",
   instructions: INSTRUCTIONS,
   input: deployAgentInputSchema,
-  tools: ["docs.search", "deploys.run_migration", "deploys.status"],
+  tools: ["docs.search", "deploys.run_migration", "deploys.status", "deploys.find"],
   plan: PLAN,
   maxSteps: 40,
   policy: scriptedPolicy(({ state }) => decide(state)),
@@ -191,5 +260,6 @@ export const deployAgent: DemoAgent = {
     // Always a person; unanswered for an hour, it goes to whoever is on call.
     { tool: "deploys.run_migration", effect: "require_approval", queue: "operators", ttlSeconds: 3600, onExpire: "escalate:oncall" },
     { tool: "deploys.status", effect: "allow" },
+    { tool: "deploys.find", effect: "allow" },
   ]),
 };

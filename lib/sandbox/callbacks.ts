@@ -4,11 +4,13 @@
 // In the app, the composition root (lib/runtime.server.ts) registers the runtime's signal delivery once,
 // and only with the sandbox on (TETHER_SANDBOX):
 //   setDeployCallback((event) => runtime.deliverSignal(...));
-// Until something is registered, deliveries are only logged. The one way to fire the hook is
-// `POST /api/sandbox/deploys/:id/complete`, behind the sandbox's credential check (access.ts): with the
-// sandbox off that route does not exist. Real systems call back through the signed webhook route
-// (`POST /api/webhooks/:source`, lib/webhooks). `startSandboxServer(db, { onDeployFinished })` overrides
-// the hook for the requests that server handles (tests and the seed use that).
+// Until something is registered, deliveries are only logged. Two things fire the hook: the deploy
+// system's own clock (deploy-clock.ts: a deploy finishes by itself after TETHER_SANDBOX_DEPLOY_SECONDS),
+// which the console starts only with the sandbox on, and `POST /api/sandbox/deploys/:id/complete`,
+// behind the sandbox's credential check (access.ts): with the sandbox off that route does not exist.
+// Real systems call back through the signed webhook route (`POST /api/webhooks/:source`, lib/webhooks).
+// `startSandboxServer(db, { onDeployFinished })` overrides the hook for the requests that server handles
+// (tests and the seed use that); a clock started with `startDeployClock` is given its hook the same way.
 //
 // The hook lives on globalThis, not in a module variable: Next.js may load this module once per route
 // bundle, and the route that completes a deploy must see the hook registered elsewhere.

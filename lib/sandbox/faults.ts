@@ -8,8 +8,13 @@ import { SandboxError } from "./errors";
 //                      (1 = always; the random source is injectable, see context.ts);
 //   timeoutAfterApply  the next N successful effect calls apply their effect, then hold the response for
 //                      holdMs and never answer properly (see http.ts) — "a timeout after the effect was applied";
-//   holdMs             how long such a response is held (default 10 s, longer than a tool's client timeout).
+//   holdMs             how long such a response is held (default 10 s, longer than a tool's client timeout);
+//   holdDeploys        deploys only: the deploy system finishes nothing on its own (deploy-clock.ts) while set —
+//                      a deploy then finishes only through POST deploys/:id/complete, for tests, evals and demos
+//                      that play the deploy system themselves. Releasing it lets overdue deploys finish.
 // Orders and customers are part of the payment provider, so they answer to the `payments` knob.
+//
+// All are stored (SandboxFault), so they work across processes and restarts.
 
 export const SANDBOX_SYSTEMS = ["payments", "mail", "deploys", "docs", "tickets", "drafts"] as const;
 export type SandboxSystem = (typeof SANDBOX_SYSTEMS)[number];
@@ -22,6 +27,8 @@ export type FaultKnob = {
   errorRate: number;
   timeoutAfterApply: number;
   holdMs: number;
+  /** The deploys knob only. */
+  holdDeploys?: boolean;
 };
 
 export const sandboxSystemSchema = z.enum(SANDBOX_SYSTEMS);
@@ -31,16 +38,23 @@ export const putFaultSchema = z.strictObject({
   errorRate: z.number().min(0).max(1).optional(),
   timeoutAfterApply: z.int().min(0).max(10_000).optional(),
   holdMs: z.int().min(0).max(600_000).optional(),
+  holdDeploys: z.boolean().optional(),
 });
 export type PutFaultInput = z.infer<typeof putFaultSchema>;
 
-function toKnob(system: SandboxSystem, row: { latencyMs: number; errorRate: number; timeoutAfterApply: number; holdMs: number } | null): FaultKnob {
+/** Is the deploy system of this database held (holdDeploys)? */
+export async function areDeploysHeld(db: Db): Promise<boolean> {
+  return (await db.sandboxFault.findUnique({ where: { system: "deploys" }, select: { holdDeploys: true } }))?.holdDeploys ?? false;
+}
+
+function toKnob(system: SandboxSystem, row: { latencyMs: number; errorRate: number; timeoutAfterApply: number; holdMs: number; holdDeploys: boolean } | null): FaultKnob {
   return {
     system,
     latencyMs: row?.latencyMs ?? 0,
     errorRate: row?.errorRate ?? 0,
     timeoutAfterApply: row?.timeoutAfterApply ?? 0,
     holdMs: row?.holdMs ?? DEFAULT_HOLD_MS,
+    ...(system === "deploys" ? { holdDeploys: row?.holdDeploys ?? false } : {}),
   };
 }
 
@@ -55,6 +69,9 @@ export async function findFaults(db: Db): Promise<FaultKnob[]> {
 
 /** Sets the given knobs of one system; the others keep their value. */
 export async function putFault(db: Db, system: SandboxSystem, input: PutFaultInput): Promise<FaultKnob> {
+  if (input.holdDeploys !== undefined && system !== "deploys") {
+    throw new SandboxError("invalid_input", "Invalid request body: holdDeploys: only the deploys system has it.", { holdDeploys: ["Only the deploys system has it."] });
+  }
   await db.sandboxFault.upsert({ where: { system }, create: { system, ...input }, update: input });
   return getFault(db, system);
 }

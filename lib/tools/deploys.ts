@@ -1,16 +1,23 @@
 import { z } from "zod";
-import type { ToolDefinition } from "@/lib/runtime";
+import type { ToolCallContext, ToolDefinition } from "@/lib/runtime";
 import { seg, type SandboxClient } from "./http";
 
-// Deploys: running a migration is unsafe — no key, no lookup — so an unknown outcome goes to a
-// person, never to a retry. Completion is reported later as a `deploy.finished` signal.
+// Deploys: running a migration is unsafe — no key, and no lookup by operation — so an unknown outcome
+// goes to a person, never to a retry. Completion is reported later as a `deploy.finished` signal.
+//
+// The deploy system can be searched by migration and by the run that started a deploy (deploys.find).
+// run_migration's `lookup` uses that search, but it stays `unsafe`: a search by run and migration is not
+// a lookup of *this* operation (a start still in flight is not in it yet; the same run could have run the
+// migration before), so the engine never acts on it by itself. A person uses it ("Check now" on the
+// unknown-outcome packet) and the deploy agent reads deploys.find when it knows a deploy started but not
+// which one.
 
-export const runMigrationInputSchema = z.object({
-  migration: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9][\w.-]{0,119}$/, "Name the migration as it is in the repository, e.g. 0042_add_orders_index."),
-});
+const migrationName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][\w.-]{0,119}$/, "Name the migration as it is in the repository, e.g. 0042_add_orders_index.");
+
+export const runMigrationInputSchema = z.object({ migration: migrationName });
 export type RunMigrationInput = z.infer<typeof runMigrationInputSchema>;
 
 export const deployStartedSchema = z.object({ deployId: z.string(), status: z.string() });
@@ -25,10 +32,27 @@ export const deploySchema = z.object({
   deployId: z.string(),
   migration: z.string(),
   status: z.string(), // running | succeeded | failed
+  runId: z.string().nullable().optional(), // the run that started it
   startedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
 });
 export type Deploy = z.infer<typeof deploySchema>;
+
+export const findDeploysInputSchema = z.object({
+  migration: migrationName.optional(),
+  /** Whose deploys; unset: the run calling the tool. */
+  runId: z.string().trim().min(1).max(255).optional(),
+});
+export type FindDeploysInput = z.infer<typeof findDeploysInputSchema>;
+
+export const deployListSchema = z.object({ deploys: z.array(deploySchema) });
+export type DeployList = z.infer<typeof deployListSchema>;
+
+/** The deploy system's search: `{ deploys }` newest first. */
+function findDeploys(client: SandboxClient, { migration, runId }: { migration?: string; runId: string }, ctx: ToolCallContext): Promise<DeployList> {
+  const query = new URLSearchParams({ runId, ...(migration ? { migration } : {}) });
+  return client.get(`/deploys?${query}`, ctx);
+}
 
 export function deployTools(client: SandboxClient): ToolDefinition[] {
   const runMigration: ToolDefinition<RunMigrationInput, DeployStarted> = {
@@ -40,6 +64,11 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
     output: deployStartedSchema,
     describeImpact: ({ migration }) => `runs migration ${migration} on the production database`,
     call: ({ migration }, ctx) => client.post("/deploys", ctx, { body: { migration, runId: ctx.runId } }),
+    // For a person's "Check now" only (see above): the newest deploy of this migration this run started.
+    lookup: async ({ migration }, ctx) => {
+      const [newest] = deployListSchema.parse(await findDeploys(client, { migration, runId: ctx.runId }, ctx)).deploys;
+      return newest ? { deployId: newest.deployId, status: newest.status } : null;
+    },
     receiptId: (d) => d.deployId,
   };
   const status: ToolDefinition<DeployStatusInput, Deploy> = {
@@ -53,5 +82,16 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
     describeImpact: ({ deployId }) => `reads the status of deploy ${deployId}`,
     call: ({ deployId }, ctx) => client.get(`/deploys/${seg(deployId)}`, ctx),
   };
-  return [runMigration, status];
+  const find: ToolDefinition<FindDeploysInput, DeployList> = {
+    name: "deploys.find",
+    description: "Find deploys by the run that started them (default: this run) and optionally by migration, newest first — e.g. a deploy whose start response was lost.",
+    capability: "read",
+    semantics: "pure-read",
+    input: findDeploysInputSchema,
+    output: deployListSchema,
+    freshnessMs: 30_000,
+    describeImpact: ({ migration, runId }) => `searches the deploy system for ${migration ? `deploys of ${migration}` : "deploys"} started by ${runId ? `run ${runId}` : "this run"}`,
+    call: ({ migration, runId }, ctx) => findDeploys(client, { migration, runId: runId ?? ctx.runId }, ctx),
+  };
+  return [runMigration, status, find];
 }

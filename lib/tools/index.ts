@@ -16,8 +16,10 @@ import { ticketTools } from "./tickets";
 //   payments.refund         execute     idempotent    Idempotency-Key = the operation's key; receipt = refundId
 //   mail.send               execute     reconcilable  lookup: the sent folder, by operation id
 //   drafts.create           draft       idempotent    Idempotency-Key; receipt = draftId
-//   deploys.run_migration   execute     unsafe        completion arrives as a deploy.finished signal
+//   deploys.run_migration   execute     unsafe        completion arrives as a deploy.finished signal; its lookup
+//                                                     (by run + migration) serves a person's "Check now" only
 //   deploys.status          read        pure-read     fresh for 30 s
+//   deploys.find            read        pure-read     by run (default: this one) and migration; fresh for 30 s
 //   docs.search             read        pure-read     fresh for 1 h
 //   tickets.get             read        pure-read     fresh for 10 min
 
@@ -42,6 +44,6 @@ export type { Order, OrderHistory } from "./orders";
 export type { Refund, RefundInput } from "./payments";
 export type { SendMailInput, SentMail } from "./mail";
 export type { Draft } from "./drafts";
-export type { Deploy, DeployStarted } from "./deploys";
+export type { Deploy, DeployList, DeployStarted } from "./deploys";
 export type { Doc, DocSearch } from "./docs";
 export type { Ticket } from "./tickets";

@@ -1,5 +1,12 @@
-import { startDeploy, startDeploySchema } from "@/lib/sandbox/deploys";
-import { handleSandboxRequest, json, parseBody, readCaller } from "@/lib/sandbox/http";
+import { findDeploys, findDeploysSchema, startDeploy, startDeploySchema } from "@/lib/sandbox/deploys";
+import { handleSandboxRequest, json, parseBody, parseQuery, readCaller } from "@/lib/sandbox/http";
+
+/** GET /api/sandbox/deploys?migration=…&runId=… (one or both) → `{ deploys }` newest first; none is `[]`. */
+export async function GET(request: Request) {
+  return handleSandboxRequest(request, { system: "deploys" }, async ({ db }) => {
+    return json({ deploys: await findDeploys(db, parseQuery(request, findDeploysSchema)) });
+  });
+}
 
 /** POST /api/sandbox/deploys `{ migration, runId? }` → 202 `{ deployId, status: "running" }`. Unsafe. */
 export async function POST(request: Request) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SandboxFault" ADD COLUMN     "holdDeploys" BOOLEAN NOT NULL DEFAULT false;
