@@ -24,6 +24,10 @@ export type RuntimeOptions = {
   retryBaseDelayMs?: number;
   /** Tool errors in a row before the run fails instead of looping. */
   maxConsecutiveErrors?: number;
+  /** Policy errors in a row (the model unreachable after its SDK's own retries) before a person is asked; default 5. */
+  maxPolicyAttempts?: number;
+  /** The first wait before the policy is asked again; doubled each time, at most 5 min. Default 2 s. */
+  policyRetryBaseMs?: number;
 };
 
 export type EngineContext = {
@@ -39,6 +43,8 @@ export type EngineContext = {
   maxAttempts: number;
   retryBaseDelayMs: number;
   maxConsecutiveErrors: number;
+  maxPolicyAttempts: number;
+  policyRetryBaseMs: number;
   /** An agent's permission rules, by the epoch they were read at (permission-check.ts). */
   permissionCache: Map<string, { epoch: number; rules: PermissionRule[]; readAt: number }>;
 };

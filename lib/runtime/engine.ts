@@ -41,6 +41,8 @@ export function createRuntime(options: RuntimeOptions) {
     maxAttempts: options.maxAttempts ?? 3,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 100,
     maxConsecutiveErrors: options.maxConsecutiveErrors ?? 3,
+    maxPolicyAttempts: options.maxPolicyAttempts ?? 5,
+    policyRetryBaseMs: options.policyRetryBaseMs ?? 2000,
     permissionCache: new Map(),
   };
   const { store } = ctx;

@@ -65,7 +65,7 @@ export const observationSchema = z.object({
   step: z.number().int(),
   // "retried": an operator retried the failed run; what the policy saw before it (a tool error, say) is history.
   // (Kinds are only ever added: a stored state stays valid without an upgrade.)
-  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried"]),
+  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error"]),
   tool: z.string().optional(),
   message: z.string(),
   data: jsonValue.optional(),
@@ -92,6 +92,8 @@ export const runStateSchema = z.object({
   pending: pendingSchema.nullable(),
   observations: z.array(observationSchema), // newest last; the policy reads these
   consecutiveErrors: z.number().int().nonnegative(),
+  /** The policy's errors in a row (a model outage): retried later, then a person is asked. */
+  policyFailures: z.number().int().nonnegative().default(0),
   usage: z.object({ modelCalls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() }),
   output: jsonValue.optional(),
   /** Non-determinism recorded when first produced (clock readings, random ids), replayed on resume. */
@@ -185,6 +187,7 @@ export function initialState(opts: {
     pending: null,
     observations: [],
     consecutiveErrors: 0,
+    policyFailures: 0,
     usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     journal: {},
   };

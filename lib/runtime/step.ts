@@ -40,11 +40,32 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
     };
     // Recorded with the step's commit (or the intent), so a resumed run never asks again for what it acted on.
     cursor.event("model.decision", { decision, usage: out.usage ?? null, latencyMs, ...(out.raw !== undefined ? { raw: out.raw } : {}) });
+    cursor.state.policyFailures = 0;
   } catch (error) {
-    cursor.event("policy.error", { error: error instanceof Error ? error.message : String(error) });
-    return cursor.finish("FAILED", `the policy failed: ${error instanceof Error ? error.message : String(error)}`);
+    return policyFailed(ctx, cursor, error instanceof Error ? error.message : String(error));
   }
   return act(ctx, cursor, agent, decision);
+}
+
+const MAX_POLICY_RETRY_MS = 5 * 60_000;
+
+/**
+ * The policy threw (a model provider down past its SDK's own retries): the run is not failed for it. It
+ * sleeps and asks again, backing off; after maxPolicyAttempts in a row it waits for a person
+ * (NEEDS_ATTENTION; resuming it gives the policy a fresh set of attempts). Nothing was acted on.
+ */
+function policyFailed(ctx: EngineContext, cursor: RunCursor, message: string): Promise<StepOutcome> {
+  const failures = cursor.state.policyFailures + 1;
+  cursor.event("policy.error", { error: message, attempt: failures, of: ctx.maxPolicyAttempts });
+  if (failures >= ctx.maxPolicyAttempts) {
+    cursor.state.policyFailures = 0;
+    cursor.observe({ kind: "policy_error", message: `The policy failed ${failures} times in a row (${message}); a person resumes the run when it can decide again.` });
+    return cursor.park("NEEDS_ATTENTION");
+  }
+  cursor.state.policyFailures = failures;
+  const retryAt = new Date(cursor.now().getTime() + Math.min(ctx.policyRetryBaseMs * 2 ** (failures - 1), MAX_POLICY_RETRY_MS));
+  cursor.observe({ kind: "policy_error", message: `The policy failed (${message}); asked again at ${retryAt.toISOString()}.` });
+  return cursor.park("SLEEPING", { wakeAt: retryAt });
 }
 
 /** Returns an outcome when the pending thing was handled, or null when the policy should decide. */
