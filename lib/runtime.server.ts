@@ -13,6 +13,7 @@ import { getDeployCallback, logDeployFinished, setDeployCallback, type DeployCal
 import { startSandboxDeployClock, type DeployClock } from "@/lib/sandbox/deploy-clock";
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
+import { startNotifications, type Notifications } from "@/lib/notifications/dispatcher";
 import { withTraceExportFromEnv } from "@/lib/telemetry";
 import { createTether } from "@/lib/tether";
 import { createBuiltInTools } from "@/lib/tools";
@@ -50,7 +51,7 @@ function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[])
 }
 
 // Survives Next.js dev-mode module reloads, so one process never runs two embedded workers.
-const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; runtime: Runtime }; tetherWorker?: Worker; tetherRetention?: Retention };
+const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; runtime: Runtime }; tetherWorker?: Worker; tetherRetention?: Retention; tetherNotifications?: Notifications };
 
 export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
@@ -105,12 +106,19 @@ export function startRetentionFromEnv(): Retention {
   return globalForTether.tetherRetention;
 }
 
+/** Tells the queues' notification channels (lib/notifications), once per process; TETHER_SMTP_URL etc. are read here. */
+export function startNotificationsFromEnv(): Notifications {
+  globalForTether.tetherNotifications ??= startNotifications({ db: getDb, logger: consoleLogger });
+  return globalForTether.tetherNotifications;
+}
+
 /** The in-process worker of the embedded mode (TETHER_EMBEDDED_WORKER=0 turns it off). */
 export function startEmbeddedWorker(): Worker {
   if (!globalForTether.tetherWorker) {
     globalForTether.tetherWorker = getRuntime().createWorker(workerOptionsFromEnv());
     globalForTether.tetherWorker.start();
     startRetentionFromEnv();
+    startNotificationsFromEnv();
     consoleLogger.info("embedded worker started", { owner: globalForTether.tetherWorker.owner, concurrency: workerOptionsFromEnv().concurrency ?? DEFAULT_CONCURRENCY });
   }
   return globalForTether.tetherWorker;

@@ -6,7 +6,7 @@
 // (and TETHER_SANDBOX, as the console has it) to the console's values. A bad TETHER_SANDBOX stops it.
 import { config as loadEnvFile } from "dotenv";
 import { DEFAULT_CONCURRENCY } from "../lib/runtime";
-import { getRuntime, startRetentionFromEnv, workerOptionsFromEnv } from "../lib/runtime.server";
+import { getRuntime, startNotificationsFromEnv, startRetentionFromEnv, workerOptionsFromEnv } from "../lib/runtime.server";
 import { shutdownTraceExport } from "../lib/telemetry";
 
 loadEnvFile({ path: [".env.local", ".env"], quiet: true });
@@ -23,6 +23,7 @@ try {
 const worker = runtime.createWorker(options);
 worker.start();
 const retention = startRetentionFromEnv();
+const notifications = startNotificationsFromEnv();
 console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -30,6 +31,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     // Stop claiming; every run in hand finishes its step and is given back to the others.
     console.log(`[tether] worker ${worker.owner} stopping: ${worker.inFlight} runs in flight`);
     await retention.stop();
+    await notifications.stop();
     await worker.stop();
     await shutdownTraceExport(); // the spans of the last steps go out before the process does
     console.log(`[tether] worker ${worker.owner} stopped`);
