@@ -9,6 +9,7 @@
 //   tether create-admin --email <e> (--password <p> | --password-stdin) [--name "…"]
 //   tether purge                              (compacts finished runs older than TETHER_RETENTION_DAYS)
 //   tether mcp                                (an MCP server on stdio, relaying to TETHER_URL's /api/mcp as TETHER_TOKEN)
+//   tether new agent <name> [--dir agents]    (scaffolds agents/<name>/: an agent made with the SDK and its test)
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -147,6 +148,24 @@ const commands = {
     if (setup !== 0) fail("setting up the database failed (see above)", setup);
     process.exit(await runScript("scripts/create-admin.ts", rest, "inherit"));
   },
+  // Local: writes agents/<name>/ (docs/agents.md) and lists it in agents/index.ts.
+  async new() {
+    const [kind, name] = args;
+    if (kind !== "agent" || !name) fail("usage: tether new agent <name> [--dir <agents folder>]", 2);
+    const { scaffoldAgent, ScaffoldError } = await import("../lib/sdk/scaffold.mjs");
+    const agentsDir = path.resolve(typeof flags.dir === "string" ? flags.dir : path.join(root, "agents"));
+    let made;
+    try {
+      made = scaffoldAgent(name, agentsDir);
+    } catch (error) {
+      if (error instanceof ScaffoldError) fail(error.message, 2);
+      throw error;
+    }
+    for (const file of made.files) console.log(`created ${path.relative(process.cwd(), file)}`);
+    if (made.listed) console.log(`listed ${name} in ${path.relative(process.cwd(), path.join(agentsDir, "index.ts"))}`);
+    else console.log(`add it to ${path.relative(process.cwd(), path.join(agentsDir, "index.ts"))} yourself: import it and put it in \`agents\``);
+    console.log(`next: npx vitest run ${path.relative(process.cwd(), path.join(agentsDir, name))}, then read docs/agents.md`);
+  },
   // Local: retention once, as a deployment's periodic purge would (TETHER_RETENTION_DAYS), with the counts.
   async purge() {
     const setup = await runScript("scripts/setup.ts", ["--no-seed"], "ignore");
@@ -164,7 +183,7 @@ function runScript(script, scriptArgs, stdin) {
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|token|mcp|worker|create-admin|purge> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|token|mcp|worker|create-admin|purge|new> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();

@@ -1,11 +1,13 @@
 // The app's engine, once per process: the composition root (lib/tether.ts) given this process's database,
 // the built-in agents (thinking with TETHER_MODEL when set), the tools with the sandbox's credential,
 // trace export, who may decide which packet, and the sandbox's deploy callback.
+import { agents as teamAgents, tools as teamTools } from "@/agents";
 import { builtInAgents } from "@/lib/agents";
 import { withModelPolicies } from "@/lib/agents/model-policy";
 import { modelFromEnv, pricingFromEnv } from "@/lib/agents/model-provider";
 import { recordAgentVersions } from "@/lib/agents/versions";
 import { whyNotDecider } from "@/lib/inbox/queue-deciders";
+import { applyDefaultPermissions } from "@/lib/sdk";
 import { getDb, type Db } from "@/lib/db";
 import { DEFAULT_CONCURRENCY, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
 import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
@@ -57,7 +59,7 @@ export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
   if (globalForTether.tetherRuntime?.db !== db) {
     // The tools reach the sandbox with its internal credential (lib/sandbox/internal-key.ts).
-    const tools = createBuiltInTools({ sandboxUrl, sandboxKey: () => toolSandboxKey() });
+    const tools = [...createBuiltInTools({ sandboxUrl, sandboxKey: () => toolSandboxKey() }), ...teamTools];
     const agents = withConfiguredModel(builtInAgents, tools);
     const { runtime } = createTether({
       db,
@@ -75,6 +77,9 @@ export function getRuntime(): Runtime {
     // and a failure only costs that record, never the runtime.
     recordAgentVersions(db, agents, { model: process.env.TETHER_MODEL?.trim() || null })
       .catch((error: unknown) => consoleLogger.warn("could not record agent versions", { error: String(error) }));
+    // A team's agents (agents/index.ts) get the permissions their gates declare, once: an admin's edit is kept.
+    void Promise.all(teamAgents.map((agent) => applyDefaultPermissions(runtime, agent, { by: "agents/index.ts" })))
+      .catch((error: unknown) => consoleLogger.warn("could not apply agent permissions", { error: String(error) }));
   }
   return globalForTether.tetherRuntime.runtime;
 }

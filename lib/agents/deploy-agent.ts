@@ -1,7 +1,5 @@
-import { z } from "zod";
-import { latestFact, type AgentDefinition, type Decision, type Observation, type RunState } from "@/lib/runtime";
+import { completeWith, defineAgent, isTurnedDown, lastStepOf, latestFact, latestRedirect, outcomeOf, planWith, stepOf, z, type Decision, type Observation, type Plan, type PlanStatus, type RunState } from "@/lib/sdk";
 import type { Deploy, DeployList, DeployStarted, DocSearch } from "@/lib/tools";
-import { completeWith, isTurnedDown, lastStepOf, latestRedirect, outcomeOf, permissionsFor, planWith, scriptedPolicy, stepOf, type DemoAgent, type Plan, type PlanStatus } from "./shared";
 
 // deploy-agent: plans a schema migration (risk and rollback, from the runbook), asks an operator,
 // runs it (unsafe: never repeated on its own), waits for the deploy.finished callback — which may
@@ -239,7 +237,7 @@ function decide(state: RunState): Decision {
   });
 }
 
-const definition: AgentDefinition<z.output<typeof deployAgentInputSchema>> = {
+export const deployAgent = defineAgent({
   slug: "deploy-agent",
   version: "2",
   name: "Deploy agent",
@@ -247,19 +245,10 @@ const definition: AgentDefinition<z.output<typeof deployAgentInputSchema>> = {
   instructions: INSTRUCTIONS,
   input: deployAgentInputSchema,
   tools: ["docs.search", "deploys.run_migration", "deploys.status", "deploys.find"],
+  // Always a person; unanswered for an hour, it goes to whoever is on call.
+  gates: { "deploys.run_migration": { queue: "operators", ttlSeconds: 3600, onExpire: "escalate:oncall" } },
   plan: PLAN,
   maxSteps: 40,
-  policy: scriptedPolicy(({ state }) => decide(state)),
-};
-
-export const deployAgent: DemoAgent = {
-  definition,
-  exampleInput: { migration: "0042_add_orders_customer_email_index", reason: "Order history lookups by email are slow." } satisfies DeployAgentInput,
-  defaultPermissions: permissionsFor(definition.slug, [
-    { tool: "docs.search", effect: "allow" },
-    // Always a person; unanswered for an hour, it goes to whoever is on call.
-    { tool: "deploys.run_migration", effect: "require_approval", queue: "operators", ttlSeconds: 3600, onExpire: "escalate:oncall" },
-    { tool: "deploys.status", effect: "allow" },
-    { tool: "deploys.find", effect: "allow" },
-  ]),
-};
+  exampleInput: { migration: "0042_add_orders_customer_email_index", reason: "Order history lookups by email are slow." },
+  policy: ({ state }) => decide(state),
+});

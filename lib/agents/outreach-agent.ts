@@ -1,7 +1,5 @@
-import { z } from "zod";
-import { latestFact, type AgentDefinition, type Decision, type RunState } from "@/lib/runtime";
+import { completeWith, defineAgent, isTurnedDown, lastStepOf, latestFact, latestRedirect, outcomeOf, parseDuration, planWith, stepOf, z, type Decision, type Plan, type PlanStatus, type RunState } from "@/lib/sdk";
 import type { Doc, DocSearch, Draft, SentMail, Ticket } from "@/lib/tools";
-import { completeWith, isTurnedDown, lastStepOf, latestRedirect, outcomeOf, parseDuration, permissionsFor, planWith, scriptedPolicy, stepOf, type DemoAgent, type Plan, type PlanStatus } from "./shared";
 
 // outreach-agent: writes to a customer (or answers their ticket) from the docs. It researches, saves a
 // draft, then waits (a durable timer of days — seconds in the demo) for a source to appear or change,
@@ -183,7 +181,7 @@ function decide(state: RunState): Decision {
   });
 }
 
-const definition: AgentDefinition<z.output<typeof outreachAgentInputSchema>> = {
+export const outreachAgent = defineAgent({
   slug: "outreach-agent",
   version: "1",
   name: "Outreach agent",
@@ -191,19 +189,10 @@ const definition: AgentDefinition<z.output<typeof outreachAgentInputSchema>> = {
   instructions: INSTRUCTIONS,
   input: outreachAgentInputSchema,
   tools: ["tickets.get", "docs.search", "drafts.create", "mail.send"],
+  gates: { "mail.send": { queue: "outreach" } },
   plan: PLAN,
   maxSteps: 40,
-  policy: scriptedPolicy(({ state }) => decide(state)),
-};
-
-export const outreachAgent: DemoAgent = {
-  definition,
   // Ada asked about exports; the release note for scheduled exports is the source worth waiting for.
-  exampleInput: { to: "ada@example.com", query: "scheduled exports", waitMs: 30_000 } satisfies OutreachAgentInput,
-  defaultPermissions: permissionsFor(definition.slug, [
-    { tool: "tickets.get", effect: "allow" },
-    { tool: "docs.search", effect: "allow" },
-    { tool: "drafts.create", effect: "allow" },
-    { tool: "mail.send", effect: "require_approval", queue: "outreach" },
-  ]),
-};
+  exampleInput: { to: "ada@example.com", query: "scheduled exports", waitMs: 30_000 },
+  policy: ({ state }) => decide(state),
+});

@@ -1,7 +1,5 @@
-import { z } from "zod";
-import { latestFact, type AgentDefinition, type Decision, type RunState } from "@/lib/runtime";
+import { completeWith, defineAgent, isTurnedDown, lastStepOf, latestFact, latestRedirect, outcomeOf, planWith, stepOf, z, type Decision, type Plan, type PlanStatus, type RunState } from "@/lib/sdk";
 import { formatMoney, refusedStatus, type Order, type OrderHistory, type Refund, type SentMail } from "@/lib/tools";
-import { completeWith, isTurnedDown, lastStepOf, latestRedirect, outcomeOf, permissionsFor, planWith, scriptedPolicy, stepOf, type DemoAgent, type Plan, type PlanStatus } from "./shared";
 
 // refund-agent: reads an order and the customer's history, decides a refund, refunds (idempotent
 // payments; over $100 a person approves), then emails the customer.
@@ -191,7 +189,7 @@ function decide(state: RunState): Decision {
   });
 }
 
-const definition: AgentDefinition<RefundAgentInput> = {
+export const refundAgent = defineAgent({
   slug: "refund-agent",
   version: "1",
   name: "Refund agent",
@@ -199,23 +197,9 @@ const definition: AgentDefinition<RefundAgentInput> = {
   instructions: INSTRUCTIONS,
   input: refundAgentInputSchema,
   tools: ["orders.get", "orders.history", "payments.refund", "mail.send"],
+  gates: { "payments.refund": { when: { path: "amountCents", op: "gt", value: REFUND_APPROVAL_LIMIT_CENTS }, queue: "refunds" } },
   plan: PLAN,
   maxSteps: 40,
-  policy: scriptedPolicy(({ state }) => decide(state)),
-};
-
-export const refundAgent: DemoAgent = {
-  definition,
-  exampleInput: { orderId: "ord_1001", reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001)." } satisfies RefundAgentInput,
-  defaultPermissions: permissionsFor(definition.slug, [
-    { tool: "orders.get", effect: "allow" },
-    { tool: "orders.history", effect: "allow" },
-    {
-      tool: "payments.refund",
-      effect: "allow",
-      conditions: [{ path: "amountCents", op: "gt", value: REFUND_APPROVAL_LIMIT_CENTS, effect: "require_approval" }],
-      queue: "refunds",
-    },
-    { tool: "mail.send", effect: "allow" },
-  ]),
-};
+  exampleInput: { orderId: "ord_1001", reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001)." },
+  policy: ({ state }) => decide(state),
+});

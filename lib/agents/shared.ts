@@ -1,23 +1,15 @@
-import { canonicalJson, type AgentDefinition, type Decision, type Fact, type Observation, type PermissionInput, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
+import { canonicalJson, type Decision, type Fact, type Observation, type RunState } from "@/lib/runtime";
+import type { DefinedAgent } from "@/lib/sdk/define-agent";
 
-// What the scripted policies share. A scripted policy is a pure function of the run's state (facts,
-// observations, instructions): no network, no clock, no randomness — so a resumed run decides the same.
+// What the scripted policies share (the SDK, lib/sdk, exports these helpers). A scripted policy is a pure
+// function of the run's state (facts, observations, instructions): no network, no clock, no randomness —
+// so a resumed run decides the same.
 
-/** An agent of the demo, with an input that works against the seeded sandbox world and the grants it needs. */
-export type DemoAgent = {
-  definition: AgentDefinition;
-  exampleInput: unknown;
-  /** As accepted by `runtime.permissions.put` (the agent slug is filled in). */
-  defaultPermissions: PermissionInput[];
-};
+/** An agent of the demo (made with defineAgent), with an input that works against the seeded sandbox world and the grants it needs. */
+export type DemoAgent = DefinedAgent;
 
 export type Plan = RunState["plan"];
 export type PlanStatus = Plan[number]["status"];
-
-/** A deterministic policy: no model, so no usage is recorded. */
-export function scriptedPolicy(decide: (input: PolicyInput) => Decision): Policy {
-  return { decide: async (input) => ({ decision: decide(input) }) };
-}
 
 /** The step of the newest observation of this kind (and tool), or -1. */
 export function lastStepOf(state: RunState, kind: Observation["kind"], tool?: string): number {
@@ -66,9 +58,4 @@ export function parseDuration(text: string): number | undefined {
   const unit = m[2].toLowerCase();
   const ms = unit.startsWith("d") ? 86_400_000 : unit.startsWith("h") ? 3_600_000 : unit.startsWith("m") ? 60_000 : 1000;
   return Math.round(Number(m[1]) * ms);
-}
-
-/** Fill in the agent's slug: permission inputs are written per agent. */
-export function permissionsFor(slug: string, rules: Array<Omit<PermissionInput, "agent">>): PermissionInput[] {
-  return rules.map((rule) => ({ ...rule, agent: slug }));
 }

@@ -1,0 +1,154 @@
+import type { LanguageModel } from "ai"; // a type only: the AI SDK itself is loaded when a model agent first thinks
+import type { z } from "zod";
+import type { AgentDefinition, Decision, PermissionCondition, PermissionInput, Policy, PolicyInput, RunState } from "@/lib/runtime";
+import { isZodSchema, SdkDefinitionError } from "./errors";
+import { lazyModelPolicy, type ModelSettings } from "./model";
+
+// defineAgent: an agent as data — who it is (slug, version), what it takes (a zod input), what it may use
+// (tools), where a person decides (gates), and how it thinks (a scripted policy or a model). Checked when
+// it is defined; the result is what the composition root runs and what `runtime.permissions.put` takes.
+
+/** When a gate asks: `path` is a dot path into the tool's arguments. */
+export type GateCondition = { path: string; op: PermissionCondition["op"]; value: unknown };
+
+/** A human gate on one tool (DESIGN.md §6). */
+export type Gate = {
+  /** Ask only when one of these holds (the tool is allowed otherwise). Unset: always ask. */
+  when?: GateCondition | GateCondition[];
+  /** Distinct people who must approve (1–5; default 1). Whoever started the run never counts. */
+  approvals?: number;
+  /** The inbox queue the packet goes to (default "default"). */
+  queue?: string;
+  /** Unanswered this long, the packet expires… */
+  ttlSeconds?: number;
+  /** …and is rejected, or escalated to another queue ("escalate:oncall"). Default "reject". */
+  onExpire?: "reject" | `escalate:${string}`;
+};
+
+export type PlanStep = { id: string; title: string; status?: RunState["plan"][number]["status"] };
+
+/** A scripted policy: the next decision as a function of the run's state. No network, clock or randomness
+ *  (use input.now / input.randomId): a resumed run must decide the same. */
+export type ScriptedPolicy<I> = (input: PolicyInput & { input: I }) => Decision | Promise<Decision>;
+
+export type AgentSpec<S extends z.ZodType> = {
+  /** Lowercase letters, digits and dashes: "triage-agent". What runs and permissions name. */
+  slug: string;
+  /** Pinned by every run started with it; bump it whenever behaviour changes (docs/agents.md). */
+  version: string;
+  /** Shown in the console; default: the slug. */
+  name?: string;
+  description: string;
+  /** What the agent is for: the model's system prompt, and on record for every run. */
+  instructions: string;
+  /** The run's input; POST /api/runs is refused (400, field errors) when it does not parse. */
+  input: S;
+  /** The tools it uses, built-in or registered (http.*, mcp.*). Each is allowed by default… */
+  tools: string[];
+  /** …except those with a gate: a person approves (always, or when a condition holds). */
+  gates?: Record<string, Gate>;
+  /** An input that works (the console and GET /api/agents offer it); checked against `input`. */
+  exampleInput?: z.input<S>;
+  plan?: PlanStep[];
+  /** A step budget: a run that exceeds it fails instead of looping (default 200). */
+  maxSteps?: number;
+} & (
+  | { policy: ScriptedPolicy<z.output<S>> | Policy; model?: never }
+  | { model: true | ModelSettings; policy?: never }
+);
+
+/** What defineAgent returns: the engine's definition, an example input and the default permission rules. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one list holds agents of different input types
+export type DefinedAgent<I = any> = {
+  definition: AgentDefinition<I>;
+  exampleInput: unknown;
+  /** As `runtime.permissions.put` takes them (applyDefaultPermissions puts the missing ones). */
+  defaultPermissions: PermissionInput[];
+};
+
+export type { LanguageModel, ModelSettings };
+
+const SLUG = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const BRAND = Symbol.for("tether.sdk.agent");
+
+export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAgent<z.output<S>> {
+  const where = `defineAgent(${JSON.stringify(spec?.slug ?? "?")})`;
+  const fail = (message: string): never => { throw new SdkDefinitionError(`${where}: ${message}`); };
+
+  if (typeof spec.slug !== "string" || !SLUG.test(spec.slug) || spec.slug.length > 64) fail('slug must be lowercase letters, digits and dashes, e.g. "triage-agent"');
+  if (typeof spec.version !== "string" || !/^[\w.-]{1,32}$/.test(spec.version)) fail('version must be a short string of letters, digits, ".", "_" or "-", e.g. "1" or "2.1"');
+  if (typeof spec.description !== "string" || !spec.description.trim()) fail("describe what the agent does (the console shows it)");
+  if (typeof spec.instructions !== "string" || !spec.instructions.trim()) fail("give the agent its instructions");
+  if (!isZodSchema(spec.input)) fail('input must be a zod schema (import { z } from "@/lib/sdk")');
+  if (!Array.isArray(spec.tools) || spec.tools.some((t) => typeof t !== "string" || !t.trim())) fail("tools must be a list of tool names");
+  const duplicate = spec.tools.find((t, i) => spec.tools.indexOf(t) !== i);
+  if (duplicate) fail(`tools names "${duplicate}" twice`);
+  for (const tool of Object.keys(spec.gates ?? {})) {
+    if (!spec.tools.includes(tool)) fail(`a gate on "${tool}", which is not in tools: add it to tools (or remove the gate)`);
+  }
+  const hasPolicy = spec.policy !== undefined;
+  const hasModel = spec.model !== undefined && spec.model !== (false as unknown);
+  if (hasPolicy === hasModel) fail("give it either a policy (scripted) or model: true (it thinks with TETHER_MODEL) — exactly one");
+  if (hasPolicy && typeof spec.policy !== "function" && typeof (spec.policy as Policy | undefined)?.decide !== "function") {
+    fail("policy must be a function (input) => Decision, or a Policy { decide }");
+  }
+  if (spec.maxSteps !== undefined && !(Number.isInteger(spec.maxSteps) && spec.maxSteps > 0)) fail("maxSteps must be a positive whole number");
+  const planIds = (spec.plan ?? []).map((s) => s.id);
+  const planDuplicate = planIds.find((id, i) => planIds.indexOf(id) !== i);
+  if (planDuplicate) fail(`the plan has two steps with the id "${planDuplicate}"`);
+  if (spec.exampleInput !== undefined) {
+    const parsed = spec.input.safeParse(spec.exampleInput);
+    if (!parsed.success) fail(`exampleInput does not match the input schema: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ")}`);
+  }
+  const defaultPermissions = spec.tools.map((tool) => compileGate(spec.slug, tool, spec.gates?.[tool], fail));
+
+  const definition: AgentDefinition<z.output<S>> = {
+    slug: spec.slug,
+    version: spec.version,
+    name: spec.name ?? spec.slug,
+    description: spec.description,
+    instructions: spec.instructions,
+    input: spec.input as z.ZodType<z.output<S>>,
+    tools: [...spec.tools],
+    ...(spec.plan ? { plan: spec.plan.map((s) => ({ id: s.id, title: s.title, status: s.status ?? "pending" })) } : {}),
+    ...(spec.maxSteps !== undefined ? { maxSteps: spec.maxSteps } : {}),
+    policy: hasModel ? lazyModelPolicy(spec.slug, spec.model === true ? {} : spec.model!) : toPolicy(spec.policy!),
+  };
+  const agent: DefinedAgent<z.output<S>> = { definition, exampleInput: spec.exampleInput, defaultPermissions };
+  Object.defineProperty(agent, BRAND, { value: true });
+  return agent;
+}
+
+/** Was this made by defineAgent (in any copy of this module)? */
+export function isDefinedAgent(value: unknown): value is DefinedAgent {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+function toPolicy<I>(policy: ScriptedPolicy<I> | Policy): Policy {
+  if (typeof policy !== "function") return policy;
+  // The engine stores the parsed input (defaults applied) when the run starts: it is handed back as is.
+  return { decide: async (input) => ({ decision: await policy({ ...input, input: input.state.input as I }) }) };
+}
+
+/** A tool with no gate is allowed; a gate asks always, or only when one of its conditions holds. */
+function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: (m: string) => never): PermissionInput {
+  if (!gate) return { agent, tool, effect: "allow" };
+  const when = gate.when === undefined ? [] : Array.isArray(gate.when) ? gate.when : [gate.when];
+  for (const c of when) {
+    if (!c || typeof c.path !== "string" || !c.path) fail(`the gate on "${tool}": each condition needs a path into the arguments, e.g. "amountCents"`);
+    if (!["gt", "gte", "lt", "lte", "eq", "neq", "in"].includes(c.op)) fail(`the gate on "${tool}": op must be gt, gte, lt, lte, eq, neq or in`);
+  }
+  if (gate.approvals !== undefined && !(Number.isInteger(gate.approvals) && gate.approvals >= 1 && gate.approvals <= 5)) fail(`the gate on "${tool}": approvals must be 1 to 5`);
+  if (gate.ttlSeconds !== undefined && !(Number.isInteger(gate.ttlSeconds) && gate.ttlSeconds > 0)) fail(`the gate on "${tool}": ttlSeconds must be a positive whole number`);
+  if (gate.onExpire !== undefined && !/^(reject|escalate:[\w-]+)$/.test(gate.onExpire)) fail(`the gate on "${tool}": onExpire is "reject" or "escalate:<queue>"`);
+  return {
+    agent,
+    tool,
+    effect: when.length > 0 ? "allow" : "require_approval",
+    ...(when.length > 0 ? { conditions: when.map((c) => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" as const })) } : {}),
+    ...(gate.approvals !== undefined ? { approvals: gate.approvals } : {}),
+    ...(gate.queue !== undefined ? { queue: gate.queue } : {}),
+    ...(gate.ttlSeconds !== undefined ? { ttlSeconds: gate.ttlSeconds } : {}),
+    ...(gate.onExpire !== undefined ? { onExpire: gate.onExpire } : {}),
+  };
+}
