@@ -34,6 +34,15 @@ export const resumeRunAction = defineAction(
   },
 );
 
+export const upgradeRunAction = defineAction(
+  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.upgrade", target: ({ runId }) => runId } },
+  async ({ runId }, { user, revalidatePath }) => {
+    const run = await getRuntime().upgradeRun({ runId, by: user.email });
+    revalidateRun(revalidatePath, run.id);
+    return { runId: run.id, status: run.status };
+  },
+);
+
 const retryRunSchema = z.object({ runId, reason });
 export const retryRunAction = defineAction(
   { schema: retryRunSchema, scope: "runs:operate", audit: { action: "runs.retry", target: ({ runId }) => runId } },

@@ -82,11 +82,17 @@ async function loadRun(runId: string): Promise<RunRecord | { unreadable: string 
   }
 }
 
+/** The version of the run's agent this deployment runs, when it is not the one the run started with. */
+export function deployedVersionOf(run: Pick<RunRecord, "agentSlug" | "agentVersion">): string | undefined {
+  const loaded = getRuntime().context.agents.get(run.agentSlug)?.version;
+  return loaded !== undefined && loaded !== run.agentVersion ? loaded : undefined;
+}
+
 /** The runtime's recoveryView, for a run already loaded (the runtime's own would read the run again). */
 async function recoveryOf(run: RunRecord): Promise<RecoveryView> {
   const { store, context } = getRuntime();
   const [intents, packets] = await Promise.all([store.listIntents(run.id), store.findPackets({ runId: run.id })]);
-  return buildRecoveryView(run, intents, packets, context.clock.now());
+  return buildRecoveryView(run, intents, packets, context.clock.now(), context.agents.get(run.agentSlug)?.version);
 }
 
 async function snapshotOf(run: RunRecord, withState: boolean): Promise<RunSnapshot> {

@@ -151,10 +151,35 @@ export function createRuntime(options: RuntimeOptions) {
       });
     },
 
+    /**
+     * An explicit upgrade: a run that stopped because its agent's loaded version differs from the one it
+     * started with continues on the loaded version, with its instructions. The state is kept as it is (a
+     * version whose state differs must say how to read the old one); the change is a trace event.
+     */
+    async upgradeRun(opts: { runId: string; by: string }): Promise<RunRecord> {
+      const run = await getRun(opts.runId);
+      const agent = ctx.agents.get(run.agentSlug);
+      if (!agent) throw new AppError("NOT_FOUND", { message: `agent ${run.agentSlug} is not registered`, userMessage: `This deployment does not run ${run.agentSlug}.` });
+      if (agent.version === run.agentVersion) {
+        throw new AppError("CONFLICT", { message: `run ${run.id} is on ${agent.version} already`, userMessage: `The run already runs version ${agent.version}: there is nothing to upgrade.` });
+      }
+      const upgraded: Observation = { step: run.state.step, kind: "upgraded", message: `${opts.by} upgraded the run from version ${run.agentVersion} to ${agent.version} of ${agent.slug}.` };
+      const state = {
+        ...run.state,
+        agent: { slug: agent.slug, version: agent.version, instructionsHash: sha256(agent.instructions) },
+        instructions: [agent.instructions, ...run.state.instructions.slice(1)], // a person's redirects stay
+        observations: appendObservation(run.state.observations, upgraded),
+      };
+      return store.transitionRun({
+        runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", agentVersion: agent.version, state: { state, storedEntries: run.storedEntries },
+        events: [{ type: "run.upgraded", step: state.step, data: { by: opts.by, from: run.agentVersion, to: agent.version } }],
+      });
+    },
+
     async recoveryView(runId: string): Promise<RecoveryView> {
       const run = await getRun(runId);
       const [intents, packets] = await Promise.all([store.listIntents(runId), store.findPackets({ runId })]);
-      return buildRecoveryView(run, intents, packets, ctx.clock.now());
+      return buildRecoveryView(run, intents, packets, ctx.clock.now(), ctx.agents.get(run.agentSlug)?.version);
     },
 
     decidePacket: (opts: { packetId: string; reviewer: string; input: unknown }) => decidePacket(ctx, opts),

@@ -30,7 +30,8 @@ export type RecoveryView = {
 
 const LEASE_GRACE_MS = 0;
 
-export function buildRecoveryView(run: RunRecord, intents: EffectIntent[], packets: DecisionPacket[], now: Date): RecoveryView {
+/** `loadedAgentVersion`: the version of the run's agent this deployment runs (a run never switches to it on its own). */
+export function buildRecoveryView(run: RunRecord, intents: EffectIntent[], packets: DecisionPacket[], now: Date, loadedAgentVersion?: string): RecoveryView {
   const item = (i: EffectIntent, why: string): RecoveryItem => ({
     operationId: i.id,
     step: i.step,
@@ -80,7 +81,9 @@ export function buildRecoveryView(run: RunRecord, intents: EffectIntent[], packe
       else if (run.status === "WAITING_EVENT") safeNext.push({ action: "wait", description: `Waiting for a "${run.waitingFor}" event.` });
       else if (run.status === "SLEEPING") safeNext.push({ action: "wait", description: `Sleeping until ${run.wakeAt?.toISOString()}.` });
       else if ((run.status === "NEEDS_ATTENTION" || run.status === "WAITING_APPROVAL") && run.wakeAt) safeNext.push({ action: "resume", description: "A person decided; the next worker acts on the decision." });
-      else if (run.status === "NEEDS_ATTENTION" && run.state.observations.at(-1)?.kind === "policy_error") {
+      else if (run.status === "NEEDS_ATTENTION" && loadedAgentVersion !== undefined && loadedAgentVersion !== run.agentVersion) {
+        safeNext.push({ action: "ask_human", description: `The run started on version ${run.agentVersion} of ${run.agentSlug}, and this deployment runs version ${loadedAgentVersion}: an operator upgrades the run to it (POST /api/runs/:id/upgrade), or deploys version ${run.agentVersion} again.` });
+      } else if (run.status === "NEEDS_ATTENTION" && run.state.observations.at(-1)?.kind === "policy_error") {
         safeNext.push({ action: "resume", description: `Its policy kept failing (${run.state.observations.at(-1)!.message}). Nothing is in doubt: an operator resumes it once the policy can decide again.` });
       } else if (run.status === "NEEDS_ATTENTION") safeNext.push({ action: "ask_human", description: "A person must resolve the run before it can continue." });
       else safeNext.push({ action: "resume", description: "Nothing is in doubt: the next worker continues from the last checkpoint." });

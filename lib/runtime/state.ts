@@ -65,7 +65,7 @@ export const observationSchema = z.object({
   step: z.number().int(),
   // "retried": an operator retried the failed run; what the policy saw before it (a tool error, say) is history.
   // (Kinds are only ever added: a stored state stays valid without an upgrade.)
-  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error"]),
+  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error", "upgraded"]),
   tool: z.string().optional(),
   message: z.string(),
   data: jsonValue.optional(),

@@ -15,6 +15,12 @@ const DEFAULT_MAX_STEPS = 200;
 export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<StepOutcome> {
   const agent = ctx.agents.get(cursor.run.agentSlug);
   if (!agent) return cursor.finish("FAILED", `agent ${cursor.run.agentSlug} is not registered`);
+  // A run keeps the agent version it started with: new code never takes over a run silently. It waits
+  // for an operator to upgrade it (engine upgradeRun) or to run the old version again.
+  if (agent.version !== cursor.run.agentVersion) {
+    cursor.event("agent.version_changed", { pinned: cursor.run.agentVersion, loaded: agent.version });
+    return cursor.park("NEEDS_ATTENTION");
+  }
 
   const pending = cursor.state.pending;
   if (pending) {

@@ -117,6 +117,8 @@ export type RuntimeStore = {
     /** A new state, with what of it is already stored (the run record's storedEntries). */
     state?: { state: RunState; storedEntries: StoredEntries };
     error?: string | null;
+    /** An explicit upgrade (engine upgradeRun): the agent version the run continues with. */
+    agentVersion?: string;
   }): Promise<RunRecord>;
 
   listEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<TraceEvent[]>;

@@ -174,7 +174,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       return result;
     },
 
-    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error }) {
+    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion }) {
       const at = now();
       const state = newState ? splitState(newState.state, newState.storedEntries) : null;
       const record = await db.$transaction(async (tx) => {
@@ -186,6 +186,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
             waitingFor: null,
             runnableAt: runnableAtOf(to, null, at),
             ...(error !== undefined ? { error } : {}),
+            ...(agentVersion !== undefined ? { agentVersion } : {}),
             ...(state ? { state: state.head, stateSeq: { increment: 1 }, entrySeq: { increment: state.entries.length } } : {}),
             ...(revokeLease ? { leaseOwner: null, leaseExpiresAt: null, leaseEpoch: { increment: 1 } } : {}),
           },

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { cancelRunAction, resumeRunAction, retryRunAction } from "@/lib/actions/runs";
+import { cancelRunAction, resumeRunAction, retryRunAction, upgradeRunAction } from "@/lib/actions/runs";
 import { TERMINAL_STATUSES } from "@/lib/runtime/types";
 import { useRunLive } from "../live/run-live";
 import { useRunSnapshot } from "../live/run-snapshot";
@@ -12,8 +12,11 @@ import { useRunAction } from "./use-run-action";
 
 type Pending = "cancel" | "retry" | null;
 
-/** What an operator can do to the run now. Rendered only for runs:operate; the actions check it again. */
-export function RunActions({ runId }: { runId: string }) {
+/**
+ * What an operator can do to the run now. Rendered only for runs:operate; the actions check it again.
+ * `upgradeTo`: the deployed version of the run's agent, when it is not the one the run started with.
+ */
+export function RunActions({ runId, upgradeTo }: { runId: string; upgradeTo?: string }) {
   const { head } = useRunLive();
   const { checkpoints } = useRunSnapshot();
   const { run, isPending, outcome } = useRunAction();
@@ -33,7 +36,12 @@ export function RunActions({ runId }: { runId: string }) {
   return (
     <section aria-label="Run actions" className="space-y-2">
       <div className="flex flex-wrap items-end gap-2">
-        {head.status === "NEEDS_ATTENTION" && (
+        {head.status === "NEEDS_ATTENTION" && upgradeTo !== undefined && (
+          <Button variant="primary" isBusy={isPending} onClick={() => run(() => upgradeRunAction({ runId }), () => ({ message: `The run is queued on version ${upgradeTo} of its agent.` }))}>
+            Upgrade to version {upgradeTo}
+          </Button>
+        )}
+        {head.status === "NEEDS_ATTENTION" && upgradeTo === undefined && (
           <Button variant="primary" isBusy={isPending} onClick={() => run(() => resumeRunAction({ runId }), () => ({ message: "The run is queued and resumes from the decision." }))}>
             Resume run
           </Button>

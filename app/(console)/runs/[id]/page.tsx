@@ -15,7 +15,7 @@ import { Card } from "@/components/ui/card";
 import { Timestamp } from "@/components/ui/timestamp";
 import { can } from "@/lib/auth/rbac";
 import { requirePageUser } from "@/lib/auth/session";
-import { getRunDetail } from "@/lib/queries/runs";
+import { deployedVersionOf, getRunDetail } from "@/lib/queries/runs";
 import { intParam, type SearchParams } from "@/lib/queries/search-params";
 
 export const dynamic = "force-dynamic";
@@ -50,7 +50,7 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
     <RunLive key={run.id} runId={run.id} initial={detail.trace} initialSummary={detail.traceSummary}>
       <RunSnapshotProvider initial={detail.snapshot}>
         <CheckpointHistoryProvider>
-          <RunHeader run={run} now={now} actions={can(user.role, "runs:operate") ? <RunActions runId={run.id} /> : undefined} />
+          <RunHeader run={run} now={now} actions={can(user.role, "runs:operate") ? <RunActions runId={run.id} upgradeTo={deployedVersionOf(run)} /> : undefined} />
 
           <h2 className="mb-2 text-sm font-semibold text-zinc-900">Recovery</h2>
           <LiveRecovery />
