@@ -150,6 +150,7 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     expect(await putPermissionAction({ agent: "refund-agent", tool: "payments.refund", effect: "deny", expectedVersion: rule.version })).toMatchObject({ ok: true });
 
     session = reviewer();
+    await db.user.create({ data: { id: session.id, email: session.email, role: session.role } }); // a decider is a stored person
     expect(await decidePacketAction({ packetId: packet.id, decision: "approve" })).toMatchObject({ ok: true, data: { status: "APPROVED" } });
     await getRuntime().createWorker().drain();
     const events = await getRuntime().store.listEvents(run.id);

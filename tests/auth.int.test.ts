@@ -222,6 +222,12 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
       await sandbox.close();
     });
 
+    /** A signed-in person is a stored user (the engine asks who may decide a packet). */
+    async function person(user: Pick<SessionUser, "email" | "role">): Promise<SessionUser> {
+      const row = await db.user.create({ data: { id: uid("usr"), email: user.email, role: user.role } });
+      return { id: row.id, email: row.email, name: null, role: user.role };
+    }
+
     /** A refund over the limit: the run waits on a decision packet. */
     async function pendingRefundPacket() {
       const order = await createSandboxOrder(db, { amountCents: 24_000 });
@@ -234,7 +240,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
 
     it("a reviewer rejects a packet: decided as them, pages revalidated, audited", async () => {
       const packet = await pendingRefundPacket();
-      session = { id: "usr_x", email: email("reviewer"), name: null, role: "reviewer" };
+      session = await person({ email: email("reviewer"), role: "reviewer" });
       const result = await decidePacketAction({ packetId: packet.id, decision: "reject", reason: "Ask for a photo of the damage first." });
       expect(result).toEqual({ ok: true, data: { packetId: packet.id, runId: packet.runId, status: "REJECTED" } });
       expect((await getRuntime().store.getPacket(packet.id))?.decidedBy).toBe(session.email);
@@ -260,7 +266,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
 
     it("an approval goes through, and the run continues", async () => {
       const packet = await pendingRefundPacket();
-      session = { id: "usr_z", email: email("operator"), name: null, role: "operator" };
+      session = await person({ email: email("operator"), role: "operator" });
       expect(await decidePacketAction({ packetId: packet.id, decision: "approve" })).toMatchObject({ ok: true, data: { status: "APPROVED" } });
       await getRuntime().createWorker().drain();
       expect((await getRuntime().getRun(packet.runId)).status).toBe("COMPLETED");

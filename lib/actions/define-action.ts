@@ -6,7 +6,7 @@
 //
 // Audit: on success, one AuditLog row { actor: user.email, action, target, data } — by default
 // action = the scope and data = the parsed input; `audit: { action, target, data }` names them.
-// A refused attempt (FORBIDDEN) is audited as "<action>.denied". `audit: false` is only for handlers
+// A refused attempt (FORBIDDEN) is always audited as "<action>.denied". `audit: false` is only for handlers
 // that write their own row with writeAudit(tx, …) inside their transaction. (TypeScript cannot infer the
 // handler's result type into the audit callbacks: annotate their second parameter when you use it.)
 // Order: authentication and scope are checked before validation errors are reported, so a caller
@@ -51,6 +51,8 @@ export function defineAction<S extends z.ZodType, O>(
   handler: (input: z.output<S>, ctx: ActionContext) => Promise<O>,
 ): (input: z.input<S>) => Promise<ActionResult<O>> {
   const auditAction = opts.audit === false ? null : (opts.audit?.action ?? opts.scope);
+  // A refusal is audited whatever the success path does (a handler that writes its own row still gets this one).
+  const deniedAction = `${auditAction ?? opts.scope}.denied`;
   return async (rawInput) => {
     const env = environment;
     let user: SessionUser | null = null;
@@ -70,8 +72,8 @@ export function defineAction<S extends z.ZodType, O>(
       return { ok: true, data };
     } catch (error) {
       if (isAppError(error)) {
-        if (error.code === "FORBIDDEN" && user && auditAction) {
-          await writeAudit(env.getDb(), { actor: user.email, action: `${auditAction}.denied`, data: { scope: opts.scope, role: user.role } }).catch((e: unknown) => env.logError("audit write failed", e));
+        if (error.code === "FORBIDDEN" && user) {
+          await writeAudit(env.getDb(), { actor: user.email, action: deniedAction, data: { scope: opts.scope, role: user.role } }).catch((e: unknown) => env.logError("audit write failed", e));
         }
         return { ok: false, code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
       }

@@ -98,3 +98,14 @@ export async function readJsonBody(request: Request, limit = maxBodyBytes()): Pr
     throw new BodyRejected("not_json", "The request body is not valid JSON.");
   }
 }
+
+/**
+ * Whether a parsed request value holds U+0000 anywhere (a string, an object key). Postgres refuses it in
+ * text, so it is refused at the boundary as bad input (400) on both databases, before any query runs.
+ */
+export function holdsNulCharacter(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNulCharacter);
+  if (value && typeof value === "object") return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNulCharacter(item));
+  return false;
+}

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues, isAppError } from "@/lib/runtime/errors";
 import { getRuntime } from "@/lib/runtime.server";
-import { BodyRejected, readJsonBody } from "./body";
+import { BodyRejected, holdsNulCharacter, readJsonBody } from "./body";
 import { enforceRateLimit } from "./rate-limit";
 import { hasScope, type ApiScope } from "./scopes";
 import { authenticateApiToken, type ApiPrincipal } from "./tokens";
@@ -72,6 +72,9 @@ export function bodyError(error: unknown): unknown {
 }
 
 export function parse<S extends Schema | undefined>(schema: S, value: unknown, where: string) {
+  if (holdsNulCharacter(value)) {
+    throw new AppError("INVALID_INPUT", { message: `NUL character in the ${where}`, userMessage: `The request ${where} holds a NUL character (\\u0000), which Tether does not store.` });
+  }
   if (!schema) return value as never;
   const parsed = schema.safeParse(value);
   if (!parsed.success) {

@@ -57,21 +57,31 @@ export async function handleMcpPost(request: Request): Promise<Response> {
   } catch (error) {
     return refusal(error);
   }
-  const messages = (Array.isArray(body) ? body : [body]) as Message[];
-  // Answers to our elicitations are decisions; they are handled here, by whichever process receives them.
-  for (const answer of messages.filter(isElicitationAnswer)) await handleElicitationAnswer(ctx, answer);
-  const rest = messages.filter((m) => !isElicitationAnswer(m));
-  if (rest.length === 0) return new Response(null, { status: 202 });
+  const messages = Array.isArray(body) ? body : [body];
+  // JSON-RPC: a message is an object, and a batch is not empty.
+  if (messages.length === 0 || !messages.every(isMessage)) {
+    return Response.json({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: send a JSON-RPC message object, or a non-empty array of them." }, id: null }, { status: 400 });
+  }
+  try {
+    // Answers to our elicitations are decisions; they are handled here, by whichever process receives them.
+    for (const answer of messages.filter(isElicitationAnswer)) await handleElicitationAnswer(ctx, answer);
+    const rest = messages.filter((m) => !isElicitationAnswer(m));
+    if (rest.length === 0) return new Response(null, { status: 202 });
 
-  const streaming = rest.some((m) => m.method === "tasks/result");
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streaming });
-  const server = createTetherMcpServer(ctx, { signal: request.signal });
-  await server.connect(transport);
-  const response = await transport.handleRequest(request, {
-    parsedBody: Array.isArray(body) ? rest : rest[0],
-    authInfo: { token, clientId: ctx.principal.tokenId, scopes: ctx.principal.scopes, extra: { principal: ctx.principal.principal } },
-  });
-  // A JSON answer is complete here; a stream closes itself once its last response is written.
-  if (!streaming) await server.close();
-  return response;
+    const streaming = rest.some((m) => m.method === "tasks/result");
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streaming });
+    const server = createTetherMcpServer(ctx, { signal: request.signal });
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, {
+      parsedBody: Array.isArray(body) ? rest : rest[0],
+      authInfo: { token, clientId: ctx.principal.tokenId, scopes: ctx.principal.scopes, extra: { principal: ctx.principal.principal } },
+    });
+    // A JSON answer is complete here; a stream closes itself once its last response is written.
+    if (!streaming) await server.close();
+    return response;
+  } catch (error) {
+    return refusal(error);
+  }
 }
+
+const isMessage = (value: unknown): value is Message => value !== null && typeof value === "object" && !Array.isArray(value);

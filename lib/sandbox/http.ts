@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BodyRejected, readJsonBody } from "@/lib/api/body";
+import { BodyRejected, holdsNulCharacter, readJsonBody } from "@/lib/api/body";
 import { getSandboxContext, type SandboxContext } from "./context";
 import { SandboxError } from "./errors";
 import { injectFaultsBefore, sleep, takeLostResponse, type SandboxSystem } from "./faults";
@@ -83,6 +83,7 @@ function invalid(where: string, error: z.ZodError): SandboxError {
 }
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  if (holdsNulCharacter(value)) throw new SandboxError("invalid_input", `Invalid ${where}: it holds a NUL character (\\u0000).`);
   const result = schema.safeParse(value);
   if (!result.success) throw invalid(where, result.error);
   return result.data;
@@ -119,6 +120,7 @@ export async function pathParams<K extends string>(params: Promise<Record<K, str
       out[key] = raw[key];
     }
   }
+  if (holdsNulCharacter(out)) throw new SandboxError("invalid_input", "Invalid path: it holds a NUL character (\\u0000).");
   return out;
 }
 
