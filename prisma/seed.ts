@@ -2,13 +2,12 @@ import type { Db } from "../lib/db.ts";
 import { demoAgents } from "../lib/agents/index.ts";
 import { DEMO_PASSWORD, DEMO_USERS, isDemoMode } from "../lib/auth/mode.ts";
 import { seedDemoUsers } from "../lib/auth/users.ts";
-import { createRuntime, type Runtime } from "../lib/runtime/index.ts";
+import type { Runtime } from "../lib/runtime/index.ts";
 import { deliverDeployCallback } from "../lib/runtime.server.ts";
 import { startSandboxServer } from "../lib/sandbox/http-server.ts";
 import { putFault } from "../lib/sandbox/faults.ts";
 import { seedSandbox } from "../lib/sandbox/seed.ts";
-import { createPrismaStore } from "../lib/store/prisma-store.ts";
-import { createBuiltInTools } from "../lib/tools/index.ts";
+import { createTether } from "../lib/tether.ts";
 
 /**
  * Demo data for a fresh database. scripts/setup.ts calls this once, right after the first migration
@@ -30,12 +29,13 @@ export async function seedDatabase(db: Db): Promise<void> {
   let runtime: Runtime | undefined;
   const sandbox = await startSandboxServer(db, { onDeployFinished: (event) => deliverDeployCallback(runtime!)(event) });
   try {
-    runtime = createRuntime({
-      store: createPrismaStore(db),
+    ({ runtime } = createTether({
+      db,
       agents: demoAgents.map((a) => a.definition),
-      tools: createBuiltInTools({ sandboxUrl: sandbox.url, timeoutMs: 2_000 }),
+      sandbox: { sandboxUrl: sandbox.url, timeoutMs: 2_000 },
+      registeredTools: false, // a new database has none
       retryBaseDelayMs: 20,
-    });
+    }));
     for (const agent of demoAgents) {
       for (const permission of agent.defaultPermissions) await runtime.permissions.put(permission, { by: "seed" });
     }
