@@ -44,7 +44,8 @@ export function setActionEnvironment(overrides: Partial<ActionEnvironment> | nul
   environment = overrides ? { ...defaultEnvironment, ...overrides } : defaultEnvironment;
 }
 
-type AuditOption<I, O> = false | { action?: string; target?: (input: I, data: O) => string | null | undefined; data?: (input: I, data: O) => unknown };
+/** `byHandler`: the domain function writes the success row in its own transaction; this names the refusals. */
+type AuditOption<I, O> = false | { action?: string; byHandler?: boolean; target?: (input: I, data: O) => string | null | undefined; data?: (input: I, data: O) => unknown };
 
 export function defineAction<S extends z.ZodType, O>(
   opts: { schema: S; scope: Scope; audit?: AuditOption<z.output<S>, NoInfer<O>> },
@@ -63,7 +64,7 @@ export function defineAction<S extends z.ZodType, O>(
       if (!parsed.success) return { ok: false, code: "INVALID_INPUT", message: "Check the highlighted fields.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) };
       const db = env.getDb();
       const data = await handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath });
-      if (auditAction && opts.audit !== false) {
+      if (auditAction && opts.audit !== false && !opts.audit?.byHandler) {
         const audit = opts.audit ?? {};
         // The action has happened: a failed audit write is logged loudly but does not turn it into an error.
         await writeAudit(db, { actor: user!.email, action: auditAction, target: audit.target?.(parsed.data, data) ?? null, data: audit.data ? audit.data(parsed.data, data) : parsed.data })

@@ -11,8 +11,7 @@ export const registerToolAction = defineAction(
   {
     schema: registerToolSchema,
     scope: "admin:manage",
-    // Header values may carry secrets: the audit keeps what the tool is, not its settings.
-    audit: { action: "tools.register", target: ({ name }) => name, data: ({ kind, name, capability, semantics }) => ({ kind, name, capability, semantics }) },
+    audit: { action: "tools.register", byHandler: true }, // registerTool audits in its transaction
   },
   async (input, { user, db, revalidatePath }) => {
     const tool = await registerTool(db, input, user.email);
@@ -23,7 +22,7 @@ export const registerToolAction = defineAction(
 );
 
 export const disableToolAction = defineAction(
-  { schema: toolIdSchema, scope: "admin:manage", audit: { action: "tools.disable", target: (_i, tool: { name: string }) => tool.name } },
+  { schema: toolIdSchema, scope: "admin:manage", audit: { action: "tools.disable", byHandler: true } },
   async ({ toolId }, { user, db, revalidatePath }) => {
     const tool = await disableTool(db, toolId, user.email);
     revalidatePath("/admin/tools");
@@ -32,9 +31,9 @@ export const disableToolAction = defineAction(
 );
 
 export const enableToolAction = defineAction(
-  { schema: toolIdSchema, scope: "admin:manage", audit: { action: "tools.enable", target: (_i, tool: { name: string }) => tool.name } },
-  async ({ toolId }, { db, revalidatePath }) => {
-    const tool = await enableTool(db, toolId);
+  { schema: toolIdSchema, scope: "admin:manage", audit: { action: "tools.enable", byHandler: true } },
+  async ({ toolId }, { user, db, revalidatePath }) => {
+    const tool = await enableTool(db, toolId, user.email);
     revalidatePath("/admin/tools");
     return { id: tool.id, name: tool.name };
   },

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { writeAudit } from "@/lib/auth/audit";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import { presentRegisteredTool, type RegisteredToolView } from "./present";
 import { registerToolSchema } from "./schemas";
 
-/** Registers an HTTP or MCP tool. A name in use → CONFLICT; a disabled tool's name can be registered again. */
+/** Registers an HTTP or MCP tool, audited in the same transaction. A name in use → CONFLICT; a disabled tool's name can be registered again. */
 export async function registerTool(db: Db, input: unknown, by: string): Promise<RegisteredToolView> {
   const parsed = registerToolSchema.safeParse(input);
   if (!parsed.success) {
@@ -15,7 +16,7 @@ export async function registerTool(db: Db, input: unknown, by: string): Promise<
     const row = await db.$transaction(async (tx) => {
       // A disabled registration gives its name back; an active one keeps it (the create below fails).
       await tx.toolRegistration.deleteMany({ where: { name, disabledAt: { not: null } } });
-      return tx.toolRegistration.create({
+      const created = await tx.toolRegistration.create({
         data: {
           id: `tool_${randomUUID().replaceAll("-", "")}`,
           name, kind, description, capability, semantics,
@@ -25,6 +26,9 @@ export async function registerTool(db: Db, input: unknown, by: string): Promise<
           createdBy: by,
         },
       });
+      // Header values may carry secrets: the audit keeps what the tool is, not its settings.
+      await writeAudit(tx, { actor: by, action: "tools.register", target: name, data: { kind, name, capability, semantics } });
+      return created;
     });
     return presentRegisteredTool(row);
   } catch (error) {
