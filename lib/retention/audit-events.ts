@@ -11,7 +11,8 @@
 //   run.created                 who started the run, with which agent version and input
 //   run.status                  every transition, with the error that ended a failed run
 //   run.completed               the run's output
-//   run.cancelled / run.retried / run.resumed / run.forked   an operator's act, and who did it
+//   run.cancelled / run.retried / run.resumed / run.forked / run.upgraded   an operator's act, and who did it
+//   agent.version_changed       the run stopped because another version of its agent was deployed
 //   gate.*                      requested, assigned, approval_recorded, decided, acting, mismatch, stale,
 //                               refused, escalated, expired: the human gate, end to end
 //   effect.intent / effect.lookup / effect.recovering / effect.unknown_outcome   the effect protocol: what
@@ -35,7 +36,7 @@
 // An event type not listed here is kept: nothing is deleted until someone has decided it is not audit.
 
 export const AUDIT_EVENT_TYPES = [
-  "run.created", "run.status", "run.completed", "run.cancelled", "run.retried", "run.resumed", "run.forked",
+  "run.created", "run.status", "run.completed", "run.cancelled", "run.retried", "run.resumed", "run.forked", "run.upgraded", "agent.version_changed",
   "effect.intent", "effect.lookup", "effect.recovering", "effect.unknown_outcome",
   "tool.rejected", "signal.received", "signal.consumed", "signal.timeout",
 ] as const;
