@@ -16,6 +16,9 @@ async function poll(queryClient: QueryClient): Promise<PacketChanges> {
   const feed = await fetchJson<PacketChanges>(`/api/console/packets/changes${cursor ? `?since=${cursor}` : ""}`);
   const reported = new Set(feed.changes.map((change) => `${change.id}:${change.version}`));
   const hasNews = feed.more || [...reported].some((key) => !lastReported.has(key));
+  // A packet page is loading (a person's "Load more"): invalidating now would cancel it and re-read only the
+  // pages already shown. The news is left for the next poll, which reports it again (same cursor).
+  if (hasNews && queryClient.isFetching({ queryKey: queryKeys.packets.all }) > 0) return feed;
   cursor = feed.cursor;
   lastReported = reported;
   if (hasNews) void queryClient.invalidateQueries({ queryKey: queryKeys.packets.all });
