@@ -1,4 +1,6 @@
-import type { DecisionPacket, RunRecord } from "@/lib/runtime/types";
+import { z } from "zod";
+import { builtInAgents, exampleInputs } from "@/lib/agents";
+import { DECIDED_PACKET_STATUSES, type DecisionPacket, type PacketStatus, type RunRecord } from "@/lib/runtime/types";
 
 // What the API returns for runs and packets: plain JSON, no internal lease details beyond the owner.
 
@@ -23,4 +25,18 @@ export function presentRun(run: RunRecord) {
 export function presentPacket(packet: DecisionPacket) {
   const { version: _version, ...rest } = packet;
   return rest;
+}
+
+/** Each agent with its input JSON Schema and an example input that works against the demo world. */
+export function presentAgents() {
+  return builtInAgents.map((agent) => ({
+    slug: agent.slug, name: agent.name, version: agent.version, description: agent.description, tools: agent.tools,
+    inputSchema: z.toJSONSchema(agent.input, { unrepresentable: "any" }),
+    exampleInput: exampleInputs[agent.slug] ?? null,
+  }));
+}
+
+/** The packet statuses a `status=pending|decided|all` filter stands for (undefined: every status). */
+export function packetStatusesOf(filter: "pending" | "decided" | "all"): PacketStatus[] | undefined {
+  return filter === "pending" ? ["PENDING"] : filter === "decided" ? [...DECIDED_PACKET_STATUSES] : undefined;
 }

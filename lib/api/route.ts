@@ -44,12 +44,14 @@ export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z
 
 const anonymous: ApiPrincipal = { tokenId: "", name: "anonymous", scopes: [], principal: "anonymous" };
 
-async function authenticate(request: Request, scope: ApiScope): Promise<ApiPrincipal> {
-  const header = request.headers.get("authorization") ?? "";
-  const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+export const bearerToken = (request: Request): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+
+/** The bearer token's principal — holding `scope` unless it is null (the MCP server checks per tool) — within the rate limits. */
+export async function authenticate(request: Request, scope: ApiScope | null): Promise<ApiPrincipal> {
+  const bearer = bearerToken(request);
   const principal = bearer ? await authenticateApiToken(getDb(), bearer) : null;
   if (!principal) throw new AppError("UNAUTHENTICATED", { message: "missing or invalid bearer token", userMessage: "Send a valid API token: Authorization: Bearer <token>." });
-  if (!hasScope(principal.scopes, scope)) throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${scope}`, userMessage: `This token does not have the "${scope}" scope.` });
+  if (scope && !hasScope(principal.scopes, scope)) throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${scope}`, userMessage: `This token does not have the "${scope}" scope.` });
   enforceRateLimit([`token:${principal.tokenId}`, `person:${principal.principal}`]);
   return principal;
 }

@@ -1,11 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { readJsonBody } from "@/lib/api/body";
-import { enforceRateLimit } from "@/lib/api/rate-limit";
-import { bodyError, errorResponse } from "@/lib/api/route";
-import { authenticateApiToken, type ApiPrincipal } from "@/lib/api/tokens";
+import { authenticate, bearerToken, bodyError, errorResponse } from "@/lib/api/route";
+import type { ApiPrincipal } from "@/lib/api/tokens";
 import { getDb } from "@/lib/db";
-import { AppError, isAppError } from "@/lib/runtime/errors";
+import { isAppError } from "@/lib/runtime/errors";
 import { getRuntime } from "@/lib/runtime.server";
 import type { McpContext } from "./context";
 import { handleElicitationAnswer, isElicitationAnswer } from "./elicitation";
@@ -18,15 +17,10 @@ import { createTetherMcpServer } from "./server";
 // streams (SSE), so it can carry status notifications and the elicitations of the run's packets.
 // There is no session, so GET (a standalone stream) and DELETE (ending a session) are 405.
 
-const bearerOf = (request: Request) => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-
-/** The token's principal (any scope: each request checks its own), within the API's rate limits. */
-async function authenticate(request: Request): Promise<{ principal: ApiPrincipal; token: string }> {
-  const token = bearerOf(request);
-  const principal = token ? await authenticateApiToken(getDb(), token) : null;
-  if (!token || !principal) throw new AppError("UNAUTHENTICATED", { message: "missing or invalid bearer token", userMessage: "Send a valid API token: Authorization: Bearer <token>." });
-  enforceRateLimit([`token:${principal.tokenId}`, `person:${principal.principal}`]);
-  return { principal, token };
+/** The token's principal (any scope: each tool checks its own, as its HTTP route does). */
+async function authenticateAnyScope(request: Request): Promise<{ principal: ApiPrincipal; token: string }> {
+  const principal = await authenticate(request, null);
+  return { principal, token: bearerToken(request)! };
 }
 
 function refusal(error: unknown): Response {
@@ -50,7 +44,7 @@ export async function handleMcpPost(request: Request): Promise<Response> {
   let token: string;
   let body: unknown;
   try {
-    const auth = await authenticate(request);
+    const auth = await authenticateAnyScope(request);
     token = auth.token;
     ctx = { principal: auth.principal, runtime: getRuntime(), db: getDb() };
     body = await readJsonBody(request).catch((error: unknown) => { throw bodyError(error); });

@@ -1,10 +1,8 @@
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { builtInAgents, exampleInputs } from "@/lib/agents";
-import { presentPacket, presentRun } from "@/lib/api/present";
+import { packetStatusesOf, presentAgents, presentPacket, presentRun } from "@/lib/api/present";
 import { cancelBody, idParams, packetsQuery, startRunBody } from "@/lib/api/schemas";
 import type { ApiScope } from "@/lib/api/scopes";
-import { DECIDED_PACKET_STATUSES, type PacketStatus } from "@/lib/runtime/types";
 import { parseArgs, startRunFor, type McpContext } from "./context";
 import { decisionInputFromFlat, decisionToolProperties } from "./decision-form";
 
@@ -52,13 +50,7 @@ export const TOOLS: TetherTool[] = [
     inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true },
     async call() {
-      return {
-        agents: builtInAgents.map((agent) => ({
-          slug: agent.slug, name: agent.name, version: agent.version, description: agent.description, tools: agent.tools,
-          inputSchema: z.toJSONSchema(agent.input, { unrepresentable: "any" }),
-          exampleInput: exampleInputs[agent.slug] ?? null,
-        })),
-      };
+      return { agents: presentAgents() };
     },
   },
   {
@@ -108,8 +100,7 @@ export const TOOLS: TetherTool[] = [
     annotations: { readOnlyHint: true },
     async call(ctx, args) {
       const query = parseArgs(packetsQuery, args);
-      const status = query.status === "pending" ? (["PENDING"] as PacketStatus[]) : query.status === "decided" ? [...DECIDED_PACKET_STATUSES] : undefined;
-      const packets = await ctx.runtime.store.findPackets({ status, runId: query.runId, queue: query.queue, limit: query.limit });
+      const packets = await ctx.runtime.store.findPackets({ status: packetStatusesOf(query.status), runId: query.runId, queue: query.queue, limit: query.limit });
       return { packets: packets.map(presentPacket) };
     },
   },
