@@ -11,7 +11,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <QueryProvider>
       <div className="flex min-h-screen">
-        <Sidebar user={user} />
+        {/* The column stretches with the page (its background reaches the bottom); the sidebar in it stays in view. */}
+        <div className="shrink-0 bg-zinc-950">
+          <Sidebar user={user} />
+        </div>
         <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
       </div>
     </QueryProvider>

@@ -130,7 +130,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
             {chosen === "retry" && <RetryForm isBusy={isPending} tool={props.tool} onSubmit={() => decide({ decision: "retry" })} />}
             {chosen === "skip" && <SkipForm isBusy={isPending} onSubmit={(reason) => decide({ decision: "skip", ...(reason ? { reason } : {}) })} />}
           </div>
-          <ShortcutLegend shortcuts={PACKET_SHORTCUTS} />
+          <ShortcutLegend shortcuts={PACKET_SHORTCUTS.filter(([, decision]) => options.includes(decision as DecisionKind))} />
         </>
       )}
       {outcome && <DecisionOutcomeMessage outcome={outcome} />}

@@ -57,7 +57,7 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
         <div className="space-y-4">
           <PacketSummary packet={packet} now={now} traits={traits} impactLevel={impactLevel} impactReason={reason} run={run} />
           {packet.status === "STALE" && packet.content.staleChanges && <StaleChanges changes={packet.content.staleChanges} />}
-          <Card title="Arguments" description="Exactly what the tool will be called with if you approve.">
+          <Card title="Arguments" description={packet.kind === "UNKNOWN_OUTCOME" ? "What the call that may have happened was made with." : "Exactly what the tool will be called with if you approve."}>
             <ArgsList args={packet.args} />
           </Card>
           <PacketEvidence packet={packet} />
@@ -87,7 +87,7 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
             whyNotDecider={whyNot}
             initialDecision={DECISIONS.find((d) => d === firstParam(query.decide))}
           />
-          {isOpen && canDecide && <AssignmentPanel packetId={packet.id} assignee={packet.assignee} queue={packet.queue} me={user.email} deciders={deciders.map(({ email, name }) => ({ email, name }))} />}
+          {isOpen && canDecide && !whyNot && <AssignmentPanel packetId={packet.id} assignee={packet.assignee} queue={packet.queue} me={user.email} deciders={deciders.map(({ email, name }) => ({ email, name }))} />}
         </div>
       </div>
     </>
