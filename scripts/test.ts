@@ -25,6 +25,7 @@ function run({ name, cmd, args, env: extra, timeoutMs }: Step): boolean {
 }
 
 const failures: string[] = [];
+const failedTests: string[] = [];
 let passed = 0;
 let failed = 0;
 
@@ -42,6 +43,7 @@ if (existsSync(vitestReport)) {
   };
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  failedTests.push(...report.testResults.flatMap((f) => f.assertionResults).filter((t) => t.status === "failed").map((t) => `vitest: ${t.fullName}`));
   const pgPassed = report.testResults.flatMap((f) => f.assertionResults).filter((t) => t.fullName.includes("[postgres]") && t.status === "passed").length;
   console.log(`Postgres tests passed: ${pgPassed}`);
   if (requirePg && pgPassed === 0) failures.push("no Postgres test ran (TETHER_REQUIRE_PG=1)");
@@ -60,13 +62,25 @@ if (skipE2e) {
     const e2eReport = "test-results/e2e.json";
     if (!run({ name: "e2e (Chromium)", cmd: "npx", args: ["playwright", "test", "--reporter=list,json"], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport } })) failures.push("e2e");
     if (existsSync(e2eReport)) {
-      const stats = (JSON.parse(readFileSync(e2eReport, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } }).stats;
-      passed += stats.expected + stats.flaky;
-      failed += stats.unexpected;
+      const report = JSON.parse(readFileSync(e2eReport, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number }; suites: PlaywrightSuite[] };
+      passed += report.stats.expected + report.stats.flaky;
+      failed += report.stats.unexpected;
+      failedTests.push(...unexpectedSpecs(report.suites).map((title) => `e2e: ${title}`));
     } else failures.push("playwright wrote no report");
   }
 }
 
+// The failing tests' names come last, where a CI log cut to its tail still shows them.
+if (failedTests.length) console.log(`\nFailing tests:\n${failedTests.map((name) => `  - ${name}`).join("\n")}`);
 console.log(failures.length ? `\nFailed: ${failures.join("; ")}` : "\nAll checks passed.");
 console.log(`Tests: ${passed} passed, ${failed} failed`);
 process.exit(failures.length ? 1 : 0);
+
+type PlaywrightSuite = { title: string; suites?: PlaywrightSuite[]; specs?: Array<{ title: string; ok: boolean; file?: string }> };
+
+function unexpectedSpecs(suites: PlaywrightSuite[], path: string[] = []): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => [...path, suite.title, spec.title].filter(Boolean).join(" › ")),
+    ...unexpectedSpecs(suite.suites ?? [], [...path, suite.title]),
+  ]);
+}
