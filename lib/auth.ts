@@ -8,8 +8,8 @@ import Credentials from "next-auth/providers/credentials";
 import { writeAudit } from "@/lib/auth/audit";
 import { baseAuthConfig } from "@/lib/auth/config";
 import { oidcDefaultRole, oidcProviderFromEnv, OIDC_PROVIDER_ID, type OidcClaims } from "@/lib/auth/oidc";
-import { signInThrottle } from "@/lib/auth/throttle";
-import { checkCredentials, normalizeEmail, resolveOidcUser } from "@/lib/auth/users";
+import { authorizeThrottled, signInThrottle } from "@/lib/auth/throttle";
+import { normalizeEmail, resolveOidcUser } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 
 /** Audit writes from sign-in events must not break signing in; they are logged when they fail. */
@@ -26,23 +26,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         id: "credentials",
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
-          const typed = typeof credentials?.email === "string" ? normalizeEmail(credentials.email).slice(0, 320) : "";
-          if (typed && signInThrottle.retryAfterMs(typed) > 0) {
-            await audit({ actor: typed, action: "auth.signin_failed", data: { provider: "credentials", reason: "throttled" } });
-            return null;
-          }
-          const check = await checkCredentials(getDb(), credentials);
-          if (check.ok) {
-            signInThrottle.reset(typed);
-            return check.user;
-          }
-          if (typed) {
-            signInThrottle.fail(typed);
-            await audit({ actor: typed, action: "auth.signin_failed", data: { provider: "credentials", reason: check.reason } });
-          }
-          return null;
-        },
+        // Throttled per account and per client address (lib/auth/throttle.ts).
+        authorize: (credentials, request) => authorizeThrottled({ db: getDb(), throttle: signInThrottle, audit }, credentials, request.headers),
       }),
       ...(oidc ? [oidc] : []),
     ],

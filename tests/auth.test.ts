@@ -8,7 +8,7 @@ import { oidcDefaultRole, oidcProviderFromEnv } from "../lib/auth/oidc";
 import { passwordWeakness } from "../lib/auth/password";
 import { can, requireScope, ROLE_SCOPES, ROLES, SCOPES, type Scope } from "../lib/auth/rbac";
 import { ensureAuthSecretFile, resolveAuthSecret } from "../lib/auth/secret";
-import { createThrottle } from "../lib/auth/throttle";
+import { addressThrottleKey, clientAddress, createSignInThrottle, createThrottle, SIGN_IN_LIMITS, signInLockMessage, trustedProxyHops } from "../lib/auth/throttle";
 
 // Sign-in and roles without a database: the RBAC table, configuration from the environment, the
 // generated session secret, password strength and the sign-in throttle.
@@ -140,5 +140,56 @@ describe("sign-in throttle", () => {
     throttle.fail("a@x");
     throttle.reset("a@x");
     expect(throttle.retryAfterMs("a@x")).toBe(0);
+  });
+
+  it("per account and per address: the address's lock first, whatever the account; a success clears only the account", () => {
+    let now = 0;
+    const throttle = createSignInThrottle({ perAccount: { max: 2, windowMs: 60_000 }, perAddress: { max: 3, windowMs: 120_000 }, now: () => now });
+    const from = (email: string, address: string | null = "192.0.2.7") => ({ email, address });
+    throttle.fail(from("a@x"));
+    throttle.succeed(from("a@x")); // clears a@x, not the address
+    throttle.fail(from("a@x"));
+    expect(throttle.lockOf(from("a@x"))).toBeNull();
+    throttle.fail(from("a@x"));
+    expect(throttle.lockOf(from("a@x", "192.0.2.8"))).toEqual({ by: "account", retryAfterMs: 60_000 });
+    expect(throttle.lockOf(from("b@x"))).toEqual({ by: "address", retryAfterMs: 120_000 }); // three failures from 192.0.2.7
+    expect(throttle.lockOf(from("a@x"))?.by).toBe("address");
+    expect(throttle.lockOf(from("b@x", "192.0.2.8"))).toBeNull();
+    expect(throttle.lockOf(from("b@x", null))).toBeNull(); // no address known: the account's count only
+    now += 120_000;
+    expect(throttle.lockOf(from("b@x"))).toBeNull();
+  });
+
+  it("the limits: 10 failures per account, 30 per address, in 15 minutes", () => {
+    expect(SIGN_IN_LIMITS).toEqual({ perAccount: { max: 10, windowMs: 900_000 }, perAddress: { max: 30, windowMs: 900_000 } });
+  });
+
+  it("the sign-in form says which lock it is, in whole minutes", () => {
+    expect(signInLockMessage({ by: "address", retryAfterMs: 14 * 60_000 + 1 })).toBe("Too many failed sign-ins from your network address, for any account. Try again in 15 minutes.");
+    expect(signInLockMessage({ by: "account", retryAfterMs: 30_000 })).toBe("Too many failed attempts for this account. Try again in 1 minute.");
+  });
+
+  it("the client's address: the entry the nearest trusted proxy wrote in X-Forwarded-For, never the client's own first entry", () => {
+    const at = (xff: string | null, hops?: string) => clientAddress(new Headers(xff === null ? {} : { "x-forwarded-for": xff }), { TETHER_TRUST_PROXY: hops });
+    expect(at("203.0.113.9")).toBe("203.0.113.9"); // next start: the socket's address
+    expect(at("::ffff:127.0.0.1")).toBe("127.0.0.1");
+    expect(at("1.1.1.1, 203.0.113.9", "1")).toBe("203.0.113.9"); // one proxy appended the client's address
+    expect(at("1.1.1.1, 203.0.113.9, 10.0.0.2", "2")).toBe("203.0.113.9");
+    expect(at("203.0.113.9", "2")).toBe("203.0.113.9"); // a shorter path than configured: the only entry
+    expect(at("1.1.1.1 , [2001:db8::1]:443", "true")).toBe("2001:db8::1");
+    expect(at("198.51.100.4:5060", "1")).toBe("198.51.100.4");
+    expect(at("unknown", "1")).toBeNull();
+    expect(at(null)).toBeNull();
+    expect(trustedProxyHops({})).toBe(0);
+    expect(trustedProxyHops({ TETHER_TRUST_PROXY: "off" })).toBe(0);
+    expect(trustedProxyHops({ TETHER_TRUST_PROXY: "on" })).toBe(1);
+    for (const bad of ["yes", "-1", "6", "1.5"]) expect(() => trustedProxyHops({ TETHER_TRUST_PROXY: bad }), bad).toThrow(/TETHER_TRUST_PROXY must be/);
+  });
+
+  it("an IPv6 address is counted by its /64, so a host cannot rotate through its own prefix", () => {
+    expect(addressThrottleKey("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressThrottleKey("2001:db8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
+    expect(addressThrottleKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressThrottleKey("203.0.113.9")).toBe("203.0.113.9");
   });
 });
