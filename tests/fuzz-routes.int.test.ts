@@ -30,7 +30,7 @@ vi.mock("@/lib/auth/session", () => ({
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_909);
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
-const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_MAX_BODY_BYTES"] as const;
+const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_MAX_BODY_BYTES"] as const;
 const WEBHOOK_KEY = randomBytes(32);
 
 /** Not fuzzed with a credential: a request no body or id can stop (it empties the sandbox world). */
@@ -117,6 +117,7 @@ describe.each(providers())("fuzzing every route [%s]", (provider, url) => {
     process.env.TETHER_SANDBOX = "1";
     process.env.TETHER_SANDBOX_SECRET = `fuzz-${randomBytes(24).toString("hex")}`;
     process.env.TETHER_WEBHOOK_SECRETS = `fuzz=whsec_${WEBHOOK_KEY.toString("base64")}`;
+    process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "fuzz=*";
     delete process.env.TETHER_MAX_BODY_BYTES;
     db = createDb(url);
     session.db = db;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as webhookRoute } from "../app/api/webhooks/[source]/route";
-import { decodeWebhookSecret, parseWebhookSecrets, parseWebhookTolerance } from "../lib/webhooks/config";
+import { decodeWebhookSecret, mayDeliverSignalType, parseWebhookSecrets, parseWebhookSignalTypes, parseWebhookTolerance, webhookConfigFromEnv } from "../lib/webhooks/config";
 import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders, signWebhook } from "../lib/webhooks/signature";
 import { createRun } from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
@@ -13,7 +13,7 @@ import { createTestRuntime, providers, uid } from "./support/runtime";
 
 const secret = () => `whsec_${randomBytes(32).toString("base64")}`;
 const keyOf = (s: string) => decodeWebhookSecret(s)!;
-const ENV_KEYS = ["TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_TOLERANCE_SECONDS", "TETHER_MAX_BODY_BYTES", "DATABASE_URL"] as const;
+const ENV_KEYS = ["TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_WEBHOOK_TOLERANCE_SECONDS", "TETHER_MAX_BODY_BYTES", "DATABASE_URL"] as const;
 
 describe("the Standard Webhooks scheme", () => {
   it("reproduces the specification's published test vector, and verifies it", () => {
@@ -63,21 +63,59 @@ describe("TETHER_WEBHOOK_SECRETS and TETHER_WEBHOOK_TOLERANCE_SECONDS", () => {
   });
 });
 
+describe("TETHER_WEBHOOK_SIGNAL_TYPES", () => {
+  const sources = parseWebhookSecrets(`deploys=${secret()},github=${secret()},ci=${secret()}`);
+
+  it("reads <source>=<type>|<type>… entries, or <source>=*; a source without an entry may deliver no type", () => {
+    const signalTypes = parseWebhookSignalTypes(" deploys=deploy.finished|deploy.failed,\ngithub=* ", sources);
+    const may = (source: string, type: string) => mayDeliverSignalType({ signalTypes }, source, type);
+    expect(may("deploys", "deploy.finished")).toBe(true);
+    expect(may("deploys", "deploy.failed")).toBe(true);
+    expect(may("deploys", "approval.granted")).toBe(false);
+    expect(may("deploys", "Deploy.finished")).toBe(false); // types match exactly, as runs wait on them
+    expect(may("deploys", "deploy.*")).toBe(false);
+    expect(may("github", "anything.at.all")).toBe(true);
+    expect(may("ci", "deploy.finished")).toBe(false); // a secret, but no entry
+    expect(may("stripe", "deploy.finished")).toBe(false);
+    expect(parseWebhookSignalTypes(undefined, sources).size).toBe(0);
+  });
+
+  it("refuses malformed entries, a source the secrets do not name, and a source named twice", () => {
+    for (const [raw, message] of [
+      ["deploys", /entry 1: expected <source>=<type>\|<type>… or <source>=\*/],
+      ["Deploys=deploy.finished", /entry 1: expected/],
+      ["deploys=deploy.finished,deplyos=deploy.failed", /entry 2: no source "deplyos" in TETHER_WEBHOOK_SECRETS/],
+      ["deploys=deploy.finished,deploys=deploy.failed", /entry 2: source "deploys" is named twice/],
+      ["deploys=", /entry 1 \(deploys\): "" is not a signal type/],
+      ["deploys=deploy.finished||deploy.failed", /entry 1 \(deploys\): "" is not a signal type/],
+      ["deploys=deploy.*", /entry 1 \(deploys\): "deploy\.\*" is not a signal type .*"\*" alone allows any type/],
+      ["deploys=*|deploy.finished", /"\*" is not a signal type/],
+      [`deploys=${"x".repeat(101)}`, /is not a signal type/],
+    ] as const) {
+      expect(() => parseWebhookSignalTypes(raw, sources), raw).toThrow(message);
+    }
+    expect(() => webhookConfigFromEnv({ TETHER_WEBHOOK_SECRETS: `deploys=${secret()}`, TETHER_WEBHOOK_SIGNAL_TYPES: "github=*" })).toThrow(/no source "github"/);
+  });
+});
+
 describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) => {
   let t: ReturnType<typeof createTestRuntime>;
   let saved: Record<string, string | undefined>;
   const deploysSecret = secret();
   const rotatedSecret = secret();
   const githubSecret = secret();
+  const SIGNAL_TYPES = "deploys=deploy.finished|deploy.failed,github=*";
 
   beforeAll(() => {
     saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
     process.env.DATABASE_URL = url; // the route's composition root follows it
     process.env.TETHER_WEBHOOK_SECRETS = `deploys=${deploysSecret},deploys=${rotatedSecret},github=${githubSecret}`;
+    process.env.TETHER_WEBHOOK_SIGNAL_TYPES = SIGNAL_TYPES;
     t = createTestRuntime(url);
   });
   afterEach(() => {
     process.env.TETHER_WEBHOOK_SECRETS = `deploys=${deploysSecret},deploys=${rotatedSecret},github=${githubSecret}`;
+    process.env.TETHER_WEBHOOK_SIGNAL_TYPES = SIGNAL_TYPES;
     delete process.env.TETHER_WEBHOOK_TOLERANCE_SECONDS;
     delete process.env.TETHER_MAX_BODY_BYTES;
   });
@@ -200,6 +238,7 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     expect(await deliver({ source: "stripe", body: body(runId) })).toEqual({ status: 404, json: { error: { code: "NOT_FOUND", message: "There is no webhook source by that name." } } });
     expect((await deliver({ source: "Deploys", body: body(runId) })).status).toBe(404);
     delete process.env.TETHER_WEBHOOK_SECRETS;
+    delete process.env.TETHER_WEBHOOK_SIGNAL_TYPES;
     expect((await deliver({ body: body(runId) })).status).toBe(404);
     process.env.TETHER_WEBHOOK_SECRETS = "";
     expect((await deliver({ body: body(runId) })).status).toBe(404);
@@ -217,6 +256,35 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     process.env.TETHER_MAX_BODY_BYTES = "512";
     expect(await deliver({ body: body(runId, { payload: { note: "x".repeat(600) } }) })).toMatchObject({ status: 413, json: { error: { code: "PAYLOAD_TOO_LARGE" } } });
     expect(await signals(runId)).toHaveLength(0);
+  });
+
+  it("a signal type the source may not deliver is a 403 and writes nothing; a source with no list may deliver none", async () => {
+    const runId = await parkedRun();
+    const before = await events(runId);
+    const forged = await deliver({ body: body(runId, { type: "approval.granted" }) });
+    expect(forged).toEqual({ status: 403, json: { error: { code: "FORBIDDEN", message: 'This source may not deliver signals of type "approval.granted"; it may deliver: deploy.finished, deploy.failed.' } } });
+    expect((await deliver({ body: body(runId, { type: "deploy.finished.extra" }) })).status).toBe(403);
+    expect((await deliver({ body: body(runId, { type: "Deploy.Finished" }) })).status).toBe(403);
+    // the refusal comes before the run is looked up: an unknown run is a 403 too, not a 404
+    expect((await deliver({ body: body(uid("run_missing"), { type: "approval.granted" }) })).status).toBe(403);
+
+    // a source with a secret and no list (the configuration before TETHER_WEBHOOK_SIGNAL_TYPES existed)
+    process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "github=*";
+    const unlisted = await deliver({ body: body(runId) });
+    expect(unlisted.status).toBe(403);
+    expect(unlisted.json.error.message).toMatch(/may not deliver any signal type yet: .*TETHER_WEBHOOK_SIGNAL_TYPES/);
+    delete process.env.TETHER_WEBHOOK_SIGNAL_TYPES;
+    expect((await deliver({ body: body(runId) })).status).toBe(403);
+    expect(await signals(runId)).toHaveLength(0);
+    expect(await events(runId)).toBe(before);
+
+    // the same delivery once the type is listed; "*" allows any type
+    process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "deploys=deploy.failed|deploy.finished";
+    expect((await deliver({ body: body(runId) })).status).toBe(202);
+    expect((await deliver({ source: "github", body: body(runId, { type: "approval.granted" }), sign: { secret: githubSecret } })).status).toBe(403);
+    process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "deploys=deploy.finished,github=*";
+    expect((await deliver({ source: "github", body: body(runId, { type: "pr.merged" }), sign: { secret: githubSecret } })).status).toBe(202);
+    expect((await signals(runId)).map((s) => s.type).sort()).toEqual(["deploy.finished", "pr.merged"]);
   });
 
   it("a malformed configuration is a generic 500, logged without the secret, never a stack trace", async () => {

@@ -6,14 +6,25 @@
 //     secret is a Standard Webhooks symmetric secret: "whsec_" and the base64 of 24 to 64 random bytes.
 //     A source may be named more than once while its secret is rotated: a signature by any of its
 //     secrets is accepted. Unset or empty: no source exists (every webhook is a 404).
+//   TETHER_WEBHOOK_SIGNAL_TYPES="deploys=deploy.finished|deploy.failed,github=*"
+//     The signal types each source may deliver: entries separated by commas (or whitespace), each
+//     `<source>=<type>|<type>…`; `*` alone allows any type. A source without an entry may deliver none
+//     (its verified webhooks answer 403): a secret held by an outside system should let it say only
+//     what it was set up to say, not, say, a signal another run waits on as its go-ahead. A source
+//     named here that TETHER_WEBHOOK_SECRETS does not name is a configuration error (a typo).
 //   TETHER_WEBHOOK_TOLERANCE_SECONDS (default 300): how far webhook-timestamp may be from this
 //     server's clock, either way, in whole seconds (1 to 86400).
 // A malformed value is a configuration error (thrown; the message never contains a secret).
 import type { Env } from "@/lib/auth/mode";
 
+/** The signal types a source may deliver: a list, or any ("*"). */
+export type SignalTypeAllowance = ReadonlySet<string> | "any";
+
 export type WebhookConfig = {
   /** Source name → its HMAC keys (the decoded secrets). */
   sources: ReadonlyMap<string, readonly Buffer[]>;
+  /** Source name → the signal types it may deliver; a source not in the map may deliver none. */
+  signalTypes: ReadonlyMap<string, SignalTypeAllowance>;
   toleranceSeconds: number;
 };
 
@@ -51,6 +62,36 @@ export function parseWebhookSecrets(raw: string | undefined): Map<string, Buffer
   return sources;
 }
 
+// A signal type as the webhook body's `type` may be (1–100 characters), without the list's separators.
+const SIGNAL_TYPE = /^[^\s,|=*]{1,100}$/;
+
+/** TETHER_WEBHOOK_SIGNAL_TYPES → source → allowance; `sources` (from the secrets) catches a misspelt name. */
+export function parseWebhookSignalTypes(raw: string | undefined, sources: ReadonlyMap<string, unknown>): Map<string, SignalTypeAllowance> {
+  const allowances = new Map<string, SignalTypeAllowance>();
+  const entries = (raw ?? "").split(/[\s,]+/).filter(Boolean);
+  entries.forEach((entry, i) => {
+    const at = entry.indexOf("=");
+    const name = at === -1 ? entry : entry.slice(0, at);
+    const where = `TETHER_WEBHOOK_SIGNAL_TYPES entry ${i + 1}`;
+    if (at === -1 || !SOURCE_NAME.test(name)) throw new Error(`${where}: expected <source>=<type>|<type>… or <source>=*`);
+    if (!sources.has(name)) throw new Error(`${where}: no source "${name}" in TETHER_WEBHOOK_SECRETS`);
+    if (allowances.has(name)) throw new Error(`${where}: source "${name}" is named twice (list its types in one entry, separated by "|")`);
+    const list = entry.slice(at + 1);
+    if (list === "*") return void allowances.set(name, "any");
+    const types = list.split("|");
+    const bad = types.find((type) => !SIGNAL_TYPE.test(type));
+    if (bad !== undefined) throw new Error(`${where} (${name}): ${JSON.stringify(bad)} is not a signal type (1-100 characters without spaces, ",", "|", "=", "*"); "*" alone allows any type`);
+    allowances.set(name, new Set(types));
+  });
+  return allowances;
+}
+
+/** Whether the configuration lets `source` deliver a signal of `type`. */
+export function mayDeliverSignalType(config: Pick<WebhookConfig, "signalTypes">, source: string, type: string): boolean {
+  const allowance = config.signalTypes.get(source);
+  return allowance === "any" || (allowance !== undefined && allowance.has(type));
+}
+
 export function parseWebhookTolerance(raw: string | undefined): number {
   const text = raw?.trim();
   if (!text) return DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
@@ -61,14 +102,17 @@ export function parseWebhookTolerance(raw: string | undefined): number {
   return value;
 }
 
-let cached: { secrets: string | undefined; tolerance: string | undefined; config: WebhookConfig } | undefined;
+let cached: { secrets: string | undefined; types: string | undefined; tolerance: string | undefined; config: WebhookConfig } | undefined;
 
 /** The configuration from the environment, parsed again only when the variables change. */
 export function webhookConfigFromEnv(env: Env = process.env): WebhookConfig {
   const secrets = env.TETHER_WEBHOOK_SECRETS;
+  const types = env.TETHER_WEBHOOK_SIGNAL_TYPES;
   const tolerance = env.TETHER_WEBHOOK_TOLERANCE_SECONDS;
-  if (!cached || cached.secrets !== secrets || cached.tolerance !== tolerance) {
-    cached = { secrets, tolerance, config: { sources: parseWebhookSecrets(secrets), toleranceSeconds: parseWebhookTolerance(tolerance) } };
+  if (!cached || cached.secrets !== secrets || cached.types !== types || cached.tolerance !== tolerance) {
+    const sources = parseWebhookSecrets(secrets);
+    const config = { sources, signalTypes: parseWebhookSignalTypes(types, sources), toleranceSeconds: parseWebhookTolerance(tolerance) };
+    cached = { secrets, types, tolerance, config };
   }
   return cached.config;
 }

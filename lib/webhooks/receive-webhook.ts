@@ -12,11 +12,12 @@
 //   unknown source (or none configured) → NOT_FOUND; missing/malformed headers or a timestamp outside
 //   the tolerance → UNAUTHENTICATED (before the body is read); a body over TETHER_MAX_BODY_BYTES →
 //   PAYLOAD_TOO_LARGE; no matching signature → UNAUTHENTICATED; not JSON, too deep, or not the shape →
-//   INVALID_INPUT; an unknown run → NOT_FOUND (from the runtime).
+//   INVALID_INPUT; a signal type the source may not deliver (TETHER_WEBHOOK_SIGNAL_TYPES) → FORBIDDEN;
+//   an unknown run → NOT_FOUND (from the runtime).
 import { z } from "zod";
 import { BodyRejected, jsonDepthExceeds, MAX_JSON_DEPTH, readBodyBytes } from "@/lib/api/body";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
-import type { WebhookConfig } from "./config";
+import { mayDeliverSignalType, type WebhookConfig } from "./config";
 import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders, WebhookSignatureError } from "./signature";
 
 export const webhookSignalSchema = z.strictObject({
@@ -47,12 +48,26 @@ export async function receiveWebhook(deps: ReceiveWebhookDeps, input: { source: 
   verified(() => checkWebhookSignature(headers, body, keys));
 
   const signal = parseSignal(body);
+  checkSignalType(deps.config, input.source, signal.type);
   const { signal: delivered, duplicate } = await deps.deliverSignal(signal.runId, {
     type: signal.type,
     dedupKey: `webhook:${input.source}:${headers.id}`,
     payload: signal.payload,
   });
   return { outcome: duplicate ? "duplicate" : "delivered", signalId: delivered.id, runId: signal.runId };
+}
+
+/** FORBIDDEN unless the source may deliver this type; the sender is verified, so it may learn its own list. */
+function checkSignalType(config: WebhookConfig, source: string, type: string): void {
+  if (mayDeliverSignalType(config, source, type)) return;
+  const allowance = config.signalTypes.get(source);
+  const allowed = allowance instanceof Set ? [...allowance] : [];
+  throw new AppError("FORBIDDEN", {
+    message: `webhook source ${source} may not deliver signal type ${JSON.stringify(type)}`,
+    userMessage: allowed.length > 0
+      ? `This source may not deliver signals of type ${JSON.stringify(type)}; it may deliver: ${allowed.join(", ")}.`
+      : `This source may not deliver any signal type yet: the server's TETHER_WEBHOOK_SIGNAL_TYPES must list the types it may deliver.`,
+  });
 }
 
 function verified<T>(check: () => T): T {
