@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from "node:dns/promises";
+import { lookup as dnsLookup, Resolver } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
@@ -148,6 +148,34 @@ export function addressRefusal(address: string): string | null {
   const reason = V6_RANGES.find((r) => inRange(v6, r))?.reason;
   if (reason) return reason;
   return inRange(v6, GLOBAL_UNICAST_V6) ? null : "a reserved IPv6 address";
+}
+
+// ---- resolution
+
+// A family with no record answers ENODATA (the name exists) or ENOTFOUND (it does not): not an error
+// while the other family has addresses. Any other failure (timeout, SERVFAIL, refused) is thrown.
+const NO_RECORDS = new Set(["ENODATA", "ENOTFOUND"]);
+
+/**
+ * A resolver for EgressPolicy.resolve that asks the given DNS servers ("127.0.0.1:5353", "[::1]:53")
+ * for A and AAAA records directly, without the system's resolver or hosts file: for a deployment
+ * that must use its own DNS, and for tests against a local DNS server. Each call asks again (no
+ * cache beyond the records' TTL), so the check and the connection each get a fresh answer.
+ */
+export function resolverFrom(servers: readonly string[], options: { timeoutMs?: number; tries?: number } = {}): (hostname: string) => Promise<ResolvedAddress[]> {
+  const resolver = new Resolver({ timeout: options.timeoutMs ?? 2_000, tries: options.tries ?? 2 });
+  resolver.setServers([...servers]);
+  return async (hostname) => {
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    const failures = [v4, v6].flatMap((r) => (r.status === "rejected" ? [r.reason as NodeJS.ErrnoException] : []));
+    const hard = failures.find((e) => !NO_RECORDS.has(e.code ?? ""));
+    if (hard) throw hard;
+    if (failures.length === 2) throw failures[0];
+    return [
+      ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+  };
 }
 
 // ---- the allow-list
