@@ -3,6 +3,9 @@
 //   --faults none|all|<kind,...>     the fault schedule (kinds: see lib/evals/faults.ts)
 //   --case <id>[,<id>]               only these cases
 //   --policy scripted|model          default: model when TETHER_MODEL is set, else scripted
+//   --agents <module.ts>             your own agents and tools instead of the demo ones: a module whose default
+//                                    export is { agents: [defineAgent(…)], tools: (world) => [defineTool(…)] }
+//                                    (lib/evals/subject.ts); tools declare `ledger` for the effects they leave
 //   --threshold <dimension>=<0..1>   override a threshold (repeatable)
 //   --concurrency <n>                trials at once (default 2)
 //   --report <file>                  where the JSON report goes (default data/evals/report-<id>.json)
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     faults: { type: "string", default: "none" },
     case: { type: "string" },
     policy: { type: "string" },
+    agents: { type: "string" },
     threshold: { type: "string", multiple: true, default: [] },
     concurrency: { type: "string", default: "2" },
     report: { type: "string" },
@@ -108,6 +112,7 @@ async function main(): Promise<number> {
   const progress = createProgress();
   const outcome = await runEval({
     cases, dataset, db, policy,
+    subject: values.agents,
     faults: values.faults!,
     caseFilter: values.case?.split(",").map((s) => s.trim()).filter(Boolean),
     thresholds: thresholds(),

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { faultsFor, parseFaultSelection } from "../lib/evals/faults";
 import { casesToJsonl, datasetVersion, DatasetParseError, parseCasesJsonl } from "../lib/evals/jsonl";
 import { evaluateCheck, readPath } from "../lib/evals/snapshot";
+import { declaredLedgerEffects, demoSubject } from "../lib/evals/subject";
 import type { TraceEventSummary } from "../lib/evals/types";
+import { defineTool, z } from "../lib/sdk";
 
 const text = readFileSync("evals/datasets/default.jsonl", "utf8");
 
@@ -66,7 +68,7 @@ describe("fault schedules", () => {
     event("effect.intent", { tool: "mail.send" }),
   ];
   it("--faults all: a kill at every fault point around every effect the journey made, and the waits' faults", () => {
-    const faults = faultsFor(refundCase, baseline, parseFaultSelection("all").kinds).map((f) => f.id);
+    const faults = faultsFor(refundCase, baseline, parseFaultSelection("all").kinds, declaredLedgerEffects(demoSubject)).map((f) => f.id);
     expect(faults.filter((f) => f.startsWith("crash:"))).toHaveLength(8);
     expect(faults).toEqual(expect.arrayContaining(["crash:before-intent:payments.refund", "crash:after-commit:mail.send", "permission-revoked", "permission-narrowed", "world-changed", "tool-timeout"]));
     expect(faults).not.toContain("callback-duplicate"); // the journey never waits for a callback
@@ -74,5 +76,22 @@ describe("fault schedules", () => {
   it("rejects unknown fault kinds", () => {
     expect(() => parseFaultSelection("crash,meteor")).toThrow(/meteor/);
     expect(parseFaultSelection("none").kinds).toEqual([]);
+  });
+});
+
+describe("what tools declare about the world's ledger", () => {
+  it("the built-in tools that change something declare the entry their effect leaves; reads declare none", () => {
+    expect(declaredLedgerEffects(demoSubject)).toEqual({
+      "payments.refund": { system: "payments", action: "refund" },
+      "mail.send": { system: "mail", action: "send" },
+      "drafts.create": { system: "drafts", action: "create" },
+      "deploys.run_migration": { system: "deploys", action: "migrate" },
+    });
+  });
+  it("defineTool keeps the declaration, and refuses one on a pure read or in the wrong shape", () => {
+    const base = { description: "d", input: z.object({ id: z.string() }), impact: () => "i", run: async () => ({}) };
+    expect(defineTool({ ...base, name: "crm.update", capability: "execute", semantics: "idempotent", ledger: { system: "crm", action: "update" } }).ledger).toEqual({ system: "crm", action: "update" });
+    expect(() => defineTool({ ...base, name: "crm.get", capability: "read", semantics: "pure-read", ledger: { system: "crm", action: "get" } })).toThrow(/pure-read tool changes nothing/);
+    expect(() => defineTool({ ...base, name: "crm.update", capability: "execute", semantics: "idempotent", ledger: { system: "CRM", action: "" } })).toThrow(/lowercase words/);
   });
 });

@@ -118,7 +118,55 @@ describe("model policy", () => {
       type: "function",
       inputSchema: { properties: { args: { type: "object", properties: { orderId: { type: "string" }, amountCents: { type: "integer" } }, required: ["orderId", "amountCents"] } } },
     });
-    expect(call.providerOptions).toMatchObject({ openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } });
+    // Several calls a turn are allowed (the engine takes them one a step): providers are not asked to batch less.
+    expect(call.providerOptions).toBeUndefined();
+    const single = mockModel(toolCall("orders_get", { args: { orderId: "o-42" }, reasoning: "read", evidence: [] }));
+    await createModelPolicy({ model: single, tools, parallelToolCalls: false }).decide(policyInput());
+    expect(single.doGenerateCalls[0].providerOptions).toMatchObject({ openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } });
+  });
+
+  it("several tool calls in one reply: the first is the decision, the rest queued in order; control tools only last", async () => {
+    const reply = (...calls: Array<[string, unknown]>): GenerateResult => ({
+      content: calls.map(([toolName, input], i) => ({ type: "tool-call" as const, toolCallId: `call-${i}`, toolName, input: JSON.stringify(input) })),
+      finishReason: "tool-calls",
+      usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120 },
+      warnings: [],
+    });
+    const read = ["orders_get", { args: { orderId: "o-42" }, reasoning: "read", evidence: [] }] as [string, unknown];
+    const pay = ["payments_refund", { args: { orderId: "o-42", amountCents: 100 }, reasoning: "refund", evidence: ["order"] }] as [string, unknown];
+
+    const model = mockModel(reply(read, pay, ["complete", { output: "done" }]));
+    const out = await createModelPolicy({ model, tools }).decide(policyInput());
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(out.decision).toMatchObject({ kind: "call", tool: "orders.get" });
+    expect(out.queued).toEqual([expect.objectContaining({ kind: "call", tool: "payments.refund", args: { orderId: "o-42", amountCents: 100 } }), { kind: "complete", output: "done" }]);
+    expect(out.raw).toMatchObject({ toolCall: { name: "orders_get" }, toolCalls: [{ name: "orders_get" }, { name: "payments_refund" }, { name: "complete" }] });
+    expect(out.raw).not.toHaveProperty("ignoredToolCalls");
+
+    // A later call that cannot be used is dropped with what follows it; the usable ones before it stand.
+    const partly = await createModelPolicy({ model: mockModel(reply(read, ["teleport", {}], pay)), tools }).decide(policyInput());
+    expect(partly.decision).toMatchObject({ tool: "orders.get" });
+    expect(partly.queued).toBeUndefined();
+    expect(partly.raw).toMatchObject({ droppedToolCalls: [{ name: "teleport", problem: expect.stringMatching(/not one of the offered tools/) }, { name: "payments_refund" }] });
+
+    // A control tool before another call: the reply is not usable, the model is asked again.
+    const early = mockModel(reply(["complete", { output: "done" }], read), reply(read));
+    const again = await createModelPolicy({ model: early, tools }).decide(policyInput());
+    expect(early.doGenerateCalls).toHaveLength(2);
+    expect(promptText(early.doGenerateCalls[1])).toMatch(/complete before other tools in the same turn; a control tool .* may only be the last call/);
+    expect(again.decision).toMatchObject({ tool: "orders.get" });
+  });
+
+  it("the plan step is the plan's active step, whatever the model sends; it is not offered to the model", async () => {
+    const plan = [{ id: "read", title: "Read", status: "done" as const }, { id: "refund", title: "Refund", status: "active" as const }];
+    const model = mockModel(toolCall("payments_refund", { args: { orderId: "o-42", amountCents: 100 }, reasoning: "r", evidence: [], planStep: "read" }));
+    const out = await createModelPolicy({ model, tools }).decide(policyInput({ plan }));
+    expect(out.decision).toMatchObject({ kind: "call", tool: "payments.refund", planStep: "refund", args: { orderId: "o-42", amountCents: 100 } });
+    const offered = model.doGenerateCalls[0].tools!.find((t) => t.name === "payments_refund") as { inputSchema: { properties: Record<string, unknown> } };
+    expect(Object.keys(offered.inputSchema.properties)).not.toContain("planStep");
+    // No active step: no plan step at all (the rule for "*" applies).
+    const none = await createModelPolicy({ model: mockModel(toolCall("orders_get", { args: { orderId: "o-1" }, reasoning: "r", evidence: [], planStep: "refund" })), tools }).decide(policyInput());
+    expect(none.decision).not.toHaveProperty("planStep");
   });
 
   it("does not validate arguments (the engine does, and feeds the error back)", async () => {
@@ -250,7 +298,7 @@ describe("modelFromEnv", () => {
     expect(() => modelFromEnv({ TETHER_MODEL: "openai:gpt-4.1", OPENAI_API_KEY: "k", OPENAI_BASE_URL: "not a url" })).toThrow(/OPENAI_BASE_URL must be an http\(s\) URL/);
   });
 
-  it("talks to OPENAI_BASE_URL with the chat-completions API: one required tool call, no parallel calls", async () => {
+  it("talks to OPENAI_BASE_URL with the chat-completions API: a required tool call, parallel calls allowed", async () => {
     const requests: Array<{ url: string; body: Record<string, unknown>; auth: string | null }> = [];
     vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
       requests.push({ url: String(url), body: JSON.parse(String(init.body)), auth: new Headers(init.headers).get("authorization") });
@@ -267,7 +315,8 @@ describe("modelFromEnv", () => {
     expect(requests).toHaveLength(1);
     expect(requests[0].url).toBe("http://llm.internal:8080/v1/chat/completions");
     expect(requests[0].auth).toBe("Bearer sk-local");
-    expect(requests[0].body).toMatchObject({ model: "local-model", tool_choice: "required", parallel_tool_calls: false });
+    expect(requests[0].body).toMatchObject({ model: "local-model", tool_choice: "required" });
+    expect(requests[0].body.parallel_tool_calls).toBeUndefined();
     expect((requests[0].body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toContain("orders_get");
   });
 
@@ -286,7 +335,8 @@ describe("modelFromEnv", () => {
 
     expect(out).toMatchObject({ decision: { kind: "call", tool: "orders.get", args: { orderId: "o-42" }, reasoning: "read first" }, usage: { inputTokens: 70, outputTokens: 9 } });
     expect(requests[0].url).toBe("http://claude.internal/v1/messages");
-    expect(requests[0].body).toMatchObject({ model: "claude-test", tool_choice: { type: "any", disable_parallel_tool_use: true } });
+    expect(requests[0].body).toMatchObject({ model: "claude-test", tool_choice: { type: "any" } });
+    expect(requests[0].body.tool_choice).not.toHaveProperty("disable_parallel_tool_use");
     expect(requests[0].body.system).toEqual([expect.objectContaining({ text: expect.stringContaining("Agent instructions:") })]);
   });
 

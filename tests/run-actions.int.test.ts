@@ -66,6 +66,20 @@ describe.each(providers())("run actions [%s]", (_provider, url) => {
     expect(events.find((e) => e.type === "run.cancelled")?.data).toEqual({ by: operator.email, reason: "wrong customer" });
     expect(await findAuditLog(db, { target: run.id })).toEqual([expect.objectContaining({ actor: operator.email, action: "runs.cancel" })]);
     expect(await cancelRunAction({ runId: run.id })).toMatchObject({ ok: false, code: "RUN_NOT_WAITING" });
+    expect(await findAuditLog(db, { target: run.id })).toHaveLength(1); // the refused second cancel changed nothing, so audited nothing
+  });
+
+  it("the audit row is part of the change's transaction: a change that loses its race writes none; a token's change names the token", async () => {
+    const run = await startRun();
+    // Two cancels race: the store's compare-and-set lets one through, and only that one leaves an audit row.
+    const outcomes = await Promise.allSettled([
+      getRuntime().cancelRun({ runId: run.id, by: operator.email, via: "token:ci" }),
+      getRuntime().cancelRun({ runId: run.id, by: operator.email, via: "token:ci" }),
+    ]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    const rows = await findAuditLog(db, { target: run.id });
+    expect(rows).toEqual([expect.objectContaining({ actor: operator.email, action: "runs.cancel" })]);
+    expect(rows[0]!.data).toMatchObject({ via: "token:ci" });
   });
 
   it("an operator retries a failed run and resumes a run that needed attention", async () => {

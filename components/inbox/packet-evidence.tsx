@@ -19,7 +19,7 @@ function sourceText(source: DecisionPacket["content"]["evidence"][number]["sourc
 
 /** What the agent knew when it asked: each fact with its provenance and age, then its uncertainty and reasoning. */
 export function PacketEvidence({ packet }: { packet: DecisionPacket }) {
-  const { evidence, uncertainty, reasoning, staleChanges } = packet.content;
+  const { evidence, uncertainty, reasoning, staleChanges, why } = packet.content;
   return (
     <>
       <Card title="Evidence" description="Facts the agent relied on, with where each came from and its age when the packet was made.">
@@ -46,6 +46,12 @@ export function PacketEvidence({ packet }: { packet: DecisionPacket }) {
       </Card>
       <Card title="Uncertainty and reasoning">
         <dl className="space-y-2 text-sm">
+          {why && (
+            <div>
+              <dt className="text-xs text-zinc-500">Why a person is asked</dt>
+              <dd className="text-zinc-800">{why}</dd>
+            </div>
+          )}
           <div>
             <dt className="text-xs text-zinc-500">Uncertainty</dt>
             <dd className="text-zinc-800">{uncertainty ?? <span className="text-zinc-500">none stated</span>}</dd>

@@ -19,7 +19,7 @@ export const decidePacketAction = defineAction(
   {
     schema: decidePacketActionSchema,
     scope: "packets:decide",
-    audit: { action: "packets.decide", target: ({ packetId }) => packetId, data: ({ packetId: _id, ...decision }, packet: { status: string; runId: string }) => ({ ...decision, status: packet.status, runId: packet.runId }) },
+    audit: { action: "packets.decide", byHandler: true }, // decidePacket audits in the decision's transaction
   },
   async ({ packetId, ...input }, { user, revalidatePath }) => {
     const packet = await getRuntime().decidePacket({ packetId, reviewer: user.email, input });
@@ -42,7 +42,8 @@ export const checkUnknownOutcomeAction = defineAction(
   },
 );
 
-/** Approve or reject several packets of one tool: one runtime decision per packet, one result each. */
+/** Approve or reject several packets of one tool: one runtime decision per packet, one result each. Each
+ *  decision has its own audit row (in its transaction); this action adds a row for the batch as a whole. */
 export const decidePacketsTogetherAction = defineAction(
   {
     schema: decideTogetherSchema,
@@ -62,7 +63,7 @@ export const assignPacketAction = defineAction(
   {
     schema: assignPacketSchema,
     scope: "packets:decide",
-    audit: { action: "packets.assign", target: ({ packetId }) => packetId, data: ({ assignee }) => ({ assignee }) },
+    audit: { action: "packets.assign", byHandler: true }, // assignPacket audits in the assignment's transaction
   },
   async ({ packetId, assignee }, { user, revalidatePath }) => {
     const runtime = getRuntime();

@@ -1,6 +1,7 @@
 "use server";
 // Server actions of an operator on a run (scope runs:operate). Each calls one runtime operation — the
-// same ones the HTTP API and the CLI use — and the engine's compare-and-set decides races.
+// same ones the HTTP API and the CLI use — and the engine's compare-and-set decides races. The engine writes
+// the audit row of a cancel, resume, upgrade or retry in the run's transaction (byHandler).
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
 import { getRuntime } from "@/lib/runtime.server";
@@ -16,7 +17,7 @@ function revalidateRun(revalidatePath: Revalidate, id: string) {
 
 const cancelRunSchema = z.object({ runId, reason });
 export const cancelRunAction = defineAction(
-  { schema: cancelRunSchema, scope: "runs:operate", audit: { action: "runs.cancel", target: ({ runId }) => runId } },
+  { schema: cancelRunSchema, scope: "runs:operate", audit: { action: "runs.cancel", byHandler: true } },
   async ({ runId, reason }, { user, revalidatePath }) => {
     const run = await getRuntime().cancelRun({ runId, by: user.email, reason });
     revalidateRun(revalidatePath, run.id);
@@ -26,7 +27,7 @@ export const cancelRunAction = defineAction(
 
 const resumeRunSchema = z.object({ runId });
 export const resumeRunAction = defineAction(
-  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.resume", target: ({ runId }) => runId } },
+  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.resume", byHandler: true } },
   async ({ runId }, { user, revalidatePath }) => {
     const run = await getRuntime().resumeRun({ runId, by: user.email });
     revalidateRun(revalidatePath, run.id);
@@ -35,7 +36,7 @@ export const resumeRunAction = defineAction(
 );
 
 export const upgradeRunAction = defineAction(
-  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.upgrade", target: ({ runId }) => runId } },
+  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.upgrade", byHandler: true } },
   async ({ runId }, { user, revalidatePath }) => {
     const run = await getRuntime().upgradeRun({ runId, by: user.email });
     revalidateRun(revalidatePath, run.id);
@@ -45,7 +46,7 @@ export const upgradeRunAction = defineAction(
 
 const retryRunSchema = z.object({ runId, reason });
 export const retryRunAction = defineAction(
-  { schema: retryRunSchema, scope: "runs:operate", audit: { action: "runs.retry", target: ({ runId }) => runId } },
+  { schema: retryRunSchema, scope: "runs:operate", audit: { action: "runs.retry", byHandler: true } },
   async ({ runId, reason }, { user, revalidatePath }) => {
     const run = await getRuntime().retryRun({ runId, by: user.email, reason });
     revalidateRun(revalidatePath, run.id);

@@ -8,15 +8,26 @@ export { CONTROL_TOOLS };
 
 // A model policy: the agent's next decision is chosen by a language model (Vercel AI SDK, any provider).
 //
-// Each step the model sees the run's explicit state — the instructions in force, the input, the plan, the
+// Each turn the model sees the run's explicit state — the instructions in force, the input, the plan, the
 // facts with their kind, authority and age, the approvals and what was turned down, the last observations —
-// and must call exactly one tool: one of the agent's tools (the engine checks permissions, validates the
-// arguments against the tool's schema and executes it) or a control tool (complete, fail, sleep,
-// wait_event, record). The SDK never executes anything: the tools are offered without `execute`.
+// and calls one tool or several: the agent's tools (the engine checks permissions, validates the arguments
+// against the tool's schema and executes them) and, only as the last call, a control tool (complete, fail,
+// sleep, wait_event, record). The SDK never executes anything: the tools are offered without `execute`.
+//
+// Several calls in one turn (issue #10): the first is the step's decision, the rest `queued`; the engine keeps
+// them in the run's state and takes one a step without asking again, and drops the rest once one of them does
+// not succeed (lib/runtime/turns.ts). A call after one that cannot be used (an unknown tool, input that is not
+// an object) is dropped with it (raw.droppedToolCalls); a control tool before the last call makes the reply
+// unusable, and the model is asked again.
+//
+// What the model does not choose (issue #9): the plan step a call serves — permission rules match on it — is
+// the plan's active step; the key its result is kept under may be suggested, and the engine keeps it under
+// the tool's own key when that key holds a fact the tool does not own (lib/runtime/fact-keys.ts).
 //
 // Replay: the engine records the decision with the step's commit (and in the effect intent before a call),
-// so a resumed run never asks the model again for a step it acted on. Arguments are not validated here:
-// a bad call comes back to the model as the step's observation, which the prompt shows.
+// so a resumed run never asks the model again for a step it acted on, and a fork replays it while its state
+// is the source's. Arguments are not validated here: a bad call comes back to the model as the step's
+// observation, which the prompt shows.
 
 export type ModelPolicyOptions = {
   model: LanguageModel;
@@ -32,6 +43,8 @@ export type ModelPolicyOptions = {
   timeoutMs?: number;
   temperature?: number;
   maxOutputTokens?: number;
+  /** Let the model make several calls in one turn (default true); false asks providers for one call a turn. */
+  parallelToolCalls?: boolean;
 };
 
 const NOT_CHOSEN = "the model did not choose an action";
@@ -65,8 +78,8 @@ export function createModelPolicy(options: ModelPolicyOptions): Policy {
             messages,
             tools: offer.tools,
             toolChoice: "required",
-            // One decision per step: ask providers that support it not to batch calls.
-            providerOptions: { openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } },
+            // Several calls a turn are taken one a step by the engine; without them, ask providers not to batch.
+            ...(options.parallelToolCalls === false ? { providerOptions: { openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } } } : {}),
             maxRetries: options.maxRetries ?? 2,
             abortSignal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
             ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
@@ -81,24 +94,26 @@ export function createModelPolicy(options: ModelPolicyOptions): Policy {
         lastText = result.text || undefined;
 
         const calls = result.content.filter((part) => part.type === "tool-call");
-        const choice = calls.length === 0
+        const turn = calls.length === 0
           ? { ok: false as const, problem: `it called no tool (finish reason: ${result.finishReason}${result.text ? `; it wrote: ${clip(result.text, 300)}` : ""})` }
-          : interpret(calls[0].toolName, calls[0].input, offer, input.state, result.text);
-        if (choice.ok) {
+          : interpretTurn(calls, offer, input.state, result.text);
+        if (turn.ok) {
+          const [decision, ...queued] = turn.decisions;
           const raw = {
             model: modelName,
             attempts: attempt,
             toolCall: { name: calls[0].toolName, input: small(calls[0].input) },
+            ...(calls.length > 1 ? { toolCalls: calls.map((c) => ({ name: c.toolName, input: small(c.input) })) } : {}),
             ...(result.text ? { text: clip(result.text, 1000) } : {}),
-            ...(calls.length > 1 ? { ignoredToolCalls: calls.slice(1).map((c) => c.toolName) } : {}),
+            ...(turn.dropped.length ? { droppedToolCalls: turn.dropped } : {}),
             ...(problems.length ? { problems } : {}),
           };
-          return { decision: choice.decision, usage: withCost(usage, options.pricing), raw };
+          return { decision, ...(queued.length ? { queued } : {}), usage: withCost(usage, options.pricing), raw };
         }
-        problems.push(choice.problem);
+        problems.push(turn.problem);
         messages.push({
           role: "user",
-          content: `Your previous reply could not be used: ${choice.problem}. Reply again by calling exactly one of the offered tools with arguments that match its schema.`,
+          content: `Your previous reply could not be used: ${turn.problem}. Reply again by calling the offered tools with arguments that match their schemas (a control tool only as the last call).`,
         });
       }
       return {
@@ -134,8 +149,7 @@ function offerTools(input: PolicyInput, definitions: Map<string, ToolDefinition>
           reasoning: { type: "string", description: "Why this is the right next action, in one or two sentences, citing facts." },
           evidence: { type: "array", items: { type: "string" }, description: "The keys of the facts this action rests on." },
           uncertainty: { type: "string", description: "What you are unsure about, if anything (shown to a person who approves it)." },
-          resultKey: { type: "string", description: `The fact key to keep the result under (default: ${info.name}).` },
-          ...(planIds.length ? { planStep: { type: "string", enum: planIds, description: "The plan step this action serves." } } : {}),
+          resultKey: { type: "string", description: `The fact key to keep the result under (default: ${info.name}); a key holding another tool's or a person's fact is not replaced.` },
         },
         required: ["args", "reasoning", "evidence"],
         additionalProperties: false,
@@ -237,6 +251,26 @@ const CONTROL: Record<ControlTool, { description: string; json: (planIds: string
 };
 
 type Interpretation = { ok: true; decision: Decision } | { ok: false; problem: string };
+type ToolCallPart = { toolName: string; input: unknown };
+
+/**
+ * Every call of the reply, in order. The first must be usable (else the reply is not); a later one that is
+ * not is dropped with the calls after it. A control tool ends a turn: one before the last call makes the reply unusable.
+ */
+function interpretTurn(calls: ToolCallPart[], offer: Offer, state: RunState, text: string): { ok: true; decisions: Decision[]; dropped: Array<{ name: string; problem: string }> } | { ok: false; problem: string } {
+  const control = calls.findIndex((c) => offer.targets.get(c.toolName)?.kind === "control");
+  if (control !== -1 && control < calls.length - 1) {
+    return { ok: false, problem: `it called ${calls[control].toolName} before other tools in the same turn; a control tool (${CONTROL_TOOLS.join(", ")}) may only be the last call` };
+  }
+  const decisions: Decision[] = [];
+  for (const [i, call] of calls.entries()) {
+    const choice = interpret(call.toolName, call.input, offer, state, i === 0 ? text : "");
+    if (choice.ok) { decisions.push(choice.decision); continue; }
+    if (i === 0) return choice;
+    return { ok: true, decisions, dropped: calls.slice(i).map((c, j) => ({ name: c.toolName, problem: j === 0 ? choice.problem : "it came after a call that could not be used" })) };
+  }
+  return { ok: true, decisions, dropped: [] };
+}
 
 function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState, text: string): Interpretation {
   const target = offer.targets.get(fn);
@@ -245,6 +279,7 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
   if (!isRecord(input)) return { ok: false, problem: `the input of ${fn} is not a JSON object: ${clip(String(rawInput), 200)}` };
 
   if (target.kind === "agent") {
+    const activeStep = state.plan.find((p) => p.status === "active")?.id;
     const args = "args" in input ? parseMaybeJson(input.args) : Object.fromEntries(Object.entries(input).filter(([k]) => !META_KEYS.includes(k)));
     const reasoning = typeof input.reasoning === "string" && input.reasoning ? input.reasoning : text.trim() || undefined;
     const evidence = Array.isArray(input.evidence) ? input.evidence.filter((e): e is string => typeof e === "string") : [];
@@ -256,7 +291,8 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
       ...(reasoning ? { reasoning: clip(reasoning, 2000) } : {}),
       ...(typeof input.uncertainty === "string" && input.uncertainty ? { uncertainty: clip(input.uncertainty, 2000) } : {}),
       ...(typeof input.resultKey === "string" && input.resultKey ? { resultKey: input.resultKey } : {}),
-      ...(typeof input.planStep === "string" && input.planStep ? { planStep: input.planStep } : {}),
+      // Not the model's to choose: permission rules match on it. The step the plan is at (issue #9).
+      ...(activeStep ? { planStep: activeStep } : {}),
     };
     return { ok: true, decision };
   }

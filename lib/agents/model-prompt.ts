@@ -21,10 +21,11 @@ const RECENT_OBSERVATIONS = 5;
 export function renderSystem(input: PolicyInput): string {
   const [own, ...redirects] = input.instructions;
   return [
-    "You are the decision-maker of an agent run by Tether, a durable runtime. Each turn you choose the run's single next action by calling exactly one tool.",
+    "You are the decision-maker of an agent run by Tether, a durable runtime. Each turn you choose the run's next action by calling a tool — or its next few actions, by calling several tools.",
     "The runtime acts on your choice: it checks permissions, may ask a person to approve, validates the arguments against the tool's schema, executes the tool, and records the outcome as facts and an observation you will see next turn. You never see a transcript: the run's state below is the record.",
     "Rules:",
-    "- Call exactly one tool per turn. Put the tool's own arguments under `args`; cite the fact keys you rely on in `evidence`.",
+    "- Put a tool's own arguments under `args`; cite the fact keys you rely on in `evidence`.",
+    "- You may call several tools in one turn when none needs the result of another: they run in that order, one after the other, each checked and approved like any call. If one fails or is turned down, the ones after it are not made and you decide again. A control tool (complete, fail, sleep, wait_event, record) may only be the last call of a turn.",
     "- Trust facts by their kind: decision (a person decided) and receipt (an external system confirmed) are authoritative; an observation was true when read and may be stale — re-read a stale one before acting on it; an inference is only a belief, never enough on its own.",
     "- If the last observation is an error, correct the call it describes instead of repeating it. An action a person rejected or a rule denied must not be asked for again unchanged.",
     "- Use `complete` when the task is done, `fail` when it cannot be done, `wait_event` for an external callback, `sleep` to wait for time to pass, `record` to write down a conclusion or update the plan.",
@@ -92,7 +93,7 @@ export function renderState(input: PolicyInput, offer: Offer): string {
   for (const t of input.tools) lines.push(`- ${offer.fnName.get(t.name)} = ${t.name} (${t.capability}, ${t.semantics}): ${t.description}`);
   lines.push(`- control: ${CONTROL_TOOLS.join(", ")}`);
   if (state.consecutiveErrors > 0) lines.push("", `Warning: ${state.consecutiveErrors} failed action(s) in a row; the run stops after a few more.`);
-  lines.push("", "Choose the next action now: call exactly one tool.");
+  lines.push("", "Choose the next action now: call a tool (or several, in the order they should run).");
   return lines.join("\n");
 }
 

@@ -81,6 +81,9 @@ export function assessRefund(order: Order, history: OrderHistory, reason: string
   };
 }
 
+/** The customer of the order the run was started for: the email on the order orders.get read. */
+const ORDER_CUSTOMER = { $fact: "order", path: "customerEmail", tool: "orders.get" };
+
 const plan = (statuses: Record<string, PlanStatus>) => planWith(PLAN, statuses);
 
 function decide(state: RunState): Decision {
@@ -198,6 +201,15 @@ export const refundAgent = defineAgent({
   input: refundAgentInputSchema,
   tools: ["orders.get", "orders.history", "payments.refund", "mail.send"],
   gates: { "payments.refund": { when: { path: "amountCents", op: "gt", value: REFUND_APPROVAL_LIMIT_CENTS }, queue: "refunds" } },
+  // Least authority, enforced by the engine: it reads and refunds only the order it was started for, and
+  // mails (and reads the history of) only that order's customer. The email is not in the input: it is
+  // the one the order read by orders.get gave — an observation of the input's order, never an inference.
+  grants: {
+    "orders.get": { capabilities: ["read"], bind: { orderId: { $input: "orderId" } } },
+    "orders.history": { capabilities: ["read"], bind: { email: ORDER_CUSTOMER } },
+    "payments.refund": { capabilities: ["execute"], bind: { orderId: { $input: "orderId" } }, freshEvidence: true },
+    "mail.send": { capabilities: ["execute"], bind: { to: ORDER_CUSTOMER } },
+  },
   plan: PLAN,
   maxSteps: 40,
   exampleInput: { orderId: "ord_1001", reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001)." },

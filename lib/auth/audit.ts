@@ -16,16 +16,12 @@ export type AuditEntry = {
 };
 
 export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
-  await db.auditLog.create({
-    data: {
-      id: `aud_${randomUUID().replaceAll("-", "")}`,
-      actor: entry.actor,
-      action: entry.action,
-      target: entry.target ?? null,
-      data: JSON.stringify(entry.data ?? {}),
-    },
-    select: { id: true },
-  });
+  await db.auditLog.create({ data: auditRow(entry), select: { id: true } });
+}
+
+/** The stored row of an entry (the store's Postgres path inserts it with SQL of its own). */
+export function auditRow(entry: AuditEntry): { id: string; actor: string; action: string; target: string | null; data: string } {
+  return { id: `aud_${randomUUID().replaceAll("-", "")}`, actor: entry.actor, action: entry.action, target: entry.target ?? null, data: JSON.stringify(entry.data ?? {}) };
 }
 
 export type AuditRecord = { id: string; actor: string; action: string; target: string | null; data: unknown; at: Date };

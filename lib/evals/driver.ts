@@ -5,8 +5,9 @@ import { putFault } from "@/lib/sandbox/faults";
 import { startSandboxServer } from "@/lib/sandbox/http-server";
 import type { DeployFinished } from "@/lib/sandbox/callbacks";
 import { createEvalEngine, type EvalEngine, type PolicyKind } from "./eval-runtime";
-import { TOOL_SYSTEM, worldChangeFor, type FaultSpec } from "./faults";
+import { worldChangeFor, type FaultSpec } from "./faults";
 import type { EvalCaseSpec, ReviewerAnswer } from "./spec";
+import type { LedgerEffects } from "./subject";
 import type { LedgerRow } from "./types";
 import { inProcessWorkers, processWorkers, type CrashWave, type TrialWorkers } from "./workers";
 import { applyWorldOp, createTrialDb, setUpWorld } from "./world";
@@ -20,7 +21,11 @@ export const EVAL_REQUESTER = "eval-runner@evals.tether";
 const MAX_ROUNDS = 40;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export type TrialEnv = { dir: string; template: string; policy: PolicyKind; breakIdempotency: boolean; leaseMs: number; trialTimeoutMs: number };
+export type TrialEnv = {
+  dir: string; template: string; policy: PolicyKind; breakIdempotency: boolean; leaseMs: number; trialTimeoutMs: number;
+  /** The module of the agents and tools under test (subject.ts); null: the demo agents and built-in tools. */
+  subject: string | null;
+};
 
 export type TrialRecord = {
   run: RunRecord | null;
@@ -28,6 +33,8 @@ export type TrialRecord = {
   intents: EffectIntent[];
   packets: DecisionPacket[];
   ledger: LedgerRow[];
+  /** What the engine's tools declare about the ledger (tool → system · action): how effects are counted. */
+  ledgerEffects: LedgerEffects;
   order: Record<string, { amountCents: number; refundedCents: number; status: string }>;
   notes: string[];
   /** Self-approvals the scripted reviewer tried: each must have been refused. */
@@ -47,7 +54,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
   const worldDb: Db = createDb(worldFile.url);
   let engine: EvalEngine | undefined;
   const deliveries: Promise<unknown>[] = [];
-  const record: TrialRecord = { run: null, events: [], intents: [], packets: [], ledger: [], order: {}, notes: [], selfApprovals: [], unanswered: [], wallMs: 0, crash: null, error: null };
+  const record: TrialRecord = { run: null, events: [], intents: [], packets: [], ledger: [], ledgerEffects: {}, order: {}, notes: [], selfApprovals: [], unanswered: [], wallMs: 0, crash: null, error: null };
   let workers: TrialWorkers | undefined;
   let world: Awaited<ReturnType<typeof startSandboxServer>> | undefined;
   let started = Date.now();
@@ -61,6 +68,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
       dbUrl: trialDb.url,
       sandboxUrl: () => world!.url, // late-bound: the world listens once the engine's database exists
       policy: env.policy,
+      subject: env.subject,
       breakIdempotency: env.breakIdempotency,
       onFaultPoint: async (point, info) => {
         if (earlyCallback && !completedEarly && point === "after-call" && info.tool === "deploys.run_migration") {
@@ -70,6 +78,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
       },
     });
     const { db, runtime } = engine;
+    record.ledgerEffects = engine.ledgerEffects;
     world = await startSandboxServer(worldDb, {
       onDeployFinished: (event: DeployFinished) => {
         if (!event.runId) return;
@@ -78,9 +87,9 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
         return delivery.then(() => {});
       },
     });
-    await setUpWorld(worldDb, runtime, spec);
+    await setUpWorld(worldDb, runtime, spec, engine.subject.agents);
     if (fault.kind === "tool-timeout") {
-      const system = TOOL_SYSTEM[fault.tool!]?.system;
+      const system = engine.ledgerEffects[fault.tool!]?.system;
       if (system) await putFault(worldDb, system as Parameters<typeof putFault>[1], { timeoutAfterApply: 1, holdMs: 200 });
     }
 
@@ -89,7 +98,7 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
     runId = run.id;
     if (fault.kind === "crash" && !wave) throw new Error("a crash trial needs a crash wave");
     workers = fault.kind === "crash"
-      ? await processWorkers({ db, wave: wave!, trial: name, dbUrl: trialDb.url, sandboxUrl: world.url, policy: env.policy, breakIdempotency: env.breakIdempotency, fault, leaseMs: env.leaseMs, deadline })
+      ? await processWorkers({ db, wave: wave!, trial: name, dbUrl: trialDb.url, sandboxUrl: world.url, policy: env.policy, subject: env.subject, breakIdempotency: env.breakIdempotency, fault, leaseMs: env.leaseMs, deadline })
       : inProcessWorkers(engine);
 
     const answers = [...spec.reviewer];

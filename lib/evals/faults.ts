@@ -1,5 +1,7 @@
 import { FAULT_POINTS, type FaultPoint } from "@/lib/runtime";
+import { SANDBOX_SYSTEMS } from "@/lib/sandbox/faults";
 import type { EvalCaseSpec, WorldOp } from "./spec";
+import type { LedgerEffects } from "./subject";
 import type { TraceEventSummary } from "./types";
 
 // Fault schedules (DESIGN.md §8). A trial is one case under one fault; `--faults all` runs every case
@@ -13,7 +15,8 @@ import type { TraceEventSummary } from "./types";
 //   permission-narrowed    while the run waits for approval, the grant is narrowed to another plan step
 //   world-changed          while the run waits for approval, the world changes (the order is refunded
 //                          elsewhere; the doc the agent cites changes; a runbook appears)
-//   tool-timeout           the first effect's system applies it, then the response is lost (timeout)
+//   tool-timeout           the first effect's system applies it, then the response is lost (timeout); for
+//                          tools whose declared ledger system is one of the sandbox world's (it has the knob)
 
 export const FAULT_KINDS = ["crash", "callback-duplicate", "callback-early", "permission-revoked", "permission-narrowed", "world-changed", "tool-timeout"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -25,13 +28,8 @@ export type FaultSpec =
 
 export const NO_FAULT: FaultSpec = { id: "none", kind: "none" };
 
-/** The sandbox system a tool's effects land in (for timeouts and ledger counts). */
-export const TOOL_SYSTEM: Record<string, { system: string; action: string }> = {
-  "payments.refund": { system: "payments", action: "refund" },
-  "mail.send": { system: "mail", action: "send" },
-  "drafts.create": { system: "drafts", action: "create" },
-  "deploys.run_migration": { system: "deploys", action: "migrate" },
-};
+/** Agents whose "world changed while it waited" story worldChangeFor knows (the demo agents). */
+const WORLD_CHANGE_AGENTS = new Set(["refund-agent", "outreach-agent", "deploy-agent"]);
 
 /** Parse --faults: "none", "all", or a comma-separated list of kinds. */
 export function parseFaultSelection(text: string): { baseline: true; kinds: FaultKind[] } {
@@ -44,8 +42,8 @@ export function parseFaultSelection(text: string): { baseline: true; kinds: Faul
   return { baseline: true, kinds: kinds as FaultKind[] };
 }
 
-/** The faults that apply to a case, read from the journey its baseline trial took. */
-export function faultsFor(spec: EvalCaseSpec, baseline: TraceEventSummary[], kinds: FaultKind[]): FaultSpec[] {
+/** The faults that apply to a case, read from the journey its baseline trial took and what its tools declare. */
+export function faultsFor(spec: EvalCaseSpec, baseline: TraceEventSummary[], kinds: FaultKind[], effects: LedgerEffects): FaultSpec[] {
   const skip = new Set(spec.skipFaults);
   const wanted = kinds.filter((k) => !skip.has(k));
   const effectTools = [...new Set(baseline.filter((e) => e.type === "effect.intent").map((e) => String(e.data.tool)))];
@@ -57,10 +55,12 @@ export function faultsFor(spec: EvalCaseSpec, baseline: TraceEventSummary[], kin
       for (const tool of effectTools) for (const point of FAULT_POINTS) faults.push({ id: `crash:${point}:${tool}`, kind, point, tool });
     } else if (kind === "callback-duplicate" || kind === "callback-early") {
       if (waitsForCallback && spec.world.deploy.outcome !== "never") faults.push({ id: kind, kind, tool: "deploys.run_migration" });
-    } else if (kind === "permission-revoked" || kind === "permission-narrowed" || kind === "world-changed") {
+    } else if (kind === "permission-revoked" || kind === "permission-narrowed") {
       if (approved.length > 0) faults.push({ id: kind, kind, tool: approved[0] });
+    } else if (kind === "world-changed") {
+      if (approved.length > 0 && WORLD_CHANGE_AGENTS.has(spec.agent)) faults.push({ id: kind, kind, tool: approved[0] });
     } else if (kind === "tool-timeout") {
-      const tool = effectTools.find((t) => TOOL_SYSTEM[t]);
+      const tool = effectTools.find((t) => (SANDBOX_SYSTEMS as readonly string[]).includes(effects[t]?.system ?? ""));
       if (tool) faults.push({ id: kind, kind, tool });
     }
   }

@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { builtInAgents } from "@/lib/agents";
 import type { Db } from "@/lib/db";
 import { sha256 } from "@/lib/runtime/canonical";
 import { runTrial, type TrialEnv } from "./driver";
@@ -12,6 +11,7 @@ import { NO_FAULT, faultsFor, parseFaultSelection, type FaultSpec } from "./faul
 import { createEvalRun, finishEvalRun, saveTrialResult } from "./records";
 import { scoreTrial } from "./scorers";
 import { DEFAULT_THRESHOLDS, DIMENSIONS, type Dimension, type EvalCaseSpec } from "./spec";
+import { declaredLedgerEffects, loadSubject, type EvalSubject } from "./subject";
 import type { EvalFigures, EvalRunStatus, EvalScores, TrialResult } from "./types";
 import { createWorkerPool, type WorkerPool, type WorkerProcess } from "./worker-pool";
 import { createCrashWave, type CrashWave } from "./workers";
@@ -28,6 +28,9 @@ export type RunEvalOptions = {
   faults: string;
   caseFilter?: string[];
   policy?: PolicyKind;
+  /** The module of the agents and tools under test (its default export is an EvalSubject, see subject.ts);
+   *  unset: the demo agents with the built-in tools. */
+  subject?: string;
   /** Tests: a runtime without stable idempotency keys, to prove the evals catch it. */
   breakIdempotency?: boolean;
   thresholds?: Partial<Record<Dimension, number>>;
@@ -62,8 +65,8 @@ export function codeVersion(): string {
   }
 }
 
-export function agentVersions(): Record<string, string> {
-  return Object.fromEntries(builtInAgents.map((a) => [a.slug, `${a.version}+${sha256(a.instructions).slice(0, 8)}`]));
+export function agentVersions(subject: EvalSubject): Record<string, string> {
+  return Object.fromEntries(subject.agents.map(({ definition: a }) => [a.slug, `${a.version}+${sha256(a.instructions).slice(0, 8)}`]));
 }
 
 /** Run tasks with at most `limit` at once, in order of submission. */
@@ -98,7 +101,9 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
   const policyKind = options.policy ?? "scripted";
   const policy = await describePolicy(policyKind);
   const thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
-  const versions = agentVersions();
+  const subject = await loadSubject(options.subject);
+  const ledgerEffects = declaredLedgerEffects(subject);
+  const versions = agentVersions(subject);
   const code = codeVersion();
   const id = options.db
     ? await createEvalRun(options.db, {
@@ -113,7 +118,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
   const pool: WorkerPool | null = selection.kinds.includes("crash") ? createWorkerPool(2) : null;
   let rescuer: Promise<WorkerProcess> | null = null;
   const env: TrialEnv = {
-    dir, template: createTemplateDb(dir), policy: policyKind,
+    dir, template: createTemplateDb(dir), policy: policyKind, subject: options.subject ? path.resolve(options.subject) : null,
     breakIdempotency: options.breakIdempotency ?? false, leaseMs: 600, trialTimeoutMs: 180_000,
   };
   const results: TrialResult[] = [];
@@ -138,7 +143,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
     });
     const faultTrials = cases.flatMap((spec, i) => {
       const base = baselines.get(spec.id)!;
-      return faultsFor(spec, base.result.trace, selection.kinds).map((fault, j) => ({ spec, fault, counts: base.counts, position: i * 100 + j + 1 }));
+      return faultsFor(spec, base.result.trace, selection.kinds, ledgerEffects).map((fault, j) => ({ spec, fault, counts: base.counts, position: i * 100 + j + 1 }));
     });
     total += faultTrials.length;
     const crashes = faultTrials.filter((t) => t.fault.kind === "crash");

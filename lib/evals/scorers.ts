@@ -1,6 +1,6 @@
 import type { TraceEvent } from "@/lib/runtime";
 import { EVAL_REQUESTER, type TrialRecord } from "./driver";
-import { TOOL_SYSTEM, type FaultSpec } from "./faults";
+import type { FaultSpec } from "./faults";
 import { buildSnapshot, describeCheck, evaluateCheck, readPath, type Snapshot } from "./snapshot";
 import type { Check, CheckResult, Dimension, EvalCaseSpec, Scores } from "./spec";
 import type { TraceEventSummary, TrialResult } from "./types";
@@ -50,11 +50,11 @@ export function waits(events: TraceEvent[]): { humanWaitMs: number; timerWaitMs:
 }
 
 /** What a fault changes in what the case expects. */
-function expectationsUnder(spec: EvalCaseSpec, fault: FaultSpec, baseline: Counts | null): { status: string[]; output: Check[]; state: Check[]; selection: boolean } {
+function expectationsUnder(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRecord, baseline: Counts | null): { status: string[]; output: Check[]; state: Check[]; selection: boolean } {
   const status = Array.isArray(spec.expect.status) ? spec.expect.status : [spec.expect.status];
   if (TRANSPARENT.has(fault.kind)) return { status, output: spec.expect.output, state: spec.expect.state, selection: true };
   const tool = fault.kind === "none" ? undefined : fault.tool;
-  const effect = tool ? TOOL_SYSTEM[tool] : undefined;
+  const effect = tool ? record.ledgerEffects[tool] : undefined;
   if (fault.kind === "permission-revoked" || fault.kind === "permission-narrowed") {
     return {
       status: ["COMPLETED", "FAILED"],
@@ -91,7 +91,7 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
   const snapshot = buildSnapshot(record);
   const run = record.run;
   const events = record.events;
-  const expected = expectationsUnder(spec, fault, baseline);
+  const expected = expectationsUnder(spec, fault, record, baseline);
 
   // completion
   if (record.error) add("completion", "trial ran to the end", false, record.error);
@@ -106,7 +106,11 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
     add("stateAccuracy", `${check.path} ${check.op}`, ok, describeCheck(check, actual));
   }
   // tool selection
-  const selected = [...new Set(ev(events, "model.decision").flatMap((e) => { const d = e.data.decision as { kind?: string; tool?: string }; return d?.kind === "call" && d.tool ? [d.tool] : []; }))];
+  // Every call of a turn counts: the first is `decision`, the rest of the turn `queued`.
+  const selected = [...new Set(ev(events, "model.decision").flatMap((e) => {
+    const turn = [e.data.decision, ...((e.data.queued as unknown[] | undefined) ?? [])] as Array<{ kind?: string; tool?: string } | undefined>;
+    return turn.flatMap((d) => (d?.kind === "call" && d.tool ? [d.tool] : []));
+  }))];
   const { must, mustNot } = spec.expect.tools;
   let toolSelection: number | null = null;
   if (expected.selection && (must.length > 0 || mustNot.length > 0)) {
@@ -164,6 +168,12 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
   };
 }
 
+/** Each declared ledger entry once (two tools may leave the same one). */
+function uniqueEffects(record: TrialRecord) {
+  const seen = new Map(Object.values(record.ledgerEffects).map((e) => [`${e.system}.${e.action}`, e]));
+  return [...seen.values()];
+}
+
 type Add = (dimension: Dimension, name: string, ok: boolean, detail?: string) => void;
 
 function scoreRecovery(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRecord, snapshot: Snapshot, baseline: Counts | null, add: Add) {
@@ -176,11 +186,12 @@ function scoreRecovery(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRecord
   add("recovery", "no operation applied twice", twice.length === 0, twice.map(([op, n]) => `${op} applied ${n}×`).join("; "));
   const outside = mine.filter((r) => !r.operationId || !intents.has(r.operationId));
   add("recovery", "every effect has its intent", outside.length === 0, outside.map((r) => `${r.system}.${r.action} under ${r.operationId ?? "no operation id"} matches no intent of the run`).join("; "));
-  const lost = record.intents.filter((i) => i.status === "SUCCEEDED" && TOOL_SYSTEM[i.tool] && !mine.some((r) => r.operationId === i.id));
+  // Only a tool that declares its ledger entry can be missed there.
+  const lost = record.intents.filter((i) => i.status === "SUCCEEDED" && record.ledgerEffects[i.tool] && !mine.some((r) => r.operationId === i.id));
   add("recovery", "no effect lost", lost.length === 0, lost.map((i) => `${i.tool} ${i.id} recorded as succeeded, but the world never applied it`).join("; "));
   if (baseline && TRANSPARENT.has(fault.kind) && fault.kind !== "none") {
     const counts = countsOf(snapshot);
-    const diffs = Object.values(TOOL_SYSTEM).filter(({ system, action }) => (counts[system]?.[action] ?? 0) !== (baseline[system]?.[action] ?? 0));
+    const diffs = uniqueEffects(record).filter(({ system, action }) => (counts[system]?.[action] ?? 0) !== (baseline[system]?.[action] ?? 0));
     add("recovery", "same effects as without the fault", diffs.length === 0, diffs.map(({ system, action }) => `${system}.${action}: ${counts[system]?.[action] ?? 0} (without the fault: ${baseline[system]?.[action] ?? 0})`).join("; "));
   }
   for (const never of spec.expect.never) {

@@ -1,13 +1,12 @@
 import { canonicalJson } from "@/lib/runtime/canonical";
 import type { Check } from "./spec";
-import { TOOL_SYSTEM } from "./faults";
 import type { TrialRecord } from "./driver";
 
 // The final snapshot a case's checks are written against. Paths are dot paths with [brackets] for
 // keys that contain dots:  output.refunded · facts.refund.kind · facts[signal:deploy.finished].value.outcome
 //   status, error, output, steps       the run
 //   facts.<key>.{value,kind}           the newest fact under each key
-//   ledger.<system>.<action>           effects THIS run applied (count; 0 when none)
+//   ledger.<system>.<action>           effects THIS run applied (count; 0 for an entry a tool declares)
 //   world.ledger.<system>.<action>     every effect in the world (other actors included)
 //   world.orders.<id>.{refundedCents,status,amountCents}
 //   packets.<STATUS>, packets.total    decision packets of the run by status
@@ -16,10 +15,9 @@ import type { TrialRecord } from "./driver";
 
 export type Snapshot = Record<string, unknown>;
 
-function countLedger(rows: TrialRecord["ledger"]): Record<string, Record<string, number>> {
+function countLedger(rows: TrialRecord["ledger"], declared: TrialRecord["ledgerEffects"]): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const { system, action } of Object.values(TOOL_SYSTEM)) (out[system] ??= {})[action] = 0;
-  out.payments.charge = 0;
+  for (const { system, action } of Object.values(declared)) (out[system] ??= {})[action] = 0;
   for (const row of rows) (out[row.system] ??= {})[row.action] = (out[row.system]?.[row.action] ?? 0) + 1;
   return out;
 }
@@ -39,8 +37,8 @@ export function buildSnapshot(record: TrialRecord): Snapshot {
     output: run?.state.output ?? null,
     steps: run?.state.step ?? 0,
     facts,
-    ledger: countLedger(record.ledger.filter((r) => r.runId === runId)),
-    world: { ledger: countLedger(record.ledger), orders: record.order },
+    ledger: countLedger(record.ledger.filter((r) => r.runId === runId), record.ledgerEffects),
+    world: { ledger: countLedger(record.ledger, record.ledgerEffects), orders: record.order },
     packets,
     events,
     approvals: run?.state.approvals.length ?? 0,

@@ -1,6 +1,6 @@
 // A worker process for journey evals (spawned by worker-pool.ts). It loads the engine once, then
 // drives any number of trials at once, each on its own database, by commands on stdin (one JSON a line):
-//   {"cmd":"start", trial, dbUrl, sandboxUrl, policy, breakIdempotency?, faultAt?, faultTool?, leaseMs}
+//   {"cmd":"start", trial, dbUrl, sandboxUrl, policy, subject?, breakIdempotency?, faultAt?, faultTool?, leaseMs}
 //     → a worker for that trial's database; at the named fault point (first call of faultTool) it prints
 //       "FAULT <trial> <point> <tool> <runId>" and holds that run there until the harness kills the
 //       process (SIGKILL) — the process's other trials keep running until then;
@@ -9,7 +9,7 @@
 import { createInterface } from "node:readline";
 import { createEvalEngine, type EvalEngine, type PolicyKind } from "./eval-runtime";
 
-type StartCommand = { cmd: "start"; trial: string; dbUrl: string; sandboxUrl: string; policy: PolicyKind; breakIdempotency?: boolean; faultAt?: string; faultTool?: string; leaseMs: number };
+type StartCommand = { cmd: "start"; trial: string; dbUrl: string; sandboxUrl: string; policy: PolicyKind; subject?: string | null; breakIdempotency?: boolean; faultAt?: string; faultTool?: string; leaseMs: number };
 type StopCommand = { cmd: "stop"; trial: string };
 
 const trials = new Map<string, { engine: EvalEngine; worker: ReturnType<EvalEngine["runtime"]["createWorker"]> }>();
@@ -21,6 +21,7 @@ async function start(command: StartCommand) {
     dbUrl: command.dbUrl,
     sandboxUrl: command.sandboxUrl,
     policy: command.policy,
+    subject: command.subject,
     breakIdempotency: command.breakIdempotency,
     onFaultPoint: async (point, info) => {
       if (!faulted && point === command.faultAt && info.tool === command.faultTool) {

@@ -65,10 +65,10 @@ export function createCrashWave(pool: WorkerPool, size: number, rescuer: () => P
 }
 
 export async function processWorkers(opts: {
-  db: Db; wave: CrashWave; trial: string; dbUrl: string; sandboxUrl: string; policy: PolicyKind; breakIdempotency: boolean;
+  db: Db; wave: CrashWave; trial: string; dbUrl: string; sandboxUrl: string; policy: PolicyKind; subject: string | null; breakIdempotency: boolean;
   fault: Extract<FaultSpec, { kind: "crash" }>; leaseMs: number; deadline: number;
 }): Promise<TrialWorkers> {
-  const base = { cmd: "start", trial: opts.trial, dbUrl: opts.dbUrl, sandboxUrl: opts.sandboxUrl, policy: opts.policy, breakIdempotency: opts.breakIdempotency };
+  const base = { cmd: "start", trial: opts.trial, dbUrl: opts.dbUrl, sandboxUrl: opts.sandboxUrl, policy: opts.policy, subject: opts.subject, breakIdempotency: opts.breakIdempotency };
   let overhead = 0;
   const waitReady = async <T>(work: Promise<T>) => {
     const t = Date.now();

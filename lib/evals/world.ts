@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { demoAgents } from "@/lib/agents";
 import type { Db } from "@/lib/db";
 import type { Runtime } from "@/lib/runtime";
+import type { DefinedAgent } from "@/lib/sdk";
 import { putDoc } from "@/lib/sandbox/docs";
 import { putFault } from "@/lib/sandbox/faults";
 import { seedSandbox } from "@/lib/sandbox/seed";
@@ -41,8 +41,8 @@ export function createTrialDb(template: string, dir: string, name: string): { ur
   return { url: `file:${file}`, remove: () => { for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true }); } };
 }
 
-/** Seed the demo world and apply the case's world set-up and permissions. */
-export async function setUpWorld(db: Db, runtime: Runtime, spec: EvalCaseSpec): Promise<void> {
+/** Seed the demo world and apply the case's world set-up, the agent's default permissions and the case's. */
+export async function setUpWorld(db: Db, runtime: Runtime, spec: EvalCaseSpec, agents: DefinedAgent[]): Promise<void> {
   await seedSandbox(db);
   const world = spec.world;
   for (const order of world.orders) {
@@ -53,7 +53,7 @@ export async function setUpWorld(db: Db, runtime: Runtime, spec: EvalCaseSpec): 
   }
   for (const doc of world.docs) await putDoc(db, doc.id, { title: doc.title, body: doc.body });
   for (const [system, knob] of Object.entries(world.faults)) await putFault(db, system as Parameters<typeof putFault>[1], knob ?? {});
-  const agent = demoAgents.find((a) => a.definition.slug === spec.agent);
+  const agent = agents.find((a) => a.definition.slug === spec.agent);
   const overridden = new Set(world.permissions.map((p) => p.tool));
   for (const permission of agent?.defaultPermissions ?? []) {
     if (!overridden.has(permission.tool)) await runtime.permissions.put(permission, { by: "eval-setup" });

@@ -78,7 +78,7 @@ async function decide(ctx: McpContext, packetId: string, message: { result?: unk
   if (!hasScope(ctx.principal.scopes, "packets:decide")) return { kind: "refused", packetId, message: 'This token does not have the "packets:decide" scope.' };
   const input = decisionInputFromFlat(result.data.content ?? {}, { parseJsonFields: true });
   try {
-    await ctx.runtime.decidePacket({ packetId, reviewer: ctx.principal.principal, input });
+    await ctx.runtime.decidePacket({ packetId, reviewer: ctx.principal.principal, via: `mcp:${ctx.principal.name}`, input });
     return { kind: "decided", packetId, decision: String(input.decision) };
   } catch (error) {
     if (!isAppError(error)) console.error("[tether] deciding a packet from an MCP elicitation failed", error);

@@ -145,7 +145,7 @@ export class RunTaskStore implements TaskStore {
     if (run.status === "CANCELLED") return this.taskOf(run);
     if (isTerminalRun(run)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${TASK_STATUS[run.status]}`);
     try {
-      return taskFromRun(await this.ctx.runtime.cancelRun({ runId: run.id, by: this.ctx.principal.principal, reason }));
+      return taskFromRun(await this.ctx.runtime.cancelRun({ runId: run.id, by: this.ctx.principal.principal, via: `mcp:${this.ctx.principal.name}`, reason }));
     } catch (error) {
       // Lost a race with the run finishing, or with another cancel: answer from what it is now.
       const now = isAppError(error, "RUN_NOT_WAITING") ? await this.ctx.runtime.store.getRun(run.id) : null;

@@ -118,7 +118,7 @@ export const TOOLS: TetherTool[] = [
     },
     async call(ctx, args) {
       const { id, ...answer } = parseArgs(decideArgs, args);
-      return { packet: presentPacket(await ctx.runtime.decidePacket({ packetId: id, reviewer: ctx.principal.principal, input: decisionInputFromFlat(answer) })) };
+      return { packet: presentPacket(await ctx.runtime.decidePacket({ packetId: id, reviewer: ctx.principal.principal, via: `mcp:${ctx.principal.name}`, input: decisionInputFromFlat(answer) })) };
     },
   },
   {

@@ -5,6 +5,7 @@ import { builtInAgents } from "@/lib/agents";
 import { getDb, type Db } from "@/lib/db";
 import { getRuntime } from "@/lib/runtime.server";
 import { describeRule } from "@/lib/runtime/permissions";
+import { CAPABILITIES } from "@/lib/runtime/types";
 import type { AgentDefinition, PermissionRule, Runtime } from "@/lib/runtime";
 import { findToolNames } from "./tools";
 
@@ -109,7 +110,10 @@ export function describeChange(before: PermissionRule | null, after: PermissionR
   if (!before && after) return [`created: ${after.effect}${after.conditions.length ? ` with ${after.conditions.length} condition(s)` : ""}`];
   if (before && !after) return [`removed (was ${before.effect})`];
   if (!before || !after) return [];
-  const fields = ["effect", "conditions", "approvals", "queue", "ttlSeconds", "onExpire"] as const;
+  const fields = ["effect", "conditions", "capabilities", "freshEvidence", "approvals", "queue", "ttlSeconds", "onExpire"] as const;
+  // Versions saved before capabilities and freshEvidence existed granted all four and did not ask for fresh evidence.
+  const withDefaults = (rule: PermissionRule) => ({ ...rule, capabilities: rule.capabilities ?? [...CAPABILITIES], freshEvidence: rule.freshEvidence ?? false });
+  const [was, now] = [withDefaults(before), withDefaults(after)];
   const show = (value: unknown) => (value === null || value === undefined ? "none" : typeof value === "object" ? JSON.stringify(value) : String(value));
-  return fields.filter((f) => show(before[f]) !== show(after[f])).map((f) => `${f}: ${show(before[f])} → ${show(after[f])}`);
+  return fields.filter((f) => show(was[f]) !== show(now[f])).map((f) => `${f}: ${show(was[f])} → ${show(now[f])}`);
 }

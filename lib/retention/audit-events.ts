@@ -26,6 +26,9 @@
 // Dropped (trace detail):
 //   model.decision              the reasoning of every step; the decisions that produced an effect are kept
 //                               on their intent row, and token/cost totals in the state's usage
+//   model.turn_next / model.turn_dropped   the rest of a model turn taken, or dropped (turns.ts); the same
+//                               decisions are on model.decision and, when they act, on their intent row
+//   model.replayed / model.replay_ended    a fork replaying its source's decisions, and where it diverged
 //   policy.error                a policy's failure; the run.status that it led to carries the error
 //   tool.call of a pure read    observations; their results live on as facts (with provenance) in the state
 //   permission.checked "allow"  the routine grant before each call
@@ -46,7 +49,7 @@ export const AUDIT_EVENT_PREFIXES = ["gate."] as const;
 export const CONDITIONAL_EVENT_TYPES = ["tool.call", "permission.checked"] as const;
 
 export const TRACE_ONLY_EVENT_TYPES = [
-  "model.decision", "policy.error", "evidence.rechecked", "effect.lookup_failed",
+  "model.decision", "model.turn_next", "model.turn_dropped", "model.replayed", "model.replay_ended", "policy.error", "evidence.rechecked", "effect.lookup_failed",
   "timer.set", "timer.fired", "signal.waiting", "signal.duplicate",
 ] as const;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { actionDigest, canonicalJson } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import { AppError, fieldErrorsFromIssues } from "./errors";
+import { auditNote } from "./store";
 import { decisionOptions, type DecisionPacket, type PacketDecision, type PacketStatus, type ToolDefinition } from "./types";
 
 // The reviewer's side of a gate. Validation happens before anything is written; the decision and its
@@ -32,7 +33,7 @@ const STATUS_BY_DECISION: Record<PacketDecision["decision"], PacketStatus> = {
   approve: "APPROVED", edit: "EDITED", reject: "REJECTED", redirect: "REDIRECTED", happened: "CONFIRMED", retry: "RETRIED", skip: "SKIPPED",
 };
 
-export async function decidePacket(ctx: EngineContext, opts: { packetId: string; reviewer: string; input: unknown }): Promise<DecisionPacket> {
+export async function decidePacket(ctx: EngineContext, opts: { packetId: string; reviewer: string; input: unknown; via?: string }): Promise<DecisionPacket> {
   const parsed = decidePacketSchema.safeParse(opts.input);
   if (!parsed.success) {
     throw new AppError("INVALID_INPUT", { message: "invalid decision", userMessage: "The decision is incomplete.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
@@ -99,12 +100,14 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
   const now = ctx.clock.now();
   const waitedMs = now.getTime() - packet.createdAt.getTime();
   const approvalsAfter = input.decision === "approve" ? packet.approvers.length + 1 : 0;
+  const audit = auditNote("packets.decide", packet.id, { by: opts.reviewer, via: opts.via }, { ...input, runId: packet.runId, tool: packet.tool });
   if (input.decision === "approve" && approvalsAfter < packet.requiredApprovals) {
     // Four eyes: record this approval; the packet stays open for a different reviewer.
     return ctx.store.decidePacket({
       packetId: packet.id,
       version: packet.version,
       approver: opts.reviewer,
+      audit,
       events: [{ type: "gate.approval_recorded", step: packet.step, data: { packetId: packet.id, by: opts.reviewer, approvals: approvalsAfter, required: packet.requiredApprovals } }],
     });
   }
@@ -113,6 +116,7 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
     version: packet.version,
     approver: input.decision === "approve" ? opts.reviewer : undefined,
     final: { status: STATUS_BY_DECISION[input.decision], decision, decidedBy: opts.reviewer, now },
+    audit,
     events: [{ type: "gate.decided", step: packet.step, data: { packetId: packet.id, tool: packet.tool, by: opts.reviewer, waitedMs, ...decision } }],
   });
 }

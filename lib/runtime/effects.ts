@@ -1,6 +1,7 @@
 import { actionDigest, operationId } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
+import { resultKeyFor } from "./fact-keys";
 import type { Action, Pending } from "./state";
 import { IN_DOUBT_OPTIONS, ToolError, type DecisionPacket, type ToolDefinition } from "./types";
 
@@ -72,15 +73,23 @@ function settle(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, act
   if (result.ok) {
     const at = cursor.now();
     const receiptId = tool.receiptId?.(result.value);
+    // Never in the place of a fact the tool does not own, whatever key the policy asked for (fact-keys.ts).
+    const { key, refused } = resultKeyFor(cursor.state, tool.name, action.resultKey);
     cursor.addFact({
-      key: action.resultKey ?? tool.name,
+      key,
       value: result.value,
       kind: tool.semantics === "pure-read" ? "observation" : "receipt",
       expiresAt: tool.freshnessMs ? new Date(at.getTime() + tool.freshnessMs).toISOString() : null,
       source: { tool: tool.name, args: action.args, ...(opId ? { operationId: opId } : {}), ...(receiptId ? { receiptId } : {}) },
     });
     // The result lives in the fact (once); the observation only points at it.
-    cursor.observe({ kind: "tool_result", tool: tool.name, message: `${tool.name} ${how === "lookup" ? "was found already applied" : "succeeded"}`, data: { factKey: action.resultKey ?? tool.name } });
+    const outcome = `${tool.name} ${how === "lookup" ? "was found already applied" : "succeeded"}`;
+    cursor.observe({
+      kind: "tool_result",
+      tool: tool.name,
+      message: refused ? `${outcome}; its result is kept under "${key}", not "${refused.requested}": that key holds ${refused.heldBy}, which ${tool.name} may not replace` : outcome,
+      data: { factKey: key, ...(refused ? { requestedKey: refused.requested } : {}) },
+    });
     cursor.state.consecutiveErrors = 0;
   } else {
     cursor.observe({ kind: "tool_error", tool: tool.name, message: result.error.message, data: { errorClass: result.error.errorClass, details: result.error.details } });

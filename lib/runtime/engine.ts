@@ -6,7 +6,9 @@ import { decidePacket } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
+import { forkState, recordedDecisions } from "./replay";
 import { appendObservation, initialState, type Observation } from "./state";
+import { auditNote } from "./store";
 import { TERMINAL_STATUSES, RUN_STATUSES, type DecisionPacket, type PermissionRule, type RunRecord, type RunStatus } from "./types";
 import { createWorker, type WorkerOptions } from "./worker";
 import { z } from "zod";
@@ -91,34 +93,41 @@ export function createRuntime(options: RuntimeOptions) {
       return store.findRuns({ ...filter, status });
     },
 
-    /** Fork a new run from any checkpoint of another: same state, nothing pending, a fresh trace. */
+    /**
+     * Fork a new run from any checkpoint of another: same state, nothing pending, a fresh trace. It replays the
+     * source's decisions (no model asked) until its state differs from the source's at a step (replay.ts).
+     */
     async forkRun(opts: { runId: string; checkpointSeq: number; startedBy?: string }): Promise<RunRecord> {
       const source = await getRun(opts.runId);
       const checkpoint = await store.getCheckpoint(source.id, opts.checkpointSeq);
       if (!checkpoint) throw new AppError("NOT_FOUND", { message: `checkpoint ${opts.checkpointSeq} of ${source.id} not found`, userMessage: "That checkpoint does not exist." });
-      const state = { ...checkpoint.state, pending: null };
+      // The source's recorded decisions from the checkpoint on, read once: the fork replays them while it stays on their path.
+      const state = forkState(checkpoint.state, source.id, await recordedDecisions(store, source.id, checkpoint.state.step));
       const { run } = await store.createRun({
         id: ctx.ids.id("run"), agentSlug: source.agentSlug, agentVersion: source.agentVersion, input: source.input, state,
         idempotencyKey: null, startedBy: opts.startedBy ?? null, parentRunId: source.id,
-        events: [{ type: "run.forked", step: state.step, data: { from: source.id, checkpointSeq: opts.checkpointSeq } }],
+        events: [{ type: "run.forked", step: state.step, data: { from: source.id, checkpointSeq: opts.checkpointSeq, replayable: state.replay?.decisions.length ?? 0 } }],
       });
       return run;
     },
 
-    async cancelRun(opts: { runId: string; by: string; reason?: string }): Promise<RunRecord> {
+    async cancelRun(opts: { runId: string; by: string; reason?: string; via?: string }): Promise<RunRecord> {
       const active = RUN_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
       // Bumping the epoch fences out a worker that is mid-step: its next write is refused.
-      return store.transitionRun({ runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null } }] });
+      return store.transitionRun({
+        runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, audit: auditNote("runs.cancel", opts.runId, opts, { reason: opts.reason ?? null }),
+        events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null } }],
+      });
     },
 
     /** Make a parked run runnable now: a NEEDS_ATTENTION run once a person has settled every open packet. */
-    async resumeRun(opts: { runId: string; by: string }): Promise<RunRecord> {
+    async resumeRun(opts: { runId: string; by: string; via?: string }): Promise<RunRecord> {
       const open = await store.findPackets({ runId: opts.runId, status: ["PENDING"] });
       if (open.length > 0) {
         throw new AppError("CONFLICT", { message: `run ${opts.runId} has open packets`, userMessage: `Decide packet ${open[0].id} first; the run resumes from that decision.` });
       }
       const run = await getRun(opts.runId);
-      return store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", events: [{ type: "run.resumed", step: run.state.step, data: { by: opts.by } }] });
+      return store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", audit: auditNote("runs.resume", run.id, opts), events: [{ type: "run.resumed", step: run.state.step, data: { by: opts.by } }] });
     },
 
     /**
@@ -128,7 +137,7 @@ export function createRuntime(options: RuntimeOptions) {
      * Intents already committed keep their keys, so nothing that happened is repeated. CAS on FAILED:
      * two operators retry once.
      */
-    async retryRun(opts: { runId: string; by: string; reason?: string }): Promise<RunRecord> {
+    async retryRun(opts: { runId: string; by: string; reason?: string; via?: string }): Promise<RunRecord> {
       const run = await getRun(opts.runId);
       if (run.status !== "FAILED") {
         throw new AppError("RUN_NOT_WAITING", { message: `run ${run.id} is ${run.status}, not FAILED`, userMessage: "Only a failed run can be retried." });
@@ -147,6 +156,7 @@ export function createRuntime(options: RuntimeOptions) {
       const state = { ...run.state, pending: null, consecutiveErrors: 0, observations: appendObservation(run.state.observations, retried) };
       return store.transitionRun({
         runId: run.id, from: ["FAILED"], to: "QUEUED", state: { state, storedEntries: run.storedEntries }, error: null,
+        audit: auditNote("runs.retry", run.id, opts, { reason: opts.reason ?? null, previousError: run.error }),
         events: [{ type: "run.retried", step: state.step, data: { by: opts.by, reason: opts.reason ?? null, previousError: run.error, fromCheckpointSeq: run.stateSeq } }],
       });
     },
@@ -156,7 +166,7 @@ export function createRuntime(options: RuntimeOptions) {
      * started with continues on the loaded version, with its instructions. The state is kept as it is (a
      * version whose state differs must say how to read the old one); the change is a trace event.
      */
-    async upgradeRun(opts: { runId: string; by: string }): Promise<RunRecord> {
+    async upgradeRun(opts: { runId: string; by: string; via?: string }): Promise<RunRecord> {
       const run = await getRun(opts.runId);
       const agent = ctx.agents.get(run.agentSlug);
       if (!agent) throw new AppError("NOT_FOUND", { message: `agent ${run.agentSlug} is not registered`, userMessage: `This deployment does not run ${run.agentSlug}.` });
@@ -172,6 +182,7 @@ export function createRuntime(options: RuntimeOptions) {
       };
       return store.transitionRun({
         runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", agentVersion: agent.version, state: { state, storedEntries: run.storedEntries },
+        audit: auditNote("runs.upgrade", run.id, opts, { from: run.agentVersion, to: agent.version }),
         events: [{ type: "run.upgraded", step: state.step, data: { by: opts.by, from: run.agentVersion, to: agent.version } }],
       });
     },
@@ -182,14 +193,15 @@ export function createRuntime(options: RuntimeOptions) {
       return buildRecoveryView(run, intents, packets, ctx.clock.now(), ctx.agents.get(run.agentSlug)?.version);
     },
 
-    decidePacket: (opts: { packetId: string; reviewer: string; input: unknown }) => decidePacket(ctx, opts),
+    decidePacket: (opts: { packetId: string; reviewer: string; input: unknown; via?: string }) => decidePacket(ctx, opts),
     checkUnknownOutcome: (opts: { packetId: string }) => checkUnknownOutcome(ctx, opts),
 
-    async assignPacket(opts: { packetId: string; by: string; queue?: string; assignee?: string | null }): Promise<DecisionPacket> {
+    async assignPacket(opts: { packetId: string; by: string; queue?: string; assignee?: string | null; via?: string }): Promise<DecisionPacket> {
       const packet = await store.getPacket(opts.packetId);
       if (!packet) throw new AppError("NOT_FOUND", { message: `packet ${opts.packetId} not found`, userMessage: "That decision packet does not exist." });
       return store.assignPacket({
         packetId: packet.id, version: packet.version, queue: opts.queue, assignee: opts.assignee,
+        audit: auditNote("packets.assign", packet.id, opts, { queue: opts.queue ?? packet.queue, assignee: opts.assignee ?? null }),
         events: [{ type: "gate.assigned", step: packet.step, data: { packetId: packet.id, by: opts.by, queue: opts.queue ?? packet.queue, assignee: opts.assignee ?? null } }],
       });
     },

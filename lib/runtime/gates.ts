@@ -1,8 +1,9 @@
 import { actionDigest, canonicalJson, type ApprovalBinding } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
+import { resultKeyFor } from "./fact-keys";
 import { performEffect, performRead, readWithRetries, safeImpact, startEffect } from "./effects";
-import { checkPermission } from "./permission-check";
+import { callRequest, checkPermission } from "./permission-check";
 import type { PermissionVerdict } from "./permissions";
 import { latestFact, type Action, type Pending } from "./state";
 import { APPROVAL_OPTIONS, type DecisionPacket, type PacketContent, type ToolDefinition } from "./types";
@@ -29,6 +30,7 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
     }),
     options: [...APPROVAL_OPTIONS],
     binding,
+    why: verdict.reason,
   };
   cursor.state.pending = { kind: "gate", packetId, step: cursor.step, action };
   cursor.event("gate.requested", { packetId, tool: tool.name, args: action.args, digest, binding, impact: content.impact, reason: verdict.reason, requiredApprovals: rule?.approvals ?? 1, queue: rule?.queue ?? "default", expiresAt: expiresAt?.toISOString() ?? null });
@@ -108,7 +110,7 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   const action: Action = { ...pending.action, args };
   if (!tool) return refuse(cursor, packet, `tool ${packet.tool} is no longer registered`);
 
-  const verdict = await checkPermission(ctx, cursor, { agent: cursor.run.agentSlug, tool: tool.name, step: action.planStep, args });
+  const verdict = await checkPermission(ctx, cursor, callRequest(cursor, cursor.run.agentSlug, tool, action));
   cursor.event("permission.checked", { tool: tool.name, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, afterApproval: true });
   if (verdict.effect === "deny") return refuse(cursor, packet, `permission was revoked while the run waited: ${verdict.reason}`);
 
@@ -175,7 +177,9 @@ async function settleUnknown(cursor: RunCursor, packet: DecisionPacket, intentId
     const value = packet.status === "CONFIRMED"
       ? { happened: true, confirmedBy: packet.decidedBy, ...(decision.receipt ? { receipt: decision.receipt } : {}), ...(decision.note ? { note: decision.note } : {}) }
       : { confirmedBy: packet.decidedBy, note: decision.instruction };
-    cursor.addFact({ key: action?.resultKey ?? packet.tool, value, kind: "decision", source: { by, packetId: packet.id, operationId: intentId, ...(decision.receipt ? { receiptId: decision.receipt } : {}) } });
+    // Where the call's result would be — never in the place of a fact the tool does not own (fact-keys.ts).
+    const { key } = resultKeyFor(cursor.state, packet.tool, action?.resultKey);
+    cursor.addFact({ key, value, kind: "decision", source: { by, packetId: packet.id, operationId: intentId, ...(decision.receipt ? { receiptId: decision.receipt } : {}) } });
   }
   cursor.state.risks = cursor.state.risks.filter((r) => r.id !== intentId);
   cursor.observe({ kind: "resolved", tool: packet.tool, message, data: { packetId: packet.id, operationId: intentId, decision: decision.decision } });

@@ -1,7 +1,8 @@
 import type { EngineContext } from "./context";
 import type { RunCursor } from "./cursor";
 import { evaluatePermission, type PermissionRequest, type PermissionVerdict } from "./permissions";
-import type { PermissionRule } from "./types";
+import type { Action } from "./state";
+import type { PermissionRule, ToolDefinition } from "./types";
 
 // Checked at the moment of acting (DESIGN.md §5), cheaply: an agent's rules are cached per permission
 // epoch, so while nothing changes an action costs one small read (the epoch). The epoch the verdict
@@ -40,4 +41,12 @@ export async function grantedToolNames(ctx: EngineContext, agent: { slug: string
 /** A rule that names this agent and one tool and does not deny it: a grant, not a wildcard's reach. */
 export function grantsByName(rule: PermissionRule, agent: string): boolean {
   return rule.agent === agent && rule.tool !== "*" && rule.effect !== "deny";
+}
+
+/** The permission request for a call the run is about to make: the tool's traits, the run's input and facts, the evidence cited. */
+export function callRequest(cursor: RunCursor, agent: string, tool: Pick<ToolDefinition, "name" | "capability" | "semantics">, action: Pick<Action, "args" | "planStep" | "evidence">): PermissionRequest {
+  return {
+    agent, tool: tool.name, step: action.planStep, args: action.args, capability: tool.capability, semantics: tool.semantics,
+    run: { input: cursor.state.input, facts: cursor.state.facts, evidence: action.evidence, now: cursor.now() },
+  };
 }

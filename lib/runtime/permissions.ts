@@ -1,14 +1,31 @@
 import { z } from "zod";
-import { PERMISSION_EFFECTS, type PermissionCondition, type PermissionEffect, type PermissionRule } from "./types";
+import type { Fact } from "./state";
+import {
+  CAPABILITIES, PERMISSION_EFFECTS,
+  type Capability, type EffectSemantics, type PermissionCondition, type PermissionEffect, type PermissionRule, type PermissionValueRef,
+} from "./types";
 
 // Least authority, checked at the moment of acting (DESIGN.md §5). Pure: the engine reads the rules
 // before every action — also after a resume — so a change made while a run was paused counts
-// (permission-check.ts caches them per permission epoch).
+// (permission-check.ts caches them per permission epoch). A rule grants capabilities (read, draft,
+// approve, execute), its conditions may bind arguments to the run's input or facts, and it may hold a
+// material call to fresh evidence.
+
+const valueRefSchema = z.union([
+  z.object({ $input: z.string().min(1, "name a path into the run's input") }).strict(),
+  z.object({ $fact: z.string().min(1, "name a fact key"), path: z.string().min(1).optional(), tool: z.string().min(1).optional() }).strict(),
+]);
+
+/** A constant, or a reference to the run (an object with a "$"-key must be a well-formed one). */
+const conditionValueSchema = z.unknown().superRefine((value, ctx) => {
+  if (!value || typeof value !== "object" || Array.isArray(value) || !Object.keys(value).some((k) => k.startsWith("$"))) return;
+  if (!valueRefSchema.safeParse(value).success) ctx.addIssue({ code: "custom", message: 'a reference is { "$input": "<path>" } or { "$fact": "<key>", "path"?: "<path>", "tool"?: "<tool>" }' });
+});
 
 export const permissionConditionSchema = z.object({
   path: z.string().min(1),
   op: z.enum(["gt", "gte", "lt", "lte", "eq", "neq", "in"]),
-  value: z.unknown(),
+  value: conditionValueSchema,
   effect: z.enum(PERMISSION_EFFECTS),
 });
 
@@ -18,6 +35,12 @@ export const permissionInputSchema = z.object({
   step: z.string().min(1).default("*"),
   effect: z.enum(PERMISSION_EFFECTS),
   conditions: z.array(permissionConditionSchema).default([]),
+  capabilities: z
+    .array(z.enum(CAPABILITIES))
+    .min(1, "grant at least one capability (to take the tool away, set the effect to deny)")
+    .transform((list) => CAPABILITIES.filter((c) => list.includes(c)))
+    .default([...CAPABILITIES]),
+  freshEvidence: z.boolean().default(false),
   approvals: z.number().int().min(1).max(5).default(1),
   onExpire: z.string().regex(/^(reject|escalate:[\w-]+)$/, 'use "reject" or "escalate:<queue>"').default("reject"),
   queue: z.string().min(1).default("default"),
@@ -34,8 +57,21 @@ export type PermissionVerdict = {
 
 const RESTRICTIVENESS: Record<PermissionEffect, number> = { allow: 0, require_approval: 1, deny: 2 };
 
+/** The run an action is taken in: its input and facts (references resolve against them), what it cites, the time. */
+export type PermissionRunContext = { input: unknown; facts: readonly Fact[]; evidence: readonly string[]; now: Date };
+
 /** What is about to happen, as the rules see it. */
-export type PermissionRequest = { agent: string; tool: string; step?: string; args: unknown };
+export type PermissionRequest = {
+  agent: string;
+  tool: string;
+  step?: string;
+  args: unknown;
+  /** The tool's capability and effect semantics (ToolDefinition). Unknown: only a rule granting every capability allows it. */
+  capability?: Capability;
+  semantics?: EffectSemantics;
+  /** Unknown: every reference fails to resolve and no evidence is sound (fail closed). */
+  run?: PermissionRunContext;
+};
 
 /** The most specific rule wins (agent, then tool, then step); no rule at all means deny. */
 export function evaluatePermission(rules: PermissionRule[], action: PermissionRequest): PermissionVerdict {
@@ -45,13 +81,25 @@ export function evaluatePermission(rules: PermissionRule[], action: PermissionRe
   if (matching.length === 0) return { effect: "deny", rule: null, reason: `no permission grants ${action.agent} the tool ${action.tool}` };
   const specificity = (r: PermissionRule) => (r.agent !== "*" ? 4 : 0) + (r.tool !== "*" ? 2 : 0) + (r.step !== "*" ? 1 : 0);
   const rule = matching.sort((a, b) => specificity(b) - specificity(a))[0];
+  const name = `rule ${describeRule(rule)} v${rule.version}`;
+
+  const refused = capabilityRefused(rule, action);
+  if (refused) return { effect: "deny", rule, reason: `${name}: deny because ${refused}` };
 
   let effect = rule.effect;
-  let reason = `rule ${describeRule(rule)} v${rule.version}: ${rule.effect}`;
+  let reason = `${name}: ${rule.effect}`;
   for (const condition of rule.conditions) {
-    if (conditionHolds(condition, action.args) && RESTRICTIVENESS[condition.effect] > RESTRICTIVENESS[effect]) {
+    if (conditionHolds(condition, action.args, action.run) && RESTRICTIVENESS[condition.effect] > RESTRICTIVENESS[effect]) {
       effect = condition.effect;
-      reason = `rule ${describeRule(rule)} v${rule.version}: ${condition.effect} because ${condition.path} ${condition.op} ${JSON.stringify(condition.value)}`;
+      reason = `${name}: ${condition.effect} because ${describeCondition(condition, action.args, action.run)}`;
+    }
+  }
+  if (effect !== "deny" && rule.freshEvidence && isMaterial(action)) {
+    const weak = weakEvidence(action.run);
+    if (weak) {
+      const why = `${weak}: a person confirms it (or the agent reads the evidence again)`;
+      reason = effect === "allow" ? `${name}: require_approval because ${why}` : `${reason}; and ${why}`;
+      effect = "require_approval";
     }
   }
   return { effect, rule, reason };
@@ -61,9 +109,95 @@ export function describeRule(rule: Pick<PermissionRule, "agent" | "tool" | "step
   return `${rule.agent}/${rule.tool}${rule.step === "*" ? "" : `@${rule.step}`}`;
 }
 
-export function conditionHolds(condition: PermissionCondition, args: unknown): boolean {
-  const actual = condition.path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), args);
-  const expected = condition.value;
+/** Why the rule does not grant what the tool does; null when it does. Rules read before capabilities existed grant all. */
+function capabilityRefused(rule: PermissionRule, action: PermissionRequest): string | null {
+  const granted = rule.capabilities ?? CAPABILITIES;
+  if (CAPABILITIES.every((c) => granted.includes(c))) return null;
+  if (!action.capability) return `the rule grants only ${granted.join(", ")} with ${action.tool}, whose capability is unknown`;
+  if (granted.includes(action.capability)) return null;
+  return `the rule grants ${action.agent} only ${granted.join(", ")} with ${action.tool}, not ${action.capability}`;
+}
+
+/** A call that changes something: neither a read capability nor a pure read. Unknown traits count as material. */
+export function isMaterial(action: Pick<PermissionRequest, "capability" | "semantics">): boolean {
+  return action.capability !== "read" && action.semantics !== "pure-read";
+}
+
+/**
+ * What is wrong with the evidence when none of it can be relied on — every cited fact is an inference,
+ * expired, or missing, or none is cited — as words for the reason; null when some of it is sound
+ * (a decision, a receipt, an observation still fresh).
+ */
+export function weakEvidence(run: PermissionRunContext | undefined): string | null {
+  const keys = [...new Set(run?.evidence ?? [])];
+  if (!run || keys.length === 0) return "the call cites no evidence";
+  const problems: string[] = [];
+  for (const key of keys) {
+    const fact = newestFact(run.facts, key);
+    if (!fact) problems.push(`"${key}" (no such fact)`);
+    else if (fact.expiresAt && Date.parse(fact.expiresAt) <= run.now.getTime()) problems.push(`"${key}" (a${fact.kind === "observation" ? "n observation" : ` ${fact.kind}`} that expired ${ago(run.now.getTime() - Date.parse(fact.expiresAt))} ago)`);
+    else if (fact.kind === "inference") problems.push(`"${key}" (an inference of the model)`);
+    else return null;
+  }
+  return `the call rests only on weak evidence — ${problems.join(", ")}`;
+}
+
+function ago(ms: number): string {
+  const units: Array<[number, string]> = [[86_400_000, "d"], [3_600_000, "h"], [60_000, "min"], [1_000, "s"]];
+  const [size, unit] = units.find(([u]) => ms >= u) ?? [1_000, "s"];
+  return `${Math.floor(ms / size)} ${unit}`;
+}
+
+/** The newest fact under a key (facts are append-only; a newer one supersedes). */
+function newestFact(facts: readonly Fact[], key: string): Fact | undefined {
+  for (let i = facts.length - 1; i >= 0; i--) if (facts[i].key === key) return facts[i];
+  return undefined;
+}
+
+const at = (value: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
+
+export function isValueRef(value: unknown): value is PermissionValueRef {
+  return valueRefSchema.safeParse(value).success;
+}
+
+/** The value a condition compares with: a constant as is, a reference resolved against the run (undefined: unresolved). */
+export function resolveValue(value: unknown, run: PermissionRunContext | undefined): { value: unknown; isResolved: boolean } {
+  if (!isValueRef(value)) return { value, isResolved: true };
+  if (!run) return { value: undefined, isResolved: false };
+  let resolved: unknown;
+  if ("$input" in value) {
+    resolved = at(run.input, value.$input);
+  } else {
+    const fact = newestFact(run.facts, value.$fact);
+    // Only what an outside system said (a read's observation, an effect's receipt) — never what the model inferred.
+    const isAuthoritative = fact && (fact.kind === "observation" || fact.kind === "receipt") && (!value.tool || fact.source.tool === value.tool);
+    resolved = isAuthoritative ? (value.path ? at(fact.value, value.path) : fact.value) : undefined;
+  }
+  return { value: resolved, isResolved: resolved !== undefined && resolved !== null };
+}
+
+/** A value as people read it: a constant as JSON, a reference as what it names. */
+export function describeValue(value: unknown): string {
+  if (!isValueRef(value)) return JSON.stringify(value);
+  if ("$input" in value) return `the run's input ${value.$input}`;
+  return `fact ${value.$fact}${value.path ? `.${value.path}` : ""}${value.tool ? ` (read by ${value.tool})` : ""}`;
+}
+
+/** "orderId neq the run's input orderId", and with the run: the values compared, or that the reference did not resolve. */
+export function describeCondition(condition: PermissionCondition, args?: unknown, run?: PermissionRunContext): string {
+  const text = `${condition.path} ${condition.op} ${describeValue(condition.value)}`;
+  if (args === undefined || !isValueRef(condition.value)) return text;
+  const expected = resolveValue(condition.value, run);
+  return `${text} (${JSON.stringify(at(args, condition.path)) ?? "missing"} vs ${expected.isResolved ? JSON.stringify(expected.value) : "nothing: the reference did not resolve"})`;
+}
+
+export function conditionHolds(condition: PermissionCondition, args: unknown, run?: PermissionRunContext): boolean {
+  const actual = at(args, condition.path);
+  const reference = resolveValue(condition.value, run);
+  // A reference to the run that names nothing (no input field, no such fact) cannot be checked: it holds (fail closed).
+  if (!reference.isResolved) return true;
+  const expected = reference.value;
   switch (condition.op) {
     case "eq": return actual === expected;
     case "neq": return actual !== expected;

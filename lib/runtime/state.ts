@@ -4,7 +4,7 @@ import { AppError, fieldErrorsFromIssues } from "./errors";
 // The run's explicit state (DESIGN.md §3). The transcript is not the record: this is.
 // Every change of shape bumps STATE_SCHEMA_VERSION and adds an upgrade to UPGRADES.
 
-export const STATE_SCHEMA_VERSION = 2;
+export const STATE_SCHEMA_VERSION = 3;
 
 export const FACT_KINDS = ["decision", "receipt", "observation", "inference"] as const;
 export type FactKind = (typeof FACT_KINDS)[number];
@@ -52,6 +52,33 @@ export const actionSchema = z.object({
 });
 export type Action = z.infer<typeof actionSchema>;
 
+export const planSchema = z.array(z.object({ id: z.string(), title: z.string(), status: z.enum(["pending", "active", "done", "skipped", "failed"]) }));
+
+/** A policy's decision as the state records it (the rest of a model turn, a fork's replay); types.ts `Decision`. */
+export const decisionSchema = z.discriminatedUnion("kind", [
+  actionSchema.extend({ kind: z.literal("call") }),
+  z.object({ kind: z.literal("sleep"), durationMs: z.number(), reason: z.string().optional() }),
+  z.object({ kind: z.literal("wait_event"), eventType: z.string(), timeoutMs: z.number().optional(), reason: z.string().optional() }),
+  z.object({ kind: z.literal("record"), facts: z.array(z.object({ key: z.string(), value: jsonValue, kind: z.literal("inference").optional() })), plan: planSchema.optional(), reason: z.string().optional() }),
+  z.object({ kind: z.literal("complete"), output: jsonValue }),
+  z.object({ kind: z.literal("fail"), reason: z.string() }),
+]);
+export type RecordedDecision = z.infer<typeof decisionSchema>;
+
+/**
+ * The rest of a policy answer that made several decisions at once (a model's parallel tool calls, turns.ts):
+ * asked at `step`, the next one is taken at step `next` without asking again; `calls` counts the whole turn.
+ */
+export const turnSchema = z.object({ step: z.number().int(), next: z.number().int(), calls: z.number().int(), queued: z.array(decisionSchema) });
+export type Turn = z.infer<typeof turnSchema>;
+
+/** A forked run's replay (replay.ts): the source run's recorded decisions, by step and the digest of what its policy was given. */
+export const replaySchema = z.object({
+  from: z.string(),
+  decisions: z.array(z.object({ step: z.number().int(), inputDigest: z.string(), decision: decisionSchema, queued: z.array(decisionSchema) })),
+});
+export type Replay = z.infer<typeof replaySchema>;
+
 export const pendingSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("effect"), intentId: z.string(), step: z.number().int(), call: z.number().int(), action: actionSchema }),
   z.object({ kind: z.literal("gate"), packetId: z.string(), step: z.number().int(), action: actionSchema, intentId: z.string().optional() }),
@@ -65,7 +92,8 @@ export const observationSchema = z.object({
   step: z.number().int(),
   // "retried": an operator retried the failed run; what the policy saw before it (a tool error, say) is history.
   // (Kinds are only ever added: a stored state stays valid without an upgrade.)
-  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error", "upgraded"]),
+  // "turn_dropped": the rest of a model turn was not made (turns.ts); "key_refused": a fact was kept under another key (fact-keys.ts).
+  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error", "upgraded", "turn_dropped", "key_refused"]),
   tool: z.string().optional(),
   message: z.string(),
   data: jsonValue.optional(),
@@ -83,7 +111,7 @@ export const runStateSchema = z.object({
   instructions: z.array(z.string()), // the agent's instructions, then every redirect a person gave
   input: jsonValue,
   step: z.number().int().nonnegative(), // the next step to take
-  plan: z.array(z.object({ id: z.string(), title: z.string(), status: z.enum(["pending", "active", "done", "skipped", "failed"]) })),
+  plan: planSchema,
   facts: z.array(factSchema),
   approvals: z.array(
     z.object({ packetId: z.string(), step: z.number().int(), tool: z.string(), digest: z.string(), decision: z.string(), by: z.array(z.string()), at: z.string(), usedAt: z.string().nullable() }),
@@ -98,6 +126,10 @@ export const runStateSchema = z.object({
   output: jsonValue.optional(),
   /** Non-determinism recorded when first produced (clock readings, random ids), replayed on resume. */
   journal: z.record(z.string(), jsonValue),
+  /** The rest of a model turn with several calls, taken one a step before the policy is asked again. */
+  turn: turnSchema.nullable(),
+  /** Only in a forked run: the source's decisions it replays while its state is the source's. */
+  replay: replaySchema.nullable(),
 });
 export type RunState = z.infer<typeof runStateSchema>;
 
@@ -132,6 +164,8 @@ const UPGRADES: Record<number, (state: AnyState) => AnyState> = {
       journal: {},
     };
   },
+  // v3: a model turn may make several calls (the rest wait in `turn`); a fork replays its source's decisions (`replay`).
+  2: (v2) => ({ ...v2, schemaVersion: 3, turn: null, replay: null }),
 };
 
 /** Parse a stored state of any known version into the current schema; malformed → INVALID_STATE. */
@@ -190,6 +224,8 @@ export function initialState(opts: {
     policyFailures: 0,
     usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     journal: {},
+    turn: null,
+    replay: null,
   };
 }
 

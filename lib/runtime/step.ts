@@ -3,8 +3,10 @@ import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
 import { fieldErrorsFromIssues } from "./errors";
 import { requestApproval, resumeGate } from "./gates";
-import { checkPermission, grantedToolNames, grantsByName } from "./permission-check";
+import { callRequest, checkPermission, grantedToolNames, grantsByName } from "./permission-check";
+import { policyInputDigest, takeReplayed } from "./replay";
 import { actionSchema, type Pending } from "./state";
+import { beginTurn, takeFromTurn } from "./turns";
 import type { AgentDefinition, Decision, PolicyInput } from "./types";
 
 // One step of the agent loop, taken by the worker that holds the run's lease. A step first settles
@@ -30,22 +32,37 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
   if (cursor.state.step >= (agent.maxSteps ?? DEFAULT_MAX_STEPS)) return cursor.finish("FAILED", `step budget of ${agent.maxSteps ?? DEFAULT_MAX_STEPS} exhausted`);
   if (cursor.state.consecutiveErrors >= ctx.maxConsecutiveErrors) return cursor.finish("FAILED", `${cursor.state.consecutiveErrors} tool errors in a row`);
 
+  // The rest of a turn of several calls goes first: the policy already chose it (turns.ts).
+  const next = takeFromTurn(cursor);
+  if (next) return act(ctx, cursor, agent, next);
+
   let decision: Decision;
   try {
     const input = await policyInput(ctx, cursor, agent);
-    const started = performance.now();
-    const out = await agent.policy.decide(input);
-    const latencyMs = Math.round(performance.now() - started);
-    decision = out.decision;
-    const usage = cursor.state.usage;
-    cursor.state.usage = {
-      modelCalls: usage.modelCalls + (out.usage ? 1 : 0),
-      inputTokens: usage.inputTokens + (out.usage?.inputTokens ?? 0),
-      outputTokens: usage.outputTokens + (out.usage?.outputTokens ?? 0),
-      costUsd: usage.costUsd + (out.usage?.costUsd ?? 0),
-    };
-    // Recorded with the step's commit (or the intent), so a resumed run never asks again for what it acted on.
-    cursor.event("model.decision", { decision, usage: out.usage ?? null, latencyMs, ...(out.raw !== undefined ? { raw: out.raw } : {}) });
+    const inputDigest = policyInputDigest(input);
+    // A fork on its source's path takes the source's recorded answer instead of asking again (replay.ts).
+    const replayed = takeReplayed(cursor, inputDigest);
+    if (replayed) {
+      decision = replayed.decision;
+      const queued = beginTurn(cursor, decision, replayed.queued ?? []);
+      cursor.event("model.replayed", { decision, inputDigest, from: replayed.from, ...(queued.length ? { queued } : {}) });
+    } else {
+      const started = performance.now();
+      const out = await agent.policy.decide(input);
+      const latencyMs = Math.round(performance.now() - started);
+      decision = out.decision;
+      const usage = cursor.state.usage;
+      cursor.state.usage = {
+        modelCalls: usage.modelCalls + (out.usage ? 1 : 0),
+        inputTokens: usage.inputTokens + (out.usage?.inputTokens ?? 0),
+        outputTokens: usage.outputTokens + (out.usage?.outputTokens ?? 0),
+        costUsd: usage.costUsd + (out.usage?.costUsd ?? 0),
+      };
+      const queued = beginTurn(cursor, decision, out.queued ?? []);
+      // Recorded with the step's commit (or the intent), so a resumed run never asks again for what it acted on;
+      // the rest of a turn is in the state the same commit writes; the digest lets a fork replay it.
+      cursor.event("model.decision", { decision, ...(queued.length ? { queued } : {}), usage: out.usage ?? null, latencyMs, inputDigest, ...(out.raw !== undefined ? { raw: out.raw } : {}) });
+    }
     cursor.state.policyFailures = 0;
   } catch (error) {
     return policyFailed(ctx, cursor, error instanceof Error ? error.message : String(error));
@@ -170,7 +187,7 @@ async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefin
   const action = { ...parsedAction.data, args: args.data };
 
   // Checked now, at the moment of acting — never cached from an earlier step.
-  const verdict = await checkPermission(ctx, cursor, { agent: agent.slug, tool: tool.name, step: action.planStep, args: action.args });
+  const verdict = await checkPermission(ctx, cursor, callRequest(cursor, agent.slug, tool, action));
   // A tool outside the agent's own list is usable only where a rule grants it to this agent by name.
   if (!agent.tools.includes(tool.name) && !(verdict.rule && grantsByName(verdict.rule, agent.slug))) {
     return rejectCall(cursor, tool.name, `${tool.name} is not one of ${agent.slug}'s tools, and no permission grants it to ${agent.slug} by name`, "UNKNOWN_TOOL");

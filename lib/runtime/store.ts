@@ -108,6 +108,8 @@ export type RuntimeStore = {
 
   /** A change made by a person or the API to a run nobody may be holding: CAS on the status. */
   transitionRun(opts: {
+    /** The person's change on the audit log, written in the change's transaction. */
+    audit?: AuditNote;
     runId: string;
     from: RunStatus[];
     to: RunStatus;
@@ -134,13 +136,14 @@ export type RuntimeStore = {
    * (four eyes); `final` closes the packet and makes the run runnable again. Events go on the run's trace.
    */
   decidePacket(opts: {
+    audit?: AuditNote;
     packetId: string;
     version: number;
     approver?: string;
     final?: { status: PacketStatus; decision: PacketDecision; decidedBy: string; now: Date };
     events: TraceEventInput[];
   }): Promise<DecisionPacket>;
-  assignPacket(opts: { packetId: string; version: number; queue?: string; assignee?: string | null; events: TraceEventInput[] }): Promise<DecisionPacket>;
+  assignPacket(opts: { audit?: AuditNote; packetId: string; version: number; queue?: string; assignee?: string | null; events: TraceEventInput[] }): Promise<DecisionPacket>;
 
   /** Store a signal once per (run, dedupKey); wake the run if it waits for this type. */
   deliverSignal(opts: { id: string; runId: string; type: string; dedupKey: string; payload: unknown; now: Date }): Promise<{ signal: SignalRecord; duplicate: boolean }>;
@@ -151,8 +154,9 @@ export type RuntimeStore = {
   permissionEpoch(): Promise<number>;
   /** An agent's rules and the epoch they were read at, as one consistent read. */
   listPermissionsAtEpoch(agent: string): Promise<{ epoch: number; rules: PermissionRule[] }>;
-  /** Create or replace the rule for (agent, tool, step); versioned, with an audit row in the same transaction. */
-  putPermission(rule: Omit<PermissionRule, "id" | "version" | "updatedAt">, opts: { id: string; auditId: string; expectedVersion?: number }): Promise<PermissionRule>;
+  /** Create or replace the rule for (agent, tool, step); versioned, with an audit row in the same transaction.
+   *  Without capabilities it grants all four; without freshEvidence, false. */
+  putPermission(rule: Omit<PermissionRule, "id" | "version" | "updatedAt" | "capabilities" | "freshEvidence"> & Partial<Pick<PermissionRule, "capabilities" | "freshEvidence">>, opts: { id: string; auditId: string; expectedVersion?: number }): Promise<PermissionRule>;
   deletePermission(opts: { id: string; changedBy: string; auditId: string }): Promise<void>;
   listPermissionChanges(opts?: { permissionId?: string; limit?: number }): Promise<
     Array<{ id: string; permissionId: string; version: number; before: unknown; after: unknown; changedBy: string; at: Date }>
@@ -160,3 +164,14 @@ export type RuntimeStore = {
 
   close(): Promise<void>;
 };
+
+/**
+ * A person's change (a decision, a cancel, a retry…) as a row of the audit log. The store writes it in
+ * the change's own transaction: a change without its row, or a row without its change, cannot happen.
+ */
+export type AuditNote = { actor: string; action: string; target: string; data?: Record<string, unknown> };
+
+/** A person's change as an audit note; `via` says through what (a token, MCP) when it was not the console. */
+export function auditNote(action: string, target: string, who: { by: string; via?: string }, data: Record<string, unknown> = {}): AuditNote {
+  return { actor: who.by, action, target, data: { ...data, ...(who.via ? { via: who.via } : {}) } };
+}

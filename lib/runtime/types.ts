@@ -119,7 +119,13 @@ export type ToolDefinition<I = any, O = any> = {
   registration?: string;
   /** The arguments a reviewer may edit; unset, any. A money or recipient field is left out on purpose. */
   editableFields?: readonly string[];
+  /** Tools that change something: the entry its effect shows up as in the world's ledger (one per effect,
+   *  under the call's operation id). The journey evals count, compare and time out effects by it. */
+  ledger?: LedgerEffect;
 };
+
+/** An effect as the world's ledger records it: "payments" · "refund". */
+export type LedgerEffect = { system: string; action: string };
 
 // ---- agents
 
@@ -147,7 +153,15 @@ export type PolicyInput = {
   randomId: () => string;
 };
 
-export type PolicyOutput = { decision: Decision; usage?: ModelUsage; raw?: unknown };
+export type PolicyOutput = {
+  decision: Decision;
+  /** The rest of the same answer (a model's several tool calls in one turn): taken in order in the next steps,
+   *  each through the normal path, without asking again; dropped once one before them does not succeed (turns.ts).
+   *  Only the last may be other than a call. */
+  queued?: Decision[];
+  usage?: ModelUsage;
+  raw?: unknown;
+};
 
 /** An agent's brain: scripted (deterministic) or a model. */
 export type Policy = { decide: (input: PolicyInput) => Promise<PolicyOutput> };
@@ -172,10 +186,19 @@ export type AgentDefinition<I = any> = {
 export const PERMISSION_EFFECTS = ["deny", "allow", "require_approval"] as const;
 export type PermissionEffect = (typeof PERMISSION_EFFECTS)[number];
 
+/**
+ * A condition's value may name a value of the run instead of a constant, resolved when the rule is
+ * evaluated: `{ $input: "orderId" }` (a dot path into the run's input), or `{ $fact: "order", path:
+ * "customerEmail", tool: "orders.get" }` (the newest fact under a key that an outside system gave — an
+ * observation or a receipt, never an inference — optionally only one the named tool produced). A reference
+ * that resolves to nothing makes its condition hold: fail closed.
+ */
+export type PermissionValueRef = { $input: string } | { $fact: string; path?: string; tool?: string };
+
 export type PermissionCondition = {
   path: string; // dot path into the tool arguments
   op: "gt" | "gte" | "lt" | "lte" | "eq" | "neq" | "in";
-  value: unknown;
+  value: unknown; // a constant, or a PermissionValueRef
   effect: PermissionEffect; // applied when the condition holds
 };
 
@@ -186,6 +209,10 @@ export type PermissionRule = {
   step: string; // plan step or "*"
   effect: PermissionEffect;
   conditions: PermissionCondition[];
+  /** What the rule grants the agent to do with the tool: a call whose tool's capability is not listed is denied. */
+  capabilities: Capability[];
+  /** A material call (not a pure read, not a read capability) resting only on inferences or expired observations asks a person. */
+  freshEvidence: boolean;
   approvals: number;
   onExpire: string; // "reject" | "escalate:<queue>"
   queue: string;
@@ -225,6 +252,8 @@ export type PacketContent = {
   escalatedFrom?: string;
   /** The rule and tool registration the approval is asked under (part of the digest); absent on older packets. */
   binding?: { rule: string | null; tool: string | null };
+  /** Why a person is asked: the permission check's reason (the rule, the condition, weak evidence); absent on older packets. */
+  why?: string;
 };
 
 export type PacketDecision = {

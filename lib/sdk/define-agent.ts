@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai"; // a type only: the AI SDK itself is loaded when a model agent first thinks
 import type { z } from "zod";
-import type { AgentDefinition, Decision, PermissionCondition, PermissionInput, Policy, PolicyInput, RunState } from "@/lib/runtime";
+import { CAPABILITIES, isValueRef, type AgentDefinition, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 import { lazyModelPolicy, type ModelSettings } from "./model";
 
@@ -25,6 +25,17 @@ export type Gate = {
   onExpire?: "reject" | `escalate:${string}`;
 };
 
+/** What a tool is granted for, beyond its gate (DESIGN.md §5): enforced by the engine at the moment of acting. */
+export type Grant = {
+  /** What the agent may do with the tool (default: read, draft, approve and execute). A call needing another is denied. */
+  capabilities?: Capability[];
+  /** Arguments bound to the run: { orderId: { $input: "orderId" } }. A call whose argument differs (or whose
+   *  reference names nothing) is denied. */
+  bind?: Record<string, PermissionValueRef>;
+  /** A call that changes something and rests only on inferences or expired observations asks a person first. */
+  freshEvidence?: boolean;
+};
+
 export type PlanStep = { id: string; title: string; status?: RunState["plan"][number]["status"] };
 
 /** A scripted policy: the next decision as a function of the run's state. No network, clock or randomness
@@ -47,6 +58,8 @@ export type AgentSpec<S extends z.ZodType> = {
   tools: string[];
   /** …except those with a gate: a person approves (always, or when a condition holds). */
   gates?: Record<string, Gate>;
+  /** …and what each tool is granted for: capabilities, arguments bound to the run, fresh evidence. */
+  grants?: Record<string, Grant>;
   /** An input that works (the console and GET /api/agents offer it); checked against `input`. */
   exampleInput?: z.input<S>;
   plan?: PlanStep[];
@@ -100,7 +113,10 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     const parsed = spec.input.safeParse(spec.exampleInput);
     if (!parsed.success) fail(`exampleInput does not match the input schema: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ")}`);
   }
-  const defaultPermissions = spec.tools.map((tool) => compileGate(spec.slug, tool, spec.gates?.[tool], fail));
+  for (const tool of Object.keys(spec.grants ?? {})) {
+    if (!spec.tools.includes(tool)) fail(`a grant for "${tool}", which is not in tools: add it to tools (or remove the grant)`);
+  }
+  const defaultPermissions = spec.tools.map((tool) => ({ ...compileGate(spec.slug, tool, spec.gates?.[tool], fail), ...compileGrant(tool, spec.gates?.[tool], spec.grants?.[tool], fail) }));
 
   const definition: AgentDefinition<z.output<S>> = {
     slug: spec.slug,
@@ -150,5 +166,24 @@ function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: 
     ...(gate.queue !== undefined ? { queue: gate.queue } : {}),
     ...(gate.ttlSeconds !== undefined ? { ttlSeconds: gate.ttlSeconds } : {}),
     ...(gate.onExpire !== undefined ? { onExpire: gate.onExpire } : {}),
+  };
+}
+
+/** A grant's rule fields: bindings become deny conditions, placed before the gate's conditions. */
+function compileGrant(tool: string, gate: Gate | undefined, grant: Grant | undefined, fail: (m: string) => never): Partial<PermissionInput> {
+  if (!grant) return {};
+  if (grant.capabilities !== undefined && (!Array.isArray(grant.capabilities) || grant.capabilities.length === 0 || grant.capabilities.some((c) => !CAPABILITIES.includes(c)))) {
+    fail(`the grant for "${tool}": capabilities is a non-empty list of ${CAPABILITIES.join(", ")}`);
+  }
+  const binds = Object.entries(grant.bind ?? {});
+  for (const [path, ref] of binds) {
+    if (!path || !isValueRef(ref)) fail(`the grant for "${tool}": bind "${path}" to { $input: "<path>" } or { $fact: "<key>", path?, tool? }`);
+  }
+  const when = gate?.when === undefined ? [] : Array.isArray(gate.when) ? gate.when : [gate.when];
+  const gateConditions: PermissionCondition[] = when.map((c) => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" }));
+  return {
+    ...(binds.length > 0 ? { conditions: [...binds.map(([path, ref]): PermissionCondition => ({ path, op: "neq", value: ref, effect: "deny" })), ...gateConditions] } : {}),
+    ...(grant.capabilities ? { capabilities: grant.capabilities } : {}),
+    ...(grant.freshEvidence !== undefined ? { freshEvidence: grant.freshEvidence } : {}),
   };
 }

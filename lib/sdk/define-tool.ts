@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { CAPABILITIES, EFFECT_SEMANTICS, type Capability, type EffectSemantics, type ToolCallContext, type ToolDefinition } from "@/lib/runtime";
+import { CAPABILITIES, EFFECT_SEMANTICS, type Capability, type EffectSemantics, type LedgerEffect, type ToolCallContext, type ToolDefinition } from "@/lib/runtime";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 
 // defineTool: a tool the engine can call, with what it may change and how a repeat is made safe
@@ -28,6 +28,9 @@ export type ToolSpec<I, O> = {
   freshnessMs?: number;
   /** The arguments a reviewer may edit; unset, any. Leave money and recipients out. */
   editableFields?: readonly string[];
+  /** A tool that changes something: the entry its effect leaves in the world's ledger, e.g. { system: "crm",
+   *  action: "update" } — what the journey evals count, compare and time out (lib/evals/README.md). */
+  ledger?: LedgerEffect;
 };
 
 const TOOL_NAME = /^[a-z]+(\.[A-Za-z0-9_-]+)+$/;
@@ -54,6 +57,11 @@ export function defineTool<I = any, O = any>(spec: ToolSpec<I, O>): ToolDefiniti
   if (typeof spec.run !== "function") fail("run(args, ctx) performs the call");
   if (typeof spec.impact !== "function") fail("impact(args) says in one sentence what the call would do, for the reviewer");
   if (spec.freshnessMs !== undefined && !(Number.isInteger(spec.freshnessMs) && spec.freshnessMs > 0)) fail("freshnessMs must be a positive whole number of milliseconds");
+  if (spec.ledger !== undefined) {
+    if (spec.semantics === "pure-read") fail("a pure-read tool changes nothing, so it leaves nothing in the world's ledger: drop ledger");
+    const word = /^[a-z][a-z0-9_-]*$/;
+    if (!word.test(String(spec.ledger?.system)) || !word.test(String(spec.ledger?.action))) fail('ledger is { system, action } in lowercase words, e.g. { system: "crm", action: "update" }');
+  }
   const fields = objectKeys(spec.input);
   for (const field of spec.editableFields ?? []) {
     if (fields && !fields.includes(field)) fail(`editableFields names "${field}", which the input schema does not have (it has ${fields.join(", ")})`);
@@ -72,6 +80,7 @@ export function defineTool<I = any, O = any>(spec: ToolSpec<I, O>): ToolDefiniti
     ...(spec.receiptId ? { receiptId: spec.receiptId } : {}),
     ...(spec.freshnessMs !== undefined ? { freshnessMs: spec.freshnessMs } : {}),
     ...(spec.editableFields ? { editableFields: spec.editableFields } : {}),
+    ...(spec.ledger ? { ledger: { system: spec.ledger.system, action: spec.ledger.action } } : {}),
   };
 }
 

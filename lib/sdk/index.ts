@@ -12,7 +12,7 @@
 //
 // The guide is docs/agents.md; agents/README.md says where a team's agents live.
 
-export { defineAgent, isDefinedAgent, type AgentSpec, type DefinedAgent, type Gate, type GateCondition, type ModelSettings, type PlanStep, type ScriptedPolicy } from "./define-agent";
+export { defineAgent, isDefinedAgent, type AgentSpec, type DefinedAgent, type Gate, type GateCondition, type Grant, type ModelSettings, type PlanStep, type ScriptedPolicy } from "./define-agent";
 export { defineTool, type ToolSpec } from "./define-tool";
 export { SdkDefinitionError } from "./errors";
 export { agentFiles, loadAgents } from "./load-agents";

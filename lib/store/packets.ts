@@ -1,3 +1,4 @@
+import { auditRow, writeAudit } from "@/lib/auth/audit";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { PacketFilter, RuntimeStore } from "@/lib/runtime/store";
@@ -51,10 +52,10 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
       return rows.map(toPacket);
     },
 
-    async decidePacket({ packetId, version, approver, final, events }) {
+    async decidePacket({ packetId, version, approver, final, events, audit }) {
       const at = final?.now ?? now();
       if (opts.transaction) {
-        const { packet, woken } = await opts.transaction((query) => decideOnPostgres(query, { packetId, version, approver, final, events, at }));
+        const { packet, woken } = await opts.transaction((query) => decideOnPostgres(query, { packetId, version, approver, final, events, audit, at }));
         if (woken) opts.wakeups.emit({ runId: packet.runId });
         return packet;
       }
@@ -88,13 +89,14 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
           woken = count > 0;
         }
         await appendEvents(tx, packet.runId, events, at);
+        if (audit) await writeAudit(tx, audit);
         return getPacketOrThrow(tx, packetId);
       });
       if (woken) opts.wakeups.emit({ runId: decided.runId });
       return decided;
     },
 
-    async assignPacket({ packetId, version, queue, assignee, events }) {
+    async assignPacket({ packetId, version, queue, assignee, events, audit }) {
       return db.$transaction(async (tx) => {
         const { count } = await tx.decisionPacket.updateMany({
           where: { id: packetId, status: "PENDING", version },
@@ -106,6 +108,7 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
           throw new AppError("CONFLICT", { message: `packet ${packetId} changed`, userMessage: "The packet changed at the same moment. Reload and try again." });
         }
         await appendEvents(tx, packet.runId, events, now());
+        if (audit) await writeAudit(tx, audit);
         return packet;
       });
     }
@@ -119,7 +122,7 @@ type Decide = Parameters<RuntimeStore["decidePacket"]>[0] & { at: Date };
  * wake, trace), as prepared statements in one transaction on one pooled connection — a person's
  * decision is a few milliseconds, not one Prisma round trip per statement.
  */
-async function decideOnPostgres(query: HotQuery, { packetId, version, approver, final, events, at }: Decide): Promise<{ packet: DecisionPacket; woken: boolean }> {
+async function decideOnPostgres(query: HotQuery, { packetId, version, approver, final, events, audit, at }: Decide): Promise<{ packet: DecisionPacket; woken: boolean }> {
   const read = async () => {
     const [row] = await query<PacketRow>({ sql: GET_PACKET_SQL, values: [packetId] });
     if (!row) throw new AppError("NOT_FOUND", { message: `packet ${packetId} not found`, userMessage: "That decision packet does not exist." });
@@ -163,6 +166,13 @@ async function decideOnPostgres(query: HotQuery, { packetId, version, approver, 
         SELECT $1::text, head."eventSeq" - $2::int + e.n::int, e.step, e.type, e.data, $4::timestamp(3)
         FROM head, unnest($5::int[], $6::text[], $7::text[]) WITH ORDINALITY AS e(step, type, data, n)`,
       values: [packet.runId, events.length, new Date(), at, events.map((e) => e.step), events.map((e) => e.type), events.map((e) => json(e.data))],
+    });
+  }
+  if (audit) {
+    const row = auditRow(audit);
+    await query({
+      sql: `INSERT INTO "AuditLog" ("id", "actor", "action", "target", "data", "at") VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamp(3))`,
+      values: [row.id, row.actor, row.action, row.target, row.data, new Date()],
     });
   }
   return { packet: await read(), woken };

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
+import { CAPABILITIES } from "@/lib/runtime/types";
 import type { HotQuery } from "./hot-path";
 import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow, type Tx } from "./records";
 
@@ -24,7 +25,7 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
       const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
       if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) throw permissionConflict(rule);
       const data = {
-        effect: rule.effect, conditions: json(rule.conditions), approvals: rule.approvals, onExpire: rule.onExpire,
+        effect: rule.effect, conditions: json(rule.conditions), capabilities: json(rule.capabilities ?? CAPABILITIES), freshEvidence: rule.freshEvidence ?? false, approvals: rule.approvals, onExpire: rule.onExpire,
         queue: rule.queue, ttlSeconds: rule.ttlSeconds, updatedBy: rule.updatedBy,
       };
       const after = before

@@ -1,3 +1,4 @@
+import { writeAudit } from "@/lib/auth/audit";
 import { databaseUrlOf, providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { loadState, storedEntriesOf, type RunState } from "@/lib/runtime/state";
@@ -174,7 +175,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       return result;
     },
 
-    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion }) {
+    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion, audit }) {
       const at = now();
       const state = newState ? splitState(newState.state, newState.storedEntries) : null;
       const record = await db.$transaction(async (tx) => {
@@ -200,6 +201,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
           });
         }
         await appendEvents(tx, runId, events, at);
+        if (audit) await writeAudit(tx, audit);
         const row = await tx.run.findUniqueOrThrow({ where: { id: runId } });
         if (state) {
           await insertEntries(tx, runId, row.entrySeq - state.entries.length + 1, state.entries);

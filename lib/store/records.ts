@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db";
 import { isAppError } from "@/lib/runtime/errors";
 import { initialState, loadState } from "@/lib/runtime/state";
-import type { DecisionPacket, EffectIntent, PermissionRule, RunRecord, RunStatus, SignalRecord } from "@/lib/runtime/types";
+import { CAPABILITIES, type DecisionPacket, type EffectIntent, type PermissionRule, type RunRecord, type RunStatus, type SignalRecord } from "@/lib/runtime/types";
 import { joinState, readEntries, type EntryRow } from "./state-entries";
 
 // Rows as Prisma returns them → the engine's records (JSON text parsed, states loaded through their
@@ -90,7 +90,14 @@ export function toIntent(row: IntentRow): EffectIntent {
 }
 
 export function toPermission(row: PermissionRow): PermissionRule {
-  return { ...row, effect: row.effect as PermissionRule["effect"], conditions: parse(row.conditions) as PermissionRule["conditions"] };
+  const capabilities = parse(row.capabilities);
+  return {
+    ...row,
+    effect: row.effect as PermissionRule["effect"],
+    conditions: parse(row.conditions) as PermissionRule["conditions"],
+    // Only the capabilities the engine knows: anything else in the column grants nothing.
+    capabilities: CAPABILITIES.filter((c) => Array.isArray(capabilities) && capabilities.includes(c)),
+  };
 }
 
 export const packetInclude = { approvals: { select: { approver: true }, orderBy: { at: "asc" as const } } };

@@ -57,6 +57,7 @@ function findDeploys(client: SandboxClient, { migration, runId }: { migration?: 
 export function deployTools(client: SandboxClient): ToolDefinition[] {
   const runMigration: ToolDefinition<RunMigrationInput, DeployStarted> = {
     name: "deploys.run_migration",
+    ledger: { system: "deploys", action: "migrate" },
     description: "Start a schema migration on the production database. Unsafe: it cannot be safely repeated. Completion arrives later as a deploy.finished signal.",
     capability: "execute",
     semantics: "unsafe",

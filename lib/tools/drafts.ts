@@ -19,6 +19,7 @@ export type Draft = z.infer<typeof draftSchema>;
 export function draftTools(client: SandboxClient): ToolDefinition[] {
   const create: ToolDefinition<CreateDraftInput, Draft> = {
     name: "drafts.create",
+    ledger: { system: "drafts", action: "create" },
     description: "Save a draft (email, reply or note) for a person to review. Idempotent by key.",
     capability: "draft",
     semantics: "idempotent",

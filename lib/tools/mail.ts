@@ -23,6 +23,7 @@ export type SentMail = z.infer<typeof sentMailSchema>;
 export function mailTools(client: SandboxClient): ToolDefinition[] {
   const send: ToolDefinition<SendMailInput, SentMail> = {
     name: "mail.send",
+    ledger: { system: "mail", action: "send" },
     description: "Send an email. Not idempotent; a send whose outcome is unknown is looked up in the sent folder before it is repeated.",
     capability: "execute",
     semantics: "reconcilable",

@@ -27,6 +27,7 @@ export type Refund = z.infer<typeof refundSchema>;
 export function paymentTools(client: SandboxClient): ToolDefinition[] {
   const refund: ToolDefinition<RefundInput, Refund> = {
     name: "payments.refund",
+    ledger: { system: "payments", action: "refund" },
     description: "Refund money on an order to the card it was paid with. Idempotent: a retry with the same key refunds nothing new. Declined (402) when it would refund more than was paid.",
     capability: "execute",
     semantics: "idempotent",

@@ -37,6 +37,14 @@ function expectInvalidState(fn: () => unknown): AppError {
   throw new Error("expected loadState to throw INVALID_STATE");
 }
 
+describe("loadState: upgrading v2", () => {
+  it("a v2 state has no turn in progress and nothing to replay", () => {
+    const { turn: _turn, replay: _replay, ...v2 } = loadState(v1State());
+    const state = loadState({ ...v2, schemaVersion: 2 });
+    expect(state).toMatchObject({ schemaVersion: STATE_SCHEMA_VERSION, turn: null, replay: null });
+  });
+});
+
 describe("loadState: upgrading v1", () => {
   it("upgrades a v1 state to the current version", () => {
     expect(loadState(v1State()).schemaVersion).toBe(STATE_SCHEMA_VERSION);

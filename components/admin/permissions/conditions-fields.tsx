@@ -1,6 +1,7 @@
 "use client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
+import { describeValue, isValueRef } from "@/lib/runtime/permissions";
 import { PERMISSION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types";
 import { EFFECT_LABEL } from "./effect-badge";
 
@@ -12,11 +13,18 @@ export const CONDITION_OPS: Array<{ op: PermissionCondition["op"]; label: string
 /** A condition as the form edits it: the value as text (JSON when it parses, else a string). */
 export type ConditionDraft = { key: number; path: string; op: PermissionCondition["op"]; value: string; effect: PermissionCondition["effect"] };
 
+/** A reference to the run's input, as typed: "$input.orderId". */
+const INPUT_REF = /^\$input\.(\S+)$/;
+
 export function toDraft(condition: PermissionCondition, key: number): ConditionDraft {
-  return { key, path: condition.path, op: condition.op, value: typeof condition.value === "string" ? condition.value : JSON.stringify(condition.value), effect: condition.effect };
+  const { value } = condition;
+  const text = isValueRef(value) && "$input" in value ? `$input.${value.$input}` : typeof value === "string" ? value : JSON.stringify(value);
+  return { key, path: condition.path, op: condition.op, value: text, effect: condition.effect };
 }
 
 export function fromDraft({ path, op, value, effect }: ConditionDraft): PermissionCondition {
+  const ref = INPUT_REF.exec(value.trim());
+  if (ref) return { path: path.trim(), op, value: { $input: ref[1] }, effect };
   let parsed: unknown = value;
   try {
     parsed = JSON.parse(value);
@@ -40,7 +48,11 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
   return (
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-zinc-800">Conditions</legend>
-      <p className="text-xs text-zinc-500">On the tool&apos;s arguments, e.g. amountCents &gt; 10000 → require approval. A condition only makes the rule stricter.</p>
+      <p className="text-xs text-zinc-500">
+        On the tool&apos;s arguments, e.g. amountCents &gt; 10000 → require approval. A condition only makes the rule stricter. A value may name
+        the run: <code>$input.orderId</code> (its input), or <code>{'{"$fact":"order","path":"customerEmail","tool":"orders.get"}'}</code> (what a read returned);
+        e.g. orderId ≠ <code>$input.orderId</code> → deny. A reference that names nothing makes its condition hold.
+      </p>
       {conditions.length === 0 && <p className="text-xs text-zinc-500">No conditions.</p>}
       {conditions.map((c, index) => {
         const id = `${idPrefix}-cond-${c.key}`;
@@ -70,6 +82,7 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
               </label>
               <Button size="sm" variant="ghost" onClick={() => onChange(conditions.filter((x) => x.key !== c.key))} aria-label={`Remove condition ${index + 1}`}>Remove</Button>
             </div>
+            {c.path.trim() && c.value.trim() && <p className="mt-1 text-xs text-zinc-600">{EFFECT_LABEL[c.effect]} when {c.path.trim()} {CONDITION_OPS.find((o) => o.op === c.op)?.label} {describeValue(fromDraft(c).value)}</p>}
             {error && <p className="mt-1 text-xs text-red-700">{error}</p>}
           </div>
         );

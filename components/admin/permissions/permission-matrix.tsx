@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Table, Td, Th } from "@/components/ui/table";
 import { cellKey, type MatrixCell, type PermissionMatrix } from "@/lib/queries/permissions";
 import { describeRule } from "@/lib/runtime/permissions";
+import { CAPABILITIES } from "@/lib/runtime/types";
 import { EFFECT_LABEL, EffectBadge } from "./effect-badge";
 
 type Selection = { agent: string; tool: string } | null;
@@ -70,6 +71,7 @@ function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean 
       ) : (
         <span className="text-xs text-zinc-500">—</span>
       )}
+      {base && base.capabilities.length < CAPABILITIES.length && <span className="text-xs text-zinc-600">only {base.capabilities.join(", ")}</span>}
       {base && base.conditions.length > 0 && <span className="text-xs text-zinc-600">+{base.conditions.length} condition{base.conditions.length > 1 ? "s" : ""}</span>}
       {steps.length > 0 && <span className="text-xs text-zinc-600">{steps.length} step rule{steps.length > 1 ? "s" : ""}</span>}
     </Link>

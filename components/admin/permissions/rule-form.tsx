@@ -3,10 +3,11 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { describedBy, Field, Input, Select } from "@/components/ui/field";
 import { putPermissionAction } from "@/lib/actions/permissions";
-import { PERMISSION_EFFECTS, type PermissionEffect, type PermissionRule } from "@/lib/runtime/types";
+import { PERMISSION_EFFECTS, type Capability, type PermissionEffect, type PermissionRule } from "@/lib/runtime/types";
 import { fieldError, useAdminAction, type ActionOutcome } from "../use-admin-action";
 import { ConditionsFields, fromDraft, toDraft, type ConditionDraft } from "./conditions-fields";
 import { EFFECT_LABEL, stepLabel } from "./effect-badge";
+import { GrantFields } from "./grant-fields";
 import { RemoveRuleButton } from "./remove-rule-button";
 
 type RuleFormProps = {
@@ -38,6 +39,8 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
       step: rule?.step ?? (text("step") || "*"),
       effect: text("effect") as PermissionEffect,
       conditions: conditions.map(fromDraft),
+      capabilities: form.getAll("capabilities").map(String) as Capability[],
+      freshEvidence: form.get("freshEvidence") === "on",
       approvals: Number(text("approvals") || 1),
       queue: text("queue") || "default",
       ttlSeconds: ttl === "" ? null : Number(ttl),
@@ -67,6 +70,7 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
           </Select>
         </Field>
       </div>
+      <GrantFields idPrefix={prefix} rule={rule} error={error} />
       <ConditionsFields idPrefix={prefix} conditions={conditions} onChange={setConditions} errorFor={error} />
       <details className="rounded border border-zinc-200 p-2" open={Boolean(error("queue") || error("onExpire") || error("ttlSeconds") || error("approvals"))}>
         <summary className="cursor-pointer text-sm font-medium text-zinc-800">Approval settings</summary>

@@ -126,7 +126,19 @@ export function summarizeEvent(event: TimelineEvent): string {
       const usage = d.usage as { inputTokens?: number; outputTokens?: number; costUsd?: number } | null;
       const what = decision.kind === "call" ? `call ${str(decision.tool)}` : str(decision.kind);
       const tokens = usage ? ` · ${(usage.inputTokens ?? 0) + (usage.outputTokens ?? 0)} tokens` : "";
-      return `decided: ${what}${tokens}`;
+      const queued = Array.isArray(d.queued) ? d.queued.length : 0;
+      return `decided: ${what}${queued ? ` (+${queued} more in this turn)` : ""}${tokens}`;
+    }
+    case "model.turn_next": {
+      const decision = (d.decision ?? {}) as Record<string, unknown>;
+      const turn = (d.turn ?? {}) as { askedAt?: number; call?: number; of?: number };
+      return `next of the turn (call ${str(turn.call)} of ${str(turn.of)}, chosen at step ${str(turn.askedAt)}): ${decision.kind === "call" ? `call ${str(decision.tool)}` : str(decision.kind)}`;
+    }
+    case "model.turn_dropped":
+      return `rest of the turn not made (${(Array.isArray(d.dropped) ? d.dropped : []).map(str).join(", ")}): ${str(d.why)}`;
+    case "model.replayed": {
+      const decision = (d.decision ?? {}) as Record<string, unknown>;
+      return `replayed from ${str(d.from)}: ${decision.kind === "call" ? `call ${str(decision.tool)}` : str(decision.kind)}`;
     }
     case "tool.call":
       return `${str(d.tool)} attempt ${str(d.attempt)} · ${str(d.latencyMs)} ms · ${d.errorClass ? `failed (${str(d.errorClass)}): ${str(d.error)}` : "ok"}`;

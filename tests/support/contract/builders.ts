@@ -101,6 +101,8 @@ export function buildRule(overrides: Partial<PermissionRule> = {}): PermissionRu
     step: "*",
     effect: "allow",
     conditions: [],
+    capabilities: ["read", "draft", "approve", "execute"],
+    freshEvidence: false,
     approvals: 1,
     onExpire: "reject",
     queue: "default",

@@ -11,5 +11,5 @@ export const dynamic = "force-dynamic";
  * → 200, or 409 when already decided.
  */
 export const POST = defineRoute({ scope: "packets:decide", params: idParams, body: z.unknown() }, async ({ params, body, principal, runtime }) => ({
-  packet: presentPacket(await runtime.decidePacket({ packetId: params.id, reviewer: principal.principal, input: body })),
+  packet: presentPacket(await runtime.decidePacket({ packetId: params.id, reviewer: principal.principal, via: `token:${principal.name}`, input: body })),
 }));

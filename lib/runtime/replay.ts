@@ -1,0 +1,75 @@
+import { canonicalJson, sha256 } from "./canonical";
+import type { RunCursor } from "./cursor";
+import { decisionSchema, type Replay, type RunState } from "./state";
+import type { RuntimeStore } from "./store";
+import type { PolicyInput, PolicyOutput } from "./types";
+
+// A forked run replays its source's recorded decisions (DESIGN.md §4, issue #10). Every decision a policy
+// makes is recorded in the trace (model.decision) with the digest of what the policy was given; a fork
+// copies, once, the source's decisions from its checkpoint on into its own state (`replay`). At each step
+// where the fork would ask its policy, a recorded decision of that step whose digest is the fork's is
+// taken instead; at the first step where they differ the fork has diverged: the replay is dropped and the
+// policy decides from there on. A run that is not a fork pays nothing but the digest: no read per step.
+//
+// The digest covers what a decision rests on, without what differs between two runs that took the same
+// path: fact ids and times, packet ids, operation ids, the journal, the usage, the clock. Two states with
+// the same facts (key, kind, value, step, tool), plan, instructions, approvals, risks and observations
+// digest alike; a read that returned something else, a new receipt id, another person's decision do not.
+
+export function policyInputDigest(input: PolicyInput): string {
+  const state = input.state;
+  return sha256(canonicalJson({
+    agent: state.agent,
+    instructions: input.instructions,
+    input: state.input,
+    step: state.step,
+    plan: state.plan,
+    facts: state.facts.map((f) => [f.key, f.kind, f.value, f.step, f.source.tool ?? null]),
+    approvals: state.approvals.map((a) => [a.step, a.tool, a.decision, a.usedAt !== null]),
+    risks: state.risks.map((r) => [r.level, r.description]),
+    observations: state.observations.map((o) => [o.step, o.kind, o.tool ?? null, o.message, o.data ?? null]),
+    consecutiveErrors: state.consecutiveErrors,
+    output: state.output ?? null,
+    tools: input.tools.map((t) => t.name),
+  }));
+}
+
+const DECISION_EVENTS = new Set(["model.decision", "model.replayed"]);
+const PAGE = 1000;
+
+/** The source's recorded decisions from `fromStep` on, the last one of each step (read once, when forking). */
+export async function recordedDecisions(store: RuntimeStore, runId: string, fromStep: number): Promise<Replay["decisions"]> {
+  const byStep = new Map<number, Replay["decisions"][number]>();
+  for (let afterSeq = 0; ;) {
+    const events = await store.listEvents(runId, { afterSeq, limit: PAGE });
+    for (const event of events) {
+      if (!DECISION_EVENTS.has(event.type) || event.step < fromStep || typeof event.data.inputDigest !== "string") continue;
+      const decision = decisionSchema.safeParse(event.data.decision);
+      const queued = decisionSchema.array().safeParse(event.data.queued ?? []);
+      if (decision.success && queued.success) byStep.set(event.step, { step: event.step, inputDigest: event.data.inputDigest, decision: decision.data, queued: queued.data });
+    }
+    if (events.length < PAGE) break;
+    afterSeq = events.at(-1)!.seq;
+  }
+  return [...byStep.values()].sort((a, b) => a.step - b.step);
+}
+
+/** The recorded answer for this step when the fork is still on its source's path; otherwise the replay ends. */
+export function takeReplayed(cursor: RunCursor, inputDigest: string): (PolicyOutput & { from: string; step: number }) | null {
+  const replay = cursor.state.replay;
+  if (!replay) return null;
+  const recorded = replay.decisions.find((d) => d.step === cursor.step);
+  if (!recorded || recorded.inputDigest !== inputDigest) {
+    cursor.state.replay = null;
+    cursor.event("model.replay_ended", { from: replay.from, why: recorded ? "the state differs from the source's at this step" : "the source did not decide at this step", left: replay.decisions.filter((d) => d.step >= cursor.step).length });
+    return null;
+  }
+  const left = replay.decisions.filter((d) => d.step > cursor.step);
+  cursor.state.replay = left.length > 0 ? { ...replay, decisions: left } : null;
+  return { decision: recorded.decision, queued: recorded.queued, from: replay.from, step: recorded.step };
+}
+
+/** A fork's starting state: the checkpoint's, nothing pending, with the source's decisions to replay. */
+export function forkState(checkpoint: RunState, from: string, decisions: Replay["decisions"]): RunState {
+  return { ...checkpoint, pending: null, replay: decisions.length > 0 ? { from, decisions } : null };
+}
