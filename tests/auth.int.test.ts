@@ -246,7 +246,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
       expect((await getRuntime().store.getPacket(packet.id))?.decidedBy).toBe(session.email);
       expect(revalidated).toEqual(["/inbox", `/runs/${packet.runId}`]);
       expect(await findAuditLog(db, { target: packet.id })).toEqual([
-        expect.objectContaining({ actor: session.email, action: "packets.decide", data: { decision: "reject", reason: "Ask for a photo of the damage first.", status: "REJECTED", runId: packet.runId } }),
+        expect.objectContaining({ actor: session.email, action: "packets.decide", data: { decision: "reject", reason: "Ask for a photo of the damage first.", runId: packet.runId, tool: packet.tool } }),
       ]);
 
       // the packet is decided: a second decision gets the runtime's clear conflict

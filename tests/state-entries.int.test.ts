@@ -174,8 +174,10 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
     const middle = rows[Math.floor(rows.length / 2)];
     const fork = await runtime.forkRun({ runId: run.id, checkpointSeq: middle.seq, startedBy: "ops@example.com" });
     const atMiddle = { ...(await t.store.getCheckpoint(run.id, middle.seq))!.state, pending: null };
-    expect(JSON.stringify(fork.state)).toBe(JSON.stringify(atMiddle));
-    expect(JSON.stringify((await t.store.getRun(fork.id))!.state)).toBe(JSON.stringify(atMiddle));
+    // The fork's state is the checkpoint's, plus the source's recorded decisions it replays from there (replay.ts).
+    expect(fork.state.replay?.from).toBe(run.id);
+    expect(JSON.stringify({ ...fork.state, replay: null })).toBe(JSON.stringify(atMiddle));
+    expect(JSON.stringify((await t.store.getRun(fork.id))!.state)).toBe(JSON.stringify(fork.state));
   });
 
   it("a run whose state was stored whole (before entries) goes on: older checkpoints read as they were, newer ones as head + entries", async () => {
