@@ -4,7 +4,7 @@ import { deployAgent, refundAgent } from "./support/agents";
 import { createTestRuntime, grant, uid } from "./support/runtime";
 import { createWorkerFleet, type FleetWorker, type WorkerFleet } from "./support/soak-fleet";
 import { planSoak, type PlannedRun } from "./support/soak-plan";
-import { seededRandom, soakSeed } from "./support/soak-random";
+import { soakRandom, soakSeed } from "./support/soak-random";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
@@ -49,7 +49,7 @@ const TOOL_PATHS: Record<string, { system: string; path: string }> = {
 
 describe.skipIf(!postgresUrl)("kill -9 soak: three workers SIGKILLed at random while runs wait [postgres]", () => {
   const seed = soakSeed();
-  const plan = planSoak(seededRandom(seed), { soakMs: SOAK_MS, runs: RUNS, killGapMs: [1_200, 3_000], blackoutMs: [1_200, 2_000] });
+  const plan = planSoak(soakRandom(seed), { soakMs: SOAK_MS, runs: RUNS, killGapMs: [1_200, 3_000], blackoutMs: [1_200, 2_000] });
   const refunder = refundAgent(uid("soak-refund"));
   const approvalRefunder = refundAgent(uid("soak-approve"));
   const deployer = deployAgent(uid("soak-deploy"));
@@ -94,7 +94,7 @@ describe.skipIf(!postgresUrl)("kill -9 soak: three workers SIGKILLed at random w
     ].sort((a, b) => a.at - b.at);
     const kills: Kill[] = [];
     let skippedKills = 0;
-    const chooser = seededRandom(seed ^ 0x5bd1e995); // victims are chosen as the soak goes: a stream of their own
+    const chooser = soakRandom(seed ^ 0x5bd1e995); // victims are chosen as the soak goes: a stream of their own
     const unexpectedUnknowns = new Set<string>();
     const unansweredUnknowns = new Set<string>(); // packets of calls the world did not answer in time
     let snapshot = new Map<string, { status: RunStatus; leaseOwner: string | null }>();

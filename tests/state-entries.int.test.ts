@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentDefinition, Decision, RunState, RuntimeStore, StepCommit, ToolDefinition } from "../lib/runtime";
+import { seededRandom } from "../lib/sandbox/context";
 import { joinState, readEntries } from "../lib/store/state-entries";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 
@@ -11,14 +12,7 @@ import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 
 /** A seeded generator, so a failure names the seed that reproduces it. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const text = () => ["", "ü€𝄞", "a\"b\\c", "line\nbreak", "x".repeat(int(300))][int(5)] + int(1000);
   const value = (depth = 0): unknown => {

@@ -1,4 +1,6 @@
-// A seeded random source for the soak (mulberry32): the same seed draws the same schedule, so a
+import { seededRandom } from "../../lib/sandbox/context";
+
+// A seeded random source for the soak (the sandbox's mulberry32): the same seed draws the same schedule, so a
 // failure can be replayed with TETHER_SOAK_SEED=<seed>. (Process timing still varies between runs.)
 
 export type SoakRandom = {
@@ -21,15 +23,8 @@ export function soakSeed(): number {
   return Math.floor(Math.random() * 2 ** 32) >>> 0;
 }
 
-export function seededRandom(seed: number): SoakRandom {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+export function soakRandom(seed: number): SoakRandom {
+  const next = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   return {
     seed,
