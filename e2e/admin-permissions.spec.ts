@@ -29,15 +29,19 @@ test("an admin revokes a permission while a run waits for approval; the approval
 
   await openCell(page, "refund-agent", "payments.refund");
   await expect(cellLink(page, "refund-agent", "payments.refund")).toHaveAttribute("aria-current", "true");
-  // the demo grant: allowed, with approval over $100 (a condition on the amount), in the refunds queue
+  // the demo grant: allowed for execute only, on the run's own order (condition 1) and with approval over
+  // $100 (condition 2, on the amount), in the refunds queue
   const form = ruleForm(page, "refund-agent", "payments.refund");
   await expect(form.getByLabel("Effect", { exact: true })).toHaveValue("allow");
-  await expect(form.getByLabel("Argument path")).toHaveValue("amountCents");
-  await expect(form.getByLabel("Value")).toHaveValue("10000");
+  const [sameOrder, overLimit] = [form.getByRole("group", { name: "Condition 1" }), form.getByRole("group", { name: "Condition 2" })];
+  await expect(sameOrder.getByLabel("Argument path")).toHaveValue("orderId");
+  await expect(sameOrder.getByLabel("Value")).toHaveValue("$input.orderId");
+  await expect(overLimit.getByLabel("Argument path")).toHaveValue("amountCents");
+  await expect(overLimit.getByLabel("Value")).toHaveValue("10000");
 
   try {
     await setEffect(page, "refund-agent", "payments.refund", "Deny");
-    await expect(cellLink(page, "refund-agent", "payments.refund")).toHaveAccessibleName(/: Deny, 1 condition$/);
+    await expect(cellLink(page, "refund-agent", "payments.refund")).toHaveAccessibleName(/: Deny, only execute, 2 conditions$/);
     const cellHistory = page.getByRole("table", { name: "Changes of refund-agent × payments.refund" });
     await expect(cellHistory.getByRole("row").nth(1)).toContainText("admin@example.com");
     await expect(cellHistory.getByRole("row").nth(1)).toContainText("effect: allow → deny");

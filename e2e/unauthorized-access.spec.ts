@@ -167,7 +167,7 @@ test.describe("admin pages and actions, as a reviewer", () => {
     try {
       const adminPage = await adminView.newPage();
       await adminPage.goto("/admin/permissions");
-      await expect(adminPage.getByRole("link", { name: /^refund-agent × payments\.refund: / })).toHaveAccessibleName(/: Allow, 1 condition$/);
+      await expect(adminPage.getByRole("link", { name: /^refund-agent × payments\.refund: / })).toHaveAccessibleName(/: Allow, only execute, 2 conditions$/);
       await expect(adminPage.getByRole("table", { name: "Every permission change, newest first" })).not.toContainText("reviewer@example.com");
       await adminPage.goto("/admin/users");
       await expect(adminPage.getByText("sneaky@example.com")).toHaveCount(0);

@@ -48,9 +48,15 @@ function summary(cell: MatrixCell): string {
   const base = cell.rules.find((r) => r.step === "*");
   const steps = cell.rules.filter((r) => r.step !== "*").length;
   const stepText = steps ? `, ${steps} step rule${steps > 1 ? "s" : ""}` : "";
-  if (base) return `${EFFECT_LABEL[base.effect]}${base.conditions.length ? `, ${base.conditions.length} condition${base.conditions.length > 1 ? "s" : ""}` : ""}${stepText}`;
+  // In the order the cell shows them, so the link's name contains its visible text (WCAG 2.5.3).
+  if (base) return `${EFFECT_LABEL[base.effect]}${onlyText(base)}${base.conditions.length ? `, ${base.conditions.length} condition${base.conditions.length > 1 ? "s" : ""}` : ""}${stepText}`;
   if (cell.inherited) return `inherits ${EFFECT_LABEL[cell.inherited.effect].toLowerCase()} from ${describeRule(cell.inherited)}${stepText}`;
   return `no rule: denied${stepText}`;
+}
+
+/** ", only read, execute" for a rule that grants fewer than every capability. */
+function onlyText(rule: MatrixCell["rules"][number]): string {
+  return rule.capabilities.length < CAPABILITIES.length ? `, only ${rule.capabilities.join(", ")}` : "";
 }
 
 function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean }) {
@@ -71,9 +77,10 @@ function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean 
       ) : (
         <span className="text-xs text-zinc-500">—</span>
       )}
-      {base && base.capabilities.length < CAPABILITIES.length && <span className="text-xs text-zinc-600">only {base.capabilities.join(", ")}</span>}
-      {base && base.conditions.length > 0 && <span className="text-xs text-zinc-600">+{base.conditions.length} condition{base.conditions.length > 1 ? "s" : ""}</span>}
-      {steps.length > 0 && <span className="text-xs text-zinc-600">{steps.length} step rule{steps.length > 1 ? "s" : ""}</span>}
+      {/* the spaces keep the visible text in words, as in the link's name */}
+      {base && onlyText(base) && <span className="text-xs text-zinc-600">{" "}{onlyText(base).slice(2)}</span>}
+      {base && base.conditions.length > 0 && <span className="text-xs text-zinc-600">{" "}+{base.conditions.length} condition{base.conditions.length > 1 ? "s" : ""}</span>}
+      {steps.length > 0 && <span className="text-xs text-zinc-600">{" "}{steps.length} step rule{steps.length > 1 ? "s" : ""}</span>}
     </Link>
   );
 }
