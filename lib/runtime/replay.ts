@@ -1,6 +1,6 @@
 import { canonicalJson, sha256 } from "./canonical";
 import type { RunCursor } from "./cursor";
-import { decisionSchema, type Replay, type RunState } from "./state";
+import { decisionSchema, type Fact, type Replay, type RunState } from "./state";
 import type { RuntimeStore } from "./store";
 import type { PolicyInput, PolicyOutput } from "./types";
 
@@ -16,6 +16,10 @@ import type { PolicyInput, PolicyOutput } from "./types";
 // the same facts (key, kind, value, step, tool), plan, instructions, approvals, risks and observations
 // digest alike; a read that returned something else, a new receipt id, another person's decision do not.
 
+//
+// Facts only ever grow, and a long run holds hundreds: they enter as a chain (each fact hashed once, onto
+// the digest of those before it), so a step costs the same at step 200 as at step 20.
+
 export function policyInputDigest(input: PolicyInput): string {
   const state = input.state;
   return sha256(canonicalJson({
@@ -24,7 +28,7 @@ export function policyInputDigest(input: PolicyInput): string {
     input: state.input,
     step: state.step,
     plan: state.plan,
-    facts: state.facts.map((f) => [f.key, f.kind, f.value, f.step, f.source.tool ?? null]),
+    facts: factsDigest(state.facts),
     approvals: state.approvals.map((a) => [a.step, a.tool, a.decision, a.usedAt !== null]),
     risks: state.risks.map((r) => [r.level, r.description]),
     observations: state.observations.map((o) => [o.step, o.kind, o.tool ?? null, o.message, o.data ?? null]),
@@ -32,6 +36,23 @@ export function policyInputDigest(input: PolicyInput): string {
     output: state.output ?? null,
     tools: input.tools.map((t) => t.name),
   }));
+}
+
+type FactChain = { count: number; lastId: string | null; digest: string };
+/** Per facts array (a run's state while a worker holds it): how far the chain has been hashed. */
+const chains = new WeakMap<Fact[], FactChain>();
+
+/** The chained digest of the facts: d(0) = "", d(i) = sha256(d(i-1) + the i-th fact's canonical JSON). */
+function factsDigest(facts: Fact[]): string {
+  const known = chains.get(facts);
+  // Extend what was hashed when it is still a prefix of the array (the same last fact where it was).
+  let chain = known && known.count <= facts.length && (known.count === 0 || facts[known.count - 1].id === known.lastId) ? known : { count: 0, lastId: null, digest: "" };
+  for (let i = chain.count; i < facts.length; i++) {
+    const f = facts[i];
+    chain = { count: i + 1, lastId: f.id, digest: sha256(chain.digest + canonicalJson([f.key, f.kind, f.value, f.step, f.source.tool ?? null])) };
+  }
+  chains.set(facts, chain);
+  return chain.digest;
 }
 
 const DECISION_EVENTS = new Set(["model.decision", "model.replayed"]);
