@@ -11,6 +11,7 @@ import { config as loadEnvFile } from "dotenv";
 import { queuedRunCapFromEnv } from "../lib/api/queued-runs.ts";
 import { rateLimitFromEnv } from "../lib/api/rate-limit.ts";
 import { isSandboxEnabled, listenHostname } from "../lib/auth/mode.ts";
+import { trustedProxyHops } from "../lib/auth/trust-proxy.ts";
 import { internalSandboxKey } from "../lib/sandbox/internal-key.ts";
 import { webhookConfigFromEnv } from "../lib/webhooks/config.ts";
 
@@ -22,9 +23,10 @@ loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], qu
 try {
   isSandboxEnabled(); // TETHER_SANDBOX
   if (process.env.TETHER_SANDBOX_SECRET) internalSandboxKey(); // its length
-  webhookConfigFromEnv(); // TETHER_WEBHOOK_SECRETS, TETHER_WEBHOOK_TOLERANCE_SECONDS
+  webhookConfigFromEnv(); // TETHER_WEBHOOK_SECRETS, TETHER_WEBHOOK_SIGNAL_TYPES, TETHER_WEBHOOK_TOLERANCE_SECONDS
   rateLimitFromEnv(); // TETHER_RATE_LIMIT
   queuedRunCapFromEnv(); // TETHER_MAX_QUEUED_RUNS
+  trustedProxyHops(); // TETHER_TRUST_PROXY
 } catch (error) {
   console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

@@ -8,7 +8,8 @@ import { oidcDefaultRole, oidcProviderFromEnv } from "../lib/auth/oidc";
 import { passwordWeakness } from "../lib/auth/password";
 import { can, requireScope, ROLE_SCOPES, ROLES, SCOPES, type Scope } from "../lib/auth/rbac";
 import { ensureAuthSecretFile, resolveAuthSecret } from "../lib/auth/secret";
-import { addressThrottleKey, clientAddress, createSignInThrottle, createThrottle, SIGN_IN_LIMITS, signInLockMessage, trustedProxyHops } from "../lib/auth/throttle";
+import { addressThrottleKey, clientAddress, createSignInThrottle, createThrottle, SIGN_IN_LIMITS, signInLockMessage } from "../lib/auth/throttle";
+import { trustedProxyHops } from "../lib/auth/trust-proxy";
 
 // Sign-in and roles without a database: the RBAC table, configuration from the environment, the
 // generated session secret, password strength and the sign-in throttle.

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import type { Db } from "@/lib/db";
 import type { AuditEntry } from "./audit";
 import type { SessionUser } from "./rbac";
+import { trustedProxyHops } from "./trust-proxy";
 import { checkCredentials, normalizeEmail } from "./users";
 
 // Failed password sign-ins, in memory (per process), counted twice: per account (10 failures in 15
@@ -111,20 +112,6 @@ export function signInLockMessage(lock: SignInLock): string {
 }
 
 // ---- the client's address
-
-export const TRUST_PROXY_ENV = "TETHER_TRUST_PROXY";
-
-/**
- * TETHER_TRUST_PROXY: how many reverse proxies in front of the console add to X-Forwarded-For (unset or
- * 0: none; 1 (or true/on): one, the usual; up to 5). Anything else throws (it stops start-up).
- */
-export function trustedProxyHops(env: Record<string, string | undefined> = process.env): number {
-  const raw = env[TRUST_PROXY_ENV]?.trim().toLowerCase();
-  if (!raw || raw === "0" || raw === "false" || raw === "off") return 0;
-  if (raw === "true" || raw === "on") return 1;
-  if (/^[1-5]$/.test(raw)) return Number(raw);
-  throw new Error(`${TRUST_PROXY_ENV} must be the number of proxies in front of the console (0 to 5; true = 1), not "${env[TRUST_PROXY_ENV]}"`);
-}
 
 /**
  * The address a request came from, as an IP address (IPv4-mapped IPv6 as IPv4), or null. The app never
