@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { faultsFor, parseFaultSelection } from "../lib/evals/faults";
 import { casesToJsonl, datasetVersion, DatasetParseError, parseCasesJsonl } from "../lib/evals/jsonl";
 import { evaluateCheck, readPath } from "../lib/evals/snapshot";
-import { declaredLedgerEffects, demoSubject } from "../lib/evals/subject";
+import { declaredLedgerEffects, appSubject } from "../lib/evals/subject";
 import type { TraceEventSummary } from "../lib/evals/types";
 import { defineTool, z } from "../lib/sdk";
 
@@ -68,7 +68,7 @@ describe("fault schedules", () => {
     event("effect.intent", { tool: "mail.send" }),
   ];
   it("--faults all: a kill at every fault point around every effect the journey made, and the waits' faults", () => {
-    const faults = faultsFor(refundCase, baseline, parseFaultSelection("all").kinds, declaredLedgerEffects(demoSubject)).map((f) => f.id);
+    const faults = faultsFor(refundCase, baseline, parseFaultSelection("all").kinds, declaredLedgerEffects(appSubject)).map((f) => f.id);
     expect(faults.filter((f) => f.startsWith("crash:"))).toHaveLength(8);
     expect(faults).toEqual(expect.arrayContaining(["crash:before-intent:payments.refund", "crash:after-commit:mail.send", "permission-revoked", "permission-narrowed", "world-changed", "tool-timeout"]));
     expect(faults).not.toContain("callback-duplicate"); // the journey never waits for a callback
@@ -81,7 +81,7 @@ describe("fault schedules", () => {
 
 describe("what tools declare about the world's ledger", () => {
   it("the built-in tools that change something declare the entry their effect leaves; reads declare none", () => {
-    expect(declaredLedgerEffects(demoSubject)).toEqual({
+    expect(declaredLedgerEffects(appSubject)).toEqual({
       "payments.refund": { system: "payments", action: "refund" },
       "mail.send": { system: "mail", action: "send" },
       "drafts.create": { system: "drafts", action: "create" },

@@ -44,7 +44,7 @@ export function listenHostname(env: Env = process.env): string | undefined {
 }
 
 export function dataDir(env: Env = process.env): string {
-  return path.resolve(env.TETHER_DATA_DIR ?? "./data");
+  return path.resolve(/*turbopackIgnore: true*/ env.TETHER_DATA_DIR ?? "./data");
 }
 
 export const DEMO_PASSWORD = "tether-demo";

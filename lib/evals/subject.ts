@@ -1,13 +1,15 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { tools as teamTools } from "@/agents";
 import { appAgents } from "@/lib/agents";
 import type { LedgerEffect, ToolDefinition } from "@/lib/runtime";
 import type { DefinedAgent } from "@/lib/sdk";
 import { createBuiltInTools } from "@/lib/tools";
 
 // What the journey evals put through their faults: agents (as defineAgent makes them) and the tools they
-// use, built for one trial's world. By default the demo agents with the built-in tools; a team passes a
-// module of its own (`npm run eval -- --agents evals/my-agents.ts`) whose default export is an EvalSubject.
+// use, built for one trial's world. By default what the app runs: the demo agents and the team's
+// (agents/index.ts), with the built-in tools and the team's; a team can also pass a module of its own
+// (`npm run eval -- --agents evals/my-agents.ts`) whose default export is an EvalSubject.
 // A module, not an object, because crash trials rebuild the same engine in fresh worker processes.
 //
 // The world's ledger is read through what the tools declare (ToolDefinition.ledger): which effect a call
@@ -29,14 +31,14 @@ export type EvalSubject = {
 /** tool name → the ledger entry its effect leaves (tools that declare one). */
 export type LedgerEffects = Record<string, LedgerEffect>;
 
-export const demoSubject: EvalSubject = {
+export const appSubject: EvalSubject = {
   agents: appAgents,
-  tools: (world) => createBuiltInTools(world),
+  tools: (world) => [...createBuiltInTools(world), ...teamTools],
 };
 
 /** The subject a module exports (default export), or the demo one when no module is named. */
 export async function loadSubject(module?: string | null): Promise<EvalSubject> {
-  if (!module) return demoSubject;
+  if (!module) return appSubject;
   const file = path.resolve(module);
   const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { default?: Partial<EvalSubject> };
   const subject = mod.default;
