@@ -36,6 +36,26 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     expect(await t.runtime.findRuns({ agentSlug: agent.slug })).toEqual([]);
   });
 
+  it("an inference the policy records never takes the place of what a tool returned: it is kept beside it, and the policy is told", async () => {
+    const orderId = uid("ord");
+    world.orders.set(orderId, { id: orderId, amountCents: 5_000, status: "paid" });
+    const agent = register(scriptedAgent(uid("script"), ["orders.get"], [
+      { kind: "call", tool: "orders.get", args: { orderId }, resultKey: "order", evidence: [] },
+      { kind: "record", facts: [{ key: "order", value: { amountCents: 1 } }, { key: "guess", value: 1 }] },
+      ({ state }) => ({ kind: "complete", output: state.observations.at(-1)?.message ?? null }),
+    ]));
+    await grant(t.runtime, agent);
+    const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.state.facts.filter((f) => f.key === "order").map((f) => f.kind)).toEqual(["observation"]);
+    expect(done.state.facts.find((f) => f.key === "order:inference")).toMatchObject({ kind: "inference", value: { amountCents: 1 } });
+    expect(done.state.facts.find((f) => f.key === "guess")).toMatchObject({ kind: "inference", value: 1 }); // a free key is taken as asked
+    expect(done.state.observations.at(-1)).toMatchObject({ kind: "key_refused", data: { factKey: "order:inference", requestedKey: "order" } });
+    expect(done.state.output).toMatch(/kept under "order:inference": that key holds an observation of orders\.get/);
+  });
+
   it("the same idempotency key starts one run", async () => {
     const agent = register(refundAgent(uid("refund")));
     const key = uid("key");

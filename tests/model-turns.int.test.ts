@@ -244,7 +244,7 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     expect(run.state.facts.find((f) => f.key === "notes.write")).toMatchObject({ kind: "receipt", value: { text: "overwrite" }, source: { tool: "notes.write" } });
     const told = run.state.observations.find((o) => o.tool === "notes.write")!;
     expect(told).toMatchObject({ kind: "tool_result", data: { factKey: "notes.write", requestedKey: "note" } });
-    expect(told.message).toMatch(/kept under "notes\.write", not "note": that key holds a observation of notes\.read/);
+    expect(told.message).toMatch(/kept under "notes\.write", not "note": that key holds an observation of notes\.read/);
     expect(promptText(model.doGenerateCalls[2])).toMatch(/LAST OBSERVATION[^\n]*\nstep 1: tool_result notes_write: notes\.write succeeded; its result is kept under "notes\.write"/);
   });
 

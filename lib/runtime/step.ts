@@ -2,6 +2,7 @@ import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
 import { fieldErrorsFromIssues } from "./errors";
+import { inferenceKeyFor } from "./fact-keys";
 import { requestApproval, resumeGate } from "./gates";
 import { callRequest, checkPermission, grantedToolNames, grantsByName } from "./permission-check";
 import { policyInputDigest, takeReplayed } from "./replay";
@@ -156,7 +157,18 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
     case "fail":
       return cursor.finish("FAILED", decision.reason);
     case "record":
-      for (const fact of decision.facts) cursor.addFact({ key: fact.key, value: fact.value, kind: "inference" });
+      for (const fact of decision.facts) {
+        // Never in the place of a fact a tool, a person or a signal gave (fact-keys.ts).
+        const { key, refused } = inferenceKeyFor(cursor.state, fact.key);
+        cursor.addFact({ key, value: fact.value, kind: "inference" });
+        if (refused) {
+          cursor.observe({
+            kind: "key_refused",
+            message: `The inference recorded as "${refused.requested}" is kept under "${key}": that key holds ${refused.heldBy}, which an inference may not replace`,
+            data: { factKey: key, requestedKey: refused.requested },
+          });
+        }
+      }
       if (decision.plan) cursor.state.plan = decision.plan;
       cursor.finishStep();
       return cursor.commit({ status: "RUNNING" });
