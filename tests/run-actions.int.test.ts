@@ -104,7 +104,12 @@ describe.each(providers())("run actions [%s]", (_provider, url) => {
     expect(fork).toMatchObject({ ok: true, data: { status: "QUEUED" } });
     const forked = await getRuntime().getRun(fork.ok ? fork.data.runId : "");
     expect(forked).toMatchObject({ parentRunId: run.id, startedBy: operator.email });
+    // audited once, in the fork's own transaction (a fork that fails leaves no row: see the next two)
+    expect(await findAuditLog(db, { target: run.id, action: "runs.fork" })).toEqual([
+      expect.objectContaining({ actor: operator.email, data: { checkpointSeq: 1, forkId: forked.id } }),
+    ]);
     expect(await forkRunAction({ runId: run.id, checkpointSeq: 999 })).toMatchObject({ ok: false, code: "NOT_FOUND" });
     expect(await forkRunAction({ runId: run.id, checkpointSeq: 0 })).toMatchObject({ ok: false, code: "INVALID_INPUT" });
+    expect(await findAuditLog(db, { target: run.id, action: "runs.fork" })).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 "use server";
 // Server actions of an operator on a run (scope runs:operate). Each calls one runtime operation — the
 // same ones the HTTP API and the CLI use — and the engine's compare-and-set decides races. The engine writes
-// the audit row of a cancel, resume, upgrade or retry in the run's transaction (byHandler).
+// the audit row of a cancel, resume, upgrade, retry or fork in the run's transaction (byHandler).
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
 import { getRuntime } from "@/lib/runtime.server";
@@ -59,7 +59,7 @@ export const forkRunAction = defineAction(
   {
     schema: forkRunSchema,
     scope: "runs:operate",
-    audit: { action: "runs.fork", target: ({ runId }) => runId, data: (input, fork: { runId: string }) => ({ ...input, forkId: fork.runId }) },
+    audit: { action: "runs.fork", byHandler: true }, // forkRun audits in the new run's transaction
   },
   async ({ runId, checkpointSeq }, { user, revalidatePath }) => {
     const fork = await getRuntime().forkRun({ runId, checkpointSeq, startedBy: user.email });

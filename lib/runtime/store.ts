@@ -23,6 +23,8 @@ export type NewRun = {
   startedBy: string | null;
   parentRunId: string | null;
   events: TraceEventInput[];
+  /** A person's change that creates the run (a fork), on the audit log in the run's own transaction. */
+  audit?: AuditNote;
 };
 
 export type NewIntent = Pick<EffectIntent, "id" | "runId" | "step" | "tool" | "args" | "semantics"> & { decision: unknown };

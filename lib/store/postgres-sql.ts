@@ -1,3 +1,4 @@
+import { auditRow } from "@/lib/auth/audit";
 import type { NewRun, StepCommit } from "@/lib/runtime/store";
 import type { NewEntry } from "./state-entries";
 import {
@@ -164,6 +165,12 @@ export function createRunStatement(run: NewRun, state: { head: string; entries: 
       SELECT created."id", e.n::int, e.step, e.type, e.data, ${atTs}
       FROM created, unnest(${p.add(run.events.map((e) => e.step), "int[]")}, ${p.add(run.events.map((e) => e.type), "text[]")}, ${p.add(run.events.map((e) => json(e.data)), "text[]")})
         WITH ORDINALITY AS e(step, type, data, n))`);
+  }
+  if (run.audit) {
+    const audit = auditRow(run.audit);
+    ctes.push(`audit AS (
+      INSERT INTO "AuditLog" ("id", "actor", "action", "target", "data", "at")
+      SELECT ${p.add(audit.id, "text")}, ${p.add(audit.actor, "text")}, ${p.add(audit.action, "text")}, ${p.add(audit.target, "text")}, ${p.add(audit.data, "text")}, ${p.add(wallClock, "timestamp(3)")} FROM created)`);
   }
   return { sql: `WITH ${ctes.join(",\n")} SELECT created.*, ${notifySql(`created."id"`)} AS "notified" FROM created`, values: p.values };
 }

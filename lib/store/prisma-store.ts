@@ -141,6 +141,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
           await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: state.head, entrySeq: state.entries.length, createdAt: at } });
           await insertEntries(tx, run.id, 1, state.entries);
           await insertEvents(tx, run.id, 1, run.events, at);
+          if (run.audit) await writeAudit(tx, run.audit);
           return inserted;
         });
         wakeups.emit({ runId: run.id });
