@@ -354,7 +354,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
   });
 
   describe("granted to an agent by name", () => {
-    it("an agent calls a registered MCP tool it does not list once a rule grants it by name, and is offered it; a wildcard grants nothing", async () => {
+    it("an agent calls a registered MCP tool it does not list once a rule grants it by name with its capability, and is offered it; a wildcard grants nothing", async () => {
       const name = `mcp.${uid("granted").replace("-", "_")}.add`;
       await registerTool(t.db, { kind: "mcp", name, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, config: { transport: "http", url: mcpHttp.url, tool: "add" } }, "admin@test");
       const offered: string[][] = [];
@@ -374,7 +374,15 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       expect(ungranted.run.state.output).toMatchObject({ sum: null, last: expect.stringMatching(/no permission grants it to .* by name/) });
       expect(ungranted.events.filter((e) => e.type === "tool.call")).toEqual([]);
 
-      await t.runtime.permissions.put({ agent: agent.slug, tool: name, effect: "allow" }, { by: "admin@test" });
+      // A grant by name without the capability the tool needs (it reads): neither offered nor run.
+      await t.runtime.permissions.put({ agent: agent.slug, tool: name, effect: "allow", capabilities: ["draft", "execute"] }, { by: "admin@test" });
+      offered.length = 0;
+      const withoutCapability = await runToEnd(agent);
+      expect(offered[0]).not.toContain(name);
+      expect(withoutCapability.run.state.output).toMatchObject({ sum: null });
+      expect(withoutCapability.events.filter((e) => e.type === "tool.call")).toEqual([]);
+
+      await t.runtime.permissions.put({ agent: agent.slug, tool: name, effect: "allow", capabilities: ["read"] }, { by: "admin@test" });
       offered.length = 0;
       const granted = await runToEnd(agent);
       expect(offered[0]).toContain(name);

@@ -2,7 +2,7 @@ import type { EngineContext } from "./context";
 import type { RunCursor } from "./cursor";
 import { evaluatePermission, type PermissionRequest, type PermissionVerdict } from "./permissions";
 import type { Action } from "./state";
-import type { PermissionRule, ToolDefinition } from "./types";
+import type { Capability, PermissionRule, ToolDefinition } from "./types";
 
 // Checked at the moment of acting (DESIGN.md §5), cheaply: an agent's rules are cached per permission
 // epoch, so while nothing changes an action costs one small read (the epoch). The epoch the verdict
@@ -24,18 +24,26 @@ export async function checkPermission(ctx: EngineContext, cursor: RunCursor, req
 const OFFER_STALENESS_MS = 1000;
 
 /**
- * The tools an agent may be offered beyond its own list: those a rule grants it by name (registered HTTP
- * and MCP tools an admin granted). From the rules as last read, re-checked against the epoch at most once
+ * The tools an agent may be offered beyond its own list, with the capabilities granted for each: those a
+ * rule grants it by name (registered HTTP and MCP tools an admin granted). From the rules as last read, re-checked against the epoch at most once
  * a second, so a step costs no extra read; the authority to call is checkPermission's, read fresh.
  */
-export async function grantedToolNames(ctx: EngineContext, agent: { slug: string; tools: string[] }): Promise<string[]> {
+export async function grantedTools(ctx: EngineContext, agent: { slug: string; tools: string[] }): Promise<Map<string, Set<Capability>>> {
   let cached = ctx.permissionCache.get(agent.slug);
   if (!cached || performance.now() - cached.readAt > OFFER_STALENESS_MS) {
     const epoch = cached ? await ctx.store.permissionEpoch() : undefined;
     cached = cached && epoch === cached.epoch ? { ...cached, readAt: performance.now() } : { ...(await ctx.store.listPermissionsAtEpoch(agent.slug)), readAt: performance.now() };
     ctx.permissionCache.set(agent.slug, cached);
   }
-  return [...new Set(cached.rules.filter((rule) => grantsByName(rule, agent.slug) && !agent.tools.includes(rule.tool)).map((rule) => rule.tool))];
+  // tool → what its rules grant together (a rule per step may grant differently).
+  const granted = new Map<string, Set<Capability>>();
+  for (const rule of cached.rules) {
+    if (!grantsByName(rule, agent.slug) || agent.tools.includes(rule.tool)) continue;
+    const capabilities = granted.get(rule.tool) ?? new Set<Capability>();
+    for (const capability of rule.capabilities) capabilities.add(capability);
+    granted.set(rule.tool, capabilities);
+  }
+  return granted;
 }
 
 /** A rule that names this agent and one tool and does not deny it: a grant, not a wildcard's reach. */

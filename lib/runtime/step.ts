@@ -4,7 +4,7 @@ import { performRead, recoverEffect, startEffect } from "./effects";
 import { fieldErrorsFromIssues } from "./errors";
 import { inferenceKeyFor } from "./fact-keys";
 import { requestApproval, resumeGate } from "./gates";
-import { callRequest, checkPermission, grantedToolNames, grantsByName } from "./permission-check";
+import { callRequest, checkPermission, grantedTools, grantsByName } from "./permission-check";
 import { policyInputDigest, takeReplayed } from "./replay";
 import { actionSchema, type Pending } from "./state";
 import { beginTurn, takeFromTurn } from "./turns";
@@ -134,13 +134,17 @@ async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDe
     if (!(key in cursor.state.journal)) cursor.state.journal[key] = make();
     return cursor.state.journal[key] as T;
   };
+  const granted = await grantedTools(ctx, agent);
   return {
     state: cursor.state,
     instructions: cursor.state.instructions,
     lastObservation: cursor.state.observations.at(-1),
     // Its own tools, and the registered ones a rule grants it by name (resolved fresh: an admin's edit counts).
-    tools: (await Promise.all([...agent.tools, ...(await grantedToolNames(ctx, agent))].map((name) => findTool(ctx, name)))).flatMap((tool) =>
-      tool ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics, input: tool.input }] : [],
+    // A granted tool whose grant lacks the capability it needs is not offered (the call would be refused).
+    tools: (await Promise.all([...agent.tools, ...granted.keys()].map((name) => findTool(ctx, name)))).flatMap((tool) =>
+      tool && (agent.tools.includes(tool.name) || granted.get(tool.name)?.has(tool.capability))
+        ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics, input: tool.input }]
+        : [],
     ),
     now: () => new Date(recorded("now", () => ctx.clock.now().toISOString())),
     randomId: () => recorded("id", () => ctx.ids.id("rnd")),
