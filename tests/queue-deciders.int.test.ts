@@ -62,6 +62,9 @@ describe.each(providers())("who may decide a queue [%s]", (_provider, url) => {
     expect(bad).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT" } } });
     expect(await db.decisionQueue.findUnique({ where: { name: queue } })).toBeNull();
     expect((await call("PUT", "/api/queues/bad%20name", admin.token, { roles: [] })).status).toBe(400);
+    // a misspelt key is an error, not an open queue
+    expect(await call("PUT", `/api/queues/${queue}`, admin.token, { role: ["operator"] })).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT" } } });
+    expect(await db.decisionQueue.findUnique({ where: { name: queue } })).toBeNull();
 
     const put = await call("PUT", `/api/queues/${queue}`, admin.token, { roles: ["operator", "operator"], people: [named.email.toUpperCase()] });
     expect(put).toMatchObject({ status: 200, json: { queue: { name: queue, roles: ["operator"], people: [named.email], updatedBy: admin.email } } });

@@ -15,7 +15,7 @@ import type { DecisionPacket } from "@/lib/runtime/types";
 export const queueDecidersSchema = z.object({
   roles: z.array(z.enum(ROLES)).max(ROLES.length).default([]),
   people: z.array(z.string().trim().toLowerCase().email("Give each person's email.")).max(200).default([]),
-});
+}).strict(); // a misspelt key ("role") must not silently reopen the queue to every decider
 export type QueueDeciders = { name: string; roles: Role[]; people: string[]; updatedBy: string; updatedAt: Date };
 
 const queueNameSchema = z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "Use letters, digits, - and _.");
