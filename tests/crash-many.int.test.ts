@@ -61,7 +61,9 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
   }
 
   it("SIGKILL while it holds every run with its refund in flight: another worker finishes them all, each refunded once", async () => {
-    world.faults.latencyMs = 400;
+    // Only the refunds are slow: the reads answer at once, so the eight refunds leave together and are all
+    // in flight at one moment even on a loaded machine.
+    Object.assign(world.faults, { latencyMs: 1_500, latencyPath: "/payments/refund" });
     try {
       const ids = await startRefunds(RUNS);
       const { victim, owner } = await spawnVictim();
@@ -78,12 +80,12 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       // They were taken over mid-effect: each resumed from an intent whose outcome the dead worker never saw.
       for (const id of ids) expect((await t.store.listEvents(id)).map((e) => e.type)).toContain("effect.recovering");
     } finally {
-      world.faults.latencyMs = 0;
+      Object.assign(world.faults, { latencyMs: 0, latencyPath: undefined });
     }
   }, 60_000);
 
   it("SIGTERM while it holds every run with a call in flight: each finishes its step, is given back, and another worker completes it once", async () => {
-    world.faults.latencyMs = 600;
+    Object.assign(world.faults, { latencyMs: 1_000, latencyPath: "/payments/refund" });
     try {
       const ids = await startRefunds(RUNS);
       const { victim, owner } = await spawnVictim();
@@ -109,12 +111,17 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
       await expectEachRefundedOnce(ids);
     } finally {
-      world.faults.latencyMs = 0;
+      Object.assign(world.faults, { latencyMs: 0, latencyPath: undefined });
     }
   }, 60_000);
 
   it("SIGSTOP past its lease while calls are in flight, SIGCONT after another worker took over: it neither commits nor calls a tool again", async () => {
-    world.faults.latencyMs = 1_200;
+    // Only the refunds are slow (reads answer at once, so the eight refunds leave together), and as slow as the
+    // tools' 2 s timeout allows: no refund may come back before the SIGSTOP lands, or its run would send its
+    // email at once, and bytes already on their way when a worker freezes are delivered when it thaws — no
+    // fencing can call back a request that left (a reconcilable call's lookup cannot see it either). This
+    // test is about what the woken worker does next.
+    Object.assign(world.faults, { latencyMs: 1_800, latencyPath: "/payments/refund" });
     const ids = await startRefunds(RUNS);
     const { victim, owner } = await spawnVictim();
     try {
@@ -141,7 +148,7 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       }
       await expectEachRefundedOnce(ids);
     } finally {
-      world.faults.latencyMs = 0;
+      Object.assign(world.faults, { latencyMs: 0, latencyPath: undefined });
       await kill(victim.child);
     }
   }, 60_000);

@@ -21,8 +21,9 @@ export type World = {
   readonly inFlight: number;
   orders: Map<string, { id: string; amountCents: number; status: string }>;
   /** `only` limits the faults to one system ("payments", "mail", "deploys"); `latencyMs` holds every
-   *  request that long before it is handled (a slow provider: calls stay in flight). */
-  faults: { timeoutAfterApply: number; failBeforeApply: number; failReads: number; only?: string; latencyMs?: number };
+   *  request that long before it is handled (a slow provider: calls stay in flight), or only those whose
+   *  path starts with `latencyPath`. */
+  faults: { timeoutAfterApply: number; failBeforeApply: number; failReads: number; only?: string; latencyMs?: number; latencyPath?: string };
   effects: (system?: string) => LedgerEntry[];
   close: () => Promise<void>;
 };
@@ -49,7 +50,7 @@ export async function startWorld(): Promise<World> {
   let inFlight = 0;
   const server: Server = createServer(async (req, res) => {
     requests.push({ method: req.method ?? "", path: req.url ?? "", runId: (req.headers["x-run-id"] as string) ?? null, at: Date.now() });
-    if (faults.latencyMs) {
+    if (faults.latencyMs && (!faults.latencyPath || (req.url ?? "").startsWith(faults.latencyPath))) {
       inFlight++;
       await new Promise((r) => setTimeout(r, faults.latencyMs));
       inFlight--;
