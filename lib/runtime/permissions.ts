@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Fact } from "./state";
+import { latestFact, type Fact } from "./state";
 import {
   CAPABILITIES, PERMISSION_EFFECTS,
   type Capability, type EffectSemantics, type PermissionCondition, type PermissionEffect, type PermissionRule, type PermissionValueRef,
@@ -133,7 +133,7 @@ export function weakEvidence(run: PermissionRunContext | undefined): string | nu
   if (!run || keys.length === 0) return "the call cites no evidence";
   const problems: string[] = [];
   for (const key of keys) {
-    const fact = newestFact(run.facts, key);
+    const fact = latestFact(run, key);
     if (!fact) problems.push(`"${key}" (no such fact)`);
     else if (fact.expiresAt && Date.parse(fact.expiresAt) <= run.now.getTime()) problems.push(`"${key}" (a${fact.kind === "observation" ? "n observation" : ` ${fact.kind}`} that expired ${ago(run.now.getTime() - Date.parse(fact.expiresAt))} ago)`);
     else if (fact.kind === "inference") problems.push(`"${key}" (an inference of the model)`);
@@ -148,16 +148,12 @@ function ago(ms: number): string {
   return `${Math.floor(ms / size)} ${unit}`;
 }
 
-/** The newest fact under a key (facts are append-only; a newer one supersedes). */
-function newestFact(facts: readonly Fact[], key: string): Fact | undefined {
-  for (let i = facts.length - 1; i >= 0; i--) if (facts[i].key === key) return facts[i];
-  return undefined;
-}
-
 const at = (value: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
 
 export function isValueRef(value: unknown): value is PermissionValueRef {
+  // Every condition of every check asks this: a constant is answered without zod.
+  if (!value || typeof value !== "object" || !("$input" in value || "$fact" in value)) return false;
   return valueRefSchema.safeParse(value).success;
 }
 
@@ -169,7 +165,7 @@ export function resolveValue(value: unknown, run: PermissionRunContext | undefin
   if ("$input" in value) {
     resolved = at(run.input, value.$input);
   } else {
-    const fact = newestFact(run.facts, value.$fact);
+    const fact = latestFact(run, value.$fact);
     // Only what an outside system said (a read's observation, an effect's receipt) — never what the model inferred.
     const isAuthoritative = fact && (fact.kind === "observation" || fact.kind === "receipt") && (!value.tool || fact.source.tool === value.tool);
     resolved = isAuthoritative ? (value.path ? at(fact.value, value.path) : fact.value) : undefined;

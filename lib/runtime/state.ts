@@ -235,7 +235,7 @@ export function storedEntriesOf(state: RunState): { facts: number; journal: numb
 }
 
 /** The newest fact under a key (facts are append-only; a newer one supersedes). */
-export function latestFact(state: RunState, key: string): Fact | undefined {
+export function latestFact(state: { readonly facts: readonly Fact[] }, key: string): Fact | undefined {
   for (let i = state.facts.length - 1; i >= 0; i--) if (state.facts[i].key === key) return state.facts[i];
   return undefined;
 }
