@@ -70,7 +70,7 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
                   {CONDITION_OPS.map(({ op, label }) => <option key={op} value={op}>{label}</option>)}
                 </Select>
               </label>
-              <label className="w-28 text-xs text-zinc-700">
+              <label className="min-w-36 flex-1 text-xs text-zinc-700">
                 Value
                 <Input id={`${id}-value`} value={c.value} onChange={(e) => update(c.key, { value: e.target.value })} placeholder="10000" />
               </label>
