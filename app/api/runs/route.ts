@@ -1,5 +1,5 @@
-import { assertRoomInQueue } from "@/lib/api/queued-runs";
 import { defineRoute } from "@/lib/api/route";
+import { startRun } from "@/lib/commands/start-run";
 import { getDb } from "@/lib/db";
 import { presentRun } from "@/lib/api/present";
 import { listRunsQuery, startRunBody } from "@/lib/api/schemas";
@@ -17,9 +17,6 @@ export const GET = defineRoute({ scope: "runs:read", query: listRunsQuery }, asy
  * A W3C `traceparent` header becomes the parent of the run's trace (recorded with the run).
  */
 export const POST = withIncomingTraceContext(defineRoute({ scope: "runs:write", body: startRunBody }, async ({ body, principal, runtime }) => {
-  // A retry with a known idempotency key returns its run even when the queue is full.
-  const known = body.idempotencyKey ? await getDb().run.findUnique({ where: { idempotencyKey: body.idempotencyKey }, select: { id: true } }) : null;
-  if (!known) await assertRoomInQueue(getDb(), body.agent);
-  const { run, created } = await runtime.startRun({ ...body, startedBy: principal.principal });
+  const { run, created } = await startRun({ db: getDb(), runtime }, { ...body, startedBy: principal.principal });
   return Response.json({ id: run.id, status: run.status, created }, { status: created ? 201 : 200 });
 }));

@@ -1,0 +1,17 @@
+import { assertRoomInQueue } from "@/lib/api/queued-runs";
+import type { Db } from "@/lib/db";
+import type { Runtime, StartRunInput } from "@/lib/runtime";
+
+// Starting a run, the one way every adapter does it (POST /api/runs, the MCP server, the open gates,
+// the LangGraph and A2A surfaces): a known idempotency key returns its run even when the agent's queue
+// is full; otherwise the queued-runs cap is checked before the engine writes the run.
+
+export type StartRunCommand = Omit<StartRunInput, "startedBy"> & { startedBy: string };
+
+export async function startRun(deps: { db: Db; runtime: Runtime }, command: StartRunCommand) {
+  const known = command.idempotencyKey
+    ? await deps.db.run.findUnique({ where: { idempotencyKey: command.idempotencyKey }, select: { id: true } })
+    : null;
+  if (!known) await assertRoomInQueue(deps.db, command.agent);
+  return deps.runtime.startRun(command);
+}
