@@ -15,7 +15,7 @@ import { forbidden, toMcpError } from "./errors";
 /** How often a client should poll tasks/get, and how often tasks/result looks at the run. */
 export const TASK_POLL_MS = 1_000;
 
-const TASK_STATUS: Record<RunStatus, Task["status"]> = {
+export const TASK_STATUS: Record<RunStatus, Task["status"]> = {
   QUEUED: "working",
   RUNNING: "working",
   SLEEPING: "working",
@@ -30,10 +30,16 @@ const TASK_STATUS: Record<RunStatus, Task["status"]> = {
 
 export const isTerminalRun = (run: RunRecord) => TERMINAL_STATUSES.includes(run.status);
 
-function statusMessage(run: RunRecord, pending: DecisionPacket[]): string {
+/** How a person answers a pending packet, in each protocol revision's words. */
+const HOW_TO_DECIDE = {
+  legacy: "Decide it with decide_packet, or answer the elicitation tasks/result sends.",
+  modern: "Decide it by answering its input request with tasks/update (or with decide_packet), as someone other than who started the run.",
+};
+
+export function statusMessage(run: RunRecord, pending: DecisionPacket[], era: keyof typeof HOW_TO_DECIDE = "legacy"): string {
   if (pending.length > 0) {
     const p = pending[0];
-    return `Waiting for a decision on packet ${p.id} (${p.tool}: ${p.content.impact}). Decide it with decide_packet, or answer the elicitation tasks/result sends.`;
+    return `Waiting for a decision on packet ${p.id} (${p.tool}: ${p.content.impact}). ${HOW_TO_DECIDE[era]}`;
   }
   switch (run.status) {
     case "NEEDS_ATTENTION": return "The run needs a person: see get_run's recovery view.";
@@ -98,11 +104,14 @@ export class RunTaskStore implements TaskStore {
 
   /** tools/call start_run with a task: starts the run (the same idempotency key gives the same task). */
   async createTask(_params: CreateTaskOptions, _requestId: RequestId, request: Request): Promise<Task> {
+    return taskFromRun(await this.startRunTask((request.params as { arguments?: unknown } | undefined)?.arguments));
+  }
+
+  /** The run a task-augmented start_run stands for, in either revision. */
+  async startRunTask(args: unknown): Promise<RunRecord> {
     this.need("runs:write");
-    const args = (request.params as { arguments?: unknown } | undefined)?.arguments;
     try {
-      const { run } = await startRunFor(this.ctx, args);
-      return taskFromRun(run);
+      return (await startRunFor(this.ctx, args)).run;
     } catch (error) {
       throw toMcpError(error);
     }

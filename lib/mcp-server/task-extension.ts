@@ -1,0 +1,148 @@
+import { ErrorCode, McpError, type CallToolResult, type ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { hasScope } from "@/lib/api/scopes";
+import { decisionOptions, type DecisionPacket, type RunRecord } from "@/lib/runtime/types";
+import type { McpContext } from "./context";
+import { decideFromAnswer, decisionFormParams } from "./elicitation";
+import { forbidden, toMcpError } from "./errors";
+import { isTerminalRun, resultFromRun, RunTaskStore, statusMessage, TASK_POLL_MS } from "./tasks";
+
+// The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) that MCP 2026-07-28 moved tasks into, over
+// the same runs as the 2025-11-25 tasks (lib/mcp-server/tasks.ts): the task id is the run id. What differs:
+// tasks/get inlines the outcome (`result`) or the questions (`inputRequests`), a client answers with
+// tasks/update (`inputResponses`) instead of answering elicitations on tasks/result's stream, tasks/cancel
+// and tasks/update are acknowledgements, and there is no tasks/result or tasks/list.
+//
+// A pending decision packet is an input request: an elicitation/create whose form is the packet's decision
+// form (decision-form.ts). Its key is `<packetId>/<approvals so far>`, so it is unique over the task's life
+// as the extension asks: once an answer is accepted the key is gone (the packet is decided, or a four-eyes
+// packet asks for its next approver under a new key), and answering the same key again is ignored — one
+// answer never decides twice. The answer is a decision by the token's owner through decidePacket, so role,
+// queue deciders, separation of duties and four eyes hold as for any decision.
+
+type InputRequest = { method: "elicitation/create"; params: ElicitRequestFormParams };
+
+export type DetailedTask = {
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  inputRequests?: Record<string, InputRequest>;
+  result?: CallToolResult;
+  error?: { code: number; message: string; data?: unknown };
+};
+
+/** The extension's tasks/update request (the SDK 1.32 has no schema for it). */
+export const UpdateTaskRequestSchema = z.object({
+  method: z.literal("tasks/update"),
+  params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()) }),
+});
+/** The extension's tasks/get and tasks/cancel: the 2025-11-25 shapes, which have only taskId. */
+export const GetTaskRequestSchema = z.object({ method: z.literal("tasks/get"), params: z.looseObject({ taskId: z.string() }) });
+export const CancelTaskRequestSchema = z.object({ method: z.literal("tasks/cancel"), params: z.looseObject({ taskId: z.string() }) });
+
+export const inputRequestKey = (packet: DecisionPacket) => `${packet.id}/${packet.approvers.length}`;
+
+/** What a task's run would answer to tools/call, for a task whose run is not a plain run (a gate's). */
+export type TaskPresenter = { isGate(run: RunRecord): boolean; result(ctx: McpContext, run: RunRecord): Promise<CallToolResult> };
+
+export class TaskExtension {
+  private readonly store: RunTaskStore;
+
+  constructor(private readonly ctx: McpContext, private readonly gates?: TaskPresenter) {
+    this.store = new RunTaskStore(ctx);
+  }
+
+  /** The run a tools/call stands for, as the CreateTaskResult (`resultType: "task"`) the extension defines. */
+  async create(args: unknown, start: (args: unknown) => Promise<RunRecord> = (a) => this.store.startRunTask(a)) {
+    const run = await start(args);
+    const { inputRequests: _questions, result: _result, error: _error, ...task } = await this.detailed(run);
+    return { resultType: "task" as const, ...task };
+  }
+
+  private async requireRun(taskId: string): Promise<RunRecord> {
+    const run = await this.store.findRun(taskId);
+    if (!run) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    return run;
+  }
+
+  /** A gate's packet is for a person in the inbox, never for whoever requested it: no input requests. */
+  private async questions(run: RunRecord): Promise<DecisionPacket[]> {
+    return this.gates?.isGate(run) ? [] : this.store.pendingPackets(run);
+  }
+
+  /** tasks/get: the task with what its status calls for inlined. */
+  async get(taskId: string): Promise<DetailedTask & { resultType: "complete" }> {
+    return { resultType: "complete", ...(await this.detailed(await this.requireRun(taskId))) };
+  }
+
+  private async detailed(run: RunRecord): Promise<DetailedTask> {
+    const pending = await this.questions(run);
+    const base = {
+      taskId: run.id,
+      statusMessage: statusMessage(run, pending, "modern"),
+      createdAt: run.createdAt.toISOString(),
+      lastUpdatedAt: run.updatedAt.toISOString(),
+      // A run is kept until retention compacts it, and compacting keeps its outcome: no expiry to announce.
+      ttlMs: null,
+      pollIntervalMs: TASK_POLL_MS,
+    };
+    if (run.status === "CANCELLED") return { ...base, status: "cancelled" };
+    if (isTerminalRun(run)) {
+      // A failed run is what start_run would have answered had it waited: a tool result with isError. The
+      // extension keeps `failed` for a JSON-RPC error, which a run's failure is not.
+      const result = this.gates?.isGate(run) ? await this.gates.result(this.ctx, run) : resultFromRun(run);
+      return { ...base, status: "completed", result };
+    }
+    if (pending.length > 0) {
+      const inputRequests = Object.fromEntries(pending.map((packet) => [inputRequestKey(packet), { method: "elicitation/create" as const, params: decisionFormParams(packet, decisionOptions(packet)) }]));
+      return { ...base, status: "input_required", inputRequests };
+    }
+    // Waiting for a person to resume the run in the console: nothing the client can answer.
+    if (run.status === "NEEDS_ATTENTION" && !this.gates?.isGate(run)) return { ...base, status: "input_required", inputRequests: {} };
+    return { ...base, status: "working" };
+  }
+
+  /**
+   * tasks/update: each answer to an outstanding input request decides its packet as the token's owner.
+   * Keys not outstanding (never issued, already answered, superseded) are ignored, as the extension says.
+   * A decline leaves the packet to other deciders. An answer decidePacket refuses (the run's starter
+   * approving, a reason missing…) is a JSON-RPC error naming why; its request stays outstanding.
+   */
+  async update(taskId: string, inputResponses: Record<string, unknown>): Promise<{ resultType: "complete" }> {
+    const run = await this.requireRun(taskId);
+    const outstanding = new Map((await this.questions(run)).map((packet) => [inputRequestKey(packet), packet]));
+    const answered = Object.entries(inputResponses).filter(([key]) => outstanding.has(key));
+    if (answered.length > 0 && !hasScope(this.ctx.principal.scopes, "packets:decide")) throw toMcpError(forbidden(this.ctx.principal, "packets:decide"));
+    for (const [key, response] of answered) {
+      const packet = outstanding.get(key)!;
+      const outcome = await decideFromAnswer(this.ctx, packet.id, { result: response });
+      if (outcome.kind !== "refused") continue;
+      // The same answer sent twice at once: the other one decided it, so this one is a repeat.
+      const now = await this.ctx.runtime.store.getPacket(packet.id);
+      if (!now || now.status !== "PENDING" || inputRequestKey(now) !== key) continue;
+      const refusal = toMcpError(outcome.error ?? new McpError(ErrorCode.InvalidParams, outcome.message));
+      throw new McpError(refusal.code, `The answer to input request ${key} was refused: ${outcome.message}`, refusal.data);
+    }
+    return { resultType: "complete" };
+  }
+
+  /**
+   * tasks/cancel, cooperative: asks the run to stop and acknowledges. A task that already finished stays
+   * as it finished (the extension lets a cancelled task end otherwise); an unknown task is an error.
+   */
+  async cancel(taskId: string): Promise<{ resultType: "complete" }> {
+    const run = await this.requireRun(taskId);
+    if (!isTerminalRun(run)) {
+      await this.store.cancel(run.id).catch((error: unknown) => {
+        // Lost the race with the run finishing: nothing left to cancel.
+        if (error instanceof McpError && /terminal status/.test(error.message)) return;
+        throw error;
+      });
+    }
+    return { resultType: "complete" };
+  }
+}
