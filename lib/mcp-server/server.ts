@@ -160,7 +160,13 @@ function registerTaskExtension(
   h: { findTool: (name: string) => TetherTool; callNow: (tool: TetherTool, args?: Record<string, unknown>) => Promise<CallToolResult>; need: (scope: ApiScope) => void },
 ) {
   const tasks = new extension.TaskExtension(ctx);
-  const guarded = <T>(work: () => Promise<T>) => work().catch((error: unknown) => { throw toMcpError(error); });
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw toMcpError(error);
+    }
+  };
 
   server.setRequestHandler(z.object({ method: z.literal("server/discover"), params: z.looseObject({}).optional() }), () => ({
     supportedVersions: SUPPORTED_VERSIONS,
@@ -189,9 +195,12 @@ function registerTaskExtension(
     });
   });
 
-  server.setRequestHandler(extension.GetTaskRequestSchema, (request) => guarded(() => tasks.get(request.params.taskId)));
-  server.setRequestHandler(extension.UpdateTaskRequestSchema, (request) => guarded(() => tasks.update(request.params.taskId, request.params.inputResponses)));
-  server.setRequestHandler(extension.CancelTaskRequestSchema, (request) => guarded(() => tasks.cancel(request.params.taskId)));
+  server.setRequestHandler(extension.GetTaskRequestSchema, (request) => guarded(() => tasks.get(extension.parseGetParams(request.params).taskId)));
+  server.setRequestHandler(extension.UpdateTaskRequestSchema, (request) => guarded(async () => {
+    const { taskId, inputResponses } = extension.parseUpdateParams(request.params);
+    return tasks.update(taskId, inputResponses);
+  }));
+  server.setRequestHandler(extension.CancelTaskRequestSchema, (request) => guarded(() => tasks.cancel(extension.parseGetParams(request.params).taskId)));
 }
 
 /** 2025-11-25: tasks/get and tasks/list are the SDK's handlers over RunTaskStore; tasks/cancel and tasks/result are ours. */

@@ -1,6 +1,8 @@
 import { ErrorCode, McpError, type CallToolResult, type ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { parse } from "@/lib/api/route";
 import { hasScope } from "@/lib/api/scopes";
+import { isAppError } from "@/lib/runtime/errors";
 import { decisionOptions, type DecisionPacket, type RunRecord } from "@/lib/runtime/types";
 import type { McpContext } from "./context";
 import { decideFromAnswer, decisionFormParams } from "./elicitation";
@@ -35,14 +37,28 @@ export type DetailedTask = {
   error?: { code: number; message: string; data?: unknown };
 };
 
-/** The extension's tasks/update request (the SDK 1.32 has no schema for it). */
-export const UpdateTaskRequestSchema = z.object({
-  method: z.literal("tasks/update"),
-  params: z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()) }),
-});
-/** The extension's tasks/get and tasks/cancel: the 2025-11-25 shapes, which have only taskId. */
-export const GetTaskRequestSchema = z.object({ method: z.literal("tasks/get"), params: z.looseObject({ taskId: z.string() }) });
-export const CancelTaskRequestSchema = z.object({ method: z.literal("tasks/cancel"), params: z.looseObject({ taskId: z.string() }) });
+// The extension's requests (the SDK 1.32 has no schemas for them). The handlers' schemas take any params,
+// so that bad params are answered by `taskParams` (-32602 naming the field), not by the SDK (-32603).
+const anyParams = z.looseObject({}).optional();
+export const GetTaskRequestSchema = z.object({ method: z.literal("tasks/get"), params: anyParams });
+export const UpdateTaskRequestSchema = z.object({ method: z.literal("tasks/update"), params: anyParams });
+export const CancelTaskRequestSchema = z.object({ method: z.literal("tasks/cancel"), params: anyParams });
+
+const taskIdParams = z.looseObject({ taskId: z.string().min(1) });
+const updateParams = taskIdParams.extend({ inputResponses: z.record(z.string(), z.unknown()) });
+
+/** A request's params through its schema: -32602 whose message names the fields, data the API's error body. */
+export function taskParams<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
+  try {
+    return parse(schema, params ?? {}, "params");
+  } catch (error) {
+    const refusal = toMcpError(error);
+    const fields = isAppError(error) && error.fieldErrors ? Object.entries(error.fieldErrors).map(([k, v]) => `${k}: ${v.join(", ")}`).join("; ") : refusal.message;
+    throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${fields}`, refusal.data);
+  }
+}
+export const parseGetParams = (params: unknown) => taskParams(taskIdParams, params);
+export const parseUpdateParams = (params: unknown) => taskParams(updateParams, params);
 
 export const inputRequestKey = (packet: DecisionPacket) => `${packet.id}/${packet.approvers.length}`;
 
