@@ -7,7 +7,8 @@ import { demoAgents } from "../lib/agents";
 import { createDb, type Db } from "../lib/db";
 import { getRuntime } from "../lib/runtime.server";
 import { seedSandbox } from "../lib/sandbox/seed";
-import { AckResult, CallToolResult, connectModern, CreateTaskResult, DiscoverResult, GetTaskResult, MODERN, TASKS_EXTENSION, type ModernClient } from "./support/mcp-2026-client";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { AckResult, CallToolResult, connectModern, modernClient, CreateTaskResult, DiscoverResult, GetTaskResult, MODERN, TASKS_EXTENSION, type ModernClient } from "./support/mcp-2026-client";
 import { startRouteServer } from "./support/route-server";
 import { providers, uid } from "./support/runtime";
 import { createSandboxOrder } from "./support/sandbox-world";
@@ -203,6 +204,23 @@ describe.each(providers())("MCP 2026-07-28: the tasks extension [%s]", (_provide
     const future = await post(operator, { ...headers, "mcp-protocol-version": "2099-01-01" }, { ...call(), params: { ...call().params, _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
     expect(future).toMatchObject({ status: 400, body: { error: { code: -32022, data: { supported: [MODERN], requested: "2099-01-01" } } } });
     expect(await db.run.count({ where: { startedBy: operatorEmail } })).toBe(runsBefore);
+  });
+
+  it("`tether mcp` relays 2026-07-28 requests with the headers that revision asks for", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [`${process.cwd()}/bin/tether.mjs`, "mcp"],
+      env: { PATH: process.env.PATH ?? "", TETHER_URL: server.url, TETHER_TOKEN: operator },
+      stderr: "pipe",
+    });
+    const client = await modernClient(transport);
+    clients.push(client.client);
+    expect((await client.request("server/discover", {}, DiscoverResult)).capabilities.extensions).toEqual({ [TASKS_EXTENSION]: {} });
+    const task = await startTask(client, { agent: "refund-agent", input: await refundInput() });
+    await work();
+    expect(Object.keys((await getTask(client, task.taskId)).inputRequests!)).toHaveLength(1);
+    expect(await client.request("tasks/cancel", { taskId: task.taskId }, AckResult)).toMatchObject({ resultType: "complete" });
+    expect(await getTask(client, task.taskId)).toMatchObject({ status: "cancelled" });
   });
 
   it("bad tasks/update input is a clear error and decides nothing", async () => {

@@ -1,43 +1,18 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { z } from "zod";
+import { withRequestHeaders } from "../../lib/mcp-server/request-headers.mjs";
 
 // The SDK's own Client and StreamableHTTPClientTransport (1.32.2) speaking MCP 2026-07-28, which the SDK
 // does not know yet: no initialize (Client.connect would send one, so the base Protocol's connect is used),
 // every request names the version and the request's client capabilities in params._meta, and every POST
-// carries MCP-Protocol-Version (the transport's own header, set to 2026-07-28) and the Mcp-Method /
-// Mcp-Name headers that streamable-http.mdx asks clients to mirror from the body (a fetch wrapper adds
-// them). Results are checked with the schemas below (the extension's shapes, from ext-tasks' schema.ts).
+// carries MCP-Protocol-Version, Mcp-Method and Mcp-Name mirrored from the body, as streamable-http.mdx
+// asks of clients (lib/mcp-server/request-headers.mjs wraps the transport's fetch, as `tether mcp` does). Results are checked with the schemas below (the extension's shapes, from ext-tasks' schema.ts).
 
 export const MODERN = "2026-07-28";
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-const NAMED: Record<string, (params: Record<string, unknown>) => unknown> = {
-  "tools/call": (p) => p.name,
-  "prompts/get": (p) => p.name,
-  "resources/read": (p) => p.uri,
-  "tasks/get": (p) => p.taskId,
-  "tasks/update": (p) => p.taskId,
-  "tasks/cancel": (p) => p.taskId,
-};
-
-/** Adds Mcp-Method and Mcp-Name from a POST's JSON-RPC request, as a 2026-07-28 client must. */
-export function withRequestHeaders(inner: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    if (init?.method === "POST" && typeof init.body === "string") {
-      const message = JSON.parse(init.body) as { method?: string; params?: Record<string, unknown> };
-      const headers = new Headers(init.headers);
-      if (message.method) {
-        headers.set("mcp-method", message.method);
-        const name = NAMED[message.method]?.(message.params ?? {});
-        if (typeof name === "string") headers.set("mcp-name", /^[\x20-\x7e]*$/.test(name) ? name : `=?base64?${Buffer.from(name).toString("base64")}?=`);
-      }
-      return inner(input, { ...init, headers });
-    }
-    return inner(input, init);
-  };
-}
 
 export type ModernClient = {
   client: Client;
@@ -45,11 +20,13 @@ export type ModernClient = {
   request: <S extends z.ZodType>(method: string, params: Record<string, unknown>, schema: S, opts?: { tasks?: boolean }) => Promise<z.infer<S>>;
 };
 
-export async function connectModern(baseUrl: string, token: string): Promise<ModernClient> {
+export const connectModern = (baseUrl: string, token: string): Promise<ModernClient> =>
+  modernClient(new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: withRequestHeaders() }));
+
+/** A client speaking 2026-07-28 over `transport` (Streamable HTTP, or stdio to `tether mcp`). */
+export async function modernClient(transport: Transport): Promise<ModernClient> {
   const client = new Client({ name: "tether-test-2026", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: withRequestHeaders() });
   await Protocol.prototype.connect.call(client, transport);
-  transport.setProtocolVersion(MODERN);
   const request: ModernClient["request"] = (method, params, schema, opts = {}) =>
     client.request(
       {
