@@ -16,6 +16,7 @@ import { startSandboxDeployClock, type DeployClock } from "@/lib/sandbox/deploy-
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { startNotifications, type Notifications } from "@/lib/notifications/dispatcher";
+import { getGate } from "@/lib/commands/request-gate";
 import { withTraceExportFromEnv } from "@/lib/telemetry";
 import { createTether } from "@/lib/tether";
 import { createBuiltInTools } from "@/lib/tools";
@@ -113,7 +114,8 @@ export function startRetentionFromEnv(): Retention {
 
 /** Tells the queues' notification channels (lib/notifications), once per process; TETHER_SMTP_URL etc. are read here. */
 export function startNotificationsFromEnv(): Notifications {
-  globalForTether.tetherNotifications ??= startNotifications({ db: getDb, logger: consoleLogger });
+  // Open gates' signed callbacks ride on the same outbox (lib/gates/callbacks.ts).
+  globalForTether.tetherNotifications ??= startNotifications({ db: getDb, logger: consoleLogger, gateView: (gateId) => getGate({ runtime: getRuntime() }, gateId) });
   return globalForTether.tetherNotifications;
 }
 

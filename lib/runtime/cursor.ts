@@ -58,6 +58,11 @@ export class RunCursor {
     }
   }
 
+  /** The run's signals of this type not consumed yet, oldest first. */
+  signals(type: string) {
+    return this.ctx.store.listSignals(this.runId, { type, unconsumed: true });
+  }
+
   get step() {
     return this.state.step;
   }
