@@ -28,6 +28,8 @@ describe.each(providers())("MCP 2026-07-28: the tasks extension [%s]", (_provide
   let reviewer: string; // decides packets (whoever started a run cannot approve it)
   let reviewerEmail: string;
   let reader: string; // runs:read only
+  let caller: string; // gates:request only: asks for approvals
+  let callerEmail: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
@@ -46,6 +48,9 @@ describe.each(providers())("MCP 2026-07-28: the tasks extension [%s]", (_provide
     reviewer = rev.token;
     reviewerEmail = rev.email;
     reader = (await createPersonWithToken(db, { role: "reviewer", scopes: ["runs:read"] })).token;
+    const asker = await createPersonWithToken(db, { role: "operator", scopes: ["gates:request"] });
+    caller = asker.token;
+    callerEmail = asker.email;
   });
   afterAll(async () => {
     await Promise.allSettled(clients.map((c) => c.close()));
@@ -236,5 +241,65 @@ describe.each(providers())("MCP 2026-07-28: the tasks extension [%s]", (_provide
     expect(await db.decisionPacket.findFirstOrThrow({ where: { runId: task.taskId } })).toMatchObject({ status: "PENDING" });
     expect(Object.keys((await getTask(reviewerClient, task.taskId)).inputRequests!)).toEqual([key]);
     await operatorClient.request("tasks/cancel", { taskId: task.taskId }, AckResult);
+  });
+
+  const approvalArgs = (key = uid("gate")) => ({
+    action: { tool: "wire_transfer", args: { to: "ACME", amountCents: 50_000 }, schema: { type: "object", properties: { to: { type: "string" }, amountCents: { type: "integer" } }, required: ["to", "amountCents"] } },
+    description: "Pay the ACME invoice",
+    impact: "moves $500.00 to ACME",
+    idempotencyKey: key,
+  });
+
+  it("request_approval: a task only (-32021 without the extension); working while a person decides in the inbox; completed with the decision", async () => {
+    const client = await connect(caller);
+    const refused = await post(caller, { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "request_approval" }, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "request_approval", arguments: approvalArgs(), _meta: meta(false) } });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } } } });
+    await expect(client.request("tools/call", { name: "request_approval", arguments: approvalArgs() }, CallToolResult, { tasks: false })).rejects.toMatchObject({ code: 400, message: expect.stringContaining("-32021") });
+    expect(await db.run.count({ where: { startedBy: callerEmail } })).toBe(0);
+
+    const args = approvalArgs();
+    const task = await client.request("tools/call", { name: "request_approval", arguments: args }, CreateTaskResult);
+    expect(task).toMatchObject({ resultType: "task", status: "working" });
+    expect((await client.request("tools/call", { name: "request_approval", arguments: args }, CreateTaskResult)).taskId).toBe(task.taskId);
+    await work(); // the gate run raises its packet
+    const packet = await db.decisionPacket.findFirstOrThrow({ where: { runId: task.taskId } });
+    expect(packet.status).toBe("PENDING");
+    // The requester is asked nothing (it cannot approve its own request): the task stays working.
+    const waiting = await getTask(client, task.taskId);
+    expect(waiting).toMatchObject({ status: "working", statusMessage: expect.stringContaining("cannot approve your own request") });
+    expect(waiting).not.toHaveProperty("inputRequests");
+    expect(await update(client, task.taskId, { [`${packet.id}/0`]: { action: "accept", content: { decision: "approve" } } })).toMatchObject({ resultType: "complete" });
+    expect(await db.decisionPacket.findUniqueOrThrow({ where: { id: packet.id } })).toMatchObject({ status: "PENDING" });
+
+    // A person decides in the inbox (runtime.decidePacket, as the inbox's action does): edited arguments.
+    await getRuntime().decidePacket({ packetId: packet.id, reviewer: reviewerEmail, input: { decision: "edit", args: { to: "ACME", amountCents: 40_000 } } });
+    const done = await getTask(client, task.taskId);
+    expect(done).toMatchObject({
+      status: "completed",
+      result: { structuredContent: { gateId: task.taskId, status: "edited", action: { tool: "wire_transfer" }, approvedArgs: { to: "ACME", amountCents: 40_000 }, decidedBy: reviewerEmail, approvers: [reviewerEmail], packetId: packet.id } },
+    });
+    expect(done.result!.isError).toBeFalsy();
+    // The caller without runs:read sees its gate, not other runs.
+    const run = (await startTask(await connect(operator), { agent: "refund-agent", input: await refundInput() })).taskId;
+    await expect(getTask(client, run)).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request("tools/call", { name: "request_approval", arguments: { ...approvalArgs(), callbackUrl: "https://example.com/hook" } }, CreateTaskResult)).rejects.toMatchObject({ code: -32602, data: { fieldErrors: { callbackUrl: expect.any(Array) } } });
+    await expect((await connect(reviewer)).request("tools/call", { name: "request_approval", arguments: approvalArgs() }, CreateTaskResult)).rejects.toThrow(/gates:request/);
+    await (await connect(operator)).request("tasks/cancel", { taskId: run }, AckResult);
+  });
+
+  it("request_approval under 2025-11-25: -32601 without params.task; as a task its result is the decision", async () => {
+    const legacy = new Client({ name: "legacy", version: "1.0.0" });
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${caller}` } } }));
+    clients.push(legacy);
+    expect((await legacy.listTools()).tools.find((t) => t.name === "request_approval")).toMatchObject({ execution: { taskSupport: "required" }, inputSchema: { required: expect.arrayContaining(["action", "idempotencyKey"]) } });
+    // (The SDK's callTool refuses this itself, -32600, having read taskSupport: the server is asked directly.)
+    await expect(legacy.request({ method: "tools/call", params: { name: "request_approval", arguments: approvalArgs() } }, CallToolResultSchema)).rejects.toMatchObject({ code: -32601, message: expect.stringContaining("runs only as a task") });
+    const task = (await legacy.request({ method: "tools/call", params: { name: "request_approval", arguments: approvalArgs(), task: { ttl: 60_000 } } }, CreateTaskResultSchema)).task;
+    await work();
+    expect(await legacy.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "working" });
+    const packet = await db.decisionPacket.findFirstOrThrow({ where: { runId: task.taskId } });
+    await getRuntime().decidePacket({ packetId: packet.id, reviewer: reviewerEmail, input: { decision: "reject", reason: "not this month" } });
+    expect(await legacy.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "completed" });
+    expect(await legacy.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).toMatchObject({ structuredContent: { gateId: task.taskId, status: "rejected", reason: "not this month", approvedArgs: null } });
   });
 });

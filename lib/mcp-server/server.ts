@@ -14,7 +14,7 @@ import { awaitAnswer, elicitationRequest } from "./elicitation";
 import { forbidden, toMcpError, toolError } from "./errors";
 import { declaresTasksExtension, META_SERVER_INFO, missingTasksExtension, SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol-2026";
 import * as extension from "./task-extension";
-import { isTerminalRun, resultFromRun, RunTaskStore, TASK_POLL_MS, taskFromRun } from "./tasks";
+import { RunTaskStore, TASK_POLL_MS } from "./tasks";
 import { TOOLS, type TetherTool } from "./tools";
 
 // Tether as an MCP server, for one request of one principal (lib/mcp-server/http.ts makes one per HTTP
@@ -32,10 +32,18 @@ const RESULT_WAIT_MS = 10 * 60_000;
 /** How many times one tasks/result asks the same packet again after its answer was refused. */
 const MAX_ASKS = 3;
 
-const INSTRUCTIONS =
-  "Tether runs agents durably and keeps people in charge of what they do. Start a run with start_run (as a task to follow it), " +
-  "follow it with get_run or tasks/get, and decide the packets its gates raise with decide_packet (or answer the elicitation tasks/result sends). " +
-  "You act as the person who owns the API token: you cannot approve a run you started.";
+const INSTRUCTIONS = {
+  legacy:
+    "Tether runs agents durably and keeps people in charge of what they do. Start a run with start_run (as a task to follow it), " +
+    "follow it with get_run or tasks/get, and decide the packets its gates raise with decide_packet (or answer the elicitation tasks/result sends). " +
+    "Ask a person before an action of your own with request_approval (a task that completes with their decision). " +
+    "You act as the person who owns the API token: you cannot approve a run you started.",
+  modern:
+    "Tether runs agents durably and keeps people in charge of what they do. Start a run with start_run (it answers with a task when you declare " +
+    "the io.modelcontextprotocol/tasks extension), follow it with tasks/get or get_run, and decide the packets its gates raise by answering the task's " +
+    "inputRequests with tasks/update (or with decide_packet). Ask a person before an action of your own with request_approval (a task that completes " +
+    "with their decision). You act as the person who owns the API token: you cannot approve a run you started.",
+};
 
 /** The protocol revision a request speaks: 2025-11-25 and earlier (initialize first), or 2026-07-28 (per-request _meta). */
 export type McpEra = "legacy" | "modern";
@@ -51,7 +59,7 @@ export function createTetherMcpServer(ctx: McpContext, opts: { signal?: AbortSig
       resources: {},
       tasks: modern ? {} : { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     },
-    instructions: INSTRUCTIONS,
+    instructions: INSTRUCTIONS.legacy,
     // The SDK's task machinery (tasks/get, tasks/list, tasks/result over a TaskStore) is 2025-11-25's.
     ...(modern ? {} : { taskStore: store }),
   });
@@ -64,6 +72,8 @@ export function createTetherMcpServer(ctx: McpContext, opts: { signal?: AbortSig
     return tool;
   };
   const callNow = async (tool: TetherTool, args: Record<string, unknown> | undefined): Promise<CallToolResult> => {
+    // Only a tool whose taskSupport is "required" has no `call`, and both revisions refuse it before this.
+    if (!tool.call) throw new McpError(ErrorCode.InternalError, `Tool ${tool.name} runs only as a task`);
     try {
       need(tool.scope);
       const result = await tool.call(ctx, args ?? {});
@@ -171,7 +181,7 @@ function registerTaskExtension(
   server.setRequestHandler(z.object({ method: z.literal("server/discover"), params: z.looseObject({}).optional() }), () => ({
     supportedVersions: SUPPORTED_VERSIONS,
     capabilities: { tools: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
-    instructions: INSTRUCTIONS,
+    instructions: INSTRUCTIONS.modern,
     _meta: { [META_SERVER_INFO]: SERVER_INFO },
     // The same for every token; "private" all the same, since asking needs one.
     ttlMs: 3_600_000,
@@ -189,10 +199,7 @@ function registerTaskExtension(
       throw new McpError(code, message, data);
     }
     if (!asTask) return h.callNow(tool, request.params.arguments);
-    return guarded(async () => {
-      h.need(tool.scope);
-      return tasks.create(request.params.arguments);
-    });
+    return guarded(() => tasks.create(tool.name, request.params.arguments));
   });
 
   server.setRequestHandler(extension.GetTaskRequestSchema, (request) => guarded(() => tasks.get(extension.parseGetParams(request.params).taskId)));
@@ -231,13 +238,14 @@ function registerLegacyTasks(server: Server, ctx: McpContext, store: RunTaskStor
       for (;;) {
         const run = await store.findRun(taskId);
         if (!run) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+        const task = await store.taskOf(run);
         const pending = await store.pendingPackets(run);
-        const task = taskFromRun(run, pending);
         if (lastStatus !== undefined && task.status !== lastStatus) {
           await extra.sendNotification({ method: "notifications/tasks/status", params: task }).catch(() => {});
         }
         lastStatus = task.status;
-        if (isTerminalRun(run)) return { ...resultFromRun(run), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
+        const result = await store.resultOf(run);
+        if (result) return { ...result, _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
         if (hasScope(ctx.principal.scopes, "packets:decide")) {
           for (const packet of pending) {
             const seen = asked.get(packet.id);

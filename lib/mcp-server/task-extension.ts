@@ -7,7 +7,7 @@ import { decisionOptions, type DecisionPacket, type RunRecord } from "@/lib/runt
 import type { McpContext } from "./context";
 import { decideFromAnswer, decisionFormParams } from "./elicitation";
 import { forbidden, toMcpError } from "./errors";
-import { isTerminalRun, resultFromRun, RunTaskStore, statusMessage, TASK_POLL_MS } from "./tasks";
+import { isTerminalRun, RunTaskStore, TASK_POLL_MS } from "./tasks";
 
 // The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) that MCP 2026-07-28 moved tasks into, over
 // the same runs as the 2025-11-25 tasks (lib/mcp-server/tasks.ts): the task id is the run id. What differs:
@@ -62,19 +62,16 @@ export const parseUpdateParams = (params: unknown) => taskParams(updateParams, p
 
 export const inputRequestKey = (packet: DecisionPacket) => `${packet.id}/${packet.approvers.length}`;
 
-/** What a task's run would answer to tools/call, for a task whose run is not a plain run (a gate's). */
-export type TaskPresenter = { isGate(run: RunRecord): boolean; result(ctx: McpContext, run: RunRecord): Promise<CallToolResult> };
-
 export class TaskExtension {
   private readonly store: RunTaskStore;
 
-  constructor(private readonly ctx: McpContext, private readonly gates?: TaskPresenter) {
+  constructor(private readonly ctx: McpContext) {
     this.store = new RunTaskStore(ctx);
   }
 
-  /** The run a tools/call stands for, as the CreateTaskResult (`resultType: "task"`) the extension defines. */
-  async create(args: unknown, start: (args: unknown) => Promise<RunRecord> = (a) => this.store.startRunTask(a)) {
-    const run = await start(args);
+  /** A task-augmented tools/call: the tool's run as the CreateTaskResult (`resultType: "task"`) the extension defines. */
+  async create(toolName: string, args: unknown) {
+    const run = await this.store.startTask(toolName, args);
     const { inputRequests: _questions, result: _result, error: _error, ...task } = await this.detailed(run);
     return { resultType: "task" as const, ...task };
   }
@@ -85,41 +82,30 @@ export class TaskExtension {
     return run;
   }
 
-  /** A gate's packet is for a person in the inbox, never for whoever requested it: no input requests. */
-  private async questions(run: RunRecord): Promise<DecisionPacket[]> {
-    return this.gates?.isGate(run) ? [] : this.store.pendingPackets(run);
-  }
-
   /** tasks/get: the task with what its status calls for inlined. */
   async get(taskId: string): Promise<DetailedTask & { resultType: "complete" }> {
     return { resultType: "complete", ...(await this.detailed(await this.requireRun(taskId))) };
   }
 
   private async detailed(run: RunRecord): Promise<DetailedTask> {
-    const pending = await this.questions(run);
-    const base = {
+    const view = await this.store.view(run, "modern");
+    const task = {
       taskId: run.id,
-      statusMessage: statusMessage(run, pending, "modern"),
+      status: view.status,
+      statusMessage: view.statusMessage,
       createdAt: run.createdAt.toISOString(),
       lastUpdatedAt: run.updatedAt.toISOString(),
       // A run is kept until retention compacts it, and compacting keeps its outcome: no expiry to announce.
       ttlMs: null,
       pollIntervalMs: TASK_POLL_MS,
     };
-    if (run.status === "CANCELLED") return { ...base, status: "cancelled" };
-    if (isTerminalRun(run)) {
-      // A failed run is what start_run would have answered had it waited: a tool result with isError. The
-      // extension keeps `failed` for a JSON-RPC error, which a run's failure is not.
-      const result = this.gates?.isGate(run) ? await this.gates.result(this.ctx, run) : resultFromRun(run);
-      return { ...base, status: "completed", result };
+    if (view.status === "completed") return { ...task, result: view.result };
+    if (view.status === "input_required") {
+      // Empty when the run waits for a person to resume it in the console: nothing the client can answer.
+      const inputRequests = Object.fromEntries(view.pending.map((packet) => [inputRequestKey(packet), { method: "elicitation/create" as const, params: decisionFormParams(packet, decisionOptions(packet)) }]));
+      return { ...task, inputRequests };
     }
-    if (pending.length > 0) {
-      const inputRequests = Object.fromEntries(pending.map((packet) => [inputRequestKey(packet), { method: "elicitation/create" as const, params: decisionFormParams(packet, decisionOptions(packet)) }]));
-      return { ...base, status: "input_required", inputRequests };
-    }
-    // Waiting for a person to resume the run in the console: nothing the client can answer.
-    if (run.status === "NEEDS_ATTENTION" && !this.gates?.isGate(run)) return { ...base, status: "input_required", inputRequests: {} };
-    return { ...base, status: "working" };
+    return task;
   }
 
   /**
@@ -130,7 +116,7 @@ export class TaskExtension {
    */
   async update(taskId: string, inputResponses: Record<string, unknown>): Promise<{ resultType: "complete" }> {
     const run = await this.requireRun(taskId);
-    const outstanding = new Map((await this.questions(run)).map((packet) => [inputRequestKey(packet), packet]));
+    const outstanding = new Map((await this.store.pendingPackets(run)).map((packet) => [inputRequestKey(packet), packet]));
     const answered = Object.entries(inputResponses).filter(([key]) => outstanding.has(key));
     if (answered.length > 0 && !hasScope(this.ctx.principal.scopes, "packets:decide")) throw toMcpError(forbidden(this.ctx.principal, "packets:decide"));
     for (const [key, response] of answered) {
