@@ -145,6 +145,10 @@ describe.each(providers())("MCP 2026-07-28: the tasks extension [%s]", (_provide
     expect(done.result!.isError).toBeFalsy();
     expect(done).not.toHaveProperty("inputRequests");
     expect(await db.sandboxPayment.count({ where: { orderId: input.orderId, kind: "refund" } })).toBe(1); // refunded once
+
+    // Resources under 2026-07-28: Mcp-Name carries the URI; a run's state is read afresh every time.
+    const read = await reviewerClient.request("resources/read", { uri: `tether://runs/${task.taskId}/state` }, z.looseObject({ resultType: z.literal("complete"), ttlMs: z.literal(0), cacheScope: z.literal("private"), contents: z.array(z.looseObject({ text: z.string() })) }));
+    expect(JSON.parse(read.contents[0].text)).toMatchObject({ runId: task.taskId, status: "COMPLETED" });
   });
 
   it("without the extension start_run answers at once; the old `task` parameter is ignored; tasks/result and tasks/list are gone (-32601, 404)", async () => {
