@@ -306,4 +306,36 @@ describe.each(providers())("MCP 2026-07-28: the tasks extension [%s]", (_provide
     expect(await legacy.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "completed" });
     expect(await legacy.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).toMatchObject({ structuredContent: { gateId: task.taskId, status: "rejected", reason: "not this month", approvedArgs: null } });
   });
+
+  it("a four-eyes packet: each accepted answer retires its key; the same key again counts once; the next approver answers the next key", async () => {
+    const runtime = getRuntime();
+    const refundRule = demoAgents.find((a) => a.definition.slug === "refund-agent")!.defaultPermissions.find((p) => p.tool === "payments.refund")!;
+    const current = (await runtime.permissions.list()).find((r) => r.agent === "refund-agent" && r.tool === "payments.refund")!;
+    const raised = await runtime.permissions.put({ ...refundRule, approvals: 2 }, { by: "test", expectedVersion: current.version });
+    try {
+      const operatorClient = await connect(operator);
+      const first = await connect(reviewer);
+      const second = await connect((await createPersonWithToken(db, { role: "reviewer", scopes: ["packets:decide", "runs:read"] })).token);
+      const task = await startTask(operatorClient, { agent: "refund-agent", input: await refundInput() });
+      await work();
+      const packet = await db.decisionPacket.findFirstOrThrow({ where: { runId: task.taskId } });
+      expect(packet.requiredApprovals).toBe(2);
+      const approve = { action: "accept", content: { decision: "approve" } };
+      expect(Object.keys((await getTask(first, task.taskId)).inputRequests!)).toEqual([`${packet.id}/0`]);
+      await update(first, task.taskId, { [`${packet.id}/0`]: approve });
+      await update(first, task.taskId, { [`${packet.id}/0`]: approve }); // a retry: ignored
+      expect(await db.packetApproval.count({ where: { packetId: packet.id } })).toBe(1);
+      const next = await getTask(second, task.taskId);
+      expect(Object.keys(next.inputRequests!)).toEqual([`${packet.id}/1`]);
+      expect(next.inputRequests![`${packet.id}/1`].params.message).toContain("Needs 2 different approvers (1 so far)");
+      // The first approver cannot be the second.
+      await expect(update(first, task.taskId, { [`${packet.id}/1`]: approve })).rejects.toMatchObject({ code: expect.any(Number), message: expect.stringContaining("refused") });
+      await update(second, task.taskId, { [`${packet.id}/1`]: approve });
+      expect(await db.decisionPacket.findUniqueOrThrow({ where: { id: packet.id } })).toMatchObject({ status: "APPROVED" });
+      await work();
+      expect(await getTask(operatorClient, task.taskId)).toMatchObject({ status: "completed" });
+    } finally {
+      await runtime.permissions.put(refundRule, { by: "test", expectedVersion: raised.version });
+    }
+  });
 });
