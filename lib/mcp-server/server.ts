@@ -24,6 +24,10 @@ import { TOOLS, type TetherTool } from "./tools";
 // polling it to the end (a run can wait days for a person), and answers tasks/result from an in-memory
 // message queue that a stateless server does not have. The tools' schemas come from zod all the same
 // (lib/mcp-server/tools.ts), and tasks/get and tasks/list are the SDK's, over RunTaskStore.
+//
+// Two protocol revisions, one per request (http.ts tells which): "legacy" is 2025-11-25 and earlier, with
+// that revision's experimental tasks; "modern" is 2026-07-28, whose tasks are the io.modelcontextprotocol/tasks
+// extension (task-extension.ts). Tools and resources are the same in both.
 
 export const SERVER_INFO = { name: "tether", title: "Tether", version: "0.1.0" };
 
