@@ -14,6 +14,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 /**
  * How a route authenticates:
  * - an API scope (`runs:read`…): a bearer token (lib/api/route.ts) whose scopes, bounded by its owner's role, include it;
+ *   a list of scopes: one of them;
  * - `console:<scope>`: the signed-in person's session (lib/api/console-route.ts) and their role's console scope;
  * - `sandbox`: an admin token, an admin's session or the internal key (lib/sandbox/access.ts);
  * - `bearer-any`: any valid token of an active person (each MCP tool checks its own scope);
@@ -22,7 +23,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * - `method-not-allowed`: answers 405 to everyone;
  * - null: public.
  */
-export type RouteAuth = ApiScope | `console:${Scope}` | "sandbox" | "bearer-any" | "signature" | "authjs" | "method-not-allowed" | null;
+export type RouteAuth = ApiScope | readonly ApiScope[] | `console:${Scope}` | "sandbox" | "bearer-any" | "signature" | "authjs" | "method-not-allowed" | null;
 
 /** "METHOD /api/path/[param]" (as the folders name it), or "/api/prefix/**" for every method of every route below. */
 export const ROUTE_TABLE: Record<string, RouteAuth> = {
@@ -53,6 +54,9 @@ export const ROUTE_TABLE: Record<string, RouteAuth> = {
   "POST /api/notifications": "admin",
   "DELETE /api/notifications/[id]": "admin",
   "GET /api/metrics": "metrics:read",
+  "POST /api/gates": "gates:request",
+  "GET /api/gates/[id]": ["gates:request", "runs:read"],
+  "POST /api/gates/[id]/outcome": "gates:request",
   "POST /api/mcp": "bearer-any",
   "GET /api/mcp": "method-not-allowed",
   "DELETE /api/mcp": "method-not-allowed",
