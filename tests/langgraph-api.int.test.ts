@@ -275,6 +275,32 @@ describe.each(providers())("LangGraph Agent Protocol for the Agent Inbox [%s]", 
     expect(await packetRow(packetId)).toMatchObject({ status: "APPROVED", decidedBy: reviewerEmail });
   });
 
+  it("a packet two people must approve: no edit offered; the first accept records an approval and the thread stays interrupted", async () => {
+    const rule = demoAgents.flatMap((agent) => agent.defaultPermissions).find((p) => p.agent === "refund-agent" && p.tool === "payments.refund")!;
+    const runtime = getRuntime();
+    await runtime.permissions.put({ ...rule, approvals: 2 }, { by: "test" });
+    try {
+      const { threadId, packetId, orderId } = await interruptedRefund();
+      const [interrupt] = (await reviewer.threads.get(threadId)).interrupts[packetId] as AnyJson[];
+      expect(interrupt.value.config).toEqual({ allow_accept: true, allow_edit: false, allow_respond: true, allow_ignore: true });
+      expect(interrupt.value.description).toContain("**Approvals:** 0 of 2 people");
+      const edit = { type: "edit", args: { action: "payments.refund", args: { orderId, amountCents: 100, cardLast4: "4242", currency: "usd" } } };
+      await expect(reviewer.runs.wait(threadId, "refund-agent", { command: { resume: [edit] } })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("allow_edit") });
+
+      const first = (await reviewer.runs.wait(threadId, "refund-agent", { command: { resume: [{ type: "accept", args: null }] } })) as AnyJson;
+      expect(first.__interrupt__).toEqual([expect.objectContaining({ id: packetId })]);
+      expect(first.__interrupt__[0].value.description).toContain("**Approvals:** 1 of 2 people");
+      expect(await packetRow(packetId)).toMatchObject({ status: "PENDING" });
+      await expect(reviewer.runs.wait(threadId, "refund-agent", { command: { resume: [{ type: "accept", args: null }] } })).rejects.toMatchObject({ status: 409 });
+
+      const second = client((await createPersonWithToken(db, { role: "reviewer", scopes: ["runs:read", "packets:decide"] })).token);
+      expect(await second.runs.wait(threadId, "refund-agent", { command: { resume: [{ type: "accept", args: null }] } })).toMatchObject({ status: "COMPLETED", output: { refunded: true } });
+      expect(await packetRow(packetId)).toMatchObject({ status: "APPROVED" });
+    } finally {
+      await runtime.permissions.put(rule, { by: "test" });
+    }
+  });
+
   it("threads.updateState(values: null, asNode: __end__) — the Agent Inbox's dismiss — redirects the pending interrupt; other writes are refused", async () => {
     const { threadId, packetId } = await interruptedRefund();
     await expect(reviewer.threads.updateState(threadId, { values: { amount: 1 } })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("state") });
