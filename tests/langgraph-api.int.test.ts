@@ -107,6 +107,32 @@ describe.each(providers())("LangGraph Agent Protocol for the Agent Inbox [%s]", 
     await expect(client(reviewerToken).threads.get("run_does_not_exist")).rejects.toMatchObject({ status: 404, message: expect.stringContaining("not found") });
   });
 
+  it("CORS for the Agent Inbox's origin only (TETHER_LANGGRAPH_CORS_ORIGINS): preflight without a token, answers with the origin", async () => {
+    const { threadId } = await interruptedRefund();
+    const preflight = (origin: string) => fetch(`${apiUrl()}/threads/${threadId}/runs/stream`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "x-api-key, content-type" } });
+    expect((await preflight("https://inbox.example")).headers.get("access-control-allow-origin")).toBeNull(); // unset: same origin only
+    process.env.TETHER_LANGGRAPH_CORS_ORIGINS = "https://other.example, https://inbox.example/";
+    try {
+      const allowed = await preflight("https://inbox.example");
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get("access-control-allow-origin")).toBe("https://inbox.example");
+      expect(allowed.headers.get("access-control-allow-headers")).toContain("x-api-key");
+      expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
+      const refused = await preflight("https://evil.example");
+      expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+      expect(refused.headers.get("access-control-allow-methods")).toBeNull();
+
+      const read = await fetch(`${apiUrl()}/threads/${threadId}`, { headers: { origin: "https://inbox.example", "x-api-key": readerToken } });
+      expect(read.status).toBe(200);
+      expect(read.headers.get("access-control-allow-origin")).toBe("https://inbox.example");
+      const denied = await fetch(`${apiUrl()}/threads/${threadId}`, { headers: { origin: "https://inbox.example" } });
+      expect(denied.status).toBe(401); // the error reaches the page too, so it can say why
+      expect(denied.headers.get("access-control-allow-origin")).toBe("https://inbox.example");
+    } finally {
+      delete process.env.TETHER_LANGGRAPH_CORS_ORIGINS;
+    }
+  });
+
   it("threads.search lists interrupted threads, filtered by status and graph_id, and pages with offset and limit", async () => {
     const waiting = [await interruptedRefund(), await interruptedRefund(), await interruptedRefund()].map((t) => t.threadId);
     const small = await startRefund({ amountCents: 2_000 });

@@ -1,3 +1,4 @@
+import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { getDb } from "@/lib/db";
 import { presentThread } from "@/lib/langgraph/present";
 import { defineLangGraphRoute } from "@/lib/langgraph/route";
@@ -5,6 +6,8 @@ import { searchThreadsBody } from "@/lib/langgraph/schemas";
 import { searchThreads } from "@/lib/langgraph/threads";
 
 export const dynamic = "force-dynamic";
+
+export const OPTIONS = langGraphPreflight;
 
 /** Threads (runs), newest first unless sort_by/sort_order say otherwise: offset, limit ≤ 100, status, metadata.graph_id. */
 export const POST = defineLangGraphRoute({ scope: "runs:read", body: searchThreadsBody }, async ({ body, runtime }) => {

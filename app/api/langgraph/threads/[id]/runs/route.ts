@@ -1,3 +1,4 @@
+import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { idParams } from "@/lib/api/schemas";
 import { getDb } from "@/lib/db";
 import { presentResumeRun } from "@/lib/langgraph/present";
@@ -6,6 +7,8 @@ import { defineLangGraphRoute } from "@/lib/langgraph/route";
 import { runOnThreadBody } from "@/lib/langgraph/schemas";
 
 export const dynamic = "force-dynamic";
+
+export const OPTIONS = langGraphPreflight;
 
 /** Resume with command.resume (lib/langgraph/resume.ts): the thread's packets are decided; the worker continues the run. */
 export const POST = defineLangGraphRoute({ scope: "packets:decide", params: idParams, body: runOnThreadBody }, async ({ params, body, principal, runtime }) => {

@@ -1,3 +1,4 @@
+import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { idParams } from "@/lib/api/schemas";
 import { getDb } from "@/lib/db";
 import { dismissThread } from "@/lib/langgraph/dismiss-thread";
@@ -7,6 +8,8 @@ import { updateStateBody } from "@/lib/langgraph/schemas";
 import { getThread } from "@/lib/langgraph/threads";
 
 export const dynamic = "force-dynamic";
+
+export const OPTIONS = langGraphPreflight;
 
 export const GET = defineLangGraphRoute({ scope: "runs:read", params: idParams }, async ({ params, runtime }) =>
   presentThreadState(await getThread({ runtime, db: getDb() }, params.id)));

@@ -1,3 +1,4 @@
+import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { idParams } from "@/lib/api/schemas";
 import { getDb } from "@/lib/db";
 import { resumeThread } from "@/lib/langgraph/resume-thread";
@@ -6,6 +7,8 @@ import { runOnThreadBody } from "@/lib/langgraph/schemas";
 import { streamModesOf, streamThread } from "@/lib/langgraph/wait-thread";
 
 export const dynamic = "force-dynamic";
+
+export const OPTIONS = langGraphPreflight;
 
 /** Resume, then stream the run as SSE (lib/langgraph/wait-thread.ts) until the thread is no longer busy. A refusal is a JSON error, before any stream. */
 export const POST = defineLangGraphRoute({ scope: "packets:decide", params: idParams, body: runOnThreadBody }, async ({ params, body, principal, runtime }) => {
