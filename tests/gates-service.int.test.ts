@@ -266,7 +266,7 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
       await decide(gate.packetId, people.second.email, { decision: "approve" });
       await until(`the callback arrives (received ${received.length})`, async () => (await notifications.runOnce(), received.length > 0), WAIT_MS);
       const [delivery] = received;
-      const headers = new Headers(Object.entries(delivery.headers).map(([k, v]) => [k, String(v)]));
+      const headers = new Headers(Object.entries(delivery.headers).map(([k, v]): [string, string] => [k, String(v)]));
       expect(() => checkWebhookSignature(readWebhookHeaders(headers), delivery.body, [decodeWebhookSecret(created.callbackSecret)!])).not.toThrow();
       expect(() => checkWebhookSignature(readWebhookHeaders(headers), delivery.body, [decodeWebhookSecret(`whsec_${Buffer.alloc(32, 7).toString("base64")}`)!])).toThrow();
       expect(JSON.parse(delivery.body.toString())).toMatchObject({ gateId: gate.gateId, status: "approved", approvedArgs: { orderId: "ord_1", amount: 4200 } });
