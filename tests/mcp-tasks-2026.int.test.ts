@@ -329,7 +329,7 @@ describe.each(providers())("MCP 2026-07-28: the tasks extension [%s]", (_provide
       expect(Object.keys(next.inputRequests!)).toEqual([`${packet.id}/1`]);
       expect(next.inputRequests![`${packet.id}/1`].params.message).toContain("Needs 2 different approvers (1 so far)");
       // The first approver cannot be the second.
-      await expect(update(first, task.taskId, { [`${packet.id}/1`]: approve })).rejects.toMatchObject({ code: expect.any(Number), message: expect.stringContaining("refused") });
+      await expect(update(first, task.taskId, { [`${packet.id}/1`]: approve })).rejects.toMatchObject({ code: -32600, message: expect.stringContaining("refused") });
       await update(second, task.taskId, { [`${packet.id}/1`]: approve });
       expect(await db.decisionPacket.findUniqueOrThrow({ where: { id: packet.id } })).toMatchObject({ status: "APPROVED" });
       await work();

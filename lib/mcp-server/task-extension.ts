@@ -126,8 +126,11 @@ export class TaskExtension {
       // The same answer sent twice at once: the other one decided it, so this one is a repeat.
       const now = await this.ctx.runtime.store.getPacket(packet.id);
       if (!now || now.status !== "PENDING" || inputRequestKey(now) !== key) continue;
+      // Bad input is -32602; any other refusal by the rules (separation of duties, a second approval by the
+      // same person, a stale or expired packet) is -32600, with the API's error body as data.
       const refusal = toMcpError(outcome.error ?? new McpError(ErrorCode.InvalidParams, outcome.message));
-      throw new McpError(refusal.code, `The answer to input request ${key} was refused: ${outcome.message}`, refusal.data);
+      const code = isAppError(outcome.error) && outcome.error.code !== "INVALID_INPUT" ? ErrorCode.InvalidRequest : refusal.code;
+      throw new McpError(code, `The answer to input request ${key} was refused: ${outcome.message}`, refusal.data);
     }
     return { resultType: "complete" };
   }
