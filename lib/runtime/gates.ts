@@ -66,7 +66,9 @@ function recordCallerEvidence(cursor: RunCursor, evidence: NonNullable<ToolDefin
   for (const item of evidence) {
     const known = latestFact(cursor.state, item.key);
     if (known && canonicalJson(known.value) === canonicalJson(item.value)) continue;
-    cursor.addFact({ key: item.key, value: item.value, kind: "observation", source: { by: item.source ? `external:${item.source}` : "external" } });
+    // Observed when the caller says (never in the future), else now.
+    const at = item.at && Date.parse(item.at) <= cursor.now().getTime() ? new Date(item.at).toISOString() : undefined;
+    cursor.addFact({ key: item.key, value: item.value, kind: "observation", source: { by: item.source ? `external:${item.source}` : "external" }, ...(at ? { at } : {}) });
   }
 }
 
