@@ -146,6 +146,19 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     }
   });
 
+  it("a permission rule that denies the tool to gates ends the gate rejected, with no packet", async () => {
+    const tool = uid("closed.tool");
+    await getRuntime().permissions.put({ agent: "external-gate", tool: `external:${tool}`, effect: "deny" }, { by: "admin@test" });
+    const res = await call("POST", "/api/gates", { token: people.caller.token, body: refund({ action: { tool, args: { x: 1 } } }) });
+    expect(res.status).toBe(201);
+    let last: Record<string, unknown> = {};
+    await until(`the closed gate is rejected (last: ${JSON.stringify(last)})`, async () => {
+      last = (await call("GET", `/api/gates/${res.json.gateId}`, { token: people.caller.token })).json;
+      return last.status !== "pending";
+    }, WAIT_MS);
+    expect(last).toMatchObject({ status: "rejected", packetId: null, reason: expect.stringContaining("deny") });
+  });
+
   it("a gate run an operator cancels answers rejected, and a waiting client is not left waiting", async () => {
     const { gate } = await openGate();
     await getRuntime().cancelRun({ runId: gate.gateId, by: people.runner.email, reason: "test" });
