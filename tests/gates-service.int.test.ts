@@ -269,13 +269,16 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     it("escalates along a chain, each step with its own deadline, then rejects", async () => {
       const [leads, cfo] = [uid("leads"), uid("cfo")];
       for (const name of [leads, cfo]) await db.decisionQueue.create({ data: { name, roles: "[]", people: "[]", updatedBy: "test" } });
-      const { gate } = await openGate(refund({ expiresIn: 1, onExpiry: `escalate:${leads}@1s,${cfo}@2s` }));
-      const queues = new Set<string>();
+      // cfo has no deadline of its own: it gets the packet's first window (2 s), written out once it escalates.
+      const { gate } = await openGate(refund({ expiresIn: 2, onExpiry: `escalate:${leads}@1s,${cfo}` }));
+      const onExpireByQueue = new Map<string, string>();
       await until("the packet is escalated to the last queue", async () => {
         const packet = await getRuntime().store.getPacket(gate.packetId);
-        if (packet?.status === "PENDING") queues.add(packet.queue);
+        if (packet?.status === "PENDING") onExpireByQueue.set(packet.queue, packet.onExpire);
         return packet?.queue === cfo;
       }, WAIT_MS);
+      expect(onExpireByQueue.get("default")).toBe(`escalate:${leads}@1s,${cfo}`);
+      if (onExpireByQueue.has(leads)) expect(onExpireByQueue.get(leads)).toBe(`escalate:${cfo}@2s`); // seen unless the 1 s passed between two reads
       const escalated = (await getRuntime().store.getPacket(gate.packetId))!;
       expect(escalated).toMatchObject({ onExpire: "reject", content: { escalatedFrom: leads } });
       expect(escalated.expiresAt!.getTime() - escalated.createdAt.getTime()).toBeGreaterThanOrEqual(2_000);
