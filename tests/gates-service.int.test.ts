@@ -146,6 +146,19 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     }
   });
 
+  it("a permission rule that denies the tool to gates ends the gate rejected, with no packet", async () => {
+    const tool = uid("closed.tool");
+    await getRuntime().permissions.put({ agent: "external-gate", tool: `external:${tool}`, effect: "deny" }, { by: "admin@test" });
+    const res = await call("POST", "/api/gates", { token: people.caller.token, body: refund({ action: { tool, args: { x: 1 } } }) });
+    expect(res.status).toBe(201);
+    let last: Record<string, unknown> = {};
+    await until(`the closed gate is rejected (last: ${JSON.stringify(last)})`, async () => {
+      last = (await call("GET", `/api/gates/${res.json.gateId}`, { token: people.caller.token })).json;
+      return last.status !== "pending";
+    }, WAIT_MS);
+    expect(last).toMatchObject({ status: "rejected", packetId: null, reason: expect.stringContaining("deny") });
+  });
+
   it("a gate run an operator cancels answers rejected, and a waiting client is not left waiting", async () => {
     const { gate } = await openGate();
     await getRuntime().cancelRun({ runId: gate.gateId, by: people.runner.email, reason: "test" });
@@ -256,13 +269,16 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     it("escalates along a chain, each step with its own deadline, then rejects", async () => {
       const [leads, cfo] = [uid("leads"), uid("cfo")];
       for (const name of [leads, cfo]) await db.decisionQueue.create({ data: { name, roles: "[]", people: "[]", updatedBy: "test" } });
-      const { gate } = await openGate(refund({ expiresIn: 1, onExpiry: `escalate:${leads}@1s,${cfo}@2s` }));
-      const queues = new Set<string>();
+      // cfo has no deadline of its own: it gets the packet's first window (2 s), written out once it escalates.
+      const { gate } = await openGate(refund({ expiresIn: 2, onExpiry: `escalate:${leads}@1s,${cfo}` }));
+      const onExpireByQueue = new Map<string, string>();
       await until("the packet is escalated to the last queue", async () => {
         const packet = await getRuntime().store.getPacket(gate.packetId);
-        if (packet?.status === "PENDING") queues.add(packet.queue);
+        if (packet?.status === "PENDING") onExpireByQueue.set(packet.queue, packet.onExpire);
         return packet?.queue === cfo;
       }, WAIT_MS);
+      expect(onExpireByQueue.get("default")).toBe(`escalate:${leads}@1s,${cfo}`);
+      if (onExpireByQueue.has(leads)) expect(onExpireByQueue.get(leads)).toBe(`escalate:${cfo}@2s`); // seen unless the 1 s passed between two reads
       const escalated = (await getRuntime().store.getPacket(gate.packetId))!;
       expect(escalated).toMatchObject({ onExpire: "reject", content: { escalatedFrom: leads } });
       expect(escalated.expiresAt!.getTime() - escalated.createdAt.getTime()).toBeGreaterThanOrEqual(2_000);
