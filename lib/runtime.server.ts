@@ -10,7 +10,8 @@ import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { applyDefaultPermissions } from "@/lib/sdk";
 import { getDb, type Db } from "@/lib/db";
 import { DEFAULT_CONCURRENCY, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
-import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
+import { isSandboxEnabled } from "@/lib/auth/mode";
+import { getConfig, type Config } from "@/lib/config";
 import { getDeployCallback, logDeployFinished, setDeployCallback, type DeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
 import { startSandboxDeployClock, type DeployClock } from "@/lib/sandbox/deploy-clock";
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
@@ -42,8 +43,8 @@ export function deliverDeployCallback(runtime: Runtime) {
  * complete a deploy into a run (the sandbox's routes are 404), and a runtime built earlier in this
  * process is unhooked. Real systems call back through the signed webhook route (lib/webhooks).
  */
-export function sandboxDeployCallback(runtime: Runtime, env: Env = process.env): DeployCallback {
-  return isSandboxEnabled(env) ? deliverDeployCallback(runtime) : logDeployFinished;
+export function sandboxDeployCallback(runtime: Runtime, config: Config = getConfig()): DeployCallback {
+  return isSandboxEnabled(config) ? deliverDeployCallback(runtime) : logDeployFinished;
 }
 
 /** TETHER_MODEL set (e.g. openai:gpt-4o-mini): the agents think with that model instead of their scripts. */
