@@ -19,7 +19,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { isRole, type Role } from "@/lib/auth/rbac";
-import { redactedKeys, type PayloadMode, type Redaction } from "@/lib/telemetry/redact";
+import { escapeRegExp, redactedKeys, type PayloadMode, type Redaction } from "@/lib/telemetry/redact";
 import { parseWebhookSecrets, parseWebhookSignalTypes, parseWebhookTolerance, type WebhookConfig } from "@/lib/webhooks/config";
 
 /** process.env, or a plain object in tests. */
@@ -80,7 +80,6 @@ const positiveWorkerNumber = (name: string) => wholeNumber(name, 1, Number.MAX_S
 export type RateLimit = { perSecond: number; burst: number };
 export type ModelPricing = { inputPerMTok: number; outputPerMTok: number };
 export type ModelSpec = { provider: "openai" | "anthropic"; modelId: string; spec: string };
-export type SmtpSettings = { url: string; from: string };
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 20, burst: 200 };
 export const DEFAULT_MAX_QUEUED_RUNS = 10_000;
@@ -97,19 +96,19 @@ let warnedAboutBodyBytes: string | undefined;
 export const envSchema = z.object({
   // Database and storage
   DATABASE_URL: variable({ area: "Database and storage", default: "file:<TETHER_DATA_DIR>/tether.db", secret: true },
-    "Which database: postgres:// or postgresql:// for Postgres, anything else (or unset) for the embedded SQLite file.", (raw) => raw || undefined),
+    "`postgres://…` or `postgresql://…` selects Postgres (the database is created if missing); anything else, or unset, is a SQLite file.", (raw) => raw || undefined),
   TETHER_DATA_DIR: variable({ area: "Database and storage", default: "./data" },
-    "Where the embedded SQLite file and the generated secrets (auth-secret, sandbox-secret) live.", (raw) => raw),
+    "Where the embedded SQLite database (used when DATABASE_URL is unset) and the generated secrets (auth-secret, sandbox-secret) live.", (raw) => raw),
   TETHER_PG_POOL_SIZE: variable({ area: "Database and storage", default: "10" },
-    "Connections per process to Postgres, shared by Prisma and the runtime's hot path (1 to 1000).", wholeNumber("TETHER_PG_POOL_SIZE", 1, 1000)),
+    "Connections each process opens to Postgres (1 to 1000), shared by Prisma and the runtime's hot statements (claims, commits). Raise it with TETHER_WORKER_CONCURRENCY when many runs commit at once; Postgres's max_connections bounds the sum over processes.", wholeNumber("TETHER_PG_POOL_SIZE", 1, 1000)),
 
   // Server
-  PORT: variable({ area: "Server", default: "3000" }, "The port `npm start` serves on; also the default address of the sandbox and of links in notifications.", text),
+  PORT: variable({ area: "Server", default: "3000" }, "Port of the console (`npm start`); also the default address of the sandbox and of links in notifications.", text),
   HOSTNAME: variable({ area: "Server", default: "127.0.0.1 in demo mode, else every interface" },
-    "The address `npm start` listens on. Demo mode (whose accounts share a published password) listens on 127.0.0.1 unless this is set.", text),
-  TETHER_PUBLIC_URL: variable({ area: "Server", default: "http://127.0.0.1:$PORT" }, "Where people open the console (links in notifications): an http(s) URL.", httpUrl("TETHER_PUBLIC_URL")),
+    "The address `npm start` listens on. Demo mode (whose accounts share a published password) serves this machine only and says so on start; `HOSTNAME=0.0.0.0` serves every interface. Docker sets HOSTNAME to the container's name: set it to 0.0.0.0 there.", text),
+  TETHER_PUBLIC_URL: variable({ area: "Server", default: "http://127.0.0.1:$PORT" }, "The console's address as people reach it (an http(s) URL): the link in notifications.", httpUrl("TETHER_PUBLIC_URL")),
   TETHER_TRUST_PROXY: variable({ area: "Server", default: "0" },
-    "How many reverse proxies in front of the console add to X-Forwarded-For (0 to 5; true/on = 1). The client address for sign-in throttling is read past them.",
+    "How many reverse proxies in front of the console append to X-Forwarded-For (0 to 5; 1, true or on for one). The client's address (for the per-address sign-in throttle) is the entry the nearest trusted proxy wrote, never the first one, which the client chooses. Unset, it is the connection's address as `next start` passes it.",
     (raw) => {
       const value = raw?.trim().toLowerCase();
       if (!value || value === "0" || value === "false" || value === "off") return 0;
@@ -118,7 +117,7 @@ export const envSchema = z.object({
       throw new Error(`TETHER_TRUST_PROXY must be the number of proxies in front of the console (0 to 5; true = 1), not "${raw}"`);
     }),
   TETHER_MAX_BODY_BYTES: variable({ area: "Server", default: String(DEFAULT_MAX_BODY_BYTES) },
-    "The largest request body the API accepts, in bytes. A value that is not a positive whole number is logged once and the default used.",
+    "The largest request body any route reads (/api/*, /api/sandbox/*, Auth.js's POSTs), in bytes: over it, 413 before the body is read. JSON nested deeper than 64 levels is a 400. A value that is not a positive whole number is logged once and the default used.",
     (raw) => {
       const value = raw?.trim();
       if (!value) return DEFAULT_MAX_BODY_BYTES;
@@ -131,7 +130,7 @@ export const envSchema = z.object({
       return DEFAULT_MAX_BODY_BYTES;
     }),
   TETHER_RATE_LIMIT: variable({ area: "Server", default: "20,200" },
-    'Requests per token and per person: "<per second>,<burst>" (a token bucket per key, per process), or "off".',
+    'Requests per second and burst ("<per second>,<burst>"), per API token and per person, on the API and the console\'s routes (in memory, per process); past it 429 with Retry-After. "off" turns it off.',
     (raw): RateLimit | null => {
       const value = raw?.trim();
       if (!value) return DEFAULT_RATE_LIMIT;
@@ -142,7 +141,7 @@ export const envSchema = z.object({
       return limit;
     }),
   TETHER_MAX_QUEUED_RUNS: variable({ area: "Server", default: String(DEFAULT_MAX_QUEUED_RUNS) },
-    'The runs an agent may have waiting for a worker; past it POST /api/runs answers 429. A whole number (≥ 1) or "off".',
+    'Runs one agent may have waiting for a worker (a whole number ≥ 1); past it POST /api/runs answers 429 (a retry with a known idempotency key still gets its run). "off" turns it off.',
     (raw) => {
       const value = raw?.trim();
       if (!value) return DEFAULT_MAX_QUEUED_RUNS;
@@ -153,35 +152,35 @@ export const envSchema = z.object({
 
   // Sign-in
   AUTH_SECRET: variable({ area: "Sign-in", default: "generated into <TETHER_DATA_DIR>/auth-secret", secret: true },
-    "Signs and encrypts the session cookie; every console process must share it. Set it in production.", (raw) => raw || undefined),
-  AUTH_URL: variable({ area: "Sign-in" }, "The console's public URL, for Auth.js; set, the host header is trusted.", text),
+    "Auth.js session secret: signs and encrypts the session cookie; every console process must share it. Never committed.", (raw) => raw || undefined),
+  AUTH_URL: variable({ area: "Sign-in" }, "The console's public URL, for Auth.js (use localhost, not 127.0.0.1, locally); set, the host header is trusted. On Postgres set it or AUTH_TRUST_HOST=true.", text),
   AUTH_TRUST_HOST: variable({ area: "Sign-in", default: "true in the embedded mode or with AUTH_URL" },
     "true or 1 trusts the request's host header (Auth.js); any other value does not.", (raw) => (raw ? raw === "true" || raw === "1" : undefined)),
   TETHER_DEMO: variable({ area: "Sign-in", default: "on in the embedded mode" },
     "Demo mode: the seed creates the demo accounts and the sign-in page lists them. 1/true forces it on, 0/false off.",
     (raw) => (raw === "0" || raw === "false" ? false : raw === "1" || raw === "true" ? true : undefined)),
-  AUTH_OIDC_ISSUER: variable({ area: "Sign-in" }, "An OpenID Connect issuer URL (its /.well-known/openid-configuration is read); with AUTH_OIDC_ID it turns on single sign-on.", (raw) => raw || undefined),
+  AUTH_OIDC_ISSUER: variable({ area: "Sign-in" }, "Any OpenID Connect provider for sign-in: its issuer URL (its /.well-known/openid-configuration is read); with AUTH_OIDC_ID it turns on single sign-on. Only an email the provider marks verified (email_verified: true) signs in; the redirect URI is <url>/api/auth/callback/oidc.", (raw) => raw || undefined),
   AUTH_OIDC_ID: variable({ area: "Sign-in" }, "The OIDC client id.", (raw) => raw || undefined),
   AUTH_OIDC_SECRET: variable({ area: "Sign-in", secret: true }, "The OIDC client secret.", (raw) => raw || undefined),
   AUTH_OIDC_NAME: variable({ area: "Sign-in", default: "single sign-on" }, 'The sign-in button\'s label ("Sign in with …").', (raw) => raw || "single sign-on"),
   AUTH_OIDC_DEFAULT_ROLE: variable({ area: "Sign-in", default: "none" },
-    "The role of a person the provider knows and Tether does not: none (refused), reviewer, operator or admin.",
+    "The role of a person the provider knows and Tether does not: none (only people an admin added sign in), reviewer, operator or admin.",
     (raw): Role | "none" => {
       const value = raw?.trim().toLowerCase();
       if (!value) return "none";
       if (value === "none" || isRole(value)) return value;
       throw new Error(`AUTH_OIDC_DEFAULT_ROLE must be reviewer, operator, admin or none (got "${raw}")`);
     }),
-  TETHER_BOOTSTRAP_TOKEN: variable({ area: "Sign-in", secret: true }, "An admin API token `npm run setup` creates when it does not exist yet (for automated deployments).", (raw) => raw || undefined),
+  TETHER_BOOTSTRAP_TOKEN: variable({ area: "Sign-in", secret: true }, "At set-up, an admin API token with exactly this value (≥ 16 characters) is created once, for scripts and CI (owned by bootstrap@tether.invalid; revoked, it stays revoked).", (raw) => raw || undefined),
 
   // Worker and runs
   TETHER_EMBEDDED_WORKER: variable({ area: "Worker and runs", default: "1" },
-    "0 turns off the console's in-process worker (when standalone workers, `npm run worker`, share Postgres).", (raw) => raw !== "0"),
-  TETHER_WORKER_CONCURRENCY: variable({ area: "Worker and runs", default: "the runtime's default" }, "Runs a worker drives at once (a positive whole number).", positiveWorkerNumber("TETHER_WORKER_CONCURRENCY")),
-  TETHER_LEASE_MS: variable({ area: "Worker and runs", default: "the runtime's default" }, "How long a worker's claim on a run lasts without a heartbeat, in ms.", positiveWorkerNumber("TETHER_LEASE_MS")),
-  TETHER_POLL_MS: variable({ area: "Worker and runs", default: "the runtime's default" }, "How often an idle worker looks for runnable runs, in ms.", positiveWorkerNumber("TETHER_POLL_MS")),
+    "0 turns the worker inside the console process off: run workers with `npm run worker` instead.", (raw) => raw !== "0"),
+  TETHER_WORKER_CONCURRENCY: variable({ area: "Worker and runs", default: "64" }, "How many runs one worker (the embedded one and each `npm run worker`) drives at once. Runs wait on models, tools and people, so one process holds many; past this bound it claims no more until one parks or ends.", positiveWorkerNumber("TETHER_WORKER_CONCURRENCY")),
+  TETHER_LEASE_MS: variable({ area: "Worker and runs", default: "30000" }, "A worker's lease on a run, in ms: how long its claim lasts without a heartbeat.", positiveWorkerNumber("TETHER_LEASE_MS")),
+  TETHER_POLL_MS: variable({ area: "Worker and runs", default: "1000" }, "A worker's fallback poll, in ms: workers are woken by events (in the process at once, across processes by Postgres LISTEN/NOTIFY) and by a timer for the next run due, so the poll only matters when a notification is lost.", positiveWorkerNumber("TETHER_POLL_MS")),
   TETHER_RETENTION_DAYS: variable({ area: "Worker and runs", default: "0 (forever)" },
-    "Finished runs older than this many days lose their step details (a periodic purge); unset or 0 keeps them whole.",
+    "Finished runs (completed, failed, cancelled) untouched for this many days are compacted: every checkpoint but the last and the trace events that are not audit are deleted; the final state, audit events, intents, packets, approvals and signals stay (lib/retention/audit-events.ts). 0 or unset keeps everything. `npx tether purge` runs it once.",
     (raw) => {
       const value = raw?.trim();
       if (!value) return 0;
@@ -192,7 +191,7 @@ export const envSchema = z.object({
 
   // Sandbox
   TETHER_SANDBOX: variable({ area: "Sandbox", default: "on in demo mode" },
-    "Serves the demo's sandbox world at /api/sandbox: 1/true/on or 0/false/off (any case).",
+    "1/true/on or 0/false/off (any case): serve the simulated world at /api/sandbox/…. Off, its paths are 404 and the deploy callback is not registered.",
     (raw) => {
       const value = raw?.trim().toLowerCase();
       if (!value) return undefined;
@@ -201,16 +200,16 @@ export const envSchema = z.object({
       throw new Error(`TETHER_SANDBOX must be 1/true/on or 0/false/off (unset: on in demo mode), got "${raw}"`);
     }),
   TETHER_SANDBOX_SECRET: variable({ area: "Sandbox", default: "generated into <TETHER_DATA_DIR>/sandbox-secret", secret: true },
-    `The sandbox's internal key (at least ${MIN_SANDBOX_SECRET_LENGTH} characters); every process of a deployment must share it.`,
+    `The sandbox's internal credential (at least ${MIN_SANDBOX_SECRET_LENGTH} characters), which the built-in tools send as X-Tether-Sandbox-Key. Set the same value for a \`npm run worker\` on another machine.`,
     (raw) => {
       const value = raw?.trim();
       if (!value) return undefined;
       if (value.length < MIN_SANDBOX_SECRET_LENGTH) throw new Error(`TETHER_SANDBOX_SECRET must be at least ${MIN_SANDBOX_SECRET_LENGTH} characters`);
       return value;
     }),
-  TETHER_SANDBOX_URL: variable({ area: "Sandbox", default: "http://127.0.0.1:$PORT/api/sandbox" }, "Where the built-in tools reach the sandbox world.", (raw) => raw || undefined),
+  TETHER_SANDBOX_URL: variable({ area: "Sandbox", default: "http://127.0.0.1:$PORT/api/sandbox" }, "Where the built-in tools reach the sandbox world (with the internal credential).", (raw) => raw || undefined),
   TETHER_SANDBOX_DEPLOY_SECONDS: variable({ area: "Sandbox", default: String(DEFAULT_DEPLOY_SECONDS) },
-    `How long a sandbox deploy runs before it finishes on its own: seconds (decimals allowed, 0 to ${MAX_DEPLOY_SECONDS}), or off (by hand only).`,
+    `How long a simulated deploy runs before it finishes on its own (succeeded) and calls back, in seconds (decimals allowed, 0 to ${MAX_DEPLOY_SECONDS}); off = only by hand (POST /api/sandbox/deploys/:id/complete).`,
     (raw) => {
       const value = raw?.trim().toLowerCase();
       if (!value) return DEFAULT_DEPLOY_SECONDS * 1000;
@@ -224,7 +223,7 @@ export const envSchema = z.object({
 
   // Models
   TETHER_MODEL: variable({ area: "Models", default: "none (scripted policies)" },
-    'The model the agents think with: "openai:<model>" or "anthropic:<model>"; unset, agents keep their scripted policies.',
+    'The model the demo agents think with: "openai:<model>" (with OPENAI_API_KEY, or OPENAI_BASE_URL for any OpenAI-compatible endpoint) or "anthropic:<model>" (with ANTHROPIC_API_KEY); unset, agents keep their scripted policies.',
     (raw): ModelSpec | null => {
       const spec = raw?.trim();
       if (!spec) return null;
@@ -253,13 +252,13 @@ export const envSchema = z.object({
 
   // Tools
   TETHER_TOOL_ALLOWED_HOSTS: variable({ area: "Tools", default: "none" },
-    "Hosts registered tools may reach although they resolve to private or loopback addresses: hostnames or IP literals, each optionally with :port, separated by commas.",
+    "The exceptions to the egress policy of registered tools (which refuses loopback, private, link-local and other reserved addresses): exact hostnames or IP literals as the tool's URL spells them, each optionally with :port (crm.internal, 10.0.0.5:8443, [::1]:3000), separated by commas. Read at every call.",
     (raw) => (raw ?? "").split(/[,\s]+/).map((s) => s.trim()).filter(Boolean)),
   TETHER_MCP_COMMANDS: variable({ area: "Tools", default: "none (no stdio MCP server starts)" },
-    'The stdio MCP servers this server may start, word for word: command lines separated by commas ("quotes" keep spaces and commas in a word).', (raw) => raw ?? ""),
+    'The stdio MCP servers this server may start: command lines separated by commas (e.g. "npx -y @modelcontextprotocol/server-everything, uvx mcp-server-time"; quote a word that holds spaces). A registration must give the command and its arguments word for word as one of them.', (raw) => raw ?? ""),
 
   // Notifications
-  TETHER_SMTP_URL: variable({ area: "Notifications", secret: true }, "smtp://user:pass@host:port (smtps:// for TLS from the start); email channels need it.",
+  TETHER_SMTP_URL: variable({ area: "Notifications", secret: true }, "smtp://user:pass@host:587 (smtps:// for TLS from the start): the server for email notifications (docs/notifications.md).",
     (raw) => {
       const url = raw?.trim();
       if (!url) return undefined;
@@ -276,14 +275,14 @@ export const envSchema = z.object({
 
   // Webhooks (lib/webhooks/config.ts describes the formats)
   TETHER_WEBHOOK_SECRETS: variable({ area: "Webhooks", default: "none (every webhook is a 404)", secret: true },
-    "Who may call POST /api/webhooks/:source: `<source>=whsec_<base64>` entries separated by commas; a source named twice has two valid secrets (rotation).", parseWebhookSecrets),
+    "`<source>=whsec_<base64>,…`: the sources that may call POST /api/webhooks/:source, each with its Standard Webhooks secret (24–64 bytes); name a source twice while rotating its secret.", parseWebhookSecrets),
   TETHER_WEBHOOK_SIGNAL_TYPES: variable({ area: "Webhooks", default: "none" },
-    "The signal types each source may deliver: `<source>=<type>|<type>` or `<source>=*`, entries separated by commas.", (raw) => raw),
+    "`<source>=<type>|<type>…,…` (e.g. `deploys=deploy.finished|deploy.failed`), or `<source>=*` for any type: the signal types each source may deliver; another type is a 403 and writes nothing. A source without an entry delivers nothing; a name TETHER_WEBHOOK_SECRETS lacks stops start-up.", (raw) => raw),
   TETHER_WEBHOOK_TOLERANCE_SECONDS: variable({ area: "Webhooks", default: "300" },
     "How far a webhook's timestamp may be from this server's clock, either way (1 to 86400 seconds).", parseWebhookTolerance),
 
   // Telemetry (the OpenTelemetry exporter also reads its standard variables itself: docs/observability.md)
-  OTEL_EXPORTER_OTLP_ENDPOINT: variable({ area: "Telemetry" }, "An OTLP/HTTP collector: set, each run is exported as one trace.", text),
+  OTEL_EXPORTER_OTLP_ENDPOINT: variable({ area: "Telemetry" }, "An OTLP/HTTP (JSON) collector: set, each run is also exported as one OpenTelemetry trace, also across a crash and a takeover (docs/observability.md).", text),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable({ area: "Telemetry" }, "The collector's traces endpoint (instead of OTEL_EXPORTER_OTLP_ENDPOINT).", text),
   OTEL_SDK_DISABLED: variable({ area: "Telemetry", default: "false" }, "true turns trace export off.", (raw) => raw?.trim().toLowerCase() === "true"),
   OTEL_TRACES_EXPORTER: variable({ area: "Telemetry", default: "otlp" }, "none turns trace export off.", (raw) => (raw ?? "").split(",").some((e) => e.trim().toLowerCase() === "none")),
@@ -308,7 +307,6 @@ export const ENV_VARIABLES = Object.keys(envSchema.shape) as EnvVariable[];
 export type Config = ReturnType<typeof deriveConfig>;
 
 const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function deriveConfig(v: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
   const dataDir = path.resolve(/*turbopackIgnore: true*/ v.TETHER_DATA_DIR ?? "./data");
@@ -380,9 +378,7 @@ function deriveConfig(v: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
       anthropic: { apiKey: v.ANTHROPIC_API_KEY, baseURL: v.ANTHROPIC_BASE_URL },
     },
     tools: { allowedHosts: v.TETHER_TOOL_ALLOWED_HOSTS, mcpCommands: v.TETHER_MCP_COMMANDS },
-    notifications: {
-      smtp: v.TETHER_SMTP_URL ? { url: v.TETHER_SMTP_URL, from: v.TETHER_NOTIFY_FROM || defaultSender(publicUrl) } : null,
-    },
+    notifications: { smtpUrl: v.TETHER_SMTP_URL, from: v.TETHER_NOTIFY_FROM },
     webhooks: { sources: v.TETHER_WEBHOOK_SECRETS, signalTypes, toleranceSeconds: v.TETHER_WEBHOOK_TOLERANCE_SECONDS } satisfies WebhookConfig,
     telemetry: {
       /** OTLP is configured (an endpoint is set) and not switched off (OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER=none). */
@@ -391,12 +387,6 @@ function deriveConfig(v: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
       redaction: { mode: v.TETHER_OTEL_TOOL_PAYLOADS, keys: redactedKeys(v.TETHER_OTEL_REDACT_KEYS.map(escapeRegExp)) } satisfies Redaction,
     },
   };
-}
-
-/** tether@<the console's host>, or tether@localhost when the console is reached by an IP address. */
-function defaultSender(publicUrl: string): string {
-  const host = new URL(publicUrl).hostname;
-  return `tether@${/^[\d.]+$|^\[/.test(host) ? "localhost" : host}`;
 }
 
 const configSchema = envSchema.transform(deriveConfig);

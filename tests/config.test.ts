@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_AREAS, ConfigError, ENV_VARIABLES, envSchema, getConfig, loadConfig, toolEnvironment, type VariableMeta } from "../lib/config";
@@ -26,7 +27,7 @@ describe("loadConfig", () => {
     expect(config.worker).toEqual({ isEmbedded: true, options: { concurrency: undefined, leaseMs: undefined, pollMs: undefined }, retentionDays: 0 });
     expect(config.model).toMatchObject({ spec: null, pricing: undefined });
     expect(config.tools).toEqual({ allowedHosts: [], mcpCommands: "" });
-    expect(config.notifications.smtp).toBeNull();
+    expect(config.notifications).toEqual({ smtpUrl: undefined, from: undefined });
     expect(config.webhooks).toMatchObject({ toleranceSeconds: 300 });
     expect(config.webhooks.sources.size).toBe(0);
     expect(config.telemetry).toMatchObject({ isEnabled: false, redaction: { mode: "shape" } });
@@ -38,7 +39,7 @@ describe("loadConfig", () => {
     expect(pg.auth).toMatchObject({ isDemoMode: false, trustHost: false });
     expect(pg.sandbox).toMatchObject({ isEnabled: false, url: "http://127.0.0.1:4000/api/sandbox" });
     expect(pg.server).toMatchObject({ listenHostname: undefined, publicUrl: "https://tether.example.com" });
-    expect(pg.notifications.smtp).toEqual({ url: "smtp://mail:25", from: "tether@tether.example.com" });
+    expect(pg.notifications).toEqual({ smtpUrl: "smtp://mail:25", from: undefined });
     expect(loadConfig({ TETHER_DATA_DIR: "/srv/tether" }).database.url).toBe("file:/srv/tether/tether.db");
   });
 
@@ -105,4 +106,18 @@ describe("getConfig", () => {
     expect(Object.keys(toolEnvironment()).every((name) => name.startsWith("TETHER_TOOL_"))).toBe(true);
     expect(toolEnvironment({ TETHER_TOOL_X: "1", AUTH_SECRET: "no" })).toEqual({ TETHER_TOOL_X: "1" });
   });
+});
+
+describe("npm start", () => {
+  it("checks every variable before the server starts: a bad one exits 1, naming each variable and what it must be", () => {
+    const env = { ...process.env, TETHER_RATE_LIMIT: "fast", TETHER_OTEL_TOOL_PAYLOADS: "everything", TETHER_PG_POOL_SIZE: "0" };
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, encoding: "utf8", timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      '[start] TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000, got "0"',
+      '[start] TETHER_RATE_LIMIT must be "<requests per second>,<burst>" (e.g. 20,200) or "off", not "fast"',
+      '[start] TETHER_OTEL_TOOL_PAYLOADS must be "shape" or "values", got "everything"',
+    ]);
+    expect(result.stdout).not.toContain("next");
+  }, 90_000);
 });
