@@ -107,6 +107,9 @@ export const envSchema = z.object({
   HOSTNAME: variable({ area: "Server", default: "127.0.0.1 in demo mode, else every interface" },
     "The address `npm start` listens on. Demo mode (whose accounts share a published password) serves this machine only and says so on start; `HOSTNAME=0.0.0.0` serves every interface. Docker sets HOSTNAME to the container's name: set it to 0.0.0.0 there.", text),
   TETHER_PUBLIC_URL: variable({ area: "Server", default: "http://127.0.0.1:$PORT" }, "The console's address as people reach it (an http(s) URL): the link in notifications.", httpUrl("TETHER_PUBLIC_URL")),
+  TETHER_LANGGRAPH_CORS_ORIGINS: variable({ area: "Server", default: "unset (same origin only)" },
+    "Comma-separated origins (or *) whose browsers may call /api/langgraph — where your Agent Inbox runs, e.g. https://dev.agentinbox.ai (docs/langgraph.md). Never with cookies: the token is the x-api-key header.",
+    (raw) => (raw ?? "").split(",").map((origin) => origin.trim().replace(/\/+$/, "")).filter(Boolean)),
   TETHER_TRUST_PROXY: variable({ area: "Server", default: "0" },
     "How many reverse proxies in front of the console append to X-Forwarded-For (0 to 5; 1, true or on for one). The client's address (for the per-address sign-in throttle) is the entry the nearest trusted proxy wrote, never the first one, which the client chooses. Unset, it is the connection's address as `next start` passes it.",
     (raw) => {
@@ -349,6 +352,8 @@ function deriveConfig(v: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
       maxBodyBytes: v.TETHER_MAX_BODY_BYTES,
       rateLimit: v.TETHER_RATE_LIMIT,
       maxQueuedRuns: v.TETHER_MAX_QUEUED_RUNS,
+      /** Origins whose browsers may call /api/langgraph ("*" for any). */
+      langGraphCorsOrigins: v.TETHER_LANGGRAPH_CORS_ORIGINS,
     },
     auth: {
       isDemoMode,
