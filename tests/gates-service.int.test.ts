@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getGate } from "../lib/commands/request-gate";
+import { getGate, waitForGate } from "../lib/commands/request-gate";
 import { createDb, type Db } from "../lib/db";
 import { parseInboxFilters } from "../lib/inbox/queue";
 import { startNotifications } from "../lib/notifications/dispatcher";
@@ -61,7 +61,7 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
       schema: { type: "object", properties: { orderId: { type: "string" }, amount: { type: "integer", minimum: 1 } }, required: ["orderId", "amount"] },
     },
     description: "Refund the damaged order",
-    evidence: [{ key: "order", value: { id: "ord_1", total: 4200 }, source: "shop-db" }],
+    evidence: [{ key: "order", value: { id: "ord_1", total: 4200 }, source: "shop-db", at: "2026-01-01T00:00:00.000Z" }],
     impact: "refunds $42.00 to the customer's card",
     uncertainty: "The customer's photo is blurry.",
     idempotencyKey: uid("key"),
@@ -94,7 +94,7 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     const packet = (await getRuntime().store.getPacket(gate.packetId))!;
     expect(packet).toMatchObject({ tool: "external:payments.refund", args: { orderId: "ord_1", amount: 4200 }, queue: "default", requiredApprovals: 1 });
     expect(packet.content).toMatchObject({ impact: "refunds $42.00 to the customer's card", reasoning: "Refund the damaged order", uncertainty: "The customer's photo is blurry." });
-    expect(packet.content.evidence).toEqual([expect.objectContaining({ key: "order", kind: "observation", value: { id: "ord_1", total: 4200 }, source: { by: "external:shop-db" } })]);
+    expect(packet.content.evidence).toEqual([expect.objectContaining({ key: "order", kind: "observation", value: { id: "ord_1", total: 4200 }, source: { by: "external:shop-db" }, at: "2026-01-01T00:00:00.000Z" })]);
 
     // The outcome before a decision is refused; the requester may not approve their own gate.
     expect(await call("POST", `/api/gates/${gate.gateId}/outcome`, { token: people.caller.token, body: { status: "happened" } })).toMatchObject({ status: 409, json: { error: { code: "CONFLICT" } } });
@@ -146,6 +146,26 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     }
   });
 
+  it("a permission rule that denies the tool to gates ends the gate rejected, with no packet", async () => {
+    const tool = uid("closed.tool");
+    await getRuntime().permissions.put({ agent: "external-gate", tool: `external:${tool}`, effect: "deny" }, { by: "admin@test" });
+    const res = await call("POST", "/api/gates", { token: people.caller.token, body: refund({ action: { tool, args: { x: 1 } } }) });
+    expect(res.status).toBe(201);
+    let last: Record<string, unknown> = {};
+    await until(`the closed gate is rejected (last: ${JSON.stringify(last)})`, async () => {
+      last = (await call("GET", `/api/gates/${res.json.gateId}`, { token: people.caller.token })).json;
+      return last.status !== "pending";
+    }, WAIT_MS);
+    expect(last).toMatchObject({ status: "rejected", packetId: null, reason: expect.stringContaining("deny") });
+  });
+
+  it("a gate run an operator cancels answers rejected, and a waiting client is not left waiting", async () => {
+    const { gate } = await openGate();
+    await getRuntime().cancelRun({ runId: gate.gateId, by: people.runner.email, reason: "test" });
+    const { json } = await call("GET", `/api/gates/${gate.gateId}?wait=20`, { token: people.caller.token });
+    expect(json).toMatchObject({ status: "rejected", reason: "the gate run was cancelled", approvedArgs: null });
+  });
+
   it("?wait returns as soon as the gate is decided, woken rather than at the end of its wait", async () => {
     const { gate } = await openGate();
     const started = Date.now();
@@ -162,6 +182,30 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     const before = Date.now();
     expect((await call("GET", `/api/gates/${other.gateId}?wait=1`, { token: people.caller.token })).json.status).toBe("pending");
     expect(Date.now() - before).toBeGreaterThanOrEqual(900);
+  });
+
+  it("the long-poll is woken by the decision itself, not by its fallback re-read", async () => {
+    const { gate } = await openGate();
+    // A fallback re-read a minute away: only the store's wake-up can answer within the test's bound.
+    const waiting = waitForGate({ runtime: getRuntime() }, gate.gateId, { waitSeconds: 55, recheckMs: 60_000 }).then((view) => ({ view, at: Date.now() }));
+    await new Promise((r) => setTimeout(r, 300));
+    await decide(gate.packetId, people.second.email, { decision: "approve" });
+    const decidedAt = Date.now();
+    const answer = await waiting;
+    expect(answer.view.status).toBe("approved");
+    expect(answer.at - decidedAt).toBeLessThan(10_000);
+  }, 60_000);
+
+  it("four eyes: a gate that asks for two approvers stays pending after the first", async () => {
+    const third = await createPersonWithToken(db, { role: "reviewer", scopes: ["packets:decide"] });
+    const { gate } = await openGate(refund({ approvals: 2 }));
+    await decide(gate.packetId, people.second.email, { decision: "approve" });
+    expect((await call("GET", `/api/gates/${gate.gateId}`, { token: people.caller.token })).json).toMatchObject({ status: "pending", approvedArgs: null });
+    await expectError(decide(gate.packetId, people.second.email, { decision: "approve" }), "CONFLICT"); // the same person twice is one approval
+    await decide(gate.packetId, third.email, { decision: "approve" });
+    const { json } = await call("GET", `/api/gates/${gate.gateId}`, { token: people.caller.token });
+    expect(json).toMatchObject({ status: "approved", decidedBy: third.email });
+    expect([...json.approvers].sort()).toEqual([people.second.email, third.email].sort());
   });
 
   it("the same idempotency key returns the same gate; a different body under it is a conflict", async () => {
@@ -225,13 +269,16 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     it("escalates along a chain, each step with its own deadline, then rejects", async () => {
       const [leads, cfo] = [uid("leads"), uid("cfo")];
       for (const name of [leads, cfo]) await db.decisionQueue.create({ data: { name, roles: "[]", people: "[]", updatedBy: "test" } });
-      const { gate } = await openGate(refund({ expiresIn: 1, onExpiry: `escalate:${leads}@1s,${cfo}@2s` }));
-      const queues = new Set<string>();
+      // cfo has no deadline of its own: it gets the packet's first window (2 s), written out once it escalates.
+      const { gate } = await openGate(refund({ expiresIn: 2, onExpiry: `escalate:${leads}@1s,${cfo}` }));
+      const onExpireByQueue = new Map<string, string>();
       await until("the packet is escalated to the last queue", async () => {
         const packet = await getRuntime().store.getPacket(gate.packetId);
-        if (packet?.status === "PENDING") queues.add(packet.queue);
+        if (packet?.status === "PENDING") onExpireByQueue.set(packet.queue, packet.onExpire);
         return packet?.queue === cfo;
       }, WAIT_MS);
+      expect(onExpireByQueue.get("default")).toBe(`escalate:${leads}@1s,${cfo}`);
+      if (onExpireByQueue.has(leads)) expect(onExpireByQueue.get(leads)).toBe(`escalate:${cfo}@2s`); // seen unless the 1 s passed between two reads
       const escalated = (await getRuntime().store.getPacket(gate.packetId))!;
       expect(escalated).toMatchObject({ onExpire: "reject", content: { escalatedFrom: leads } });
       expect(escalated.expiresAt!.getTime() - escalated.createdAt.getTime()).toBeGreaterThanOrEqual(2_000);

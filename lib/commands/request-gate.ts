@@ -104,9 +104,9 @@ export async function getGate(deps: Pick<GateDeps, "runtime">, gateId: string): 
 /**
  * The gate once it is decided, or as it is after `waitSeconds` (0..60). Woken by the store's wake-ups
  * (a decision makes the gate run runnable: in this process at once, from others by Postgres NOTIFY),
- * and re-read at least every second as a fallback; `signal` ends the wait early (the client went away).
+ * and re-read at least every second (`recheckMs`) as a fallback; `signal` ends the wait early (the client went away).
  */
-export async function waitForGate(deps: Pick<GateDeps, "runtime">, gateId: string, opts: { waitSeconds: number; signal?: AbortSignal }): Promise<GateView> {
+export async function waitForGate(deps: Pick<GateDeps, "runtime">, gateId: string, opts: { waitSeconds: number; signal?: AbortSignal; recheckMs?: number }): Promise<GateView> {
   const waitMs = Math.min(Math.max(0, opts.waitSeconds), MAX_WAIT_SECONDS) * 1000;
   const deadline = Date.now() + waitMs;
   let woken: (() => void) | null = null;
@@ -124,7 +124,7 @@ export async function waitForGate(deps: Pick<GateDeps, "runtime">, gateId: strin
       if (isDecided(gate.status) || left <= 0 || opts.signal?.aborted) return gate;
       if (isDirty) continue; // woken while reading: read again
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(left, WAIT_RECHECK_MS));
+        const timer = setTimeout(done, Math.min(left, opts.recheckMs ?? WAIT_RECHECK_MS));
         function done() {
           clearTimeout(timer);
           woken = null;

@@ -47,10 +47,15 @@ export function buildGateView(run: RunRecord, packet: DecisionPacket | null, sig
   else if (status === "redirected") reason = decision?.instruction ?? null;
   else if (status === "expired") reason = `not decided by ${packet!.expiresAt?.toISOString() ?? "its deadline"}: rejected by its expiry policy`;
   else if (status === "approved" && packet?.decidedBy === "system:expiry") reason = `not decided by ${packet.expiresAt?.toISOString() ?? "its deadline"}: approved by its expiry policy (onExpire: approve)`;
-  if (!packet && TERMINAL_STATUSES.includes(run.status)) {
-    // Ended without asking anyone: a permission rule closed the tool to gates (or the run failed).
+  if ((status === "approved" || status === "edited") && !packet!.usedAt && TERMINAL_STATUSES.includes(run.status)) {
+    // Approved, but the run ended without using the approval: a re-check refused it (the tool closed to gates
+    // meanwhile), or an operator cancelled the run. The caller must not act on it.
     status = "rejected";
-    reason = run.state.observations.at(-1)?.message ?? run.error ?? `the gate run ended ${run.status.toLowerCase()}`;
+    reason = run.status === "CANCELLED" ? "the gate run was cancelled" : `the approval was not used: ${run.state.observations.at(-1)?.message ?? run.error ?? "the gate run ended"}`;
+  } else if (status === "pending" && TERMINAL_STATUSES.includes(run.status)) {
+    // Ended without a decision: a permission rule closed the tool to gates, an operator cancelled the run, or it failed.
+    status = "rejected";
+    reason = run.status === "CANCELLED" ? "the gate run was cancelled" : run.state.observations.at(-1)?.message ?? run.error ?? `the gate run ended ${run.status.toLowerCase()}`;
   }
   const approvedArgs = status === "approved" ? packet!.args : status === "edited" ? decision?.args : null;
   const approvers = packet ? [...new Set([...packet.approvers, ...(status === "approved" || status === "edited" ? [packet.decidedBy ?? ""] : [])])].filter(Boolean) : [];

@@ -5,7 +5,8 @@
 //                                   so explicitly; recorded as decided by `system:expiry`
 //   escalate:<queue>                moved to <queue> with the packet's original window, then rejected
 //   escalate:<q1>@<d1>,<q2>@<d2>    a chain: to q1 with deadline d1, on its expiry to q2 with d2, …, then
-//                                   rejected. A step without "@<d>" keeps the packet's original window.
+//                                   rejected. A step without "@<d>" gets the packet's first window (written
+//                                   out as "@<d>" in what stays of the chain once the packet escalates).
 // Durations are "<n>s" | "<n>m" | "<n>h" | "<n>d".
 
 export type EscalationStep = { queue: string; /** null: the packet's original window */ windowMs: number | null };

@@ -66,7 +66,9 @@ function recordCallerEvidence(cursor: RunCursor, evidence: NonNullable<ToolDefin
   for (const item of evidence) {
     const known = latestFact(cursor.state, item.key);
     if (known && canonicalJson(known.value) === canonicalJson(item.value)) continue;
-    cursor.addFact({ key: item.key, value: item.value, kind: "observation", source: { by: item.source ? `external:${item.source}` : "external" } });
+    // Observed when the caller says (never in the future), else now.
+    const at = item.at && Date.parse(item.at) <= cursor.now().getTime() ? new Date(item.at).toISOString() : undefined;
+    cursor.addFact({ key: item.key, value: item.value, kind: "observation", source: { by: item.source ? `external:${item.source}` : "external" }, ...(at ? { at } : {}) });
   }
 }
 
@@ -223,9 +225,11 @@ async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPac
   const policy = expiryPolicyOf(packet.onExpire);
   if (policy.kind === "escalate" && policy.chain.length > 0) {
     // Never a silent auto-decision: the packet moves to another queue with a fresh deadline.
-    const [next, ...rest] = policy.chain;
-    const window = next.windowMs ?? packet.expiresAt!.getTime() - packet.createdAt.getTime();
-    const expiresAt = new Date(now.getTime() + Math.max(window, 1000));
+    // A step without its own deadline gets the packet's first window: written out now, so the rest of the
+    // chain kept in onExpire says its deadlines explicitly (createdAt no longer tells the first window later).
+    const firstWindow = packet.expiresAt!.getTime() - packet.createdAt.getTime();
+    const [next, ...rest] = policy.chain.map((step) => ({ ...step, windowMs: step.windowMs ?? Math.max(firstWindow, 1000) }));
+    const expiresAt = new Date(now.getTime() + Math.max(next.windowMs, 1000));
     const onExpire = formatExpiryPolicy({ kind: "escalate", chain: rest });
     cursor.event("gate.escalated", { packetId: packet.id, from: packet.queue, to: next.queue, expiresAt: expiresAt.toISOString(), onExpire });
     return cursor.park("WAITING_APPROVAL", {
