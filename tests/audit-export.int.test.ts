@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
+import { parseAuditPageParams } from "../lib/audit/filter";
+import { AUDIT_PAGE_SIZE, findAuditPage } from "../lib/queries/audit";
 import { getRuntime } from "../lib/runtime.server";
 import { startRouteServer } from "./support/route-server";
 import { providers, uid } from "./support/runtime";
@@ -130,6 +132,22 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
     expect(got).toHaveLength(1_234);
     expect(new Set(got.map((l) => l.id)).size).toBe(1_234);
     expect(got.map((l) => l.target)).toEqual(Array.from({ length: 1_234 }, (_, i) => `run_${i}`));
+  });
+
+  it("the admin page's query: newest first, a page at a time, the older cursor continuing without overlap; a bad filter field is off and named", async () => {
+    const actor = `${uid("page")}@example.com`;
+    await seed(actor, Array.from({ length: AUDIT_PAGE_SIZE + 7 }, (_, i) => ({ minutes: i, action: i % 2 ? "runs.cancel" : "users.role", target: `obj_${i}` })));
+    const { filter, ignored } = parseAuditPageParams({ actor, since: "not a day" });
+    expect(ignored).toEqual(["since"]);
+    const first = await findAuditPage(db, filter, undefined);
+    expect(first.entries).toHaveLength(AUDIT_PAGE_SIZE);
+    expect(first.entries[0].target).toBe(`obj_${AUDIT_PAGE_SIZE + 6}`);
+    const next = parseAuditPageParams({ actor, cursor: first.olderCursor! });
+    const second = await findAuditPage(db, next.filter, next.cursor);
+    expect(second).toMatchObject({ olderCursor: null });
+    expect([...first.entries, ...second.entries].map((e) => e.target)).toEqual(Array.from({ length: AUDIT_PAGE_SIZE + 7 }, (_, i) => `obj_${AUDIT_PAGE_SIZE + 6 - i}`));
+    const cancels = await findAuditPage(db, parseAuditPageParams({ actor, action: "runs.", target: "obj_3" }).filter, undefined);
+    expect(cancels.entries.map((e) => [e.action, e.target])).toEqual([["runs.cancel", "obj_3"]]);
   });
 
   it("is for admin tokens only, refuses bad parameters with a 400 naming the field, and audits each export", async () => {
