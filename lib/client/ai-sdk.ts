@@ -9,7 +9,7 @@
 // result saying so (with the reason or instruction), and can tell the user or change course.
 import { asSchema, type Tool, type ToolCallOptions } from "ai";
 import type { TetherClient } from "./client";
-import { isApproved, type Gate, type GateEvidence, type GateExpiryPolicy, type GateOutcome, type JsonObject, type RefusedGateStatus } from "./types";
+import { isApproved, type Gate, type GateCreated, type GateEvidence, type GateExpiryPolicy, type GateOutcome, type JsonObject, type RefusedGateStatus } from "./types";
 
 type PerCall<T, INPUT> = T | ((args: INPUT) => T);
 
@@ -37,6 +37,8 @@ export type WithApprovalOptions<INPUT> = {
   /** How long the tool call waits for a person (default 10 minutes); past it the model hears "still pending". */
   timeoutMs?: number;
   pollSeconds?: number;
+  /** Called once the gate is open (e.g. to tell the user where it waits); the tool call then waits for the decision. */
+  onPending?: (gate: GateCreated) => void | Promise<void>;
   /** A failed outcome report after the tool ran (the action happened; only Tether's record of it is missing). console.warn by default. */
   onReportError?: (error: unknown, gate: Gate) => void;
 };
@@ -64,7 +66,7 @@ export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, option
   async function execute(input: INPUT, callOptions: ToolCallOptions): Promise<OUTPUT | GateNotExecuted> {
     const { client } = options;
     const idempotencyKey = options.idempotencyKey?.(input, callOptions) ?? `${options.name}:${callOptions.toolCallId}`;
-    const { gateId } = await client.requestApproval({
+    const created = await client.requestApproval({
       action: { tool: options.name, args: input as JsonObject, ...(editSchema ? { schema: editSchema } : {}) },
       idempotencyKey,
       description: perCall(options.description, input),
@@ -77,6 +79,8 @@ export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, option
       expiresIn: options.expiresIn,
       onExpiry: options.onExpiry,
     });
+    const { gateId } = created;
+    await options.onPending?.(created);
     const gate = await client.waitForDecision<JsonObject>(gateId, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, pollSeconds: options.pollSeconds, signal: callOptions.abortSignal });
     if (gate.outcome) return notExecuted(gate, "already_reported", `This action was already carried out under Tether gate ${gateId} (outcome: ${gate.outcome.status}); it was not run again.`);
     if (!isApproved(gate)) return refusal(gate);
