@@ -116,12 +116,13 @@ describe.each(providers())("the Python gate client and the CLI [%s]", (_provider
       expect((await gateOf(created.gateId)).outcome).toMatchObject({ status: "happened", receipt: { deployId: "d-9" } });
     });
 
-    it("request --wait exits 3 on a rejection with the reason; wait exits 4 while still pending; bad input exits 2", async () => {
-      const requesting = cli("request", "--tool", "deploys.promote", "--args", '{"service":"db"}', "--wait", "60");
+    it("request --wait exits 3 on a rejection with the reason; wait exits 4 while still pending; bad input exits 2", { timeout: 90_000 }, async () => {
+      const service = `db-${randomUUID().slice(0, 8)}`;
+      const requesting = cli("request", "--tool", "deploys.promote", "--args", JSON.stringify({ service }), "--wait", "60");
       let gateId: string | undefined;
       await until("the CLI's gate exists", async () => {
         const { json } = await tether.call("GET", "/api/packets?status=pending", tether.reviewer.token);
-        gateId = json.packets.find((p: { tool: string; args: { service?: string }; runId: string }) => p.tool === "deploys.promote" && p.args.service === "db")?.runId;
+        gateId = json.packets.find((p: { args: { service?: string }; runId: string }) => p.args.service === service)?.runId;
         return gateId !== undefined;
       }, 30_000);
       await tether.decide(gateId!, { decision: "reject", reason: "Freeze until Monday." });

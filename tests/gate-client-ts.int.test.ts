@@ -52,7 +52,7 @@ describe.each(providers())("the TypeScript gate client [%s]", (_provider, url) =
     expect(await client.getGate(created.gateId)).toMatchObject({ status: "approved", outcome: { status: "happened", receipt, reportedAt: expect.any(String) } });
     // The gate's run records what the caller did.
     const { json } = await tether.call("GET", `/api/runs/${created.gateId}`, tether.requester.token);
-    expect(json.recovery.definitelyHappened).toEqual([expect.objectContaining({ tool: "billing.issue_credit" })]);
+    expect(json.recovery.definitelyHappened).toEqual([expect.objectContaining({ tool: expect.stringMatching(/billing\.issue_credit$/), args, result: expect.objectContaining({ status: "happened", receipt }) })]);
   });
 
   it("an edit: the client receives the reviewer's arguments as approvedArgs", async () => {
