@@ -189,15 +189,27 @@ def _api_error(error: urllib.error.HTTPError) -> TetherError:
         return TetherError(f"HTTP_{error.code}", error.code, str(error.reason))
 
 
+# The outcome report's limits (docs/gates-api.md): text up to 2000 characters, an object receipt up to 8 KB.
+MAX_TEXT = 2000
+MAX_RECEIPT_JSON = 8 * 1024
+
+
+def _clip(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _receipt(result: Any) -> str | dict[str, Any] | None:
-    """The outcome's receipt: the function's result if it is a dict or a string, else wrapped (or its repr)."""
-    if result is None or isinstance(result, (str, dict)):
-        return result
+    """The outcome's receipt: the function's result if it is a dict or a string, else wrapped (or its repr); too large, a clipped preview."""
+    if result is None:
+        return None
+    if isinstance(result, str):
+        return _clip(result)
+    receipt = result if isinstance(result, dict) else {"result": result}
     try:
-        json.dumps(result)
-        return {"result": result}
+        text = json.dumps(receipt)
     except (TypeError, ValueError):
-        return {"repr": repr(result)}
+        return {"repr": _clip(repr(result))}
+    return receipt if len(text) <= MAX_RECEIPT_JSON else {"truncated": True, "preview": _clip(text)}
 
 
 def requires_approval(
@@ -266,12 +278,12 @@ def requires_approval(
             try:
                 signature.bind(**approved)
             except TypeError as error:
-                gate.report_outcome(decided["gateId"], "not_done", detail=f"the approved arguments do not fit {fn.__name__}: {error}")
+                _report_quietly(gate, decided, "not_done", detail=_clip(f"the approved arguments do not fit {fn.__name__}: {error}"))
                 raise GateRefused(decided, f"the approved arguments of gate {decided['gateId']} do not fit {fn.__name__}: {error}", status="not_done") from None
             try:
                 result = fn(**approved)
             except Exception as error:
-                _report_quietly(gate, decided, "failed", detail=f"{type(error).__name__}: {error}")
+                _report_quietly(gate, decided, "failed", detail=_clip(f"{type(error).__name__}: {error}"))
                 raise
             _report_quietly(gate, decided, "happened", receipt=_receipt(result))
             return result

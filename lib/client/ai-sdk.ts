@@ -88,7 +88,7 @@ export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, option
     // The edit form checks edits against the schema; the tool's own schema has the last word before it runs.
     const approved = await inputSchema.validate?.(gate.approvedArgs);
     if (approved && !approved.success) {
-      await report(gate, { status: "not_done", detail: `The approved arguments do not fit the tool's input schema: ${approved.error.message}` });
+      await report(gate, { status: "not_done", detail: clip(`The approved arguments do not fit the tool's input schema: ${approved.error.message}`, MAX_TEXT) });
       return notExecuted(gate, "not_done", `The approved arguments do not fit ${options.name}'s input schema, so it was not run (${approved.error.message}).`);
     }
     const args = (approved ? approved.value : gate.approvedArgs) as INPUT;
@@ -96,7 +96,7 @@ export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, option
     try {
       result = await settle(run!(args, callOptions));
     } catch (error) {
-      await report(gate, { status: "failed", detail: error instanceof Error ? error.message : String(error) });
+      await report(gate, { status: "failed", detail: clip(error instanceof Error ? error.message : String(error), MAX_TEXT) });
       throw error;
     }
     await report(gate, { status: "happened", ...receiptOf(result) });
@@ -141,9 +141,16 @@ async function settle<T>(value: AsyncIterable<T> | PromiseLike<T> | T): Promise<
   return value as T;
 }
 
-/** The outcome's receipt: the tool's result as given (an object or a string), other values wrapped. */
+// The outcome report's limits (docs/gates-api.md): a text receipt or a detail up to 2000 characters, an object receipt up to 8 KB.
+const MAX_TEXT = 2000;
+const MAX_RECEIPT_JSON = 8 * 1024;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The outcome's receipt: the tool's result as given (an object or a string), other values wrapped; too large, a clipped preview. */
 function receiptOf(result: unknown): { receipt?: string | JsonObject } {
   if (result === undefined) return {};
-  if (typeof result === "string" || (typeof result === "object" && result !== null && !Array.isArray(result))) return { receipt: result as string | JsonObject };
-  return { receipt: { result } };
+  if (typeof result === "string") return { receipt: clip(result, MAX_TEXT) };
+  const receipt = typeof result === "object" && result !== null && !Array.isArray(result) ? (result as JsonObject) : { result };
+  const json = JSON.stringify(receipt) ?? "null";
+  return { receipt: json.length <= MAX_RECEIPT_JSON ? receipt : { truncated: true, preview: clip(json, MAX_TEXT) } };
 }
