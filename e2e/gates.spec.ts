@@ -26,7 +26,7 @@ test("a gate requested by the Python client is edited and approved in the inbox;
     "--tool", "billing.issue_credit",
     "--args", JSON.stringify({ account, amountCents: 5_000, note: "late parcel" }),
     "--schema", JSON.stringify(CREDIT_SCHEMA),
-    "--description", `Credit **${account}** for a late parcel.`,
+    "--description", `Credit ${account} for a late parcel.`,
     "--timeout", "90",
   ], { env: { PATH: "/usr/bin:/bin", TETHER_URL: baseURL!, TETHER_TOKEN: E2E_API_TOKEN } as unknown as NodeJS.ProcessEnv });
   const out = { stdout: "", stderr: "", code: null as number | null };
@@ -37,11 +37,11 @@ test("a gate requested by the Python client is edited and approved in the inbox;
     await expect.poll(() => /gate (\S+) is waiting/.exec(out.stderr)?.[1] ?? (out.code !== null ? `exited ${out.code}: ${out.stderr}` : null), { timeout: 30_000, message: "the Python client opened a gate" }).toMatch(/^[^ ]+$/);
     const gateId = /gate (\S+) is waiting/.exec(out.stderr)![1];
 
-    // The inbox lists it under its tool; the reviewer opens it.
-    await page.goto("/inbox?tool=billing.issue_credit");
+    // The inbox lists it under its tool (a requested action is Tether's tool "external:<tool>"); the reviewer opens it.
+    await page.goto(`/inbox?tool=${encodeURIComponent("external:billing.issue_credit")}`);
     const row = page.getByRole("article").filter({ has: page.getByRole("link", { name: gateId }) });
     await expect(row).toBeVisible({ timeout: 15_000 });
-    await expect(row.getByRole("heading", { name: "billing.issue_credit" })).toBeVisible();
+    await expect(row.getByRole("heading", { name: "external:billing.issue_credit" })).toBeVisible();
     await row.getByRole("link", { name: /^Open packet / }).click();
     await expect(page).toHaveTitle("Decision packet · Tether");
     await expect(page.getByText(`Credit ${account} for a late parcel.`)).toBeVisible();
