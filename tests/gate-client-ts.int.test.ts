@@ -141,6 +141,21 @@ describe.each(providers())("the TypeScript gate client [%s]", (_provider, url) =
       expect((await client.getGate(gateId)).outcome).toBeNull();
     });
 
+    it("a tool that throws after the approval: the outcome is failed with its message, and the model gets the error", async () => {
+      const input = creditArgs();
+      let pending: GateCreated | undefined;
+      const failing = withApproval(tool({
+        inputSchema: z.object({ account: z.string(), amountCents: z.number().int().positive() }),
+        execute: async (): Promise<{ creditId: string }> => { throw new Error("billing is down"); },
+      }), { client, name: "billing.issue_credit", timeoutMs: 60_000, onPending: (gate) => { pending = gate; } });
+      const generating = generateText({ model: modelCalling(input, `call_${randomUUID().slice(0, 8)}`), tools: { issueCredit: failing }, prompt: "Credit it.", stopWhen: stepCountIs(3) });
+      await until("the tool call opened a gate", () => pending !== undefined, 30_000);
+      await tether.decideByApi(pending!.gateId, { decision: "approve" });
+      const result = await generating;
+      expect(result.steps[0].content.find((part) => part.type === "tool-error")).toMatchObject({ error: expect.objectContaining({ message: "billing is down" }) });
+      expect((await client.getGate(pending!.gateId)).outcome).toMatchObject({ status: "failed", detail: "billing is down" });
+    });
+
     it("the idempotency key is the tool's name and the AI SDK's toolCallId: the same call finds its gate", async () => {
       const input = creditArgs();
       const { gateId, toolCallId, calls: first } = await gatedRun(input, (id) => tether.decideByApi(id, { decision: "approve" }));
