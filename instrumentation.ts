@@ -4,12 +4,14 @@
 // engine needs Node and Prisma; the dynamic import keeps it out of any edge bundle).
 // TETHER_EMBEDDED_WORKER=0 turns the worker off when standalone workers (`npm run worker`) share Postgres.
 export async function register() {
+  // NEXT_RUNTIME is Next's own switch, inlined at build time so the edge bundle drops the import below;
+  // it is not configuration, so it is read here and not in lib/config.ts.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getRuntime, startDeployClockFromEnv, startEmbeddedWorker } = await import("@/lib/runtime.server");
+  const { getRuntime, isEmbeddedWorkerEnabled, startDeployClockFromEnv, startEmbeddedWorker } = await import("@/lib/runtime.server");
   getRuntime();
   // The console serves the sandbox (TETHER_SANDBOX), worker or not: its deploys finish on their own.
   startDeployClockFromEnv();
-  if (process.env.TETHER_EMBEDDED_WORKER === "0") return;
+  if (!isEmbeddedWorkerEnabled()) return;
   // register() blocks the server until it returns, so the worker's loop is not awaited; a start
   // failure is logged rather than taking the console down with it.
   Promise.resolve()

@@ -2,7 +2,7 @@
 // one the browser is sent to /signin?callbackUrl=<where it was going>. The console layout checks again
 // on the server, and every server action checks the session and its scope (lib/actions).
 // Not guarded: /api/* (the HTTP API has its own bearer tokens; /api/auth/* is Auth.js's own), Next's
-// static assets, and the sign-in and sign-out paths — those must not even pass through Auth.js here:
+// static assets, the A2A agent card, and the sign-in and sign-out paths — those must not even pass through Auth.js here:
 // it re-issues the session cookie on every request it sees, which would undo a sign-out.
 // A path that is not valid percent-encoding (/api/runs/%E0%A4%A) gets a 400 here, on pages and on
 // /api/* alike: past the proxy, Next fails to decode it and answers a bare 500 before any route runs.
@@ -20,7 +20,9 @@ const { auth } = NextAuth(() => baseAuthConfig());
 // (Not `auth(handler)`: with a lazy config that returns a promise of the wrapper, not the wrapper.)
 const requireSession = auth as unknown as (request: NextRequest, event: NextFetchEvent) => Promise<Response>;
 
-const PUBLIC_PATHS = new Set([SIGN_IN_PATH, "/signout"]);
+// The A2A agent card is public discovery (A2A 1.0 §8.2): it holds no data, and every call it describes needs a token.
+const AGENT_CARD_PATH = "/.well-known/agent-card.json";
+const PUBLIC_PATHS = new Set([SIGN_IN_PATH, "/signout", AGENT_CARD_PATH]);
 
 export async function proxy(request: NextRequest, event: NextFetchEvent) {
   const { pathname } = request.nextUrl;

@@ -6,6 +6,7 @@
 //   io          one worker overlaps I/O: 20 runs whose tool waits 500 ms vs one such run       (io-overlap.ts)
 //   gate        gate round trip: decision → the approved step committed, started worker        (gate-round-trip.ts)
 //   latency     new-run latency: startRun → first step committed, started worker               (new-run-latency.ts)
+//   opengate    open gate: requestGate → packet → decision → the long-polling client woken     (open-gate.ts)
 //   scaling     1, 2, 4 worker processes on one Postgres database + the one-client commit floor (scaling.ts)
 //   memory      a worker process with 1,000 parked runs and 64 active ones (Postgres)           (memory.ts)
 // Knobs (env): BENCH_DBS=sqlite,postgres; BENCH_PURE_STEPS, BENCH_EFFECT_STEPS, BENCH_LONG_STEPS,
@@ -33,12 +34,15 @@ import { ioGoals, ioOverlap, printIo, type IoResult } from "./scenarios/io-overl
 import { compareLongRun, longRunGoals, printLongRun } from "./scenarios/long-run";
 import { memory, memoryGoals, printMemory, type MemoryResult } from "./scenarios/memory";
 import { newRunGoals, newRunLatency, printNewRun, type NewRunResult } from "./scenarios/new-run-latency";
+import { openGateRoundTrip, printOpenGate, type OpenGateResult } from "./scenarios/open-gate";
 import { printScaling, scaling, scalingGoals, type ScalingResult } from "./scenarios/scaling";
 import { FULL_SCENARIOS, PER_RUN, SEQUENTIAL, measure, showSql, warmUp, type Provider, type Scenario } from "./scenarios/throughput";
 
 installDriverCounters();
 
-const ALL = ["sequential", "concurrent", "io", "gate", "latency", "scaling", "memory"] as const;
+const ALL = ["sequential", "concurrent", "io", "gate", "latency", "opengate", "scaling", "memory"] as const;
+/** The scenarios that run in this process on each database (the others start processes of their own). */
+const IN_PROCESS: readonly Name[] = ["sequential", "concurrent", "io", "gate", "latency", "opengate"];
 type Name = (typeof ALL)[number];
 const only = list("BENCH_ONLY", [...ALL]);
 const unknown = only.filter((n) => !(ALL as readonly string[]).includes(n));
@@ -46,8 +50,8 @@ if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join
 const selected = (name: Name) => only.includes(name);
 const dbs = list("BENCH_DBS", ["sqlite", "postgres"]);
 
-type Results = { rows: Row[]; io: IoResult[]; gate: GateResult[]; newRun: NewRunResult[]; scaling: ScalingResult | null; memory: MemoryResult | null; engineLog: string[] };
-const results: Results = { rows: [], io: [], gate: [], newRun: [], scaling: null, memory: null, engineLog: [] };
+type Results = { rows: Row[]; io: IoResult[]; gate: GateResult[]; newRun: NewRunResult[]; openGate: OpenGateResult[]; scaling: ScalingResult | null; memory: MemoryResult | null; engineLog: string[] };
+const results: Results = { rows: [], io: [], gate: [], newRun: [], openGate: [], scaling: null, memory: null, engineLog: [] };
 const t00 = performance.now();
 const progress = (what: string) => process.stderr.write(`  [${((performance.now() - t00) / 1000).toFixed(1)} s] measured ${what}\n`);
 
@@ -89,6 +93,10 @@ async function benchDatabase(db: string, provider: Provider, bench: Bench, pg: P
     results.newRun.push(await newRunLatency(db, bench));
     progress(`${db} · new-run latency`);
   }
+  if (selected("opengate")) {
+    results.openGate.push(await openGateRoundTrip(db, bench));
+    progress(`${db} · open gate round trip`);
+  }
 }
 
 /** Which engine was measured: the commit, and whether the engine's files differ from it. */
@@ -106,7 +114,7 @@ async function main() {
   const started = performance.now();
   const loadAtStart = load();
   const context: string[] = [treeContext()];
-  const inProcess = ALL.slice(0, 5).some(selected);
+  const inProcess = IN_PROCESS.some(selected);
 
   if (dbs.includes("sqlite") && inProcess) {
     const sqlite = await createSqlite();
@@ -172,6 +180,7 @@ async function main() {
   printIo(results.io);
   printGate(results.gate);
   printNewRun(results.newRun);
+  printOpenGate(results.openGate);
   printScaling(results.scaling);
   printMemory(results.memory);
   printGoals(goals);
@@ -195,6 +204,7 @@ async function main() {
     longRun: longRun.map((c) => ({ db: c.db, msPerStepRatio: round(c.msRatio), p50Ratio: round(c.p50Ratio), bytesPerStepRatio: round(c.bytesRatio), kbPerStepShort: round(c.short.perStep.bytesOut / 1024, 1), kbPerStepLong: round(c.long.perStep.bytesOut / 1024, 1) })),
     ioOverlap: results.io.map((r) => ({ db: r.db, runs: r.runs, steps: r.steps, waitMs: r.waitMs, oneRunMs: round(r.oneMs, 0), allRunsMs: round(r.manyMs, 0), ratio: round(r.ratio), peakInFlight: r.peakInFlight })),
     gateRoundTrip: results.gate.map((r) => ({ db: r.db, rounds: r.rounds, p50Ms: round(r.roundTrip.p50), p95Ms: round(r.roundTrip.p95), maxMs: round(r.roundTrip.max), decideP50Ms: round(r.decide.p50), fromCallP50Ms: round(r.fromCall.p50), missed: r.missed, claimsPerRound: round(r.claimsPerRound), storeCalls: timelineJson(r.timeline) })),
+    openGateRoundTrip: results.openGate.map((r) => ({ db: r.db, rounds: r.rounds, p50Ms: round(r.woken.p50), p95Ms: round(r.woken.p95), maxMs: round(r.woken.max), fromCallP50Ms: round(r.fromCall.p50), openedP50Ms: round(r.opened.p50), missed: r.missed })),
     newRunLatency: results.newRun.map((r) => ({ db: r.db, runs: r.runs, p50Ms: round(r.firstStep.p50), p95Ms: round(r.firstStep.p95), maxMs: round(r.firstStep.max), pickupP50Ms: round(r.pickup.p50), startRunP50Ms: round(r.create.p50), fromCallP50Ms: round(r.fromCall.p50), missed: r.missed, claimsPerRun: round(r.claimsPerRun), storeCalls: timelineJson(r.timeline) })),
     scaling: results.scaling && {
       commitFloorPerSec: round(results.scaling.floor.perSec, 0), concurrency: results.scaling.concurrency,

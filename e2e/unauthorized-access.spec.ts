@@ -86,7 +86,7 @@ test("a demo account can be picked from the list; a foreign callbackUrl is not f
 // ---- The admin surfaces, as a reviewer: every page refuses, and so does every admin server action when
 // it is called directly (not through a hidden button) — and nothing changes.
 
-const ADMIN_PAGES = ["/admin/agents", "/admin/tools", "/admin/permissions", "/admin/users", "/admin/tokens"];
+const ADMIN_PAGES = ["/admin/agents", "/admin/tools", "/admin/permissions", "/admin/users", "/admin/tokens", "/admin/audit"];
 
 /**
  * Calls a server action the way the browser does (POST to a page that uses it, with its Next-Action id),

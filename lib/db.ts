@@ -1,9 +1,9 @@
 // The single Prisma client factory. DATABASE_URL picks the database: postgres(ql):// → Postgres,
 // anything else (or nothing) → the embedded SQLite file in TETHER_DATA_DIR (default ./data).
-import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { getConfig, type Config } from "./config";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 
@@ -11,8 +11,9 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 export type Db = InstanceType<typeof SqliteClient>;
 export type DbProvider = "sqlite" | "postgres";
 
-export function defaultDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL || `file:${path.join(env.TETHER_DATA_DIR ?? "./data", "tether.db")}`;
+/** DATABASE_URL, else the embedded SQLite file in TETHER_DATA_DIR (lib/config.ts). */
+export function defaultDatabaseUrl(config: Config = getConfig()): string {
+  return config.database.url;
 }
 
 export function providerOf(url: string): DbProvider {
@@ -32,12 +33,8 @@ export const databaseUrlOf = (db: Db): string | undefined => made.get(db)?.url;
 export const poolOf = (db: Db): pg.Pool | undefined => made.get(db)?.pool;
 
 /** TETHER_PG_POOL_SIZE: connections per process to Postgres, shared by Prisma and the hot path (pg's default: 10). */
-export function poolSize(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.TETHER_PG_POOL_SIZE?.trim();
-  if (!raw) return 10;
-  const size = Number(raw);
-  if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000, got "${raw}"`);
-  return size;
+export function poolSize(config: Config = getConfig()): number {
+  return config.database.poolSize;
 }
 
 export function createDb(url: string = defaultDatabaseUrl()): Db {

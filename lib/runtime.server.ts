@@ -10,12 +10,14 @@ import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { applyDefaultPermissions } from "@/lib/sdk";
 import { getDb, type Db } from "@/lib/db";
 import { DEFAULT_CONCURRENCY, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
-import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
+import { isSandboxEnabled } from "@/lib/auth/mode";
+import { getConfig, type Config } from "@/lib/config";
 import { getDeployCallback, logDeployFinished, setDeployCallback, type DeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
 import { startSandboxDeployClock, type DeployClock } from "@/lib/sandbox/deploy-clock";
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { startNotifications, type Notifications } from "@/lib/notifications/dispatcher";
+import { getGate } from "@/lib/commands/request-gate";
 import { withTraceExportFromEnv } from "@/lib/telemetry";
 import { createTether } from "@/lib/tether";
 import { createBuiltInTools } from "@/lib/tools";
@@ -27,7 +29,7 @@ const consoleLogger: Logger = {
 };
 
 /** Where the tools reach the sandbox world: this console's own /api/sandbox unless told otherwise. */
-export const sandboxUrl = () => process.env.TETHER_SANDBOX_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api/sandbox`;
+export const sandboxUrl = () => getConfig().sandbox.url;
 
 /** The sandbox reports a finished deploy "by callback": it becomes the run's deploy.finished signal. */
 export function deliverDeployCallback(runtime: Runtime) {
@@ -42,8 +44,8 @@ export function deliverDeployCallback(runtime: Runtime) {
  * complete a deploy into a run (the sandbox's routes are 404), and a runtime built earlier in this
  * process is unhooked. Real systems call back through the signed webhook route (lib/webhooks).
  */
-export function sandboxDeployCallback(runtime: Runtime, env: Env = process.env): DeployCallback {
-  return isSandboxEnabled(env) ? deliverDeployCallback(runtime) : logDeployFinished;
+export function sandboxDeployCallback(runtime: Runtime, config: Config = getConfig()): DeployCallback {
+  return isSandboxEnabled(config) ? deliverDeployCallback(runtime) : logDeployFinished;
 }
 
 /** TETHER_MODEL set (e.g. openai:gpt-4o-mini): the agents think with that model instead of their scripts. */
@@ -75,7 +77,7 @@ export function getRuntime(): Runtime {
     globalForTether.tetherRuntime = { db, runtime };
     // The admin pages show each version's instructions, tools and plan; not awaited (start-up stays fast)
     // and a failure only costs that record, never the runtime.
-    recordAgentVersions(db, agents, { model: process.env.TETHER_MODEL?.trim() || null })
+    recordAgentVersions(db, agents, { model: getConfig().model.spec?.spec ?? null })
       .catch((error: unknown) => consoleLogger.warn("could not record agent versions", { error: String(error) }));
     // A team's agents (agents/index.ts) get the permissions their gates declare, once: an admin's edit is kept.
     void Promise.all(teamAgents.map((agent) => applyDefaultPermissions(runtime, agent, { by: "agents/index.ts" })))
@@ -94,15 +96,8 @@ export function startDeployClockFromEnv(): DeployClock | null {
 }
 
 /** A worker's settings from the environment: the embedded worker and `npm run worker` read the same ones. */
-export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerOptions {
-  const number = (name: string) => {
-    const raw = env[name]?.trim();
-    if (!raw) return undefined;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-    return value;
-  };
-  return { concurrency: number("TETHER_WORKER_CONCURRENCY"), leaseMs: number("TETHER_LEASE_MS"), pollMs: number("TETHER_POLL_MS") };
+export function workerOptionsFromEnv(config: Config = getConfig()): WorkerOptions {
+  return { ...config.worker.options };
 }
 
 /** Retention's periodic purge (TETHER_RETENTION_DAYS; off when unset or 0), once per process. */
@@ -113,9 +108,13 @@ export function startRetentionFromEnv(): Retention {
 
 /** Tells the queues' notification channels (lib/notifications), once per process; TETHER_SMTP_URL etc. are read here. */
 export function startNotificationsFromEnv(): Notifications {
-  globalForTether.tetherNotifications ??= startNotifications({ db: getDb, logger: consoleLogger });
+  // Open gates' signed callbacks ride on the same outbox (lib/gates/callbacks.ts).
+  globalForTether.tetherNotifications ??= startNotifications({ db: getDb, logger: consoleLogger, gateView: (gateId) => getGate({ runtime: getRuntime() }, gateId) });
   return globalForTether.tetherNotifications;
 }
+
+/** Whether this console runs a worker of its own: TETHER_EMBEDDED_WORKER=0 turns it off (standalone workers share Postgres). */
+export const isEmbeddedWorkerEnabled = (config: Config = getConfig()) => config.worker.isEmbedded;
 
 /** The in-process worker of the embedded mode (TETHER_EMBEDDED_WORKER=0 turns it off). */
 export function startEmbeddedWorker(): Worker {

@@ -8,33 +8,27 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { config as loadEnvFile } from "dotenv";
-import { queuedRunCapFromEnv } from "../lib/api/queued-runs.ts";
-import { rateLimitFromEnv } from "../lib/api/rate-limit.ts";
-import { isSandboxEnabled, listenHostname } from "../lib/auth/mode.ts";
-import { trustedProxyHops } from "../lib/auth/trust-proxy.ts";
-import { internalSandboxKey } from "../lib/sandbox/internal-key.ts";
-import { webhookConfigFromEnv } from "../lib/webhooks/config.ts";
+import { ConfigError, loadConfig, type Config } from "../lib/config.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // The env files the app reads (variables already set win), so demo mode is decided as the server decides it.
 loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
 
-// Settings the server would otherwise trip over at the first request: a bad one stops the start here.
+// Every setting (lib/config.ts, docs/configuration.md), checked before the server starts: a bad one stops
+// the start here, with the variable's name and what it must be, rather than at the first request.
+let config: Config;
 try {
-  isSandboxEnabled(); // TETHER_SANDBOX
-  if (process.env.TETHER_SANDBOX_SECRET) internalSandboxKey(); // its length
-  webhookConfigFromEnv(); // TETHER_WEBHOOK_SECRETS, TETHER_WEBHOOK_SIGNAL_TYPES, TETHER_WEBHOOK_TOLERANCE_SECONDS
-  rateLimitFromEnv(); // TETHER_RATE_LIMIT
-  queuedRunCapFromEnv(); // TETHER_MAX_QUEUED_RUNS
-  trustedProxyHops(); // TETHER_TRUST_PROXY
+  config = loadConfig(process.env);
 } catch (error) {
-  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  if (!(error instanceof ConfigError)) throw error;
+  // Each message starts with the variable's name; a cross-variable one is prefixed with the variable it is about.
+  for (const { variable, message } of error.issues) console.error(`[start] ${message.startsWith(variable) ? message : `${variable}: ${message}`}`);
   process.exit(1);
 }
 
-const port = process.env.PORT || "3000";
-const hostname = listenHostname();
-if (hostname === "127.0.0.1" && !process.env.HOSTNAME?.trim()) {
+const port = config.server.port;
+const hostname = config.server.listenHostname;
+if (hostname === "127.0.0.1" && !config.server.hostname) {
   console.log(`[start] demo mode: serving on 127.0.0.1 only (http://localhost:${port}); set HOSTNAME=0.0.0.0 to serve on every interface`);
 }
 // The built-in tools reach this server's /api/sandbox at 127.0.0.1 by default (lib/runtime.server.ts);

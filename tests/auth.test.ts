@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../lib/config";
 import { safeCallbackPath, trustHostFromEnv } from "../lib/auth/config";
 import { isDemoMode, listenHostname } from "../lib/auth/mode";
 import { oidcDefaultRole, oidcProviderFromEnv } from "../lib/auth/oidc";
@@ -40,29 +41,29 @@ describe("RBAC", () => {
 
 describe("configuration from the environment", () => {
   it("demo mode: on for the embedded default, off for Postgres, TETHER_DEMO wins", () => {
-    expect(isDemoMode({})).toBe(true);
-    expect(isDemoMode({ DATABASE_URL: "file:./data/x.db" })).toBe(true);
-    expect(isDemoMode({ DATABASE_URL: "postgresql://db/tether" })).toBe(false);
-    expect(isDemoMode({ TETHER_DEMO: "0" })).toBe(false);
-    expect(isDemoMode({ TETHER_DEMO: "1", DATABASE_URL: "postgres://db/tether" })).toBe(true);
+    expect(isDemoMode(loadConfig({}))).toBe(true);
+    expect(isDemoMode(loadConfig({ DATABASE_URL: "file:./data/x.db" }))).toBe(true);
+    expect(isDemoMode(loadConfig({ DATABASE_URL: "postgresql://db/tether" }))).toBe(false);
+    expect(isDemoMode(loadConfig({ TETHER_DEMO: "0" }))).toBe(false);
+    expect(isDemoMode(loadConfig({ TETHER_DEMO: "1", DATABASE_URL: "postgres://db/tether" }))).toBe(true);
   });
 
   it("npm start listens on 127.0.0.1 in demo mode unless HOSTNAME says otherwise; outside it, on Next's default", () => {
-    expect(listenHostname({})).toBe("127.0.0.1");
-    expect(listenHostname({ TETHER_DEMO: "1", DATABASE_URL: "postgres://db/tether" })).toBe("127.0.0.1");
-    expect(listenHostname({ HOSTNAME: "0.0.0.0" })).toBe("0.0.0.0");
-    expect(listenHostname({ HOSTNAME: " " })).toBe("127.0.0.1");
-    expect(listenHostname({ DATABASE_URL: "postgresql://db/tether" })).toBeUndefined();
-    expect(listenHostname({ TETHER_DEMO: "0" })).toBeUndefined();
-    expect(listenHostname({ TETHER_DEMO: "0", HOSTNAME: "10.0.0.5" })).toBe("10.0.0.5");
+    expect(listenHostname(loadConfig({}))).toBe("127.0.0.1");
+    expect(listenHostname(loadConfig({ TETHER_DEMO: "1", DATABASE_URL: "postgres://db/tether" }))).toBe("127.0.0.1");
+    expect(listenHostname(loadConfig({ HOSTNAME: "0.0.0.0" }))).toBe("0.0.0.0");
+    expect(listenHostname(loadConfig({ HOSTNAME: " " }))).toBe("127.0.0.1");
+    expect(listenHostname(loadConfig({ DATABASE_URL: "postgresql://db/tether" }))).toBeUndefined();
+    expect(listenHostname(loadConfig({ TETHER_DEMO: "0" }))).toBeUndefined();
+    expect(listenHostname(loadConfig({ TETHER_DEMO: "0", HOSTNAME: "10.0.0.5" }))).toBe("10.0.0.5");
   });
 
   it("trusts the host header when embedded or when AUTH_URL is set; AUTH_TRUST_HOST wins", () => {
-    expect(trustHostFromEnv({})).toBe(true);
-    expect(trustHostFromEnv({ DATABASE_URL: "postgresql://db/t" })).toBe(false);
-    expect(trustHostFromEnv({ DATABASE_URL: "postgresql://db/t", AUTH_URL: "https://tether.example.com" })).toBe(true);
-    expect(trustHostFromEnv({ DATABASE_URL: "postgresql://db/t", AUTH_TRUST_HOST: "true" })).toBe(true);
-    expect(trustHostFromEnv({ AUTH_TRUST_HOST: "false" })).toBe(false);
+    expect(trustHostFromEnv(loadConfig({}))).toBe(true);
+    expect(trustHostFromEnv(loadConfig({ DATABASE_URL: "postgresql://db/t" }))).toBe(false);
+    expect(trustHostFromEnv(loadConfig({ DATABASE_URL: "postgresql://db/t", AUTH_URL: "https://tether.example.com" }))).toBe(true);
+    expect(trustHostFromEnv(loadConfig({ DATABASE_URL: "postgresql://db/t", AUTH_TRUST_HOST: "true" }))).toBe(true);
+    expect(trustHostFromEnv(loadConfig({ AUTH_TRUST_HOST: "false" }))).toBe(false);
   });
 
   it("a callbackUrl is a path on this site, never another origin or the sign-in page itself; anything else is /", () => {
@@ -80,16 +81,16 @@ describe("configuration from the environment", () => {
   });
 
   it("an OIDC provider exists only when issuer and client id are configured", () => {
-    expect(oidcProviderFromEnv({})).toBeNull();
-    expect(oidcProviderFromEnv({ AUTH_OIDC_ISSUER: "https://idp.example.com" })).toBeNull();
-    expect(oidcProviderFromEnv({ AUTH_OIDC_ISSUER: "https://idp.example.com", AUTH_OIDC_ID: "tether", AUTH_OIDC_SECRET: "s3cret", AUTH_OIDC_NAME: "Okta" })).toMatchObject({
+    expect(oidcProviderFromEnv(loadConfig({}))).toBeNull();
+    expect(oidcProviderFromEnv(loadConfig({ AUTH_OIDC_ISSUER: "https://idp.example.com" }))).toBeNull();
+    expect(oidcProviderFromEnv(loadConfig({ AUTH_OIDC_ISSUER: "https://idp.example.com", AUTH_OIDC_ID: "tether", AUTH_OIDC_SECRET: "s3cret", AUTH_OIDC_NAME: "Okta" }))).toMatchObject({
       id: "oidc", type: "oidc", name: "Okta", issuer: "https://idp.example.com", clientId: "tether", clientSecret: "s3cret", checks: ["pkce", "state", "nonce"],
     });
-    expect(oidcDefaultRole({})).toBe("none"); // nobody is let in by default: an admin adds people, or sets a role
-    expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "reviewer" })).toBe("reviewer");
-    expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "None" })).toBe("none");
-    expect(oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "operator" })).toBe("operator");
-    expect(() => oidcDefaultRole({ AUTH_OIDC_DEFAULT_ROLE: "root" })).toThrow(/AUTH_OIDC_DEFAULT_ROLE/);
+    expect(oidcDefaultRole(loadConfig({}))).toBe("none"); // nobody is let in by default: an admin adds people, or sets a role
+    expect(oidcDefaultRole(loadConfig({ AUTH_OIDC_DEFAULT_ROLE: "reviewer" }))).toBe("reviewer");
+    expect(oidcDefaultRole(loadConfig({ AUTH_OIDC_DEFAULT_ROLE: "None" }))).toBe("none");
+    expect(oidcDefaultRole(loadConfig({ AUTH_OIDC_DEFAULT_ROLE: "operator" }))).toBe("operator");
+    expect(() => oidcDefaultRole(loadConfig({ AUTH_OIDC_DEFAULT_ROLE: "root" }))).toThrow(/AUTH_OIDC_DEFAULT_ROLE/);
   });
 });
 
@@ -104,12 +105,12 @@ describe("the session secret", () => {
     expect(first.secret.length).toBeGreaterThanOrEqual(32);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(ensureAuthSecretFile(file)).toEqual({ secret: first.secret, created: false });
-    expect(resolveAuthSecret({ TETHER_DATA_DIR: path.join(dir, "nested") })).toBe(first.secret);
+    expect(resolveAuthSecret(loadConfig({ TETHER_DATA_DIR: path.join(dir, "nested") }))).toBe(first.secret);
     expect(readFileSync(file, "utf8").trim()).toBe(first.secret);
   });
 
   it("AUTH_SECRET wins, and nothing is written then", () => {
-    expect(resolveAuthSecret({ AUTH_SECRET: "from-the-environment", TETHER_DATA_DIR: path.join(dir, "unused") })).toBe("from-the-environment");
+    expect(resolveAuthSecret(loadConfig({ AUTH_SECRET: "from-the-environment", TETHER_DATA_DIR: path.join(dir, "unused") }))).toBe("from-the-environment");
     expect(() => statSync(path.join(dir, "unused"))).toThrow();
   });
 });
@@ -171,7 +172,7 @@ describe("sign-in throttle", () => {
   });
 
   it("the client's address: the entry the nearest trusted proxy wrote in X-Forwarded-For, never the client's own first entry", () => {
-    const at = (xff: string | null, hops?: string) => clientAddress(new Headers(xff === null ? {} : { "x-forwarded-for": xff }), { TETHER_TRUST_PROXY: hops });
+    const at = (xff: string | null, hops?: string) => clientAddress(new Headers(xff === null ? {} : { "x-forwarded-for": xff }), loadConfig({ TETHER_TRUST_PROXY: hops }));
     expect(at("203.0.113.9")).toBe("203.0.113.9"); // next start: the socket's address
     expect(at("::ffff:127.0.0.1")).toBe("127.0.0.1");
     expect(at("1.1.1.1, 203.0.113.9", "1")).toBe("203.0.113.9"); // one proxy appended the client's address
@@ -181,10 +182,10 @@ describe("sign-in throttle", () => {
     expect(at("198.51.100.4:5060", "1")).toBe("198.51.100.4");
     expect(at("unknown", "1")).toBeNull();
     expect(at(null)).toBeNull();
-    expect(trustedProxyHops({})).toBe(0);
-    expect(trustedProxyHops({ TETHER_TRUST_PROXY: "off" })).toBe(0);
-    expect(trustedProxyHops({ TETHER_TRUST_PROXY: "on" })).toBe(1);
-    for (const bad of ["yes", "-1", "6", "1.5"]) expect(() => trustedProxyHops({ TETHER_TRUST_PROXY: bad }), bad).toThrow(/TETHER_TRUST_PROXY must be/);
+    expect(trustedProxyHops(loadConfig({}))).toBe(0);
+    expect(trustedProxyHops(loadConfig({ TETHER_TRUST_PROXY: "off" }))).toBe(0);
+    expect(trustedProxyHops(loadConfig({ TETHER_TRUST_PROXY: "on" }))).toBe(1);
+    for (const bad of ["yes", "-1", "6", "1.5"]) expect(() => trustedProxyHops(loadConfig({ TETHER_TRUST_PROXY: bad })), bad).toThrow(/TETHER_TRUST_PROXY must be/);
   });
 
   it("an IPv6 address is counted by its /64, so a host cannot rotate through its own prefix", () => {

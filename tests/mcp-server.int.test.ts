@@ -101,7 +101,7 @@ describe.each(providers())("Tether as an MCP server [%s]", (_provider, url) => {
     const client = await connect(reader);
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, tasks: { requests: { tools: { call: {} } } } });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["cancel_run", "decide_packet", "get_run", "list_agents", "list_packets", "start_run"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["cancel_run", "decide_packet", "get_run", "list_agents", "list_packets", "request_approval", "start_run"]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.start_run.execution).toEqual({ taskSupport: "optional" });
     expect(byName.start_run.inputSchema).toMatchObject({ type: "object", properties: { agent: { type: "string" }, idempotencyKey: { maxLength: 200 } }, required: expect.arrayContaining(["agent"]) });
@@ -260,7 +260,7 @@ describe.each(providers())("Tether as an MCP server [%s]", (_provider, url) => {
     const client = new Client({ name: "tether-docs-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.pathname, server.url), { requestInit: { headers } }));
     clients.push(client);
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools()).tools).toHaveLength(7);
   });
 
   it("`tether mcp` (docs/mcp.md's stdio configuration) serves the same tools and tasks, relaying to /api/mcp with TETHER_TOKEN", async () => {

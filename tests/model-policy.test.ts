@@ -1,5 +1,6 @@
 import { MockLanguageModelV2 } from "ai/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../lib/config";
 import { z } from "zod";
 import { createModelPolicy } from "../lib/agents/model-policy";
 import { modelFromEnv, pricingFromEnv } from "../lib/agents/model-provider";
@@ -278,24 +279,24 @@ describe("modelFromEnv", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("is null without TETHER_MODEL (scripted policies)", () => {
-    expect(modelFromEnv({})).toBeNull();
-    expect(modelFromEnv({ TETHER_MODEL: " " })).toBeNull();
+    expect(modelFromEnv(loadConfig({}))).toBeNull();
+    expect(modelFromEnv(loadConfig({ TETHER_MODEL: " " }))).toBeNull();
   });
 
   it("builds an OpenAI chat-completions model, or an Anthropic one", () => {
-    expect(modelFromEnv({ TETHER_MODEL: "openai:gpt-4.1-mini", OPENAI_API_KEY: "sk-test" })).toMatchObject({ provider: "openai.chat", modelId: "gpt-4.1-mini" });
-    expect(modelFromEnv({ TETHER_MODEL: "anthropic:claude-sonnet-4-5", ANTHROPIC_API_KEY: "key" })).toMatchObject({ provider: "anthropic.messages", modelId: "claude-sonnet-4-5" });
+    expect(modelFromEnv(loadConfig({ TETHER_MODEL: "openai:gpt-4.1-mini", OPENAI_API_KEY: "sk-test" }))).toMatchObject({ provider: "openai.chat", modelId: "gpt-4.1-mini" });
+    expect(modelFromEnv(loadConfig({ TETHER_MODEL: "anthropic:claude-sonnet-4-5", ANTHROPIC_API_KEY: "key" }))).toMatchObject({ provider: "anthropic.messages", modelId: "claude-sonnet-4-5" });
     // A self-hosted OpenAI-compatible endpoint may need no key.
-    expect(modelFromEnv({ TETHER_MODEL: "openai:llama3.1:8b", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toMatchObject({ modelId: "llama3.1:8b" });
+    expect(modelFromEnv(loadConfig({ TETHER_MODEL: "openai:llama3.1:8b", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" }))).toMatchObject({ modelId: "llama3.1:8b" });
   });
 
   it("rejects a malformed TETHER_MODEL or a missing key, naming the variable", () => {
-    expect(() => modelFromEnv({ TETHER_MODEL: "foo" })).toThrow(/TETHER_MODEL must be "openai:<model>" or "anthropic:<model>".*got "foo"/);
-    expect(() => modelFromEnv({ TETHER_MODEL: "mistral:large", OPENAI_API_KEY: "k" })).toThrow(/TETHER_MODEL must be/);
-    expect(() => modelFromEnv({ TETHER_MODEL: "openai:" })).toThrow(/TETHER_MODEL must be/);
-    expect(() => modelFromEnv({ TETHER_MODEL: "openai:gpt-4.1" })).toThrow(/needs OPENAI_API_KEY/);
-    expect(() => modelFromEnv({ TETHER_MODEL: "anthropic:claude" })).toThrow(/needs ANTHROPIC_API_KEY/);
-    expect(() => modelFromEnv({ TETHER_MODEL: "openai:gpt-4.1", OPENAI_API_KEY: "k", OPENAI_BASE_URL: "not a url" })).toThrow(/OPENAI_BASE_URL must be an http\(s\) URL/);
+    expect(() => modelFromEnv(loadConfig({ TETHER_MODEL: "foo" }))).toThrow(/TETHER_MODEL must be "openai:<model>" or "anthropic:<model>".*got "foo"/);
+    expect(() => modelFromEnv(loadConfig({ TETHER_MODEL: "mistral:large", OPENAI_API_KEY: "k" }))).toThrow(/TETHER_MODEL must be/);
+    expect(() => modelFromEnv(loadConfig({ TETHER_MODEL: "openai:" }))).toThrow(/TETHER_MODEL must be/);
+    expect(() => modelFromEnv(loadConfig({ TETHER_MODEL: "openai:gpt-4.1" }))).toThrow(/needs OPENAI_API_KEY/);
+    expect(() => modelFromEnv(loadConfig({ TETHER_MODEL: "anthropic:claude" }))).toThrow(/needs ANTHROPIC_API_KEY/);
+    expect(() => modelFromEnv(loadConfig({ TETHER_MODEL: "openai:gpt-4.1", OPENAI_API_KEY: "k", OPENAI_BASE_URL: "not a url" }))).toThrow(/OPENAI_BASE_URL must be an http\(s\) URL/);
   });
 
   it("talks to OPENAI_BASE_URL with the chat-completions API: a required tool call, parallel calls allowed", async () => {
@@ -308,8 +309,8 @@ describe("modelFromEnv", () => {
         usage: { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 },
       }), { status: 200, headers: { "content-type": "application/json" } });
     });
-    const model = modelFromEnv({ TETHER_MODEL: "openai:local-model", OPENAI_API_KEY: "sk-local", OPENAI_BASE_URL: "http://llm.internal:8080/v1/" })!;
-    const out = await createModelPolicy({ model, tools, pricing: pricingFromEnv({ TETHER_MODEL_PRICING: "0.4, 1.6" }) }).decide(policyInput());
+    const model = modelFromEnv(loadConfig({ TETHER_MODEL: "openai:local-model", OPENAI_API_KEY: "sk-local", OPENAI_BASE_URL: "http://llm.internal:8080/v1/" }))!;
+    const out = await createModelPolicy({ model, tools, pricing: pricingFromEnv(loadConfig({ TETHER_MODEL_PRICING: "0.4, 1.6" })) }).decide(policyInput());
 
     expect(out).toMatchObject({ decision: { kind: "complete", output: "ok" }, usage: { inputTokens: 50, outputTokens: 5, costUsd: (50 * 0.4 + 5 * 1.6) / 1e6 } });
     expect(requests).toHaveLength(1);
@@ -330,7 +331,7 @@ describe("modelFromEnv", () => {
         usage: { input_tokens: 70, output_tokens: 9 },
       }), { status: 200, headers: { "content-type": "application/json" } });
     });
-    const model = modelFromEnv({ TETHER_MODEL: "anthropic:claude-test", ANTHROPIC_API_KEY: "key", ANTHROPIC_BASE_URL: "http://claude.internal/v1" })!;
+    const model = modelFromEnv(loadConfig({ TETHER_MODEL: "anthropic:claude-test", ANTHROPIC_API_KEY: "key", ANTHROPIC_BASE_URL: "http://claude.internal/v1" }))!;
     const out = await createModelPolicy({ model, tools, maxOutputTokens: 1024 }).decide(policyInput());
 
     expect(out).toMatchObject({ decision: { kind: "call", tool: "orders.get", args: { orderId: "o-42" }, reasoning: "read first" }, usage: { inputTokens: 70, outputTokens: 9 } });
@@ -341,9 +342,9 @@ describe("modelFromEnv", () => {
   });
 
   it("reads TETHER_MODEL_PRICING", () => {
-    expect(pricingFromEnv({})).toBeUndefined();
-    expect(pricingFromEnv({ TETHER_MODEL_PRICING: "3,15" })).toEqual({ inputPerMTok: 3, outputPerMTok: 15 });
-    expect(() => pricingFromEnv({ TETHER_MODEL_PRICING: "cheap" })).toThrow(/TETHER_MODEL_PRICING must be/);
-    expect(() => pricingFromEnv({ TETHER_MODEL_PRICING: "1,-2" })).toThrow(/TETHER_MODEL_PRICING must be/);
+    expect(pricingFromEnv(loadConfig({}))).toBeUndefined();
+    expect(pricingFromEnv(loadConfig({ TETHER_MODEL_PRICING: "3,15" }))).toEqual({ inputPerMTok: 3, outputPerMTok: 15 });
+    expect(() => pricingFromEnv(loadConfig({ TETHER_MODEL_PRICING: "cheap" }))).toThrow(/TETHER_MODEL_PRICING must be/);
+    expect(() => pricingFromEnv(loadConfig({ TETHER_MODEL_PRICING: "1,-2" }))).toThrow(/TETHER_MODEL_PRICING must be/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../lib/config";
 import type { RuntimeStore, TraceEvent } from "../lib/runtime";
-import { defaultRedaction, redactPayload, redactedKeys, redactionFromEnv } from "../lib/telemetry/redact";
+import { defaultRedaction, redactPayload, redactedKeys } from "../lib/telemetry/redact";
 import { createSpanFold, type SpanData } from "../lib/telemetry/spans";
 import { withTraceExport } from "../lib/telemetry/store";
 import { parseTraceparent, runWithTraceContext, spanIdOf, traceContextFromHeaders, traceIdOfRun } from "../lib/telemetry/trace-context";
@@ -67,11 +68,11 @@ describe("traceparent", () => {
   });
 
   it("is on only with an OTLP endpoint, and off when the SDK is disabled", () => {
-    expect(isTraceExportEnabled({})).toBe(false);
-    expect(isTraceExportEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })).toBe(true);
-    expect(isTraceExportEnabled({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" })).toBe(true);
-    expect(isTraceExportEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" })).toBe(false);
-    expect(isTraceExportEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_EXPORTER: "none" })).toBe(false);
+    expect(isTraceExportEnabled(loadConfig({}))).toBe(false);
+    expect(isTraceExportEnabled(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }))).toBe(true);
+    expect(isTraceExportEnabled(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" }))).toBe(true);
+    expect(isTraceExportEnabled(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" }))).toBe(false);
+    expect(isTraceExportEnabled(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_EXPORTER: "none" }))).toBe(false);
   });
 });
 
@@ -85,7 +86,7 @@ describe("tool payload redaction", () => {
   });
 
   it("with values, blanks listed keys and anything that looks like a credential", () => {
-    const rule = redactionFromEnv({ TETHER_OTEL_TOOL_PAYLOADS: "values", TETHER_OTEL_REDACT_KEYS: "orderId" });
+    const rule = loadConfig({ TETHER_OTEL_TOOL_PAYLOADS: "values", TETHER_OTEL_REDACT_KEYS: "orderId" }).telemetry.redaction;
     const out = JSON.parse(redactPayload(payload, rule));
     expect(out).toMatchObject({ orderId: "[redacted]", amountCents: 24000, apiKey: "[redacted]", items: [{ sku: "a" }], note: "call me, key [redacted]" });
     expect(JSON.stringify(out)).not.toContain(SECRET);
@@ -93,7 +94,7 @@ describe("tool payload redaction", () => {
       expect(redactPayload({ text: `x ${s} y` }, rule)).not.toContain(s);
     }
     expect(redactedKeys().test("password")).toBe(true);
-    expect(() => redactionFromEnv({ TETHER_OTEL_TOOL_PAYLOADS: "all" })).toThrow(/shape/);
+    expect(() => loadConfig({ TETHER_OTEL_TOOL_PAYLOADS: "all" })).toThrow(/shape/);
   });
 });
 

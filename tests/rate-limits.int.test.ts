@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../lib/config";
 import { queuedRunCapFromEnv } from "../lib/api/queued-runs";
 import { createApiToken } from "../lib/api/tokens";
 import { createRateLimiter, rateLimitFromEnv } from "../lib/api/rate-limit";
@@ -22,13 +23,13 @@ describe("the rate limiter", () => {
   });
 
   it("reads its settings strictly", () => {
-    expect(rateLimitFromEnv({})).toEqual({ perSecond: 20, burst: 200 });
-    expect(rateLimitFromEnv({ TETHER_RATE_LIMIT: "5,50" })).toEqual({ perSecond: 5, burst: 50 });
-    expect(rateLimitFromEnv({ TETHER_RATE_LIMIT: "off" })).toBeNull();
-    for (const bad of ["5", "0,10", "a,b", "5,0", "-1,3"]) expect(() => rateLimitFromEnv({ TETHER_RATE_LIMIT: bad })).toThrow(/TETHER_RATE_LIMIT/);
-    expect(queuedRunCapFromEnv({})).toBe(10_000);
-    expect(queuedRunCapFromEnv({ TETHER_MAX_QUEUED_RUNS: "off" })).toBeNull();
-    for (const bad of ["0", "x", "1.5"]) expect(() => queuedRunCapFromEnv({ TETHER_MAX_QUEUED_RUNS: bad })).toThrow(/TETHER_MAX_QUEUED_RUNS/);
+    expect(rateLimitFromEnv(loadConfig({}))).toEqual({ perSecond: 20, burst: 200 });
+    expect(rateLimitFromEnv(loadConfig({ TETHER_RATE_LIMIT: "5,50" }))).toEqual({ perSecond: 5, burst: 50 });
+    expect(rateLimitFromEnv(loadConfig({ TETHER_RATE_LIMIT: "off" }))).toBeNull();
+    for (const bad of ["5", "0,10", "a,b", "5,0", "-1,3"]) expect(() => rateLimitFromEnv(loadConfig({ TETHER_RATE_LIMIT: bad }))).toThrow(/TETHER_RATE_LIMIT/);
+    expect(queuedRunCapFromEnv(loadConfig({}))).toBe(10_000);
+    expect(queuedRunCapFromEnv(loadConfig({ TETHER_MAX_QUEUED_RUNS: "off" }))).toBeNull();
+    for (const bad of ["0", "x", "1.5"]) expect(() => queuedRunCapFromEnv(loadConfig({ TETHER_MAX_QUEUED_RUNS: bad }))).toThrow(/TETHER_MAX_QUEUED_RUNS/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../lib/config";
 import type { Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { classifyEventType, isAuditEvent } from "../lib/retention/audit-events";
@@ -48,12 +49,12 @@ describe("audit events", () => {
   });
 
   it("TETHER_RETENTION_DAYS: unset or 0 keeps forever; a negative or non-number is refused", () => {
-    expect(retentionDaysFromEnv({})).toBe(0);
-    expect(retentionDaysFromEnv({ TETHER_RETENTION_DAYS: " " })).toBe(0);
-    expect(retentionDaysFromEnv({ TETHER_RETENTION_DAYS: "0" })).toBe(0);
-    expect(retentionDaysFromEnv({ TETHER_RETENTION_DAYS: "30" })).toBe(30);
-    expect(() => retentionDaysFromEnv({ TETHER_RETENTION_DAYS: "-1" })).toThrow(/TETHER_RETENTION_DAYS/);
-    expect(() => retentionDaysFromEnv({ TETHER_RETENTION_DAYS: "a month" })).toThrow(/TETHER_RETENTION_DAYS/);
+    expect(retentionDaysFromEnv(loadConfig({}))).toBe(0);
+    expect(retentionDaysFromEnv(loadConfig({ TETHER_RETENTION_DAYS: " " }))).toBe(0);
+    expect(retentionDaysFromEnv(loadConfig({ TETHER_RETENTION_DAYS: "0" }))).toBe(0);
+    expect(retentionDaysFromEnv(loadConfig({ TETHER_RETENTION_DAYS: "30" }))).toBe(30);
+    expect(() => retentionDaysFromEnv(loadConfig({ TETHER_RETENTION_DAYS: "-1" }))).toThrow(/TETHER_RETENTION_DAYS/);
+    expect(() => retentionDaysFromEnv(loadConfig({ TETHER_RETENTION_DAYS: "a month" }))).toThrow(/TETHER_RETENTION_DAYS/);
   });
 
   it("the periodic purge logs a failure and keeps going; retention off schedules nothing", async () => {

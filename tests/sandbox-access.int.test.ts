@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../lib/config";
 import * as catchAllRoute from "../app/api/sandbox/[...path]/route";
 import * as completeRoute from "../app/api/sandbox/deploys/[id]/complete/route";
 import * as docRoute from "../app/api/sandbox/docs/[id]/route";
@@ -36,22 +37,22 @@ const KEY = "k".repeat(20) + "-internal-sandbox-key";
 
 describe("TETHER_SANDBOX", () => {
   it("parses 1/true/on and 0/false/off in any case; unset follows demo mode; anything else is a start-up error", () => {
-    for (const on of ["1", "true", "on", "ON", " True "]) expect(isSandboxEnabled({ TETHER_SANDBOX: on, DATABASE_URL: "postgresql://x/y" }), on).toBe(true);
-    for (const off of ["0", "false", "off", "OFF"]) expect(isSandboxEnabled({ TETHER_SANDBOX: off }), off).toBe(false);
-    expect(isSandboxEnabled({})).toBe(true); // the embedded default is demo mode
-    expect(isSandboxEnabled({ TETHER_DEMO: "0" })).toBe(false);
-    expect(isSandboxEnabled({ DATABASE_URL: "postgresql://db/tether" })).toBe(false);
-    expect(isSandboxEnabled({ DATABASE_URL: "postgresql://db/tether", TETHER_DEMO: "1" })).toBe(true);
-    expect(isSandboxEnabled({ TETHER_SANDBOX: "" })).toBe(true);
-    for (const bad of ["yes", "2", "enabled"]) expect(() => isSandboxEnabled({ TETHER_SANDBOX: bad })).toThrow(/TETHER_SANDBOX must be 1\/true\/on or 0\/false\/off/);
+    for (const on of ["1", "true", "on", "ON", " True "]) expect(isSandboxEnabled(loadConfig({ TETHER_SANDBOX: on, DATABASE_URL: "postgresql://x/y" })), on).toBe(true);
+    for (const off of ["0", "false", "off", "OFF"]) expect(isSandboxEnabled(loadConfig({ TETHER_SANDBOX: off })), off).toBe(false);
+    expect(isSandboxEnabled(loadConfig({}))).toBe(true); // the embedded default is demo mode
+    expect(isSandboxEnabled(loadConfig({ TETHER_DEMO: "0" }))).toBe(false);
+    expect(isSandboxEnabled(loadConfig({ DATABASE_URL: "postgresql://db/tether" }))).toBe(false);
+    expect(isSandboxEnabled(loadConfig({ DATABASE_URL: "postgresql://db/tether", TETHER_DEMO: "1" }))).toBe(true);
+    expect(isSandboxEnabled(loadConfig({ TETHER_SANDBOX: "" }))).toBe(true);
+    for (const bad of ["yes", "2", "enabled"]) expect(() => isSandboxEnabled(loadConfig({ TETHER_SANDBOX: bad }))).toThrow(/TETHER_SANDBOX must be 1\/true\/on or 0\/false\/off/);
   });
 
   it("the deploy callback is registered only with the sandbox", async () => {
     const deliverSignal = vi.fn(async () => ({}));
     const runtime = { deliverSignal } as unknown as Runtime;
-    expect(sandboxDeployCallback(runtime, { TETHER_SANDBOX: "off" })).toBe(logDeployFinished);
-    expect(sandboxDeployCallback(runtime, { DATABASE_URL: "postgresql://db/tether" })).toBe(logDeployFinished);
-    await sandboxDeployCallback(runtime, { TETHER_SANDBOX: "on" })({ deployId: "dep_1", runId: "run_1", outcome: "succeeded", migration: "0001_x" });
+    expect(sandboxDeployCallback(runtime, loadConfig({ TETHER_SANDBOX: "off" }))).toBe(logDeployFinished);
+    expect(sandboxDeployCallback(runtime, loadConfig({ DATABASE_URL: "postgresql://db/tether" }))).toBe(logDeployFinished);
+    await sandboxDeployCallback(runtime, loadConfig({ TETHER_SANDBOX: "on" }))({ deployId: "dep_1", runId: "run_1", outcome: "succeeded", migration: "0001_x" });
     expect(deliverSignal).toHaveBeenCalledWith("run_1", { type: "deploy.finished", dedupKey: "dep_1", payload: { deployId: "dep_1", outcome: "succeeded", migration: "0001_x" } });
   });
 });
@@ -64,23 +65,23 @@ describe("the internal key", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("is TETHER_SANDBOX_SECRET when set (at least 32 characters), else generated once into the data dir (mode 600)", () => {
-    expect(internalSandboxKey({ TETHER_SANDBOX_SECRET: KEY, TETHER_DATA_DIR: dir })).toBe(KEY);
-    expect(() => internalSandboxKey({ TETHER_SANDBOX_SECRET: "short" })).toThrow(/at least 32 characters/);
-    const env = { TETHER_DATA_DIR: dir };
-    const generated = internalSandboxKey(env);
+    expect(internalSandboxKey(loadConfig({ TETHER_SANDBOX_SECRET: KEY, TETHER_DATA_DIR: dir }))).toBe(KEY);
+    expect(() => internalSandboxKey(loadConfig({ TETHER_SANDBOX_SECRET: "short" }))).toThrow(/at least 32 characters/);
+    const config = loadConfig({ TETHER_DATA_DIR: dir });
+    const generated = internalSandboxKey(config);
     expect(generated.length).toBeGreaterThanOrEqual(32);
-    expect(readFileSync(sandboxKeyFile(env), "utf8").trim()).toBe(generated);
-    expect(statSync(sandboxKeyFile(env)).mode & 0o777).toBe(0o600);
-    expect(internalSandboxKey(env)).toBe(generated);
+    expect(readFileSync(sandboxKeyFile(config), "utf8").trim()).toBe(generated);
+    expect(statSync(sandboxKeyFile(config)).mode & 0o777).toBe(0o600);
+    expect(internalSandboxKey(config)).toBe(generated);
   });
 
   it("the built-in tools send it when the sandbox is on here or a secret was given, and write nothing otherwise", () => {
     const off = mkdtempSync(path.join(tmpdir(), "tether-sandbox-off-"));
     try {
-      expect(toolSandboxKey({ TETHER_SANDBOX: "0", TETHER_DATA_DIR: off })).toBeUndefined();
-      expect(() => statSync(sandboxKeyFile({ TETHER_DATA_DIR: off }))).toThrow();
-      expect(toolSandboxKey({ TETHER_SANDBOX: "0", TETHER_SANDBOX_SECRET: KEY })).toBe(KEY);
-      expect(toolSandboxKey({ TETHER_SANDBOX: "1", TETHER_DATA_DIR: dir })).toBe(internalSandboxKey({ TETHER_DATA_DIR: dir }));
+      expect(toolSandboxKey(loadConfig({ TETHER_SANDBOX: "0", TETHER_DATA_DIR: off }))).toBeUndefined();
+      expect(() => statSync(sandboxKeyFile(loadConfig({ TETHER_DATA_DIR: off })))).toThrow();
+      expect(toolSandboxKey(loadConfig({ TETHER_SANDBOX: "0", TETHER_SANDBOX_SECRET: KEY }))).toBe(KEY);
+      expect(toolSandboxKey(loadConfig({ TETHER_SANDBOX: "1", TETHER_DATA_DIR: dir }))).toBe(internalSandboxKey(loadConfig({ TETHER_DATA_DIR: dir })));
     } finally {
       rmSync(off, { recursive: true, force: true });
     }
@@ -90,12 +91,12 @@ describe("the internal key", () => {
 describe("the session credential", () => {
   const person = (role: SessionUser["role"]): SessionUser => ({ id: uid("u"), email: `${role}@example.com`, name: null, role });
   const request = (headers: Record<string, string>) => new Request("http://localhost/api/sandbox/ledger", { headers });
-  const env = { TETHER_SANDBOX: "1", TETHER_SANDBOX_SECRET: KEY };
+  const config = () => loadConfig({ TETHER_SANDBOX: "1", TETHER_SANDBOX_SECRET: KEY });
   const db = {} as Db; // no bearer token in these requests: the database is never asked
 
   it("an admin's session is enough; another role's is a 403; it is read only from a cookie not sent by another site", async () => {
     const currentUser = vi.fn(async () => person("admin"));
-    const access = createSandboxAccess({ env, currentUser });
+    const access = createSandboxAccess({ config, currentUser });
     await expect(access(request({ cookie: "authjs.session-token=x" }), db)).resolves.toBeUndefined();
     await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "same-origin" }), db)).resolves.toBeUndefined();
     await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "cross-site" }), db)).rejects.toMatchObject({ code: "unauthorized" });
@@ -104,10 +105,10 @@ describe("the session credential", () => {
     expect(currentUser).toHaveBeenCalledTimes(2); // no cookie, no session lookup
 
     for (const role of ["reviewer", "operator"] as const) {
-      const denied = createSandboxAccess({ env, currentUser: async () => person(role) });
+      const denied = createSandboxAccess({ config, currentUser: async () => person(role) });
       await expect(denied(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "forbidden", status: 403 });
     }
-    const signedOut = createSandboxAccess({ env, currentUser: async () => null });
+    const signedOut = createSandboxAccess({ config, currentUser: async () => null });
     await expect(signedOut(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "unauthorized" });
   });
 });
@@ -278,7 +279,7 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
   it("startSandboxServer: open on loopback by default; given the gate, the built-in tools get in with the internal key only", async () => {
     await expect(startSandboxServer(db, { host: "0.0.0.0" })).rejects.toThrow(/loopback/);
     const order = await createSandboxOrder(db);
-    const server = await startSandboxServer(db, { access: createSandboxAccess({ env: { TETHER_SANDBOX: "on", TETHER_SANDBOX_SECRET: KEY } }) });
+    const server = await startSandboxServer(db, { access: createSandboxAccess({ config: () => loadConfig({ TETHER_SANDBOX: "on", TETHER_SANDBOX_SECRET: KEY }) }) });
     try {
       const ctx = { runId: uid("run"), step: 1, operationId: uid("op"), idempotencyKey: uid("key"), attempt: 1 };
       const getOrder = (sandboxKey?: string) => createBuiltInTools({ sandboxUrl: server.url, sandboxKey }).find((t) => t.name === "orders.get")!.call({ orderId: order.id }, ctx);

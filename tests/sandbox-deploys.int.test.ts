@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../lib/config";
 import { deployAgent } from "../lib/agents";
 import type { RunRecord } from "../lib/runtime";
 import { deliverDeployCallback } from "../lib/runtime.server";
@@ -24,18 +25,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("deploy clock settings", () => {
   it("TETHER_SANDBOX_DEPLOY_SECONDS: seconds (default 5), off, anything else stops start-up", () => {
-    expect(deployFinishMsFromEnv({})).toBe(5_000);
-    expect(deployFinishMsFromEnv({ TETHER_SANDBOX_DEPLOY_SECONDS: " 0.25 " })).toBe(250);
-    expect(deployFinishMsFromEnv({ TETHER_SANDBOX_DEPLOY_SECONDS: "0" })).toBe(0);
-    expect(deployFinishMsFromEnv({ TETHER_SANDBOX_DEPLOY_SECONDS: "OFF" })).toBeNull();
-    for (const bad of ["soon", "-1", "1e9", "5s"]) expect(() => deployFinishMsFromEnv({ TETHER_SANDBOX_DEPLOY_SECONDS: bad })).toThrow(/TETHER_SANDBOX_DEPLOY_SECONDS/);
+    expect(deployFinishMsFromEnv(loadConfig({}))).toBe(5_000);
+    expect(deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: " 0.25 " }))).toBe(250);
+    expect(deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: "0" }))).toBe(0);
+    expect(deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: "OFF" }))).toBeNull();
+    for (const bad of ["soon", "-1", "1e9", "5s"]) expect(() => deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: bad }))).toThrow(/TETHER_SANDBOX_DEPLOY_SECONDS/);
   });
 
   it("the console runs no clock with the sandbox off, or with deploys set to finish only by hand", () => {
     const opts = { db: () => { throw new Error("no database is read"); }, onDeployFinished: () => {} };
-    expect(startSandboxDeployClock({ ...opts, env: { TETHER_SANDBOX: "0" } })).toBeNull();
-    expect(startSandboxDeployClock({ ...opts, env: { TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "off" } })).toBeNull();
-    expect(() => startSandboxDeployClock({ ...opts, env: { TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "later" } })).toThrow(/TETHER_SANDBOX_DEPLOY_SECONDS/);
+    expect(startSandboxDeployClock({ ...opts, config: loadConfig({ TETHER_SANDBOX: "0" }) })).toBeNull();
+    expect(startSandboxDeployClock({ ...opts, config: loadConfig({ TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "off" }) })).toBeNull();
+    expect(() => startSandboxDeployClock({ ...opts, config: loadConfig({ TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "later" }) })).toThrow(/TETHER_SANDBOX_DEPLOY_SECONDS/);
   });
 });
 

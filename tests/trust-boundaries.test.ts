@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { NextRequest, type NextFetchEvent } from "next/server";
 import { describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../lib/config";
 import nextConfig, { SECURITY_HEADERS } from "../next.config";
 import { DEFAULT_MAX_BODY_BYTES, jsonDepthExceeds, maxBodyBytes } from "../lib/api/body";
 import { config as proxyConfig, proxy } from "../proxy";
@@ -75,10 +76,10 @@ describe("security headers (next.config.ts)", () => {
 describe("body limit settings", () => {
   it("TETHER_MAX_BODY_BYTES: a positive whole number of bytes, else 1 MiB", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect(maxBodyBytes({})).toBe(DEFAULT_MAX_BODY_BYTES);
+    expect(maxBodyBytes(loadConfig({}))).toBe(DEFAULT_MAX_BODY_BYTES);
     expect(DEFAULT_MAX_BODY_BYTES).toBe(1024 * 1024);
-    expect(maxBodyBytes({ TETHER_MAX_BODY_BYTES: "2048" })).toBe(2048);
-    for (const bad of ["0", "-5", "1.5", "1e6", "lots", " "]) expect(maxBodyBytes({ TETHER_MAX_BODY_BYTES: bad }), bad).toBe(DEFAULT_MAX_BODY_BYTES);
+    expect(maxBodyBytes(loadConfig({ TETHER_MAX_BODY_BYTES: "2048" }))).toBe(2048);
+    for (const bad of ["0", "-5", "1.5", "1e6", "lots", " "]) expect(maxBodyBytes(loadConfig({ TETHER_MAX_BODY_BYTES: bad })), bad).toBe(DEFAULT_MAX_BODY_BYTES);
     warn.mockRestore();
   });
 

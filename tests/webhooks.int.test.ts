@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as webhookRoute } from "../app/api/webhooks/[source]/route";
-import { decodeWebhookSecret, mayDeliverSignalType, parseWebhookSecrets, parseWebhookSignalTypes, parseWebhookTolerance, webhookConfigFromEnv } from "../lib/webhooks/config";
+import { decodeWebhookSecret, mayDeliverSignalType, parseWebhookSecrets, parseWebhookSignalTypes, parseWebhookTolerance } from "../lib/webhooks/config";
+import { loadConfig } from "../lib/config";
 import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders, signWebhook } from "../lib/webhooks/signature";
 import { createRun } from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
@@ -94,7 +95,7 @@ describe("TETHER_WEBHOOK_SIGNAL_TYPES", () => {
     ] as const) {
       expect(() => parseWebhookSignalTypes(raw, sources), raw).toThrow(message);
     }
-    expect(() => webhookConfigFromEnv({ TETHER_WEBHOOK_SECRETS: `deploys=${secret()}`, TETHER_WEBHOOK_SIGNAL_TYPES: "github=*" })).toThrow(/no source "github"/);
+    expect(() => loadConfig({ TETHER_WEBHOOK_SECRETS: `deploys=${secret()}`, TETHER_WEBHOOK_SIGNAL_TYPES: "github=*" })).toThrow(/no source "github"/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AgentDefinition, Logger, Runtime, ToolDefinition } from "../../lib/runtime";
+import { externalGateAgent } from "../../lib/agents/external-gate";
 import { payload, readTool } from "./workload";
 
 // Agents and tools of the concurrency scenarios (bench/scenarios/*), next to workload.ts's bench-pure
@@ -63,7 +64,8 @@ export const sleepAgent: AgentDefinition<ScenarioInput> = {
   },
 };
 
-export const scenarioOptions = (logger?: Logger) => ({ agents: [slowAgent, gateAgent, sleepAgent], tools: [slowTool], logger });
+// The open gate's agent (lib/agents/external-gate.ts) for the opengate scenario: it brings its own tool per run.
+export const scenarioOptions = (logger?: Logger) => ({ agents: [slowAgent, gateAgent, sleepAgent, externalGateAgent], tools: [slowTool], logger });
 
 /** The grants the scenarios rely on: bench.slow allowed, bench-gate's read behind an approval. */
 export async function grantScenarioAgents(runtime: Runtime) {

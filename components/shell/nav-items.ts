@@ -13,4 +13,5 @@ export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: "/admin/permissions", label: "Permissions", description: "Agent × tool permission matrix and its history", scope: "admin:manage", group: "admin" },
   { href: "/admin/users", label: "Users", description: "People and their roles", scope: "admin:manage", group: "admin" },
   { href: "/admin/tokens", label: "API tokens", description: "Bearer tokens for the HTTP API", scope: "admin:manage", group: "admin" },
+  { href: "/admin/audit", label: "Audit log", description: "Who did what, filtered, with its export", scope: "admin:manage", group: "admin" },
 ];

@@ -52,7 +52,8 @@ const MAX_RAW_CHARS = 4000;
 
 /** The agents thinking with one model instead of their scripts, each offered the tools it names. */
 export function withModelPolicies(agents: AgentDefinition[], tools: ToolDefinition[], options: Omit<ModelPolicyOptions, "tools">): AgentDefinition[] {
-  return agents.map((agent) => ({ ...agent, policy: createModelPolicy({ ...options, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
+  // An internal agent (the open gate's) is machinery with a fixed script: no model decides it.
+  return agents.map((agent) => (agent.internal ? agent : { ...agent, policy: createModelPolicy({ ...options, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
 }
 
 export function createModelPolicy(options: ModelPolicyOptions): Policy {

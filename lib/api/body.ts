@@ -5,7 +5,9 @@
 // before JSON.parse, by a scan that counts brackets outside strings: no recursion, so no stack to blow.
 // Each caller turns a BodyRejected into its own error shape (AppError, SandboxError).
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+import { getConfig, type Config } from "@/lib/config";
+
+export { DEFAULT_MAX_BODY_BYTES } from "@/lib/config";
 export const MAX_JSON_DEPTH = 64;
 
 export type BodyRejectedReason = "too_large" | "too_deep" | "not_json";
@@ -20,19 +22,9 @@ export class BodyRejected extends Error {
   }
 }
 
-let warnedAbout: string | undefined;
-
-/** TETHER_MAX_BODY_BYTES, a positive whole number of bytes; unset or invalid → 1 MiB (invalid is logged once). */
-export function maxBodyBytes(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.TETHER_MAX_BODY_BYTES?.trim();
-  if (!raw) return DEFAULT_MAX_BODY_BYTES;
-  const value = Number(raw);
-  if (/^\d+$/.test(raw) && Number.isSafeInteger(value) && value > 0) return value;
-  if (warnedAbout !== raw) {
-    warnedAbout = raw;
-    console.warn(`[tether] TETHER_MAX_BODY_BYTES=${JSON.stringify(raw)} is not a positive whole number of bytes; using ${DEFAULT_MAX_BODY_BYTES}`);
-  }
-  return DEFAULT_MAX_BODY_BYTES;
+/** TETHER_MAX_BODY_BYTES, a positive whole number of bytes; unset or invalid → 1 MiB (lib/config.ts logs an invalid one once). */
+export function maxBodyBytes(config: Config = getConfig()): number {
+  return config.server.maxBodyBytes;
 }
 
 const tooLarge = (limit: number) => new BodyRejected("too_large", `The request body is larger than the limit of ${limit} bytes.`);

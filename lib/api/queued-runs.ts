@@ -1,3 +1,4 @@
+import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 
@@ -5,14 +6,8 @@ import { AppError } from "@/lib/runtime/errors";
 // bury every other agent's work: past it, POST /api/runs answers 429 until workers catch up.
 // TETHER_MAX_QUEUED_RUNS (per agent; default 10,000) or "off".
 
-const DEFAULT_CAP = 10_000;
-
-export function queuedRunCapFromEnv(env: Record<string, string | undefined> = process.env): number | null {
-  const raw = env.TETHER_MAX_QUEUED_RUNS?.trim();
-  if (!raw) return DEFAULT_CAP;
-  if (raw === "off") return null;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new Error(`TETHER_MAX_QUEUED_RUNS must be a whole number of runs (≥ 1) or "off", not "${raw}"`);
-  return Number(raw);
+export function queuedRunCapFromEnv(config: Config = getConfig()): number | null {
+  return config.server.maxQueuedRuns;
 }
 
 /** RATE_LIMITED when the agent already has `cap` queued runs (the (status, createdAt) index counts them). */

@@ -1,3 +1,4 @@
+import { getConfig, type Config, type RateLimit } from "@/lib/config";
 import { AppError } from "@/lib/runtime/errors";
 
 // Requests per token and per person on the API and the console's routes: a token bucket per key, in
@@ -6,19 +7,11 @@ import { AppError } from "@/lib/runtime/errors";
 // 429 with Retry-After. TETHER_RATE_LIMIT="<per second>,<burst>" (default 20,200: well above what a
 // script or an open console asks — the inbox's change feed polls twice a second), or "off".
 
-export type RateLimit = { perSecond: number; burst: number };
+export type { RateLimit };
 
-const DEFAULT_LIMIT: RateLimit = { perSecond: 20, burst: 200 };
-
-/** TETHER_RATE_LIMIT → the limit, null when off; a value that is neither throws (it stops start-up). */
-export function rateLimitFromEnv(env: Record<string, string | undefined> = process.env): RateLimit | null {
-  const raw = env.TETHER_RATE_LIMIT?.trim();
-  if (!raw) return DEFAULT_LIMIT;
-  if (raw === "off") return null;
-  const match = /^(\d{1,6}(?:\.\d+)?),(\d{1,7})$/.exec(raw);
-  const limit = match ? { perSecond: Number(match[1]), burst: Number(match[2]) } : null;
-  if (!limit || limit.perSecond <= 0 || limit.burst < 1) throw new Error(`TETHER_RATE_LIMIT must be "<requests per second>,<burst>" (e.g. 20,200) or "off", not "${raw}"`);
-  return limit;
+/** TETHER_RATE_LIMIT → the limit, null when off (lib/config.ts parses it: a bad value stops start-up). */
+export function rateLimitFromEnv(config: Config = getConfig()): RateLimit | null {
+  return config.server.rateLimit;
 }
 
 export function createRateLimiter(limit: RateLimit, now: () => number = Date.now) {
@@ -42,14 +35,14 @@ export function createRateLimiter(limit: RateLimit, now: () => number = Date.now
   };
 }
 
-const globalForLimiter = globalThis as unknown as { tetherRateLimiter?: { setting: string | undefined; limiter: ReturnType<typeof createRateLimiter> | null } };
+const globalForLimiter = globalThis as unknown as { tetherRateLimiter?: { setting: string; limiter: ReturnType<typeof createRateLimiter> | null } };
 
 /** The process's limiter, made again when TETHER_RATE_LIMIT changes (tests change it; a deployment sets it once). */
 function processLimiter() {
-  const setting = process.env.TETHER_RATE_LIMIT;
+  const limit = rateLimitFromEnv();
+  const setting = limit ? `${limit.perSecond},${limit.burst}` : "off";
   const current = globalForLimiter.tetherRateLimiter;
   if (current && current.setting === setting) return current.limiter;
-  const limit = rateLimitFromEnv();
   const limiter = limit ? createRateLimiter(limit) : null;
   globalForLimiter.tetherRateLimiter = { setting, limiter };
   return limiter;

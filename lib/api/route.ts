@@ -22,22 +22,32 @@ type Handler<P extends Schema, Q extends Schema, B extends Schema> = (input: {
   query: z.infer<Q>;
   body: z.infer<B>;
   runtime: ReturnType<typeof getRuntime>;
+  /** The request itself (its abort signal ends a long-poll when the client goes away). */
+  request: Request;
 }) => Promise<Response | unknown>;
 
+/**
+ * Options beyond the scope and schemas, for protocol adapters (lib/langgraph): `acceptApiKeyHeader` also takes
+ * the token from an `x-api-key` header; `errorResponse` answers errors in the protocol's own shape.
+ */
+type RouteOptions = { acceptApiKeyHeader?: boolean; errorResponse?: (error: unknown) => Response | Promise<Response> };
+
 export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z.ZodObject, B extends Schema = z.ZodUnknown>(
-  opts: { scope: ApiScope | null; params?: P; query?: Q; body?: B },
+  /** scope: the one the token must hold, or a list of which it must hold one; null: no token. */
+  opts: { scope: ApiScope | readonly ApiScope[] | null; params?: P; query?: Q; body?: B } & RouteOptions,
   handler: Handler<P, Q, B>,
 ) {
+  const answerError = opts.errorResponse ?? errorResponse;
   return async (request: Request, context: RouteContext): Promise<Response> => {
     try {
-      const principal = opts.scope === null ? anonymous : await authenticate(request, opts.scope);
+      const principal = opts.scope === null ? anonymous : await authenticate(request, opts.scope, { acceptApiKeyHeader: opts.acceptApiKeyHeader });
       const params = parse(opts.params, await context.params, "path");
       const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
       const body = opts.body ? parse(opts.body, await readJson(request), "body") : (undefined as never);
-      const result = await handler({ principal, params, query, body, runtime: getRuntime() });
+      const result = await handler({ principal, params, query, body, runtime: getRuntime(), request });
       return result instanceof Response ? result : Response.json(result);
     } catch (error) {
-      return errorResponse(error);
+      return answerError(error);
     }
   };
 }
@@ -46,12 +56,22 @@ const anonymous: ApiPrincipal = { tokenId: "", name: "anonymous", scopes: [], pr
 
 export const bearerToken = (request: Request): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
 
-/** The bearer token's principal — holding `scope` unless it is null (the MCP server checks per tool) — within the rate limits. */
-export async function authenticate(request: Request, scope: ApiScope | null): Promise<ApiPrincipal> {
-  const bearer = bearerToken(request);
+/** The token in an `x-api-key` header (how LangGraph's SDK and the Agent Inbox send theirs). */
+const apiKeyHeader = (request: Request): string | undefined => request.headers.get("x-api-key")?.trim() || undefined;
+
+/**
+ * The bearer token's principal — holding `scope` (one of them, for a list) unless it is null (the MCP server checks per tool) — within the rate limits.
+ * With `acceptApiKeyHeader`, a token in `x-api-key` is taken when there is no bearer token.
+ */
+export async function authenticate(request: Request, scope: ApiScope | readonly ApiScope[] | null, opts: { acceptApiKeyHeader?: boolean } = {}): Promise<ApiPrincipal> {
+  const bearer = bearerToken(request) ?? (opts.acceptApiKeyHeader ? apiKeyHeader(request) : undefined);
   const principal = bearer ? await authenticateApiToken(getDb(), bearer) : null;
   if (!principal) throw new AppError("UNAUTHENTICATED", { message: "missing or invalid bearer token", userMessage: "Send a valid API token: Authorization: Bearer <token>." });
-  if (scope && !hasScope(principal.scopes, scope)) throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${scope}`, userMessage: `This token does not have the "${scope}" scope.` });
+  const anyOf = scope === null ? [] : typeof scope === "string" ? [scope] : scope;
+  if (anyOf.length > 0 && !anyOf.some((s) => hasScope(principal.scopes, s))) {
+    const named = anyOf.map((s) => `"${s}"`).join(" or ");
+    throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${anyOf.join(" or ")}`, userMessage: `This token does not have the ${named} scope.` });
+  }
   enforceRateLimit([`token:${principal.tokenId}`, `person:${principal.principal}`]);
   return principal;
 }

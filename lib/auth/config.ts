@@ -2,7 +2,7 @@
 // secret, and the callbacks that copy id and role between user, token and session. No providers and
 // no database here — lib/auth.ts adds them for the route handler and server code.
 import type { NextAuthConfig } from "next-auth";
-import { isEmbedded, type Env } from "./mode";
+import { getConfig, type Config } from "@/lib/config";
 import { isRole, type Role } from "./rbac";
 import { resolveAuthSecret } from "./secret";
 
@@ -61,9 +61,8 @@ function hasControlCharacter(value: string): boolean {
  * on your machine) and when AUTH_URL names the public URL. Otherwise Auth.js refuses requests until
  * one of the two is set.
  */
-export function trustHostFromEnv(env: Env = process.env): boolean {
-  if (env.AUTH_TRUST_HOST) return env.AUTH_TRUST_HOST === "true" || env.AUTH_TRUST_HOST === "1";
-  return isEmbedded(env) || !!env.AUTH_URL;
+export function trustHostFromEnv(config: Config = getConfig()): boolean {
+  return config.auth.trustHost;
 }
 
 export function baseAuthConfig(): NextAuthConfig {

@@ -1,35 +1,29 @@
-// How the console is deployed, as far as sign-in cares. No Prisma import (the proxy reads this).
-import path from "node:path";
+// How the console is deployed, as far as sign-in cares: read from the parsed configuration (lib/config.ts).
+// No Prisma import (the proxy reads this).
+import { getConfig, type Config } from "@/lib/config";
 
-/** process.env, or a plain object in tests. */
-export type Env = Record<string, string | undefined>;
+export type { Env } from "@/lib/config";
 
 /** The embedded default: no DATABASE_URL, or a SQLite one (same rule as lib/db.ts's providerOf). */
-export function isEmbedded(env: Env = process.env): boolean {
-  return !/^postgres(ql)?:\/\//.test(env.DATABASE_URL ?? "");
+export function isEmbedded(config: Config = getConfig()): boolean {
+  return config.database.isEmbedded;
 }
 
 /**
  * Demo mode: the seed creates the demo accounts and the sign-in page lists them.
  * TETHER_DEMO=1 forces it on, TETHER_DEMO=0 off; unset, it is on for the embedded default only.
  */
-export function isDemoMode(env: Env = process.env): boolean {
-  if (env.TETHER_DEMO === "0" || env.TETHER_DEMO === "false") return false;
-  if (env.TETHER_DEMO === "1" || env.TETHER_DEMO === "true") return true;
-  return isEmbedded(env);
+export function isDemoMode(config: Config = getConfig()): boolean {
+  return config.auth.isDemoMode;
 }
 
 /**
  * The sandbox world (lib/sandbox, served at /api/sandbox/…) is part of the demo, not of the product:
  * TETHER_SANDBOX=1/true/on serves it, 0/false/off does not (any case); unset, it follows demo mode.
- * Any other value is a configuration error, thrown so that start-up fails and says why.
+ * Any other value is a configuration error (getConfig throws), so that start-up fails and says why.
  */
-export function isSandboxEnabled(env: Env = process.env): boolean {
-  const raw = env.TETHER_SANDBOX?.trim().toLowerCase();
-  if (!raw) return isDemoMode(env);
-  if (raw === "1" || raw === "true" || raw === "on") return true;
-  if (raw === "0" || raw === "false" || raw === "off") return false;
-  throw new Error(`TETHER_SANDBOX must be 1/true/on or 0/false/off (unset: on in demo mode), got "${env.TETHER_SANDBOX}"`);
+export function isSandboxEnabled(config: Config = getConfig()): boolean {
+  return config.sandbox.isEnabled;
 }
 
 /**
@@ -37,14 +31,12 @@ export function isSandboxEnabled(env: Env = process.env): boolean {
  * whose accounts have a published password, so only this machine can reach them; else undefined (Next's
  * default, every interface).
  */
-export function listenHostname(env: Env = process.env): string | undefined {
-  const hostname = env.HOSTNAME?.trim();
-  if (hostname) return hostname;
-  return isDemoMode(env) ? "127.0.0.1" : undefined;
+export function listenHostname(config: Config = getConfig()): string | undefined {
+  return config.server.listenHostname;
 }
 
-export function dataDir(env: Env = process.env): string {
-  return path.resolve(/*turbopackIgnore: true*/ env.TETHER_DATA_DIR ?? "./data");
+export function dataDir(config: Config = getConfig()): string {
+  return config.dataDir;
 }
 
 export const DEMO_PASSWORD = "tether-demo";

@@ -7,22 +7,23 @@
 // Only an email the provider marks verified (email_verified: true) signs in: accounts link by email.
 // The redirect URI to register with the provider: <console URL>/api/auth/callback/oidc
 import type { OIDCConfig } from "next-auth/providers";
-import type { Env } from "./mode";
-import { isRole, type Role } from "./rbac";
+import { getConfig, type Config } from "@/lib/config";
+import type { Role } from "./rbac";
 
 export type OidcClaims = { sub: string; email?: string; email_verified?: boolean; name?: string; preferred_username?: string };
 
 export const OIDC_PROVIDER_ID = "oidc";
 
-export function oidcProviderFromEnv(env: Env = process.env): OIDCConfig<OidcClaims> | null {
-  if (!env.AUTH_OIDC_ISSUER || !env.AUTH_OIDC_ID) return null;
+export function oidcProviderFromEnv(config: Config = getConfig()): OIDCConfig<OidcClaims> | null {
+  const oidc = config.auth.oidc;
+  if (!oidc) return null;
   return {
     id: OIDC_PROVIDER_ID,
-    name: env.AUTH_OIDC_NAME || "single sign-on",
+    name: oidc.name,
     type: "oidc",
-    issuer: env.AUTH_OIDC_ISSUER,
-    clientId: env.AUTH_OIDC_ID,
-    clientSecret: env.AUTH_OIDC_SECRET,
+    issuer: oidc.issuer,
+    clientId: oidc.clientId,
+    clientSecret: oidc.clientSecret,
     checks: ["pkce", "state", "nonce"],
     authorization: { params: { scope: "openid email profile" } },
     profile: (claims) => ({ id: claims.sub, email: claims.email ?? null, name: claims.name ?? claims.preferred_username ?? null }),
@@ -30,14 +31,11 @@ export function oidcProviderFromEnv(env: Env = process.env): OIDCConfig<OidcClai
 }
 
 /** The role of a person the provider knows and Tether does not: "none" (refused) unless configured. */
-export function oidcDefaultRole(env: Env = process.env): Role | "none" {
-  const value = env.AUTH_OIDC_DEFAULT_ROLE?.trim().toLowerCase();
-  if (!value) return "none";
-  if (value === "none" || isRole(value)) return value;
-  throw new Error(`AUTH_OIDC_DEFAULT_ROLE must be reviewer, operator, admin or none (got "${env.AUTH_OIDC_DEFAULT_ROLE}")`);
+export function oidcDefaultRole(config: Config = getConfig()): Role | "none" {
+  return config.auth.oidcDefaultRole;
 }
 
 /** For the sign-in page: the OIDC button's label, or null when no provider is configured. */
-export function oidcButtonName(env: Env = process.env): string | null {
-  return env.AUTH_OIDC_ISSUER && env.AUTH_OIDC_ID ? env.AUTH_OIDC_NAME || "single sign-on" : null;
+export function oidcButtonName(config: Config = getConfig()): string | null {
+  return config.auth.oidc?.name ?? null;
 }

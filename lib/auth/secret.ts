@@ -5,9 +5,10 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { dataDir, type Env } from "./mode";
+import { getConfig, type Config } from "@/lib/config";
+import { dataDir } from "./mode";
 
-export const authSecretFile = (env: Env = process.env) => path.join(dataDir(env), "auth-secret");
+export const authSecretFile = (config: Config = getConfig()) => path.join(dataDir(config), "auth-secret");
 
 /** Reads the secret file, creating it (race-safe: exclusive create, the loser reads the winner's). */
 export function ensureAuthSecretFile(file: string): { secret: string; created: boolean } {
@@ -35,9 +36,9 @@ export function ensureAuthSecretFile(file: string): { secret: string; created: b
 let cached: { key: string; secret: string } | undefined;
 
 /** AUTH_SECRET if set, else the data directory's generated secret. */
-export function resolveAuthSecret(env: Env = process.env): string {
-  if (env.AUTH_SECRET) return env.AUTH_SECRET;
-  const file = authSecretFile(env);
+export function resolveAuthSecret(config: Config = getConfig()): string {
+  if (config.auth.secret) return config.auth.secret;
+  const file = authSecretFile(config);
   if (cached?.key !== file) cached = { key: file, secret: ensureAuthSecretFile(file).secret };
   return cached.secret;
 }

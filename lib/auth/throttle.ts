@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { AuditEntry } from "./audit";
 import type { SessionUser } from "./rbac";
@@ -121,10 +122,10 @@ export function signInLockMessage(lock: SignInLock): string {
  * without a proxy. Never the first entry, which whoever sent the request chose. Without a proxy a
  * client that reaches the port directly can send its own header: set TETHER_TRUST_PROXY behind one.
  */
-export function clientAddress(headers: Headers, env: Record<string, string | undefined> = process.env): string | null {
+export function clientAddress(headers: Headers, config: Config = getConfig()): string | null {
   const entries = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   if (entries.length === 0) return null;
-  const entry = entries[Math.max(0, entries.length - Math.max(1, trustedProxyHops(env)))];
+  const entry = entries[Math.max(0, entries.length - Math.max(1, trustedProxyHops(config)))];
   return normaliseAddress(entry);
 }
 

@@ -1,5 +1,6 @@
 import { assertRoomInQueue } from "@/lib/api/queued-runs";
 import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/runtime/errors";
 import type { Runtime, StartRunInput } from "@/lib/runtime";
 
 // Starting a run, the one way every adapter does it (POST /api/runs, the MCP server, the open gates,
@@ -8,7 +9,11 @@ import type { Runtime, StartRunInput } from "@/lib/runtime";
 
 export type StartRunCommand = Omit<StartRunInput, "startedBy"> & { startedBy: string };
 
-export async function startRun(deps: { db: Db; runtime: Runtime }, command: StartRunCommand) {
+export async function startRun(deps: { db: Db; runtime: Runtime }, command: StartRunCommand, opts: { internal?: boolean } = {}) {
+  // An internal agent (the open gate's) is started only by its own command (request-gate.ts), never by hand.
+  if (!opts.internal && deps.runtime.context.agents.get(command.agent)?.internal) {
+    throw new AppError("INVALID_INPUT", { message: `agent ${command.agent} is internal`, userMessage: `"${command.agent}" runs are started through their own API (open gates: POST /api/gates).`, fieldErrors: { agent: ["This agent is not started by hand."] } });
+  }
   const known = command.idempotencyKey
     ? await deps.db.run.findUnique({ where: { idempotencyKey: command.idempotencyKey }, select: { id: true } })
     : null;

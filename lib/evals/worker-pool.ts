@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { childProcessEnvironment } from "@/lib/config";
 
 // Worker processes for crash faults, kept warm: loading the engine takes a second or two, so the pool
 // always has processes that are already loaded. A process that was killed is gone; one that finished
@@ -21,7 +22,7 @@ const ENTRY = path.join(process.cwd(), "lib/evals/worker-process.ts");
 function spawnWorker(): WorkerProcess {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", ENTRY], {
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, NODE_OPTIONS: "" },
+    env: childProcessEnvironment({ NODE_OPTIONS: "" }),
   });
   let out = "";
   let err = "";

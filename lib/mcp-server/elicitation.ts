@@ -18,7 +18,7 @@ const PREFIX = "tether-elicit:";
 
 export type AnswerOutcome =
   | { kind: "decided"; packetId: string; decision: string }
-  | { kind: "refused"; packetId: string; message: string }
+  | { kind: "refused"; packetId: string; message: string; /** decidePacket's error, when it refused */ error?: unknown }
   | { kind: "declined"; packetId: string; action: string }
   | { kind: "unsupported"; packetId: string; message: string };
 
@@ -26,8 +26,8 @@ export type AnswerOutcome =
 const globalForMcp = globalThis as unknown as { tetherMcpElicitations?: Map<string, (outcome: AnswerOutcome) => void> };
 const waiters = (globalForMcp.tetherMcpElicitations ??= new Map());
 
-export function elicitationRequest(packet: DecisionPacket, options: readonly string[], opts: { taskId: string; refusal?: string }): { id: string; request: JSONRPCRequest } {
-  const id = `${PREFIX}${packet.id}:${randomUUID()}`;
+/** A packet's decision form as elicitation/create params (also a 2026-07-28 task's input request). */
+export function decisionFormParams(packet: DecisionPacket, options: readonly string[], opts: { refusal?: string } = {}): ElicitRequestFormParams {
   const lines = [
     `${packet.kind === "UNKNOWN_OUTCOME" ? "Did this happen?" : "Approval needed"}: ${packet.content.impact}`,
     `Tool: ${packet.tool}. Packet ${packet.id} of run ${packet.runId}.`,
@@ -36,12 +36,16 @@ export function elicitationRequest(packet: DecisionPacket, options: readonly str
     ...(packet.requiredApprovals > 1 ? [`Needs ${packet.requiredApprovals} different approvers (${packet.approvers.length} so far).`] : []),
     ...(opts.refusal ? [`Your previous answer was refused: ${opts.refusal}`] : []),
   ];
-  const params: ElicitRequestFormParams = {
+  return {
     mode: "form",
     message: lines.join("\n"),
     requestedSchema: decisionElicitationSchema(packet, options) as ElicitRequestFormParams["requestedSchema"],
-    _meta: { [RELATED_TASK_META_KEY]: { taskId: opts.taskId } },
   };
+}
+
+export function elicitationRequest(packet: DecisionPacket, options: readonly string[], opts: { taskId: string; refusal?: string }): { id: string; request: JSONRPCRequest } {
+  const id = `${PREFIX}${packet.id}:${randomUUID()}`;
+  const params: ElicitRequestFormParams = { ...decisionFormParams(packet, options, opts), _meta: { [RELATED_TASK_META_KEY]: { taskId: opts.taskId } } };
   return { id, request: { jsonrpc: "2.0", id, method: "elicitation/create", params } };
 }
 
@@ -63,14 +67,18 @@ const packetIdOf = (id: string) => id.slice(PREFIX.length).split(":")[0];
 /** Turns the answer into a decision by `ctx.principal`; never throws (the answer's POST is answered 202 whatever happens). */
 export async function handleElicitationAnswer(ctx: McpContext, message: { id: string; result?: unknown; error?: { message?: string } }): Promise<AnswerOutcome> {
   const packetId = packetIdOf(message.id);
-  const outcome = await decide(ctx, packetId, message);
+  const outcome = await decideFromAnswer(ctx, packetId, message);
   const waiter = waiters.get(message.id);
   waiters.delete(message.id);
   waiter?.(outcome);
   return outcome;
 }
 
-async function decide(ctx: McpContext, packetId: string, message: { result?: unknown; error?: { message?: string } }): Promise<AnswerOutcome> {
+/**
+ * An answer to a packet's decision form (an elicitation result) as a decision by `ctx.principal`, through
+ * decidePacket; never throws. Used for elicitation answers and for a 2026-07-28 task's inputResponses.
+ */
+export async function decideFromAnswer(ctx: McpContext, packetId: string, message: { result?: unknown; error?: { message?: string } }): Promise<AnswerOutcome> {
   if (message.error) return { kind: "unsupported", packetId, message: message.error.message ?? "the client could not show the form" };
   const result = ElicitResultSchema.safeParse(message.result);
   if (!result.success) return { kind: "refused", packetId, message: "The answer is not an elicitation result." };
@@ -83,6 +91,6 @@ async function decide(ctx: McpContext, packetId: string, message: { result?: unk
   } catch (error) {
     if (!isAppError(error)) console.error("[tether] deciding a packet from an MCP elicitation failed", error);
     const fields = isAppError(error) && error.fieldErrors ? ` ${Object.entries(error.fieldErrors).map(([k, v]) => `${k}: ${v.join(", ")}`).join("; ")}` : "";
-    return { kind: "refused", packetId, message: isAppError(error) ? `${error.userMessage}${fields}` : "Something went wrong on the server." };
+    return { kind: "refused", packetId, message: isAppError(error) ? `${error.userMessage}${fields}` : "Something went wrong on the server.", error };
   }
 }

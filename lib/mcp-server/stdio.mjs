@@ -5,12 +5,14 @@
 // the token's owner, and keeps nothing itself. Plain JavaScript: bin/tether.mjs runs it with node alone.
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { withRequestHeaders } from "./request-headers.mjs";
 
 const log = (message) => process.stderr.write(`tether mcp: ${message}\n`);
 
 export async function runStdioRelay({ baseUrl, token, stdin = process.stdin, stdout = process.stdout }) {
   const endpoint = new URL(`${baseUrl.replace(/\/$/, "")}/api/mcp`);
-  const remote = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} } });
+  // A 2026-07-28 request (no initialize; its version in _meta) goes out with the headers that revision asks for.
+  const remote = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} }, fetch: withRequestHeaders() });
   const local = new StdioServerTransport(stdin, stdout);
   const initializeIds = new Set();
   let closing = false;

@@ -1,11 +1,13 @@
 import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { ErrorCode, McpError, type CallToolResult, type Request, type RequestId, type Result, type Task } from "@modelcontextprotocol/sdk/types.js";
 import { presentRun } from "@/lib/api/present";
-import { hasScope } from "@/lib/api/scopes";
+import { hasScope, type ApiScope } from "@/lib/api/scopes";
 import { isAppError } from "@/lib/runtime/errors";
 import { TERMINAL_STATUSES, type DecisionPacket, type RunRecord, type RunStatus } from "@/lib/runtime/types";
-import { startRunFor, type McpContext } from "./context";
+import type { McpContext } from "./context";
 import { forbidden, toMcpError } from "./errors";
+import { gateTaskState, isGateRun } from "./gate-tasks";
+import { TOOLS } from "./tools";
 
 // MCP tasks are Tether runs: the task id is the run id, its status is the run's, its result the run's
 // output. Nothing is kept in memory, so any request on any process answers for any task (the SDK's
@@ -15,7 +17,7 @@ import { forbidden, toMcpError } from "./errors";
 /** How often a client should poll tasks/get, and how often tasks/result looks at the run. */
 export const TASK_POLL_MS = 1_000;
 
-const TASK_STATUS: Record<RunStatus, Task["status"]> = {
+export const TASK_STATUS: Record<RunStatus, Task["status"]> = {
   QUEUED: "working",
   RUNNING: "working",
   SLEEPING: "working",
@@ -30,10 +32,16 @@ const TASK_STATUS: Record<RunStatus, Task["status"]> = {
 
 export const isTerminalRun = (run: RunRecord) => TERMINAL_STATUSES.includes(run.status);
 
-function statusMessage(run: RunRecord, pending: DecisionPacket[]): string {
+/** How a person answers a pending packet, in each protocol revision's words. */
+const HOW_TO_DECIDE = {
+  legacy: "Decide it with decide_packet, or answer the elicitation tasks/result sends.",
+  modern: "Decide it by answering its input request with tasks/update (or with decide_packet), as someone other than who started the run.",
+};
+
+export function statusMessage(run: RunRecord, pending: DecisionPacket[], era: keyof typeof HOW_TO_DECIDE = "legacy"): string {
   if (pending.length > 0) {
     const p = pending[0];
-    return `Waiting for a decision on packet ${p.id} (${p.tool}: ${p.content.impact}). Decide it with decide_packet, or answer the elicitation tasks/result sends.`;
+    return `Waiting for a decision on packet ${p.id} (${p.tool}: ${p.content.impact}). ${HOW_TO_DECIDE[era]}`;
   }
   switch (run.status) {
     case "NEEDS_ATTENTION": return "The run needs a person: see get_run's recovery view.";
@@ -73,36 +81,78 @@ export function resultFromRun(run: RunRecord): CallToolResult {
 
 const notFound = (taskId: string) => new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
 
+/** What a task is now, in one revision's terms: its status, why, the packets it asks about, its result once it has one. */
+export type RunTaskView = { status: Task["status"]; statusMessage: string; pending: DecisionPacket[]; result?: CallToolResult };
+
 /** The TaskStore the SDK's tasks/get and tasks/list handlers read, over the runs (for one principal). */
 export class RunTaskStore implements TaskStore {
   constructor(private readonly ctx: McpContext) {}
 
-  private need(scope: "runs:read" | "runs:write") {
+  private need(scope: ApiScope) {
     if (!hasScope(this.ctx.principal.scopes, scope)) throw toMcpError(forbidden(this.ctx.principal, scope));
   }
 
-  /** The run, or null when there is none (the SDK answers "task not found"). */
+  /**
+   * The run, or null when there is none (the SDK answers "task not found"). A task is as visible as its
+   * run through the HTTP API: any run to runs:read, a gate also to gates:request (as GET /api/gates/:id).
+   */
   async findRun(taskId: string): Promise<RunRecord | null> {
-    this.need("runs:read");
-    return this.ctx.runtime.store.getRun(taskId);
+    if (hasScope(this.ctx.principal.scopes, "runs:read")) return this.ctx.runtime.store.getRun(taskId);
+    if (!hasScope(this.ctx.principal.scopes, "gates:request")) this.need("runs:read");
+    const run = await this.ctx.runtime.store.getRun(taskId);
+    return run && isGateRun(run) ? run : null;
   }
 
+  /** The packets a task asks its client to decide: a plain run's pending ones; never a gate's (its requester may not decide it). */
   async pendingPackets(run: RunRecord): Promise<DecisionPacket[]> {
-    if (TASK_STATUS[run.status] !== "input_required") return [];
+    if (TASK_STATUS[run.status] !== "input_required" || isGateRun(run)) return [];
     return this.ctx.runtime.store.findPackets({ runId: run.id, status: ["PENDING"] });
   }
 
-  async taskOf(run: RunRecord): Promise<Task> {
-    return taskFromRun(run, await this.pendingPackets(run));
+  /**
+   * The task a run is. 2025-11-25 maps the run's status (a failed run is a failed task); 2026-07-28's
+   * extension keeps `failed` for JSON-RPC errors, so there a failed run is a completed task whose result
+   * has isError, and `input_required` means there is a packet to answer. A gate is decided or not.
+   */
+  async view(run: RunRecord, era: "legacy" | "modern" = "legacy"): Promise<RunTaskView> {
+    if (isGateRun(run)) {
+      const gate = await gateTaskState(this.ctx, run);
+      return { status: gate.status, statusMessage: gate.message, pending: [], result: gate.result };
+    }
+    const pending = await this.pendingPackets(run);
+    const message = statusMessage(run, pending, era);
+    if (isTerminalRun(run)) {
+      const status = era === "modern" && run.status === "FAILED" ? "completed" : TASK_STATUS[run.status];
+      return { status, statusMessage: message, pending, ...(run.status === "CANCELLED" && era === "modern" ? {} : { result: resultFromRun(run) }) };
+    }
+    // Waiting on a packet that was just decided, before the worker resumes the run: nothing left to answer.
+    const status = era === "modern" && run.status === "WAITING_APPROVAL" && pending.length === 0 ? "working" : TASK_STATUS[run.status];
+    return { status, statusMessage: message, pending };
   }
 
-  /** tools/call start_run with a task: starts the run (the same idempotency key gives the same task). */
+  async taskOf(run: RunRecord): Promise<Task> {
+    const view = await this.view(run);
+    return { ...taskFromRun(run), status: view.status, statusMessage: view.statusMessage };
+  }
+
+  /** A task's result once it has one (a finished run; a decided gate), else null. */
+  async resultOf(run: RunRecord): Promise<CallToolResult | null> {
+    return (await this.view(run)).result ?? null;
+  }
+
+  /** tools/call with a task: starts the tool's run (the same idempotency key gives the same task). */
   async createTask(_params: CreateTaskOptions, _requestId: RequestId, request: Request): Promise<Task> {
-    this.need("runs:write");
-    const args = (request.params as { arguments?: unknown } | undefined)?.arguments;
+    const params = request.params as { name?: string; arguments?: unknown } | undefined;
+    return this.taskOf(await this.startTask(params?.name ?? "", params?.arguments));
+  }
+
+  /** The run a task-augmented tools/call stands for, in either revision (with the tool's scope, as its HTTP route asks). */
+  async startTask(toolName: string, args: unknown): Promise<RunRecord> {
+    const tool = TOOLS.find((t) => t.name === toolName);
+    if (!tool?.startTask) throw new McpError(ErrorCode.InvalidParams, `Tool ${toolName} cannot be called as a task`);
+    this.need(tool.scope);
     try {
-      const { run } = await startRunFor(this.ctx, args);
-      return taskFromRun(run);
+      return await tool.startTask(this.ctx, args);
     } catch (error) {
       throw toMcpError(error);
     }
@@ -120,8 +170,9 @@ export class RunTaskStore implements TaskStore {
   async getTaskResult(taskId: string): Promise<Result> {
     const run = await this.findRun(taskId);
     if (!run) throw notFound(taskId);
-    if (!isTerminalRun(run)) throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} has not finished (${run.status}).`);
-    return resultFromRun(run);
+    const result = await this.resultOf(run);
+    if (!result) throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} has not finished (${run.status}).`);
+    return result;
   }
 
   async storeTaskResult(): Promise<void> {
@@ -145,7 +196,7 @@ export class RunTaskStore implements TaskStore {
     if (run.status === "CANCELLED") return this.taskOf(run);
     if (isTerminalRun(run)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${TASK_STATUS[run.status]}`);
     try {
-      return taskFromRun(await this.ctx.runtime.cancelRun({ runId: run.id, by: this.ctx.principal.principal, via: `mcp:${this.ctx.principal.name}`, reason }));
+      return this.taskOf(await this.ctx.runtime.cancelRun({ runId: run.id, by: this.ctx.principal.principal, via: `mcp:${this.ctx.principal.name}`, reason }));
     } catch (error) {
       // Lost a race with the run finishing, or with another cancel: answer from what it is now.
       const now = isAppError(error, "RUN_NOT_WAITING") ? await this.ctx.runtime.store.getRun(run.id) : null;
@@ -160,7 +211,8 @@ export class RunTaskStore implements TaskStore {
     this.need("runs:read");
     const limit = 50;
     const runs = await this.ctx.runtime.findRuns({ limit, cursor }).catch((error: unknown) => { throw toMcpError(error); });
-    return { tasks: runs.map((run) => taskFromRun(run)), ...(runs.length === limit ? { nextCursor: runs.at(-1)!.id } : {}) };
+    const tasks = await Promise.all(runs.map((run) => (isGateRun(run) ? this.taskOf(run) : taskFromRun(run))));
+    return { tasks, ...(runs.length === limit ? { nextCursor: runs.at(-1)!.id } : {}) };
   }
 }
 

@@ -2,9 +2,12 @@ import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { packetStatusesOf, presentAgents, presentPacket, presentRun } from "@/lib/api/present";
 import { cancelBody, idParams, packetsQuery, startRunBody } from "@/lib/api/schemas";
+import { gateRequestSchema } from "@/lib/commands/request-gate";
 import type { ApiScope } from "@/lib/api/scopes";
+import type { RunRecord } from "@/lib/runtime/types";
 import { parseArgs, startRunFor, type McpContext } from "./context";
 import { decisionInputFromFlat, decisionToolProperties } from "./decision-form";
+import { startGateTask } from "./gate-tasks";
 
 // The MCP tools: each is one HTTP API route, with its scope, its request schema (lib/api/schemas.ts, or
 // decidePacketSchema) and the same domain call. Only the envelope differs: arguments instead of a path,
@@ -20,9 +23,12 @@ export type TetherTool = {
   scope: ApiScope;
   inputSchema: JsonSchema;
   annotations?: ToolAnnotations;
-  /** start_run may be called as a task: the task is the run. */
+  /** start_run may be called as a task, request_approval only as one: the task is the run it starts. */
   execution?: Tool["execution"];
-  call: (ctx: McpContext, args: unknown) => Promise<Record<string, unknown>>;
+  /** The tool's answer when called without a task (a tool whose taskSupport is "required" has none). */
+  call?: (ctx: McpContext, args: unknown) => Promise<Record<string, unknown>>;
+  /** Starts the run that a call as a task stands for (the task id is the run id). */
+  startTask?: (ctx: McpContext, args: unknown) => Promise<RunRecord>;
 };
 
 /** A zod schema's JSON Schema as a tool input (MCP wants `type: object`; the dialect is MCP's default). */
@@ -70,6 +76,7 @@ export const TOOLS: TetherTool[] = [
       const { run, created } = await startRunFor(ctx, args);
       return { id: run.id, status: run.status, created };
     },
+    startTask: async (ctx, args) => (await startRunFor(ctx, args)).run,
   },
   {
     name: "get_run",
@@ -132,5 +139,23 @@ export const TOOLS: TetherTool[] = [
       const { id, reason } = parseArgs(cancelArgs, args);
       return { run: presentRun(await ctx.runtime.cancelRun({ runId: id, by: ctx.principal.principal, reason })) };
     },
+  },
+  {
+    name: "request_approval",
+    title: "Request approval",
+    description:
+      "Ask a person whether an action may run (an open gate, as POST /api/gates). Runs only as a task: it is working while the request waits in " +
+      "the inbox (you cannot approve your own request), then completes with the decision — status approved/edited/rejected/redirected/expired, " +
+      "approvedArgs to run, reason, approvers. Afterwards report what you did with POST /api/gates/:id/outcome. The same idempotencyKey is the same request.",
+    scope: "gates:request",
+    inputSchema: withDescriptions(inputJsonSchema(gateRequestSchema.omit({ callbackUrl: true })), {
+      action: "The action to approve: the tool's name, its arguments, and optionally the JSON Schema of the arguments (for the reviewer's edit form).",
+      idempotencyKey: "Retrying with the same key returns the same request instead of asking again.",
+      expiresIn: 'Seconds, or "90s", "30m", "24h", "7d": after that, onExpiry decides.',
+      onExpiry: '"reject" (default), "escalate:<queue>", or "approve" (only when said explicitly).',
+    }),
+    annotations: { openWorldHint: true },
+    execution: { taskSupport: "required" },
+    startTask: startGateTask,
   },
 ];

@@ -96,7 +96,8 @@ export async function createChannel(db: ChannelDb, input: unknown, opts: { by: s
 
 /** Every channel, newest first, never a secret; disabled ones too (their deliveries point at them). */
 export async function findChannels(db: ChannelDb): Promise<ChannelView[]> {
-  const rows = await db.notificationChannel.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+  // Open gates' callbacks (lib/gates/callbacks.ts) are channels of one gate each, not a team's: not listed.
+  const rows = await db.notificationChannel.findMany({ where: { NOT: { queue: { startsWith: "gate:" } } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   return rows.map(presentChannel);
 }
 

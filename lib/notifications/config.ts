@@ -3,7 +3,7 @@
 //   TETHER_PUBLIC_URL   where people open the console (links in notifications); default http://127.0.0.1:$PORT
 //   TETHER_SMTP_URL     smtp://user:pass@host:port (smtps:// for TLS from the start); email channels need it
 //   TETHER_NOTIFY_FROM  the From address of notification email; default tether@<the console's host>
-import type { Env } from "@/lib/auth/mode";
+import { getConfig, type Config } from "@/lib/config";
 
 export const NOTIFICATION_EVENTS = ["packet.opened", "packet.escalated", "packet.expiring", "run.needs_attention"] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
@@ -14,9 +14,8 @@ export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 /** The console's address for people: TETHER_PUBLIC_URL, else this machine's port, without a trailing "/". */
-export function publicBaseUrl(env: Env = process.env): string {
-  const configured = env.TETHER_PUBLIC_URL?.trim();
-  return (configured || `http://127.0.0.1:${env.PORT?.trim() || 3000}`).replace(/\/+$/, "");
+export function publicBaseUrl(config: Config = getConfig()): string {
+  return config.server.publicUrl;
 }
 
 /** Where a packet opens in the console. */
@@ -24,18 +23,13 @@ export const packetLink = (baseUrl: string, packetId: string) => `${baseUrl}/inb
 
 export type SmtpSettings = { url: string; from: string };
 
-/** TETHER_SMTP_URL and TETHER_NOTIFY_FROM; null when no SMTP server is configured (email deliveries then fail, recorded). */
-export function smtpSettingsFromEnv(env: Env = process.env, baseUrl = publicBaseUrl(env)): SmtpSettings | null {
-  const url = env.TETHER_SMTP_URL?.trim();
+/**
+ * TETHER_SMTP_URL and TETHER_NOTIFY_FROM (default tether@<the host of baseUrl>, or tether@localhost for an IP
+ * address); null when no SMTP server is configured (email deliveries then fail, recorded).
+ */
+export function smtpSettingsFromEnv(config: Config = getConfig(), baseUrl = publicBaseUrl(config)): SmtpSettings | null {
+  const { smtpUrl: url, from } = config.notifications;
   if (!url) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error("TETHER_SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587");
-  }
-  if (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") throw new Error("TETHER_SMTP_URL must start with smtp:// or smtps://");
   const host = new URL(baseUrl).hostname;
-  const from = env.TETHER_NOTIFY_FROM?.trim() || `tether@${/^[\d.]+$|^\[/.test(host) ? "localhost" : host}`;
-  return { url, from };
+  return { url, from: from || `tether@${/^[\d.]+$|^\[/.test(host) ? "localhost" : host}` };
 }

@@ -1,6 +1,9 @@
 import type { Db } from "@/lib/db";
+import { queueGateCallbacks } from "@/lib/gates/callbacks";
+import type { GateView } from "@/lib/gates/gate-view";
 import type { Logger } from "@/lib/runtime/types";
 import type { EgressPolicy } from "@/lib/tools/registered/egress";
+import { getConfig } from "@/lib/config";
 import { publicBaseUrl, smtpSettingsFromEnv, type SmtpSettings } from "./config";
 import { queueDeliveries } from "./events";
 import { createSender, type Sender } from "./send";
@@ -42,6 +45,8 @@ export type NotificationsOptions = {
   concurrency?: number;
   /** The clock deadlines and retries are kept by (the engine's); default the wall clock. */
   now?: () => Date;
+  /** An open gate as GET /api/gates/:id shows it: given, decided gates' callbacks are queued too (lib/gates/callbacks.ts). */
+  gateView?: (gateId: string) => Promise<GateView>;
 };
 
 export type PassResult = { queued: number; delivered: number; failed: number; retrying: number };
@@ -63,7 +68,7 @@ export function startNotifications(opts: NotificationsOptions): Notifications {
   const now = opts.now ?? (() => new Date());
   const baseUrl = opts.baseUrl ?? publicBaseUrl();
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
-  const sender = createSender({ smtp: opts.smtp === undefined ? smtpSettingsFromEnv(process.env, baseUrl) : opts.smtp, egress: opts.egress, timeoutMs: opts.sendTimeoutMs, now });
+  const sender = createSender({ smtp: opts.smtp === undefined ? smtpSettingsFromEnv(getConfig(), baseUrl) : opts.smtp, egress: opts.egress, timeoutMs: opts.sendTimeoutMs, now });
   // The packets changed since the last pass, by the wall clock (changedAt is stamped with it). A started
   // process looks back a day for packets still waiting (the dedupKey keeps what was queued once).
   let cursor = new Date(Date.now() - 86_400_000);
@@ -78,6 +83,7 @@ export function startNotifications(opts: NotificationsOptions): Notifications {
       const queued = await queueDeliveries(db(), { since: cursor, readAt: new Date(), now: now(), baseUrl });
       cursor = queued.cursor;
       result.queued = queued.queued;
+      if (opts.gateView) result.queued += await queueGateCallbacks(db(), { now: now(), view: opts.gateView });
       Object.assign(result, await sendDue(db(), sender, { now, retry, claimMs: opts.claimMs ?? 60_000, concurrency: opts.concurrency ?? 8 }));
     } catch (error) {
       opts.logger.error("notifications: pass failed (tried again at the next one)", { error: error instanceof Error ? error.message : String(error) });

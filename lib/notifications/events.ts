@@ -82,7 +82,8 @@ export async function queueDeliveries(db: Db, opts: { since: Date; readAt: Date;
 }
 
 async function findActiveChannels(db: Db): Promise<Channel[]> {
-  const rows = await db.notificationChannel.findMany({ where: { disabledAt: null }, select: { id: true, queue: true, events: true, createdAt: true } });
+  // An open gate's callback channel (lib/gates/callbacks.ts) is not a queue's: its one delivery is queued there.
+  const rows = await db.notificationChannel.findMany({ where: { disabledAt: null, NOT: { queue: { startsWith: "gate:" } } }, select: { id: true, queue: true, events: true, createdAt: true } });
   return rows.map((r) => ({ ...r, events: JSON.parse(r.events) as NotificationEvent[] }));
 }
 

@@ -6,7 +6,7 @@ import { can, type Role } from "@/lib/auth/rbac";
 import { getDb, providerOfDb, type Db } from "@/lib/db";
 import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
 import type { JsonSchema } from "@/lib/inbox/schema-form";
-import { findTool } from "@/lib/runtime/context";
+import { findTool, type ToolScope } from "@/lib/runtime/context";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket, RunStatus, ToolDefinition } from "@/lib/runtime/types";
 import { getRuntime } from "@/lib/runtime.server";
@@ -14,11 +14,12 @@ import { hotQuery } from "@/lib/store/hot-path";
 import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
 
 
-export type InboxDeps = { store: RuntimeStore; db: Db; findTool: (name: string) => Promise<ToolDefinition | undefined> };
+/** findTool: by name, and for a run when given (a run's own tools: an open gate's requested action). */
+export type InboxDeps = { store: RuntimeStore; db: Db; findTool: (name: string, run?: ToolScope) => Promise<ToolDefinition | undefined> };
 
 function consoleDeps(): InboxDeps {
   const runtime = getRuntime();
-  return { store: runtime.store, db: getDb(), findTool: (name) => findTool(runtime.context, name) };
+  return { store: runtime.store, db: getDb(), findTool: (name, run) => findTool(runtime.context, name, run) };
 }
 
 /** The console's inbox page: the running console's database and tool registry. */
@@ -57,7 +58,8 @@ export type PacketView = {
 export async function getPacketView(id: string, deps: InboxDeps = consoleDeps()): Promise<PacketView | null> {
   const packet = await deps.store.getPacket(id);
   if (!packet) return null;
-  const [tool, run] = await Promise.all([deps.findTool(packet.tool).catch(() => undefined), deps.store.getRun(packet.runId)]);
+  const run = await deps.store.getRun(packet.runId);
+  const tool = await deps.findTool(packet.tool, run).catch(() => undefined);
   const traits = tool ? { capability: tool.capability, semantics: tool.semantics } : null;
   return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema: tool ? argsJsonSchema(tool) : null, canLookUp: Boolean(tool?.lookup), run: run ? { status: run.status, agent: run.agentSlug } : null };
 }

@@ -2,6 +2,7 @@
 // than the retention period are compacted (purgeFinishedRuns). One purge at a time; a failure is logged
 // and the next tick tries again — it never throws out. Its timers do not keep the process alive.
 // Several processes may run it against one database: compaction is idempotent, so at worst they share work.
+import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { Logger } from "@/lib/runtime/types";
 import { DEFAULT_PURGE_BATCH_SIZE, purgeFinishedRuns } from "./purge-finished-runs";
@@ -69,10 +70,6 @@ export function startRetention(opts: RetentionOptions): Retention {
 }
 
 /** TETHER_RETENTION_DAYS: unset, empty or 0 keeps finished runs whole forever; otherwise a positive number of days. */
-export function retentionDaysFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.TETHER_RETENTION_DAYS?.trim();
-  if (!raw) return 0;
-  const days = Number(raw);
-  if (!Number.isFinite(days) || days < 0) throw new Error(`TETHER_RETENTION_DAYS must be a number of days (0 keeps runs forever), got "${raw}"`);
-  return days;
+export function retentionDaysFromEnv(config: Config = getConfig()): number {
+  return config.worker.retentionDays;
 }

@@ -51,7 +51,24 @@ export type EngineContext = {
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-/** A tool by name: built-in first, then the registered ones (read fresh, so an admin's change counts). */
-export async function findTool(ctx: EngineContext, name: string): Promise<ToolDefinition | undefined> {
-  return ctx.tools.get(name) ?? (await ctx.resolveTool(name));
+/**
+ * A tool by name: in a run, the run's own first (AgentDefinition.runTools), then built-in, then the registered
+ * ones (read fresh, so an admin's change counts).
+ */
+export async function findTool(ctx: EngineContext, name: string, run?: ToolScope): Promise<ToolDefinition | undefined> {
+  return runTool(ctx, run, name) ?? ctx.tools.get(name) ?? (await ctx.resolveTool(name));
+}
+
+/** The run a tool is looked up for: its agent and input. */
+export type ToolScope = { agentSlug: string; input: unknown } | null | undefined;
+
+/** A tool made for this run from its input; undefined when the run's agent makes none of that name. */
+export function runTool(ctx: EngineContext, run: ToolScope, name: string): ToolDefinition | undefined {
+  const make = run ? ctx.agents.get(run.agentSlug)?.runTools : undefined;
+  if (!make) return undefined;
+  try {
+    return make(run!.input).find((tool) => tool.name === name);
+  } catch {
+    return undefined; // an input the agent cannot make tools from has none
+  }
 }

@@ -58,6 +58,11 @@ export class RunCursor {
     }
   }
 
+  /** The run's signals of this type not consumed yet, oldest first. */
+  signals(type: string) {
+    return this.ctx.store.listSignals(this.runId, { type, unconsumed: true });
+  }
+
   get step() {
     return this.state.step;
   }
@@ -74,7 +79,8 @@ export class RunCursor {
     this.state.observations = appendObservation(this.state.observations, { ...observation, step: this.state.step });
   }
 
-  addFact(fact: Omit<Fact, "id" | "at" | "step" | "expiresAt" | "source"> & Partial<Pick<Fact, "expiresAt" | "source">>): Fact {
+  /** `at`: when it was learned, if not now (an outside party's observation it made earlier). */
+  addFact(fact: Omit<Fact, "id" | "at" | "step" | "expiresAt" | "source"> & Partial<Pick<Fact, "expiresAt" | "source" | "at">>): Fact {
     // Keys in the schema's order, the order a fact has once loaded: a fact serializes to the same JSON
     // whether it was just made or read back (a state rebuilt from its entries is byte for byte the same).
     const full: Fact = {
@@ -82,7 +88,7 @@ export class RunCursor {
       key: fact.key,
       value: fact.value,
       kind: fact.kind,
-      at: this.now().toISOString(),
+      at: fact.at ?? this.now().toISOString(),
       step: this.state.step,
       expiresAt: fact.expiresAt ?? null,
       source: fact.source ?? {},

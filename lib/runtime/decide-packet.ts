@@ -56,9 +56,9 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
   if (!options.includes(input.decision)) {
     throw new AppError("INVALID_INPUT", { message: `${input.decision} is not an option for packet ${packet.id}`, userMessage: `"${input.decision}" is not possible here; choose one of: ${options.join(", ")}.` });
   }
+  const run = await ctx.store.getRun(packet.runId);
   const refusal = await ctx.authorizeDecision(opts.reviewer, packet);
   if (refusal) throw new AppError("FORBIDDEN", { message: `${opts.reviewer} may not decide packet ${packet.id}: ${refusal}`, userMessage: refusal });
-  const run = await ctx.store.getRun(packet.runId);
   // Running an unsafe call again is an approval like any other: never by whoever asked for it.
   const isApproval = input.decision === "approve" || input.decision === "edit" || input.decision === "retry";
   if (isApproval && (opts.reviewer === packet.requestedBy || opts.reviewer === run?.startedBy)) {
@@ -70,7 +70,7 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
     if (packet.requiredApprovals > 1) {
       throw new AppError("INVALID_INPUT", { message: "edit on a four-eyes packet", userMessage: "This action needs several approvers, so it cannot be edited; reject it with a reason or redirect the agent." });
     }
-    const tool = await findTool(ctx, packet.tool);
+    const tool = await findTool(ctx, packet.tool, run);
     if (!tool) throw new AppError("UNKNOWN_TOOL", { message: `tool ${packet.tool} is not registered`, userMessage: `The tool ${packet.tool} no longer exists.` });
     const args = tool.input.safeParse(input.args);
     if (!args.success) {

@@ -116,7 +116,43 @@ export async function startEffect(ctx: EngineContext, cursor: RunCursor, tool: T
     ...(approval ? { updatePacket: { id: approval.id, version: approval.version, usedAt: cursor.now() } } : {}),
   });
   await ctx.fault("after-intent", info);
+  if (tool.external) return awaitCallerOutcome(cursor, tool, pending);
   return performEffect(ctx, cursor, tool, pending, 1);
+}
+
+const CALLER_OUTCOMES = ["happened", "failed", "not_done"] as const;
+
+/**
+ * A caller-executed effect (ToolDefinition.external): the intent is committed and the caller performs the
+ * action, then reports what it did as a signal. Until it arrives the run is parked (no compute, no lease);
+ * the report settles the intent: "happened" → SUCCEEDED with its receipt, "failed" / "not_done" → FAILED.
+ */
+export async function awaitCallerOutcome(cursor: RunCursor, tool: ToolDefinition, pending: EffectPending): Promise<StepOutcome> {
+  const signalType = tool.external!.outcomeSignal;
+  const [signal] = await cursor.signals(signalType);
+  if (!signal) {
+    cursor.state.pending = pending;
+    cursor.event("effect.awaiting_caller", { operationId: pending.intentId, tool: tool.name, signalType });
+    return cursor.park("WAITING_EVENT", { waitingFor: signalType });
+  }
+  const report = (signal.payload ?? {}) as { status?: string; receipt?: unknown; detail?: string; reportedBy?: string };
+  const status = (CALLER_OUTCOMES as readonly string[]).includes(report.status ?? "") ? report.status! : "failed";
+  const receiptId = typeof report.receipt === "string" ? report.receipt : undefined;
+  cursor.event("signal.consumed", { signalId: signal.id, signalType: signal.type, dedupKey: signal.dedupKey });
+  cursor.event("tool.call", { tool: tool.name, args: pending.action.args, semantics: tool.semantics, operationId: pending.intentId, idempotencyKey: pending.intentId, attempt: 1, executedBy: "caller", ...(status === "happened" ? { result: report } : { error: report.detail ?? status, outcome: "not_applied" }) });
+  if (status === "happened") {
+    const { key } = resultKeyFor(cursor.state, tool.name, pending.action.resultKey);
+    cursor.addFact({ key, value: report, kind: "receipt", source: { tool: tool.name, args: pending.action.args, operationId: pending.intentId, by: report.reportedBy, ...(receiptId ? { receiptId } : {}) } });
+    cursor.observe({ kind: "tool_result", tool: tool.name, message: `The caller reports that ${tool.name} happened${receiptId ? ` (receipt ${receiptId})` : ""}`, data: { factKey: key } });
+  } else {
+    cursor.observe({ kind: "tool_error", tool: tool.name, message: `The caller reports that ${tool.name} ${status === "failed" ? "failed" : "was not done"}${report.detail ? `: ${report.detail}` : ""}`, data: { outcome: status } });
+  }
+  cursor.finishStep();
+  return cursor.commit({
+    status: "RUNNING",
+    consumeSignalIds: [signal.id],
+    updateIntent: { id: pending.intentId, status: status === "happened" ? "SUCCEEDED" : "FAILED", attempt: 1, result: report },
+  });
 }
 
 /** Call (or re-call) an effect whose intent is committed, until its outcome is known or a person must decide. */
@@ -193,12 +229,14 @@ async function lookUp(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinitio
 
 /** Resume an effect left "may have happened" by a crash. Never a silent second execution. */
 export async function recoverEffect(ctx: EngineContext, cursor: RunCursor, pending: EffectPending): Promise<StepOutcome> {
-  const tool = await findTool(ctx, pending.action.tool);
+  const tool = await findTool(ctx, pending.action.tool, cursor.run);
   const intent = await ctx.store.getIntent(pending.intentId);
   if (!tool || !intent) {
     const why = tool ? "the intent record is missing" : `tool ${pending.action.tool} is no longer registered`;
     return escalateUnknown(ctx, cursor, tool ?? null, pending, intent?.attempt ?? 1, why, intent !== null);
   }
+  // The caller performs it: nothing to call again, only its report to wait for.
+  if (tool.external) return awaitCallerOutcome(cursor, tool, pending);
   cursor.event("effect.recovering", { operationId: intent.id, tool: tool.name, semantics: tool.semantics, attempt: intent.attempt });
   if (tool.semantics === "unsafe") return escalateUnknown(ctx, cursor, tool, pending, intent.attempt, "the worker stopped after the intent was recorded; the call may have happened");
   if (tool.semantics === "reconcilable") {

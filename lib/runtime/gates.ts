@@ -3,8 +3,9 @@ import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { resultKeyFor } from "./fact-keys";
 import { performEffect, performRead, readWithRetries, safeImpact, startEffect } from "./effects";
-import { callRequest, checkPermission } from "./permission-check";
-import type { PermissionVerdict } from "./permissions";
+import { expiryPolicyOf, formatExpiryPolicy } from "./expiry";
+import { callRequest, checkPermission, toolVerdict } from "./permission-check";
+import { approvalTerms, type PermissionVerdict } from "./permissions";
 import { latestFact, type Action, type Pending } from "./state";
 import { APPROVAL_OPTIONS, type DecisionPacket, type PacketContent, type ToolDefinition } from "./types";
 
@@ -15,11 +16,12 @@ type GatePending = Extract<Pending, { kind: "gate" }>;
 
 export async function requestApproval(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action, verdict: PermissionVerdict): Promise<StepOutcome> {
   const now = cursor.now();
-  const rule = verdict.rule;
+  const terms = approvalTerms(verdict);
   const packetId = ctx.ids.id("pkt");
   const binding = approvalBinding(verdict, tool);
   const digest = actionDigest({ runId: cursor.runId, step: cursor.step, tool: tool.name, args: action.args, binding });
-  const expiresAt = rule?.ttlSeconds ? new Date(now.getTime() + rule.ttlSeconds * 1000) : null;
+  const expiresAt = terms.ttlSeconds ? new Date(now.getTime() + terms.ttlSeconds * 1000) : null;
+  if (tool.external) recordCallerEvidence(cursor, tool.external.evidence);
   const content: PacketContent = {
     impact: safeImpact(tool, action.args),
     reasoning: action.reasoning,
@@ -33,7 +35,7 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
     why: verdict.reason,
   };
   cursor.state.pending = { kind: "gate", packetId, step: cursor.step, action };
-  cursor.event("gate.requested", { packetId, tool: tool.name, args: action.args, digest, binding, impact: content.impact, reason: verdict.reason, requiredApprovals: rule?.approvals ?? 1, queue: rule?.queue ?? "default", expiresAt: expiresAt?.toISOString() ?? null });
+  cursor.event("gate.requested", { packetId, tool: tool.name, args: action.args, digest, binding, impact: content.impact, reason: verdict.reason, requiredApprovals: terms.approvals, queue: terms.queue, onExpire: terms.onExpire, expiresAt: expiresAt?.toISOString() ?? null });
   return cursor.park("WAITING_APPROVAL", {
     wakeAt: expiresAt,
     createPacket: {
@@ -47,13 +49,27 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
       requestedBy: `agent:${cursor.run.agentSlug}`,
       traits: { capability: tool.capability, semantics: tool.semantics },
       content,
-      queue: rule?.queue ?? "default",
+      queue: terms.queue,
       assignee: null,
-      requiredApprovals: rule?.approvals ?? 1,
-      onExpire: rule?.onExpire ?? "reject",
+      requiredApprovals: terms.approvals,
+      onExpire: terms.onExpire,
       expiresAt,
     },
   });
+}
+
+/**
+ * The caller's evidence as facts of the run (observations an outside party gave, never the model's), so the
+ * packet cites them as it cites a read tool's. A key already holding the same value is not written again.
+ */
+function recordCallerEvidence(cursor: RunCursor, evidence: NonNullable<ToolDefinition["external"]>["evidence"]) {
+  for (const item of evidence) {
+    const known = latestFact(cursor.state, item.key);
+    if (known && canonicalJson(known.value) === canonicalJson(item.value)) continue;
+    // Observed when the caller says (never in the future), else now.
+    const at = item.at && Date.parse(item.at) <= cursor.now().getTime() ? new Date(item.at).toISOString() : undefined;
+    cursor.addFact({ key: item.key, value: item.value, kind: "observation", source: { by: item.source ? `external:${item.source}` : "external" }, ...(at ? { at } : {}) });
+  }
 }
 
 function approvalBinding(verdict: PermissionVerdict, tool: ToolDefinition): ApprovalBinding {
@@ -63,8 +79,9 @@ function approvalBinding(verdict: PermissionVerdict, tool: ToolDefinition): Appr
 /** Why an approval given earlier does not cover the action under today's rule and registration; null when it does. */
 function approvalNoLongerHolds(packet: DecisionPacket, verdict: PermissionVerdict, tool: ToolDefinition): string | null {
   const approvers = new Set([...packet.approvers, ...(packet.decidedBy ? [packet.decidedBy] : [])]).size;
-  const required = verdict.rule?.approvals ?? 1;
-  if (approvers < required) return `the rule now needs ${required} approvers, it had ${approvers}`;
+  const required = approvalTerms(verdict).approvals;
+  // An approval by the expiry (onExpire "approve", said explicitly) counts as the approvers the terms asked for.
+  if (packet.decidedBy !== EXPIRY_APPROVER && approvers < required) return `the rule now needs ${required} approvers, it had ${approvers}`;
   const given = packet.content.binding;
   if (!given) return null; // asked before approvals were bound to a rule: the checks above are all it had
   const now = approvalBinding(verdict, tool);
@@ -104,13 +121,13 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   if (packet.status === "STALE") return cursor.finish("FAILED", `packet ${packet.id} is stale but the run still waited on it`);
 
   // APPROVED or EDITED: run exactly the approved action — after checking it is still allowed and still fresh.
-  const tool = await findTool(ctx, packet.tool);
+  const tool = await findTool(ctx, packet.tool, cursor.run);
   // The run executes what it holds (or the reviewer's edit), and only if it is what was approved.
   const args = decision.decision === "edit" ? decision.args : pending.action.args;
   const action: Action = { ...pending.action, args };
   if (!tool) return refuse(cursor, packet, `tool ${packet.tool} is no longer registered`);
 
-  const verdict = await checkPermission(ctx, cursor, callRequest(cursor, cursor.run.agentSlug, tool, action));
+  const verdict = toolVerdict(tool, await checkPermission(ctx, cursor, callRequest(cursor, cursor.run.agentSlug, tool, action)));
   cursor.event("permission.checked", { tool: tool.name, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, afterApproval: true });
   if (verdict.effect === "deny") return refuse(cursor, packet, `permission was revoked while the run waited: ${verdict.reason}`);
 
@@ -195,21 +212,41 @@ async function refuse(cursor: RunCursor, packet: DecisionPacket, why: string): P
   return cursor.commit({ status: "RUNNING" });
 }
 
+/** Who decided a packet its expiry approved (onExpire "approve", only where a rule or a gate said so). */
+export const EXPIRY_APPROVER = "system:expiry";
+
+/**
+ * The deadline passed with no decision: the packet's expiry policy (expiry.ts) applies. Escalation moves
+ * it to the chain's next queue with that step's deadline (the rest of the chain stays in onExpire); an
+ * explicit "approve" approves it as system:expiry; anything else rejects it, as before.
+ */
 async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPacket): Promise<StepOutcome> {
   const now = cursor.now();
-  const escalateTo = packet.onExpire.startsWith("escalate:") ? packet.onExpire.slice("escalate:".length) : null;
-  if (escalateTo) {
+  const policy = expiryPolicyOf(packet.onExpire);
+  if (policy.kind === "escalate" && policy.chain.length > 0) {
     // Never a silent auto-decision: the packet moves to another queue with a fresh deadline.
-    const window = packet.expiresAt!.getTime() - packet.createdAt.getTime();
-    const expiresAt = new Date(now.getTime() + Math.max(window, 1000));
-    cursor.event("gate.escalated", { packetId: packet.id, from: packet.queue, to: escalateTo, expiresAt: expiresAt.toISOString() });
+    // A step without its own deadline gets the packet's first window: written out now, so the rest of the
+    // chain kept in onExpire says its deadlines explicitly (createdAt no longer tells the first window later).
+    const firstWindow = packet.expiresAt!.getTime() - packet.createdAt.getTime();
+    const [next, ...rest] = policy.chain.map((step) => ({ ...step, windowMs: step.windowMs ?? Math.max(firstWindow, 1000) }));
+    const expiresAt = new Date(now.getTime() + Math.max(next.windowMs, 1000));
+    const onExpire = formatExpiryPolicy({ kind: "escalate", chain: rest });
+    cursor.event("gate.escalated", { packetId: packet.id, from: packet.queue, to: next.queue, expiresAt: expiresAt.toISOString(), onExpire });
     return cursor.park("WAITING_APPROVAL", {
       wakeAt: expiresAt,
-      updatePacket: { id: packet.id, version: packet.version, queue: escalateTo, expiresAt, onExpire: "reject", content: { ...packet.content, escalatedFrom: packet.queue } },
+      updatePacket: { id: packet.id, version: packet.version, queue: next.queue, expiresAt, onExpire, content: { ...packet.content, escalatedFrom: packet.queue } },
     });
   }
+  const waitedMs = now.getTime() - packet.createdAt.getTime();
+  if (policy.kind === "approve") {
+    // Decided, not acted on here: the next step acts on it like on any approval (re-checked, digest-bound).
+    const decision = { decision: "approve" as const, digest: packet.digest, reason: "expired", note: "approved by its expiry policy (onExpire: approve)" };
+    cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs, onExpire: "approve" });
+    cursor.event("gate.decided", { packetId: packet.id, tool: packet.tool, by: EXPIRY_APPROVER, waitedMs, ...decision });
+    return cursor.commit({ status: "RUNNING", updatePacket: { id: packet.id, version: packet.version, status: "APPROVED", decision, decidedBy: EXPIRY_APPROVER } });
+  }
   const decision = { decision: "reject" as const, reason: "expired" };
-  cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs: now.getTime() - packet.createdAt.getTime() });
+  cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs });
   cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by: "policy:expiry", packetId: packet.id } });
   cursor.observe({ kind: "expired", tool: packet.tool, message: `${packet.tool} was not approved in time (reason: expired)`, data: { packetId: packet.id } });
   cursor.finishStep();
@@ -220,7 +257,7 @@ async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPac
 async function recheckEvidence(ctx: EngineContext, cursor: RunCursor, packet: DecisionPacket) {
   const changes: Array<{ key: string; before: unknown; after: unknown }> = [];
   for (const item of packet.content.evidence) {
-    const tool = item.kind === "observation" && item.source.tool ? await findTool(ctx, item.source.tool) : undefined;
+    const tool = item.kind === "observation" && item.source.tool ? await findTool(ctx, item.source.tool, cursor.run) : undefined;
     if (!tool || tool.semantics !== "pure-read") continue;
     // Retried like any read: a provider's blip must not throw away a person's approval as "stale".
     const result = await readWithRetries(ctx, cursor, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}` }, (attempt, r) =>

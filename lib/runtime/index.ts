@@ -3,6 +3,7 @@ export * from "./canonical";
 export * from "./context";
 export * from "./engine";
 export * from "./errors";
+export * from "./expiry";
 export * from "./permissions";
 export * from "./recovery";
 export * from "./state";

@@ -1,6 +1,6 @@
 import type { EngineContext } from "./context";
 import type { RunCursor } from "./cursor";
-import { evaluatePermission, type PermissionRequest, type PermissionVerdict } from "./permissions";
+import { evaluatePermission, externalVerdict, type PermissionRequest, type PermissionVerdict } from "./permissions";
 import type { Action } from "./state";
 import type { Capability, PermissionRule, ToolDefinition } from "./types";
 
@@ -57,4 +57,9 @@ export function callRequest(cursor: RunCursor, agent: string, tool: Pick<ToolDef
     agent, tool: tool.name, step: action.planStep, args: action.args, capability: tool.capability, semantics: tool.semantics,
     run: { input: cursor.state.input, facts: cursor.state.facts, evidence: action.evidence, now: cursor.now() },
   };
+}
+
+/** The verdict for this tool: a caller-executed one always asks a person (permissions.ts externalVerdict). */
+export function toolVerdict(tool: Pick<ToolDefinition, "name" | "external">, verdict: PermissionVerdict): PermissionVerdict {
+  return tool.external ? externalVerdict(verdict, tool.name, tool.external.terms) : verdict;
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { EXPIRY_POLICY_HINT, parseExpiryPolicy } from "./expiry";
 import { latestFact, type Fact } from "./state";
 import {
   CAPABILITIES, PERMISSION_EFFECTS,
-  type Capability, type EffectSemantics, type PermissionCondition, type PermissionEffect, type PermissionRule, type PermissionValueRef,
+  type ApprovalTerms, type Capability, type EffectSemantics, type PermissionCondition, type PermissionEffect, type PermissionRule, type PermissionValueRef,
 } from "./types";
 
 // Least authority, checked at the moment of acting (DESIGN.md §5). Pure: the engine reads the rules
@@ -21,6 +22,14 @@ const conditionValueSchema = z.unknown().superRefine((value, ctx) => {
   if (!value || typeof value !== "object" || Array.isArray(value) || !Object.keys(value).some((k) => k.startsWith("$"))) return;
   if (!valueRefSchema.safeParse(value).success) ctx.addIssue({ code: "custom", message: 'a reference is { "$input": "<path>" } or { "$fact": "<key>", "path"?: "<path>", "tool"?: "<tool>" }' });
 });
+
+/** An `onExpire` text (expiry.ts), checked by the one parser rules and gates share. */
+export function expiryPolicySchema() {
+  return z.string().trim().superRefine((value, ctx) => {
+    const parsed = parseExpiryPolicy(value);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason });
+  }).describe(EXPIRY_POLICY_HINT);
+}
 
 export const permissionConditionSchema = z.object({
   path: z.string().min(1),
@@ -42,7 +51,7 @@ export const permissionInputSchema = z.object({
     .default([...CAPABILITIES]),
   freshEvidence: z.boolean().default(false),
   approvals: z.number().int().min(1).max(5).default(1),
-  onExpire: z.string().regex(/^(reject|escalate:[\w-]+)$/, 'use "reject" or "escalate:<queue>"').default("reject"),
+  onExpire: expiryPolicySchema().default("reject"),
   queue: z.string().min(1).default("default"),
   ttlSeconds: z.number().int().positive().nullable().default(null),
 });
@@ -53,7 +62,34 @@ export type PermissionVerdict = {
   rule: PermissionRule | null;
   /** Human-readable why: which rule, which condition. */
   reason: string;
+  /** Terms other than the rule's (a caller-executed tool's, merged with the rule's): see approvalTerms. */
+  terms?: ApprovalTerms;
 };
+
+/** Who decides and how long they have: the verdict's own terms, else its rule's, else one approver in "default". */
+export function approvalTerms(verdict: PermissionVerdict): ApprovalTerms {
+  if (verdict.terms) return verdict.terms;
+  const rule = verdict.rule;
+  return { queue: rule?.queue ?? "default", approvals: rule?.approvals ?? 1, ttlSeconds: rule?.ttlSeconds ?? null, onExpire: rule?.onExpire ?? "reject" };
+}
+
+/**
+ * A caller-executed tool (an open gate's action) always asks a person: Tether runs nothing, so a person's
+ * approval is the whole authority it gives. A rule that matches can still deny it (an admin closes a tool
+ * to gates) or ask for more approvers; the caller's queue and expiry apply unless it left them unset.
+ */
+export function externalVerdict(verdict: PermissionVerdict, tool: string, terms: ApprovalTerms): PermissionVerdict {
+  if (verdict.effect === "deny" && verdict.rule) return verdict;
+  const rule = verdict.rule;
+  const merged: ApprovalTerms = {
+    queue: terms.queue !== "default" ? terms.queue : rule?.queue ?? "default",
+    approvals: Math.max(terms.approvals, rule?.approvals ?? 1),
+    ttlSeconds: terms.ttlSeconds ?? rule?.ttlSeconds ?? null,
+    onExpire: terms.onExpire,
+  };
+  const why = `the caller asks a person before it runs ${tool}`;
+  return { effect: "require_approval", rule, reason: rule ? `${verdict.reason}; ${why}` : why, terms: merged };
+}
 
 const RESTRICTIVENESS: Record<PermissionEffect, number> = { allow: 0, require_approval: 1, deny: 2 };
 

@@ -1,10 +1,10 @@
-import { findTool, type EngineContext } from "./context";
+import { findTool, runTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
 import { fieldErrorsFromIssues } from "./errors";
 import { inferenceKeyFor } from "./fact-keys";
 import { requestApproval, resumeGate } from "./gates";
-import { callRequest, checkPermission, grantedTools, grantsByName } from "./permission-check";
+import { callRequest, checkPermission, grantedTools, grantsByName, toolVerdict } from "./permission-check";
 import { policyInputDigest, takeReplayed } from "./replay";
 import { actionSchema, type Pending } from "./state";
 import { beginTurn, takeFromTurn } from "./turns";
@@ -196,16 +196,17 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
 
 async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, decision: Extract<Decision, { kind: "call" }>): Promise<StepOutcome> {
   const parsedAction = actionSchema.safeParse(decision);
-  const tool = await findTool(ctx, decision.tool);
+  const tool = await findTool(ctx, decision.tool, cursor.run);
   if (!tool || !parsedAction.success) return rejectCall(cursor, decision.tool, tool ? "malformed action" : `unknown tool ${decision.tool}`, tool ? "INVALID_ARGS" : "UNKNOWN_TOOL");
   const args = tool.input.safeParse(decision.args);
   if (!args.success) return rejectCall(cursor, tool.name, `arguments do not match ${tool.name}'s schema`, "INVALID_ARGS", fieldErrorsFromIssues(args.error.issues));
   const action = { ...parsedAction.data, args: args.data };
 
   // Checked now, at the moment of acting — never cached from an earlier step.
-  const verdict = await checkPermission(ctx, cursor, callRequest(cursor, agent.slug, tool, action));
-  // A tool outside the agent's own list is usable only where a rule grants it to this agent by name.
-  if (!agent.tools.includes(tool.name) && !(verdict.rule && grantsByName(verdict.rule, agent.slug))) {
+  const verdict = toolVerdict(tool, await checkPermission(ctx, cursor, callRequest(cursor, agent.slug, tool, action)));
+  // A tool outside the agent's own list (or its run's) is usable only where a rule grants it to this agent by name.
+  const isOwn = agent.tools.includes(tool.name) || runTool(ctx, cursor.run, tool.name) !== undefined;
+  if (!isOwn && !(verdict.rule && grantsByName(verdict.rule, agent.slug))) {
     return rejectCall(cursor, tool.name, `${tool.name} is not one of ${agent.slug}'s tools, and no permission grants it to ${agent.slug} by name`, "UNKNOWN_TOOL");
   }
   cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null });

@@ -122,7 +122,23 @@ export type ToolDefinition<I = any, O = any> = {
   /** Tools that change something: the entry its effect shows up as in the world's ledger (one per effect,
    *  under the call's operation id). The journey evals count, compare and time out effects by it. */
   ledger?: LedgerEffect;
+  /** A tool Tether never runs (an open gate's requested action, lib/agents/external-gate.ts): a person decides
+   *  under these terms, then the caller performs it and reports the outcome as a signal. */
+  external?: ExternalExecution;
 };
+
+/** How a caller-executed action is asked for and settled. */
+export type ExternalExecution = {
+  /** The approval terms the caller asked for (merged with a rule's in approvalTerms: the stricter wins). */
+  terms: ApprovalTerms;
+  /** The caller's evidence: facts of kind observation, source `by: "external…"`, cited by the packet. */
+  evidence: Array<{ key: string; value: unknown; source?: string; at?: string }>;
+  /** The signal type the caller's outcome report arrives as: { status: "happened" | "failed" | "not_done", receipt?, detail? }. */
+  outcomeSignal: string;
+};
+
+/** Who decides a gate and how long they have: a rule's (queue, approvals, ttlSeconds, onExpire) or a caller's. */
+export type ApprovalTerms = { queue: string; approvals: number; ttlSeconds: number | null; onExpire: string };
 
 /** An effect as the world's ledger records it: "payments" · "refund". */
 export type LedgerEffect = { system: string; action: string };
@@ -179,6 +195,10 @@ export type AgentDefinition<I = any> = {
   policy: Policy;
   /** A step budget: a run that exceeds it fails instead of looping forever. */
   maxSteps?: number;
+  /** Tools that exist only in a run of this agent, made from its input (an open gate's requested action); they come before every other tool of that name. */
+  runTools?: (input: I) => ToolDefinition[];
+  /** Machinery, not started by hand (the open gate's agent): left out of start-a-run lists; its runs and packets show as any other. */
+  internal?: boolean;
 };
 
 // ---- permissions

@@ -15,7 +15,8 @@
 // from the request's context (context.ts): under Next.js the gate below; under startSandboxServer
 // (plain node:http, for the seed, tests and evals) whatever that server was given — open by default,
 // which that server allows on a loopback address only (http-server.ts).
-import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
+import { isSandboxEnabled } from "@/lib/auth/mode";
+import { getConfig, type Config } from "@/lib/config";
 import { can, type SessionUser } from "@/lib/auth/rbac";
 import { hasScope } from "@/lib/api/scopes";
 import { authenticateApiToken } from "@/lib/api/tokens";
@@ -27,8 +28,8 @@ import { internalSandboxKey, isSameKey, SANDBOX_KEY_HEADER } from "./internal-ke
 export type SandboxAccess = (request: Request, db: Db) => Promise<void>;
 
 export type SandboxAccessOptions = {
-  /** Read at every request (default process.env): TETHER_SANDBOX, TETHER_SANDBOX_SECRET, TETHER_DATA_DIR. */
-  env?: Env;
+  /** Read at every request (default getConfig()): TETHER_SANDBOX, TETHER_SANDBOX_SECRET, TETHER_DATA_DIR. */
+  config?: () => Config;
   /** The signed-in person of a request with a cookie (default: the console's session, loaded lazily). */
   currentUser?: (request: Request) => Promise<SessionUser | null>;
 };
@@ -44,11 +45,11 @@ export function noSandboxRoute(request: Request): SandboxError {
 export function createSandboxAccess(options: SandboxAccessOptions = {}): SandboxAccess {
   const currentUser = options.currentUser ?? consoleSessionUser;
   return async (request, db) => {
-    const env = options.env ?? process.env;
-    if (!isSandboxEnabled(env)) throw noSandboxRoute(request);
+    const config = (options.config ?? getConfig)();
+    if (!isSandboxEnabled(config)) throw noSandboxRoute(request);
 
     const key = request.headers.get(SANDBOX_KEY_HEADER);
-    if (key !== null && isSameKey(key, internalSandboxKey(env))) return;
+    if (key !== null && isSameKey(key, internalSandboxKey(config))) return;
 
     let isNotAdmin = false; // a valid credential of someone who is not an admin: 403 rather than 401
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];

@@ -1,4 +1,5 @@
-import { isSandboxEnabled, type Env } from "@/lib/auth/mode";
+import { isSandboxEnabled } from "@/lib/auth/mode";
+import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { DeployCallback } from "./callbacks";
 import { finishDueDeploys } from "./deploys";
@@ -21,8 +22,7 @@ import { areDeploysHeld } from "./faults";
 // The callback goes through the hook (callbacks.ts) once per deploy; a delivery that fails is tried again
 // a few times (the receiver deduplicates: for a run, the signal's dedupKey is the deploy id).
 
-export const DEFAULT_DEPLOY_SECONDS = 5;
-const MAX_DEPLOY_SECONDS = 86_400;
+export { DEFAULT_DEPLOY_SECONDS } from "@/lib/config";
 const DEFAULT_TICK_MS = 1_000;
 const DELIVERY_ATTEMPTS = 3;
 const DELIVERY_RETRY_MS = 500;
@@ -33,17 +33,10 @@ const consoleLogger: Logger = { warn: (msg, data) => console.warn(`[sandbox] ${m
 /**
  * How long a deploy runs before it finishes on its own, from TETHER_SANDBOX_DEPLOY_SECONDS: seconds
  * (decimals allowed, 0 = at the next pass; default 5), or `off` — deploys then finish only by hand.
- * Any other value stops start-up.
+ * Any other value stops start-up (lib/config.ts parses it).
  */
-export function deployFinishMsFromEnv(env: Env = process.env): number | null {
-  const raw = env.TETHER_SANDBOX_DEPLOY_SECONDS?.trim().toLowerCase();
-  if (!raw) return DEFAULT_DEPLOY_SECONDS * 1000;
-  if (raw === "off") return null;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_DEPLOY_SECONDS) {
-    throw new Error(`TETHER_SANDBOX_DEPLOY_SECONDS must be a number of seconds from 0 to ${MAX_DEPLOY_SECONDS}, or off; got "${env.TETHER_SANDBOX_DEPLOY_SECONDS}"`);
-  }
-  return Math.round(seconds * 1000);
+export function deployFinishMsFromEnv(config: Config = getConfig()): number | null {
+  return config.sandbox.deployFinishMs;
 }
 
 export type DeployClockOptions = {
@@ -129,10 +122,10 @@ const CLOCK = Symbol.for("tether.sandbox.deployClock");
  * TETHER_SANDBOX_DEPLOY_SECONDS not `off`; null otherwise. On globalThis, so a dev-mode module reload
  * never starts a second one. Reads both variables, so a bad value stops start-up here.
  */
-export function startSandboxDeployClock(opts: { db: () => Db; onDeployFinished: DeployCallback; env?: Env; logger?: Logger }): DeployClock | null {
-  const env = opts.env ?? process.env;
-  if (!isSandboxEnabled(env)) return null;
-  const finishAfterMs = deployFinishMsFromEnv(env);
+export function startSandboxDeployClock(opts: { db: () => Db; onDeployFinished: DeployCallback; config?: Config; logger?: Logger }): DeployClock | null {
+  const config = opts.config ?? getConfig();
+  if (!isSandboxEnabled(config)) return null;
+  const finishAfterMs = deployFinishMsFromEnv(config);
   if (finishAfterMs === null) return null;
   const holder = globalThis as { [CLOCK]?: DeployClock };
   holder[CLOCK] ??= startDeployClock({ db: opts.db, finishAfterMs, onDeployFinished: opts.onDeployFinished, logger: opts.logger });

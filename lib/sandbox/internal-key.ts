@@ -8,24 +8,21 @@
 // The tools send it in the X-Tether-Sandbox-Key header; the gate compares it in constant time.
 import { createHash, timingSafeEqual } from "node:crypto";
 import path from "node:path";
-import { dataDir, isSandboxEnabled, type Env } from "@/lib/auth/mode";
+import { dataDir, isSandboxEnabled } from "@/lib/auth/mode";
+import { getConfig, MIN_SANDBOX_SECRET_LENGTH, type Config } from "@/lib/config";
 import { ensureAuthSecretFile } from "@/lib/auth/secret";
 
 export const SANDBOX_KEY_HEADER = "x-tether-sandbox-key";
-export const MIN_SANDBOX_SECRET_LENGTH = 32;
+export { MIN_SANDBOX_SECRET_LENGTH };
 
-export const sandboxKeyFile = (env: Env = process.env) => path.join(dataDir(env), "sandbox-secret");
+export const sandboxKeyFile = (config: Config = getConfig()) => path.join(dataDir(config), "sandbox-secret");
 
 let cached: { file: string; key: string } | undefined;
 
 /** TETHER_SANDBOX_SECRET, else the data directory's generated secret (created on first use). */
-export function internalSandboxKey(env: Env = process.env): string {
-  const configured = env.TETHER_SANDBOX_SECRET?.trim();
-  if (configured) {
-    if (configured.length < MIN_SANDBOX_SECRET_LENGTH) throw new Error(`TETHER_SANDBOX_SECRET must be at least ${MIN_SANDBOX_SECRET_LENGTH} characters`);
-    return configured;
-  }
-  const file = sandboxKeyFile(env);
+export function internalSandboxKey(config: Config = getConfig()): string {
+  if (config.sandbox.secret) return config.sandbox.secret; // its length is checked by lib/config.ts
+  const file = sandboxKeyFile(config);
   if (cached?.file !== file) cached = { file, key: ensureAuthSecretFile(file).secret };
   return cached.key;
 }
@@ -34,9 +31,9 @@ export function internalSandboxKey(env: Env = process.env): string {
  * The key the built-in tools send: the internal key when this process serves the sandbox or was given
  * TETHER_SANDBOX_SECRET (a sandbox elsewhere); otherwise none, and nothing is written to the data dir.
  */
-export function toolSandboxKey(env: Env = process.env): string | undefined {
-  const wanted = Boolean(env.TETHER_SANDBOX_SECRET?.trim()) || isSandboxEnabled(env);
-  return wanted ? internalSandboxKey(env) : undefined;
+export function toolSandboxKey(config: Config = getConfig()): string | undefined {
+  const wanted = Boolean(config.sandbox.secret) || isSandboxEnabled(config);
+  return wanted ? internalSandboxKey(config) : undefined;
 }
 
 /** Constant-time equality of a presented key and the expected one (hashed first: lengths may differ). */

@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai"; // a type only: the AI SDK itself is loaded when a model agent first thinks
 import type { z } from "zod";
-import { CAPABILITIES, isValueRef, type AgentDefinition, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
+import { CAPABILITIES, isValueRef, parseExpiryPolicy, type AgentDefinition, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 import { lazyModelPolicy, type ModelSettings } from "./model";
 
@@ -21,8 +21,8 @@ export type Gate = {
   queue?: string;
   /** Unanswered this long, the packet expires… */
   ttlSeconds?: number;
-  /** …and is rejected, or escalated to another queue ("escalate:oncall"). Default "reject". */
-  onExpire?: "reject" | `escalate:${string}`;
+  /** …and is rejected, escalated ("escalate:oncall", or a chain "escalate:leads@2h,cfo@1d" then rejected), or — only when said — approved. Default "reject". */
+  onExpire?: "reject" | "approve" | `escalate:${string}`;
 };
 
 /** What a tool is granted for, beyond its gate (DESIGN.md §5): enforced by the engine at the moment of acting. */
@@ -156,7 +156,8 @@ function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: 
   }
   if (gate.approvals !== undefined && !(Number.isInteger(gate.approvals) && gate.approvals >= 1 && gate.approvals <= 5)) fail(`the gate on "${tool}": approvals must be 1 to 5`);
   if (gate.ttlSeconds !== undefined && !(Number.isInteger(gate.ttlSeconds) && gate.ttlSeconds > 0)) fail(`the gate on "${tool}": ttlSeconds must be a positive whole number`);
-  if (gate.onExpire !== undefined && !/^(reject|escalate:[\w-]+)$/.test(gate.onExpire)) fail(`the gate on "${tool}": onExpire is "reject" or "escalate:<queue>"`);
+  const expiry = gate.onExpire === undefined ? null : parseExpiryPolicy(gate.onExpire);
+  if (expiry && !expiry.ok) fail(`the gate on "${tool}": onExpire: ${expiry.reason}`);
   return {
     agent,
     tool,

@@ -1,6 +1,6 @@
 import type { Logger, RuntimeStore } from "@/lib/runtime";
 import { createOtlpSink, type SpanSink } from "./otlp";
-import { redactionFromEnv } from "./redact";
+import { getConfig, type Config } from "@/lib/config";
 import { withTraceExport, type TraceExport } from "./store";
 
 // OpenTelemetry for Tether (docs/observability.md): when an OTLP endpoint is configured, each run is
@@ -11,13 +11,9 @@ export { withIncomingTraceContext } from "./trace-context";
 export { withTraceExport, type TraceExport } from "./store";
 export { createOtlpSink, type SpanSink } from "./otlp";
 
-type Env = Record<string, string | undefined>;
-
 /** OTLP is configured (an endpoint is set) and not switched off (OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER=none). */
-export function isTraceExportEnabled(env: Env = process.env): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
-  if ((env.OTEL_TRACES_EXPORTER ?? "").split(",").some((e) => e.trim().toLowerCase() === "none")) return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
+export function isTraceExportEnabled(config: Config = getConfig()): boolean {
+  return config.telemetry.isEnabled;
 }
 
 // One sink per process (the runtime is rebuilt when the database changes; the exporter is not).
@@ -25,11 +21,10 @@ const globalForTelemetry = globalThis as unknown as { tetherSpanSink?: SpanSink;
 const stores = (globalForTelemetry.tetherTraceStores ??= new Set());
 
 /** The store as given when OTLP is not configured; else the store that also exports each run's trace. */
-export function withTraceExportFromEnv(store: RuntimeStore, opts: { logger?: Logger; env?: Env } = {}): RuntimeStore {
-  const env = opts.env ?? process.env;
-  if (!isTraceExportEnabled(env)) return store;
-  const redaction = redactionFromEnv(env); // a bad value stops start-up, like the other settings
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
+export function withTraceExportFromEnv(store: RuntimeStore, opts: { logger?: Logger; config?: Config } = {}): RuntimeStore {
+  const config = opts.config ?? getConfig();
+  if (!isTraceExportEnabled(config)) return store;
+  const { redaction, protocol } = config.telemetry;
   if (protocol && protocol !== "http/json") opts.logger?.warn("Tether exports traces as OTLP/HTTP JSON only; OTEL_EXPORTER_OTLP_PROTOCOL is ignored", { protocol });
   globalForTelemetry.tetherSpanSink ??= createOtlpSink();
   const traced = withTraceExport(store, { sink: globalForTelemetry.tetherSpanSink, redaction, logger: opts.logger });

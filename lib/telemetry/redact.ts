@@ -26,13 +26,6 @@ const SECRET_PATTERNS = [
   /\b(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[A-Z])[A-Za-z0-9+/_-]{32,}={0,2}/g,
 ];
 
-export function redactionFromEnv(env: Record<string, string | undefined> = process.env): Redaction {
-  const raw = env.TETHER_OTEL_TOOL_PAYLOADS?.trim().toLowerCase() || "shape";
-  if (raw !== "shape" && raw !== "values") throw new Error(`TETHER_OTEL_TOOL_PAYLOADS must be "shape" or "values", got "${raw}"`);
-  const extra = (env.TETHER_OTEL_REDACT_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean).map(escapeRegExp);
-  return { mode: raw, keys: redactedKeys(extra) };
-}
-
 export function redactedKeys(extra: string[] = []): RegExp {
   return new RegExp(`(?:${[...DEFAULT_REDACTED_KEYS, ...extra].join("|")})`, "i");
 }
@@ -72,6 +65,6 @@ export function scrubString(text: string): string {
   return out.length > MAX_STRING ? `${out.slice(0, MAX_STRING)}…` : out;
 }
 
-function escapeRegExp(text: string) {
+export function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

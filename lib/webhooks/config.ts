@@ -14,8 +14,8 @@
 //     named here that TETHER_WEBHOOK_SECRETS does not name is a configuration error (a typo).
 //   TETHER_WEBHOOK_TOLERANCE_SECONDS (default 300): how far webhook-timestamp may be from this
 //     server's clock, either way, in whole seconds (1 to 86400).
-// A malformed value is a configuration error (thrown; the message never contains a secret).
-import type { Env } from "@/lib/auth/mode";
+// A malformed value is a configuration error (thrown; the message never contains a secret). lib/config.ts
+// parses the three variables with these functions: getConfig().webhooks is the configuration.
 
 /** The signal types a source may deliver: a list, or any ("*"). */
 export type SignalTypeAllowance = ReadonlySet<string> | "any";
@@ -100,19 +100,4 @@ export function parseWebhookTolerance(raw: string | undefined): number {
     throw new Error(`TETHER_WEBHOOK_TOLERANCE_SECONDS must be a whole number of seconds from 1 to 86400, got "${raw}"`);
   }
   return value;
-}
-
-let cached: { secrets: string | undefined; types: string | undefined; tolerance: string | undefined; config: WebhookConfig } | undefined;
-
-/** The configuration from the environment, parsed again only when the variables change. */
-export function webhookConfigFromEnv(env: Env = process.env): WebhookConfig {
-  const secrets = env.TETHER_WEBHOOK_SECRETS;
-  const types = env.TETHER_WEBHOOK_SIGNAL_TYPES;
-  const tolerance = env.TETHER_WEBHOOK_TOLERANCE_SECONDS;
-  if (!cached || cached.secrets !== secrets || cached.types !== types || cached.tolerance !== tolerance) {
-    const sources = parseWebhookSecrets(secrets);
-    const config = { sources, signalTypes: parseWebhookSignalTypes(types, sources), toleranceSeconds: parseWebhookTolerance(tolerance) };
-    cached = { secrets, types, tolerance, config };
-  }
-  return cached.config;
 }

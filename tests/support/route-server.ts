@@ -5,7 +5,7 @@ import path from "node:path";
 
 // Serves the app's route handlers (app/api/**/route.ts) over real HTTP on a node:http server, so API
 // tests cross a real network boundary without a `next build`. Routing mirrors the App Router's folder
-// convention ([id] segments); the handlers are the same functions Next serves.
+// convention ([id] segments); the handlers are the same functions Next serves. Answers are streamed.
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Route = { pattern: RegExp; names: string[]; load: () => Promise<Record<string, Handler>> };
@@ -48,7 +48,16 @@ export async function startRouteServer(root = process.cwd()): Promise<{ url: str
     const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
     const response = await handler(await toRequest(req, base), { params: Promise.resolve(params) });
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+    if (!response.body) return void res.end();
+    // Streamed as the handler writes it (an SSE answer arrives event by event); a client that hangs up cancels it.
+    const reader = response.body.getReader();
+    res.on("close", () => void reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

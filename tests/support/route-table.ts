@@ -14,6 +14,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 /**
  * How a route authenticates:
  * - an API scope (`runs:read`…): a bearer token (lib/api/route.ts) whose scopes, bounded by its owner's role, include it;
+ *   a list of scopes: one of them;
  * - `console:<scope>`: the signed-in person's session (lib/api/console-route.ts) and their role's console scope;
  * - `sandbox`: an admin token, an admin's session or the internal key (lib/sandbox/access.ts);
  * - `bearer-any`: any valid token of an active person (each MCP tool checks its own scope);
@@ -22,7 +23,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * - `method-not-allowed`: answers 405 to everyone;
  * - null: public.
  */
-export type RouteAuth = ApiScope | `console:${Scope}` | "sandbox" | "bearer-any" | "signature" | "authjs" | "method-not-allowed" | null;
+export type RouteAuth = ApiScope | readonly ApiScope[] | `console:${Scope}` | "sandbox" | "bearer-any" | "signature" | "authjs" | "method-not-allowed" | null;
 
 /** "METHOD /api/path/[param]" (as the folders name it), or "/api/prefix/**" for every method of every route below. */
 export const ROUTE_TABLE: Record<string, RouteAuth> = {
@@ -53,10 +54,29 @@ export const ROUTE_TABLE: Record<string, RouteAuth> = {
   "POST /api/notifications": "admin",
   "DELETE /api/notifications/[id]": "admin",
   "GET /api/metrics": "metrics:read",
+  "POST /api/gates": "gates:request",
+  "GET /api/gates/[id]": ["gates:request", "runs:read"],
+  "POST /api/gates/[id]/outcome": "gates:request",
   "POST /api/mcp": "bearer-any",
   "GET /api/mcp": "method-not-allowed",
   "DELETE /api/mcp": "method-not-allowed",
   "POST /api/webhooks/[source]": "signature",
+  "GET /api/langgraph/info": null,
+  "POST /api/langgraph/threads/search": "runs:read",
+  "GET /api/langgraph/threads/[id]": "runs:read",
+  "GET /api/langgraph/threads/[id]/state": "runs:read",
+  "POST /api/langgraph/threads/[id]/state": "packets:decide",
+  "POST /api/langgraph/threads/[id]/runs": "packets:decide",
+  "POST /api/langgraph/threads/[id]/runs/wait": "packets:decide",
+  "POST /api/langgraph/threads/[id]/runs/stream": "packets:decide",
+  // CORS preflights for the Agent Inbox's browser (lib/langgraph/cors.ts): no token, nothing but headers.
+  "OPTIONS /api/langgraph/info": null,
+  "OPTIONS /api/langgraph/threads/search": null,
+  "OPTIONS /api/langgraph/threads/[id]": null,
+  "OPTIONS /api/langgraph/threads/[id]/state": null,
+  "OPTIONS /api/langgraph/threads/[id]/runs": null,
+  "OPTIONS /api/langgraph/threads/[id]/runs/wait": null,
+  "OPTIONS /api/langgraph/threads/[id]/runs/stream": null,
   "GET /api/console/packets": "console:packets:read",
   "GET /api/console/packets/[id]": "console:packets:read",
   "GET /api/console/packets/changes": "console:packets:read",

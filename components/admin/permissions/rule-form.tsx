@@ -7,6 +7,7 @@ import { PERMISSION_EFFECTS, type Capability, type PermissionEffect, type Permis
 import { fieldError, useAdminAction, type ActionOutcome } from "../use-admin-action";
 import { ConditionsFields, fromDraft, toDraft, type ConditionDraft } from "./conditions-fields";
 import { EFFECT_LABEL, stepLabel } from "./effect-badge";
+import { ExpiryChain } from "./expiry-chain";
 import { GrantFields } from "./grant-fields";
 import { RemoveRuleButton } from "./remove-rule-button";
 
@@ -22,6 +23,7 @@ type RuleFormProps = {
 /** Edit one rule of a cell. Saving sends the version shown: another admin's change in between is a CONFLICT. */
 export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleFormProps) {
   const [conditions, setConditions] = useState<ConditionDraft[]>(() => (rule?.conditions ?? []).map(toDraft));
+  const [onExpire, setOnExpire] = useState(rule?.onExpire ?? "reject");
   const { run, isPending, outcome } = useAdminAction(putPermissionAction, {
     success: (saved) => `Saved ${saved.agent}/${saved.tool} (${stepLabel(saved.step)}): ${EFFECT_LABEL[saved.effect].toLowerCase()}, version ${saved.version}. Runs use it from their next action.`,
     onOutcome,
@@ -84,9 +86,10 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
           <Field id={`${prefix}-ttl`} label="Expires after (seconds)" hint="Empty: the packet waits until decided." error={error("ttlSeconds")}>
             <Input id={`${prefix}-ttl`} name="ttlSeconds" type="number" min={1} defaultValue={rule?.ttlSeconds ?? ""} error={error("ttlSeconds")} {...describedBy(`${prefix}-ttl`, error("ttlSeconds"), true)} />
           </Field>
-          <Field id={`${prefix}-onExpire`} label="On expiry" hint={'"reject" or "escalate:<queue>"'} error={error("onExpire")}>
-            <Input id={`${prefix}-onExpire`} name="onExpire" defaultValue={rule?.onExpire ?? "reject"} error={error("onExpire")} {...describedBy(`${prefix}-onExpire`, error("onExpire"), true)} />
+          <Field id={`${prefix}-onExpire`} label="On expiry" hint={'"reject", "approve" (only when you mean it), "escalate:<queue>", or a chain "escalate:leads@2h,cfo@1d" (then reject)'} error={error("onExpire")}>
+            <Input id={`${prefix}-onExpire`} name="onExpire" value={onExpire} onChange={(e) => setOnExpire(e.target.value)} error={error("onExpire")} {...describedBy(`${prefix}-onExpire`, error("onExpire"), true)} />
           </Field>
+          <ExpiryChain text={onExpire} />
         </div>
       </details>
       <div className="flex items-center gap-2">

@@ -6,5 +6,6 @@ export const SCOPE_HINTS: Record<ApiScope, string> = {
   "signals:write": "deliver callbacks and events to runs",
   "packets:decide": "approve, edit, reject, redirect packets",
   "metrics:read": "scrape Prometheus metrics (GET /api/metrics)",
+  "gates:request": "ask for open gates and report their outcomes (POST /api/gates)",
   admin: "everything, including the tool registry",
 };

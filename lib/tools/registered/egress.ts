@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
 import { Readable } from "node:stream";
+import { getConfig, type Config } from "@/lib/config";
 
 // The egress policy of registered tools (HTTP tools and MCP servers over HTTP): where a request an
 // admin configured, and the model filled in, may go. A host is resolved (every address) and refused
@@ -183,8 +184,8 @@ export function resolverFrom(servers: readonly string[], options: { timeoutMs?: 
 type AllowedHost = { hostname: string; port: string | null };
 
 /** TETHER_TOOL_ALLOWED_HOSTS: comma-separated hostnames or IP literals, each optionally with :port ([v6]:port). */
-export function allowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env[ALLOWED_HOSTS_ENV] ?? "").split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
+export function allowedHostsFromEnv(config: Config = getConfig()): string[] {
+  return config.tools.allowedHosts;
 }
 
 function parseAllowedHost(entry: string): AllowedHost | null {

@@ -9,14 +9,16 @@
 // Command lines are separated by commas; words by spaces; "double" or 'single' quotes keep spaces and
 // commas inside one word.
 
+import { getConfig, type Config } from "@/lib/config";
+
 export const MCP_COMMANDS_ENV = "TETHER_MCP_COMMANDS";
 
 export type StdioServerRequest = { command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string };
 export type StdioRefusal = { path: string[]; message: string };
 
 /** The command lines of TETHER_MCP_COMMANDS, each as its words. */
-export function allowedMcpCommands(env: NodeJS.ProcessEnv = process.env): string[][] {
-  return splitCommandLines(env[MCP_COMMANDS_ENV] ?? "");
+export function allowedMcpCommands(config: Config = getConfig()): string[][] {
+  return splitCommandLines(config.tools.mcpCommands);
 }
 
 export function splitCommandLines(text: string): string[][] {

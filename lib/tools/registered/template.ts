@@ -5,6 +5,8 @@
 //   secrets    "Bearer {{env.TETHER_TOOL_CRM_TOKEN}}"              — a header or MCP env value read from the
 //              process environment at call time, so the secret is never stored; only TETHER_TOOL_* names.
 
+import { toolEnvironment, TOOL_ENV_PREFIX, type Env } from "@/lib/config";
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /**
@@ -30,7 +32,7 @@ export function placeholderBeforePath(template: string): boolean {
 /** Variables a lookup URL may use besides the arguments: they name the operation being looked up. */
 export const CALL_VARIABLES = ["operationId", "idempotencyKey", "runId"] as const;
 
-export const ENV_PREFIX = "TETHER_TOOL_";
+export const ENV_PREFIX = TOOL_ENV_PREFIX;
 
 export function placeholders(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
@@ -57,7 +59,7 @@ export function fillText(template: string, values: Record<string, unknown>): str
 }
 
 /** `{{env.TETHER_TOOL_X}}` references in a setting, resolved from the environment at call time. */
-export function resolveEnvRefs(value: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveEnvRefs(value: string, env: Env = toolEnvironment()): string {
   return value.replace(PLACEHOLDER, (whole, name: string) => (name.startsWith(`env.${ENV_PREFIX}`) ? (env[name.slice(4)] ?? "") : whole));
 }
 

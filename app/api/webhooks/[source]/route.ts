@@ -1,6 +1,6 @@
 import { errorResponse } from "@/lib/api/route";
+import { getConfig } from "@/lib/config";
 import { getRuntime } from "@/lib/runtime.server";
-import { webhookConfigFromEnv } from "@/lib/webhooks/config";
 import { receiveWebhook } from "@/lib/webhooks/receive-webhook";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +18,7 @@ export async function POST(request: Request, { params }: Context) {
   try {
     const { source } = await params;
     const receipt = await receiveWebhook(
-      { config: webhookConfigFromEnv(), deliverSignal: (runId, signal) => getRuntime().deliverSignal(runId, signal) },
+      { config: getConfig().webhooks, deliverSignal: (runId, signal) => getRuntime().deliverSignal(runId, signal) },
       { source, request },
     );
     return Response.json(receipt, { status: receipt.outcome === "delivered" ? 202 : 200 });

@@ -1,0 +1,85 @@
+// The open gate's round trip (issue #19, docs/gates-api.md): a caller outside Tether requests a gate
+// (requestGate: a run of the built-in agent external-gate), the started worker parks it on its packet,
+// the caller long-polls (waitForGate, as GET /api/gates/:id?wait=30 does), a person approves, and the
+// waiting client is woken with the decision. Timed from runtime.decidePacket(...) returning (the decision
+// is committed) to waitForGate resolving with "approved" (the client has its answer), and, separately,
+// requestGate called → its packet open (the worker asked the person). In process: no HTTP in the figure.
+import { requestGate, waitForGate } from "../../lib/commands/request-gate";
+import { CommitLog, sleep } from "../support/commits";
+import { num } from "../support/env";
+import { fmt, printTable } from "../support/report";
+import type { Bench } from "../support/workload";
+import { stats, type LatencyStats } from "./gate-round-trip";
+
+export type OpenGateResult = {
+  db: string;
+  rounds: number;
+  /** decidePacket returned → the waiting client has the decision. */
+  woken: LatencyStats;
+  /** decidePacket called → the waiting client has the decision. */
+  fromCall: LatencyStats;
+  /** requestGate called → the gate's packet committed by the worker. */
+  opened: LatencyStats;
+  /** Rounds whose client was not answered "approved" within the timeout. */
+  missed: number;
+};
+
+const TIMEOUT_MS = 10_000;
+let keySeq = 0;
+
+export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenGateResult> {
+  const rounds = num("BENCH_GATE_ROUNDS", 50);
+  const warm = 5;
+  const gapMs = num("BENCH_IDLE_GAP_MS", 20);
+  const { runtime } = bench;
+  const log = new CommitLog(bench.onCommit);
+  // The fallback poll is long (BENCH_POLL_MS, 60 s): a wake-up that does not arrive shows as a miss.
+  const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
+  const woken: number[] = [], fromCall: number[] = [], opened: number[] = [];
+  let missed = 0;
+  worker.start();
+  try {
+    for (let r = -warm; r < rounds; r++) {
+      const t00 = performance.now();
+      const gate = await requestGate({ db: bench.db, runtime }, {
+        requestedBy: "bench-caller",
+        input: { action: { tool: "payments.refund", args: { orderId: `ord_${r}`, amount: 4200 } }, description: "bench", idempotencyKey: `bench-${process.pid}-${keySeq++}` },
+      });
+      const parked = await log.until(gate.gateId, (c) => c.status === "WAITING_APPROVAL" && c.packetId !== null, TIMEOUT_MS);
+      if (!parked?.packetId) throw new Error(`gate ${gate.gateId} did not open its packet within ${TIMEOUT_MS} ms (${(await runtime.getRun(gate.gateId)).status})`);
+      const t01 = parked.at;
+      const waiting = waitForGate({ runtime }, gate.gateId, { waitSeconds: TIMEOUT_MS / 1000 }).then((view) => ({ view, at: performance.now() }));
+      await sleep(gapMs); // the client is parked in its long-poll, the worker idle
+      const t0 = performance.now();
+      await runtime.decidePacket({ packetId: parked.packetId, reviewer: "bench-reviewer", input: { decision: "approve" } });
+      const t1 = performance.now();
+      const answer = await waiting;
+      if (r < 0) continue;
+      if (answer.view.status !== "approved") {
+        missed++;
+        continue;
+      }
+      opened.push(t01 - t00);
+      woken.push(answer.at - t1);
+      fromCall.push(answer.at - t0);
+    }
+  } finally {
+    await worker.stop();
+    log.close();
+  }
+  return { db, rounds, woken: stats(woken), fromCall: stats(fromCall), opened: stats(opened), missed };
+}
+
+export function printOpenGate(results: OpenGateResult[]) {
+  if (results.length === 0) return;
+  console.log(`\nOpen gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`);
+  printTable(
+    ["db", "interval", "p50 ms", "p95 ms", "max ms"],
+    results.flatMap((r) => [
+      [r.db, "decide returned → waiting client woken", fmt(r.woken.p50), fmt(r.woken.p95), fmt(r.woken.max)],
+      [r.db, "decide called → waiting client woken", fmt(r.fromCall.p50), fmt(r.fromCall.p95), fmt(r.fromCall.max)],
+      [r.db, "requestGate called → packet open", fmt(r.opened.p50), fmt(r.opened.p95), fmt(r.opened.max)],
+    ]),
+  );
+  for (const r of results) if (r.missed) console.log(`  ${r.db}: ${r.missed} rounds MISSED (the client was not answered "approved" within ${TIMEOUT_MS / 1000} s)`);
+}
