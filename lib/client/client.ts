@@ -1,7 +1,7 @@
 // A client of Tether's open gates: ask a person before an action, wait for their decision, say what you did.
 // Plain TypeScript over fetch (Node ≥ 18, Deno, Bun, browsers): no framework, no dependency.
 //
-//   const tether = createTetherClient({ url: "https://tether.example.com", token: process.env.TETHER_TOKEN! });
+//   const tether = createTetherClient({ url: "https://tether.example.com", token: apiToken });  // a token with gates:request
 //   const { gateId } = await tether.requestApproval({ action: { tool: "payments.refund", args }, idempotencyKey });
 //   const gate = await tether.waitForDecision(gateId, { timeoutMs: 10 * 60_000 });
 //   if (isApproved(gate)) { const receipt = await refund(gate.approvedArgs); await tether.reportOutcome(gateId, { status: "happened", receipt }); }
