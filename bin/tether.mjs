@@ -10,7 +10,13 @@
 //   tether purge                              (compacts finished runs older than TETHER_RETENTION_DAYS)
 //   tether mcp                                (an MCP server on stdio, relaying to TETHER_URL's /api/mcp as TETHER_TOKEN)
 //   tether new agent <name> [--dir agents]    (scaffolds agents/<name>/: an agent made with the SDK and its test)
+//   tether gate request --tool <name> --args '{…}' [--description …] [--queue …] [--approvals N] [--expires-in 2h]
+//                       [--on-expiry reject] [--key K] [--wait [seconds]]      (asks a person; docs/gates.md)
+//   tether gate wait <gate> [--timeout <seconds>]      exit 0 approved/edited, 3 rejected/redirected/expired,
+//                                                      4 still pending at the timeout, 2 on error
+//   tether gate outcome <gate> --status happened|failed|not_done [--receipt …] [--detail …]
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,20 +36,32 @@ function fail(message, code = 1) {
   process.exit(code);
 }
 
-async function api(method, urlPath, body) {
-  let res;
+/** One API call: { status, json }, or { status: 0, cause } when no answer came. */
+async function request(method, urlPath, body) {
   try {
-    res = await fetch(baseUrl + urlPath, {
+    const res = await fetch(baseUrl + urlPath, {
       method,
       headers: { "content-type": "application/json", ...(process.env.TETHER_TOKEN ? { authorization: `Bearer ${process.env.TETHER_TOKEN}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    return { status: res.status, statusText: res.statusText, json: await res.json().catch(() => ({})) };
   } catch (error) {
-    fail(`cannot reach ${baseUrl} (${error.cause?.code ?? error.message}); is the console running? set TETHER_URL`);
+    return { status: 0, cause: error.cause?.code ?? error.message };
   }
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) fail(`${res.status} ${json.error?.code ?? ""}: ${json.error?.message ?? res.statusText}${json.error?.fieldErrors ? `\n${JSON.stringify(json.error.fieldErrors, null, 2)}` : ""}`);
-  return json;
+}
+
+// The exit code of a failed API call: 1, except where a command's contract says otherwise (gate: 2).
+let apiErrorExit = 1;
+
+function failWith({ status, statusText, json, cause }) {
+  if (status === 0) fail(`cannot reach ${baseUrl} (${cause}); is the console running? set TETHER_URL`, apiErrorExit);
+  fail(`${status} ${json.error?.code ?? ""}: ${json.error?.message ?? statusText}${json.error?.fieldErrors ? `\n${JSON.stringify(json.error.fieldErrors, null, 2)}` : ""}`, apiErrorExit);
+}
+
+async function api(method, urlPath, body) {
+  const answer = await request(method, urlPath, body);
+  if (answer.status < 200 || answer.status >= 300) failWith(answer);
+  return answer.json;
 }
 
 const pad = (s, n) => String(s ?? "").padEnd(n);
@@ -148,6 +166,28 @@ const commands = {
     if (setup !== 0) fail("setting up the database failed (see above)", setup);
     process.exit(await runScript("scripts/create-admin.ts", rest, "inherit"));
   },
+  // Open gates (docs/gates.md): a script or a CI job asks a person before it acts, and reports what it did.
+  async gate() {
+    apiErrorExit = 2;
+    const [action, gateId] = args;
+    const usage = "usage: tether gate request --tool <name> --args '<json>' [--description …] [--queue …] [--approvals N] [--expires-in 2h] [--on-expiry reject] [--key K] [--wait [seconds]]\n" +
+      "       tether gate wait <gate> [--timeout <seconds>]\n       tether gate outcome <gate> --status happened|failed|not_done [--receipt …] [--detail …]";
+    if (action === "request") {
+      if (typeof flags.tool !== "string" || typeof flags.args !== "string") fail(usage, 2);
+      const gate = await api("POST", "/api/gates", gateRequestBody());
+      if (flags.wait === undefined) return console.log(JSON.stringify(gate, null, 2));
+      console.error(`tether: gate ${gate.gateId} is waiting for a decision`);
+      await waitForGate(gate.gateId, flags.wait === true ? undefined : seconds("--wait", flags.wait));
+    } else if (action === "wait") {
+      if (!gateId) fail(usage, 2);
+      await waitForGate(gateId, flags.timeout === undefined ? undefined : seconds("--timeout", flags.timeout));
+    } else if (action === "outcome") {
+      if (!gateId || !["happened", "failed", "not_done"].includes(flags.status)) fail(usage, 2);
+      const receipt = typeof flags.receipt === "string" ? parseJsonOr(flags.receipt) : undefined;
+      const gate = await api("POST", `/api/gates/${encodeURIComponent(gateId)}/outcome`, { status: flags.status, ...(receipt !== undefined ? { receipt } : {}), ...(typeof flags.detail === "string" ? { detail: flags.detail } : {}) });
+      console.log(JSON.stringify(gate, null, 2));
+    } else fail(usage, 2);
+  },
   // Local: writes agents/<name>/ (docs/agents.md) and lists it in agents/index.ts.
   async new() {
     const [kind, name] = args;
@@ -174,6 +214,74 @@ const commands = {
   },
 };
 
+/** POST /api/gates's body from `tether gate request`'s flags. */
+function gateRequestBody() {
+  let actionArgs;
+  try {
+    actionArgs = JSON.parse(flags.args);
+  } catch (error) {
+    fail(`--args is not valid JSON: ${error.message}`, 2);
+  }
+  if (flags.approvals !== undefined && !/^\d+$/.test(String(flags.approvals))) fail("--approvals takes a whole number", 2);
+  const text = (name) => (typeof flags[name] === "string" ? flags[name] : undefined);
+  const expiresIn = text("expires-in");
+  return {
+    action: { tool: flags.tool, args: actionArgs },
+    // A CI retry finds its gate again only under the same key: pass --key (e.g. the pipeline's id) for that.
+    idempotencyKey: text("key") ?? randomUUID(),
+    description: text("description"),
+    queue: text("queue"),
+    approvals: flags.approvals === undefined ? undefined : Number(flags.approvals),
+    expiresIn: expiresIn !== undefined && /^\d+$/.test(expiresIn) ? Number(expiresIn) : expiresIn,
+    onExpiry: text("on-expiry"),
+  };
+}
+
+function seconds(flag, value) {
+  if (!/^\d+$/.test(String(value))) fail(`${flag} takes a whole number of seconds`, 2);
+  return Number(value);
+}
+
+const parseJsonOr = (text) => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * Long-polls GET /api/gates/:id (up to 60 s a request) until the gate is decided or `timeoutSeconds` passed;
+ * prints the gate and exits 0 (approved/edited), 3 (rejected/redirected/expired) or 4 (still pending).
+ * No answer, a 429 or a 502–504 is asked again: a CI job's long wait survives a proxy's hiccup.
+ */
+async function waitForGate(gateId, timeoutSeconds) {
+  const deadline = timeoutSeconds === undefined ? Infinity : Date.now() + timeoutSeconds * 1000;
+  let backoffMs = 500;
+  let gate;
+  for (;;) {
+    const wait = Math.max(0, Math.min(60, Math.floor((deadline - Date.now()) / 1000)));
+    const answer = await request("GET", `/api/gates/${encodeURIComponent(gateId)}${wait > 0 ? `?wait=${wait}` : ""}`);
+    if ([0, 429, 502, 503, 504].includes(answer.status) && Date.now() + backoffMs < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, backoffMs));
+      backoffMs = Math.min(backoffMs * 2, 15_000);
+      continue;
+    }
+    if (answer.status !== 200) failWith(answer);
+    gate = answer.json;
+    backoffMs = 500;
+    if (gate.status !== "pending" || wait === 0 || Date.now() >= deadline) break;
+  }
+  console.log(JSON.stringify(gate, null, 2));
+  if (gate.status === "approved" || gate.status === "edited") return;
+  if (gate.status === "pending") {
+    console.error(`tether: gate ${gateId} is still pending after ${timeoutSeconds} s`);
+    process.exit(4);
+  }
+  console.error(`tether: gate ${gateId} was ${gate.status}${gate.reason ? `: ${gate.reason}` : ""}`);
+  process.exit(3);
+}
+
 /** Runs a TypeScript script of this package in the package's folder; resolves to its exit code. */
 function runScript(script, scriptArgs, stdin) {
   return new Promise((resolve) => {
@@ -183,7 +291,7 @@ function runScript(script, scriptArgs, stdin) {
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|token|mcp|worker|create-admin|purge|new> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|token|gate|mcp|worker|create-admin|purge|new> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();
