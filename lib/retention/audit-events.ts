@@ -17,6 +17,7 @@
 //                               refused, escalated, expired: the human gate, end to end
 //   effect.intent / effect.lookup / effect.recovering / effect.unknown_outcome   the effect protocol: what
 //                               was about to change the world, and how a "may have happened" was settled
+//   effect.awaiting_caller      an open gate's approved action handed to the caller who executes it
 //   tool.rejected               the agent asked for a tool outside its grant, or with malformed arguments
 //   signal.received / signal.consumed / signal.timeout   an outside system (or its deadline) moved the run
 // Kept when:
@@ -40,7 +41,7 @@
 
 export const AUDIT_EVENT_TYPES = [
   "run.created", "run.status", "run.completed", "run.cancelled", "run.retried", "run.resumed", "run.forked", "run.upgraded", "agent.version_changed",
-  "effect.intent", "effect.lookup", "effect.recovering", "effect.unknown_outcome",
+  "effect.intent", "effect.lookup", "effect.recovering", "effect.unknown_outcome", "effect.awaiting_caller",
   "tool.rejected", "signal.received", "signal.consumed", "signal.timeout",
 ] as const;
 export const AUDIT_EVENT_PREFIXES = ["gate."] as const;

@@ -58,6 +58,10 @@ export const ROUTE_TABLE: Record<string, RouteAuth> = {
   "GET /api/gates/[id]": ["gates:request", "runs:read"],
   "POST /api/gates/[id]/outcome": "gates:request",
   "POST /api/mcp": "bearer-any",
+  // A2A's JSON-RPC binding: any active person's token; each method checks its scope (runs:write, runs:read, packets:decide).
+  "POST /api/a2a": "bearer-any",
+  "GET /api/audit": "admin",
+  "GET /api/console/audit": "console:admin:manage",
   "GET /api/mcp": "method-not-allowed",
   "DELETE /api/mcp": "method-not-allowed",
   "POST /api/webhooks/[source]": "signature",
