@@ -4,7 +4,7 @@ import { silentLogger, type EngineContext, type RuntimeOptions } from "./context
 import { checkUnknownOutcome } from "./check-outcome";
 import { decidePacket } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
-import { permissionInputSchema } from "./permissions";
+import { misplacedConditions, permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
 import { forkState, recordedDecisions } from "./replay";
 import { appendObservation, initialState, type Observation } from "./state";
@@ -220,6 +220,8 @@ export function createRuntime(options: RuntimeOptions) {
       async put(raw: unknown, opts: { by: string; expectedVersion?: number }): Promise<PermissionRule> {
         const parsed = permissionInputSchema.safeParse(raw);
         if (!parsed.success) throw invalid("The permission is malformed.", parsed.error.issues);
+        const misplaced = misplacedConditions(parsed.data);
+        if (Object.keys(misplaced).length > 0) throw new AppError("INVALID_INPUT", { message: "The permission is malformed.", userMessage: "A condition can skip the gate only on a rule that requires approval.", fieldErrors: misplaced });
         const rule = await store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion });
         ctx.permissionCache.clear(); // what this process offers its agents follows its own change at once
         return rule;

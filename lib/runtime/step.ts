@@ -208,7 +208,8 @@ async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefin
   if (!agent.tools.includes(tool.name) && !(verdict.rule && grantsByName(verdict.rule, agent.slug))) {
     return rejectCall(cursor, tool.name, `${tool.name} is not one of ${agent.slug}'s tools, and no permission grants it to ${agent.slug} by name`, "UNKNOWN_TOOL");
   }
-  cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null });
+  // An auto-approved call says which predicates let it through: an operator sees why no person was asked.
+  cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, ...(verdict.gateSkippedBy ? { gateSkippedBy: verdict.gateSkippedBy } : {}) });
   if (verdict.effect === "deny") {
     cursor.observe({ kind: "denied", tool: tool.name, message: `Permission denied: ${verdict.reason}` });
     cursor.state.consecutiveErrors += 1;

@@ -185,6 +185,10 @@ export type AgentDefinition<I = any> = {
 
 export const PERMISSION_EFFECTS = ["deny", "allow", "require_approval"] as const;
 export type PermissionEffect = (typeof PERMISSION_EFFECTS)[number];
+/** What a condition may do when it holds: make its rule stricter (deny, require_approval; "allow" relaxes nothing),
+ *  or — on a rule that requires approval — skip the gate ("skip_gate": an auto-approval predicate, permissions.ts). */
+export const CONDITION_EFFECTS = [...PERMISSION_EFFECTS, "skip_gate"] as const;
+export type ConditionEffect = (typeof CONDITION_EFFECTS)[number];
 
 /**
  * A condition's value may name a value of the run instead of a constant, resolved when the rule is
@@ -199,7 +203,7 @@ export type PermissionCondition = {
   path: string; // dot path into the tool arguments
   op: "gt" | "gte" | "lt" | "lte" | "eq" | "neq" | "in";
   value: unknown; // a constant, or a PermissionValueRef
-  effect: PermissionEffect; // applied when the condition holds
+  effect: ConditionEffect; // applied when the condition holds
 };
 
 export type PermissionRule = {
