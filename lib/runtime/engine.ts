@@ -7,7 +7,8 @@ import { AppError, fieldErrorsFromIssues } from "./errors";
 import { misplacedConditions, permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
 import { forkState, recordedDecisions } from "./replay";
-import { appendObservation, initialState, type Observation } from "./state";
+import { budgetFor } from "./budget";
+import { appendObservation, budgetLimitsSchema, initialState, type Observation } from "./state";
 import { auditNote } from "./store";
 import { TERMINAL_STATUSES, RUN_STATUSES, type DecisionPacket, type PermissionRule, type RunRecord, type RunStatus } from "./types";
 import { createWorker, type WorkerOptions } from "./worker";
@@ -20,6 +21,8 @@ export const startRunSchema = z.object({
   input: z.unknown(),
   idempotencyKey: z.string().min(1).max(200).optional(),
   startedBy: z.string().min(1).optional(),
+  /** Overrides the agent's budget field by field (budget.ts). */
+  budget: budgetLimitsSchema.optional(),
 });
 export type StartRunInput = z.input<typeof startRunSchema>;
 
@@ -78,11 +81,12 @@ export function createRuntime(options: RuntimeOptions) {
         instructions: agent.instructions,
         input: input.data,
         plan: agent.plan,
+        budget: budgetFor(agent.budget, parsed.data.budget),
       });
       return store.createRun({
         id, agentSlug: slug, agentVersion: agent.version, input: input.data, state,
         idempotencyKey: idempotencyKey ?? null, startedBy: startedBy ?? null, parentRunId: null,
-        events: [{ type: "run.created", step: 0, data: { agent: slug, version: agent.version, input: input.data, startedBy: startedBy ?? null } }],
+        events: [{ type: "run.created", step: 0, data: { agent: slug, version: agent.version, input: input.data, startedBy: startedBy ?? null, ...(Object.keys(state.budget.limits).length ? { budget: state.budget.limits } : {}) } }],
       });
     },
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Action, Fact, Observation, RunState } from "./state";
+import type { Action, BudgetLimits, Fact, Observation, RunState } from "./state";
 
 // ---- runs
 
@@ -179,6 +179,8 @@ export type AgentDefinition<I = any> = {
   policy: Policy;
   /** A step budget: a run that exceeds it fails instead of looping forever. */
   maxSteps?: number;
+  /** A spending budget per run (a run's start may override each field): reaching it parks the run for a person (budget.ts). */
+  budget?: BudgetLimits;
 };
 
 // ---- permissions
@@ -228,7 +230,8 @@ export type PermissionRule = {
 
 // ---- gates
 
-export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME";
+/** BUDGET: the run reached its budget (budget.ts); approve or edit extends it, reject stops the run. */
+export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME" | "BUDGET";
 /** CONFIRMED, RETRIED and SKIPPED close an unknown-outcome packet; the others an approval (REDIRECTED and EXPIRED both). */
 export type PacketStatus = "PENDING" | "APPROVED" | "EDITED" | "REJECTED" | "REDIRECTED" | "EXPIRED" | "STALE" | "CONFIRMED" | "RETRIED" | "SKIPPED";
 export const DECIDED_PACKET_STATUSES = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE", "CONFIRMED", "RETRIED", "SKIPPED"] as const satisfies readonly PacketStatus[];

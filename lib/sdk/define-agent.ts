@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai"; // a type only: the AI SDK itself is loaded when a model agent first thinks
 import type { z } from "zod";
-import { CAPABILITIES, isValueRef, type AgentDefinition, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
+import { CAPABILITIES, budgetLimitsSchema, isValueRef, type AgentDefinition, type BudgetLimits, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 import { lazyModelPolicy, type ModelSettings } from "./model";
 
@@ -65,6 +65,9 @@ export type AgentSpec<S extends z.ZodType> = {
   plan?: PlanStep[];
   /** A step budget: a run that exceeds it fails instead of looping (default 200). */
   maxSteps?: number;
+  /** A spending budget per run: reaching one parks the run until a person extends it or stops it.
+   *  A run's start (POST /api/runs `budget`) overrides it field by field. */
+  budget?: BudgetLimits;
 } & (
   | { policy: ScriptedPolicy<z.output<S>> | Policy; model?: never }
   | { model: true | ModelSettings; policy?: never }
@@ -106,6 +109,8 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     fail("policy must be a function (input) => Decision, or a Policy { decide }");
   }
   if (spec.maxSteps !== undefined && !(Number.isInteger(spec.maxSteps) && spec.maxSteps > 0)) fail("maxSteps must be a positive whole number");
+  const budget = spec.budget === undefined ? undefined : budgetLimitsSchema.safeParse(spec.budget);
+  if (budget && !budget.success) fail(`budget: ${budget.error.issues.map((i) => `${i.path.join(".") || "(budget)"}: ${i.message}`).join("; ")} (toolCalls and tokens are positive whole numbers, usd a positive amount)`);
   const planIds = (spec.plan ?? []).map((s) => s.id);
   const planDuplicate = planIds.find((id, i) => planIds.indexOf(id) !== i);
   if (planDuplicate) fail(`the plan has two steps with the id "${planDuplicate}"`);
@@ -128,6 +133,7 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     tools: [...spec.tools],
     ...(spec.plan ? { plan: spec.plan.map((s) => ({ id: s.id, title: s.title, status: s.status ?? "pending" })) } : {}),
     ...(spec.maxSteps !== undefined ? { maxSteps: spec.maxSteps } : {}),
+    ...(budget?.success ? { budget: budget.data } : {}),
     policy: hasModel ? lazyModelPolicy(spec.slug, spec.model === true ? {} : spec.model!) : toPolicy(spec.policy!),
   };
   const agent: DefinedAgent<z.output<S>> = { definition, exampleInput: spec.exampleInput, defaultPermissions };
