@@ -15,6 +15,9 @@ export type GateCondition = { path: string; op: PermissionCondition["op"]; value
 export type Gate = {
   /** Ask only when one of these holds (the tool is allowed otherwise). Unset: always ask. */
   when?: GateCondition | GateCondition[];
+  /** Or the other way round: ask unless every one of these surely holds ("no gate when amountCents ≤ 2000").
+   *  A missing argument or a reference that names nothing keeps the gate; the trace names the predicates that let a call through. */
+  skipWhen?: GateCondition | GateCondition[];
   /** Distinct people who must approve (1–5; default 1). Whoever started the run never counts. */
   approvals?: number;
   /** The inbox queue the packet goes to (default "default"). */
@@ -155,8 +158,10 @@ function toPolicy<I>(policy: ScriptedPolicy<I> | Policy): Policy {
 /** A tool with no gate is allowed; a gate asks always, or only when one of its conditions holds. */
 function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: (m: string) => never): PermissionInput {
   if (!gate) return { agent, tool, effect: "allow" };
-  const when = gate.when === undefined ? [] : Array.isArray(gate.when) ? gate.when : [gate.when];
-  for (const c of when) {
+  const when = listOf(gate.when);
+  const skipWhen = listOf(gate.skipWhen);
+  if (when.length > 0 && skipWhen.length > 0) fail(`the gate on "${tool}": use when (ask only if) or skipWhen (ask unless), not both`);
+  for (const c of [...when, ...skipWhen]) {
     if (!c || typeof c.path !== "string" || !c.path) fail(`the gate on "${tool}": each condition needs a path into the arguments, e.g. "amountCents"`);
     if (!["gt", "gte", "lt", "lte", "eq", "neq", "in"].includes(c.op)) fail(`the gate on "${tool}": op must be gt, gte, lt, lte, eq, neq or in`);
   }
@@ -167,12 +172,22 @@ function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: 
     agent,
     tool,
     effect: when.length > 0 ? "allow" : "require_approval",
-    ...(when.length > 0 ? { conditions: when.map((c) => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" as const })) } : {}),
+    ...(when.length + skipWhen.length > 0 ? { conditions: gateConditions(gate) } : {}),
     ...(gate.approvals !== undefined ? { approvals: gate.approvals } : {}),
     ...(gate.queue !== undefined ? { queue: gate.queue } : {}),
     ...(gate.ttlSeconds !== undefined ? { ttlSeconds: gate.ttlSeconds } : {}),
     ...(gate.onExpire !== undefined ? { onExpire: gate.onExpire } : {}),
   };
+}
+
+const listOf = (conditions: GateCondition | GateCondition[] | undefined): GateCondition[] => (conditions === undefined ? [] : Array.isArray(conditions) ? conditions : [conditions]);
+
+/** A gate's conditions as the rule holds them: `when` asks a person, `skipWhen` skips the gate. */
+function gateConditions(gate: Gate): PermissionCondition[] {
+  return [
+    ...listOf(gate.when).map((c): PermissionCondition => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" })),
+    ...listOf(gate.skipWhen).map((c): PermissionCondition => ({ path: c.path, op: c.op, value: c.value, effect: "skip_gate" })),
+  ];
 }
 
 /** A grant's rule fields: bindings become deny conditions, placed before the gate's conditions. */
@@ -185,10 +200,8 @@ function compileGrant(tool: string, gate: Gate | undefined, grant: Grant | undef
   for (const [path, ref] of binds) {
     if (!path || !isValueRef(ref)) fail(`the grant for "${tool}": bind "${path}" to { $input: "<path>" } or { $fact: "<key>", path?, tool? }`);
   }
-  const when = gate?.when === undefined ? [] : Array.isArray(gate.when) ? gate.when : [gate.when];
-  const gateConditions: PermissionCondition[] = when.map((c) => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" }));
   return {
-    ...(binds.length > 0 ? { conditions: [...binds.map(([path, ref]): PermissionCondition => ({ path, op: "neq", value: ref, effect: "deny" })), ...gateConditions] } : {}),
+    ...(binds.length > 0 ? { conditions: [...binds.map(([path, ref]): PermissionCondition => ({ path, op: "neq", value: ref, effect: "deny" })), ...(gate ? gateConditions(gate) : [])] } : {}),
     ...(grant.capabilities ? { capabilities: grant.capabilities } : {}),
     ...(grant.freshEvidence !== undefined ? { freshEvidence: grant.freshEvidence } : {}),
   };
