@@ -55,6 +55,16 @@ describe("defineAgent", () => {
     expect(isDefinedAgent({ ...agent })).toBe(false); // a copy is not what defineAgent made
   });
 
+  it("compiles skipWhen to a gate skipped when its predicates hold, and a budget onto the definition", () => {
+    const agent = defineAgent({ ...base, gates: { "payments.refund": { skipWhen: { path: "amountCents", op: "lte", value: 2_000 } } }, budget: { toolCalls: 20, usd: 1.5 } });
+    expect(agent.defaultPermissions.find((p) => p.tool === "payments.refund")).toEqual({
+      agent: "test-agent", tool: "payments.refund", effect: "require_approval", conditions: [{ path: "amountCents", op: "lte", value: 2_000, effect: "skip_gate" }],
+    });
+    expect(agent.definition.budget).toEqual({ toolCalls: 20, usd: 1.5 });
+    expect(definitionError(() => defineAgent({ ...base, gates: { "payments.refund": { when: { path: "a", op: "gt", value: 1 }, skipWhen: { path: "a", op: "lte", value: 1 } } } }))).toMatch(/not both/);
+    expect(definitionError(() => defineAgent({ ...base, budget: { toolCalls: 0 } }))).toMatch(/budget: toolCalls/);
+  });
+
   it("hands a scripted policy the run's parsed input, and passes a full Policy through", async () => {
     let seen: unknown;
     const scripted = defineAgent({ ...base, policy: ({ input: runInput }) => { seen = runInput; return { kind: "complete", output: runInput.orderId }; } });

@@ -43,7 +43,7 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
     for (const row of rows) await db.decisionPacket.create({ data: row });
     model = rows.filter((r) => r.status === "PENDING").map((r) => ({
       id: r.id, runId, step: r.step, kind: "APPROVAL", tool: r.tool, impact: "", args: {}, digest: "d", agent, capability: r.capability as InboxItem["capability"], semantics: null,
-      impactLevel: LEVELS[r.impactRank - 1], queue: r.queue, assignee: r.assignee, requiredApprovals: 1, approvers: [], createdAt: r.createdAt.toISOString(), expiresAt: r.expiresAt?.toISOString() ?? null,
+      impactLevel: LEVELS[r.impactRank - 1], queue: r.queue, assignee: r.assignee, requiredApprovals: 1, approvers: [], createdAt: r.createdAt.toISOString(), expiresAt: r.expiresAt?.toISOString() ?? null, onExpire: "reject",
     }));
   });
   afterAll(async () => {

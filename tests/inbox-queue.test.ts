@@ -14,7 +14,7 @@ function buildItem(overrides: Partial<InboxItem> = {}): InboxItem {
   return {
     id: `pkt_${Math.random().toString(36).slice(2, 8)}`, runId: "run_1", step: 3, kind: "APPROVAL", tool: "docs.search", impact: "does a thing", args: {}, digest: "d",
     agent: "refund-agent", capability: "read", semantics: "pure-read", impactLevel: "low", queue: "default", assignee: null, requiredApprovals: 1, approvers: [],
-    createdAt: minutesAgo(10), expiresAt: null, ...overrides,
+    createdAt: minutesAgo(10), expiresAt: null, onExpire: "reject", ...overrides,
   };
 }
 

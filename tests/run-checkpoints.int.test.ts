@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
 import { findCheckpoint, findCheckpointSummaries } from "../lib/queries/run-checkpoints";
-import { initialState } from "../lib/runtime/state";
+import { STATE_SCHEMA_VERSION, initialState } from "../lib/runtime/state";
 import { recordQueries, selectedColumns } from "./support/query-recorder";
 import { providers, uid } from "./support/runtime";
 
@@ -65,7 +65,7 @@ describe.each(providers())("checkpoint queries [%s]", (_provider, url) => {
   it("reads one checkpoint's state by its key: that checkpoint's, loaded through the schema", async () => {
     const recorder = recordQueries(db);
     const checkpoint = await findCheckpoint(recorder.db, runId, 4);
-    expect(checkpoint).toMatchObject({ seq: 4, step: 3, createdAt: "2030-01-01T00:00:03.000Z", state: { schemaVersion: 3, step: 3, facts: [{ id: "fact_3", key: "order.3" }] } });
+    expect(checkpoint).toMatchObject({ seq: 4, step: 3, createdAt: "2030-01-01T00:00:03.000Z", state: { schemaVersion: STATE_SCHEMA_VERSION, step: 3, facts: [{ id: "fact_3", key: "order.3" }] } });
     expect(recorder.queries).toEqual([expect.objectContaining({ model: "Checkpoint", operation: "findUnique", args: expect.objectContaining({ where: { runId_seq: { runId, seq: 4 } } }) })]);
     expect(await findCheckpoint(db, runId, CHECKPOINTS + 1)).toBeNull();
     expect(await findCheckpoint(db, uid("run_none"), 1)).toBeNull();

@@ -3,13 +3,13 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { InboxItem } from "@/lib/inbox/queue";
+import { ExpiryCountdown } from "./expiry-countdown";
 import { ImpactBadge } from "./impact-badge";
 
 type InboxRowProps = { item: InboxItem; now: Date; isCursor: boolean; isChecked: boolean; canDecide: boolean; me: string; onCheck: (checked: boolean) => void; onFocusRow: () => void };
 
 /** One pending packet in the queue: what it would do, for which run, its queue, deadline and assignee. */
 export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onCheck, onFocusRow }: InboxRowProps) {
-  const isExpired = item.expiresAt !== null && Date.parse(item.expiresAt) <= now.getTime();
   const titleId = `packet-${item.id}-title`;
   return (
     <li>
@@ -35,6 +35,7 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
             <h2 id={titleId} className="font-mono text-sm font-semibold text-zinc-900">{item.tool}</h2>
             <ImpactBadge level={item.impactLevel} />
             {item.kind === "UNKNOWN_OUTCOME" && <Badge tone="orange">unknown outcome</Badge>}
+            {item.kind === "BUDGET" && <Badge tone="amber">budget</Badge>}
             {item.requiredApprovals > 1 && <Badge tone="violet">four eyes: {item.approvers.length}/{item.requiredApprovals}</Badge>}
             <Link
               href={`/inbox/${encodeURIComponent(item.id)}`}
@@ -51,7 +52,7 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
             <div className="flex gap-1"><dt>Assignee</dt><dd className="text-zinc-900">{item.assignee ? (item.assignee === me ? "you" : item.assignee) : "unassigned"}</dd></div>
             <div className="flex gap-1">
               <dt>Expires</dt>
-              <dd className={isExpired ? "text-red-800" : "text-zinc-900"}>{item.expiresAt ? <Timestamp value={item.expiresAt} relativeTo={now} /> : "never"}</dd>
+              <dd><ExpiryCountdown expiresAt={item.expiresAt} onExpire={item.onExpire} now={now} /></dd>
             </div>
             <div className="flex gap-1"><dt>Waiting since</dt><dd className="text-zinc-900"><Timestamp value={item.createdAt} relativeTo={now} /></dd></div>
             <div className="flex gap-1">

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { DecisionPacket } from "@/lib/runtime/types";
+import { ExpiryCountdown } from "./expiry-countdown";
 
 // The facts about a packet a reviewer scans first, shared by the inbox card and the packet page.
 
@@ -16,7 +17,6 @@ export function Meta({ label, children }: { label: string; children: ReactNode }
 
 /** Run, queue, assignee, expiry, four-eyes progress and requester, as <dt>/<dd> pairs for a <dl>. */
 export function PacketMeta({ packet, now }: { packet: DecisionPacket; now: Date }) {
-  const isExpired = packet.expiresAt !== null && packet.expiresAt <= now;
   return (
     <>
       <Meta label="Run">
@@ -28,13 +28,7 @@ export function PacketMeta({ packet, now }: { packet: DecisionPacket; now: Date 
       <Meta label="Queue">{packet.queue}</Meta>
       <Meta label="Assignee">{packet.assignee ?? <span className="text-zinc-500">unassigned</span>}</Meta>
       <Meta label="Expires">
-        {packet.expiresAt ? (
-          <span className={isExpired ? "text-red-700" : undefined}>
-            <Timestamp value={packet.expiresAt} relativeTo={now} />
-          </span>
-        ) : (
-          <span className="text-zinc-500">never</span>
-        )}
+        <ExpiryCountdown expiresAt={packet.expiresAt?.toISOString() ?? null} onExpire={packet.onExpire} now={now} />
       </Meta>
       <Meta label="Approvals">
         <span className="tabular-nums">

@@ -39,5 +39,15 @@ export function PendingView({ pending }: { pending: Pending | null }) {
           Sleeping until <Timestamp value={pending.until} />
         </p>
       );
+    case "budget":
+      return (
+        <div className="space-y-1 text-sm text-zinc-700">
+          <p>
+            Reached its budget: a person extends it or stops the run (step {pending.step})
+            {pending.action && <>; its next call, <span className="font-mono">{pending.action.tool}</span>, waits</>}
+          </p>
+          <p className="font-mono text-xs text-zinc-500">packet {pending.packetId}</p>
+        </div>
+      );
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { budgetLimitsSchema } from "@/lib/runtime/state";
 import { RUN_STATUSES } from "@/lib/runtime/types";
 
 // Request shapes of the HTTP API (DESIGN.md §1: clients outside this repo depend on them).
@@ -9,6 +10,8 @@ export const startRunBody = z.object({
   agent: z.string().min(1),
   input: z.unknown(),
   idempotencyKey: z.string().min(1).max(200).optional(),
+  /** Optional per-run budget; each field overrides the agent's (toolCalls, tokens, usd). */
+  budget: budgetLimitsSchema.optional(),
 });
 
 export const listRunsQuery = z.object({

@@ -26,6 +26,8 @@ export type InboxItem = {
   approvers: string[];
   createdAt: string;
   expiresAt: string | null;
+  /** What happens at expiry: "reject", "escalate:<queue>" (the rule's onExpire). */
+  onExpire: string;
 };
 
 export const SORTS = ["urgency", "impact", "expiry", "age"] as const;

@@ -157,6 +157,7 @@ export function toInboxItem(packet: DecisionPacket, traits: ToolTraits): InboxIt
     approvers: packet.approvers,
     createdAt: packet.createdAt.toISOString(),
     expiresAt: packet.expiresAt?.toISOString() ?? null,
+    onExpire: packet.onExpire,
   };
 }
 

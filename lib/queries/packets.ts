@@ -6,6 +6,7 @@ import { can, type Role } from "@/lib/auth/rbac";
 import { getDb, providerOfDb, type Db } from "@/lib/db";
 import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
 import type { JsonSchema } from "@/lib/inbox/schema-form";
+import { budgetExtensionSchema } from "@/lib/runtime/budget";
 import { findTool, type ToolScope } from "@/lib/runtime/context";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket, RunStatus, ToolDefinition } from "@/lib/runtime/types";
@@ -61,7 +62,9 @@ export async function getPacketView(id: string, deps: InboxDeps = consoleDeps())
   const run = await deps.store.getRun(packet.runId);
   const tool = await deps.findTool(packet.tool, run).catch(() => undefined);
   const traits = tool ? { capability: tool.capability, semantics: tool.semantics } : null;
-  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema: tool ? argsJsonSchema(tool) : null, canLookUp: Boolean(tool?.lookup), run: run ? { status: run.status, agent: run.agentSlug } : null };
+  // A budget packet's "arguments" are the extension the reviewer approves or edits (runtime budget.ts).
+  const argsSchema = packet.kind === "BUDGET" ? argsJsonSchema({ input: budgetExtensionSchema }) : tool ? argsJsonSchema(tool) : null;
+  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema, canLookUp: Boolean(tool?.lookup), run: run ? { status: run.status, agent: run.agentSlug } : null };
 }
 
 /** zod → JSON Schema on the server, so the client gets a plain object it can render a form from. */

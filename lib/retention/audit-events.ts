@@ -15,6 +15,7 @@
 //   agent.version_changed       the run stopped because another version of its agent was deployed
 //   gate.*                      requested, assigned, approval_recorded, decided, acting, mismatch, stale,
 //                               refused, escalated, expired: the human gate, end to end
+//   budget.*                    reached, extended, stopped: the run's budget and the person who extended or stopped it
 //   effect.intent / effect.lookup / effect.recovering / effect.unknown_outcome   the effect protocol: what
 //                               was about to change the world, and how a "may have happened" was settled
 //   effect.awaiting_caller      an open gate's approved action handed to the caller who executes it
@@ -23,7 +24,8 @@
 // Kept when:
 //   tool.call                   the tool is not a pure read: the call that changed (or may have changed)
 //                               the world, with arguments, attempt, idempotency key, receipt or error class
-//   permission.checked          the effect is not "allow": authority refused (deny) or escalated to a person
+//   permission.checked          the effect is not "allow": authority refused (deny) or escalated to a person;
+//                               or an allow whose skip-the-gate predicates let it through (gateSkippedBy)
 // Dropped (trace detail):
 //   model.decision              the reasoning of every step; the decisions that produced an effect are kept
 //                               on their intent row, and token/cost totals in the state's usage
@@ -44,7 +46,7 @@ export const AUDIT_EVENT_TYPES = [
   "effect.intent", "effect.lookup", "effect.recovering", "effect.unknown_outcome", "effect.awaiting_caller",
   "tool.rejected", "signal.received", "signal.consumed", "signal.timeout",
 ] as const;
-export const AUDIT_EVENT_PREFIXES = ["gate."] as const;
+export const AUDIT_EVENT_PREFIXES = ["gate.", "budget."] as const;
 
 /** Kept or dropped by their data (isAuditEvent). */
 export const CONDITIONAL_EVENT_TYPES = ["tool.call", "permission.checked"] as const;
@@ -68,6 +70,6 @@ export function classifyEventType(type: string): EventClass {
 export function isAuditEvent(type: string, data: unknown): boolean {
   const fields = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
   if (type === "tool.call") return fields.semantics !== "pure-read";
-  if (type === "permission.checked") return fields.effect !== "allow";
+  if (type === "permission.checked") return fields.effect !== "allow" || Array.isArray(fields.gateSkippedBy);
   return classifyEventType(type) !== "trace";
 }

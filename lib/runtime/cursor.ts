@@ -127,7 +127,7 @@ export class RunCursor {
     return this.commit({ ...extra, status, releaseLease: true });
   }
 
-  finish(status: "COMPLETED" | "FAILED", error?: string) {
+  finish(status: "COMPLETED" | "FAILED" | "CANCELLED", error?: string) {
     this.state.pending = null;
     return this.commit({ status, releaseLease: true, error: error ?? null });
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { actionDigest, canonicalJson } from "./canonical";
 import { findTool, type EngineContext } from "./context";
+import { budgetExtensionSchema } from "./budget";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { auditNote } from "./store";
 import { decisionOptions, type DecisionPacket, type PacketDecision, type PacketStatus, type ToolDefinition } from "./types";
@@ -70,6 +71,15 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
     if (packet.requiredApprovals > 1) {
       throw new AppError("INVALID_INPUT", { message: "edit on a four-eyes packet", userMessage: "This action needs several approvers, so it cannot be edited; reject it with a reason or redirect the agent." });
     }
+    if (packet.kind === "BUDGET") {
+      // Not a tool call: the edit says how much more budget the run gets (budget.ts).
+      const extension = budgetExtensionSchema.safeParse(input.args);
+      if (!extension.success) {
+        throw new AppError("INVALID_INPUT", { message: "invalid budget extension", userMessage: "Say how much more the run may use: a positive number of toolCalls, tokens or usd.", fieldErrors: fieldErrorsFromIssues(extension.error.issues) });
+      }
+      decision = { decision: "edit", args: extension.data, digest: actionDigest({ runId: packet.runId, step: packet.step, tool: packet.tool, args: extension.data, binding: packet.content.binding }) };
+      return finalDecision(ctx, packet, opts, input, decision);
+    }
     const tool = await findTool(ctx, packet.tool, run);
     if (!tool) throw new AppError("UNKNOWN_TOOL", { message: `tool ${packet.tool} is not registered`, userMessage: `The tool ${packet.tool} no longer exists.` });
     const args = tool.input.safeParse(input.args);
@@ -97,6 +107,10 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
     decision = { decision: "skip", ...(input.reason ? { reason: input.reason } : {}) };
   }
 
+  return finalDecision(ctx, packet, opts, input, decision);
+}
+
+async function finalDecision(ctx: EngineContext, packet: DecisionPacket, opts: { reviewer: string; via?: string }, input: z.output<typeof decidePacketSchema>, decision: PacketDecision): Promise<DecisionPacket> {
   const now = ctx.clock.now();
   const waitedMs = now.getTime() - packet.createdAt.getTime();
   const approvalsAfter = input.decision === "approve" ? packet.approvers.length + 1 : 0;

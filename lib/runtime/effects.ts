@@ -63,6 +63,7 @@ export async function readWithRetries(
 /** A read: no intent (it cannot change the world); retried on transient errors; one commit. */
 export async function performRead(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action): Promise<StepOutcome> {
   const call = { runId: cursor.runId, step: cursor.step, operationId: operationId(cursor.runId, cursor.step, 0) };
+  cursor.state.budget.toolCalls += 1; // committed with the read's result (a read redone after a crash counts once)
   const result = await readWithRetries(ctx, cursor, tool, action.args, call, (attempt, r) => recordCall(cursor, tool, action.args, null, attempt, r));
   settle(ctx, cursor, tool, action, result, null);
   return cursor.commit({ status: "RUNNING" });
@@ -105,6 +106,7 @@ export async function startEffect(ctx: EngineContext, cursor: RunCursor, tool: T
   const opId = operationId(cursor.runId, cursor.step, 0);
   const pending: EffectPending = { kind: "effect", intentId: opId, step: cursor.step, call: 0, action };
   cursor.state.pending = pending;
+  cursor.state.budget.toolCalls += 1; // committed with the intent: a retry or recovery of this call does not count again
   if (approval) {
     cursor.state.approvals = cursor.state.approvals.map((a) => (a.packetId === approval.id ? { ...a, usedAt: cursor.now().toISOString() } : a));
   }

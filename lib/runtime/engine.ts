@@ -4,10 +4,11 @@ import { silentLogger, type EngineContext, type RuntimeOptions } from "./context
 import { checkUnknownOutcome } from "./check-outcome";
 import { decidePacket } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
-import { permissionInputSchema } from "./permissions";
+import { misplacedConditions, permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
 import { forkState, recordedDecisions } from "./replay";
-import { appendObservation, initialState, type Observation } from "./state";
+import { budgetFor } from "./budget";
+import { appendObservation, budgetLimitsSchema, initialState, type Observation } from "./state";
 import { auditNote } from "./store";
 import { TERMINAL_STATUSES, RUN_STATUSES, type DecisionPacket, type PermissionRule, type RunRecord, type RunStatus } from "./types";
 import { createWorker, type WorkerOptions } from "./worker";
@@ -20,6 +21,8 @@ export const startRunSchema = z.object({
   input: z.unknown(),
   idempotencyKey: z.string().min(1).max(200).optional(),
   startedBy: z.string().min(1).optional(),
+  /** Overrides the agent's budget field by field (budget.ts). */
+  budget: budgetLimitsSchema.optional(),
 });
 export type StartRunInput = z.input<typeof startRunSchema>;
 
@@ -78,11 +81,12 @@ export function createRuntime(options: RuntimeOptions) {
         instructions: agent.instructions,
         input: input.data,
         plan: agent.plan,
+        budget: budgetFor(agent.budget, parsed.data.budget),
       });
       return store.createRun({
         id, agentSlug: slug, agentVersion: agent.version, input: input.data, state,
         idempotencyKey: idempotencyKey ?? null, startedBy: startedBy ?? null, parentRunId: null,
-        events: [{ type: "run.created", step: 0, data: { agent: slug, version: agent.version, input: input.data, startedBy: startedBy ?? null } }],
+        events: [{ type: "run.created", step: 0, data: { agent: slug, version: agent.version, input: input.data, startedBy: startedBy ?? null, ...(Object.keys(state.budget.limits).length ? { budget: state.budget.limits } : {}) } }],
       });
     },
 
@@ -220,6 +224,8 @@ export function createRuntime(options: RuntimeOptions) {
       async put(raw: unknown, opts: { by: string; expectedVersion?: number }): Promise<PermissionRule> {
         const parsed = permissionInputSchema.safeParse(raw);
         if (!parsed.success) throw invalid("The permission is malformed.", parsed.error.issues);
+        const misplaced = misplacedConditions(parsed.data);
+        if (Object.keys(misplaced).length > 0) throw new AppError("INVALID_INPUT", { message: "The permission is malformed.", userMessage: "A condition can skip the gate only on a rule that requires approval.", fieldErrors: misplaced });
         const rule = await store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion });
         ctx.permissionCache.clear(); // what this process offers its agents follows its own change at once
         return rule;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EXPIRY_POLICY_HINT, parseExpiryPolicy } from "./expiry";
 import { latestFact, type Fact } from "./state";
 import {
-  CAPABILITIES, PERMISSION_EFFECTS,
+  CAPABILITIES, CONDITION_EFFECTS, PERMISSION_EFFECTS,
   type ApprovalTerms, type Capability, type EffectSemantics, type PermissionCondition, type PermissionEffect, type PermissionRule, type PermissionValueRef,
 } from "./types";
 
@@ -35,7 +35,7 @@ export const permissionConditionSchema = z.object({
   path: z.string().min(1),
   op: z.enum(["gt", "gte", "lt", "lte", "eq", "neq", "in"]),
   value: conditionValueSchema,
-  effect: z.enum(PERMISSION_EFFECTS),
+  effect: z.enum(CONDITION_EFFECTS),
 });
 
 export const permissionInputSchema = z.object({
@@ -55,6 +55,15 @@ export const permissionInputSchema = z.object({
   queue: z.string().min(1).default("default"),
   ttlSeconds: z.number().int().positive().nullable().default(null),
 });
+
+/** A rule's conditions that its effect makes meaningless (a skip-the-gate condition on a rule that asks no one), as field errors. */
+export function misplacedConditions(rule: { effect: PermissionEffect; conditions: Array<Pick<PermissionCondition, "effect">> }): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  rule.conditions.forEach((condition, index) => {
+    if (condition.effect === "skip_gate" && rule.effect !== "require_approval") errors[`conditions.${index}.effect`] = ["a condition can skip the gate only on a rule that requires approval"];
+  });
+  return errors;
+}
 export type PermissionInput = z.input<typeof permissionInputSchema>;
 
 export type PermissionVerdict = {
@@ -64,6 +73,8 @@ export type PermissionVerdict = {
   reason: string;
   /** Terms other than the rule's (a caller-executed tool's, merged with the rule's): see approvalTerms. */
   terms?: ApprovalTerms;
+  /** Set when the rule requires approval and its skip predicates let the call through: each, with the value it had. */
+  gateSkippedBy?: string[];
 };
 
 /** Who decides and how long they have: the verdict's own terms, else its rule's, else one approver in "default". */
@@ -124,11 +135,22 @@ export function evaluatePermission(rules: PermissionRule[], action: PermissionRe
 
   let effect = rule.effect;
   let reason = `${name}: ${rule.effect}`;
+  let isRaised = false; // a condition made the rule stricter: no skip predicate undoes that
   for (const condition of rule.conditions) {
+    if (condition.effect === "skip_gate") continue;
     if (conditionHolds(condition, action.args, action.run) && RESTRICTIVENESS[condition.effect] > RESTRICTIVENESS[effect]) {
+      isRaised = true;
       effect = condition.effect;
       reason = `${name}: ${condition.effect} because ${describeCondition(condition, action.args, action.run)}`;
     }
+  }
+  // The rule's own gate (not one a condition raised) is skipped when every skip predicate holds for sure.
+  let skippedBy: string[] | undefined;
+  const skips = rule.conditions.filter((c) => isGateSkip(rule, c));
+  if (effect === "require_approval" && !isRaised && skips.length > 0 && skips.every((c) => conditionSurelyHolds(c, action.args, action.run))) {
+    skippedBy = skips.map((c) => describePredicate(c, action.args, action.run));
+    effect = "allow";
+    reason = `${name}: allow without a gate because ${skippedBy.join(" and ")}`;
   }
   if (effect !== "deny" && rule.freshEvidence && isMaterial(action)) {
     const weak = weakEvidence(action.run);
@@ -136,9 +158,51 @@ export function evaluatePermission(rules: PermissionRule[], action: PermissionRe
       const why = `${weak}: a person confirms it (or the agent reads the evidence again)`;
       reason = effect === "allow" ? `${name}: require_approval because ${why}` : `${reason}; and ${why}`;
       effect = "require_approval";
+      skippedBy = undefined;
     }
   }
-  return { effect, rule, reason };
+  return { effect, rule, reason, ...(skippedBy ? { gateSkippedBy: skippedBy } : {}) };
+}
+
+/**
+ * An auto-approval predicate: a "skip_gate" condition of a rule that requires approval ("skip the gate when
+ * amount ≤ 20"). Every other condition only makes its rule stricter ("allow" relaxes nothing, as it always did).
+ * Skip predicates are read together (all must hold), after the stricter conditions: a deny or a gate a
+ * condition raised always wins, and so does weak evidence under freshEvidence.
+ */
+export function isGateSkip(rule: Pick<PermissionRule, "effect">, condition: Pick<PermissionCondition, "effect">): boolean {
+  return rule.effect === "require_approval" && condition.effect === "skip_gate";
+}
+
+/**
+ * Does a skip predicate hold, checked strictly: the opposite of conditionHolds's fail-closed reading, a
+ * reference that names nothing or an argument that is missing (or not a number for a limit) keeps the gate.
+ */
+export function conditionSurelyHolds(condition: PermissionCondition, args: unknown, run?: PermissionRunContext): boolean {
+  const actual = at(args, condition.path);
+  const reference = resolveValue(condition.value, run);
+  if (!reference.isResolved || actual === undefined || actual === null) return false;
+  if (["gt", "gte", "lt", "lte"].includes(condition.op) && (typeof actual !== "number" || typeof reference.value !== "number" || Number.isNaN(actual) || Number.isNaN(reference.value))) return false;
+  return conditionHolds(condition, args, run);
+}
+
+export const OP_SYMBOL: Record<PermissionCondition["op"], string> = { gt: ">", gte: "≥", lt: "<", lte: "≤", eq: "=", neq: "≠", in: "in" };
+
+/** "amount ≤ 20", and with the call's arguments "amount ≤ 20 (it was 12)": what people read in a rule and a trace. */
+export function describePredicate(condition: PermissionCondition, args?: unknown, run?: PermissionRunContext): string {
+  const text = `${condition.path} ${OP_SYMBOL[condition.op]} ${describeValue(condition.value)}`;
+  if (args === undefined) return text;
+  const expected = isValueRef(condition.value) ? resolveValue(condition.value, run) : null;
+  return `${text} (it was ${JSON.stringify(at(args, condition.path)) ?? "missing"}${expected?.isResolved ? ` vs ${JSON.stringify(expected.value)}` : ""})`;
+}
+
+/** A rule's conditions in words, as the rule list shows them: "Skip the gate when amount ≤ 20", "Deny when …". */
+export function describeRuleCondition(rule: Pick<PermissionRule, "effect">, condition: PermissionCondition): string {
+  const when = describePredicate(condition);
+  if (isGateSkip(rule, condition)) return `Skip the gate when ${when}`;
+  if (condition.effect === "skip_gate") return `Skip the gate when ${when} (no effect: the rule asks no one)`;
+  if (condition.effect === "allow") return `Allow when ${when} (no effect: a condition only makes its rule stricter)`;
+  return `${condition.effect === "deny" ? "Deny" : "Require approval"} when ${when}`;
 }
 
 export function describeRule(rule: Pick<PermissionRule, "agent" | "tool" | "step">): string {

@@ -4,7 +4,7 @@ import { AppError, fieldErrorsFromIssues } from "./errors";
 // The run's explicit state (DESIGN.md §3). The transcript is not the record: this is.
 // Every change of shape bumps STATE_SCHEMA_VERSION and adds an upgrade to UPGRADES.
 
-export const STATE_SCHEMA_VERSION = 3;
+export const STATE_SCHEMA_VERSION = 4;
 
 export const FACT_KINDS = ["decision", "receipt", "observation", "inference"] as const;
 export type FactKind = (typeof FACT_KINDS)[number];
@@ -79,11 +79,21 @@ export const replaySchema = z.object({
 });
 export type Replay = z.infer<typeof replaySchema>;
 
+/** A run's budget (budget.ts): each limit optional; a reviewer's extension raises it. */
+export const budgetLimitsSchema = z.object({
+  usd: z.number().positive().optional(),
+  tokens: z.number().int().positive().optional(),
+  toolCalls: z.number().int().positive().optional(),
+}).strict();
+export type BudgetLimits = z.infer<typeof budgetLimitsSchema>;
+
 export const pendingSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("effect"), intentId: z.string(), step: z.number().int(), call: z.number().int(), action: actionSchema }),
   z.object({ kind: z.literal("gate"), packetId: z.string(), step: z.number().int(), action: actionSchema, intentId: z.string().optional() }),
   z.object({ kind: z.literal("event"), eventType: z.string(), timeoutAt: z.string().nullable() }),
   z.object({ kind: z.literal("sleep"), until: z.string() }),
+  // The run reached its budget and waits for a person to extend it or stop it; `action` is the call it was about to make.
+  z.object({ kind: z.literal("budget"), packetId: z.string(), step: z.number().int(), action: actionSchema.nullable() }),
 ]);
 export type Pending = z.infer<typeof pendingSchema>;
 
@@ -123,6 +133,9 @@ export const runStateSchema = z.object({
   /** The policy's errors in a row (a model outage): retried later, then a person is asked. */
   policyFailures: z.number().int().nonnegative().default(0),
   usage: z.object({ modelCalls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() }),
+  /** The run's budget: its limits (the agent's, overridden per field by the run's start, raised by extensions)
+   *  and the tool calls made so far (tokens and cost are in `usage`). In the state, so a crash keeps the count. */
+  budget: z.object({ limits: budgetLimitsSchema, toolCalls: z.number().int().nonnegative() }),
   output: jsonValue.optional(),
   /** Non-determinism recorded when first produced (clock readings, random ids), replayed on resume. */
   journal: z.record(z.string(), jsonValue),
@@ -166,6 +179,8 @@ const UPGRADES: Record<number, (state: AnyState) => AnyState> = {
   },
   // v3: a model turn may make several calls (the rest wait in `turn`); a fork replays its source's decisions (`replay`).
   2: (v2) => ({ ...v2, schemaVersion: 3, turn: null, replay: null }),
+  // v4: a run has a budget (no limits for a run started before budgets) and counts its tool calls from here on.
+  3: (v3) => ({ ...v3, schemaVersion: 4, budget: { limits: {}, toolCalls: 0 } }),
 };
 
 /** Parse a stored state of any known version into the current schema; malformed → INVALID_STATE. */
@@ -207,6 +222,7 @@ export function initialState(opts: {
   instructions: string;
   input: unknown;
   plan?: RunState["plan"];
+  budget?: BudgetLimits;
 }): RunState {
   return {
     schemaVersion: STATE_SCHEMA_VERSION,
@@ -223,6 +239,7 @@ export function initialState(opts: {
     consecutiveErrors: 0,
     policyFailures: 0,
     usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    budget: { limits: opts.budget ?? {}, toolCalls: 0 },
     journal: {},
     turn: null,
     replay: null,

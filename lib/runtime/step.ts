@@ -1,3 +1,4 @@
+import { parkAtBudget, resumeBudget, spendBudgetReached, toolCallBudgetReached } from "./budget";
 import { findTool, runTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
@@ -27,7 +28,7 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
 
   const pending = cursor.state.pending;
   if (pending) {
-    const settled = await settlePending(ctx, cursor, pending);
+    const settled = await settlePending(ctx, cursor, agent, pending);
     if (settled) return settled;
   }
   if (cursor.state.step >= (agent.maxSteps ?? DEFAULT_MAX_STEPS)) return cursor.finish("FAILED", `step budget of ${agent.maxSteps ?? DEFAULT_MAX_STEPS} exhausted`);
@@ -36,6 +37,9 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
   // The rest of a turn of several calls goes first: the policy already chose it (turns.ts).
   const next = takeFromTurn(cursor);
   if (next) return act(ctx, cursor, agent, next);
+  // Asking the model again would spend past the run's token or dollar budget: a person decides first.
+  const spent = spendBudgetReached(cursor.state);
+  if (spent) return parkAtBudget(cursor, ctx, spent, null);
 
   let decision: Decision;
   try {
@@ -93,13 +97,15 @@ function policyFailed(ctx: EngineContext, cursor: RunCursor, message: string): P
 }
 
 /** Returns an outcome when the pending thing was handled, or null when the policy should decide. */
-async function settlePending(ctx: EngineContext, cursor: RunCursor, pending: Pending): Promise<StepOutcome | null> {
+async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, pending: Pending): Promise<StepOutcome | null> {
   const now = cursor.now();
   switch (pending.kind) {
     case "effect":
       return recoverEffect(ctx, cursor, pending);
     case "gate":
       return resumeGate(ctx, cursor, pending);
+    case "budget":
+      return resumeBudget(ctx, cursor, pending, (action) => callTool(ctx, cursor, agent, { kind: "call", ...action }));
     case "sleep":
       if (Date.parse(pending.until) > now.getTime()) return cursor.park("SLEEPING", { wakeAt: new Date(pending.until) });
       cursor.event("timer.fired", { until: pending.until, lateMs: now.getTime() - Date.parse(pending.until) });
@@ -209,13 +215,17 @@ async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefin
   if (!isOwn && !(verdict.rule && grantsByName(verdict.rule, agent.slug))) {
     return rejectCall(cursor, tool.name, `${tool.name} is not one of ${agent.slug}'s tools, and no permission grants it to ${agent.slug} by name`, "UNKNOWN_TOOL");
   }
-  cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null });
+  // An auto-approved call says which predicates let it through: an operator sees why no person was asked.
+  cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, ...(verdict.gateSkippedBy ? { gateSkippedBy: verdict.gateSkippedBy } : {}) });
   if (verdict.effect === "deny") {
     cursor.observe({ kind: "denied", tool: tool.name, message: `Permission denied: ${verdict.reason}` });
     cursor.state.consecutiveErrors += 1;
     cursor.finishStep();
     return cursor.commit({ status: "RUNNING" });
   }
+  // Past its tool-call budget the call waits for a person (asked before any approval of the call itself).
+  const reached = toolCallBudgetReached(cursor.state);
+  if (reached) return parkAtBudget(cursor, ctx, reached, action);
   if (verdict.effect === "require_approval") return requestApproval(ctx, cursor, tool, action, verdict);
   if (tool.semantics === "pure-read") return performRead(ctx, cursor, tool, action);
   return startEffect(ctx, cursor, tool, action, null);

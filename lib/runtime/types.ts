@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Action, Fact, Observation, RunState } from "./state";
+import type { Action, BudgetLimits, Fact, Observation, RunState } from "./state";
 
 // ---- runs
 
@@ -199,12 +199,18 @@ export type AgentDefinition<I = any> = {
   runTools?: (input: I) => ToolDefinition[];
   /** Machinery, not started by hand (the open gate's agent): left out of start-a-run lists; its runs and packets show as any other. */
   internal?: boolean;
+  /** A spending budget per run (a run's start may override each field): reaching it parks the run for a person (budget.ts). */
+  budget?: BudgetLimits;
 };
 
 // ---- permissions
 
 export const PERMISSION_EFFECTS = ["deny", "allow", "require_approval"] as const;
 export type PermissionEffect = (typeof PERMISSION_EFFECTS)[number];
+/** What a condition may do when it holds: make its rule stricter (deny, require_approval; "allow" relaxes nothing),
+ *  or — on a rule that requires approval — skip the gate ("skip_gate": an auto-approval predicate, permissions.ts). */
+export const CONDITION_EFFECTS = [...PERMISSION_EFFECTS, "skip_gate"] as const;
+export type ConditionEffect = (typeof CONDITION_EFFECTS)[number];
 
 /**
  * A condition's value may name a value of the run instead of a constant, resolved when the rule is
@@ -219,7 +225,7 @@ export type PermissionCondition = {
   path: string; // dot path into the tool arguments
   op: "gt" | "gte" | "lt" | "lte" | "eq" | "neq" | "in";
   value: unknown; // a constant, or a PermissionValueRef
-  effect: PermissionEffect; // applied when the condition holds
+  effect: ConditionEffect; // applied when the condition holds
 };
 
 export type PermissionRule = {
@@ -244,7 +250,8 @@ export type PermissionRule = {
 
 // ---- gates
 
-export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME";
+/** BUDGET: the run reached its budget (budget.ts); approve or edit extends it, reject stops the run. */
+export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME" | "BUDGET";
 /** CONFIRMED, RETRIED and SKIPPED close an unknown-outcome packet; the others an approval (REDIRECTED and EXPIRED both). */
 export type PacketStatus = "PENDING" | "APPROVED" | "EDITED" | "REJECTED" | "REDIRECTED" | "EXPIRED" | "STALE" | "CONFIRMED" | "RETRIED" | "SKIPPED";
 export const DECIDED_PACKET_STATUSES = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE", "CONFIRMED", "RETRIED", "SKIPPED"] as const satisfies readonly PacketStatus[];

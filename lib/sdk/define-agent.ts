@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai"; // a type only: the AI SDK itself is loaded when a model agent first thinks
 import type { z } from "zod";
-import { CAPABILITIES, isValueRef, parseExpiryPolicy, type AgentDefinition, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
+import { CAPABILITIES, budgetLimitsSchema, isValueRef, parseExpiryPolicy, type AgentDefinition, type BudgetLimits, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 import { lazyModelPolicy, type ModelSettings } from "./model";
 
@@ -15,6 +15,9 @@ export type GateCondition = { path: string; op: PermissionCondition["op"]; value
 export type Gate = {
   /** Ask only when one of these holds (the tool is allowed otherwise). Unset: always ask. */
   when?: GateCondition | GateCondition[];
+  /** Or the other way round: ask unless every one of these surely holds ("no gate when amountCents ≤ 2000").
+   *  A missing argument or a reference that names nothing keeps the gate; the trace names the predicates that let a call through. */
+  skipWhen?: GateCondition | GateCondition[];
   /** Distinct people who must approve (1–5; default 1). Whoever started the run never counts. */
   approvals?: number;
   /** The inbox queue the packet goes to (default "default"). */
@@ -65,6 +68,9 @@ export type AgentSpec<S extends z.ZodType> = {
   plan?: PlanStep[];
   /** A step budget: a run that exceeds it fails instead of looping (default 200). */
   maxSteps?: number;
+  /** A spending budget per run: reaching one parks the run until a person extends it or stops it.
+   *  A run's start (POST /api/runs `budget`) overrides it field by field. */
+  budget?: BudgetLimits;
 } & (
   | { policy: ScriptedPolicy<z.output<S>> | Policy; model?: never }
   | { model: true | ModelSettings; policy?: never }
@@ -106,6 +112,8 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     fail("policy must be a function (input) => Decision, or a Policy { decide }");
   }
   if (spec.maxSteps !== undefined && !(Number.isInteger(spec.maxSteps) && spec.maxSteps > 0)) fail("maxSteps must be a positive whole number");
+  const budget = spec.budget === undefined ? undefined : budgetLimitsSchema.safeParse(spec.budget);
+  if (budget && !budget.success) fail(`budget: ${budget.error.issues.map((i) => `${i.path.join(".") || "(budget)"}: ${i.message}`).join("; ")} (toolCalls and tokens are positive whole numbers, usd a positive amount)`);
   const planIds = (spec.plan ?? []).map((s) => s.id);
   const planDuplicate = planIds.find((id, i) => planIds.indexOf(id) !== i);
   if (planDuplicate) fail(`the plan has two steps with the id "${planDuplicate}"`);
@@ -128,6 +136,7 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     tools: [...spec.tools],
     ...(spec.plan ? { plan: spec.plan.map((s) => ({ id: s.id, title: s.title, status: s.status ?? "pending" })) } : {}),
     ...(spec.maxSteps !== undefined ? { maxSteps: spec.maxSteps } : {}),
+    ...(budget?.success ? { budget: budget.data } : {}),
     policy: hasModel ? lazyModelPolicy(spec.slug, spec.model === true ? {} : spec.model!) : toPolicy(spec.policy!),
   };
   const agent: DefinedAgent<z.output<S>> = { definition, exampleInput: spec.exampleInput, defaultPermissions };
@@ -149,8 +158,10 @@ function toPolicy<I>(policy: ScriptedPolicy<I> | Policy): Policy {
 /** A tool with no gate is allowed; a gate asks always, or only when one of its conditions holds. */
 function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: (m: string) => never): PermissionInput {
   if (!gate) return { agent, tool, effect: "allow" };
-  const when = gate.when === undefined ? [] : Array.isArray(gate.when) ? gate.when : [gate.when];
-  for (const c of when) {
+  const when = listOf(gate.when);
+  const skipWhen = listOf(gate.skipWhen);
+  if (when.length > 0 && skipWhen.length > 0) fail(`the gate on "${tool}": use when (ask only if) or skipWhen (ask unless), not both`);
+  for (const c of [...when, ...skipWhen]) {
     if (!c || typeof c.path !== "string" || !c.path) fail(`the gate on "${tool}": each condition needs a path into the arguments, e.g. "amountCents"`);
     if (!["gt", "gte", "lt", "lte", "eq", "neq", "in"].includes(c.op)) fail(`the gate on "${tool}": op must be gt, gte, lt, lte, eq, neq or in`);
   }
@@ -162,12 +173,22 @@ function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: 
     agent,
     tool,
     effect: when.length > 0 ? "allow" : "require_approval",
-    ...(when.length > 0 ? { conditions: when.map((c) => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" as const })) } : {}),
+    ...(when.length + skipWhen.length > 0 ? { conditions: gateConditions(gate) } : {}),
     ...(gate.approvals !== undefined ? { approvals: gate.approvals } : {}),
     ...(gate.queue !== undefined ? { queue: gate.queue } : {}),
     ...(gate.ttlSeconds !== undefined ? { ttlSeconds: gate.ttlSeconds } : {}),
     ...(gate.onExpire !== undefined ? { onExpire: gate.onExpire } : {}),
   };
+}
+
+const listOf = (conditions: GateCondition | GateCondition[] | undefined): GateCondition[] => (conditions === undefined ? [] : Array.isArray(conditions) ? conditions : [conditions]);
+
+/** A gate's conditions as the rule holds them: `when` asks a person, `skipWhen` skips the gate. */
+function gateConditions(gate: Gate): PermissionCondition[] {
+  return [
+    ...listOf(gate.when).map((c): PermissionCondition => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" })),
+    ...listOf(gate.skipWhen).map((c): PermissionCondition => ({ path: c.path, op: c.op, value: c.value, effect: "skip_gate" })),
+  ];
 }
 
 /** A grant's rule fields: bindings become deny conditions, placed before the gate's conditions. */
@@ -180,10 +201,8 @@ function compileGrant(tool: string, gate: Gate | undefined, grant: Grant | undef
   for (const [path, ref] of binds) {
     if (!path || !isValueRef(ref)) fail(`the grant for "${tool}": bind "${path}" to { $input: "<path>" } or { $fact: "<key>", path?, tool? }`);
   }
-  const when = gate?.when === undefined ? [] : Array.isArray(gate.when) ? gate.when : [gate.when];
-  const gateConditions: PermissionCondition[] = when.map((c) => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" }));
   return {
-    ...(binds.length > 0 ? { conditions: [...binds.map(([path, ref]): PermissionCondition => ({ path, op: "neq", value: ref, effect: "deny" })), ...gateConditions] } : {}),
+    ...(binds.length > 0 ? { conditions: [...binds.map(([path, ref]): PermissionCondition => ({ path, op: "neq", value: ref, effect: "deny" })), ...(gate ? gateConditions(gate) : [])] } : {}),
     ...(grant.capabilities ? { capabilities: grant.capabilities } : {}),
     ...(grant.freshEvidence !== undefined ? { freshEvidence: grant.freshEvidence } : {}),
   };

@@ -79,3 +79,20 @@ export function deployAgent(slug: string): AgentDefinition<{ migration: string }
     },
   };
 }
+
+/** Refunds $1.00 on its order at every step and never stops by itself: a budget is what parks it. */
+export function refundLoopAgent(slug: string, budget?: AgentDefinition["budget"]): AgentDefinition<{ orderId: string }> {
+  return {
+    slug, version: "1", name: "Refund loop (test)", description: "refunds in a loop until its budget parks it",
+    instructions: "Refund $1.00, again and again.",
+    input: z.object({ orderId: z.string() }),
+    tools: ["payments.refund"],
+    ...(budget ? { budget } : {}),
+    policy: {
+      async decide({ state }) {
+        const { orderId } = state.input as { orderId: string };
+        return { decision: { kind: "call", tool: "payments.refund", args: { orderId, amountCents: 100 }, resultKey: "refund", evidence: [] }, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 } };
+      },
+    },
+  };
+}

@@ -1,16 +1,17 @@
 // A real worker process for crash tests. It drives runs like any worker; when it reaches the fault
 // point named in TETHER_FAULT_AT for the tool in TETHER_FAULT_TOOL, it says so on stdout and stops
 // there, so the test can kill it with SIGKILL at exactly that point.
-//   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy", slug}]), TETHER_LEASE_MS,
-//   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS; TETHER_FAULT_AT unset: no fault point, the worker just works.
+//   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy"|"refund-loop", slug, budget?}]), TETHER_LEASE_MS,
+//   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS; TETHER_FAULT_AT unset: no fault point, the worker just works;
+//   TETHER_FAULT_STEP: only at that step of the run (a run that calls the tool at every step).
 import { createDb } from "../../lib/db";
 import type { AgentDefinition } from "../../lib/runtime";
 import { createTether } from "../../lib/tether";
-import { deployAgent, refundAgent } from "./agents";
+import { deployAgent, refundAgent, refundLoopAgent } from "./agents";
 import { worldTools } from "./tools";
 
-const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string }>).map((a) =>
-  a.kind === "deploy" ? deployAgent(a.slug) : refundAgent(a.slug),
+const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string; budget?: AgentDefinition["budget"] }>).map((a) =>
+  a.kind === "deploy" ? deployAgent(a.slug) : a.kind === "refund-loop" ? refundLoopAgent(a.slug, a.budget) : refundAgent(a.slug),
 );
 const { runtime } = createTether({
   db: createDb(process.env.DATABASE_URL),
@@ -21,7 +22,8 @@ const { runtime } = createTether({
   // Warnings and errors go to stderr, which a failing test prints.
   logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
   onFaultPoint: async (point, info) => {
-    if (point === process.env.TETHER_FAULT_AT && info.tool === process.env.TETHER_FAULT_TOOL) {
+    const atStep = process.env.TETHER_FAULT_STEP === undefined || Number(process.env.TETHER_FAULT_STEP) === info.step;
+    if (point === process.env.TETHER_FAULT_AT && info.tool === process.env.TETHER_FAULT_TOOL && atStep) {
       process.stdout.write(`FAULT ${point} ${info.tool} ${info.runId}\n`);
       await new Promise(() => {}); // hold here until killed
     }

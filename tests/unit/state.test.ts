@@ -45,6 +45,19 @@ describe("loadState: upgrading v2", () => {
   });
 });
 
+describe("loadState: upgrading v3", () => {
+  it("a v3 state gets a budget without limits and a tool-call count from zero; its usage is kept", () => {
+    const { budget: _budget, ...v3 } = loadState(v1State());
+    const state = loadState({ ...v3, schemaVersion: 3, usage: { modelCalls: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.5 } });
+    expect(state).toMatchObject({ schemaVersion: 4, budget: { limits: {}, toolCalls: 0 }, usage: { modelCalls: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.5 } });
+  });
+
+  it("a state without its budget is refused at the current version (not silently filled in)", () => {
+    const { budget: _budget, ...current } = loadState(v1State());
+    expectInvalidState(() => loadState(current));
+  });
+});
+
 describe("loadState: upgrading v1", () => {
   it("upgrades a v1 state to the current version", () => {
     expect(loadState(v1State()).schemaVersion).toBe(STATE_SCHEMA_VERSION);

@@ -1,9 +1,9 @@
 "use client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
-import { describeValue, isValueRef } from "@/lib/runtime/permissions";
-import { PERMISSION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types";
-import { EFFECT_LABEL } from "./effect-badge";
+import { describePredicate, isValueRef } from "@/lib/runtime/permissions";
+import { CONDITION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types";
+import { CONDITION_EFFECT_LABEL } from "./effect-badge";
 
 export const CONDITION_OPS: Array<{ op: PermissionCondition["op"]; label: string }> = [
   { op: "gt", label: ">" }, { op: "gte", label: "≥" }, { op: "lt", label: "<" }, { op: "lte", label: "≤" },
@@ -41,10 +41,10 @@ type ConditionsFieldsProps = {
   errorFor: (path: string) => string | null;
 };
 
-/** Conditions on the tool's arguments: when one holds, its (more restrictive) effect applies. */
+/** Conditions on the tool's arguments: when one holds, its (more restrictive) effect applies — or, "skip the gate", the call needs no person. */
 export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: ConditionsFieldsProps) {
   const update = (key: number, patch: Partial<ConditionDraft>) => onChange(conditions.map((c) => (c.key === key ? { ...c, ...patch } : c)));
-  const add = () => onChange([...conditions, { key: Math.max(0, ...conditions.map((c) => c.key)) + 1, path: "", op: "gt", value: "", effect: "require_approval" }]);
+  const add = (draft: Pick<ConditionDraft, "op" | "effect">) => onChange([...conditions, { key: Math.max(0, ...conditions.map((c) => c.key)) + 1, path: "", value: "", ...draft }]);
   return (
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-zinc-800">Conditions</legend>
@@ -53,10 +53,15 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
         the run: <code>$input.orderId</code> (its input), or <code>{'{"$fact":"order","path":"customerEmail","tool":"orders.get"}'}</code> (what a read returned);
         e.g. orderId ≠ <code>$input.orderId</code> → deny. A reference that names nothing makes its condition hold.
       </p>
+      <p className="text-xs text-zinc-500">
+        On a rule that requires approval, <strong>Skip the gate</strong> lets a call through without asking anyone, e.g. amount ≤ 20.
+        Every skip condition must hold, and for sure: a missing argument or a reference that names nothing keeps the gate; a stricter
+        condition or weak evidence still wins. The run&apos;s trace names the conditions that let a call through.
+      </p>
       {conditions.length === 0 && <p className="text-xs text-zinc-500">No conditions.</p>}
       {conditions.map((c, index) => {
         const id = `${idPrefix}-cond-${c.key}`;
-        const error = errorFor(`conditions.${index}.path`) ?? errorFor(`conditions.${index}.value`) ?? errorFor(`conditions.${index}`);
+        const error = errorFor(`conditions.${index}.path`) ?? errorFor(`conditions.${index}.value`) ?? errorFor(`conditions.${index}.effect`) ?? errorFor(`conditions.${index}`);
         return (
           <div key={c.key} role="group" aria-label={`Condition ${index + 1}`} className="rounded border border-zinc-200 p-2">
             <div className="flex flex-wrap items-end gap-2">
@@ -77,17 +82,20 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
               <label className="w-44 text-xs text-zinc-700">
                 Then
                 <Select id={`${id}-effect`} value={c.effect} onChange={(e) => update(c.key, { effect: e.target.value as ConditionDraft["effect"] })}>
-                  {PERMISSION_EFFECTS.map((effect) => <option key={effect} value={effect}>{EFFECT_LABEL[effect]}</option>)}
+                  {CONDITION_EFFECTS.map((effect) => <option key={effect} value={effect}>{CONDITION_EFFECT_LABEL[effect]}</option>)}
                 </Select>
               </label>
               <Button size="sm" variant="ghost" onClick={() => onChange(conditions.filter((x) => x.key !== c.key))} aria-label={`Remove condition ${index + 1}`}>Remove</Button>
             </div>
-            {c.path.trim() && c.value.trim() && <p className="mt-1 text-xs text-zinc-600">{EFFECT_LABEL[c.effect]} when {c.path.trim()} {CONDITION_OPS.find((o) => o.op === c.op)?.label} {describeValue(fromDraft(c).value)}</p>}
+            {c.path.trim() && c.value.trim() && <p className="mt-1 text-xs text-zinc-600">{CONDITION_EFFECT_LABEL[c.effect]} when {describePredicate(fromDraft(c))}</p>}
             {error && <p className="mt-1 text-xs text-red-700">{error}</p>}
           </div>
         );
       })}
-      <Button size="sm" onClick={add}>Add condition</Button>
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" onClick={() => add({ op: "gt", effect: "require_approval" })}>Add condition</Button>
+        <Button size="sm" onClick={() => add({ op: "lte", effect: "skip_gate" })}>Skip the gate when…</Button>
+      </div>
     </fieldset>
   );
 }

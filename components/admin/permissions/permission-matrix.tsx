@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Table, Td, Th } from "@/components/ui/table";
 import { cellKey, type MatrixCell, type PermissionMatrix } from "@/lib/queries/permissions";
-import { describeRule } from "@/lib/runtime/permissions";
+import { describePredicate, describeRule, isGateSkip } from "@/lib/runtime/permissions";
 import { CAPABILITIES } from "@/lib/runtime/types";
 import { EFFECT_LABEL, EffectBadge } from "./effect-badge";
 
@@ -49,7 +49,7 @@ function summary(cell: MatrixCell): string {
   const steps = cell.rules.filter((r) => r.step !== "*").length;
   const stepText = steps ? `, ${steps} step rule${steps > 1 ? "s" : ""}` : "";
   // In the order the cell shows them, so the link's name contains its visible text (WCAG 2.5.3).
-  if (base) return `${EFFECT_LABEL[base.effect]}${onlyText(base)}${base.conditions.length ? `, ${base.conditions.length} condition${base.conditions.length > 1 ? "s" : ""}` : ""}${stepText}`;
+  if (base) return `${EFFECT_LABEL[base.effect]}${onlyText(base)}${base.conditions.length ? `, ${base.conditions.length} condition${base.conditions.length > 1 ? "s" : ""}` : ""}${skipText(base) ? `, ${skipText(base)}` : ""}${stepText}`;
   if (cell.inherited) return `inherits ${EFFECT_LABEL[cell.inherited.effect].toLowerCase()} from ${describeRule(cell.inherited)}${stepText}`;
   return `no rule: denied${stepText}`;
 }
@@ -57,6 +57,12 @@ function summary(cell: MatrixCell): string {
 /** ", only read, execute" for a rule that grants fewer than every capability. */
 function onlyText(rule: MatrixCell["rules"][number]): string {
   return rule.capabilities.length < CAPABILITIES.length ? `, only ${rule.capabilities.join(", ")}` : "";
+}
+
+/** "skip the gate when amount ≤ 20 and currency = "USD"": the rule's auto-approval in words; "" when it has none. */
+function skipText(rule: MatrixCell["rules"][number]): string {
+  const skips = rule.conditions.filter((c) => isGateSkip(rule, c));
+  return skips.length ? `skip the gate when ${skips.map((c) => describePredicate(c)).join(" and ")}` : "";
 }
 
 function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean }) {
@@ -80,6 +86,7 @@ function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean 
       {/* the spaces keep the visible text in words, as in the link's name */}
       {base && onlyText(base) && <span className="text-xs text-zinc-600">{" "}{onlyText(base).slice(2)}</span>}
       {base && base.conditions.length > 0 && <span className="text-xs text-zinc-600">{" "}+{base.conditions.length} condition{base.conditions.length > 1 ? "s" : ""}</span>}
+      {base && skipText(base) && <span className="text-xs text-emerald-800">{" "}{skipText(base)}</span>}
       {steps.length > 0 && <span className="text-xs text-zinc-600">{" "}{steps.length} step rule{steps.length > 1 ? "s" : ""}</span>}
     </Link>
   );
