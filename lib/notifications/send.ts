@@ -116,6 +116,8 @@ function details(payload: NotificationPayload): string {
 /** Slack's mrkdwn treats &, < and > as control characters. */
 const slackEscape = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
+type SlackButton = { type: "button"; text: { type: "plain_text"; text: string }; action_id: string; style?: "primary" | "danger"; value?: string; url?: string };
+
 /**
  * A Slack incoming-webhook message: text (also the notification's fallback) and the same in blocks, with
  * buttons. Approve and Reject carry the packet id and its action digest; Slack sends the click to the
@@ -125,7 +127,7 @@ const slackEscape = (text: string) => text.replaceAll("&", "&amp;").replaceAll("
 export function slackMessage(payload: NotificationPayload) {
   const text = `*${slackEscape(headline(payload))}*: ${slackEscape(payload.data.impact)} <${payload.data.link}|Open the packet>`;
   const value = JSON.stringify({ packetId: payload.data.packetId, digest: payload.data.digest });
-  const button = (label: string, extra: Record<string, unknown>) => ({ type: "button", text: { type: "plain_text", text: label }, ...extra });
+  const button = (label: string, extra: Omit<SlackButton, "type" | "text">): SlackButton => ({ type: "button", text: { type: "plain_text", text: label }, ...extra });
   const decide = payload.type !== "run.needs_attention" && payload.data.digest
     ? [button("Approve", { action_id: SLACK_ACTIONS.approve, style: "primary", value }), button("Reject", { action_id: SLACK_ACTIONS.reject, style: "danger", value })]
     : [];
