@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDecisionLink } from "../lib/decision-links/open-decision-link";
 import { decisionLinkKey } from "../lib/decision-links/token";
-import { whyNotDecider } from "../lib/inbox/queue-deciders";
+import { putQueueDeciders, whyNotDecider } from "../lib/inbox/queue-deciders";
 import { createChannel } from "../lib/notifications/channels";
 import { startNotifications } from "../lib/notifications/dispatcher";
 import type { AgentDefinition } from "../lib/runtime";
@@ -40,8 +40,9 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
 
   it("the email to a person who may decide holds their links; following one decides the packet as them", async () => {
     const queue = uid("finance");
-    const reviewer = await createPerson(t.db);
-    for (const target of [reviewer.email, "finance-leads@example.com"]) {
+    const [reviewer, notNamed] = [await createPerson(t.db), await createPerson(t.db)];
+    await putQueueDeciders(t.db, { queue, input: { people: [reviewer.email] }, by: "admin@example.com" });
+    for (const target of [reviewer.email, notNamed.email, "finance-leads@example.com"]) {
       await createChannel(t.db, { queue, kind: "email", target, events: ["packet.opened"] }, { by: "admin@example.com" });
     }
     const packet = await waitingRefundPacket(t, world, agents, { queue });
@@ -59,9 +60,13 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
     const reject = /^Reject: (\S+)$/m.exec(personal)?.[1];
     expect(approve).toMatch(new RegExp(`^${BASE_URL}/d/dl_[0-9a-f]{32}\\.[\\w-]{43}\\?choice=approve$`));
     expect(reject).toBe(approve!.replace("choice=approve", "choice=reject"));
-    const [shared] = mailTo("finance-leads@example.com");
-    expect(shared).toContain(`Open the packet: ${BASE_URL}/inbox/${packet.id}`);
-    expect(shared).not.toContain("/d/");
+    // Not a person of this Tether, or a person the queue's deciders leave out: the console link only.
+    for (const address of ["finance-leads@example.com", notNamed.email]) {
+      const [mail] = mailTo(address);
+      expect(mail).toContain(`Open the packet: ${BASE_URL}/inbox/${packet.id}`);
+      expect(mail).not.toContain("/d/");
+    }
+    expect(await t.db.decisionLink.count({ where: { packetId: packet.id } })).toBe(1);
 
     // Follow the link: the page (GET) shows the packet and decides nothing; the form (POST) decides.
     const link = new URL(approve!);
