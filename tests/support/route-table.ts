@@ -57,6 +57,10 @@ export const ROUTE_TABLE: Record<string, RouteAuth> = {
   "GET /api/mcp": "method-not-allowed",
   "DELETE /api/mcp": "method-not-allowed",
   "POST /api/webhooks/[source]": "signature",
+  // Slack's own request signature (TETHER_SLACK_SIGNING_SECRET): no token, session or key of ours gets past 401.
+  "POST /api/slack/interactions": "signature",
+  // No token or session: the decision link's signed token in the body is the credential (tests/decision-links.int.test.ts).
+  "POST /api/decision-links": null,
   "GET /api/console/packets": "console:packets:read",
   "GET /api/console/packets/[id]": "console:packets:read",
   "GET /api/console/packets/changes": "console:packets:read",

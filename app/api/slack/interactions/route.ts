@@ -1,4 +1,5 @@
-import { errorResponse } from "@/lib/api/route";
+import { readBodyBytes } from "@/lib/api/body";
+import { bodyError, errorResponse } from "@/lib/api/route";
 import { getDb } from "@/lib/db";
 import { getRuntime } from "@/lib/runtime.server";
 import { slackSettingsFromEnv } from "@/lib/slack/config";
@@ -16,8 +17,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const rawBody = await request.text();
-    if (Buffer.byteLength(rawBody) > MAX_BODY_BYTES) return Response.json({ error: { code: "PAYLOAD_TOO_LARGE", message: "The body is too large." } }, { status: 413 });
+    const rawBody = new TextDecoder().decode(await readBodyBytes(request, MAX_BODY_BYTES));
     const settings = slackSettingsFromEnv();
     verifySlackRequest(request.headers, rawBody, settings.signingSecret, new Date());
     const payload = parseInteractionBody(rawBody);
@@ -27,6 +27,6 @@ export async function POST(request: Request): Promise<Response> {
     await sendSlackReply(payload.response_url, reply);
     return Response.json(reply);
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(bodyError(error));
   }
 }
