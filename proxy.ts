@@ -1,7 +1,8 @@
 // Next 16's proxy (formerly middleware; Node.js runtime): every console page needs a session. Without
 // one the browser is sent to /signin?callbackUrl=<where it was going>. The console layout checks again
 // on the server, and every server action checks the session and its scope (lib/actions).
-// Not guarded: /api/* (the HTTP API has its own bearer tokens; /api/auth/* is Auth.js's own), Next's
+// Not guarded: /api/* (the HTTP API has its own bearer tokens; /api/auth/* is Auth.js's own), decision
+// links /d/<token> (the signed token is the credential: lib/decision-links; a bad one shows nothing), Next's
 // static assets, the A2A agent card, and the sign-in and sign-out paths — those must not even pass through Auth.js here:
 // it re-issues the session cookie on every request it sees, which would undo a sign-out.
 // A path that is not valid percent-encoding (/api/runs/%E0%A4%A) gets a 400 here, on pages and on
@@ -23,12 +24,13 @@ const requireSession = auth as unknown as (request: NextRequest, event: NextFetc
 // The A2A agent card is public discovery (A2A 1.0 §8.2): it holds no data, and every call it describes needs a token.
 const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 const PUBLIC_PATHS = new Set([SIGN_IN_PATH, "/signout", AGENT_CARD_PATH]);
+const DECISION_LINK_PREFIX = "/d/";
 
 export async function proxy(request: NextRequest, event: NextFetchEvent) {
   const { pathname } = request.nextUrl;
   if (!isDecodablePath(pathname)) return malformedPathResponse(pathname);
   if (pathname.startsWith("/api/")) return NextResponse.next();
-  if (PUBLIC_PATHS.has(pathname)) return NextResponse.next();
+  if (PUBLIC_PATHS.has(pathname) || pathname.startsWith(DECISION_LINK_PREFIX)) return NextResponse.next();
   const response = await requireSession(request, event);
   // Auth.js re-issues the session cookie on every request it sees. A request still in flight when the
   // person signs out (a link prefetch, say) would then bring the cookie back and undo the sign-out, so

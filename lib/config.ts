@@ -275,6 +275,11 @@ export const envSchema = z.object({
       return url;
     }),
   TETHER_NOTIFY_FROM: variable({ area: "Notifications", default: "tether@<the console's host>" }, "The From address of notification email.", text),
+  TETHER_SLACK_SIGNING_SECRET: variable({ area: "Notifications", secret: true },
+    "The Slack app's signing secret (Basic Information → App Credentials): POST /api/slack/interactions verifies every click of a notification's Approve/Reject buttons with it; unset, that route refuses every request.", text),
+  TETHER_SLACK_BOT_TOKEN: variable({ area: "Notifications", secret: true },
+    "A Slack bot token (xoxb-…) with users:read and users:read.email, to learn the email of the person who clicked (users.info) and decide as that Tether person.", text),
+  TETHER_SLACK_API_URL: variable({ area: "Notifications", default: "https://slack.com/api" }, "Slack's Web API base (tests point it at a fake).", httpUrl("TETHER_SLACK_API_URL")),
 
   // Webhooks (lib/webhooks/config.ts describes the formats)
   TETHER_WEBHOOK_SECRETS: variable({ area: "Webhooks", default: "none (every webhook is a 404)", secret: true },
@@ -384,6 +389,7 @@ function deriveConfig(v: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
     },
     tools: { allowedHosts: v.TETHER_TOOL_ALLOWED_HOSTS, mcpCommands: v.TETHER_MCP_COMMANDS },
     notifications: { smtpUrl: v.TETHER_SMTP_URL, from: v.TETHER_NOTIFY_FROM },
+    slack: { signingSecret: v.TETHER_SLACK_SIGNING_SECRET ?? null, botToken: v.TETHER_SLACK_BOT_TOKEN ?? null, apiUrl: v.TETHER_SLACK_API_URL ?? "https://slack.com/api" },
     webhooks: { sources: v.TETHER_WEBHOOK_SECRETS, signalTypes, toleranceSeconds: v.TETHER_WEBHOOK_TOLERANCE_SECONDS } satisfies WebhookConfig,
     telemetry: {
       /** OTLP is configured (an endpoint is set) and not switched off (OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER=none). */

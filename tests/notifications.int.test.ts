@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ToolError, type AgentDefinition, type ToolDefinition } from "../lib/runtime";
@@ -14,6 +13,7 @@ import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders } from
 import { refundAgent, scriptedAgent } from "./support/agents";
 import { createTestRuntime, grant, manualClock, providers, uid } from "./support/runtime";
 import { startRouteServer } from "./support/route-server";
+import { decodeQp, startSmtpSink } from "./support/smtp-sink";
 import { createPersonWithToken } from "./support/tokens";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
@@ -57,29 +57,6 @@ async function startReceiver(opts: { secret?: () => string | undefined; respond?
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
-
-/** A local SMTP server that keeps every message (what was authenticated, to whom, the raw text). */
-async function startSmtpSink() {
-  const mails: Array<{ user: string | undefined; to: string[]; raw: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true, allowInsecureAuth: true, disabledCommands: ["STARTTLS"], logger: false,
-    onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        mails.push({ user: session.user as string | undefined, to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://tether:secret@127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** A mail's text with quoted-printable soft breaks and escapes undone. */
-const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 describe.each(providers())("notifications [%s]", (_provider, url) => {
   let world: World;

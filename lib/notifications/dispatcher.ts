@@ -4,6 +4,7 @@ import type { GateView } from "@/lib/gates/gate-view";
 import type { Logger } from "@/lib/runtime/types";
 import type { EgressPolicy } from "@/lib/tools/registered/egress";
 import { getConfig } from "@/lib/config";
+import { decisionLinksForRecipient } from "@/lib/decision-links/links-for-recipient";
 import { publicBaseUrl, smtpSettingsFromEnv, type SmtpSettings } from "./config";
 import { queueDeliveries } from "./events";
 import { createSender, type Sender } from "./send";
@@ -68,7 +69,10 @@ export function startNotifications(opts: NotificationsOptions): Notifications {
   const now = opts.now ?? (() => new Date());
   const baseUrl = opts.baseUrl ?? publicBaseUrl();
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
-  const sender = createSender({ smtp: opts.smtp === undefined ? smtpSettingsFromEnv(getConfig(), baseUrl) : opts.smtp, egress: opts.egress, timeoutMs: opts.sendTimeoutMs, now });
+  const sender = createSender({ smtp: opts.smtp === undefined ? smtpSettingsFromEnv(getConfig(), baseUrl) : opts.smtp, egress: opts.egress, timeoutMs: opts.sendTimeoutMs, now,
+    // Links expire by the wall clock, as the page that opens them reads it.
+    decisionLinks: (email, packetId) => decisionLinksForRecipient(db(), { email, packetId, baseUrl }),
+  });
   // The packets changed since the last pass, by the wall clock (changedAt is stamped with it). A started
   // process looks back a day for packets still waiting (the dedupKey keeps what was queued once).
   let cursor = new Date(Date.now() - 86_400_000);

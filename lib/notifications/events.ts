@@ -28,11 +28,11 @@ export function expiringWindowMs(createdAt: Date, expiresAt: Date): number {
 
 type Channel = { id: string; queue: string; events: NotificationEvent[]; createdAt: Date };
 type PacketRow = {
-  id: string; runId: string; kind: string; tool: string; queue: string; requestedBy: string; packet: string;
+  id: string; runId: string; kind: string; tool: string; digest: string; queue: string; requestedBy: string; packet: string;
   createdAt: Date; changedAt: Date; expiresAt: Date | null;
 };
 
-const packetSelect = { id: true, runId: true, kind: true, tool: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true } as const;
+const packetSelect = { id: true, runId: true, kind: true, tool: true, digest: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true } as const;
 const contentSchema = z.object({ impact: z.string().catch(""), escalatedFrom: z.string().optional().catch(undefined) }).catch({ impact: "", escalatedFrom: undefined });
 
 /** The payload every channel renders (webhooks send it as it is): Standard Webhooks' {type, timestamp, data}. */
@@ -42,6 +42,8 @@ export type NotificationPayload = {
   data: {
     packetId: string; runId: string; queue: string; tool: string; impact: string; requestedBy: string;
     expiresAt: string | null; link: string; escalatedFrom?: string;
+    /** The packet's action digest: Slack's buttons carry it, so a click decides only the action it showed. */
+    digest?: string;
   };
 };
 
@@ -127,6 +129,7 @@ export function buildPayload(event: NotificationEvent, packet: PacketRow, opts: 
     data: {
       packetId: packet.id, runId: packet.runId, queue: packet.queue, tool: packet.tool, impact: content.impact || packet.tool,
       requestedBy: packet.requestedBy, expiresAt: packet.expiresAt?.toISOString() ?? null, link: packetLink(opts.baseUrl, packet.id),
+      digest: packet.digest,
       ...(content.escalatedFrom ? { escalatedFrom: content.escalatedFrom } : {}),
     },
   };

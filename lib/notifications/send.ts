@@ -1,7 +1,9 @@
 import nodemailer from "nodemailer";
 import { egressFetch, findEgressRefusal, type EgressPolicy } from "@/lib/tools/registered/egress";
+import { SLACK_ACTIONS } from "@/lib/slack/config";
 import { decodeWebhookSecret } from "@/lib/webhooks/config";
 import { signWebhook } from "@/lib/webhooks/signature";
+import type { RecipientLinks } from "@/lib/decision-links/links-for-recipient";
 import type { NotificationEvent, SmtpSettings } from "./config";
 import type { NotificationPayload } from "./events";
 
@@ -22,6 +24,8 @@ export type SenderOptions = {
   /** The deadline of one attempt; default 10 s. */
   timeoutMs?: number;
   now?: () => Date;
+  /** An email recipient's own decision links when they may decide the packet (lib/decision-links); none without it. */
+  decisionLinks?: (email: string, packetId: string) => Promise<RecipientLinks | null>;
 };
 
 const TITLES: Record<NotificationEvent, string> = {
@@ -65,8 +69,10 @@ export function createSender(opts: SenderOptions): Sender {
   async function sendEmail(channel: SendChannel, delivery: SendDelivery): Promise<SendResult> {
     if (!opts.smtp) return failed("no SMTP server is configured (TETHER_SMTP_URL)");
     mailer ??= nodemailer.createTransport({ url: opts.smtp.url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
-    const message = emailMessage(JSON.parse(delivery.payload) as NotificationPayload);
+    const payload = JSON.parse(delivery.payload) as NotificationPayload;
     try {
+      const links = opts.decisionLinks ? await opts.decisionLinks(channel.target, payload.data.packetId) : null;
+      const message = emailMessage(payload, links);
       await mailer.sendMail({ from: opts.smtp.from, to: channel.target, messageId: `<${delivery.id}@tether>`, headers: { "X-Tether-Delivery": delivery.id }, ...message });
       return { ok: true };
     } catch (error) {
@@ -110,21 +116,44 @@ function details(payload: NotificationPayload): string {
 /** Slack's mrkdwn treats &, < and > as control characters. */
 const slackEscape = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
-/** A Slack incoming-webhook message: text (also the notification's fallback) and the same in blocks. */
+type SlackButton = { type: "button"; text: { type: "plain_text"; text: string }; action_id: string; style?: "primary" | "danger"; value?: string; url?: string };
+
+/**
+ * A Slack incoming-webhook message: text (also the notification's fallback) and the same in blocks, with
+ * buttons. Approve and Reject carry the packet id and its action digest; Slack sends the click to the
+ * app's Interactivity Request URL (POST /api/slack/interactions, lib/slack), which decides as the person
+ * who clicked. A run that needs attention gets only Open: its choices need a person looking at the system.
+ */
 export function slackMessage(payload: NotificationPayload) {
   const text = `*${slackEscape(headline(payload))}*: ${slackEscape(payload.data.impact)} <${payload.data.link}|Open the packet>`;
+  const value = JSON.stringify({ packetId: payload.data.packetId, digest: payload.data.digest });
+  const button = (label: string, extra: Omit<SlackButton, "type" | "text">): SlackButton => ({ type: "button", text: { type: "plain_text", text: label }, ...extra });
+  const decide = payload.type !== "run.needs_attention" && payload.data.digest
+    ? [button("Approve", { action_id: SLACK_ACTIONS.approve, style: "primary", value }), button("Reject", { action_id: SLACK_ACTIONS.reject, style: "danger", value })]
+    : [];
   return {
     text,
     blocks: [
       { type: "section", text: { type: "mrkdwn", text } },
       { type: "context", elements: [{ type: "mrkdwn", text: slackEscape(details(payload)) }] },
+      { type: "actions", block_id: "tether_decision", elements: [...decide, button("Open", { action_id: SLACK_ACTIONS.open, url: payload.data.link })] },
     ],
   };
 }
 
-export function emailMessage(payload: NotificationPayload): { subject: string; text: string } {
+/** The email; with the recipient's decision links when they may decide (each link opens a page that asks to confirm). */
+export function emailMessage(payload: NotificationPayload, links?: RecipientLinks | null): { subject: string; text: string } {
   const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
   const subject = oneLine(`[Tether] ${headline(payload)}: ${payload.data.impact}`).slice(0, 200);
-  const text = [`${headline(payload)}.`, "", payload.data.impact, details(payload), "", `Open the packet: ${payload.data.link}`, ""].join("\n");
+  const decide = links
+    ? [
+        "Decide without signing in (this link is yours alone, works once, and expires in 24 hours):",
+        ...(links.approve ? [`Approve: ${links.approve}`] : []),
+        ...(links.reject ? [`Reject: ${links.reject}`] : []),
+        ...(links.approve ? [] : [`Decide: ${links.decide}`]),
+        "",
+      ]
+    : [];
+  const text = [`${headline(payload)}.`, "", payload.data.impact, details(payload), "", ...decide, `Open the packet: ${payload.data.link}`, ""].join("\n");
   return { subject, text };
 }

@@ -81,6 +81,10 @@ export const ROUTE_TABLE: Record<string, RouteAuth> = {
   "OPTIONS /api/langgraph/threads/[id]/runs": null,
   "OPTIONS /api/langgraph/threads/[id]/runs/wait": null,
   "OPTIONS /api/langgraph/threads/[id]/runs/stream": null,
+  // Slack's own request signature (TETHER_SLACK_SIGNING_SECRET): no token, session or key of ours gets past 401.
+  "POST /api/slack/interactions": "signature",
+  // No token or session: the decision link's signed token in the body is the credential (tests/decision-links.int.test.ts).
+  "POST /api/decision-links": null,
   "GET /api/console/packets": "console:packets:read",
   "GET /api/console/packets/[id]": "console:packets:read",
   "GET /api/console/packets/changes": "console:packets:read",
