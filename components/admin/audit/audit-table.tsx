@@ -32,7 +32,7 @@ export function AuditTable({ entries }: { entries: AuditExportEntry[] }) {
               {entry.before !== null || entry.after !== null ? (
                 <span className="break-all font-mono"><span className="text-zinc-500">{compact(entry.before) || "—"}</span> → {compact(entry.after) || "—"}</span>
               ) : (
-                <span className="text-zinc-400">not recorded</span>
+                <span className="text-zinc-500">not recorded</span>
               )}
             </Td>
             <Td className="max-w-sm text-xs">
