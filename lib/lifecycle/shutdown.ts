@@ -73,7 +73,10 @@ export function installGracefulShutdown(opts: ShutdownOptions): GracefulShutdown
         isDrained = true;
         markDrained();
         logger.info(`${name} drained`, { ms: Date.now() - started });
-        if (requestedExit !== undefined) return exit(requestedExit);
+        if (requestedExit !== undefined) {
+          clearTimeout(deadline);
+          return exit(requestedExit);
+        }
         // Alone with this signal: exit now. Otherwise the other handler (Next closing its HTTP server)
         // exits when it is done, or the deadline does.
         const others = proc.listeners(signal).filter((listener) => listener !== handlers[signal]);
