@@ -47,7 +47,7 @@ function layOutApp(): string {
 type Role = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 function startRole(app: string, role: string, env: Record<string, string>): Role {
-  const child = spawn(path.join(app, "deploy/docker-entrypoint.sh"), [role], { cwd: "/", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(path.join(app, "deploy/docker-entrypoint.sh"), [role], { cwd: "/", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
