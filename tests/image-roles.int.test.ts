@@ -51,7 +51,7 @@ function startRole(app: string, role: string, env: Record<string, string>): Role
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code, signal) => { if (signal) out += `\n[killed by ${signal}]`; resolve(code ?? (signal ? -1 : null)); }));
   return { child, output: () => out, exited };
 }
 
