@@ -26,7 +26,6 @@ const worker = runtime.createWorker(options);
 worker.start();
 const retention = startRetentionFromEnv();
 const notifications = startNotificationsFromEnv();
-console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);
 
 // SIGTERM/SIGINT: stop claiming; every run in hand finishes its step and is given back to the others at
 // once (not after TETHER_LEASE_MS); the process exits within TETHER_SHUTDOWN_MS (lib/lifecycle/shutdown.ts).
@@ -41,3 +40,5 @@ installGracefulShutdown({
     console.log(`[tether] worker ${worker.owner} stopped`);
   },
 });
+// Said once the drain is in place: a SIGTERM from here on drains.
+console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);
