@@ -7,8 +7,10 @@ export async function register() {
   // NEXT_RUNTIME is Next's own switch, inlined at build time so the edge bundle drops the import below;
   // it is not configuration, so it is read here and not in lib/config.ts.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getRuntime, isEmbeddedWorkerEnabled, startDeployClockFromEnv, startEmbeddedWorker } = await import("@/lib/runtime.server");
+  const { getRuntime, installConsoleShutdown, isEmbeddedWorkerEnabled, recordEmbeddedWorkerFailure, startDeployClockFromEnv, startEmbeddedWorker } = await import("@/lib/runtime.server");
   getRuntime();
+  // SIGTERM drains the worker (its runs are given back at once) before Next's own handler exits (lib/lifecycle/shutdown.ts).
+  installConsoleShutdown();
   // The console serves the sandbox (TETHER_SANDBOX), worker or not: its deploys finish on their own.
   startDeployClockFromEnv();
   if (!isEmbeddedWorkerEnabled()) return;
@@ -16,5 +18,8 @@ export async function register() {
   // failure is logged rather than taking the console down with it.
   Promise.resolve()
     .then(() => startEmbeddedWorker())
-    .catch((error: unknown) => console.error("[tether] embedded worker failed to start", error));
+    .catch((error: unknown) => {
+      recordEmbeddedWorkerFailure(error); // /api/health/ready says so
+      console.error("[tether] embedded worker failed to start", error);
+    });
 }

@@ -83,6 +83,7 @@ export type ModelSpec = { provider: "openai" | "anthropic"; modelId: string; spe
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 20, burst: 200 };
 export const DEFAULT_MAX_QUEUED_RUNS = 10_000;
+export const DEFAULT_SHUTDOWN_MS = 25_000;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_DEPLOY_SECONDS = 5;
 export const MAX_DEPLOY_SECONDS = 86_400;
@@ -181,6 +182,9 @@ export const envSchema = z.object({
     "0 turns the worker inside the console process off: run workers with `npm run worker` instead.", (raw) => raw !== "0"),
   TETHER_WORKER_CONCURRENCY: variable({ area: "Worker and runs", default: "64" }, "How many runs one worker (the embedded one and each `npm run worker`) drives at once. Runs wait on models, tools and people, so one process holds many; past this bound it claims no more until one parks or ends.", positiveWorkerNumber("TETHER_WORKER_CONCURRENCY")),
   TETHER_LEASE_MS: variable({ area: "Worker and runs", default: "30000" }, "A worker's lease on a run, in ms: how long its claim lasts without a heartbeat.", positiveWorkerNumber("TETHER_LEASE_MS")),
+  TETHER_SHUTDOWN_MS: variable({ area: "Worker and runs", default: String(DEFAULT_SHUTDOWN_MS) },
+    "On SIGTERM or SIGINT, how long (in ms) the console and `npm run worker` take to drain before they exit: they stop claiming runs, let the steps in hand commit, give those runs back (another worker takes them at once, not after TETHER_LEASE_MS), then exit. A step still running at the end keeps its lease until it expires. Keep it under the platform's grace period (Kubernetes: terminationGracePeriodSeconds, 30 s by default).",
+    (raw) => wholeNumber("TETHER_SHUTDOWN_MS", 0, 3_600_000)(raw) ?? DEFAULT_SHUTDOWN_MS),
   TETHER_POLL_MS: variable({ area: "Worker and runs", default: "1000" }, "A worker's fallback poll, in ms: workers are woken by events (in the process at once, across processes by Postgres LISTEN/NOTIFY) and by a timer for the next run due, so the poll only matters when a notification is lost.", positiveWorkerNumber("TETHER_POLL_MS")),
   TETHER_RETENTION_DAYS: variable({ area: "Worker and runs", default: "0 (forever)" },
     "Finished runs (completed, failed, cancelled) untouched for this many days are compacted: every checkpoint but the last and the trace events that are not audit are deleted; the final state, audit events, intents, packets, approvals and signals stay (lib/retention/audit-events.ts). 0 or unset keeps everything. `npx tether purge` runs it once.",
@@ -372,6 +376,8 @@ function deriveConfig(v: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
     worker: {
       isEmbedded: v.TETHER_EMBEDDED_WORKER,
       options: { concurrency: v.TETHER_WORKER_CONCURRENCY, leaseMs: v.TETHER_LEASE_MS, pollMs: v.TETHER_POLL_MS },
+      /** TETHER_SHUTDOWN_MS: the drain's budget on SIGTERM (lib/lifecycle/shutdown.ts). */
+      shutdownMs: v.TETHER_SHUTDOWN_MS,
       retentionDays: v.TETHER_RETENTION_DAYS,
     },
     sandbox: {

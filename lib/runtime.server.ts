@@ -18,11 +18,12 @@ import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { startNotifications, type Notifications } from "@/lib/notifications/dispatcher";
 import { getGate } from "@/lib/commands/request-gate";
-import { withTraceExportFromEnv } from "@/lib/telemetry";
+import { shutdownTraceExport, withTraceExportFromEnv } from "@/lib/telemetry";
 import { createTether } from "@/lib/tether";
 import { createBuiltInTools } from "@/lib/tools";
+import { installGracefulShutdown, type GracefulShutdown } from "@/lib/lifecycle/shutdown";
 
-const consoleLogger: Logger = {
+export const consoleLogger: Logger = {
   info: (msg, data) => console.log(`[tether] ${msg}`, data ?? ""),
   warn: (msg, data) => console.warn(`[tether] ${msg}`, data ?? ""),
   error: (msg, data) => console.error(`[tether] ${msg}`, data ?? ""),
@@ -55,7 +56,14 @@ function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[])
 }
 
 // Survives Next.js dev-mode module reloads, so one process never runs two embedded workers.
-const globalForTether = globalThis as unknown as { tetherRuntime?: { db: Db; runtime: Runtime }; tetherWorker?: Worker; tetherRetention?: Retention; tetherNotifications?: Notifications };
+const globalForTether = globalThis as unknown as {
+  tetherRuntime?: { db: Db; runtime: Runtime };
+  tetherWorker?: Worker;
+  tetherWorkerFailure?: string;
+  tetherRetention?: Retention;
+  tetherNotifications?: Notifications;
+  tetherShutdown?: GracefulShutdown;
+};
 
 export function getRuntime(): Runtime {
   const db = getDb(); // follows DATABASE_URL, so a process (or a test) that switches databases gets a new runtime
@@ -119,6 +127,7 @@ export const isEmbeddedWorkerEnabled = (config: Config = getConfig()) => config.
 /** The in-process worker of the embedded mode (TETHER_EMBEDDED_WORKER=0 turns it off). */
 export function startEmbeddedWorker(): Worker {
   if (!globalForTether.tetherWorker) {
+    if (globalForTether.tetherShutdown?.isShuttingDown) throw new Error("the console is shutting down");
     globalForTether.tetherWorker = getRuntime().createWorker(workerOptionsFromEnv());
     globalForTether.tetherWorker.start();
     startRetentionFromEnv();
@@ -127,3 +136,36 @@ export function startEmbeddedWorker(): Worker {
   }
   return globalForTether.tetherWorker;
 }
+
+/** Instrumentation could not start the embedded worker: readiness reports it. */
+export function recordEmbeddedWorkerFailure(error: unknown) {
+  globalForTether.tetherWorkerFailure = error instanceof Error ? error.message : String(error);
+}
+
+/** What readiness says of this process's worker: off, not started (yet, or failed), or running. */
+export function embeddedWorkerStatus(config: Config = getConfig()): { enabled: boolean; running: boolean; failure?: string } {
+  if (!isEmbeddedWorkerEnabled(config)) return { enabled: false, running: false };
+  return { enabled: true, running: !!globalForTether.tetherWorker, failure: globalForTether.tetherWorkerFailure };
+}
+
+/**
+ * On SIGTERM/SIGINT the console drains like `npm run worker`: its worker stops claiming, the steps in hand
+ * commit and their runs are given back at once; the outboxes stop and the last spans go out. Once per process.
+ */
+export function installConsoleShutdown(config: Config = getConfig()): GracefulShutdown {
+  globalForTether.tetherShutdown ??= installGracefulShutdown({
+    name: "console",
+    shutdownMs: config.worker.shutdownMs,
+    logger: consoleLogger,
+    drain: async ({ graceMs }) => {
+      const worker = globalForTether.tetherWorker;
+      if (worker) consoleLogger.info("embedded worker stopping", { owner: worker.owner, inFlight: worker.inFlight });
+      await Promise.all([worker?.stop({ graceMs }), globalForTether.tetherRetention?.stop(), globalForTether.tetherNotifications?.stop()]);
+      await shutdownTraceExport();
+    },
+  });
+  return globalForTether.tetherShutdown;
+}
+
+/** True once this console received SIGTERM/SIGINT: readiness answers 503. */
+export const isShuttingDown = () => globalForTether.tetherShutdown?.isShuttingDown ?? false;

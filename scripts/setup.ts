@@ -6,8 +6,7 @@
 // ensured after them on every run (a no-op once it exists). It also generates the session secret
 // (<data dir>/auth-secret) when AUTH_SECRET is unset.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { config as loadEnvFile } from "dotenv";
@@ -16,13 +15,12 @@ import { DEMO_PASSWORD, DEMO_USERS, isDemoMode } from "../lib/auth/mode.ts";
 import { authSecretFile, ensureAuthSecretFile } from "../lib/auth/secret.ts";
 import { createDb, defaultDatabaseUrl, providerOf, type Db, type DbProvider } from "../lib/db.ts";
 import { ensureSearchIndex } from "../lib/store/search-index.ts";
+import { appliedMigrations, migrationsDir, shippedMigrations } from "../lib/lifecycle/migrations.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Read the env files the app reads (variables already set win), so set-up prepares the same database.
 loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
 const log = (msg: string) => console.log(`[setup] ${msg}`);
-
-type Migration = { name: string; checksum: string };
 
 async function main() {
   const seed = !process.argv.includes("--no-seed");
@@ -37,7 +35,7 @@ async function main() {
   try {
     const applied = await appliedMigrations(db);
     const isFresh = applied.size === 0;
-    const missing = localMigrations(provider).filter((m) => applied.get(m.name) !== m.checksum);
+    const missing = shippedMigrations(migrationsDir(root, provider)).filter((m) => applied.get(m.name) !== m.checksum);
     if (missing.length > 0) {
       log(`applying ${missing.length} migration(s): ${missing.map((m) => m.name).join(", ")}`);
       migrateDeploy(provider, url);
@@ -81,30 +79,6 @@ function resolveUrl(url: string): string {
   if (providerOf(url) === "postgres") return url;
   const file = url.replace(/^file:(\/\/)?/, "");
   return `file:${path.resolve(file)}`;
-}
-
-function localMigrations(provider: DbProvider): Migration[] {
-  const dir = path.join(root, "prisma", provider, "migrations");
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, "migration.sql")))
-    .map((entry) => ({
-      name: entry.name,
-      // Prisma records the sha256 of migration.sql, so an edited migration also triggers a deploy.
-      checksum: createHash("sha256").update(readFileSync(path.join(dir, entry.name, "migration.sql"))).digest("hex"),
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** name → checksum of the migrations Prisma finished; empty on a new database. */
-async function appliedMigrations(db: Db): Promise<Map<string, string>> {
-  try {
-    const rows = await db.$queryRawUnsafe<Migration[]>(
-      `SELECT migration_name AS name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    );
-    return new Map(rows.map((r) => [r.name, r.checksum]));
-  } catch {
-    return new Map(); // no _prisma_migrations table yet
-  }
 }
 
 // prisma.config.ts already picks schema and migrations folder from DATABASE_URL; --schema only

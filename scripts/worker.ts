@@ -6,8 +6,10 @@
 // (and TETHER_SANDBOX, as the console has it) to the console's values. A bad TETHER_SANDBOX stops it.
 import { config as loadEnvFile } from "dotenv";
 import { DEFAULT_CONCURRENCY } from "../lib/runtime";
-import { getRuntime, startNotificationsFromEnv, startRetentionFromEnv, workerOptionsFromEnv } from "../lib/runtime.server";
+import { consoleLogger, getRuntime, startNotificationsFromEnv, startRetentionFromEnv, workerOptionsFromEnv } from "../lib/runtime.server";
 import { shutdownTraceExport } from "../lib/telemetry";
+import { getConfig } from "../lib/config";
+import { installGracefulShutdown } from "../lib/lifecycle/shutdown";
 
 loadEnvFile({ path: [".env.local", ".env"], quiet: true });
 
@@ -24,17 +26,19 @@ const worker = runtime.createWorker(options);
 worker.start();
 const retention = startRetentionFromEnv();
 const notifications = startNotificationsFromEnv();
-console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    // Stop claiming; every run in hand finishes its step and is given back to the others.
+// SIGTERM/SIGINT: stop claiming; every run in hand finishes its step and is given back to the others at
+// once (not after TETHER_LEASE_MS); the process exits within TETHER_SHUTDOWN_MS (lib/lifecycle/shutdown.ts).
+installGracefulShutdown({
+  name: `worker ${worker.owner}`,
+  shutdownMs: getConfig().worker.shutdownMs,
+  logger: consoleLogger,
+  drain: async ({ graceMs }) => {
     console.log(`[tether] worker ${worker.owner} stopping: ${worker.inFlight} runs in flight`);
-    await retention.stop();
-    await notifications.stop();
-    await worker.stop();
+    await Promise.all([retention.stop(), notifications.stop(), worker.stop({ graceMs })]);
     await shutdownTraceExport(); // the spans of the last steps go out before the process does
     console.log(`[tether] worker ${worker.owner} stopped`);
-    process.exit(0);
-  });
-}
+  },
+});
+// Said once the drain is in place: a SIGTERM from here on drains.
+console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);

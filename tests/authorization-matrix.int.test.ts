@@ -74,7 +74,7 @@ const ACTION_TABLE: Record<string, Scope | "public"> = {
 /** Authorized calls this matrix does not make, because no fake id or invalid body stops them before they act. */
 const NOT_CALLED_WHEN_ALLOWED = new Set(["POST /api/sandbox/reset"]); // empties and re-seeds the sandbox world
 
-const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES"] as const;
+const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_EMBEDDED_WORKER"] as const;
 const SANDBOX_KEY = `matrix-${randomBytes(24).toString("hex")}`;
 const WEBHOOK_KEY = randomBytes(32);
 const INVALID_BODY = JSON.stringify("authorization matrix: not a valid body");
@@ -161,6 +161,9 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
     process.env.TETHER_SANDBOX_SECRET = SANDBOX_KEY;
     process.env.TETHER_WEBHOOK_SECRETS = `matrix=whsec_${WEBHOOK_KEY.toString("base64")}`;
     process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "matrix=*";
+    // This process serves the routes and runs no embedded worker (like a console beside standalone workers),
+    // so /api/health/ready answers 200 rather than "embedded worker not started yet".
+    process.env.TETHER_EMBEDDED_WORKER = "0";
     db = createDb(url);
     session.db = db;
     for (const scope of API_SCOPES) tokens.set(`scope:${scope}`, (await createPersonWithToken(db, { role: "admin", scopes: [scope] })).token);

@@ -24,7 +24,7 @@ describe("loadConfig", () => {
     expect(config.server).toMatchObject({ port: "3000", listenHostname: "127.0.0.1", publicUrl: "http://127.0.0.1:3000", trustedProxyHops: 0, maxBodyBytes: 1024 * 1024, rateLimit: { perSecond: 20, burst: 200 }, maxQueuedRuns: 10_000 });
     expect(config.auth).toMatchObject({ isDemoMode: true, trustHost: true, oidc: null, oidcDefaultRole: "none", secret: undefined });
     expect(config.sandbox).toEqual({ isEnabled: true, secret: undefined, url: "http://127.0.0.1:3000/api/sandbox", deployFinishMs: 5000 });
-    expect(config.worker).toEqual({ isEmbedded: true, options: { concurrency: undefined, leaseMs: undefined, pollMs: undefined }, retentionDays: 0 });
+    expect(config.worker).toEqual({ isEmbedded: true, options: { concurrency: undefined, leaseMs: undefined, pollMs: undefined }, shutdownMs: 25_000, retentionDays: 0 });
     expect(config.model).toMatchObject({ spec: null, pricing: undefined });
     expect(config.tools).toEqual({ allowedHosts: [], mcpCommands: "" });
     expect(config.notifications).toEqual({ smtpUrl: undefined, from: undefined });
@@ -41,6 +41,13 @@ describe("loadConfig", () => {
     expect(pg.server).toMatchObject({ listenHostname: undefined, publicUrl: "https://tether.example.com" });
     expect(pg.notifications).toEqual({ smtpUrl: "smtp://mail:25", from: undefined });
     expect(loadConfig({ TETHER_DATA_DIR: "/srv/tether" }).database.url).toBe("file:/srv/tether/tether.db");
+  });
+
+  it("TETHER_SHUTDOWN_MS: the drain's budget in ms, 25 s unset, a whole number from 0 to an hour", () => {
+    expect(loadConfig({ TETHER_SHUTDOWN_MS: "5000" }).worker.shutdownMs).toBe(5000);
+    expect(loadConfig({ TETHER_SHUTDOWN_MS: "0" }).worker.shutdownMs).toBe(0);
+    expect(configErrorOf({ TETHER_SHUTDOWN_MS: "soon" }).issues).toEqual([{ variable: "TETHER_SHUTDOWN_MS", message: 'TETHER_SHUTDOWN_MS must be a whole number from 0 to 3600000, got "soon"' }]);
+    expect(configErrorOf({ TETHER_SHUTDOWN_MS: "-1" }).issues[0].variable).toBe("TETHER_SHUTDOWN_MS");
   });
 
   it("names every bad variable at once, each with what it must be (the wording the docs and start-up show)", () => {

@@ -2,9 +2,10 @@
 // point named in TETHER_FAULT_AT for the tool in TETHER_FAULT_TOOL, it says so on stdout and stops
 // there, so the test can kill it with SIGKILL at exactly that point.
 //   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy"|"refund-loop", slug, budget?}]), TETHER_LEASE_MS,
-//   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS; TETHER_FAULT_AT unset: no fault point, the worker just works;
+//   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS, TETHER_SHUTDOWN_MS; TETHER_FAULT_AT unset: no fault point, the worker just works;
 //   TETHER_FAULT_STEP: only at that step of the run (a run that calls the tool at every step).
 import { createDb } from "../../lib/db";
+import { installGracefulShutdown } from "../../lib/lifecycle/shutdown";
 import type { AgentDefinition } from "../../lib/runtime";
 import { createTether } from "../../lib/tether";
 import { deployAgent, refundAgent, refundLoopAgent } from "./agents";
@@ -42,10 +43,15 @@ const unsubscribe = runtime.store.onRunnable((w) => {
 });
 worker.start();
 process.stdout.write(`READY ${worker.owner}\n`);
-// SIGTERM as `npm run worker` takes it (scripts/worker.ts): stop claiming, finish each step in hand, give the runs back.
-process.once("SIGTERM", async () => {
-  process.stdout.write(`STOPPING ${worker.inFlight}\n`);
-  await worker.stop();
-  process.stdout.write("STOPPED\n");
-  process.exit(0);
+// SIGTERM as `npm run worker` and the console take it (lib/lifecycle/shutdown.ts): stop claiming, finish each
+// step in hand, give the runs back, exit within TETHER_SHUTDOWN_MS.
+installGracefulShutdown({
+  name: `worker ${worker.owner}`,
+  shutdownMs: Number(process.env.TETHER_SHUTDOWN_MS ?? 25_000),
+  logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
+  drain: async ({ graceMs }) => {
+    process.stdout.write(`STOPPING ${worker.inFlight}\n`);
+    await worker.stop({ graceMs });
+    process.stdout.write("STOPPED\n");
+  },
 });

@@ -28,6 +28,8 @@ export type RouteAuth = ApiScope | readonly ApiScope[] | `console:${Scope}` | "s
 /** "METHOD /api/path/[param]" (as the folders name it), or "/api/prefix/**" for every method of every route below. */
 export const ROUTE_TABLE: Record<string, RouteAuth> = {
   "GET /api/health": null,
+  "GET /api/health/live": null,
+  "GET /api/health/ready": null,
   "GET /api/agents": "runs:read",
   "GET /api/runs": "runs:read",
   "POST /api/runs": "runs:write",
