@@ -30,7 +30,7 @@ vi.mock("@/lib/auth/session", () => ({
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_909);
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
-const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_MAX_BODY_BYTES"] as const;
+const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_MAX_BODY_BYTES", "TETHER_EMBEDDED_WORKER"] as const;
 const WEBHOOK_KEY = randomBytes(32);
 
 /** Not fuzzed with a credential: a request no body or id can stop (it empties the sandbox world). */
@@ -130,6 +130,8 @@ describe.each(providers())("fuzzing every route [%s]", (provider, url) => {
     process.env.TETHER_SANDBOX_SECRET = `fuzz-${randomBytes(24).toString("hex")}`;
     process.env.TETHER_WEBHOOK_SECRETS = `fuzz=whsec_${WEBHOOK_KEY.toString("base64")}`;
     process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "fuzz=*";
+    // The route server runs no embedded worker: with it off, /api/health/ready answers 200 like a console that may take traffic.
+    process.env.TETHER_EMBEDDED_WORKER = "0";
     delete process.env.TETHER_MAX_BODY_BYTES;
     db = createDb(url);
     session.db = db;

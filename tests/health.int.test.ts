@@ -102,7 +102,7 @@ describe.each(providers())("readiness [%s]", (provider, url) => {
       process.env.TETHER_EMBEDDED_WORKER = "1"; // this test process never started one
       response = await ready();
       expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ ready: false, reason: "embedded worker not started yet" });
+      expect(await response.json()).toMatchObject({ ready: false, reason: "embedded worker not started yet", error: { code: "NOT_READY", message: "embedded worker not started yet" } });
     } finally {
       for (const [key, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[key];

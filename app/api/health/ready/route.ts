@@ -17,5 +17,7 @@ export async function GET() {
     worker: embeddedWorkerStatus(),
     isShuttingDown: isShuttingDown(),
   });
-  return Response.json(readiness, { status: readiness.ready ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  // Not ready also carries the API's error shape, so a client reads every refusal the same way.
+  const body = readiness.ready ? readiness : { ...readiness, error: { code: "NOT_READY", message: readiness.reason } };
+  return Response.json(body, { status: readiness.ready ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }
