@@ -19,11 +19,11 @@ COPY prisma.config.ts tsconfig.json ./
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 
-# ---- the build: next build with output "standalone" (next.config.ts)
+# ---- the build: next build with output "standalone" (TETHER_STANDALONE_BUILD=1, read by next.config.ts)
 FROM deps AS build
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY . .
-RUN npx next build
+RUN TETHER_STANDALONE_BUILD=1 npx next build
 
 # ---- production node_modules, for the worker and migrate roles (tsx, prisma, the adapters)
 FROM deps AS prod-deps

@@ -11,9 +11,10 @@ export const SECURITY_HEADERS = [
 ];
 
 const nextConfig: NextConfig = {
-  // The image (Dockerfile) runs .next/standalone/server.js: the server with only the node_modules it traces.
-  // `next start` (npm start, the e2e tests) still serves the same build, with a warning Next prints.
-  output: "standalone",
+  // The image (Dockerfile) builds with TETHER_STANDALONE_BUILD=1 and runs .next/standalone/server.js: the server
+  // with only the node_modules it traces. Elsewhere (npm start, the e2e tests) `next start` serves an ordinary
+  // build, which it would otherwise warn about.
+  output: process.env.TETHER_STANDALONE_BUILD === "1" ? "standalone" : undefined,
   // Native or Node-only packages: load them from node_modules at run time instead of bundling them.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   poweredByHeader: false,

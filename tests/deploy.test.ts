@@ -81,9 +81,9 @@ describe("Dockerfile", () => {
   it("builds with the repository's own commands and Next's standalone output", () => {
     expect(dockerfile).toMatch(/^RUN npm ci /m);
     expect(existsSync(path.join(root, "package-lock.json"))).toBe(true);
-    expect(dockerfile).toMatch(/^RUN npx next build$/m);
+    expect(dockerfile).toMatch(/^RUN TETHER_STANDALONE_BUILD=1 npx next build$/m);
     expect(dockerfile).toMatch(/^RUN npm prune --omit=dev /m);
-    expect(read("next.config.ts")).toMatch(/output: "standalone"/);
+    expect(read("next.config.ts")).toMatch(/TETHER_STANDALONE_BUILD === "1" \? "standalone"/);
     // postinstall generates the Prisma clients from the files copied before npm ci.
     const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(pkg.scripts.postinstall).toBe("tsx scripts/generate.ts");

@@ -9,7 +9,7 @@ import { until } from "./support/until";
 // stage's /app is laid out in a temporary folder from the same sources the Dockerfile copies (the standalone
 // build as console/, its static files, prisma/ beside server.js, the sources and scripts for tsx), with the
 // ENV the Dockerfile sets, and deploy/docker-entrypoint.sh is called with each role.
-// It needs a `next build` (output: "standalone") in this work tree and Postgres: skipped without either.
+// It needs a `TETHER_STANDALONE_BUILD=1 npx next build` (output: "standalone") in this work tree and Postgres: skipped without either.
 // Build first: flock /tmp/tether-heavy.lock npx next build
 
 const root = path.resolve(__dirname, "..");
