@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The Tether CLI: a thin client of the HTTP API (TETHER_URL, TETHER_TOKEN), plus local commands that
-// run against the configured database: `tether worker`, `tether create-admin` and `tether purge`.
+// run against the configured database: `tether worker`, `tether create-admin`, `tether purge`, `tether export`
+// and `tether import`.
 //   tether run <agent> [--input file.json | --input-json '{…}'] [--key idempotency-key]
 //   tether runs [--status S] [--agent A]      tether show <run>      tether packets
 //   tether approve <packet>    tether reject <packet> --reason "…"    tether worker
@@ -8,6 +9,8 @@
 //   tether token list          tether token revoke <id>
 //   tether create-admin --email <e> (--password <p> | --password-stdin) [--name "…"]
 //   tether purge                              (compacts finished runs older than TETHER_RETENTION_DAYS)
+//   tether export [--since <date>] [--run <id,…>] > runs.jsonl    (a backup of the runs; docs/backup.md)
+//   tether import [<file> | -] [--json]       (a backup into this database, idempotent by id)
 //   tether mcp                                (an MCP server on stdio, relaying to TETHER_URL's /api/mcp as TETHER_TOKEN)
 //   tether new agent <name> [--dir agents]    (scaffolds agents/<name>/: an agent made with the SDK and its test)
 //   tether gate request --tool <name> --args '{…}' [--description …] [--queue …] [--approvals N] [--expires-in 2h]
@@ -212,6 +215,17 @@ const commands = {
     if (setup !== 0) fail("setting up the database failed (see above)", setup);
     process.exit(await runScript("scripts/purge.ts", rest, "inherit"));
   },
+  // Local: backups (docs/backup.md). Export reads the database as it is; import sets it up first (a new deployment).
+  async export() {
+    process.exit(await runScript("scripts/backup.ts", ["export", ...rest], "ignore"));
+  },
+  async import() {
+    const setup = await runScript("scripts/setup.ts", ["--no-seed"], "ignore", "ignore");
+    if (setup !== 0) fail("setting up the database failed (run `npm run db:deploy` to see why)", setup);
+    // The script runs in the package's folder: a file named relative to here is passed as an absolute path.
+    const scriptArgs = rest.map((arg) => (arg === "-" || arg.startsWith("--") ? arg : path.resolve(arg)));
+    process.exit(await runScript("scripts/backup.ts", ["import", ...scriptArgs], "inherit"));
+  },
 };
 
 /** POST /api/gates's body from `tether gate request`'s flags. */
@@ -283,15 +297,15 @@ async function waitForGate(gateId, timeoutSeconds) {
 }
 
 /** Runs a TypeScript script of this package in the package's folder; resolves to its exit code. */
-function runScript(script, scriptArgs, stdin) {
+function runScript(script, scriptArgs, stdin, stdout = "inherit") {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, script), ...scriptArgs], { stdio: [stdin, "inherit", "inherit"], cwd: root });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, script), ...scriptArgs], { stdio: [stdin, stdout, "inherit"], cwd: root });
     child.on("exit", (code) => resolve(code ?? 1));
   });
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|token|gate|mcp|worker|create-admin|purge|new> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|token|gate|mcp|worker|create-admin|purge|export|import|new> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();
