@@ -130,7 +130,10 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
 
       const report = await importBackup(target.t.db, sourceOf(text));
       expect(report.runs).toMatchObject({ imported: 3, skipped: 0 });
-      expect(report.written).toMatchObject({ Run: 3, AgentVersion: 1, AuditLog: 1, PacketApproval: 1, DecisionPacket: 2 });
+      expect(report.written).toMatchObject({ Run: 3, AgentVersion: 1, PacketApproval: 1, DecisionPacket: 2 });
+      // The console's audit rows about the runs travel with them: the reviewer's decision, and the assignment.
+      expect(lines.filter((l) => l.table === "AuditLog").map((l) => l.row.action).sort()).toEqual(["packets.assign", "packets.decide"]);
+      expect(report.written.AuditLog).toBe(2);
       const after = await Promise.all(ids.map((id) => runPage(target, id)));
       expect(after).toEqual(before);
 
@@ -143,15 +146,25 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
     });
   }
 
-  it("a run restored into the other database carries on there: its packet is decided and the refund happens once", async () => {
+  it("a run restored into the other database carries on there: its gate is decided (asked again under this deployment's rule) and the refund happens once", async () => {
     const { parked } = made.sqlite; // imported into Postgres by the test above
     const [packet] = await postgres.t.store.findPackets({ runId: parked });
     expect(packet).toMatchObject({ status: "PENDING" });
-    const agentSlug = (await postgres.t.runtime.getRun(parked)).agentSlug;
-    postgres.t.runtime.context.agents.set(agentSlug, refundAgent(agentSlug) as never);
-    await grant(postgres.t.runtime, refundAgent(agentSlug), { "payments.refund": { effect: "require_approval" } });
-    await postgres.t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
-    await postgres.t.runtime.createWorker().drain();
+    const agent = refundAgent((await postgres.t.runtime.getRun(parked)).agentSlug);
+    postgres.t.runtime.context.agents.set(agent.slug, agent as never);
+    // Permissions are this deployment's configuration, not part of a backup: the rule here is another one.
+    await grant(postgres.t.runtime, agent, { "payments.refund": { effect: "require_approval" } });
+    const approve = async (packetId: string) => {
+      await postgres.t.runtime.decidePacket({ packetId, reviewer: "rita@example.com", input: { decision: "approve" } });
+      await postgres.t.runtime.createWorker().drain();
+    };
+    await approve(packet.id);
+    // The approval was bound to the source deployment's rule: the engine does not act on it, it asks again.
+    const events = await postgres.t.store.listEvents(parked);
+    expect(events.find((e) => e.type === "gate.revalidated")?.data.why).toMatch(/the permission rule changed/);
+    const again = (await postgres.t.store.findPackets({ runId: parked })).find((p) => p.status === "PENDING");
+    expect(world.effects("payments").filter((e) => e.runId === parked)).toHaveLength(0);
+    await approve(again!.id);
     expect(await postgres.t.runtime.getRun(parked)).toMatchObject({ status: "COMPLETED" });
     expect(world.effects("payments").filter((e) => e.runId === parked)).toHaveLength(1);
   });
@@ -239,7 +252,7 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       execFileAsync(process.execPath, ["bin/tether.mjs", ...args], { env: { ...process.env, DATABASE_URL: url, TETHER_DATA_DIR: "data/test", TETHER_BOOTSTRAP_TOKEN: "" }, maxBuffer: 64 * 1024 * 1024 })
         .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
 
-    it("exports from SQLite into a file, imports it into Postgres, and a second import skips it", async () => {
+    it("exports from Postgres into a file, imports it into SQLite, a second import skips it, a bad file is refused with its line", async () => {
       const agent = refundAgent(uid("backup-cli"));
       postgres.t.runtime.context.agents.set(agent.slug, agent as never);
       const { run: made } = await postgres.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } });
@@ -262,6 +275,6 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/import refused, nothing was written: line 2: unknown table "Rum"/);
       expect((await tether(["export", "--since", "last week"], sqliteUrl))).toMatchObject({ code: 2, stderr: expect.stringMatching(/--since takes a date/) });
-    });
+    }, 180_000);
   });
 });

@@ -156,7 +156,7 @@ export async function readSchema(db: Db): Promise<Schema> {
   const isPostgres = providerOfDb(db) === "postgres";
   const entries = await Promise.all(TABLES.map(async (table) => {
     const sql = isPostgres
-      ? `SELECT column_name AS name, (is_nullable = 'NO') AS "notNull", (column_default IS NOT NULL) AS "hasDefault" FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '${table}'`
+      ? `SELECT column_name::text AS name, (is_nullable = 'NO') AS "notNull", (column_default IS NOT NULL) AS "hasDefault" FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '${table}'`
       : `SELECT name, "notnull" AS "notNull", (dflt_value IS NOT NULL) AS "hasDefault" FROM pragma_table_info('${table}')`;
     const columns = await db.$queryRawUnsafe<Array<{ name: string; notNull: unknown; hasDefault: unknown }>>(sql);
     const notNull = new Set(columns.filter((c) => truthy(c.notNull)).map((c) => c.name));
