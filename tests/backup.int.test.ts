@@ -230,6 +230,29 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
     });
   });
 
+  it("a run the database still refuses (a key already held by another run's row) is rolled back whole; the runs before it stay, and the error says so", async () => {
+    const agent = refundAgent(uid("backup-clash"));
+    sqlite.t.runtime.context.agents.set(agent.slug, agent as never);
+    await grant(sqlite.t.runtime, agent);
+    const ids: string[] = [];
+    for (const cents of [300, 400]) {
+      const orderId = uid("ord");
+      world.orders.set(orderId, { id: orderId, amountCents: cents, status: "paid" });
+      ids.push((await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "c@example.com" } })).run.id);
+    }
+    await sqlite.t.runtime.createWorker().drain();
+    const taken = (await postgres.t.store.listIntents(made.sqlite.completed))[0].id; // imported into Postgres above
+    const lines = (await exportText(sqlite.t.db, { runIds: ids })).trimEnd().split("\n");
+    const clash = lines.findLastIndex((l) => l.includes('"table":"EffectIntent"')); // the second run's
+    const row = JSON.parse(lines[clash]);
+    lines[clash] = JSON.stringify({ ...row, row: { ...row.row, id: taken } });
+    const error = await importBackup(postgres.t.db, sourceOf(lines.join("\n") + "\n")).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(new RegExp(`^run ${ids[1]} \\(line \\d+\\) could not be written, nothing of it was: .*1 run\\(s\\) before it were imported`, "s")) });
+    expect(await postgres.t.db.run.findUnique({ where: { id: ids[0] }, select: { id: true } })).toEqual({ id: ids[0] });
+    expect(await postgres.t.db.run.findUnique({ where: { id: ids[1] } })).toBeNull();
+    expect(await postgres.t.db.traceEvent.count({ where: { runId: ids[1] } })).toBe(0);
+  });
+
   it("--since: only the runs created at or after it", async () => {
     const agent = refundAgent(uid("backup-since"));
     sqlite.t.runtime.context.agents.set(agent.slug, agent as never);

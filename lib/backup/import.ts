@@ -197,22 +197,33 @@ async function writeBackup(db: Db, source: BackupSource, schema: Schema): Promis
       for await (const child of runRows()) count(report.skipped, child.table, 1);
       continue;
     }
-    const written = await db.$transaction(async (tx) => {
-      const done: Partial<Record<BackupTable, number>> = {};
-      let batch: { table: BackupTable; data: Array<Record<string, unknown>> } = { table: "Run", data: [run] };
-      const flush = async () => {
-        if (batch.data.length > 0) done[batch.table] = (done[batch.table] ?? 0) + (await insertNew(tx, batch.table, batch.data));
-      };
-      for await (const child of runRows()) {
-        if (child.table !== batch.table || batch.data.length >= BATCH) {
-          await flush();
-          batch = { table: child.table, data: [] };
+    let written: Partial<Record<BackupTable, number>>;
+    try {
+      written = await db.$transaction(async (tx) => {
+        const done: Partial<Record<BackupTable, number>> = {};
+        let batch: { table: BackupTable; data: Array<Record<string, unknown>> } = { table: "Run", data: [run] };
+        const flush = async () => {
+          if (batch.data.length > 0) done[batch.table] = (done[batch.table] ?? 0) + (await insertNew(tx, batch.table, batch.data));
+        };
+        for await (const child of runRows()) {
+          if (child.table !== batch.table || batch.data.length >= BATCH) {
+            await flush();
+            batch = { table: child.table, data: [] };
+          }
+          batch.data.push(child.data);
         }
-        batch.data.push(child.data);
-      }
-      await flush();
-      return done;
-    }, { maxWait: 60_000, timeout: 10 * 60_000 });
+        await flush();
+        return done;
+      }, { maxWait: 60_000, timeout: 10 * 60_000 });
+    } catch (error) {
+      // The checks passed, yet the database refused the run (a constraint the file cannot know about): this
+      // run was rolled back; the ones before it are in, and a second import skips them.
+      throw new AppError("CONFLICT", {
+        message: `run ${String(run.id)} (line ${row.line}) could not be written, nothing of it was: ${(error as Error).message}. ` +
+          `${report.runs.imported} run(s) before it were imported (a second import skips them); it and the runs after it were not.`,
+        cause: error,
+      });
+    }
     report.runs.imported++;
     for (const [table, n] of Object.entries(written) as Array<[BackupTable, number]>) count(report.written, table, n);
   }
@@ -230,13 +241,13 @@ async function insertNew(tx: Tx, table: BackupTable, data: Array<Record<string, 
   return (await delegateOf(tx, table).createMany({ data: fresh })).count;
 }
 
-async function* rowsOf(source: BackupSource, schema: Schema): AsyncGenerator<{ table: BackupTable; data: Record<string, unknown> }> {
+async function* rowsOf(source: BackupSource, schema: Schema): AsyncGenerator<{ table: BackupTable; data: Record<string, unknown>; line: number }> {
   let lineNo = 0;
   for await (const text of source()) {
     lineNo++;
     if (lineNo > 1 && text.trim() === "") continue;
     const parsed = parseLine(text, lineNo, schema);
-    if (parsed.kind === "row") yield parsed;
+    if (parsed.kind === "row") yield { ...parsed, line: lineNo };
   }
 }
 
