@@ -49,7 +49,11 @@ export type ScalarType = "String" | "Int" | "BigInt" | "Float" | "Decimal" | "Bo
 
 type RuntimeDataModel = { models: Record<string, { fields: Array<{ name: string; kind: string; type: string }> }> };
 
-/** A table's scalar columns and their types, as the client generated from the schema knows them. */
+/**
+ * A table's scalar columns and their types, as the client generated from the schema knows them. Prisma 6.19's
+ * client keeps its data model on the instance (`_runtimeDataModel`, not a public API): if an upgrade moves it,
+ * this throws and tests/backup.int.test.ts fails, rather than a backup silently losing columns.
+ */
 export function scalarColumns(db: Db, table: BackupTable): Map<string, ScalarType> {
   const model = (db as unknown as { _runtimeDataModel?: RuntimeDataModel })._runtimeDataModel?.models[table];
   if (!model) throw new Error(`the Prisma client has no model ${table}`);
