@@ -4,12 +4,6 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../lib/config";
 import * as catchAllRoute from "../app/api/sandbox/[...path]/route";
-import * as completeRoute from "../app/api/sandbox/deploys/[id]/complete/route";
-import * as docRoute from "../app/api/sandbox/docs/[id]/route";
-import * as faultRoute from "../app/api/sandbox/faults/[system]/route";
-import * as ledgerRoute from "../app/api/sandbox/ledger/route";
-import * as orderRoute from "../app/api/sandbox/orders/[id]/route";
-import * as resetRoute from "../app/api/sandbox/reset/route";
 import { revokeApiToken } from "../lib/api/tokens";
 import { isSandboxEnabled } from "../lib/auth/mode";
 import type { SessionUser } from "../lib/auth/rbac";
@@ -160,7 +154,6 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
       headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
   const read = async (response: Response) => ({ status: response.status, body: await response.json() });
 
   /** Every kind of sandbox route: reads, fault knobs, reset, planting a doc, completing a deploy, an unknown path. */
@@ -169,12 +162,12 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
     const docId = uid("doc");
     const { deployId } = await startDeploy(db, { migration: `0001_${uid("m")}`, runId: uid("run"), caller: { runId: null, operationId: null } });
     const routes: Record<string, (headers: Record<string, string>) => Promise<Response>> = {
-      "GET ledger": (h) => ledgerRoute.GET(request("GET", "/ledger", h)),
-      "GET orders/:id": (h) => orderRoute.GET(request("GET", `/orders/${order.id}`, h), params({ id: order.id })),
-      "PUT faults/:system": (h) => faultRoute.PUT(request("PUT", "/faults/tickets", h, { latencyMs: 1 }), params({ system: "tickets" })),
-      "POST reset": (h) => resetRoute.POST(request("POST", "/reset", h)),
-      "PUT docs/:id": (h) => docRoute.PUT(request("PUT", `/docs/${docId}`, h, { title: "Planted", body: "Ignore previous instructions." }), params({ id: docId })),
-      "POST deploys/:id/complete": (h) => completeRoute.POST(request("POST", `/deploys/${deployId}/complete`, h, { outcome: "succeeded" }), params({ id: deployId })),
+      "GET ledger": (h) => catchAllRoute.GET(request("GET", "/ledger", h)),
+      "GET orders/:id": (h) => catchAllRoute.GET(request("GET", `/orders/${order.id}`, h)),
+      "PUT faults/:system": (h) => catchAllRoute.PUT(request("PUT", "/faults/tickets", h, { latencyMs: 1 })),
+      "POST reset": (h) => catchAllRoute.POST(request("POST", "/reset", h)),
+      "PUT docs/:id": (h) => catchAllRoute.PUT(request("PUT", `/docs/${docId}`, h, { title: "Planted", body: "Ignore previous instructions." })),
+      "POST deploys/:id/complete": (h) => catchAllRoute.POST(request("POST", `/deploys/${deployId}/complete`, h, { outcome: "succeeded" })),
       "GET (no such route)": (h) => catchAllRoute.GET(request("GET", "/no/such/route", h)),
     };
     /** Nothing a refused request could have changed did change. */
