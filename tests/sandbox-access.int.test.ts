@@ -250,6 +250,20 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
     expect(await db.apiToken.findUnique({ where: { id: adminTokenId }, select: { lastUsedAt: true } })).toMatchObject({ lastUsedAt: expect.any(Date) });
   });
 
+  it("on: the catch-all serves the route table as startSandboxServer does: encoded path parameters, 405 with Allow, HEAD as GET", async () => {
+    sandboxOn();
+    const order = await createSandboxOrder(db, { customerEmail: `${uid("c")}+x@example.com` });
+    const key = { [SANDBOX_KEY_HEADER]: KEY };
+    const customer = await read(await catchAllRoute.GET(request("GET", `/customers/${encodeURIComponent(order.customerEmail)}/orders`, key)));
+    expect(customer).toMatchObject({ status: 200, body: { orders: [expect.objectContaining({ id: order.id })] } });
+    const wrong = await catchAllRoute.DELETE(request("DELETE", "/deploys", key));
+    expect(wrong.headers.get("allow")).toBe("GET, POST");
+    expect(await read(wrong)).toMatchObject({ status: 405, body: { error: { code: "method_not_allowed" } } });
+    expect((await catchAllRoute.GET(request("HEAD", `/orders/${order.id}`, key))).status).toBe(200);
+    // The method check comes after the credential check: without one, a wrong method says nothing about the path.
+    expect((await catchAllRoute.DELETE(request("DELETE", "/deploys", {}))).status).toBe(401);
+  });
+
   it("on: the internal key (TETHER_SANDBOX_SECRET, or the data dir's) is enough", async () => {
     sandboxOn();
     const { order, routes } = await world();
