@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setActionEnvironment } from "../lib/actions/define-action";
 import { API_SCOPES, type ApiScope } from "../lib/api/scopes";
-import { findAuditLog } from "../lib/auth/audit";
+import { findAuditLog } from "../lib/audit/audit-log";
 import { can, ROLES, type Role, type Scope, type SessionUser } from "../lib/auth/rbac";
 import { getActiveUser } from "../lib/auth/users";
 import { createDb, type Db } from "../lib/db";

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { findAuditLog, writeAudit } from "../lib/auth/audit";
+import { findAuditLog, writeAudit } from "../lib/audit/audit-log";
 import { authorizeThrottled, createSignInThrottle, SIGN_IN_LIMITS, type SignInThrottle } from "../lib/auth/throttle";
 import { createUser } from "../lib/auth/users";
 import { createDb, type Db } from "../lib/db";
