@@ -15,7 +15,7 @@ import { checkRouteTable, concretePath, discoverApiRoutes, exportedNames, findSe
 import { providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
 
-// Issue #9: the authorization matrix, generated from the route table (tests/support/route-table.ts) and
+// Security (docs/security.md): the authorization matrix, generated from the route table (tests/support/route-table.ts) and
 // the action table below. Every route the app serves × no credential, a token of each scope, a token of
 // each role, a disabled person's token, each role's session → only what the table allows; every server
 // action × no session, each role, a disabled person → UNAUTHENTICATED / FORBIDDEN exactly where the role

@@ -21,7 +21,7 @@ import { providers, uid } from "./support/runtime";
 import { createSandboxOrder } from "./support/sandbox-world";
 import { createPersonWithToken } from "./support/tokens";
 
-// Issue #9: the sandbox is part of the demo, not of the product's attack surface. Its routes exist only
+// Security (docs/security.md): the sandbox is part of the demo, not of the product's attack surface. Its routes exist only
 // with TETHER_SANDBOX on (default: demo mode), and then every request needs an admin token, an admin's
 // session or the internal key; completing a deploy (which signals a run) included. The route handlers
 // are called as Next.js calls them: a Request, no sandbox scope (so the gate of access.ts applies).

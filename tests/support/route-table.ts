@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ApiScope } from "../../lib/api/scopes";
 import type { Scope } from "../../lib/auth/rbac";
 
-// Issue #9: who may call what, as one table the tests hold the code to. Every route handler the app
+// Security (docs/security.md): who may call what, as one table the tests hold the code to. Every route handler the app
 // serves (app/api/**/route.ts, each exported HTTP method) and every server action ("use server" modules'
 // exports) must have an entry here, and every entry must name something that exists: a new route or
 // action without an entry fails tests/authorization-matrix.int.test.ts until someone says who may use it.
