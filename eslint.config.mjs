@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { layerRules } from "./eslint.layers.mjs";
 
 export default defineConfig([
   ...nextVitals,
@@ -11,6 +12,7 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true }],
     },
   },
+  ...layerRules,
   globalIgnores([
     ".next/**",
     "out/**",

@@ -1,4 +1,4 @@
-// Cost of durability (DESIGN.md §10), on SQLite and Postgres: `npm run bench`.
+// Cost of durability (bench/README.md), on SQLite and Postgres: `npm run bench`.
 // Scenarios (each in bench/scenarios/), all by default; BENCH_ONLY=name,name runs a subset:
 //   sequential  durable steps one at a time with ONE worker: pure, effectful, a 200-step run   (throughput.ts)
 //               + a 200-step run's per-step cost and bytes vs a 20-step run's                  (long-run.ts)
@@ -171,7 +171,7 @@ async function main() {
     ...scalingGoals(results.scaling), ...memoryGoals(results.memory),
   ];
 
-  console.log("\nTether runtime benchmark — cost of durability (DESIGN.md §10)");
+  console.log("\nTether runtime benchmark — cost of durability (bench/README.md)");
   for (const line of machineContext(context, loadAtStart)) console.log(`  ${line}`);
   console.log(`  workload: scripted agent, in-process tool returning ~${process.env.BENCH_PAYLOAD_BYTES ?? 1024} B; ${PER_RUN} tool steps per run unless stated; Prisma 6.19 (engineType=client, driver adapters)`);
   console.log(`  scenarios: ${only.join(", ")}${only.length < ALL.length ? " (BENCH_ONLY)" : ""}`);

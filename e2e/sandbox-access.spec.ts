@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { tetherApi } from "./api";
 import { E2E_API_TOKEN, storageStateFile } from "./fixtures";
 
-// The sandbox world on the real server (issue #9): it is the demo's, so every request needs an admin's
+// The sandbox world on the real server (docs/security.md): it is the demo's, so every request needs an admin's
 // API token, an admin's console session or the internal key the built-in tools send (the demo's runs,
 // which the embedded worker drives through it, prove that one). Webhooks without configured secrets
 // have no source at all. Unit-level cases: tests/sandbox-access.int.test.ts, tests/webhooks.int.test.ts.

@@ -5,7 +5,7 @@
 // The HTTP API does not use this: it has its own bearer tokens (lib/api/tokens.ts).
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { baseAuthConfig } from "@/lib/auth/config";
 import { oidcDefaultRole, oidcProviderFromEnv, OIDC_PROVIDER_ID, type OidcClaims } from "@/lib/auth/oidc";
 import { authorizeThrottled, signInThrottle } from "@/lib/auth/throttle";

@@ -1,4 +1,4 @@
-// `npm run eval -- --dataset default --faults all`: journey evals (lib/evals, DESIGN.md §8).
+// `npm run eval -- --dataset default --faults all`: journey evals (lib/evals, docs/evals.md).
 //   --dataset <name | file.jsonl>   a stored dataset's name, or a JSONL file ("default" = evals/datasets/default.jsonl)
 //   --faults none|all|<kind,...>     the fault schedule (kinds: see lib/evals/faults.ts)
 //   --case <id>[,<id>]               only these cases

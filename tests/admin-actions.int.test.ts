@@ -6,7 +6,7 @@ import { createApiTokenAction, revokeApiTokenAction } from "../lib/actions/token
 import { changeUserRoleAction, createUserAction, setUserDisabledAction } from "../lib/actions/users";
 import { demoAgents } from "../lib/agents";
 import { authenticateApiToken } from "../lib/api/tokens";
-import { findAuditLog } from "../lib/auth/audit";
+import { findAuditLog } from "../lib/audit/audit-log";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb, type Db } from "../lib/db";
 import { findAdminAudit } from "../lib/queries/audit";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineAction, setActionEnvironment } from "../lib/actions/define-action";
 import { decidePacketAction } from "../lib/actions/packets";
 import { demoAgents } from "../lib/agents";
-import { findAuditLog, writeAudit } from "../lib/auth/audit";
+import { findAuditLog, writeAudit } from "../lib/audit/audit-log";
 import { DEMO_PASSWORD, DEMO_USERS } from "../lib/auth/mode";
 import { hashPassword, verifyPassword } from "../lib/auth/password";
 import type { SessionUser } from "../lib/auth/rbac";

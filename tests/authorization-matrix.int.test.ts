@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setActionEnvironment } from "../lib/actions/define-action";
 import { API_SCOPES, type ApiScope } from "../lib/api/scopes";
-import { findAuditLog } from "../lib/auth/audit";
+import { findAuditLog } from "../lib/audit/audit-log";
 import { can, ROLES, type Role, type Scope, type SessionUser } from "../lib/auth/rbac";
 import { getActiveUser } from "../lib/auth/users";
 import { createDb, type Db } from "../lib/db";
@@ -15,7 +15,7 @@ import { checkRouteTable, concretePath, discoverApiRoutes, exportedNames, findSe
 import { providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
 
-// Issue #9: the authorization matrix, generated from the route table (tests/support/route-table.ts) and
+// Security (docs/security.md): the authorization matrix, generated from the route table (tests/support/route-table.ts) and
 // the action table below. Every route the app serves × no credential, a token of each scope, a token of
 // each role, a disabled person's token, each role's session → only what the table allows; every server
 // action × no session, each role, a disabled person → UNAUTHENTICATED / FORBIDDEN exactly where the role

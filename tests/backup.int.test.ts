@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { builtInAgents } from "../lib/agents";
 import { recordAgentVersions } from "../lib/agents/versions";
-import { writeAudit } from "../lib/auth/audit";
+import { writeAudit } from "../lib/audit/audit-log";
 import { exportBackup, type ExportOptions } from "../lib/backup/export";
 import { BACKUP_TABLES, delegateOf, type BackupTable } from "../lib/backup/format";
 import { BackupFileError, importBackup, type BackupSource } from "../lib/backup/import";

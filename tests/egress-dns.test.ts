@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { checkEgress, egressFetch, EgressRefusedError, resolverFrom, type EgressPolicy } from "../lib/tools/registered/egress";
 import { startDnsStub } from "./support/dns-stub";
 
-// Issue #9: the egress policy of registered tools against a real DNS server. A UDP DNS server on
+// Security (docs/security.md): the egress policy of registered tools against a real DNS server. A UDP DNS server on
 // 127.0.0.1 (tests/support/dns-stub.ts) answers from a table; the policy resolves through a node:dns
 // Resolver pointed at it (resolverFrom), exactly as it would through any DNS server, and a local HTTP
 // server counts what reaches it. tests/egress.test.ts covers the same policy with an injected resolver.

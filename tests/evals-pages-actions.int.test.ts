@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setActionEnvironment } from "../lib/actions/define-action";
 import { importDatasetAction } from "../lib/actions/evals";
-import { findAuditLog } from "../lib/auth/audit";
+import { findAuditLog } from "../lib/audit/audit-log";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb, type Db } from "../lib/db";
 import { getDataset } from "../lib/evals/queries";

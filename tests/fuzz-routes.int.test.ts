@@ -12,7 +12,7 @@ import { concretePath, discoverApiRoutes, ROUTE_TABLE, tableKeyFor, type HttpMet
 import { providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
 
-// Issue #9: every route the app serves (the route table's), fuzzed over real HTTP with fast-check —
+// Security (docs/security.md): every route the app serves (the route table's), fuzzed over real HTTP with fast-check —
 // random JSON, raw bytes, invalid UTF-8, deep nesting, huge strings, wrong content types, hostile path
 // segments and query strings, bodies over the limit — as an admin and as no one: never a 5xx, every
 // refusal a JSON error, and nothing in the database changes unless a request was accepted (a batch of

@@ -15,7 +15,7 @@ import { expectError, providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
 import { until } from "./support/until";
 
-// The open gate as a service (issue #19, docs/gates-api.md), over real HTTP against the app's route handlers,
+// The open gate as a service (docs/gates-api.md), over real HTTP against the app's route handlers,
 // with a worker driving the gate runs: a caller asks, a second person decides through runtime.decidePacket
 // (the console's path), the caller long-polls, reports what it did, and gets a signed callback.
 

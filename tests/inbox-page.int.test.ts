@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
-import { IMPACT_RANK, type ImpactLevel } from "../lib/inbox/impact";
+import { IMPACT_RANK, type ImpactLevel } from "../lib/runtime/impact";
 import { parseInboxFilters, SORTS, type InboxItem } from "../lib/inbox/queue";
 import { findInboxPage } from "../lib/queries/inbox-page";
 import { findPacketChanges, OVERLAP_MS } from "../lib/queries/packet-changes";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffArgs } from "../lib/inbox/diff";
 import { describeDecisionError } from "../lib/inbox/decision-errors";
-import { impactLevel } from "../lib/inbox/impact";
+import { impactLevel } from "../lib/runtime/impact";
 import { canDecideTogether, inboxFiltersToParams, parseInboxFilters, type InboxItem } from "../lib/inbox/queue";
 import { filterInbox, inboxFacets, sortInbox, urgencyScore } from "./support/inbox-oracle";
 import { isTypingTarget, shortcutKey } from "../lib/inbox/shortcuts";

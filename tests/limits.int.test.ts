@@ -6,7 +6,7 @@ import { providers, uid } from "./support/runtime";
 import { startRouteServer } from "./support/route-server";
 import { createPersonWithToken } from "./support/tokens";
 
-// Request bodies at the trust boundary (issue #9): over TETHER_MAX_BODY_BYTES (default 1 MiB) → 413
+// Request bodies at the trust boundary (docs/security.md): over TETHER_MAX_BODY_BYTES (default 1 MiB) → 413
 // before the body is read (Content-Length) or as soon as the stream passes the limit; nested deeper
 // than 64 levels → 400, never a 500. In both cases nothing is created. The HTTP API (defineRoute) and
 // the sandbox (parseBody) read bodies through the same lib/api/body.ts.

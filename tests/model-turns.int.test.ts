@@ -5,8 +5,8 @@ import { createModelPolicy } from "../lib/agents/model-policy";
 import type { AgentDefinition, RunState, ToolDefinition } from "../lib/runtime";
 import { createTestRuntime, grant, manualClock, providers, uid } from "./support/runtime";
 
-// A model turn with several tool calls (issue #10), a fork that replays its source's model answers
-// (DESIGN.md §4), and what the model may not choose (issue #9), through the real engine on both databases,
+// A model turn with several tool calls, a fork that replays its source's model answers
+// (docs/design.md), and what the model may not choose (docs/security.md), through the real engine on both databases,
 // with the AI SDK's mock model scripted from the prompt it is sent.
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV2["doGenerate"]>>;

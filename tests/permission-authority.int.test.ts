@@ -10,7 +10,7 @@ import { createSandboxOrder } from "./support/sandbox-world";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
-// Authority the engine enforces, not only shows (issue #9): a rule grants capabilities, its conditions
+// Authority the engine enforces, not only shows (docs/security.md): a rule grants capabilities, its conditions
 // bind arguments to the run's input, and a material call resting only on an inference or an expired
 // observation is gated by rule. Real agents, real tools over HTTP, on every database.
 

@@ -18,7 +18,7 @@ import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
 
 // Tools an admin registers at run time: HTTP endpoints and MCP server tools, resolved by name by the
-// engine at every use, with the effect protocol of DESIGN.md §4 (keys, lookups, honest outcomes).
+// engine at every use, with the effect protocol of docs/design.md (keys, lookups, honest outcomes).
 
 // ---- a small CRM over node:http, with fault knobs
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setActionEnvironment } from "../lib/actions/define-action";
 import { cancelRunAction, forkRunAction, resumeRunAction, retryRunAction } from "../lib/actions/runs";
-import { findAuditLog } from "../lib/auth/audit";
+import { findAuditLog } from "../lib/audit/audit-log";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb, type Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";

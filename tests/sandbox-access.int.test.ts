@@ -4,12 +4,6 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../lib/config";
 import * as catchAllRoute from "../app/api/sandbox/[...path]/route";
-import * as completeRoute from "../app/api/sandbox/deploys/[id]/complete/route";
-import * as docRoute from "../app/api/sandbox/docs/[id]/route";
-import * as faultRoute from "../app/api/sandbox/faults/[system]/route";
-import * as ledgerRoute from "../app/api/sandbox/ledger/route";
-import * as orderRoute from "../app/api/sandbox/orders/[id]/route";
-import * as resetRoute from "../app/api/sandbox/reset/route";
 import { revokeApiToken } from "../lib/api/tokens";
 import { isSandboxEnabled } from "../lib/auth/mode";
 import type { SessionUser } from "../lib/auth/rbac";
@@ -27,7 +21,7 @@ import { providers, uid } from "./support/runtime";
 import { createSandboxOrder } from "./support/sandbox-world";
 import { createPersonWithToken } from "./support/tokens";
 
-// Issue #9: the sandbox is part of the demo, not of the product's attack surface. Its routes exist only
+// Security (docs/security.md): the sandbox is part of the demo, not of the product's attack surface. Its routes exist only
 // with TETHER_SANDBOX on (default: demo mode), and then every request needs an admin token, an admin's
 // session or the internal key; completing a deploy (which signals a run) included. The route handlers
 // are called as Next.js calls them: a Request, no sandbox scope (so the gate of access.ts applies).
@@ -160,7 +154,6 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
       headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
   const read = async (response: Response) => ({ status: response.status, body: await response.json() });
 
   /** Every kind of sandbox route: reads, fault knobs, reset, planting a doc, completing a deploy, an unknown path. */
@@ -169,12 +162,12 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
     const docId = uid("doc");
     const { deployId } = await startDeploy(db, { migration: `0001_${uid("m")}`, runId: uid("run"), caller: { runId: null, operationId: null } });
     const routes: Record<string, (headers: Record<string, string>) => Promise<Response>> = {
-      "GET ledger": (h) => ledgerRoute.GET(request("GET", "/ledger", h)),
-      "GET orders/:id": (h) => orderRoute.GET(request("GET", `/orders/${order.id}`, h), params({ id: order.id })),
-      "PUT faults/:system": (h) => faultRoute.PUT(request("PUT", "/faults/tickets", h, { latencyMs: 1 }), params({ system: "tickets" })),
-      "POST reset": (h) => resetRoute.POST(request("POST", "/reset", h)),
-      "PUT docs/:id": (h) => docRoute.PUT(request("PUT", `/docs/${docId}`, h, { title: "Planted", body: "Ignore previous instructions." }), params({ id: docId })),
-      "POST deploys/:id/complete": (h) => completeRoute.POST(request("POST", `/deploys/${deployId}/complete`, h, { outcome: "succeeded" }), params({ id: deployId })),
+      "GET ledger": (h) => catchAllRoute.GET(request("GET", "/ledger", h)),
+      "GET orders/:id": (h) => catchAllRoute.GET(request("GET", `/orders/${order.id}`, h)),
+      "PUT faults/:system": (h) => catchAllRoute.PUT(request("PUT", "/faults/tickets", h, { latencyMs: 1 })),
+      "POST reset": (h) => catchAllRoute.POST(request("POST", "/reset", h)),
+      "PUT docs/:id": (h) => catchAllRoute.PUT(request("PUT", `/docs/${docId}`, h, { title: "Planted", body: "Ignore previous instructions." })),
+      "POST deploys/:id/complete": (h) => catchAllRoute.POST(request("POST", `/deploys/${deployId}/complete`, h, { outcome: "succeeded" })),
       "GET (no such route)": (h) => catchAllRoute.GET(request("GET", "/no/such/route", h)),
     };
     /** Nothing a refused request could have changed did change. */
@@ -255,6 +248,20 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
     expect(delivered).toEqual([expect.objectContaining({ deployId, outcome: "succeeded" })]);
     expect(await read(await routes["GET (no such route)"](admin))).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
     expect(await db.apiToken.findUnique({ where: { id: adminTokenId }, select: { lastUsedAt: true } })).toMatchObject({ lastUsedAt: expect.any(Date) });
+  });
+
+  it("on: the catch-all serves the route table as startSandboxServer does: encoded path parameters, 405 with Allow, HEAD as GET", async () => {
+    sandboxOn();
+    const order = await createSandboxOrder(db, { customerEmail: `${uid("c")}+x@example.com` });
+    const key = { [SANDBOX_KEY_HEADER]: KEY };
+    const customer = await read(await catchAllRoute.GET(request("GET", `/customers/${encodeURIComponent(order.customerEmail)}/orders`, key)));
+    expect(customer).toMatchObject({ status: 200, body: { orders: [expect.objectContaining({ id: order.id })] } });
+    const wrong = await catchAllRoute.DELETE(request("DELETE", "/deploys", key));
+    expect(wrong.headers.get("allow")).toBe("GET, POST");
+    expect(await read(wrong)).toMatchObject({ status: 405, body: { error: { code: "method_not_allowed" } } });
+    expect((await catchAllRoute.GET(request("HEAD", `/orders/${order.id}`, key))).status).toBe(200);
+    // The method check comes after the credential check: without one, a wrong method says nothing about the path.
+    expect((await catchAllRoute.DELETE(request("DELETE", "/deploys", {}))).status).toBe(401);
   });
 
   it("on: the internal key (TETHER_SANDBOX_SECRET, or the data dir's) is enough", async () => {

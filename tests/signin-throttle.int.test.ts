@@ -1,12 +1,12 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { findAuditLog, writeAudit } from "../lib/auth/audit";
+import { findAuditLog, writeAudit } from "../lib/audit/audit-log";
 import { authorizeThrottled, createSignInThrottle, SIGN_IN_LIMITS, type SignInThrottle } from "../lib/auth/throttle";
 import { createUser } from "../lib/auth/users";
 import { createDb, type Db } from "../lib/db";
 import { providers, uid } from "./support/runtime";
 
-// Issue #9: password sign-ins are throttled per account and per client address. Each attempt goes
+// Security (docs/security.md): password sign-ins are throttled per account and per client address. Each attempt goes
 // through the Credentials provider's authorize function (lib/auth.ts hands Auth.js exactly this one)
 // against a real database and the real password check, from the address in the request's
 // X-Forwarded-For. (Auth.js's own route cannot be loaded under vitest: next-auth imports "next/server"

@@ -8,7 +8,7 @@ import { soakRandom, soakSeed } from "./support/soak-random";
 import { worldTools } from "./support/tools";
 import { startWorld, type World } from "./support/world";
 
-// A short kill -9 soak (issue #9), on Postgres: three real worker processes share the runs, and for
+// A short kill -9 soak (docs/security.md), on Postgres: three real worker processes share the runs, and for
 // SOAK_MS a random one is SIGKILLed at a random moment and replaced, once all three at once (a blackout).
 // Meanwhile runs wait on a slow world (every call held LATENCY_MS, so kills land mid-call), on approvals a
 // reviewer decides three times over, and on deploy callbacks delivered three times, some while no worker

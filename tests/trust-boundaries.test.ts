@@ -6,7 +6,7 @@ import nextConfig, { SECURITY_HEADERS } from "../next.config";
 import { DEFAULT_MAX_BODY_BYTES, jsonDepthExceeds, maxBodyBytes } from "../lib/api/body";
 import { config as proxyConfig, proxy } from "../proxy";
 
-// Trust boundaries without a database (issue #9): malformed percent-encoding in a path is a 400 from
+// Trust boundaries without a database (docs/security.md): malformed percent-encoding in a path is a 400 from
 // the proxy (Next would answer a bare 500 before any route runs), the security headers on every
 // response, and the body limits' settings and depth scan. Body limits over HTTP: limits.int.test.ts.
 

@@ -7,7 +7,7 @@ import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders, signW
 import { createRun } from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 
-// Issue #9: real systems call back through a signed webhook route, `POST /api/webhooks/:source`
+// Security (docs/security.md): real systems call back through a signed webhook route, `POST /api/webhooks/:source`
 // (Standard Webhooks: HMAC-SHA256 over `id.timestamp.body`, a per-source `whsec_` secret, a timestamp
 // tolerance), and a verified call becomes a run signal, de-duplicated by webhook-id. The route handler
 // is called as Next.js calls it; the signal is checked in the database.

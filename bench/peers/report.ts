@@ -1,6 +1,6 @@
 import { percentile, stepsPerSec, type PeerFigures } from "./workload";
 
-// The one table, the goals (DESIGN.md §10) computed from this run's figures, and the JSON summary.
+// The one table, the goals (bench/README.md) computed from this run's figures, and the JSON summary.
 
 export type SystemResult = { name: string; figures: PeerFigures | null; error?: string; info?: boolean };
 export type Floor = { commitsPerSec: number[] }; // measured at the start and at the end of the run
@@ -39,7 +39,7 @@ export function buildReport(systems: SystemResult[], floor: Floor, concurrentRun
     lines.push(`  ${met ? "✔" : "✘"} ${text}: ${Number.isFinite(value) ? `${f(value, 2)}×` : `not measured (${unmet ?? "?"})`}`);
     return { goal: text, target, value: Number.isFinite(value) ? Number(value.toFixed(3)) : null, met };
   };
-  lines.push("", "Goals (DESIGN.md §10), from this run's figures:");
+  lines.push("", "Goals (bench/README.md), from this run's figures:");
   const goals = [
     goal("sequential: Tether ≥ 2× DBOS", ratio(seq(tether), seq(dbos)), 2, dbos.error ?? tether.error),
     goal("sequential: Tether ≥ 4× LangGraph (sync)", ratio(seq(tether), seq(langgraph)), 4, langgraph.error ?? tether.error),

@@ -1,4 +1,4 @@
-// Tether beside its peers on ONE Postgres, in one run (DESIGN.md §10):   npm run bench:peers
+// Tether beside its peers on ONE Postgres, in one run (bench/README.md):   npm run bench:peers
 // Same workload everywhere (workload.ts): a workflow of 10 durable steps, each returning ~1 KB;
 // sequential (one run after another) and concurrent (200 started at once). Each system gets a database
 // of its own on the same server, dropped at the end; server settings are reported, never changed.
@@ -100,7 +100,7 @@ async function main() {
       ], loadAtStart),
       `nproc ${availableParallelism()}`,
     ];
-    console.log("\nTether beside DBOS Transact and LangGraph.js — durable steps on one Postgres (DESIGN.md §10)");
+    console.log("\nTether beside DBOS Transact and LangGraph.js — durable steps on one Postgres (bench/README.md)");
     for (const line of context) console.log(`  ${line}`);
     console.log(`  workload: 10 steps per workflow, each returning ~1 KB; sequential ${PLAN.sequentialRuns} runs one after another, concurrent ${PLAN.concurrentRuns} started at once; ${PLAN.warmupRuns} + ${PLAN.warmupRuns} warm-up runs each\n`);
     console.log(report.text);

@@ -1,4 +1,4 @@
-// The workload every system runs (DESIGN.md §10): a workflow of STEPS durable steps, each a trivial
+// The workload every system runs (bench/README.md): a workflow of STEPS durable steps, each a trivial
 // function returning a ~1 KB object, so what is measured is the engine's cost of making a step durable.
 
 export const STEPS = 10;

@@ -1,4 +1,4 @@
-// A step's cost must not grow with the run's length (DESIGN.md §10): the "pure, 200-step run" row
+// A step's cost must not grow with the run's length (bench/README.md): the "pure, 200-step run" row
 // against the "pure" row (BENCH_STEPS_PER_RUN = 20-step runs), both sequential, from the main table.
 // Compared: time per step (wall clock of the drain / steps, run overhead included), the median step
 // window, and the bytes sent to the database per step (bound parameters, counted at the driver).

@@ -1,4 +1,4 @@
-// The open gate's round trip (issue #19, docs/gates-api.md): a caller outside Tether requests a gate
+// The open gate's round trip (docs/gates-api.md): a caller outside Tether requests a gate
 // (requestGate: a run of the built-in agent external-gate), the started worker parks it on its packet,
 // the caller long-polls (waitForGate, as GET /api/gates/:id?wait=30 does), a person approves, and the
 // waiting client is woken with the decision. Timed from runtime.decidePacket(...) returning (the decision

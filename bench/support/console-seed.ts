@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { providerOfDb, type Db } from "../../lib/db";
 import type { Prisma } from "../../lib/generated/sqlite/client";
-import { IMPACT_RANK, impactLevel } from "../../lib/inbox/impact";
+import { IMPACT_RANK, impactLevel } from "../../lib/runtime/impact";
 import { initialState } from "../../lib/runtime/state";
 import type { Capability, EffectSemantics, PacketKind } from "../../lib/runtime/types";
 import { seededRandom } from "../../lib/sandbox/context";

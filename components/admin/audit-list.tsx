@@ -1,6 +1,6 @@
 import { Card } from "@/components/ui/card";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { AuditRecord } from "@/lib/auth/audit";
+import type { AuditRecord } from "@/lib/audit/audit-log";
 
 /** The latest admin actions of one kind, from the audit log (refused attempts included). */
 export function AuditList({ title, entries }: { title: string; entries: AuditRecord[] }) {

@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { ImpactLevel } from "@/lib/inbox/impact";
+import type { ImpactLevel } from "@/lib/runtime/impact";
 
 const TONE: Record<ImpactLevel, BadgeTone> = { high: "red", medium: "amber", low: "gray" };
 

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
-import type { ImpactLevel, ToolTraits } from "@/lib/inbox/impact";
+import type { ImpactLevel, ToolTraits } from "@/lib/runtime/impact";
 import type { DecisionPacket, PacketStatus, RunStatus } from "@/lib/runtime/types";
 import { ImpactBadge } from "./impact-badge";
 import { Meta, PacketMeta } from "./packet-meta";

@@ -1,7 +1,7 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { FACT_AUTHORITY, type FactKind } from "@/lib/runtime/state";
 
-// Each kind of fact carries a different authority (DESIGN.md §3); each looks different.
+// Each kind of fact carries a different authority (docs/design.md); each looks different.
 const KIND_STYLE: Record<FactKind, { tone: BadgeTone; icon: string; isDashed: boolean }> = {
   decision: { tone: "violet", icon: "◆", isDashed: false }, // a person decided
   receipt: { tone: "green", icon: "✓", isDashed: false }, // an external system confirmed

@@ -34,7 +34,7 @@ const ACTION_LABEL: Record<SafeNextAction["action"], string> = {
   none: "Nothing",
 };
 
-/** What definitely happened, what may have happened, and what is safe next (DESIGN.md §2, §4). */
+/** What definitely happened, what may have happened, and what is safe next (docs/design.md). */
 export function RecoveryView({ view }: { view: RecoveryViewData }) {
   return (
     <div className="space-y-3">

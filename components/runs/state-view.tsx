@@ -15,7 +15,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** The run's explicit state (DESIGN.md §3): plan, facts with their authority, pending work, approvals. */
+/** The run's explicit state (docs/design.md): plan, facts with their authority, pending work, approvals. */
 export function StateView({ state, now }: { state: RunState; now: Date }) {
   return (
     <div className="divide-y divide-zinc-100">

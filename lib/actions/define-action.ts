@@ -13,7 +13,7 @@
 // without the scope learns nothing about the input's shape.
 import { revalidatePath as nextRevalidatePath } from "next/cache";
 import { z } from "zod";
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
 import { getDb, type Db } from "@/lib/db";
 import { fieldErrorsFromIssues, isAppError, type ErrorCode, type FieldErrors } from "@/lib/runtime/errors";

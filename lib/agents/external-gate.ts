@@ -2,7 +2,7 @@ import { z } from "zod";
 import { canonicalJson, expiryPolicySchema, sha256, ToolError, type AgentDefinition, type ToolDefinition } from "@/lib/runtime";
 import { argsSchemaFromJsonSchema } from "@/lib/tools/registered/json-schema";
 
-// The open gate's agent (DESIGN.md §11): a caller outside Tether asks whether it may run one action; the
+// The open gate's agent (docs/gates-api.md): a caller outside Tether asks whether it may run one action; the
 // run's one step is the human gate on that action. The requested tool is the caller's, never Tether's: the
 // run makes a tool of its own for it (AgentDefinition.runTools) named `external:<tool>`, whose arguments are
 // checked against the caller's JSON Schema (or any object) and which Tether never executes — after an

@@ -14,13 +14,13 @@ export { CONTROL_TOOLS };
 // against the tool's schema and executes them) and, only as the last call, a control tool (complete, fail,
 // sleep, wait_event, record). The SDK never executes anything: the tools are offered without `execute`.
 //
-// Several calls in one turn (issue #10): the first is the step's decision, the rest `queued`; the engine keeps
+// Several calls in one turn: the first is the step's decision, the rest `queued`; the engine keeps
 // them in the run's state and takes one a step without asking again, and drops the rest once one of them does
 // not succeed (lib/runtime/turns.ts). A call after one that cannot be used (an unknown tool, input that is not
 // an object) is dropped with it (raw.droppedToolCalls); a control tool before the last call makes the reply
 // unusable, and the model is asked again.
 //
-// What the model does not choose (issue #9): the plan step a call serves — permission rules match on it — is
+// What the model does not choose (docs/security.md): the plan step a call serves — permission rules match on it — is
 // the plan's active step; the key its result is kept under may be suggested, and the engine keeps it under
 // the tool's own key when that key holds a fact the tool does not own (lib/runtime/fact-keys.ts).
 //
@@ -292,7 +292,7 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
       ...(reasoning ? { reasoning: clip(reasoning, 2000) } : {}),
       ...(typeof input.uncertainty === "string" && input.uncertainty ? { uncertainty: clip(input.uncertainty, 2000) } : {}),
       ...(typeof input.resultKey === "string" && input.resultKey ? { resultKey: input.resultKey } : {}),
-      // Not the model's to choose: permission rules match on it. The step the plan is at (issue #9).
+      // Not the model's to choose: permission rules match on it. The step the plan is at (docs/security.md).
       ...(activeStep ? { planStep: activeStep } : {}),
     };
     return { ok: true, decision };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { budgetLimitsSchema } from "@/lib/runtime/state";
 import { RUN_STATUSES } from "@/lib/runtime/types";
 
-// Request shapes of the HTTP API (DESIGN.md §1: clients outside this repo depend on them).
+// Request shapes of the HTTP API (docs/api.md: clients outside this repo depend on them).
 
 export const idParams = z.object({ id: z.string().min(1).max(200) });
 

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import type { AuditEntry } from "./audit";
+import type { AuditEntry } from "@/lib/audit/audit-log";
 import type { SessionUser } from "./rbac";
 import { trustedProxyHops } from "./trust-proxy";
 import { checkCredentials, normalizeEmail } from "./users";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
-import { writeAudit } from "./audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { DEMO_PASSWORD, DEMO_USERS, isDemoMode } from "./mode";
 import { hashPassword, passwordWeakness, verifyAgainstDummy, verifyPassword } from "./password";
 import { isRole, ROLES, type Role, type SessionUser } from "./rbac";

@@ -4,7 +4,7 @@ import type { EvalCaseSpec, WorldOp } from "./spec";
 import type { LedgerEffects } from "./subject";
 import type { TraceEventSummary } from "./types";
 
-// Fault schedules (DESIGN.md §8). A trial is one case under one fault; `--faults all` runs every case
+// Fault schedules (docs/evals.md). A trial is one case under one fault; `--faults all` runs every case
 // without faults first, then under every fault that applies to the journey it took:
 //   crash:<point>:<tool>   a worker PROCESS is killed (SIGKILL) at that fault point of the engine around
 //                          the tool's first call; a fresh worker process takes the run over after the lease

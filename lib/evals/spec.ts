@@ -2,7 +2,7 @@ import { z } from "zod";
 import { permissionInputSchema } from "@/lib/runtime/permissions";
 import { RUN_STATUSES } from "@/lib/runtime/types";
 
-// A journey-eval case, exactly as one line of a dataset's JSONL (DESIGN.md §8). Everything is data:
+// A journey-eval case, exactly as one line of a dataset's JSONL (docs/evals.md). Everything is data:
 // the outcome is a list of declarative checks (path · op · value) over the trial's final snapshot
 // (see snapshot.ts), so a case can be stored, exported and edited without code.
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { can, ROLES, type Role } from "@/lib/auth/rbac";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";

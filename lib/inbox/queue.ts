@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Capability, EffectSemantics, PacketKind } from "@/lib/runtime/types";
-import type { ImpactLevel } from "./impact";
+import type { ImpactLevel } from "@/lib/runtime/impact";
 
 // The inbox queue: the plain item the list renders (JSON-safe: it crosses the polling route), its
 // filters (held in the URL's search params), and the sort orders (applied in the database:

@@ -2,7 +2,7 @@
 // permissions.*), refused attempts included.
 import { toExportEntries, type AuditExportEntry } from "@/lib/audit/entries";
 import { auditWhere, encodeAuditCursor, type AuditFilter, type AuditKey } from "@/lib/audit/filter";
-import type { AuditRecord } from "@/lib/auth/audit";
+import type { AuditRecord } from "@/lib/audit/audit-log";
 import { getDb, type Db } from "@/lib/db";
 
 /** The latest entries whose action starts with one of the prefixes ("users.", "tokens."), newest first. */

@@ -13,7 +13,7 @@
 // set, which is what waits (10,000 pending packets sort in a few milliseconds).
 import { z } from "zod";
 import { providerOfDb, type Db } from "@/lib/db";
-import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
+import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/runtime/impact";
 import type { InboxFacets, InboxFilters, InboxItem } from "@/lib/inbox/queue";
 import type { DecisionPacket, ToolDefinition } from "@/lib/runtime/types";
 import { hotQuery } from "@/lib/store/hot-path";

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { can, type Role } from "@/lib/auth/rbac";
 import { getDb, providerOfDb, type Db } from "@/lib/db";
-import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/inbox/impact";
+import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/runtime/impact";
 import type { JsonSchema } from "@/lib/inbox/schema-form";
 import { budgetExtensionSchema } from "@/lib/runtime/budget";
 import { findTool, type ToolScope } from "@/lib/runtime/context";

@@ -3,7 +3,7 @@
 // go with the Run row (onDelete: Cascade in prisma/models.prisma). What stays: the audit log, which gains
 // a row saying who deleted which run, in the same transaction; runs forked from it (their parentRunId
 // then names a run that no longer exists); and the sandbox world's own records.
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { TERMINAL_STATUSES, type RunStatus } from "@/lib/runtime/types";

@@ -5,7 +5,7 @@ import { resultKeyFor } from "./fact-keys";
 import type { Action, Pending } from "./state";
 import { IN_DOUBT_OPTIONS, ToolError, type DecisionPacket, type ToolDefinition } from "./types";
 
-// The effect protocol (DESIGN.md §4): intent committed before the call, the call made with a stable
+// The effect protocol (docs/design.md): intent committed before the call, the call made with a stable
 // key, result + state + events committed together. On resume an intent without a result "may have
 // happened": idempotent → retry with the same key; reconcilable → look it up first; unsafe → a person.
 

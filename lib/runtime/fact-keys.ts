@@ -1,6 +1,6 @@
 import type { Fact, RunState } from "./state";
 
-// Who may write a fact key (issue #9). A policy names the key a tool's result is kept under (resultKey),
+// Who may write a fact key (docs/security.md). A policy names the key a tool's result is kept under (resultKey),
 // and a model policy takes it from the model: it must not let a result take the place of a fact the tool
 // does not own — another tool's result, a person's decision, a signal's receipt, the model's inference —
 // which everything reading the newest fact under that key (the next decision, a packet's evidence) would

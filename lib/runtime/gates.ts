@@ -9,7 +9,7 @@ import { approvalTerms, type PermissionVerdict } from "./permissions";
 import { latestFact, type Action, type Pending } from "./state";
 import { APPROVAL_OPTIONS, type DecisionPacket, type PacketContent, type ToolDefinition } from "./types";
 
-// Human gates, from the run's side (DESIGN.md §6): ask for a decision, then act on the one that won.
+// Human gates, from the run's side (docs/design.md): ask for a decision, then act on the one that won.
 // Deciding a packet (the reviewer's side) is in decide-packet.ts.
 
 type GatePending = Extract<Pending, { kind: "gate" }>;

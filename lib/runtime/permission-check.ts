@@ -4,7 +4,7 @@ import { evaluatePermission, externalVerdict, type PermissionRequest, type Permi
 import type { Action } from "./state";
 import type { Capability, PermissionRule, ToolDefinition } from "./types";
 
-// Checked at the moment of acting (DESIGN.md §5), cheaply: an agent's rules are cached per permission
+// Checked at the moment of acting (docs/design.md), cheaply: an agent's rules are cached per permission
 // epoch, so while nothing changes an action costs one small read (the epoch). The epoch the verdict
 // rests on goes with the cursor: the step's intent (or its approval request) commits only while it
 // still holds, so a change made between this check and that commit sends the step back to check again.

@@ -6,7 +6,7 @@ import {
   type ApprovalTerms, type Capability, type EffectSemantics, type PermissionCondition, type PermissionEffect, type PermissionRule, type PermissionValueRef,
 } from "./types";
 
-// Least authority, checked at the moment of acting (DESIGN.md §5). Pure: the engine reads the rules
+// Least authority, checked at the moment of acting (docs/design.md). Pure: the engine reads the rules
 // before every action — also after a resume — so a change made while a run was paused counts
 // (permission-check.ts caches them per permission epoch). A rule grants capabilities (read, draft,
 // approve, execute), its conditions may bind arguments to the run's input or facts, and it may hold a

@@ -1,7 +1,7 @@
 import type { DecisionPacket, EffectIntent, RunRecord } from "./types";
 import { TERMINAL_STATUSES } from "./types";
 
-// The recovery view (DESIGN.md §2, §4): for any run, after any restart, what definitely happened,
+// The recovery view (docs/design.md): for any run, after any restart, what definitely happened,
 // what may have happened, and what is safe to do next. Pure: derived from the run, its intents and
 // its packets, so the console, the API and tests all read the same answer.
 

@@ -4,7 +4,7 @@ import { decisionSchema, type Fact, type Replay, type RunState } from "./state";
 import type { RuntimeStore } from "./store";
 import type { PolicyInput, PolicyOutput } from "./types";
 
-// A forked run replays its source's recorded decisions (DESIGN.md §4, issue #10). Every decision a policy
+// A forked run replays its source's recorded decisions (docs/design.md). Every decision a policy
 // makes is recorded in the trace (model.decision) with the digest of what the policy was given; a fork
 // copies, once, the source's decisions from its checkpoint on into its own state (`replay`). At each step
 // where the fork would ask its policy, a recorded decision of that step whose digest is the fork's is

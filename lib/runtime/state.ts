@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 
-// The run's explicit state (DESIGN.md §3). The transcript is not the record: this is.
+// The run's explicit state (docs/design.md). The transcript is not the record: this is.
 // Every change of shape bumps STATE_SCHEMA_VERSION and adds an upgrade to UPGRADES.
 
 export const STATE_SCHEMA_VERSION = 4;

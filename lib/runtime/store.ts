@@ -4,7 +4,7 @@ import type {
   PermissionRule, RunRecord, RunStatus, SignalRecord, StoredEntries, TraceEvent, TraceEventInput,
 } from "./types";
 
-// The engine's only door to storage (DESIGN.md §9). One Prisma implementation serves SQLite and
+// The engine's only door to storage (docs/architecture.md). One Prisma implementation serves SQLite and
 // Postgres (lib/store); the contract suite in tests/ runs against both.
 //
 // Rules every implementation keeps:

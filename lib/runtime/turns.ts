@@ -2,7 +2,7 @@ import type { RunCursor } from "./cursor";
 import { decisionSchema, type RecordedDecision } from "./state";
 import type { Decision } from "./types";
 
-// Several decisions in one policy answer (a model's parallel tool calls, issue #10). The first is the
+// Several decisions in one policy answer (a model's parallel tool calls). The first is the
 // step's decision; the rest are kept in the run's state (`turn`) and written with the step's commit or
 // its intent, so a crash never asks the model again for them. Each following step takes the next one
 // instead of asking the policy, and acts on it through the normal path: the permission checked at that

@@ -95,7 +95,7 @@ export type ToolCallContext = {
   attempt: number;
 };
 
-/** A tool: what it does, what it may change and how a repeat is made safe (DESIGN.md §4).
+/** A tool: what it does, what it may change and how a repeat is made safe (docs/design.md).
  *  The `any` defaults let one registry hold tools of different argument types; each tool's own
  *  zod schema is what the engine checks arguments against. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -11,7 +11,7 @@ import { lazyModelPolicy, type ModelSettings } from "./model";
 /** When a gate asks: `path` is a dot path into the tool's arguments. */
 export type GateCondition = { path: string; op: PermissionCondition["op"]; value: unknown };
 
-/** A human gate on one tool (DESIGN.md §6). */
+/** A human gate on one tool (docs/design.md). */
 export type Gate = {
   /** Ask only when one of these holds (the tool is allowed otherwise). Unset: always ask. */
   when?: GateCondition | GateCondition[];
@@ -28,7 +28,7 @@ export type Gate = {
   onExpire?: "reject" | "approve" | `escalate:${string}`;
 };
 
-/** What a tool is granted for, beyond its gate (DESIGN.md §5): enforced by the engine at the moment of acting. */
+/** What a tool is granted for, beyond its gate (docs/design.md): enforced by the engine at the moment of acting. */
 export type Grant = {
   /** What the agent may do with the tool (default: read, draft, approve and execute). A call needing another is denied. */
   capabilities?: Capability[];

@@ -3,7 +3,7 @@ import { CAPABILITIES, EFFECT_SEMANTICS, type Capability, type EffectSemantics, 
 import { isZodSchema, SdkDefinitionError } from "./errors";
 
 // defineTool: a tool the engine can call, with what it may change and how a repeat is made safe
-// (DESIGN.md §4). Checked when it is defined, so a mistake fails at start-up, not in a run.
+// (docs/design.md). Checked when it is defined, so a mistake fails at start-up, not in a run.
 
 export type ToolSpec<I, O> = {
   /** Namespaced: "crm.get_customer". `http.*` and `mcp.*` belong to tools an admin registers. */

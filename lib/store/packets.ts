@@ -1,4 +1,4 @@
-import { auditRow, writeAudit } from "@/lib/auth/audit";
+import { auditRow, writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { PacketFilter, RuntimeStore } from "@/lib/runtime/store";

@@ -1,4 +1,4 @@
-import { auditRow } from "@/lib/auth/audit";
+import { auditRow } from "@/lib/audit/audit-log";
 import type { NewRun, StepCommit } from "@/lib/runtime/store";
 import type { NewEntry } from "./state-entries";
 import {

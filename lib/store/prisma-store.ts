@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { databaseUrlOf, providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { loadState, storedEntriesOf, type RunState } from "@/lib/runtime/state";

@@ -1,4 +1,4 @@
-import { IMPACT_RANK, impactLevel } from "@/lib/inbox/impact";
+import { IMPACT_RANK, impactLevel } from "@/lib/runtime/impact";
 import type { NewIntent, NewPacket, StepCommit } from "@/lib/runtime/store";
 
 // What the store's raw statements write, as column → value, whatever the database. postgres-sql.ts

@@ -5,7 +5,7 @@ import type { HotQuery } from "./hot-path";
 import type { StoredEntries } from "@/lib/runtime/types";
 
 // A run's state is stored in two parts, so that a step writes the size of its change, not the size
-// of the run (DESIGN.md §9):
+// of the run (docs/architecture.md):
 //   - the head: the state's JSON with its facts and its journal emptied (Run.state, and a copy in each
 //     Checkpoint.state) — what is left is bounded: the plan, the last observations, usage, pending;
 //   - entries: the facts and the journal entries, the two parts that only ever grow, one StateEntry row

@@ -2,7 +2,7 @@ import type { TraceEvent } from "@/lib/runtime/types";
 import { redactPayload, defaultRedaction, type Redaction } from "./redact";
 import { parseTraceparent, spanIdOf, traceIdOfRun } from "./trace-context";
 
-// A run's OpenTelemetry spans, derived from its trace events (DESIGN.md §7) and nothing else: the
+// A run's OpenTelemetry spans, derived from its trace events (docs/observability.md) and nothing else: the
 // events are the durable record, so any process can compute the same spans with the same ids, after
 // a crash as well as before. `createSpanFold` reads the events in seq order and hands back each span
 // when the event that finishes it goes by, tagged with that event's seq: the process that wrote

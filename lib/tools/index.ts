@@ -8,7 +8,7 @@ import { orderTools } from "./orders";
 import { paymentTools } from "./payments";
 import { ticketTools } from "./tickets";
 
-// The built-in tools: one file per system of the sandbox world, all over HTTP (DESIGN.md §4).
+// The built-in tools: one file per system of the sandbox world, all over HTTP (docs/design.md).
 //
 //   tool                    capability  semantics     notes
 //   orders.get              read        pure-read     fresh for 5 min

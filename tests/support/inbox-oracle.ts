@@ -1,4 +1,4 @@
-import { IMPACT_RANK } from "../../lib/inbox/impact";
+import { IMPACT_RANK } from "../../lib/runtime/impact";
 import type { InboxFacets, InboxFilters, InboxItem, InboxSort } from "../../lib/inbox/queue";
 
 // The inbox's orders and filters as a plain in-memory model: the specification the database queries

@@ -7,8 +7,8 @@ import path from "node:path";
 // tests cross a real network boundary without a `next build`. Routing mirrors the App Router's folder
 // convention ([id] segments); the handlers are the same functions Next serves. Answers are streamed.
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type Route = { pattern: RegExp; names: string[]; load: () => Promise<Record<string, Handler>> };
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Route = { pattern: RegExp; names: string[]; catchAll: boolean; load: () => Promise<Record<string, Handler>> };
 
 function discoverRoutes(root: string, dir = "app/api"): Route[] {
   const routes: Route[] = [];
@@ -18,12 +18,15 @@ function discoverRoutes(root: string, dir = "app/api"): Route[] {
     else if (entry.name === "route.ts") {
       const segments = dir.replace(/^app/, "").split("/").filter(Boolean);
       const names: string[] = [];
-      const pattern = segments.map((s) => (s.startsWith("[") ? (names.push(s.slice(1, -1)), "([^/]+)") : s)).join("/");
-      routes.push({ pattern: new RegExp(`^/${pattern}/?$`), names, load: () => import(path.join(root, rel)) });
+      const catchAll = segments.some((s) => s.startsWith("[..."));
+      const pattern = segments
+        .map((s) => (s.startsWith("[...") ? (names.push(s.slice(4, -1)), "(.+)") : s.startsWith("[") ? (names.push(s.slice(1, -1)), "([^/]+)") : s))
+        .join("/");
+      routes.push({ pattern: new RegExp(`^/${pattern}/?$`), names, catchAll, load: () => import(path.join(root, rel)) });
     }
   }
-  // Static segments win over dynamic ones, as in Next.
-  return routes.sort((a, b) => a.names.length - b.names.length);
+  // Static segments win over dynamic ones, and both over a catch-all ([...path]), as in Next.
+  return routes.sort((a, b) => Number(a.catchAll) - Number(b.catchAll) || a.names.length - b.names.length);
 }
 
 async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
@@ -45,7 +48,8 @@ export async function startRouteServer(root = process.cwd()): Promise<{ url: str
       return;
     }
     const match = route.pattern.exec(pathname)!;
-    const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
+    // A catch-all's parameter is its segments, each decoded, as Next passes it.
+    const params = Object.fromEntries(route.names.map((n, i) => [n, route.catchAll && i === route.names.length - 1 ? match[i + 1].split("/").map(decodeURIComponent) : decodeURIComponent(match[i + 1])]));
     const response = await handler(await toRequest(req, base), { params: Promise.resolve(params) });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ApiScope } from "../../lib/api/scopes";
 import type { Scope } from "../../lib/auth/rbac";
+import { SANDBOX_ROUTES } from "../../lib/sandbox/routes";
 
-// Issue #9: who may call what, as one table the tests hold the code to. Every route handler the app
+// Security (docs/security.md): who may call what, as one table the tests hold the code to. Every route handler the app
 // serves (app/api/**/route.ts, each exported HTTP method) and every server action ("use server" modules'
 // exports) must have an entry here, and every entry must name something that exists: a new route or
 // action without an entry fails tests/authorization-matrix.int.test.ts until someone says who may use it.
@@ -115,10 +116,22 @@ export type DiscoveredRoute = {
  * imported: Auth.js's route cannot load under Vitest, and a table check must not depend on what loads.
  */
 export function discoverApiRoutes(root = process.cwd()): DiscoveredRoute[] {
-  return findFiles(root, "app/api", (name) => name === "route.ts").map((file) => {
+  return findFiles(root, "app/api", (name) => name === "route.ts").flatMap((file) => {
     const names = exportedNames(readFileSync(path.join(root, file), "utf8"));
-    return { template: `/${path.dirname(file).replace(/^app\//, "")}`, file, methods: HTTP_METHODS.filter((m) => names.includes(m)) };
+    const route = { template: `/${path.dirname(file).replace(/^app\//, "")}`, file, methods: HTTP_METHODS.filter((m) => names.includes(m)) };
+    return route.template === SANDBOX_CATCH_ALL ? [route, ...sandboxTableRoutes(file)] : [route];
   });
+}
+
+const SANDBOX_CATCH_ALL = "/api/sandbox/[...path]";
+
+/** The sandbox's routes, which its catch-all serves from one table (lib/sandbox/routes.ts): each is checked as a route of its own. */
+function sandboxTableRoutes(file: string): DiscoveredRoute[] {
+  return SANDBOX_ROUTES.map((route) => ({
+    template: `/api/sandbox/${route.pattern}`,
+    file,
+    methods: HTTP_METHODS.filter((m) => m in route.handlers),
+  }));
 }
 
 /**

@@ -184,7 +184,7 @@ describe("evaluatePermission: fail closed", () => {
   });
 });
 
-// ---- authority the engine enforces (issue #9)
+// ---- authority the engine enforces (docs/security.md)
 
 const NOW = new Date("2026-01-10T12:00:00Z");
 const fact = (key: string, kind: Fact["kind"], value: unknown, patch: Partial<Fact> = {}): Fact => ({

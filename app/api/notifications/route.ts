@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { getDb } from "@/lib/db";
 import { createChannel, findChannels, findRecentDeliveries } from "@/lib/notifications/channels";
 

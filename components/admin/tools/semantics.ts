@@ -1,6 +1,6 @@
 import type { BadgeTone } from "@/components/ui/badge";
 
-// What each effect semantics promises after a crash (DESIGN.md §4), in words an admin can check.
+// What each effect semantics promises after a crash (docs/design.md), in words an admin can check.
 export const SEMANTICS_INFO: Record<string, { tone: BadgeTone; meaning: string }> = {
   "pure-read": { tone: "gray", meaning: "changes nothing: safe to repeat" },
   idempotent: { tone: "green", meaning: "takes an idempotency key: a retry with the same key changes nothing new" },

@@ -1,4 +1,4 @@
-// Tools an admin registers at run time (DESIGN.md §4): HTTP endpoints and MCP server tools, each with
+// Tools an admin registers at run time (docs/design.md): HTTP endpoints and MCP server tools, each with
 // its own capability and effect semantics, resolved by name at every use (RuntimeOptions.resolveTool).
 export { disableTool, enableTool } from "./enable-disable";
 export { findRegisteredTools } from "./find-registered-tools";

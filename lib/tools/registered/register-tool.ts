@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import { presentRegisteredTool, type RegisteredToolView } from "./present";

@@ -6,7 +6,7 @@ import { stdioServerRefusals } from "./mcp-commands";
 import { CALL_VARIABLES, ENV_PREFIX, forbiddenEnvRefs, placeholderBeforePath, placeholders } from "./template";
 
 // What an admin sends to register a tool, and the rules that make its effect semantics honest
-// (DESIGN.md §4): an idempotent HTTP tool must say where the key goes, a reconcilable one how to
+// (docs/design.md): an idempotent HTTP tool must say where the key goes, a reconcilable one how to
 // find a previous attempt, and a pure read can only be granted as a read.
 
 export const TOOL_KINDS = ["http", "mcp"] as const;

@@ -15,7 +15,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/rbac";
 import { requirePageScope } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { impactReason } from "@/lib/inbox/impact";
+import { impactReason } from "@/lib/runtime/impact";
 import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { findDeciders, getPacketView } from "@/lib/queries/packets";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";

@@ -1,13 +1,11 @@
-import { noSandboxRoute } from "@/lib/sandbox/access";
-import { handleSandboxRequest } from "@/lib/sandbox/http";
+import { serveSandboxRequest } from "@/lib/sandbox/routes";
 
-// Anything under /api/sandbox that no route serves gets a JSON 404 (not the console's HTML page) — after
-// the same credential check as every sandbox route. startSandboxServer answers these itself.
+// Every path under /api/sandbox, served from the sandbox's route table (lib/sandbox/routes.ts) — the same table
+// startSandboxServer serves, so an unknown path is a JSON 404 and a wrong method a JSON 405, after the same
+// credential check as every sandbox route.
 
-async function notFound(request: Request) {
-  return handleSandboxRequest(request, {}, async () => {
-    throw noSandboxRoute(request);
-  });
+async function serve(request: Request) {
+  return serveSandboxRequest(request);
 }
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export { serve as GET, serve as POST, serve as PUT, serve as PATCH, serve as DELETE };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
 import { revokeApiToken } from "@/lib/api/tokens";
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { defineRoute } from "@/lib/api/route";
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import { getDb } from "@/lib/db";
 import { discoverMcpToolsSchema, listMcpTools } from "@/lib/tools/registered";
 

@@ -1,4 +1,4 @@
-import type { Capability, EffectSemantics, PacketKind } from "@/lib/runtime/types";
+import type { Capability, EffectSemantics, PacketKind } from "./types";
 
 // How much harm a wrong "yes" can do, from the tool's own declaration (capability + effect semantics)
 // and the kind of world it touches. The inbox sorts by it, and a HIGH-impact approval — also by
