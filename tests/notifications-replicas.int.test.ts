@@ -39,7 +39,10 @@ describe.runIf(inject("postgresUrl"))("notifications with two console processes 
     res.writeHead(200).end();
   });
 
+  const savedHosts = process.env.TETHER_TOOL_ALLOWED_HOSTS;
+
   beforeAll(async () => {
+    process.env.TETHER_TOOL_ALLOWED_HOSTS = "127.0.0.1"; // the local receiver (the channel is checked against it here too)
     database = createPostgres(`tether_notify_${process.pid}_${Date.now()}`)!;
     world = await startWorld();
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -52,6 +55,8 @@ describe.runIf(inject("postgresUrl"))("notifications with two console processes 
     await world.close();
     await t.close();
     database?.drop();
+    if (savedHosts === undefined) delete process.env.TETHER_TOOL_ALLOWED_HOSTS;
+    else process.env.TETHER_TOOL_ALLOWED_HOSTS = savedHosts;
   });
 
   it("a packet opening is sent once and recorded once, whichever process claims it", async () => {
