@@ -9,12 +9,13 @@
 //   opengate    open gate: requestGate → packet → decision → the long-polling client woken     (open-gate.ts)
 //   scaling     1, 2, 4 worker processes on one Postgres database + the one-client commit floor (scaling.ts)
 //   memory      a worker process with 1,000 parked runs and 64 active ones (Postgres)           (memory.ts)
+//   limits      the request limits' cost: a rate-limit take, contended takes, the queued-runs cap check (limits.ts)
 // Knobs (env): BENCH_DBS=sqlite,postgres; BENCH_PURE_STEPS, BENCH_EFFECT_STEPS, BENCH_LONG_STEPS,
 // BENCH_STEPS_PER_RUN, BENCH_PAYLOAD_BYTES (tool result size), BENCH_CONCURRENT_RUNS, BENCH_CONCURRENT_STEPS,
 // BENCH_CONCURRENCY, BENCH_IO_RUNS, BENCH_IO_STEPS, BENCH_IO_WAIT_MS, BENCH_GATE_ROUNDS, BENCH_LATENCY_RUNS,
 // BENCH_IDLE_GAP_MS, BENCH_POLL_MS (started workers' fallback poll), BENCH_SCALING_PROCESSES,
 // BENCH_SCALING_RUNS (per process), BENCH_SCALING_STEPS, BENCH_SCALING_CONCURRENCY, BENCH_FLOOR_MS,
-// BENCH_MEMORY_PARKED, BENCH_MEMORY_ACTIVE, BENCH_MEMORY_CONCURRENCY; BENCH_SQL=1 (print the SQL of one
+// BENCH_MEMORY_PARKED, BENCH_MEMORY_ACTIVE, BENCH_MEMORY_CONCURRENCY, BENCH_LIMITS_CALLS; BENCH_SQL=1 (print the SQL of one
 // short run), BENCH_SQLITE_FULL=1 (a second SQLite pass with synchronous=FULL set again on the bench
 // connection), TETHER_BENCH_PG_URL (admin database). Every figure is measured in this run, never estimated.
 import { execFileSync } from "node:child_process";
@@ -31,6 +32,7 @@ import { buildBench, type Bench } from "./support/workload";
 import { measureConcurrent } from "./scenarios/concurrent";
 import { gateGoals, gateRoundTrip, printGate, type GateResult } from "./scenarios/gate-round-trip";
 import { ioGoals, ioOverlap, printIo, type IoResult } from "./scenarios/io-overlap";
+import { limitsCost, printLimits, type LimitsResult } from "./scenarios/limits";
 import { compareLongRun, longRunGoals, printLongRun } from "./scenarios/long-run";
 import { memory, memoryGoals, printMemory, type MemoryResult } from "./scenarios/memory";
 import { newRunGoals, newRunLatency, printNewRun, type NewRunResult } from "./scenarios/new-run-latency";
@@ -40,9 +42,9 @@ import { FULL_SCENARIOS, PER_RUN, SEQUENTIAL, measure, showSql, warmUp, type Pro
 
 installDriverCounters();
 
-const ALL = ["sequential", "concurrent", "io", "gate", "latency", "opengate", "scaling", "memory"] as const;
+const ALL = ["sequential", "concurrent", "io", "gate", "latency", "opengate", "scaling", "memory", "limits"] as const;
 /** The scenarios that run in this process on each database (the others start processes of their own). */
-const IN_PROCESS: readonly Name[] = ["sequential", "concurrent", "io", "gate", "latency", "opengate"];
+const IN_PROCESS: readonly Name[] = ["sequential", "concurrent", "io", "gate", "latency", "opengate", "limits"];
 type Name = (typeof ALL)[number];
 const only = list("BENCH_ONLY", [...ALL]);
 const unknown = only.filter((n) => !(ALL as readonly string[]).includes(n));
@@ -50,8 +52,8 @@ if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join
 const selected = (name: Name) => only.includes(name);
 const dbs = list("BENCH_DBS", ["sqlite", "postgres"]);
 
-type Results = { rows: Row[]; io: IoResult[]; gate: GateResult[]; newRun: NewRunResult[]; openGate: OpenGateResult[]; scaling: ScalingResult | null; memory: MemoryResult | null; engineLog: string[] };
-const results: Results = { rows: [], io: [], gate: [], newRun: [], openGate: [], scaling: null, memory: null, engineLog: [] };
+type Results = { rows: Row[]; io: IoResult[]; gate: GateResult[]; newRun: NewRunResult[]; openGate: OpenGateResult[]; limits: LimitsResult[]; scaling: ScalingResult | null; memory: MemoryResult | null; engineLog: string[] };
+const results: Results = { rows: [], io: [], gate: [], newRun: [], openGate: [], limits: [], scaling: null, memory: null, engineLog: [] };
 const t00 = performance.now();
 const progress = (what: string) => process.stderr.write(`  [${((performance.now() - t00) / 1000).toFixed(1)} s] measured ${what}\n`);
 
@@ -96,6 +98,10 @@ async function benchDatabase(db: string, provider: Provider, bench: Bench, pg: P
   if (selected("opengate")) {
     results.openGate.push(await openGateRoundTrip(db, bench));
     progress(`${db} · open gate round trip`);
+  }
+  if (selected("limits")) {
+    results.limits.push(await limitsCost(db, bench));
+    progress(`${db} · request limits`);
   }
 }
 
@@ -181,6 +187,7 @@ async function main() {
   printGate(results.gate);
   printNewRun(results.newRun);
   printOpenGate(results.openGate);
+  printLimits(results.limits);
   printScaling(results.scaling);
   printMemory(results.memory);
   printGoals(goals);
@@ -206,6 +213,7 @@ async function main() {
     gateRoundTrip: results.gate.map((r) => ({ db: r.db, rounds: r.rounds, p50Ms: round(r.roundTrip.p50), p95Ms: round(r.roundTrip.p95), maxMs: round(r.roundTrip.max), decideP50Ms: round(r.decide.p50), fromCallP50Ms: round(r.fromCall.p50), missed: r.missed, claimsPerRound: round(r.claimsPerRound), storeCalls: timelineJson(r.timeline) })),
     openGateRoundTrip: results.openGate.map((r) => ({ db: r.db, rounds: r.rounds, p50Ms: round(r.woken.p50), p95Ms: round(r.woken.p95), maxMs: round(r.woken.max), fromCallP50Ms: round(r.fromCall.p50), openedP50Ms: round(r.opened.p50), missed: r.missed })),
     newRunLatency: results.newRun.map((r) => ({ db: r.db, runs: r.runs, p50Ms: round(r.firstStep.p50), p95Ms: round(r.firstStep.p95), maxMs: round(r.firstStep.max), pickupP50Ms: round(r.pickup.p50), startRunP50Ms: round(r.create.p50), fromCallP50Ms: round(r.fromCall.p50), missed: r.missed, claimsPerRun: round(r.claimsPerRun), storeCalls: timelineJson(r.timeline) })),
+    limits: results.limits.map((r) => ({ db: r.db, calls: r.calls, takeP50Ms: round(r.take.p50, 3), takeP95Ms: round(r.take.p95, 3), contendedP50Ms: round(r.contended.p50, 3), contendedP95Ms: round(r.contended.p95, 3), queueCheckP50Ms: round(r.queueCheck.p50, 3), queueCheckP95Ms: round(r.queueCheck.p95, 3) })),
     scaling: results.scaling && {
       commitFloorPerSec: round(results.scaling.floor.perSec, 0), concurrency: results.scaling.concurrency,
       points: results.scaling.points.map((p) => ({ processes: p.processes, runs: p.runs, steps: p.steps, wallMs: round(p.wallMs, 0), stepsPerSec: round(p.stepsPerSec, 0), commitsPerSec: round(p.commitsPerSec, 0), statementsPerStep: round(p.statementsPerStep), workerCores: round(p.workerCores), backendCores: round(p.backendCores), machineCores: round(p.machineCores), engineLogLines: p.engineLogLines })),

@@ -8,7 +8,7 @@ import Credentials from "next-auth/providers/credentials";
 import { writeAudit } from "@/lib/audit/audit-log";
 import { baseAuthConfig } from "@/lib/auth/config";
 import { oidcDefaultRole, oidcProviderFromEnv, OIDC_PROVIDER_ID, type OidcClaims } from "@/lib/auth/oidc";
-import { authorizeThrottled, signInThrottle } from "@/lib/auth/throttle";
+import { authorizeThrottled, signInThrottleFor } from "@/lib/auth/throttle";
 import { normalizeEmail, resolveOidcUser } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 
@@ -27,7 +27,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         // Throttled per account and per client address (lib/auth/throttle.ts).
-        authorize: (credentials, request) => authorizeThrottled({ db: getDb(), throttle: signInThrottle, audit }, credentials, request.headers),
+        authorize: (credentials, request) => authorizeThrottled({ db: getDb(), throttle: signInThrottleFor(getDb()), audit }, credentials, request.headers),
       }),
       ...(oidc ? [oidc] : []),
     ],

@@ -134,7 +134,7 @@ export const envSchema = z.object({
       return DEFAULT_MAX_BODY_BYTES;
     }),
   TETHER_RATE_LIMIT: variable({ area: "Server", default: "20,200" },
-    'Requests per second and burst ("<per second>,<burst>"), per API token and per person, on the API and the console\'s routes (in memory, per process); past it 429 with Retry-After. "off" turns it off.',
+    'Requests per second and burst ("<per second>,<burst>"), per API token and per person, on the API, the console\'s routes and its server actions (counted in Postgres, shared by every console replica; in memory on the embedded SQLite); past it 429 with Retry-After. "off" turns it off.',
     (raw): RateLimit | null => {
       const value = raw?.trim();
       if (!value) return DEFAULT_RATE_LIMIT;
@@ -145,7 +145,7 @@ export const envSchema = z.object({
       return limit;
     }),
   TETHER_MAX_QUEUED_RUNS: variable({ area: "Server", default: String(DEFAULT_MAX_QUEUED_RUNS) },
-    'Runs one agent may have waiting for a worker (a whole number ≥ 1); past it POST /api/runs answers 429 (a retry with a known idempotency key still gets its run). "off" turns it off.',
+    'Runs one agent may have waiting for a worker (a whole number ≥ 1); past it POST /api/runs answers 429 (a retry with a known idempotency key still gets its run). Counted under a lock every console replica on one Postgres takes. "off" turns it off.',
     (raw) => {
       const value = raw?.trim();
       if (!value) return DEFAULT_MAX_QUEUED_RUNS;

@@ -9,7 +9,8 @@ import { oidcDefaultRole, oidcProviderFromEnv } from "../lib/auth/oidc";
 import { passwordWeakness } from "../lib/auth/password";
 import { can, requireScope, ROLE_SCOPES, ROLES, SCOPES, type Scope } from "../lib/auth/rbac";
 import { ensureAuthSecretFile, resolveAuthSecret } from "../lib/auth/secret";
-import { addressThrottleKey, clientAddress, createSignInThrottle, createThrottle, SIGN_IN_LIMITS, signInLockMessage } from "../lib/auth/throttle";
+import { addressThrottleKey, clientAddress, createSignInThrottle, SIGN_IN_LIMITS, signInLockMessage } from "../lib/auth/throttle";
+import { createMemoryFailureCounter } from "../lib/limits/failure-counter";
 import { trustedProxyHops } from "../lib/auth/trust-proxy";
 
 // Sign-in and roles without a database: the RBAC table, configuration from the environment, the
@@ -127,39 +128,39 @@ describe("passwords a person may set", () => {
 });
 
 describe("sign-in throttle", () => {
-  it("locks an email after max failures within the window, until it passes or a success resets it", () => {
+  it("locks an email after max failures within the window, until it passes or a success resets it", async () => {
     let now = 0;
-    const throttle = createThrottle({ max: 3, windowMs: 60_000, now: () => now });
+    const throttle = createMemoryFailureCounter({ max: 3, windowMs: 60_000, now: () => now });
     for (let i = 0; i < 3; i++) {
-      expect(throttle.retryAfterMs("a@x")).toBe(0);
-      throttle.fail("a@x");
+      expect(await throttle.retryAfterMs("a@x")).toBe(0);
+      await throttle.fail("a@x");
       now += 1_000;
     }
-    expect(throttle.retryAfterMs("a@x")).toBe(57_000);
-    expect(throttle.retryAfterMs("b@x")).toBe(0);
+    expect(await throttle.retryAfterMs("a@x")).toBe(57_000);
+    expect(await throttle.retryAfterMs("b@x")).toBe(0);
     now += 57_000;
-    expect(throttle.retryAfterMs("a@x")).toBe(0);
-    throttle.fail("a@x");
-    throttle.reset("a@x");
-    expect(throttle.retryAfterMs("a@x")).toBe(0);
+    expect(await throttle.retryAfterMs("a@x")).toBe(0);
+    await throttle.fail("a@x");
+    await throttle.reset("a@x");
+    expect(await throttle.retryAfterMs("a@x")).toBe(0);
   });
 
-  it("per account and per address: the address's lock first, whatever the account; a success clears only the account", () => {
+  it("per account and per address: the address's lock first, whatever the account; a success clears only the account", async () => {
     let now = 0;
     const throttle = createSignInThrottle({ perAccount: { max: 2, windowMs: 60_000 }, perAddress: { max: 3, windowMs: 120_000 }, now: () => now });
     const from = (email: string, address: string | null = "192.0.2.7") => ({ email, address });
-    throttle.fail(from("a@x"));
-    throttle.succeed(from("a@x")); // clears a@x, not the address
-    throttle.fail(from("a@x"));
-    expect(throttle.lockOf(from("a@x"))).toBeNull();
-    throttle.fail(from("a@x"));
-    expect(throttle.lockOf(from("a@x", "192.0.2.8"))).toEqual({ by: "account", retryAfterMs: 60_000 });
-    expect(throttle.lockOf(from("b@x"))).toEqual({ by: "address", retryAfterMs: 120_000 }); // three failures from 192.0.2.7
-    expect(throttle.lockOf(from("a@x"))?.by).toBe("address");
-    expect(throttle.lockOf(from("b@x", "192.0.2.8"))).toBeNull();
-    expect(throttle.lockOf(from("b@x", null))).toBeNull(); // no address known: the account's count only
+    await throttle.fail(from("a@x"));
+    await throttle.succeed(from("a@x")); // clears a@x, not the address
+    await throttle.fail(from("a@x"));
+    expect(await throttle.lockOf(from("a@x"))).toBeNull();
+    await throttle.fail(from("a@x"));
+    expect(await throttle.lockOf(from("a@x", "192.0.2.8"))).toEqual({ by: "account", retryAfterMs: 60_000 });
+    expect(await throttle.lockOf(from("b@x"))).toEqual({ by: "address", retryAfterMs: 120_000 }); // three failures from 192.0.2.7
+    expect((await throttle.lockOf(from("a@x")))?.by).toBe("address");
+    expect(await throttle.lockOf(from("b@x", "192.0.2.8"))).toBeNull();
+    expect(await throttle.lockOf(from("b@x", null))).toBeNull(); // no address known: the account's count only
     now += 120_000;
-    expect(throttle.lockOf(from("b@x"))).toBeNull();
+    expect(await throttle.lockOf(from("b@x"))).toBeNull();
   });
 
   it("the limits: 10 failures per account, 30 per address, in 15 minutes", () => {

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findAuditLog, writeAudit } from "../lib/audit/audit-log";
-import { authorizeThrottled, createSignInThrottle, SIGN_IN_LIMITS, type SignInThrottle } from "../lib/auth/throttle";
+import { authorizeThrottled, createSignInThrottle, SIGN_IN_LIMITS, signInThrottleFor, type SignInThrottle } from "../lib/auth/throttle";
 import { createUser } from "../lib/auth/users";
 import { createDb, type Db } from "../lib/db";
 import { providers, uid } from "./support/runtime";
@@ -9,7 +9,9 @@ import { providers, uid } from "./support/runtime";
 // Security (docs/security.md): password sign-ins are throttled per account and per client address. Each attempt goes
 // through the Credentials provider's authorize function (lib/auth.ts hands Auth.js exactly this one)
 // against a real database and the real password check, from the address in the request's
-// X-Forwarded-For. (Auth.js's own route cannot be loaded under vitest: next-auth imports "next/server"
+// X-Forwarded-For. On Postgres the attempts alternate between two clients of the database, as between
+// two console replicas: the counts are the database's, so the limits hold once, not once per replica.
+// (Auth.js's own route cannot be loaded under vitest: next-auth imports "next/server"
 // by a path Node's ESM resolver refuses; the sign-in form's message is covered in tests/auth.test.ts.)
 
 const password = "a sturdy passphrase 42";
@@ -19,27 +21,33 @@ const address = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 255)}`;
 type Outcome = "signed-in" | "refused";
 const LIMITS = { perAccount: { max: 3, windowMs: SIGN_IN_LIMITS.perAccount.windowMs }, perAddress: { max: 5, windowMs: SIGN_IN_LIMITS.perAddress.windowMs } };
 
-describe.each(providers())("the throttled credentials authorize [%s]", (_provider, url) => {
+describe.each(providers())("the throttled credentials authorize [%s]", (provider, url) => {
   let db: Db;
-  let throttle: SignInThrottle;
+  let replica: Db;
+  let throttles: SignInThrottle[];
+  let attempts = 0;
   let savedTrustProxy: string | undefined;
   beforeAll(() => {
     savedTrustProxy = process.env.TETHER_TRUST_PROXY;
     delete process.env.TETHER_TRUST_PROXY;
     db = createDb(url);
+    replica = createDb(url);
   });
   beforeEach(() => {
     // The production limits (SIGN_IN_LIMITS: 10 per account, 30 per address) scaled down: every attempt
     // runs the real scrypt check, and the logic does not depend on the numbers.
-    throttle = createSignInThrottle(LIMITS);
+    // On Postgres the counts are rows every client shares (unique emails and addresses keep tests apart).
+    throttles = provider === "postgres" ? [signInThrottleFor(db, LIMITS), signInThrottleFor(replica, LIMITS)] : [createSignInThrottle(LIMITS)];
   });
   afterAll(async () => {
     if (savedTrustProxy === undefined) delete process.env.TETHER_TRUST_PROXY;
     else process.env.TETHER_TRUST_PROXY = savedTrustProxy;
     await db.$disconnect();
+    await replica.$disconnect();
   });
 
   async function signInOnce(credentials: { email: string; password: string }, forwardedFor: string): Promise<Outcome> {
+    const throttle = throttles[attempts++ % throttles.length];
     const user = await authorizeThrottled({ db, throttle, audit: (entry) => writeAudit(db, entry) }, credentials, new Headers({ "x-forwarded-for": forwardedFor }));
     if (user) expect(user.email).toBe(credentials.email);
     return user ? "signed-in" : "refused";

@@ -1,5 +1,5 @@
 // Every server action has the same thin shape (STYLE.md): parse the input with zod → authenticate →
-// authorize (scope) → call one domain or runtime function → audit → return
+// authorize (scope) → the person's rate limit (as on the API's routes) → call one domain or runtime function → audit → return
 //   { ok: true, data } | { ok: false, code, message, fieldErrors? }
 // The client always branches on `ok`. A raw exception message never reaches the browser: AppErrors
 // give their userMessage, anything else becomes INTERNAL and is logged on the server.
@@ -15,6 +15,7 @@ import { revalidatePath as nextRevalidatePath } from "next/cache";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit/audit-log";
 import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
+import { enforceRateLimit } from "@/lib/api/rate-limit";
 import { getDb, type Db } from "@/lib/db";
 import { fieldErrorsFromIssues, isAppError, type ErrorCode, type FieldErrors } from "@/lib/runtime/errors";
 
@@ -61,8 +62,9 @@ export function defineAction<S extends z.ZodType, O>(
       const parsed = opts.schema.safeParse(rawInput instanceof FormData ? formDataToObject(rawInput) : rawInput);
       user = await env.getUser();
       requireScope(user, opts.scope); // UNAUTHENTICATED before INVALID_INPUT: a stranger learns nothing
-      if (!parsed.success) return { ok: false, code: "INVALID_INPUT", message: "Check the highlighted fields.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) };
       const db = env.getDb();
+      await enforceRateLimit([`person:${user!.email}`], db); // the person's bucket, shared with the API and the console's routes
+      if (!parsed.success) return { ok: false, code: "INVALID_INPUT", message: "Check the highlighted fields.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) };
       const data = await handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath });
       if (auditAction && opts.audit !== false && !opts.audit?.byHandler) {
         const audit = opts.audit ?? {};

@@ -19,7 +19,7 @@ export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Sch
       // Imported lazily so this module can be loaded without Auth.js (as defineAction does).
       const { getCurrentUser } = await import("@/lib/auth/session");
       const user = requireScope(await getCurrentUser(), opts.scope);
-      enforceRateLimit([`person:${user.email}`]);
+      await enforceRateLimit([`person:${user.email}`]);
       const params = parse(opts.params, await context.params, "path");
       const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
       const result = await handler({ user, params, query });

@@ -72,7 +72,7 @@ export async function authenticate(request: Request, scope: ApiScope | readonly 
     const named = anyOf.map((s) => `"${s}"`).join(" or ");
     throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${anyOf.join(" or ")}`, userMessage: `This token does not have the ${named} scope.` });
   }
-  enforceRateLimit([`token:${principal.tokenId}`, `person:${principal.principal}`]);
+  await enforceRateLimit([`token:${principal.tokenId}`, `person:${principal.principal}`]);
   return principal;
 }
 

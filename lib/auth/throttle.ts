@@ -1,40 +1,25 @@
 import { isIP } from "node:net";
 import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+<<<<<<< HEAD
 import type { AuditEntry } from "@/lib/audit/audit-log";
+=======
+import { createMemoryFailureCounter, type FailureCounter, type ThrottleLimit } from "@/lib/limits/failure-counter";
+import { failureCounterFor } from "@/lib/limits/limiter-for";
+import type { AuditEntry } from "./audit";
+>>>>>>> limits
 import type { SessionUser } from "./rbac";
 import { trustedProxyHops } from "./trust-proxy";
 import { checkCredentials, normalizeEmail } from "./users";
 
-// Failed password sign-ins, in memory (per process), counted twice: per account (10 failures in 15
-// minutes lock the email) and per client address (30 failures in 15 minutes lock the address, whatever
-// accounts they were for, so trying one password on many accounts is stopped too). A lock lasts until
-// the oldest counted failure leaves the window. A success clears its account's count, never its
-// address's: one known password must not let an address reset its count between guesses.
+// Failed password sign-ins, counted twice: per account (10 failures in 15 minutes lock the email) and
+// per client address (30 failures in 15 minutes lock the address, whatever accounts they were for, so
+// trying one password on many accounts is stopped too). A lock lasts until the oldest counted failure
+// leaves the window. A success clears its account's count, never its address's: one known password
+// must not let an address reset its count between guesses. The counts live where lib/limits puts them:
+// in a Postgres table every console replica shares, or in the process's memory on SQLite.
 
-export function createThrottle({ max, windowMs, now = () => Date.now() }: { max: number; windowMs: number; now?: () => number }) {
-  const failures = new Map<string, number[]>();
-  const recent = (key: string) => (failures.get(key) ?? []).filter((t) => now() - t < windowMs);
-  return {
-    /** Milliseconds until the key may try again, or 0. */
-    retryAfterMs(key: string): number {
-      const times = recent(key);
-      return times.length >= max ? windowMs - (now() - times[0]) : 0;
-    },
-    fail(key: string): void {
-      const times = recent(key);
-      times.push(now());
-      failures.delete(key); // re-inserted last: the map's order is least recently failed first
-      failures.set(key, times.slice(-max));
-      if (failures.size > 10_000) failures.delete(failures.keys().next().value!); // bounded memory
-    },
-    reset(key: string): void {
-      failures.delete(key);
-    },
-  };
-}
-
-export type ThrottleLimit = { max: number; windowMs: number };
+export type { ThrottleLimit };
 /** Who is trying: the typed email (normalised; "" when none) and the client's address (null when unknown). */
 export type SignInAttempt = { email: string; address: string | null };
 /** Why an attempt is refused before the password is checked, and for how long. */
@@ -45,35 +30,43 @@ export const SIGN_IN_LIMITS = {
   perAddress: { max: 30, windowMs: 15 * 60_000 },
 } satisfies Record<string, ThrottleLimit>;
 
-export function createSignInThrottle({ perAccount, perAddress, now }: { perAccount: ThrottleLimit; perAddress: ThrottleLimit; now?: () => number }) {
-  const accounts = createThrottle({ ...perAccount, now });
-  const addresses = createThrottle({ ...perAddress, now });
+/** The throttle over two failure counts: one keyed by account (email), one by address. */
+export function signInThrottleOver({ accounts, addresses }: { accounts: FailureCounter; addresses: FailureCounter }) {
   const addressKey = (attempt: SignInAttempt) => (attempt.address ? addressThrottleKey(attempt.address) : null);
   return {
     /** The lock on this attempt (the address's first: changing accounts does not lift it), or null. */
-    lockOf(attempt: SignInAttempt): SignInLock | null {
+    async lockOf(attempt: SignInAttempt): Promise<SignInLock | null> {
       const key = addressKey(attempt);
-      const byAddress = key ? addresses.retryAfterMs(key) : 0;
+      const byAddress = key ? await addresses.retryAfterMs(key) : 0;
       if (byAddress > 0) return { by: "address", retryAfterMs: byAddress };
-      const byAccount = attempt.email ? accounts.retryAfterMs(attempt.email) : 0;
+      const byAccount = attempt.email ? await accounts.retryAfterMs(attempt.email) : 0;
       return byAccount > 0 ? { by: "account", retryAfterMs: byAccount } : null;
     },
-    fail(attempt: SignInAttempt): void {
+    async fail(attempt: SignInAttempt): Promise<void> {
       const key = addressKey(attempt);
-      if (key) addresses.fail(key);
-      if (attempt.email) accounts.fail(attempt.email);
+      if (key) await addresses.fail(key);
+      if (attempt.email) await accounts.fail(attempt.email);
     },
-    succeed(attempt: SignInAttempt): void {
-      if (attempt.email) accounts.reset(attempt.email);
+    async succeed(attempt: SignInAttempt): Promise<void> {
+      if (attempt.email) await accounts.reset(attempt.email);
     },
   };
 }
 
-const globalForThrottle = globalThis as unknown as { tetherSignInThrottles?: ReturnType<typeof createSignInThrottle> };
-/** The process-wide throttle for password sign-ins (SIGN_IN_LIMITS). */
-export const signInThrottle = (globalForThrottle.tetherSignInThrottles ??= createSignInThrottle(SIGN_IN_LIMITS));
+/** A throttle counting in this process's memory (tests give it a clock). */
+export function createSignInThrottle({ perAccount, perAddress, now }: { perAccount: ThrottleLimit; perAddress: ThrottleLimit; now?: () => number }) {
+  return signInThrottleOver({ accounts: createMemoryFailureCounter({ ...perAccount, now }), addresses: createMemoryFailureCounter({ ...perAddress, now }) });
+}
 
-export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
+/** The throttle for password sign-ins on this database (SIGN_IN_LIMITS unless given): shared by replicas on Postgres. */
+export function signInThrottleFor(db: Db, limits: { perAccount: ThrottleLimit; perAddress: ThrottleLimit } = SIGN_IN_LIMITS): SignInThrottle {
+  return signInThrottleOver({
+    accounts: failureCounterFor(db, { ...limits.perAccount, namespace: "signin-account" }),
+    addresses: failureCounterFor(db, { ...limits.perAddress, namespace: "signin-address" }),
+  });
+}
+
+export type SignInThrottle = ReturnType<typeof signInThrottleOver>;
 
 /**
  * The Credentials provider's authorize (lib/auth.ts): a locked attempt is refused (and audited) before
@@ -87,7 +80,7 @@ export async function authorizeThrottled(
   const email = (credentials as { email?: unknown } | undefined)?.email;
   const typed = typeof email === "string" ? normalizeEmail(email).slice(0, 320) : "";
   const attempt = { email: typed, address: clientAddress(headers) };
-  const lock = deps.throttle.lockOf(attempt);
+  const lock = await deps.throttle.lockOf(attempt);
   if (lock) {
     const reason = lock.by === "address" ? "throttled-address" : "throttled";
     if (typed) await deps.audit({ actor: typed, action: "auth.signin_failed", data: { provider: "credentials", reason, address: attempt.address } });
@@ -95,10 +88,10 @@ export async function authorizeThrottled(
   }
   const check = await checkCredentials(deps.db, credentials);
   if (check.ok) {
-    deps.throttle.succeed(attempt);
+    await deps.throttle.succeed(attempt);
     return check.user;
   }
-  deps.throttle.fail(attempt);
+  await deps.throttle.fail(attempt);
   if (typed) await deps.audit({ actor: typed, action: "auth.signin_failed", data: { provider: "credentials", reason: check.reason, address: attempt.address } });
   return null;
 }

@@ -1,11 +1,12 @@
-import { assertRoomInQueue } from "@/lib/api/queued-runs";
+import { withRoomInQueue } from "@/lib/api/queued-runs";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { Runtime, StartRunInput } from "@/lib/runtime";
 
 // Starting a run, the one way every adapter does it (POST /api/runs, the MCP server, the open gates,
 // the LangGraph and A2A surfaces): a known idempotency key returns its run even when the agent's queue
-// is full; otherwise the queued-runs cap is checked before the engine writes the run.
+// is full; otherwise the queued-runs cap is checked before the engine writes the run, under a lock on
+// the agent's queue that every console replica on the database takes.
 
 export type StartRunCommand = Omit<StartRunInput, "startedBy"> & { startedBy: string };
 
@@ -17,6 +18,6 @@ export async function startRun(deps: { db: Db; runtime: Runtime }, command: Star
   const known = command.idempotencyKey
     ? await deps.db.run.findUnique({ where: { idempotencyKey: command.idempotencyKey }, select: { id: true } })
     : null;
-  if (!known) await assertRoomInQueue(deps.db, command.agent);
-  return deps.runtime.startRun(command);
+  if (known) return deps.runtime.startRun(command);
+  return withRoomInQueue(deps.db, command.agent, () => deps.runtime.startRun(command));
 }

@@ -7,8 +7,9 @@ import { AuthError } from "next-auth";
 import { signIn } from "@/lib/auth";
 import { safeCallbackPath } from "@/lib/auth/config";
 import { OIDC_PROVIDER_ID } from "@/lib/auth/oidc";
-import { clientAddress, signInLockMessage, signInThrottle } from "@/lib/auth/throttle";
+import { clientAddress, signInLockMessage, signInThrottleFor } from "@/lib/auth/throttle";
 import { credentialsSchema, normalizeEmail } from "@/lib/auth/users";
+import { getDb } from "@/lib/db";
 
 export type SignInState = { error?: string; fieldErrors?: { email?: string; password?: string }; email?: string };
 
@@ -22,7 +23,8 @@ export async function signInWithPasswordAction(_previous: SignInState, form: For
   }
   // The same lock Credentials' authorize applies (it sees the same headers), said as what it is.
   const attempt = { email: normalizeEmail(parsed.data.email), address: clientAddress(await headers()) };
-  const locked = signInThrottle.lockOf(attempt);
+  const throttle = signInThrottleFor(getDb());
+  const locked = await throttle.lockOf(attempt);
   if (locked) return { error: signInLockMessage(locked), email };
   try {
     await signIn("credentials", { ...parsed.data, redirectTo: safeCallbackPath(form.get("callbackUrl")) });
@@ -30,7 +32,7 @@ export async function signInWithPasswordAction(_previous: SignInState, form: For
     if (error instanceof AuthError) {
       if (error.type !== "CredentialsSignin") return { error: "Signing in failed. Try again.", email };
       // This failure may have been the one that locked the account or the address: say so now.
-      const lockedNow = signInThrottle.lockOf(attempt);
+      const lockedNow = await throttle.lockOf(attempt);
       return { error: lockedNow ? signInLockMessage(lockedNow) : "Wrong email or password.", email };
     }
     throw error; // the redirect after a successful sign-in
