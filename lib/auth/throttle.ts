@@ -1,13 +1,9 @@
 import { isIP } from "node:net";
 import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-<<<<<<< HEAD
 import type { AuditEntry } from "@/lib/audit/audit-log";
-=======
 import { createMemoryFailureCounter, type FailureCounter, type ThrottleLimit } from "@/lib/limits/failure-counter";
 import { failureCounterFor } from "@/lib/limits/limiter-for";
-import type { AuditEntry } from "./audit";
->>>>>>> limits
 import type { SessionUser } from "./rbac";
 import { trustedProxyHops } from "./trust-proxy";
 import { checkCredentials, normalizeEmail } from "./users";
