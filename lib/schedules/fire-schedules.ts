@@ -21,7 +21,13 @@ export const LATE_TOLERANCE_MS = 15_000;
 /** Past this many missed ticks, the missed row says "at least". */
 const MAX_COUNTED_MISSES = 10_000;
 
-export type FireDeps = { db: Db; runtime: Runtime; owner: string; now?: () => Date; claimMs?: number; logger?: Logger };
+/** Where crash tests stop a worker: its ticks recorded but no run started; a run started but its fire not yet settled. */
+export type ScheduleFaultPoint = "after-record" | "after-start";
+
+export type FireDeps = {
+  db: Db; runtime: Runtime; owner: string; now?: () => Date; claimMs?: number; logger?: Logger;
+  onFaultPoint?: (point: ScheduleFaultPoint, info: { scheduleId: string; tick?: Date }) => Promise<void>;
+};
 type ScheduleRow = Awaited<ReturnType<Db["schedule"]["findUniqueOrThrow"]>>;
 
 export const scheduleRunKey = (scheduleId: string, tick: Date) => `schedule:${scheduleId}:${tick.toISOString()}`;
@@ -29,7 +35,7 @@ const ACTIVE = { notIn: [...TERMINAL_STATUSES] };
 
 /** One pass: every schedule that is due or has fires waiting, claimed one at a time. Returns the runs it started. */
 export async function fireDueSchedules(deps: FireDeps): Promise<{ started: number }> {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = (deps.now ?? deps.runtime.context.clock.now)();
   const due = await deps.db.schedule.findMany({ where: { paused: false, nextFireAt: { lte: now } }, select: { id: true }, orderBy: { nextFireAt: "asc" }, take: 100 });
   const waiting = await deps.db.scheduleFire.findMany({ where: { outcome: "pending", schedule: { paused: false } }, select: { scheduleId: true }, distinct: ["scheduleId"], take: 100 });
   let started = 0;
@@ -37,7 +43,9 @@ export async function fireDueSchedules(deps: FireDeps): Promise<{ started: numbe
     const schedule = await claim(deps, id, now);
     if (!schedule) continue;
     try {
-      if (schedule.nextFireAt && schedule.nextFireAt <= now) await recordDueTicks(deps.db, schedule, now);
+      if (schedule.nextFireAt && schedule.nextFireAt <= now && await recordDueTicks(deps.db, schedule, now)) {
+        await deps.onFaultPoint?.("after-record", { scheduleId: id, tick: schedule.nextFireAt });
+      }
       started += await startPendingFires(deps, schedule);
     } catch (error) {
       deps.logger?.error("schedules: firing failed (retried at the next tick)", { schedule: id, error: error instanceof Error ? error.message : String(error) });
@@ -58,18 +66,19 @@ async function claim(deps: FireDeps, id: string, now: Date): Promise<ScheduleRow
 }
 
 /** The ticks from nextFireAt to now: those within the catch-up window become pending fires, older ones one "missed" row. */
-async function recordDueTicks(db: Db, schedule: ScheduleRow, now: Date) {
+async function recordDueTicks(db: Db, schedule: ScheduleRow, now: Date): Promise<boolean> {
   const first = schedule.nextFireAt!;
   const spec = parseCron(schedule.cron, schedule.timeZone);
   const oldestOnTime = new Date(now.getTime() - Math.max(schedule.catchUpSeconds * 1000, LATE_TOLERANCE_MS));
   const missed = first < oldestOnTime ? countMissed(spec, first, oldestOnTime) : null;
   const onTime = [first, ...ticksBetween(spec, first, now)].filter((t) => t >= oldestOnTime);
-  await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const moved = await tx.schedule.updateMany({ where: { id: schedule.id, nextFireAt: first, paused: false }, data: { nextFireAt: nextTick(spec, now) } });
-    if (!moved.count) return; // another worker recorded these ticks, or the schedule changed
+    if (!moved.count) return false; // another worker recorded these ticks, or the schedule changed
     const rows = onTime.map((tick) => ({ id: fireId(), scheduleId: schedule.id, tick, outcome: "pending" }));
     if (missed) rows.unshift({ id: fireId(), scheduleId: schedule.id, tick: missed.newest, outcome: "missed", detail: `${missed.count}${missed.count >= MAX_COUNTED_MISSES ? "+" : ""} tick(s) older than the catch-up window (${schedule.catchUpSeconds}s) were not fired` } as (typeof rows)[number]);
     if (rows.length) await tx.scheduleFire.createMany({ data: rows });
+    return true;
   });
 }
 
@@ -107,6 +116,7 @@ async function startPendingFires(deps: FireDeps, schedule: ScheduleRow): Promise
     }
     try {
       const { run } = await startRun({ db, runtime: deps.runtime }, { agent: schedule.agent, input: JSON.parse(schedule.input), idempotencyKey: key, startedBy: `schedule:${schedule.id}` });
+      await deps.onFaultPoint?.("after-start", { scheduleId: schedule.id, tick: fire.tick });
       await settle(db, fire.id, { outcome: "started", runId: run.id });
       started++;
     } catch (error) {

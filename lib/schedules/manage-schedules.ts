@@ -45,7 +45,7 @@ async function findOrThrow(db: Db, id: string): Promise<ScheduleRow> {
 export async function createSchedule(deps: ScheduleDeps, raw: unknown, actor: Actor) {
   const input = parse(createScheduleInput, raw, "schedule");
   checkAgentInput(deps.runtime, input.agent, input.input);
-  const now = new Date();
+  const now = deps.runtime.context.clock.now();
   const id = `sch_${randomUUID().replaceAll("-", "")}`;
   try {
     return await deps.db.$transaction(async (tx) => {
@@ -76,7 +76,7 @@ export async function updateSchedule(deps: ScheduleDeps, id: string, raw: unknow
   if (!cronCheck.success) throw invalid("The schedule is not valid.", cronCheck.error.issues);
   if (patch.agent !== undefined || patch.input !== undefined) checkAgentInput(deps.runtime, next.agent, next.input);
   const retime = patch.cron !== undefined || patch.timeZone !== undefined || (before.paused && next.paused === false);
-  const nextFireAt = next.paused ? null : retime || !before.nextFireAt ? firstTick(next.cron, next.timeZone, new Date()) : before.nextFireAt;
+  const nextFireAt = next.paused ? null : retime || !before.nextFireAt ? firstTick(next.cron, next.timeZone, deps.runtime.context.clock.now()) : before.nextFireAt;
   return deps.db.$transaction(async (tx) => {
     const row = await tx.schedule.update({
       where: { id },
