@@ -49,7 +49,7 @@ describe.each(providers())("schedules [%s]", (_provider, url) => {
     expect(audit.every((a) => a.actor === "ops@test")).toBe(true);
     // A change that fails writes neither the change nor an audit row.
     const other = await create();
-    await expectError(updateSchedule(deps(), other.id, { cron: "nope" }), "INVALID_INPUT");
+    await expectError(updateSchedule(deps(), other.id, { cron: "nope" }, by), "INVALID_INPUT");
     expect(await t.db.auditLog.count({ where: { target: other.id } })).toBe(1);
   });
 

@@ -85,7 +85,10 @@ export async function updateSchedule(deps: ScheduleDeps, id: string, raw: unknow
         overlap: next.overlap, catchUpSeconds: next.catchUpSeconds, paused: next.paused, nextFireAt,
       },
     });
-    await writeAudit(tx, { actor: actor.by, action: actor.action ?? "schedules.update", target: id, data: { before: auditedFields(before), after: auditedFields(row), via: actor.via } });
+    // A change of `paused` alone is a pause or a resume, whichever surface made it.
+    const onlyPaused = Object.keys(patch).length === 1 && patch.paused !== undefined;
+    const action = actor.action ?? (onlyPaused ? (patch.paused ? "schedules.pause" : "schedules.resume") : "schedules.update");
+    await writeAudit(tx, { actor: actor.by, action, target: id, data: { before: auditedFields(before), after: auditedFields(row), via: actor.via } });
     return row;
   });
 }
