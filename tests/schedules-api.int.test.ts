@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
 import { providers, uid } from "./support/runtime";
@@ -6,7 +8,9 @@ import { createPersonWithToken } from "./support/tokens";
 
 // /api/schedules over real HTTP: schedules:write creates, changes, pauses and deletes (each audited as
 // the token's person); schedules:read lists with next ticks and shows the fire history; a reviewer's
-// token reads but does not write; a bad body names its field.
+// token reads but does not write; a bad body names its field. `tether schedule …` drives the same API.
+
+const exec = promisify(execFile);
 
 describe.each(providers())("/api/schedules [%s]", (_provider, url) => {
   let server: Awaited<ReturnType<typeof startRouteServer>>;
@@ -62,5 +66,27 @@ describe.each(providers())("/api/schedules [%s]", (_provider, url) => {
     const name = uid("once");
     expect((await call("POST", "/api/schedules", operator.token, { name, agent: "refund-agent", input: { orderId: "o" }, cron: "* * * * *" })).status).toBe(201);
     expect(await call("POST", "/api/schedules", operator.token, { name, agent: "refund-agent", input: { orderId: "o" }, cron: "* * * * *" })).toMatchObject({ status: 409, json: { error: { fieldErrors: { name: ["Taken."] } } } });
+  });
+
+  it("tether schedule create, list, show, pause, resume and delete, naming a schedule by its name", async () => {
+    const operator = await createPersonWithToken(db, { role: "operator", scopes: ["schedules:write", "schedules:read"] });
+    const env = { ...process.env, TETHER_URL: server.url, TETHER_TOKEN: operator.token };
+    const cli = (...args: string[]) => exec(process.execPath, ["bin/tether.mjs", "schedule", ...args], { env });
+    const name = uid("cli");
+    const created = await cli("create", "--name", name, "--agent", "refund-agent", "--cron", "15 8 * * mon", "--tz", "Asia/Tokyo", "--input-json", JSON.stringify({ orderId: "ord_9" }), "--overlap", "cancel", "--catch-up", "600");
+    expect(created.stdout).toMatch(new RegExp(`^created sch_\\w+ ${name}`));
+    const row = await db.schedule.findUniqueOrThrow({ where: { name } });
+    expect(row).toMatchObject({ agent: "refund-agent", cron: "15 8 * * mon", timeZone: "Asia/Tokyo", overlap: "cancel", catchUpSeconds: 600, input: JSON.stringify({ orderId: "ord_9" }), createdBy: operator.email });
+    expect((await cli("list")).stdout).toContain(name);
+    // Monday 08:15 in Tokyo is Sunday 23:15 UTC.
+    expect((await cli("show", name)).stdout).toMatch(/next {3}\d{4}-\d\d-\d\d 23:15:00 UTC/);
+    expect((await cli("pause", name)).stdout).toBe(`paused ${name}\n`);
+    expect((await db.schedule.findUniqueOrThrow({ where: { name } })).paused).toBe(true);
+    expect((await cli("resume", row.id)).stdout).toMatch(new RegExp(`^resumed ${name}, next .* 23:15:00 UTC`));
+    expect((await cli("delete", name)).stdout).toBe(`deleted ${row.id}\n`);
+    expect(await db.schedule.count({ where: { name } })).toBe(0);
+    const refused = await cli("create", "--name", uid("bad"), "--agent", "refund-agent", "--cron", "* * *").then(() => null, (e: { code: number; stderr: string }) => e);
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toMatch(/400 INVALID_INPUT[\s\S]*has 3 fields/);
   });
 });
