@@ -49,3 +49,9 @@ export async function getScheduleDetail(db: Db, id: string, opts: { fires?: numb
   const fires = await db.scheduleFire.findMany({ where: { scheduleId: id }, orderBy: { tick: "desc" }, take: Math.min(opts.fires ?? 50, 500) });
   return { ...presentSchedule(row), fires: fires.map(presentFire) };
 }
+
+/** The newest fires of every schedule, with the schedule's name: the console's history. */
+export async function recentFires(db: Db, opts: { limit?: number } = {}) {
+  const rows = await db.scheduleFire.findMany({ orderBy: [{ createdAt: "desc" }, { tick: "desc" }], take: Math.min(opts.limit ?? 50, 500), include: { schedule: { select: { name: true } } } });
+  return rows.map((row) => ({ ...presentFire(row), id: row.id, schedule: row.schedule.name }));
+}
