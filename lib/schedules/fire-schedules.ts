@@ -18,6 +18,8 @@ import type { OverlapPolicy } from "./schedule-input";
 
 /** A tick this late is still on time: the ticker polls, and a busy worker may be a few seconds behind. */
 export const LATE_TOLERANCE_MS = 15_000;
+/** The most ticks one pass records (the newest); a catch-up window holding more fires only these. */
+const MAX_FIRES_PER_PASS = 1000;
 /** Past this many missed ticks, the missed row says "at least". */
 const MAX_COUNTED_MISSES = 10_000;
 
@@ -71,7 +73,9 @@ async function recordDueTicks(db: Db, schedule: ScheduleRow, now: Date): Promise
   const spec = parseCron(schedule.cron, schedule.timeZone);
   const oldestOnTime = new Date(now.getTime() - Math.max(schedule.catchUpSeconds * 1000, LATE_TOLERANCE_MS));
   const missed = first < oldestOnTime ? countMissed(spec, first, oldestOnTime) : null;
-  const onTime = [first, ...ticksBetween(spec, first, now)].filter((t) => t >= oldestOnTime);
+  // Counted from the window's start, not from `first`: a long outage is not walked tick by tick.
+  const windowStart = first > oldestOnTime ? first : oldestOnTime;
+  const onTime = ticksBetween(spec, new Date(windowStart.getTime() - 1), now, MAX_FIRES_PER_PASS);
   return db.$transaction(async (tx) => {
     const moved = await tx.schedule.updateMany({ where: { id: schedule.id, nextFireAt: first, paused: false }, data: { nextFireAt: nextTick(spec, now) } });
     if (!moved.count) return false; // another worker recorded these ticks, or the schedule changed
