@@ -18,6 +18,9 @@
 //   tether gate wait <gate> [--timeout <seconds>]      exit 0 approved/edited, 3 rejected/redirected/expired,
 //                                                      4 still pending at the timeout, 2 on error
 //   tether gate outcome <gate> --status happened|failed|not_done [--receipt …] [--detail …]
+//   tether schedule create --name <n> --agent <a> --cron '<expr>' [--tz <IANA zone>] [--input-json '{…}' | --input file.json]
+//                          [--overlap skip|queue|cancel] [--catch-up <seconds>] [--paused]      (docs/schedules.md)
+//   tether schedule list       tether schedule show|pause|resume|delete <id or name>
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -147,6 +150,53 @@ const commands = {
       if (!id) fail(usage, 2);
       await api("DELETE", `/api/tokens/${encodeURIComponent(id)}`);
       console.log(`revoked ${id}`);
+    } else fail(usage, 2);
+  },
+  // Schedules, over the API (schedules:read / schedules:write): a schedule is named by its id or its name.
+  async schedule() {
+    const [action, ref] = args;
+    const usage = "usage: tether schedule create --name <n> --agent <a> --cron '<expr>' [--tz <zone>] [--input-json '{…}' | --input file.json] [--overlap skip|queue|cancel] [--catch-up <seconds>] [--paused]\n" +
+      "       tether schedule list | tether schedule show|pause|resume|delete <id or name>";
+    const idOf = async () => {
+      if (!ref) fail(usage, 2);
+      const { schedules } = await api("GET", "/api/schedules?limit=500");
+      const found = schedules.find((s) => s.id === ref || s.name === ref);
+      if (!found) fail(`no schedule "${ref}"`);
+      return found.id;
+    };
+    const line = (s) => `${pad(s.name, 24)} ${pad(s.agent, 16)} ${pad(`${s.cron} (${s.timeZone})`, 34)} ${pad(s.overlap, 7)} ${s.paused ? "paused" : `next ${time(s.nextFireAt)} UTC`}`;
+    if (action === "create") {
+      if (typeof flags.name !== "string" || typeof flags.agent !== "string" || typeof flags.cron !== "string") fail(usage, 2);
+      if (flags["catch-up"] !== undefined && !/^\d+$/.test(String(flags["catch-up"]))) fail("--catch-up takes a whole number of seconds", 2);
+      let input = {};
+      try {
+        if (typeof flags.input === "string") input = JSON.parse(readFileSync(flags.input, "utf8"));
+        else if (typeof flags["input-json"] === "string") input = JSON.parse(flags["input-json"]);
+      } catch (error) {
+        fail(`the input is not valid JSON: ${error.message}`, 2);
+      }
+      const created = await api("POST", "/api/schedules", {
+        name: flags.name, agent: flags.agent, cron: flags.cron, input,
+        ...(typeof flags.tz === "string" ? { timeZone: flags.tz } : {}), ...(typeof flags.overlap === "string" ? { overlap: flags.overlap } : {}),
+        ...(flags["catch-up"] !== undefined ? { catchUpSeconds: Number(flags["catch-up"]) } : {}), ...(flags.paused ? { paused: true } : {}),
+      });
+      console.log(`created ${created.id} ${line(created)}`);
+    } else if (action === "list") {
+      const { schedules } = await api("GET", "/api/schedules");
+      if (schedules.length === 0) return console.log("no schedules");
+      for (const s of schedules) console.log(`${pad(s.id, 38)} ${line(s)}${s.lastFire ? `  last: ${s.lastFire.outcome} ${time(s.lastFire.tick)}` : ""}`);
+    } else if (action === "show") {
+      const s = await api("GET", `/api/schedules/${encodeURIComponent(await idOf())}`);
+      console.log(`${s.id} ${line(s)}`);
+      for (const t of s.upcoming) console.log(`  next   ${time(t)} UTC`);
+      for (const f of s.fires) console.log(`  fired  ${time(f.tick)} UTC  ${pad(f.outcome, 8)} ${f.runId ?? ""}${f.detail ? ` ${f.detail}` : ""}`);
+    } else if (action === "pause" || action === "resume") {
+      const s = await api("PATCH", `/api/schedules/${encodeURIComponent(await idOf())}`, { paused: action === "pause" });
+      console.log(`${action === "pause" ? "paused" : "resumed"} ${s.name}${s.paused ? "" : `, next ${time(s.nextFireAt)} UTC`}`);
+    } else if (action === "delete") {
+      const id = await idOf();
+      await api("DELETE", `/api/schedules/${encodeURIComponent(id)}`);
+      console.log(`deleted ${id}`);
     } else fail(usage, 2);
   },
   // Tether as a stdio MCP server for MCP clients (docs/mcp.md): stdout carries only MCP messages.
@@ -305,7 +355,7 @@ function runScript(script, scriptArgs, stdin, stdout = "inherit") {
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|token|gate|mcp|worker|create-admin|purge|export|import|new> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|token|schedule|gate|mcp|worker|create-admin|purge|export|import|new> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();

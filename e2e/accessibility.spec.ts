@@ -20,7 +20,7 @@ async function expectAccessible(page: Page, path: string) {
   expect(serious, `${path}\n${serious.join("\n")}`).toEqual([]);
 }
 
-for (const path of ["/inbox", "/inbox/history", "/runs", "/evals", "/admin/agents", "/admin/tools", "/admin/permissions", "/admin/users", "/admin/tokens", "/admin/audit"]) {
+for (const path of ["/inbox", "/inbox/history", "/runs", "/schedules", "/evals", "/admin/agents", "/admin/tools", "/admin/permissions", "/admin/users", "/admin/tokens", "/admin/audit"]) {
   test(`${path} has no serious accessibility violations`, async ({ page }) => {
     await expectAccessible(page, path);
   });

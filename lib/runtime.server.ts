@@ -17,6 +17,7 @@ import { startSandboxDeployClock, type DeployClock } from "@/lib/sandbox/deploy-
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
 import { startNotifications, type Notifications } from "@/lib/notifications/dispatcher";
+import { startScheduleTicker, type ScheduleTicker } from "@/lib/schedules/ticker";
 import { getGate } from "@/lib/commands/request-gate";
 import { shutdownTraceExport, withTraceExportFromEnv } from "@/lib/telemetry";
 import { createTether } from "@/lib/tether";
@@ -62,6 +63,7 @@ const globalForTether = globalThis as unknown as {
   tetherWorkerFailure?: string;
   tetherRetention?: Retention;
   tetherNotifications?: Notifications;
+  tetherSchedules?: ScheduleTicker;
   tetherShutdown?: GracefulShutdown;
 };
 
@@ -121,6 +123,12 @@ export function startNotificationsFromEnv(): Notifications {
   return globalForTether.tetherNotifications;
 }
 
+/** Fires the schedules that are due (lib/schedules), once per process, beside the worker `owner`. */
+export function startSchedules(owner: string): ScheduleTicker {
+  globalForTether.tetherSchedules ??= startScheduleTicker({ db: getDb(), runtime: getRuntime(), owner, logger: consoleLogger });
+  return globalForTether.tetherSchedules;
+}
+
 /** Whether this console runs a worker of its own: TETHER_EMBEDDED_WORKER=0 turns it off (standalone workers share Postgres). */
 export const isEmbeddedWorkerEnabled = (config: Config = getConfig()) => config.worker.isEmbedded;
 
@@ -132,6 +140,7 @@ export function startEmbeddedWorker(): Worker {
     globalForTether.tetherWorker.start();
     startRetentionFromEnv();
     startNotificationsFromEnv();
+    startSchedules(globalForTether.tetherWorker.owner);
     consoleLogger.info("embedded worker started", { owner: globalForTether.tetherWorker.owner, concurrency: workerOptionsFromEnv().concurrency ?? DEFAULT_CONCURRENCY });
   }
   return globalForTether.tetherWorker;
@@ -160,7 +169,7 @@ export function installConsoleShutdown(config: Config = getConfig()): GracefulSh
     drain: async ({ graceMs }) => {
       const worker = globalForTether.tetherWorker;
       if (worker) consoleLogger.info("embedded worker stopping", { owner: worker.owner, inFlight: worker.inFlight });
-      await Promise.all([worker?.stop({ graceMs }), globalForTether.tetherRetention?.stop(), globalForTether.tetherNotifications?.stop()]);
+      await Promise.all([worker?.stop({ graceMs }), globalForTether.tetherRetention?.stop(), globalForTether.tetherNotifications?.stop(), globalForTether.tetherSchedules?.stop()]);
       await shutdownTraceExport();
     },
   });

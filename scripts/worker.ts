@@ -6,7 +6,7 @@
 // (and TETHER_SANDBOX, as the console has it) to the console's values. A bad TETHER_SANDBOX stops it.
 import { config as loadEnvFile } from "dotenv";
 import { DEFAULT_CONCURRENCY } from "../lib/runtime";
-import { consoleLogger, getRuntime, startNotificationsFromEnv, startRetentionFromEnv, workerOptionsFromEnv } from "../lib/runtime.server";
+import { consoleLogger, getRuntime, startNotificationsFromEnv, startRetentionFromEnv, startSchedules, workerOptionsFromEnv } from "../lib/runtime.server";
 import { shutdownTraceExport } from "../lib/telemetry";
 import { getConfig } from "../lib/config";
 import { installGracefulShutdown } from "../lib/lifecycle/shutdown";
@@ -26,6 +26,7 @@ const worker = runtime.createWorker(options);
 worker.start();
 const retention = startRetentionFromEnv();
 const notifications = startNotificationsFromEnv();
+const schedules = startSchedules(worker.owner);
 
 // SIGTERM/SIGINT: stop claiming; every run in hand finishes its step and is given back to the others at
 // once (not after TETHER_LEASE_MS); the process exits within TETHER_SHUTDOWN_MS (lib/lifecycle/shutdown.ts).
@@ -35,7 +36,7 @@ installGracefulShutdown({
   logger: consoleLogger,
   drain: async ({ graceMs }) => {
     console.log(`[tether] worker ${worker.owner} stopping: ${worker.inFlight} runs in flight`);
-    await Promise.all([retention.stop(), notifications.stop(), worker.stop({ graceMs })]);
+    await Promise.all([retention.stop(), notifications.stop(), schedules.stop(), worker.stop({ graceMs })]);
     await shutdownTraceExport(); // the spans of the last steps go out before the process does
     console.log(`[tether] worker ${worker.owner} stopped`);
   },

@@ -32,8 +32,8 @@ vi.mock("@/lib/auth/session", () => ({
 
 /** What a token of a person with this role may do over the API, whatever scopes the token names (lib/api/scopes.ts). */
 const API_SCOPES_OF_ROLE: Record<Role, readonly ApiScope[]> = {
-  reviewer: ["runs:read", "packets:decide"],
-  operator: ["runs:read", "packets:decide", "runs:write", "signals:write", "metrics:read", "gates:request"],
+  reviewer: ["runs:read", "packets:decide", "schedules:read"],
+  operator: ["runs:read", "packets:decide", "runs:write", "signals:write", "metrics:read", "gates:request", "schedules:read", "schedules:write"],
   admin: API_SCOPES,
 };
 

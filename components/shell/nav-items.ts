@@ -7,6 +7,7 @@ export type NavItem = { href: string; label: string; description: string; scope:
 export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: "/inbox", label: "Inbox", description: "Decision packets waiting for a person", scope: "packets:read", group: "work" },
   { href: "/runs", label: "Runs", description: "Runs, trace timeline and state", scope: "runs:read", group: "work" },
+  { href: "/schedules", label: "Schedules", description: "Runs started on a cron schedule: next fires and history", scope: "runs:read", group: "work" },
   { href: "/evals", label: "Evals", description: "Journey evals: datasets, eval runs, scores", scope: "runs:read", group: "work" },
   { href: "/admin/agents", label: "Agents", description: "Agents and their versions", scope: "admin:manage", group: "admin" },
   { href: "/admin/tools", label: "Tools", description: "The tool registry", scope: "admin:manage", group: "admin" },

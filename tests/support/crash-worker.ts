@@ -4,18 +4,22 @@
 //   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy"|"refund-loop", slug, budget?}]), TETHER_LEASE_MS,
 //   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS, TETHER_SHUTDOWN_MS; TETHER_FAULT_AT unset: no fault point, the worker just works;
 //   TETHER_FAULT_STEP: only at that step of the run (a run that calls the tool at every step).
+//   SCHEDULE_TICK_MS set: the schedule ticker runs too (claim lease SCHEDULE_CLAIM_MS); SCHEDULE_FAULT_AT
+//   (after-record | after-start) holds it there once, saying "SCHEDULE_FAULT <point> <tick>", until killed.
 import { createDb } from "../../lib/db";
 import { installGracefulShutdown } from "../../lib/lifecycle/shutdown";
 import type { AgentDefinition } from "../../lib/runtime";
 import { createTether } from "../../lib/tether";
-import { deployAgent, refundAgent, refundLoopAgent } from "./agents";
+import { startScheduleTicker } from "../../lib/schedules/ticker";
+import { deployAgent, refundAgent, refundLoopAgent, scriptedAgent } from "./agents";
 import { worldTools } from "./tools";
 
 const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string; budget?: AgentDefinition["budget"] }>).map((a) =>
-  a.kind === "deploy" ? deployAgent(a.slug) : a.kind === "refund-loop" ? refundLoopAgent(a.slug, a.budget) : refundAgent(a.slug),
+  a.kind === "noop" ? scriptedAgent(a.slug, [], []) : a.kind === "deploy" ? deployAgent(a.slug) : a.kind === "refund-loop" ? refundLoopAgent(a.slug, a.budget) : refundAgent(a.slug),
 );
+const db = createDb(process.env.DATABASE_URL);
 const { runtime } = createTether({
-  db: createDb(process.env.DATABASE_URL),
+  db,
   registeredTools: false,
   agents,
   tools: worldTools(process.env.WORLD_URL!),
@@ -42,6 +46,17 @@ const unsubscribe = runtime.store.onRunnable((w) => {
   queueMicrotask(unsubscribe);
 });
 worker.start();
+if (process.env.SCHEDULE_TICK_MS) {
+  startScheduleTicker({
+    db, runtime, owner: worker.owner, intervalMs: Number(process.env.SCHEDULE_TICK_MS), claimMs: Number(process.env.SCHEDULE_CLAIM_MS ?? 1000),
+    logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
+    onFaultPoint: async (point, info) => {
+      if (point !== process.env.SCHEDULE_FAULT_AT) return;
+      process.stdout.write(`SCHEDULE_FAULT ${point} ${info.tick?.toISOString()}\n`);
+      await new Promise(() => {}); // hold here until killed
+    },
+  });
+}
 process.stdout.write(`READY ${worker.owner}\n`);
 // SIGTERM as `npm run worker` and the console take it (lib/lifecycle/shutdown.ts): stop claiming, finish each
 // step in hand, give the runs back, exit within TETHER_SHUTDOWN_MS.

@@ -7,5 +7,7 @@ export const SCOPE_HINTS: Record<ApiScope, string> = {
   "packets:decide": "approve, edit, reject, redirect packets",
   "metrics:read": "scrape Prometheus metrics (GET /api/metrics)",
   "gates:request": "ask for open gates and report their outcomes (POST /api/gates)",
+  "schedules:read": "list schedules, their next ticks and fires",
+  "schedules:write": "create, change, pause and delete schedules",
   admin: "everything, including the tool registry",
 };
