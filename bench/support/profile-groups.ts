@@ -9,7 +9,7 @@ export type FunctionTime = { name: string; where: string; group: Group; selfMs: 
 const IDLE = new Set(["(idle)", "(root)"]);
 
 /** The folder of a profiled function, from its script URL (native functions by their name). */
-export function groupOf(frame: Profiler.CallFrame): Group {
+export function groupOf(frame: Profiler.ProfileNode["callFrame"]): Group {
   const url = frame.url;
   const name = frame.functionName;
   if (name === "(garbage collector)") return "gc";
