@@ -206,7 +206,7 @@ async function main() {
       db: r.db, scenario: r.scenario, steps: r.steps, stepsPerSec: round(r.stepsPerSec, 0), p50Ms: round(r.p50Ms), p99Ms: round(r.p99Ms),
       writeCommitsPerStep: round(r.perStep.writeCommits), transactionsPerStep: round(r.perStep.transactions), statementsPerStep: round(r.perStep.statements),
       kbSentPerStep: round(r.perStep.bytesOut / 1024, 1), allInWriteCommitsPerStep: round(r.allInPerStep.writeCommits), allInStatementsPerStep: round(r.allInPerStep.statements),
-      xactCommitPerStep: round(r.xactCommitPerStep), ...(r.overlapping ? { concurrent: true } : {}),
+      xactCommitPerStep: round(r.xactCommitPerStep), nodeCpuMsPerStep: round(r.cpu.nodeMs, 3), backendCpuMsPerStep: round(r.cpu.backendMs, 3), ...(r.overlapping ? { concurrent: true } : {}),
     })),
     longRun: longRun.map((c) => ({ db: c.db, msPerStepRatio: round(c.msRatio), p50Ratio: round(c.p50Ratio), bytesPerStepRatio: round(c.bytesRatio), kbPerStepShort: round(c.short.perStep.bytesOut / 1024, 1), kbPerStepLong: round(c.long.perStep.bytesOut / 1024, 1) })),
     ioOverlap: results.io.map((r) => ({ db: r.db, runs: r.runs, steps: r.steps, waitMs: r.waitMs, oneRunMs: round(r.oneMs, 0), allRunsMs: round(r.manyMs, 0), ratio: round(r.ratio), peakInFlight: r.peakInFlight })),

@@ -725,6 +725,18 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(await store.getIntent(fresh.id)).toMatchObject({ status: "PENDING" });
     });
 
+    it("a step's plain commit (a read's result, no intent) checked at an epoch that has moved writes nothing (PERMISSIONS_CHANGED)", async () => {
+      const { run, lease } = await createClaimedRun();
+      const checkedAt = await store.permissionEpoch();
+      await put(rule(uid("agent")));
+      await expectAppError(commit(lease, nextState(run.state), { permissionEpoch: checkedAt }), "PERMISSIONS_CHANGED");
+      const after = (await store.getRun(run.id))!;
+      expect(after.stateSeq).toBe(1);
+      expect(after.state.step).toBe(run.state.step);
+      await commit(lease, nextState(run.state), { permissionEpoch: await store.permissionEpoch() });
+      expect((await store.getRun(run.id))!.stateSeq).toBe(2);
+    });
+
     it("putting a rule twice makes version 2 of one rule, with two audit rows", async () => {
       const agent = uid("agent");
       const v1 = await put(rule(agent));

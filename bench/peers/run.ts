@@ -3,7 +3,9 @@
 // sequential (one run after another) and concurrent (200 started at once). Each system gets a database
 // of its own on the same server, dropped at the end; server settings are reported, never changed.
 // Knobs (env): PEERS_SEQUENTIAL_RUNS, PEERS_CONCURRENT_RUNS, PEERS_WARMUP_RUNS, PEERS_GATE_ROUNDS,
-// PEERS_FLOOR_MS, PEERS_SYSTEM_TIMEOUT_S (a system's process is killed after it), TETHER_BENCH_PG_URL.
+// PEERS_FLOOR_MS, PEERS_SYSTEM_TIMEOUT_S (a system's process is killed after it), PEERS_ROUNDS (default 3:
+// each system measured once per round, the order reversed every other round), PEERS_ASYNC=0 (skip the
+// LangGraph async row), TETHER_BENCH_PG_URL.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -14,9 +16,10 @@ import { createPostgres } from "../support/databases";
 import { load, machineContext } from "../support/report";
 import { commitFloor } from "../support/commit-floor";
 import { adminUrl, scratchDatabase, serverSettings, type Scratch } from "./databases";
-import { buildReport, type SystemResult } from "./report";
+import { buildReport, type Round, type SystemResult } from "./report";
 import { PLAN, type PeerFigures } from "./workload";
 
+const ROUNDS = Number(process.env.PEERS_ROUNDS ?? 3);
 const version = (pkg: string) => (JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8")) as { version: string }).version;
 const progress = (message: string) => process.stderr.write(`  ${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
@@ -42,16 +45,16 @@ function runSystem(system: string, url: string): Promise<PeerFigures> {
 }
 
 /** Runs one system on its own database; a failure is reported in the table, not fatal. */
-async function measure(name: string, database: () => Promise<Scratch>, system: string, info = false): Promise<SystemResult> {
+async function measure(id: string, name: string, database: () => Promise<Scratch>, info = false): Promise<SystemResult> {
   progress(`${name}…`);
   let db: Scratch | null = null;
   try {
     db = await database();
-    const figures = await runSystem(system, db.url);
-    return { name, figures, info };
+    const figures = await runSystem(id, db.url);
+    return { id, name, figures, info };
   } catch (error) {
     progress(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
-    return { name, figures: null, info, error: error instanceof Error ? error.message : String(error) };
+    return { id, name, figures: null, info, error: error instanceof Error ? error.message : String(error) };
   } finally {
     await db?.drop().catch((error) => progress(`could not drop ${db?.name}: ${String(error)}`));
   }
@@ -84,16 +87,26 @@ async function main() {
     const peerDb = (label: string) => () => scratchDatabase(admin, label);
     const dbosName = `DBOS Transact ${version("@dbos-inc/dbos-sdk")}`;
     const lgName = `LangGraph.js ${version("@langchain/langgraph")}`;
-    const systems = [
-      await measure("Tether", tetherDb, "tether"),
-      await measure(dbosName, peerDb("dbos"), "dbos"),
-      await measure(`${lgName} (sync)`, peerDb("lg_sync"), "langgraph-sync"),
-      await measure(`${lgName} (async)*`, peerDb("lg_async"), "langgraph-async", true),
+    // Rounds alternate the order (Tether first, then last, …): whoever runs while the machine is warmer
+    // or busier changes each round. LangGraph's default (async) durability is information only: one round.
+    const plan = [
+      () => measure("tether", "Tether", tetherDb),
+      () => measure("dbos", dbosName, peerDb("dbos")),
+      () => measure("langgraph-sync", `${lgName} (sync)`, peerDb("lg_sync")),
     ];
+    const rounds: Round[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      progress(`round ${r + 1} of ${ROUNDS}`);
+      const round: Round = [];
+      for (const system of r % 2 === 0 ? plan : [...plan].reverse()) round.push(await system());
+      if (r === 0 && process.env.PEERS_ASYNC !== "0") round.push(await measure("langgraph-async", `${lgName} (async)*`, peerDb("lg_async"), true));
+      rounds.push(round);
+    }
+    const systems = rounds.flat();
     progress("commit floor again…");
     floor.push(await floorOnce());
 
-    const report = buildReport(systems, { commitsPerSec: floor }, PLAN.concurrentRuns);
+    const report = buildReport(rounds, { commitsPerSec: floor }, PLAN.concurrentRuns);
     const context = [
       ...machineContext([
         `PostgreSQL ${server.version} on 127.0.0.1 (TCP), one server for every system: fsync=${server.fsync}, synchronous_commit=${server.synchronousCommit}, wal_sync_method=${server.walSyncMethod} — as configured, not changed`,
@@ -102,7 +115,8 @@ async function main() {
     ];
     console.log("\nTether beside DBOS Transact and LangGraph.js — durable steps on one Postgres (bench/README.md)");
     for (const line of context) console.log(`  ${line}`);
-    console.log(`  workload: 10 steps per workflow, each returning ~1 KB; sequential ${PLAN.sequentialRuns} runs one after another, concurrent ${PLAN.concurrentRuns} started at once; ${PLAN.warmupRuns} + ${PLAN.warmupRuns} warm-up runs each\n`);
+    console.log(`  workload: 10 steps per workflow, each returning ~1 KB; sequential ${PLAN.sequentialRuns} runs one after another, concurrent ${PLAN.concurrentRuns} started at once; ${PLAN.warmupRuns} + ${PLAN.warmupRuns} warm-up runs each`);
+    console.log(`  ${ROUNDS} round(s), each system in a fresh process and database per round; order per round: ${rounds.map((r) => r.map((s) => s.id).join(" → ")).join("; ")}\n`);
     console.log(report.text);
     console.log([
       "",
@@ -120,7 +134,11 @@ async function main() {
       "                   next node runs, the durability Tether and DBOS give; the goals use it. (async)* = its",
       "                   default, each checkpoint written while the next node runs: for information only.",
       "  commit floor   = single-row ~1 KB INSERT autocommits from one pg client, ~" + (PLAN.floorMs / 1000).toFixed(1) + " s each, own database.",
-      "  Tether ÷ it    = Tether's figure divided by the row's (above 1: Tether is faster).",
+      "  Tether ÷ it    = Tether's figure divided by the row's within one round (above 1: Tether is faster);",
+      "                   median [min–max] over the rounds.",
+      "  CPU per step   = over the same timed window as steps/s (start of the first workflow to the last done):",
+      "                   Node = process.cpuUsage (user + system) of the system's own process, its driver and",
+      "                   pool included; Postgres = utime + stime of the backends serving its database.",
       ...systems.flatMap((s) => s.figures?.notes ?? []).map((n) => `  note: ${n}`),
       ...systems.filter((s) => s.error).map((s) => `  FAILED ${s.name}: ${s.error}`),
     ].join("\n"));

@@ -5,7 +5,7 @@
 import { benchDbos } from "./dbos";
 import { benchLangGraph } from "./langgraph";
 import { benchTether } from "./tether";
-import { PLAN, type PeerFigures } from "./workload";
+import { countBackendsOf, PLAN, type PeerFigures } from "./workload";
 
 const SYSTEMS: Record<string, (url: string) => Promise<PeerFigures>> = {
   tether: (url) => benchTether(url, PLAN),
@@ -17,6 +17,7 @@ const SYSTEMS: Record<string, (url: string) => Promise<PeerFigures>> = {
 async function main(system: string, url: string) {
   const bench = SYSTEMS[system];
   if (!bench) throw new Error(`unknown system ${system}; one of ${Object.keys(SYSTEMS).join(", ")}`);
+  countBackendsOf(url);
   process.stdout.write(`\nPEER_RESULT ${JSON.stringify(await bench(url))}\n`);
 }
 

@@ -1,5 +1,6 @@
 // The workload every system runs (bench/README.md): a workflow of STEPS durable steps, each a trivial
 // function returning a ~1 KB object, so what is measured is the engine's cost of making a step durable.
+import { cpuWindow, databaseOf } from "../support/cpu";
 
 export const STEPS = 10;
 
@@ -21,8 +22,13 @@ export function payload(i: number): Record<string, unknown> {
   return base;
 }
 
-/** Wall time of one scenario. */
-export type Timed = { runs: number; steps: number; ms: number };
+/** Wall time of one scenario, and the CPU it took: this process (the system's Node side) and the
+ *  Postgres backends serving the system's database (null where /proc cannot be read). */
+export type Timed = { runs: number; steps: number; ms: number; nodeCpuMs: number; backendCpuMs: number | null };
+
+/** The database whose backends count as the system's (system.ts sets it from the URL it is given). */
+let cpuDatabase: string | null = null;
+export const countBackendsOf = (url: string) => void (cpuDatabase = databaseOf(url));
 export const stepsPerSec = (t: Timed | null | undefined) => (t ? t.steps / (t.ms / 1000) : NaN);
 
 export type PeerFigures = {
@@ -34,9 +40,12 @@ export type PeerFigures = {
 };
 
 export async function timed(runs: number, body: () => Promise<void>): Promise<Timed> {
+  const endCpu = cpuWindow(cpuDatabase);
   const t0 = performance.now();
   await body();
-  return { runs, steps: runs * STEPS, ms: performance.now() - t0 };
+  const ms = performance.now() - t0;
+  const cpu = endCpu();
+  return { runs, steps: runs * STEPS, ms, nodeCpuMs: cpu.nodeMs, backendCpuMs: cpu.backendMs };
 }
 
 /**

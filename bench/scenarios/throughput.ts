@@ -4,6 +4,7 @@
 // in flight. Counted, never estimated: statements and transactions at the driver, commits also at
 // the Postgres server (pg_stat_database), store operations by a counting proxy.
 import { captureSql, diff, snapshot, sqlLog } from "../support/counters";
+import { cpuPerStep, cpuWindow } from "../support/cpu";
 import { xactCommit, type PgHandle } from "../support/databases";
 import { num } from "../support/env";
 import { meanCounts, percentile, type Row } from "../support/report";
@@ -71,9 +72,11 @@ export async function measure(db: string, provider: Provider, bench: Bench, sc: 
   bench.recorder.reset();
   const calls0 = { ...bench.storeCalls };
   const c0 = snapshot(provider);
+  const endCpu = cpuWindow(pg?.name ?? null);
   const t0 = performance.now();
   await bench.runtime.createWorker({ concurrency: sc.concurrency }).drain();
   const wallMs = performance.now() - t0;
+  const cpu = cpuPerStep(endCpu(), steps); // before the disconnect below: an exited backend's CPU is gone from /proc
   const all = diff(c0, snapshot(provider));
   const storeCallsPerStep = Object.fromEntries(Object.entries(bench.storeCalls).map(([k, v]) => [k, (v - (calls0[k] ?? 0)) / steps]).filter(([, v]) => (v as number) > 0));
   let xactCommitPerStep: number | null = null;
@@ -95,7 +98,7 @@ export async function measure(db: string, provider: Provider, bench: Bench, sc: 
     perStep: overlapping ? allInPerStep : meanCounts(samples.map((s) => s.counts), steps),
     allInPerStep,
     perRunOverhead: overlapping ? meanCounts([], 0) : meanCounts([overhead], runs),
-    xactCommitPerStep, storeCallsPerStep, overlapping,
+    xactCommitPerStep, storeCallsPerStep, overlapping, cpu,
   };
 }
 

@@ -56,3 +56,31 @@ export function cpuBetween(a: CpuSample, b: CpuSample): { machineCores: number |
     : null;
   return { machineCores, backendCores: jiffies / HZ / seconds };
 }
+
+/** CPU spent over a measured window: this Node process (user + system), and the Postgres backends of one
+ *  database (null when not readable: SQLite, or no /proc). Backends that exit inside the window are missed,
+ *  so the window must end before a client disconnects. */
+export type CpuWindow = { nodeMs: number; backendMs: number | null };
+
+/** Starts a window; the function it returns ends it. `database`: whose backends to count (null: none). */
+export function cpuWindow(database: string | null): () => CpuWindow {
+  const node0 = process.cpuUsage();
+  const backends0 = database ? backendsOf(database) : null;
+  return () => {
+    const node = process.cpuUsage(node0);
+    let backendMs: number | null = null;
+    if (database && backends0) {
+      const end = backendsOf(database);
+      let jiffies = 0;
+      for (const [pid, t] of end) jiffies += t - (backends0.get(pid) ?? 0);
+      backendMs = end.size > 0 ? (jiffies / HZ) * 1000 : null;
+    }
+    return { nodeMs: (node.user + node.system) / 1000, backendMs };
+  };
+}
+
+/** Per step: the figures the tables print. */
+export const cpuPerStep = (w: CpuWindow, steps: number) => ({ nodeMs: w.nodeMs / steps, backendMs: w.backendMs === null ? null : w.backendMs / steps });
+
+/** The database a connection string names (its backends' process title carries it). */
+export const databaseOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));

@@ -19,6 +19,8 @@ export type Row = {
   /** pg_stat_database.xact_commit delta over the drain / tool steps (Postgres only). */
   xactCommitPerStep: number | null;
   storeCallsPerStep: Record<string, number>;
+  /** CPU ms per tool step over the drain: this Node process (bench counters included), the database's backends (null: not readable). */
+  cpu: { nodeMs: number; backendMs: number | null };
   /** Several runs in flight at once: step windows overlap, so per-step counts are the all-in ones. */
   overlapping?: boolean;
 };
@@ -75,6 +77,11 @@ export function printTables(rows: Row[]) {
     ["db", "scenario", "write commits", "transactions", "statements"],
     rows.filter((r) => !r.overlapping).map((r) => [r.db, r.scenario, f(r.perRunOverhead.writeCommits), f(r.perRunOverhead.transactions), f(r.perRunOverhead.statements)]),
   ));
+  console.log("\nCPU per tool step over the drain (process.cpuUsage of this process; utime+stime of the database's Postgres backends from /proc)");
+  console.log(table(
+    ["db", "scenario", "Node CPU ms", "Postgres backend CPU ms", "total ms"],
+    rows.map((r) => [r.db, r.scenario, f(r.cpu.nodeMs, 3), r.cpu.backendMs === null ? "n/a" : f(r.cpu.backendMs, 3), f(r.cpu.nodeMs + (r.cpu.backendMs ?? 0), 3)]),
+  ));
   console.log("\nRuntimeStore calls per tool step (counting proxy around the store)");
   for (const r of rows) {
     console.log(`  ${r.db} · ${r.scenario}: ${Object.entries(r.storeCallsPerStep).map(([k, v]) => `${k} ${f(v)}`).join(", ")}`);
@@ -97,6 +104,8 @@ export const LEGEND = [
   "  KB sent       = bytes of bound parameters (JSON state, checkpoint, events…) sent per step.",
   "  all-in        = whole drain (claims, final complete step, releases) / tool steps; all-in txns is",
   "                  the driver's count of what xact_commit counts at the server: the two should agree.",
+  "  CPU ms        = CPU time over the drain / tool steps. Node: this process, user + system, the bench's own",
+  "                  counters included; backend: the Postgres processes serving the bench database (10 ms ticks).",
   "  xact_commit   = pg_stat_database.xact_commit delta over the drain / tool steps (server-side; counts",
   "                  read-only transactions too, and any autovacuum/analyze on the bench database).",
 ];

@@ -20,7 +20,7 @@ export class RunCursor {
   private lost = false;
   /** What of the state the store already has (facts and journal entries are written once each). */
   private storedEntries: StoredEntries;
-  /** The permission epoch this step's check read (permission-check.ts); guards its intent or approval request. */
+  /** The permission epoch this step's check rested on (permission-check.ts); guards the step's next commit. */
   permissionEpoch: number | null = null;
 
   constructor(
@@ -113,8 +113,9 @@ export class RunCursor {
       else events.push({ ...transition, step: events.at(-1)?.step ?? this.state.step });
     }
     this.events = [];
-    // What the check allowed is written only while the permissions are still the ones checked.
-    const guarded = this.permissionEpoch !== null && Boolean(change.createIntent || change.createPacket);
+    // What follows a check (a read's result, an intent, an approval request, a refusal) is written only
+    // while the permissions are still the ones checked; the commits after it record what already happened.
+    const guarded = this.permissionEpoch !== null;
     await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, storedEntries: this.storedEntries, events, ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}) });
     this.storedEntries = storedEntriesOf(this.state);
     if (guarded) this.permissionEpoch = null;

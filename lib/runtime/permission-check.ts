@@ -5,19 +5,32 @@ import type { Action } from "./state";
 import type { Capability, PermissionRule, ToolDefinition } from "./types";
 
 // Checked at the moment of acting (docs/design.md), cheaply: an agent's rules are cached per permission
-// epoch, so while nothing changes an action costs one small read (the epoch). The epoch the verdict
-// rests on goes with the cursor: the step's intent (or its approval request) commits only while it
-// still holds, so a change made between this check and that commit sends the step back to check again.
+// epoch. The epoch the verdict rests on goes with the cursor, and the step's first commit after the
+// check (its read's result, its intent, its approval request, its refusal) is written only while that
+// epoch still holds, in the same statement: a change made after the check sends the step back to check
+// again, and nothing it allowed is written. So the rules as last read are trusted for a short while
+// without reading the epoch first (a pure step is then one statement): what the window lets through is
+// at most a read whose result is never written.
+
+/** How long the rules as last read stand without reading the epoch again (the commit is fenced either way). */
+const TRUST_MS = 250;
 
 export async function checkPermission(ctx: EngineContext, cursor: RunCursor, request: PermissionRequest): Promise<PermissionVerdict> {
-  const epoch = await ctx.store.permissionEpoch();
   let cached = ctx.permissionCache.get(request.agent);
-  if (!cached || cached.epoch !== epoch) {
-    cached = { ...(await ctx.store.listPermissionsAtEpoch(request.agent)), readAt: performance.now() };
+  if (!cached || performance.now() - cached.readAt > TRUST_MS) {
+    const epoch = await ctx.store.permissionEpoch();
+    cached = cached && cached.epoch === epoch
+      ? { ...cached, readAt: performance.now() }
+      : { ...(await ctx.store.listPermissionsAtEpoch(request.agent)), readAt: performance.now() };
     ctx.permissionCache.set(request.agent, cached);
   }
   cursor.permissionEpoch = cached.epoch;
   return evaluatePermission(cached.rules, request);
+}
+
+/** A commit refused because the epoch moved: the rules this process holds for the agent are stale. */
+export function forgetPermissions(ctx: EngineContext, agent: string) {
+  ctx.permissionCache.delete(agent);
 }
 
 /** How stale the offer may be: the rules are re-read for it at most this often (authority is always fresh). */

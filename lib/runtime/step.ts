@@ -208,7 +208,7 @@ async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefin
   if (!args.success) return rejectCall(cursor, tool.name, `arguments do not match ${tool.name}'s schema`, "INVALID_ARGS", fieldErrorsFromIssues(args.error.issues));
   const action = { ...parsedAction.data, args: args.data };
 
-  // Checked now, at the moment of acting — never cached from an earlier step.
+  // Checked now, at the moment of acting; what it allows is written only while the rules still hold (permission-check.ts).
   const verdict = toolVerdict(tool, await checkPermission(ctx, cursor, callRequest(cursor, agent.slug, tool, action)));
   // A tool outside the agent's own list (or its run's) is usable only where a rule grants it to this agent by name.
   const isOwn = agent.tools.includes(tool.name) || runTool(ctx, cursor.run, tool.name) !== undefined;

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { EngineContext } from "./context";
 import { RunCursor } from "./cursor";
 import { isAppError } from "./errors";
+import { forgetPermissions } from "./permission-check";
 import { advance } from "./step";
 import type { Claim, Wakeup } from "./store";
 
@@ -105,6 +106,7 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
         // A person decided, or the permissions changed, at the same moment: nothing of the step was
         // written; the run is given back and its next claim reads the decision or the rules afresh.
         logger.info("conflict while stepping; run released", { runId: cursor.runId, code: error.code, message: error.message });
+        if (error.code === "PERMISSIONS_CHANGED") forgetPermissions(ctx, cursor.run.agentSlug);
         await store.releaseLease(cursor.lease).catch(() => {});
       } else {
         // Infrastructure failure (database, bug): the last checkpoint stands. The lease is left to
