@@ -22,7 +22,10 @@ export type RunReplay = {
   difference: FirstDifference | null;
   /** Why the replay stopped before the run ended, if it did (no recorded answer to a gate, a signal…). */
   stopped: string | null;
+  /** How many actions the recorded run took. */
   actions: number;
+  /** What the replay did, action by action. */
+  replayed: ReplayAction[];
 };
 
 export type ScratchEngine = {
@@ -89,7 +92,7 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
   const verdict = compare(recordedActions, replayedActions, recording.run.status, replayed.status, engine.needsModel.value);
   return {
     runId: recording.run.id, ...verdict, recordedStatus: recording.run.status, replayedStatus: replayed.status,
-    stopped: verdict.verdict === "same" ? null : stopped, actions: recordedActions.length,
+    stopped: verdict.verdict === "same" ? null : stopped, actions: recordedActions.length, replayed: replayedActions,
   };
 }
 
