@@ -146,4 +146,58 @@ describe.each(providers())("replay [%s]", (_provider, url) => {
       await dataset.close();
     }
   });
+
+  describe("a run a model decided", () => {
+    // A stand-in for a model: the refund agent's decisions, reported with token usage as a model's are.
+    // No model is reachable offline; what is tested is the recording's use, not a model's answers.
+    const modelSlug = uid("model-refund");
+    const asModel = (decide: DefinedAgent["definition"]["policy"]["decide"]): DefinedAgent["definition"]["policy"] => ({
+      async decide(input) { return { ...(await decide(input)), usage: { inputTokens: 100, outputTokens: 20 } }; },
+    });
+    const modelAgent: DefinedAgent = {
+      ...agent,
+      definition: { ...agent.definition, slug: modelSlug, policy: asModel((input) => agent.definition.policy.decide(input)) },
+      defaultPermissions: agent.defaultPermissions.map((rule) => ({ ...rule, agent: modelSlug })),
+    };
+    /** The same agent whose model may not be asked: every decision must come from the recording. */
+    const unreachable: DefinedAgent = { ...modelAgent, definition: { ...modelAgent.definition, policy: { decide: () => Promise.reject(new Error("the model was asked")) } } };
+    let recorded: RunRecord;
+
+    beforeAll(async () => {
+      const world = createBuiltInTools({ sandboxUrl: () => sandbox2.url, timeoutMs: 2000 });
+      const m = createTestRuntime(url, { agents: [modelAgent.definition], tools: world });
+      const sandbox2 = await startSandboxServer(m.db);
+      try {
+        for (const rule of modelAgent.defaultPermissions) await m.runtime.permissions.put(rule, { by: "admin@test" });
+        const order = await createSandboxOrder(m.db, { amountCents: 24_000 });
+        const { run } = await m.runtime.startRun({ agent: modelSlug, input: { orderId: order.id }, startedBy: "support@test" });
+        await m.runtime.createWorker().drain();
+        const [packet] = await m.store.findPackets({ runId: run.id, status: ["PENDING"] });
+        await m.runtime.decidePacket({ packetId: packet.id, reviewer: "reviewer@test", input: { decision: "approve" } });
+        await m.runtime.createWorker().drain();
+        recorded = await m.runtime.getRun(run.id);
+      } finally {
+        await sandbox2.close();
+        await m.close();
+      }
+    }, 60_000);
+
+    it("replays the model's recorded decisions while what it was shown is the same: no model is asked", async () => {
+      expect(recorded.status).toBe("COMPLETED");
+      const report = await replayAgentRuns({ source: t.store, agent: unreachable, tools, selection: { runIds: [recorded.id] } });
+      expect(report.runs[0]).toMatchObject({ verdict: "same", replayedStatus: "COMPLETED" });
+      expect(report.runs[0].replayed.find((a) => a.tool === "payments.refund")).toMatchObject({ gate: true, review: "approve", outcome: "succeeded" });
+    });
+
+    it("changed instructions: the recorded decisions stop matching at once, and without a model the run is flagged", async () => {
+      const reworded = { ...unreachable, definition: { ...unreachable.definition, instructions: `${unreachable.definition.instructions}\nAlways be brief.` } };
+      const report = await replayAgentRuns({ source: t.store, agent: reworded, tools, selection: { runIds: [recorded.id] } });
+      expect(report.runs[0]).toMatchObject({ verdict: "needs_model", stopped: "needs a model", difference: { step: 0 } });
+      expect(report.summary.needsModel).toBe(1);
+      expect(report.ok).toBe(false);
+      // With a model configured, the agent's policy decides from there (here the stand-in, which acts alike).
+      const decided = await replayAgentRuns({ source: t.store, agent: { ...modelAgent, definition: { ...modelAgent.definition, instructions: reworded.definition.instructions } }, tools, selection: { runIds: [recorded.id] }, withModel: true });
+      expect(decided.runs[0].verdict).toBe("same");
+    });
+  });
 });

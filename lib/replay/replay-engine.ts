@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AgentDefinition, RuntimeStore, ToolDefinition } from "@/lib/runtime";
 import type { DefinedAgent } from "@/lib/sdk";
 import { createTether } from "@/lib/tether";
@@ -57,11 +58,15 @@ async function scratchEngine(db: Parameters<typeof createTether>[0]["db"], defin
   const world = recordedWorld(opts.tools);
   const needsModel = { value: false, modelDecided: false };
   let now = new Date();
+  // The recorded run's packet ids, handed out in order: a decision's fact is keyed by its packet, and the
+  // policy input's digest covers fact keys, so the same gate must have the same id on both sides.
+  const packetIds: string[] = [];
+  const ids = { id: (prefix: string) => (prefix === "pkt" && packetIds.length > 0 ? packetIds.shift()! : `${prefix}_${randomUUID().replaceAll("-", "")}`) };
   const agent = replayAgent(definition, { withModel: opts.withModel ?? false, onNeedsModel: () => { needsModel.value = true; }, modelDecided: () => needsModel.modelDecided });
   const { runtime } = createTether({
     db, agents: [agent], tools: world.tools, registeredTools: false,
-    clock: { now: () => now }, retryBaseDelayMs: 0,
+    clock: { now: () => now }, ids, retryBaseDelayMs: 0,
   });
   for (const rule of opts.agent.defaultPermissions) await runtime.permissions.put({ ...rule, agent: definition.slug }, { by: "replay" });
-  return { runtime, world, needsModel, agent, clock: { set: (d) => { now = d; } } };
+  return { runtime, world, needsModel, agent, clock: { set: (d) => { now = d; } }, packetIds: { set: (list) => { packetIds.splice(0, packetIds.length, ...list); } } };
 }

@@ -31,6 +31,8 @@ export type RunReplay = {
 export type ScratchEngine = {
   runtime: Runtime;
   clock: { set: (d: Date) => void };
+  /** The packet ids the next gates get (the recording's, in order). */
+  packetIds: { set: (ids: string[]) => void };
   world: RecordedWorld;
   /** Set by the replay agent's policy when a model decision had to be made without a model. */
   needsModel: { value: boolean; modelDecided: boolean };
@@ -46,6 +48,7 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
   engine.needsModel.value = false;
   engine.needsModel.modelDecided = decidedByModel(recording);
   engine.clock.set(recording.run.createdAt);
+  engine.packetIds.set(recording.packets.map((p) => p.id));
 
   const runId = await createReplayRun(engine, source, recording);
   const usedPackets = new Set<string>();
@@ -124,6 +127,8 @@ async function createReplayRun(engine: ScratchEngine, source: RuntimeStore, reco
     plan: agent.plan,
     budget: budgetFor(agent.budget, override.success ? override.data : undefined),
   });
+  // Clock readings and random ids the policy took are answered as they were (the journal is keyed by step).
+  state.journal = { ...recording.run.state.journal };
   if (engine.needsModel.modelDecided) {
     const decisions = await recordedDecisions(source, recording.run.id, 0);
     state.replay = decisions.length > 0 ? { from: recording.run.id, decisions } : null;
