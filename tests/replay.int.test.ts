@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refundAgent } from "../lib/agents";
 import { exportBackup } from "../lib/backup/export";
 import { openBackupSource, replayAgentRuns, type ReplayReport, type RunReplay } from "../lib/replay";
+import { replayCommand } from "../lib/replay/cli";
 import type { RunRecord } from "../lib/runtime";
 import { startSandboxServer, type SandboxServer } from "../lib/sandbox/http-server";
 import { seedSandbox } from "../lib/sandbox/seed";
@@ -145,6 +146,13 @@ describe.each(providers())("replay [%s]", (_provider, url) => {
     } finally {
       await dataset.close();
     }
+    // The command line, with the agent as this code registers it: the file's runs renamed to its slug.
+    const named = path.join(tmpdir(), `${uid("replay-cli")}.jsonl`);
+    writeFileSync(named, text.replaceAll(slug, "refund-agent"));
+    const out: string[] = [];
+    expect(await replayCommand({ agent: "refund-agent", dataset: named, runs: `${runs.small.id},${runs.approved.id}` }, (line) => out.push(line))).toBe(0);
+    expect(out.join("\n")).toContain("replayed 2 runs: 2 same, 0 differ");
+    expect(await replayCommand({ agent: "no-such-agent", dataset: named }, (line) => out.push(line))).toBe(2);
   });
 
   describe("a run a model decided", () => {
