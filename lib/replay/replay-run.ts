@@ -42,7 +42,7 @@ export type ScratchEngine = {
 const MAX_ROUNDS = 500;
 
 export async function replayRun(engine: ScratchEngine, source: RuntimeStore, recording: Recording): Promise<RunReplay> {
-  const { runtime, agent } = engine;
+  const { runtime } = engine;
   const store = runtime.store;
   engine.world.use(recording);
   engine.needsModel.value = false;
