@@ -11,6 +11,8 @@
 //   tether purge                              (compacts finished runs older than TETHER_RETENTION_DAYS)
 //   tether export [--since <date>] [--run <id,…>] > runs.jsonl    (a backup of the runs; docs/backup.md)
 //   tether import [<file> | -] [--json]       (a backup into this database, idempotent by id)
+//   tether replay --agent <slug> [--since 7d | --runs <id,…> | --dataset <backup.jsonl>] [--limit N] [--allow <file>]
+//                                            (recorded runs re-driven through this code, offline; exit 1 when any acts differently)
 //   tether mcp                                (an MCP server on stdio, relaying to TETHER_URL's /api/mcp as TETHER_TOKEN)
 //   tether new agent <name> [--dir agents]    (scaffolds agents/<name>/: an agent made with the SDK and its test)
 //   tether gate request --tool <name> --args '{…}' [--description …] [--queue …] [--approvals N] [--expires-in 2h]
@@ -269,6 +271,12 @@ const commands = {
   async export() {
     process.exit(await runScript("scripts/backup.ts", ["export", ...rest], "ignore"));
   },
+  async replay() {
+    // The script runs in the package's folder: files named relative to here are passed as absolute paths.
+    const files = new Set(["--dataset", "--allow", "--json"]);
+    const scriptArgs = rest.map((arg, i) => (i > 0 && files.has(rest[i - 1]) ? path.resolve(arg) : arg));
+    process.exit(await runScript("scripts/replay.ts", scriptArgs, "inherit"));
+  },
   async import() {
     const setup = await runScript("scripts/setup.ts", ["--no-seed"], "ignore", "ignore");
     if (setup !== 0) fail("setting up the database failed (run `npm run db:deploy` to see why)", setup);
@@ -355,7 +363,7 @@ function runScript(script, scriptArgs, stdin, stdout = "inherit") {
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|token|schedule|gate|mcp|worker|create-admin|purge|export|import|new> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log("usage: tether <run|runs|show|packets|approve|reject|token|schedule|gate|mcp|worker|create-admin|purge|export|import|replay|new> …  (TETHER_URL, TETHER_TOKEN)");
   process.exit(command ? 2 : 0);
 }
 await commands[command]();

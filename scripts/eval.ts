@@ -12,6 +12,8 @@
 //   --no-store                       do not store the eval run in the database (DATABASE_URL)
 //   --import <file.jsonl> [--name <name>]   store a dataset and exit
 //   --export <name> [--out <file>]          print (or write) a stored dataset as JSONL and exit
+//   --replay --agent <slug> [--since 7d | --runs <id,…> | --dataset <backup.jsonl>] [--limit N] [--allow <file>]
+//                                    recorded runs replayed through this code instead (scripts/replay.ts: the same flags)
 // Exits 1 when a score is under its threshold (recovery and approval compliance must be 100%).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -23,8 +25,13 @@ import { exportDatasetJsonl, getDataset, importDatasetJsonl } from "../lib/evals
 import { setEvalReportPath } from "../lib/evals/records.ts";
 import { createProgress, formatReport } from "../lib/evals/report.ts";
 import { DIMENSIONS, type Dimension, type EvalCaseSpec } from "../lib/evals/spec.ts";
+import { replayCommand } from "../lib/replay/cli.ts";
+
+// `--replay`: the replay's own flags (--dataset is then a backup file, not an eval dataset).
+const replaying = process.argv.includes("--replay");
 
 const { values } = parseArgs({
+  args: replaying ? [] : process.argv.slice(2),
   options: {
     dataset: { type: "string", default: "default" },
     faults: { type: "string", default: "none" },
@@ -132,7 +139,17 @@ async function main(): Promise<number> {
   return outcome.status === "PASSED" ? 0 : 1;
 }
 
-main().then(
+function replay(): Promise<number> {
+  const { values: flags } = parseArgs({
+    options: {
+      replay: { type: "boolean" }, agent: { type: "string" }, since: { type: "string" }, runs: { type: "string" }, dataset: { type: "string" },
+      limit: { type: "string" }, allow: { type: "string" }, json: { type: "string" },
+    },
+  });
+  return replayCommand(flags);
+}
+
+(replaying ? replay() : main()).then(
   (code) => process.exit(code),
   (error) => {
     console.error(`eval: ${error instanceof Error ? error.message : String(error)}`);

@@ -49,10 +49,23 @@ function factsDigest(facts: Fact[]): string {
   let chain = known && known.count <= facts.length && (known.count === 0 || facts[known.count - 1].id === known.lastId) ? known : { count: 0, lastId: null, digest: "" };
   for (let i = chain.count; i < facts.length; i++) {
     const f = facts[i];
-    chain = { count: i + 1, lastId: f.id, digest: sha256(chain.digest + canonicalJson([f.key, f.kind, f.value, f.step, f.source.tool ?? null])) };
+    chain = { count: i + 1, lastId: f.id, digest: sha256(chain.digest + canonicalJson(digestedFact(f))) };
   }
   chains.set(facts, chain);
   return chain.digest;
+}
+
+/**
+ * What of a fact a decision rests on. A person's decision on a gate is keyed by its packet and carries the
+ * digest of the approved action, which is bound to the run and the rule's id: two runs given the same
+ * decision on the same action would never digest alike. What was decided, at which step, is what counts.
+ */
+function digestedFact(f: Fact): unknown[] {
+  if (f.kind === "decision" && f.key.startsWith("decision:")) {
+    const { digest: _bound, ...decided } = (f.value ?? {}) as Record<string, unknown>;
+    return ["decision", f.kind, decided, f.step, f.source.tool ?? null];
+  }
+  return [f.key, f.kind, f.value, f.step, f.source.tool ?? null];
 }
 
 const DECISION_EVENTS = new Set(["model.decision", "model.replayed"]);

@@ -39,4 +39,13 @@ describe("policyInputDigest", () => {
     facts.splice(0, facts.length, ...Array.from({ length: 6 }, (_, i) => fact(i + 100)));
     expect(policyInputDigest(inputOf(state))).toBe(policyInputDigest(inputOf(fresh(structuredClone(facts)))));
   });
+
+  it("digests a person's decision on a gate by what was decided, not by its packet or the run-bound action digest", () => {
+    const decision = (packet: string, value: Record<string, unknown>): Fact => ({
+      id: `fact_${packet}`, key: `decision:${packet}`, value, kind: "decision", at: new Date(0).toISOString(), step: 3, expiresAt: null, source: { by: "rita@example.com", packetId: packet },
+    });
+    const approvedHere = policyInputDigest(inputOf(fresh([fact(0), decision("pkt_a", { decision: "approve", digest: "bound-to-run-a" })])));
+    expect(policyInputDigest(inputOf(fresh([fact(0), decision("pkt_b", { decision: "approve", digest: "bound-to-run-b" })])))).toBe(approvedHere);
+    expect(policyInputDigest(inputOf(fresh([fact(0), decision("pkt_b", { decision: "reject", reason: "no", digest: "bound-to-run-b" })])))).not.toBe(approvedHere);
+  });
 });
