@@ -173,6 +173,29 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
     expect(await statuses(ids)).toEqual(Array(4).fill("COMPLETED"));
   });
 
+  it("drain() does not end while a run it gave back during its last claim is still runnable", async () => {
+    // drain() claims again while a drive is under way. That claim cannot see the run (it is held),
+    // and here its empty answer arrives only after the drive gave the run back: nothing proves the run
+    // finished, so drain() must ask once more instead of returning with the run left RUNNING.
+    let claimsAsked = 0;
+    const late = createRuntime({
+      store: {
+        ...t.store,
+        claimRuns: async (o) => {
+          const claims = await t.store.claimRuns(o);
+          if (++claimsAsked === 2) await until("the first drive gives the run back", () => worker.inFlight === 0);
+          return claims;
+        },
+      },
+      agents: [slow], tools: [counting.tool], retryBaseDelayMs: 5,
+    });
+    const worker = late.createWorker({ maxStepsPerClaim: 1 });
+    const [id] = await start(slow, 1);
+    await worker.drain();
+    expect(claimsAsked).toBeGreaterThan(2);
+    expect(await statuses([id])).toEqual(["COMPLETED"]);
+  });
+
   it("never drives a run twice: a run whose lease lapsed while its call was in flight is not claimed again by the worker still in that call", async () => {
     // Every heartbeat fails (the database did not answer): the lease runs out in the database while
     // the call waits, and the run becomes claimable. The worker polls every 20 ms, so without the
