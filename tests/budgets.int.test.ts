@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { refundLoopAgent, scriptedAgent } from "./support/agents";
+import { untilLeasesLapse } from "./support/leases";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, expectError, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker } from "./support/spawn-worker";
@@ -136,7 +137,7 @@ describe.each(providers())("per-run budgets [%s]", (_provider, url) => {
     const orphaned = await t.runtime.getRun(run.id);
     expect(orphaned.state.budget.toolCalls).toBe(2); // two calls committed before the kill
     expect(refundsOf(run.id)).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, LEASE_MS + 100)); // the dead worker's lease runs out
+    await untilLeasesLapse(t.db, [run.id]); // the dead worker's lease runs out
     await until("the run parks at its budget after the takeover", async () => {
       await t.runtime.createWorker({ leaseMs: 5_000 }).drain();
       return (await t.runtime.getRun(run.id)).status === "WAITING_APPROVAL";

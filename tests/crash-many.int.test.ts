@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refundAgent } from "./support/agents";
+import { untilLeasesLapse } from "./support/leases";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker, type WorkerProcess } from "./support/spawn-worker";
 import { worldTools } from "./support/tools";
@@ -73,7 +74,7 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       } finally {
         await kill(victim.child);
       }
-      await new Promise((r) => setTimeout(r, LEASE_MS + 100));
+      await untilLeasesLapse(t.db, ids);
       const claims = await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
       expect(claims).toBeGreaterThanOrEqual(RUNS);
       await expectEachRefundedOnce(ids);
@@ -128,7 +129,7 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
       await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
       victim.child.kill("SIGSTOP");
-      await new Promise((r) => setTimeout(r, LEASE_MS + 200));
+      await untilLeasesLapse(t.db, ids);
       world.faults.latencyMs = 0;
       await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
       await expectEachRefundedOnce(ids);
@@ -136,9 +137,10 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       const before = await Promise.all(ids.map(async (id) => ({ run: await t.runtime.getRun(id), events: (await t.store.listEvents(id)).length })));
       const requestsBefore = world.requests.length;
       victim.child.kill("SIGCONT");
-      // Long enough for every timer of the woken worker to fire: its calls' timeouts (2 s), the
-      // heartbeat, the retries of calls whose answers it missed, and its next claims.
-      await new Promise((r) => setTimeout(r, 3_000));
+      // The woken worker finds out, run by run, that it was fenced out (its heartbeat, or its commit
+      // after the call's answer or time-out): each drive ends with "lease lost", and after that no
+      // drive of it is left to call a tool or commit.
+      await until(() => ids.filter((id) => victim.stderr().includes(`lease lost {"runId":"${id}"`)), { what: "the woken worker stands down from every run", holds: (gone) => gone.length === RUNS });
       expect(victim.child.exitCode).toBeNull(); // still alive: it stood down, it did not crash
       expect(world.requests.slice(requestsBefore)).toEqual([]);
       for (const [i, id] of ids.entries()) {
