@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refundAgent } from "./support/agents";
-import { untilLeasesLapse } from "./support/leases";
+import { expireLeases, untilLeasesLapse } from "./support/leases";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker, type WorkerProcess } from "./support/spawn-worker";
 import { worldTools } from "./support/tools";
@@ -13,7 +13,11 @@ import { startWorld, type World } from "./support/world";
 // world's ledger says each effect happened once, and the frozen worker, once resumed, neither commits
 // nor calls a tool again for any run it held.
 
-const LEASE_MS = 800;
+// The victim's lease. Killed or stopped with SIGTERM, it holds a long one that no stall of a loaded
+// machine lapses while its calls are in flight (the test expires a dead worker's leases itself); frozen,
+// it holds a short one, since the lapse is what that test is about.
+const LEASE_MS = 30_000;
+const FROZEN_LEASE_MS = 800;
 const RUNS = 8;
 
 
@@ -39,9 +43,9 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
     return ids;
   }
 
-  async function spawnVictim(): Promise<{ victim: WorkerProcess; owner: string }> {
+  async function spawnVictim(leaseMs = LEASE_MS): Promise<{ victim: WorkerProcess; owner: string }> {
     const victim = spawnWorker({
-      DATABASE_URL: url, WORLD_URL: world.url, TETHER_LEASE_MS: String(LEASE_MS), TETHER_WORKER_CONCURRENCY: "32",
+      DATABASE_URL: url, WORLD_URL: world.url, TETHER_LEASE_MS: String(leaseMs), TETHER_WORKER_CONCURRENCY: "32",
       AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]),
     });
     const owner = (await victim.waitFor("READY")).split(" ")[1].trim();
@@ -50,6 +54,8 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
 
   const held = async (ids: string[], owner: string) => (await Promise.all(ids.map((id) => t.runtime.getRun(id)))).filter((r) => r.leaseOwner === owner).length;
   const refundsArrived = (ids: string[]) => world.requests.filter((r) => r.path === "/payments/refund" && ids.includes(r.runId ?? "")).length;
+  const untilRefundsInFlight = (ids: string[]) =>
+    until(() => ({ arrived: refundsArrived(ids), inFlight: world.inFlight }), { what: `all ${RUNS} refund calls are in flight at once`, holds: (seen) => seen.arrived === RUNS && seen.inFlight >= RUNS });
 
   async function expectEachRefundedOnce(ids: string[]) {
     for (const id of ids) {
@@ -69,12 +75,12 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       const ids = await startRefunds(RUNS);
       const { victim, owner } = await spawnVictim();
       try {
-        await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
-        await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+        await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
+        await untilRefundsInFlight(ids);
       } finally {
         await kill(victim.child);
       }
-      await untilLeasesLapse(t.db, ids);
+      await expireLeases(t.db, ids);
       const claims = await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
       expect(claims).toBeGreaterThanOrEqual(RUNS);
       await expectEachRefundedOnce(ids);
@@ -92,8 +98,8 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       const { victim, owner } = await spawnVictim();
       let exitCode: number | null = null;
       try {
-        await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
-        await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+        await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
+        await untilRefundsInFlight(ids);
         const exited = new Promise<number | null>((resolve) => victim.child.once("exit", (code) => resolve(code)));
         victim.child.kill("SIGTERM");
         expect(await victim.waitFor("STOPPING")).toContain(`STOPPING ${RUNS}`);
@@ -124,10 +130,10 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
     // test is about what the woken worker does next.
     Object.assign(world.faults, { latencyMs: 1_800, latencyPath: "/payments/refund" });
     const ids = await startRefunds(RUNS);
-    const { victim, owner } = await spawnVictim();
+    const { victim, owner } = await spawnVictim(FROZEN_LEASE_MS);
     try {
-      await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
-      await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+      await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
+      await untilRefundsInFlight(ids);
       victim.child.kill("SIGSTOP");
       await untilLeasesLapse(t.db, ids);
       world.faults.latencyMs = 0;
