@@ -17,7 +17,7 @@ import { startWorld, type World } from "./support/world";
 // machine lapses while its calls are in flight (the test expires a dead worker's leases itself); frozen,
 // it holds a short one, since the lapse is what that test is about.
 const LEASE_MS = 30_000;
-const FROZEN_LEASE_MS = 800;
+const FROZEN_LEASE_MS = 1_500;
 const RUNS = 8;
 
 
@@ -54,8 +54,9 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
 
   const held = async (ids: string[], owner: string) => (await Promise.all(ids.map((id) => t.runtime.getRun(id)))).filter((r) => r.leaseOwner === owner).length;
   const refundsArrived = (ids: string[]) => world.requests.filter((r) => r.path === "/payments/refund" && ids.includes(r.runId ?? "")).length;
-  const untilRefundsInFlight = (ids: string[]) =>
-    until(() => ({ arrived: refundsArrived(ids), inFlight: world.inFlight }), { what: `all ${RUNS} refund calls are in flight at once`, holds: (seen) => seen.arrived === RUNS && seen.inFlight >= RUNS });
+  const untilRefundsInFlight = (ids: string[], victim: WorkerProcess) =>
+    until(() => ({ arrived: refundsArrived(ids), inFlight: world.inFlight }), { what: `all ${RUNS} refund calls are in flight at once`, holds: (seen) => seen.arrived === RUNS && seen.inFlight >= RUNS })
+      .catch((error: Error) => { throw new Error(`${error.message}\nthe worker's log: ${victim.stderr().slice(-3000)}`); });
 
   async function expectEachRefundedOnce(ids: string[]) {
     for (const id of ids) {
@@ -76,7 +77,7 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       const { victim, owner } = await spawnVictim();
       try {
         await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
-        await untilRefundsInFlight(ids);
+        await untilRefundsInFlight(ids, victim);
       } finally {
         await kill(victim.child);
       }
@@ -99,7 +100,7 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       let exitCode: number | null = null;
       try {
         await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
-        await untilRefundsInFlight(ids);
+        await untilRefundsInFlight(ids, victim);
         const exited = new Promise<number | null>((resolve) => victim.child.once("exit", (code) => resolve(code)));
         victim.child.kill("SIGTERM");
         expect(await victim.waitFor("STOPPING")).toContain(`STOPPING ${RUNS}`);
@@ -133,7 +134,7 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
     const { victim, owner } = await spawnVictim(FROZEN_LEASE_MS);
     try {
       await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
-      await untilRefundsInFlight(ids);
+      await untilRefundsInFlight(ids, victim);
       victim.child.kill("SIGSTOP");
       await untilLeasesLapse(t.db, ids);
       world.faults.latencyMs = 0;
