@@ -9,6 +9,7 @@ import { createSandboxOrder } from "./support/sandbox-world";
 import { providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
 import { startRouteServer } from "./support/route-server";
+import { until } from "./support/until";
 
 // Each demo agent end to end through the HTTP API, as a client outside this repo drives it: start with
 // POST /api/runs, decide its packets, deliver its callbacks; the sandbox ledger proves no effect
@@ -100,9 +101,8 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
     const started = await call("POST", "/api/runs", operator, { agent: "outreach-agent", input: { to: "ada@example.com", query: "scheduled exports", waitMs: 1_000 } });
     await work();
     expect(await status(started.json.id)).toBe("SLEEPING");
-    await new Promise((r) => setTimeout(r, 1_100)); // the timer is durable and real: wait it out
-    await work();
-    expect(await status(started.json.id)).toBe("WAITING_APPROVAL");
+    // The timer is durable and real: work on until it has fired.
+    await until(async () => { await work(); return status(started.json.id); }, { what: "the timer fires and the run asks for approval", holds: (s) => s === "WAITING_APPROVAL" });
     await approveOnly(started.json.id);
     await work();
     expect(await status(started.json.id)).toBe("COMPLETED");

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { refundLoopAgent, scriptedAgent } from "./support/agents";
+import { expireLeases } from "./support/leases";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, expectError, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker } from "./support/spawn-worker";
@@ -14,7 +15,9 @@ import { startWorld, type World } from "./support/world";
 // approve or edit extends it, reject stops it (CANCELLED). The counts are in the run's state: a worker killed
 // between steps leaves them as they were.
 
-const LEASE_MS = 1_200;
+// The killed worker's lease: long, so that no stall of a loaded machine lapses it before the fault point;
+// the test expires it once the worker is dead.
+const LEASE_MS = 30_000;
 
 describe.each(providers())("per-run budgets [%s]", (_provider, url) => {
   let world: World;
@@ -136,7 +139,7 @@ describe.each(providers())("per-run budgets [%s]", (_provider, url) => {
     const orphaned = await t.runtime.getRun(run.id);
     expect(orphaned.state.budget.toolCalls).toBe(2); // two calls committed before the kill
     expect(refundsOf(run.id)).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, LEASE_MS + 100)); // the dead worker's lease runs out
+    await expireLeases(t.db, [run.id]); // the dead worker's lease runs out (now, rather than in LEASE_MS)
     await until("the run parks at its budget after the takeover", async () => {
       await t.runtime.createWorker({ leaseMs: 5_000 }).drain();
       return (await t.runtime.getRun(run.id)).status === "WAITING_APPROVAL";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refundAgent } from "./support/agents";
+import { expireLeases, untilLeasesLapse } from "./support/leases";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { kill, spawnWorker, type WorkerProcess } from "./support/spawn-worker";
 import { worldTools } from "./support/tools";
@@ -12,7 +13,11 @@ import { startWorld, type World } from "./support/world";
 // world's ledger says each effect happened once, and the frozen worker, once resumed, neither commits
 // nor calls a tool again for any run it held.
 
-const LEASE_MS = 800;
+// The victim's lease. Killed or stopped with SIGTERM, it holds a long one that no stall of a loaded
+// machine lapses while its calls are in flight (the test expires a dead worker's leases itself); frozen,
+// it holds a short one, since the lapse is what that test is about.
+const LEASE_MS = 30_000;
+const FROZEN_LEASE_MS = 1_500;
 const RUNS = 8;
 
 
@@ -38,9 +43,9 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
     return ids;
   }
 
-  async function spawnVictim(): Promise<{ victim: WorkerProcess; owner: string }> {
+  async function spawnVictim(leaseMs = LEASE_MS): Promise<{ victim: WorkerProcess; owner: string }> {
     const victim = spawnWorker({
-      DATABASE_URL: url, WORLD_URL: world.url, TETHER_LEASE_MS: String(LEASE_MS), TETHER_WORKER_CONCURRENCY: "32",
+      DATABASE_URL: url, WORLD_URL: world.url, TETHER_LEASE_MS: String(leaseMs), TETHER_WORKER_CONCURRENCY: "32",
       AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]),
     });
     const owner = (await victim.waitFor("READY")).split(" ")[1].trim();
@@ -49,6 +54,9 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
 
   const held = async (ids: string[], owner: string) => (await Promise.all(ids.map((id) => t.runtime.getRun(id)))).filter((r) => r.leaseOwner === owner).length;
   const refundsArrived = (ids: string[]) => world.requests.filter((r) => r.path === "/payments/refund" && ids.includes(r.runId ?? "")).length;
+  const untilRefundsInFlight = (ids: string[], victim: WorkerProcess) =>
+    until(() => ({ arrived: refundsArrived(ids), inFlight: world.inFlight }), { what: `all ${RUNS} refund calls are in flight at once`, holds: (seen) => seen.arrived === RUNS && seen.inFlight >= RUNS })
+      .catch((error: Error) => { throw new Error(`${error.message}\nthe worker's log: ${victim.stderr().slice(-3000)}`); });
 
   async function expectEachRefundedOnce(ids: string[]) {
     for (const id of ids) {
@@ -68,12 +76,12 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       const ids = await startRefunds(RUNS);
       const { victim, owner } = await spawnVictim();
       try {
-        await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
-        await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+        await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
+        await untilRefundsInFlight(ids, victim);
       } finally {
         await kill(victim.child);
       }
-      await new Promise((r) => setTimeout(r, LEASE_MS + 100));
+      await expireLeases(t.db, ids);
       const claims = await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
       expect(claims).toBeGreaterThanOrEqual(RUNS);
       await expectEachRefundedOnce(ids);
@@ -91,8 +99,8 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       const { victim, owner } = await spawnVictim();
       let exitCode: number | null = null;
       try {
-        await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
-        await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+        await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
+        await untilRefundsInFlight(ids, victim);
         const exited = new Promise<number | null>((resolve) => victim.child.once("exit", (code) => resolve(code)));
         victim.child.kill("SIGTERM");
         expect(await victim.waitFor("STOPPING")).toContain(`STOPPING ${RUNS}`);
@@ -123,12 +131,12 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
     // test is about what the woken worker does next.
     Object.assign(world.faults, { latencyMs: 1_800, latencyPath: "/payments/refund" });
     const ids = await startRefunds(RUNS);
-    const { victim, owner } = await spawnVictim();
+    const { victim, owner } = await spawnVictim(FROZEN_LEASE_MS);
     try {
-      await until("the worker holds every run", async () => (await held(ids, owner)) === RUNS);
-      await until("every refund call is in flight", () => refundsArrived(ids) === RUNS && world.inFlight >= RUNS);
+      await until(() => held(ids, owner), { what: `the worker holds all ${RUNS} runs`, holds: (n) => n === RUNS });
+      await untilRefundsInFlight(ids, victim);
       victim.child.kill("SIGSTOP");
-      await new Promise((r) => setTimeout(r, LEASE_MS + 200));
+      await untilLeasesLapse(t.db, ids);
       world.faults.latencyMs = 0;
       await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
       await expectEachRefundedOnce(ids);
@@ -136,9 +144,10 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       const before = await Promise.all(ids.map(async (id) => ({ run: await t.runtime.getRun(id), events: (await t.store.listEvents(id)).length })));
       const requestsBefore = world.requests.length;
       victim.child.kill("SIGCONT");
-      // Long enough for every timer of the woken worker to fire: its calls' timeouts (2 s), the
-      // heartbeat, the retries of calls whose answers it missed, and its next claims.
-      await new Promise((r) => setTimeout(r, 3_000));
+      // The woken worker finds out, run by run, that it was fenced out (its heartbeat, or its commit
+      // after the call's answer or time-out): each drive ends with "lease lost", and after that no
+      // drive of it is left to call a tool or commit.
+      await until(() => ids.filter((id) => victim.stderr().includes(`lease lost {"runId":"${id}"`)), { what: "the woken worker stands down from every run", holds: (gone) => gone.length === RUNS });
       expect(victim.child.exitCode).toBeNull(); // still alive: it stood down, it did not crash
       expect(world.requests.slice(requestsBefore)).toEqual([]);
       for (const [i, id] of ids.entries()) {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getGate, waitForGate } from "../lib/commands/request-gate";
 import { createDb, type Db } from "../lib/db";
 import { parseInboxFilters } from "../lib/inbox/queue";
@@ -166,11 +166,27 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     expect(json).toMatchObject({ status: "rejected", reason: "the gate run was cancelled", approvedArgs: null });
   });
 
+  /** Resolves once a long-poll on the gate sleeps: it listens for wake-ups and its first read of the gate is done
+   *  (a decision made before then would be read, not woken for). */
+  async function watchLongPoll(gateId: string) {
+    const store = getRuntime().store;
+    const listens = vi.spyOn(store, "onRunnable");
+    const reads = vi.spyOn(store, "listSignals");
+    try {
+      await until("the long-poll listens and has read the gate once", () =>
+        listens.mock.calls.length > 0 && reads.mock.calls.some(([runId], i) => runId === gateId && reads.mock.settledResults[i]?.type === "fulfilled"));
+    } finally {
+      listens.mockRestore();
+      reads.mockRestore();
+    }
+  }
+
   it("?wait returns as soon as the gate is decided, woken rather than at the end of its wait", async () => {
     const { gate } = await openGate();
     const started = Date.now();
+    const asleep = watchLongPoll(gate.gateId);
     const waiting = call("GET", `/api/gates/${gate.gateId}?wait=30`, { token: people.caller.token }).then((res) => ({ ...res, at: Date.now() }));
-    await new Promise((r) => setTimeout(r, 300)); // the long-poll is under way
+    await asleep; // the long-poll is under way
     const decidedAt = Date.now();
     await decide(gate.packetId, people.second.email, { decision: "approve" });
     const answer = await waiting;
@@ -187,8 +203,9 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
   it("the long-poll is woken by the decision itself, not by its fallback re-read", async () => {
     const { gate } = await openGate();
     // A fallback re-read a minute away: only the store's wake-up can answer within the test's bound.
+    const asleep = watchLongPoll(gate.gateId);
     const waiting = waitForGate({ runtime: getRuntime() }, gate.gateId, { waitSeconds: 55, recheckMs: 60_000 }).then((view) => ({ view, at: Date.now() }));
-    await new Promise((r) => setTimeout(r, 300));
+    await asleep;
     await decide(gate.packetId, people.second.email, { decision: "approve" });
     const decidedAt = Date.now();
     const answer = await waiting;

@@ -9,6 +9,7 @@ import { createTestRuntime, expectError, grant, manualClock, providers, uid } fr
 import { startRouteServer } from "./support/route-server";
 import { createPersonWithToken } from "./support/tokens";
 import { worldTools } from "./support/tools";
+import { until } from "./support/until";
 import { startWorld, type World } from "./support/world";
 
 // GET /api/metrics over real HTTP on both databases: read back with a Prometheus text-format parser from npm
@@ -199,8 +200,7 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     const lapsed = (await t.runtime.startRun({ agent: agent.slug, input: {} })).run;
     expect(await t.store.claimRun({ owner, now: new Date(), leaseMs: 60_000, runId: held.id })).not.toBeNull();
     expect(await t.store.claimRun({ owner, now: new Date(), leaseMs: 1, runId: lapsed.id })).not.toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const leased = await scrape();
+    const leased = await until(scrape, { what: "the 1 ms lease counts as expired", holds: (m) => value(m, "tether_leases_expired", { owner }) === 1 });
     expect(value(leased, "tether_leases", { owner })).toBe(1);
     expect(value(leased, "tether_leases_expired", { owner })).toBe(1);
     for (const run of [held, lapsed]) await t.runtime.cancelRun({ runId: run.id, by: "test" });

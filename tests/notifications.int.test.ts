@@ -16,6 +16,7 @@ import { startRouteServer } from "./support/route-server";
 import { decodeQp, startSmtpSink } from "./support/smtp-sink";
 import { createPersonWithToken } from "./support/tokens";
 import { worldTools } from "./support/tools";
+import { until } from "./support/until";
 import { startWorld, type World } from "./support/world";
 
 // A gate that waits needs someone told: a packet opening on a queue with notifications reaches a signed
@@ -200,14 +201,14 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       await createChannel(t.db, { queue, kind: "webhook", target: down.url }, { by: "admin@example.com" });
       const d = dispatcher({ intervalMs: 20, sendTimeoutMs: 1_500 });
       const { runId, packet } = await waitingPacket(queue);
-      await expect.poll(() => hanging.received.length, { timeout: 5_000 }).toBeGreaterThan(0); // a send is in flight now
+      await until("a send to the hanging channel is in flight", () => hanging.received.length > 0);
 
       await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
       await drain();
       expect((await t.runtime.getRun(runId)).status).toBe("COMPLETED");
 
-      await expect.poll(async () => (await deliveriesOf(packet.id)).map((x) => x.lastError).sort(), { timeout: 5_000 })
-        .toEqual([expect.stringMatching(/ECONNREFUSED/), "timed out"]);
+      const errors = await until(async () => (await deliveriesOf(packet.id)).map((x) => x.lastError).sort(), { what: "both deliveries record their failure", holds: (seen) => seen.length === 2 && seen.every((e) => e !== null) });
+      expect(errors).toEqual([expect.stringMatching(/ECONNREFUSED/), "timed out"]);
       await d.stop();
       expect((await deliveriesOf(packet.id)).every((x) => x.status === "pending" && x.attempts >= 1 && x.deliveredAt === null)).toBe(true);
     } finally {

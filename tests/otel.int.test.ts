@@ -8,6 +8,7 @@ import { createDb, type Db } from "../lib/db";
 import { getRuntime } from "../lib/runtime.server";
 import { seedSandbox } from "../lib/sandbox/seed";
 import { shutdownTraceExport } from "../lib/telemetry";
+import { untilLeasesLapse } from "./support/leases";
 import { providers } from "./support/runtime";
 import { createSandboxOrder } from "./support/sandbox-world";
 import { kill } from "./support/spawn-worker";
@@ -137,7 +138,7 @@ describe.each(providers())("OpenTelemetry export across a crash and a person [%s
 
     await a.waitFor(`FAULT after-intent payments.refund ${runId}`);
     await kill(a.child);
-    await new Promise((r) => setTimeout(r, LEASE_MS + 200)); // the dead worker's lease expires…
+    await untilLeasesLapse(db, [runId]); // the dead worker's lease expires…
 
     const b = spawnOtelWorker(workerEnv()); // …and another process takes the run over
     workers.push(b.child);

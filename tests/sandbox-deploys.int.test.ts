@@ -21,8 +21,6 @@ import { until } from "./support/until";
 // The tests share their databases with other files (run one at a time): a clock here also finishes
 // deploys earlier files left running, so every assertion names this file's own deploys and runs.
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("deploy clock settings", () => {
   it("TETHER_SANDBOX_DEPLOY_SECONDS: seconds (default 5), off, anything else stops start-up", () => {
     expect(deployFinishMsFromEnv(loadConfig({}))).toBe(5_000);
@@ -65,7 +63,7 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
   afterAll(async () => { await w.close(); });
 
   it("finishes a deploy `succeeded` once it has run long enough, and calls back once", async () => {
-    clock({ finishAfterMs: 400 });
+    const c = clock({ finishAfterMs: 400 });
     const runId = uid("run");
     const deployId = await start(runId);
     expect(await status(deployId)).toMatchObject({ status: "running", completedAt: null });
@@ -73,7 +71,8 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
     expect(await status(deployId)).toMatchObject({ status: "succeeded", completedAt: expect.any(String) });
     const { startedAt, completedAt } = await status(deployId);
     expect(Date.parse(completedAt) - Date.parse(startedAt)).toBeGreaterThanOrEqual(400);
-    await sleep(200); // several more passes
+    await c.tick(); // two more passes, the second begun after the callback
+    await c.tick();
     expect(deliveriesOf(deployId)).toEqual([{ deployId, runId, outcome: "succeeded", migration: "0060_add_clock_index" }]);
     // Finished: a completion by hand is refused and reports nothing.
     expect((await w.call("POST", `/deploys/${deployId}/complete`, { body: { outcome: "failed" } })).status).toBe(409);
@@ -94,7 +93,7 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
     expect((await w.call("PUT", "/faults/deploys", { body: { holdDeploys: true } })).body).toMatchObject({ holdDeploys: true });
     const held = clock({ finishAfterMs: 0 });
     const deployId = await start();
-    await sleep(200);
+    await held.tick(); // a pass begun after the deploy started finishes nothing while held
     expect(await held.tick()).toEqual([]);
     expect(await status(deployId)).toMatchObject({ status: "running" });
     expect(deliveriesOf(deployId)).toEqual([]);
@@ -112,7 +111,7 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
     await putFault(w.db, "deploys", { holdDeploys: false });
     const c = clock({ finishAfterMs: 0 });
     await c.tick();
-    await sleep(150);
+    await c.tick();
     expect(await status(deployId)).toMatchObject({ status: "failed" });
     expect(deliveriesOf(deployId)).toHaveLength(2);
   });
@@ -120,11 +119,10 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
   it("two clocks on one database (two consoles) finish a deploy once", async () => {
     await putFault(w.db, "deploys", { holdDeploys: true });
     const deployId = await start();
-    clock({ finishAfterMs: 0 });
-    clock({ finishAfterMs: 0 });
+    const both = [clock({ finishAfterMs: 0 }), clock({ finishAfterMs: 0 })];
     await putFault(w.db, "deploys", { holdDeploys: false });
     await until("the deploy calls back", () => deliveriesOf(deployId).length > 0, 10_000);
-    await sleep(200); // both keep passing every 50 ms
+    for (let pass = 0; pass < 2; pass++) await Promise.all(both.map((c) => c.tick())); // both keep passing
     expect(deliveriesOf(deployId)).toHaveLength(1);
   });
 

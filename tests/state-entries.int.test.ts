@@ -4,6 +4,7 @@ import type { AgentDefinition, Decision, RunState, RuntimeStore, StepCommit, Too
 import { seededRandom } from "../lib/sandbox/context";
 import { joinState, readEntries } from "../lib/store/state-entries";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
+import { until } from "./support/until";
 
 // A run's state is stored as a head plus entries (lib/store/state-entries.ts). Property: for random
 // runs, the state at every checkpoint, rebuilt from its head and entries, is byte for byte the JSON of
@@ -114,6 +115,9 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
   }
 
   const drain = () => runtime.createWorker({ concurrency: 8 }).drain();
+  /** Drains until every run has `status`: a sleeping run comes due only later, so drain again until then. */
+  const drainUntil = (ids: string[], status: string) =>
+    until(async () => { await drain(); return Promise.all(ids.map(async (id) => (await t.store.getRun(id))!.status)); }, { what: `every run is ${status}`, holds: (seen) => seen.every((s) => s === status) });
 
   it("random runs: every checkpoint rebuilds to the whole state, byte for byte, and a step writes only what it added", async () => {
     const seeds = Array.from({ length: 12 }, (_, i) => 7919 * (i + 1));
@@ -124,10 +128,7 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
       await grant(t.runtime, agent);
       runs.push((await runtime.startRun({ agent: agent.slug, input: random(seed).value() })).run.id);
     }
-    for (let i = 0; i < 50 && (await Promise.all(runs.map((id) => t.store.getRun(id)))).some((r) => r!.status !== "COMPLETED"); i++) {
-      await drain();
-      await new Promise((r) => setTimeout(r, 5)); // the sleepers' timers
-    }
+    await drainUntil(runs, "COMPLETED"); // the sleepers' timers come due between drains
     for (const id of runs) {
       expect((await t.store.getRun(id))!.status).toBe("COMPLETED");
       const { rows, entries } = await expectCheckpointsWhole(id);
@@ -158,10 +159,10 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
     runtime.context.agents.set(agent.slug, agent);
     await grant(t.runtime, agent);
     const { run } = await runtime.startRun({ agent: agent.slug, input: null });
-    for (let i = 0; i < 30 && (await t.store.getRun(run.id))!.status !== "FAILED"; i++) { await drain(); await new Promise((r) => setTimeout(r, 5)); }
+    await drainUntil([run.id], "FAILED");
     expect((await t.store.getRun(run.id))!.status).toBe("FAILED");
     await runtime.retryRun({ runId: run.id, by: "ops@example.com" });
-    for (let i = 0; i < 30 && (await t.store.getRun(run.id))!.status !== "COMPLETED"; i++) { await drain(); await new Promise((r) => setTimeout(r, 5)); }
+    await drainUntil([run.id], "COMPLETED");
     expect((await t.store.getRun(run.id))!.status).toBe("COMPLETED");
     const { rows } = await expectCheckpointsWhole(run.id);
 
@@ -183,7 +184,6 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
     const worker = runtime.createWorker();
     for (let i = 0; i < 4; i++) await worker.runOnce({ runId: run.id }).catch(() => false);
     const current = (await t.store.getRun(run.id))!;
-    if (current.status === "SLEEPING") await new Promise((r) => setTimeout(r, 5));
     const whole = JSON.stringify(current.state);
     await t.db.$transaction([
       t.db.stateEntry.deleteMany({ where: { runId: run.id } }),
@@ -194,7 +194,7 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
     rec.written.set(rec.key(run.id, current.stateSeq), whole);
     expect(JSON.stringify((await t.store.getRun(run.id))!.state)).toBe(JSON.stringify(current.state as RunState));
 
-    for (let i = 0; i < 30 && (await t.store.getRun(run.id))!.status !== "COMPLETED"; i++) { await drain(); await new Promise((r) => setTimeout(r, 5)); }
+    await drainUntil([run.id], "COMPLETED");
     expect((await t.store.getRun(run.id))!.status).toBe("COMPLETED");
     await expectCheckpointsWhole(run.id);
   });

@@ -9,6 +9,7 @@ import { NOTHING_STORED } from "../lib/store/state-entries";
 import { TERMINAL_STATUSES, type Lease, type PermissionRule } from "../lib/runtime/types";
 import { buildNewPacket, buildNewRun, createClaimedRun as createClaimedRunIn, createRun as createRunIn } from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
+import { until } from "./support/until";
 
 // The RuntimeStore contract (lib/runtime/store.ts), against the real Prisma store on every database.
 // Every test makes its own runs, packets and permissions under random ids.
@@ -387,14 +388,21 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       }
     });
 
+    /** Postgres delivers NOTIFYs in commit order: once a listener hears a run created after the
+     *  changes under test, it has heard every NOTIFY those changes sent. */
+    async function untilNotifiesArrive(heard: Wakeup[]) {
+      const marker = await createRun();
+      await until(`the NOTIFY of run ${marker.id}, created last, arrives`, () => heard.some((w) => w.runId === marker.id));
+    }
+
     it.runIf(_provider === "postgres")("the process that made a change is woken once for it, not again by its own NOTIFY", async () => {
       const own = createPrismaStore(createDb(url));
       const heard: Wakeup[] = [];
       const unsubscribe = own.onRunnable((w) => heard.push(w));
       try {
-        await expect.poll(() => heard.length, { timeout: 5_000 }).toBeGreaterThan(0); // listening
+        await until("the store listens", () => heard.length > 0);
         const { run } = await own.createRun(buildNewRun({ agentSlug }));
-        await new Promise((r) => setTimeout(r, 500)); // time for the NOTIFY to come back
+        await untilNotifiesArrive(heard); // its own NOTIFY, had it not been dropped, would be among them
         expect(heard.filter((w) => w.runId === run.id)).toEqual([{ runId: run.id }]);
       } finally {
         unsubscribe();
@@ -407,13 +415,13 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const heard: Wakeup[] = [];
       const unsubscribe = elsewhere.onRunnable((w) => heard.push(w));
       try {
-        await expect.poll(() => heard.length, { timeout: 5_000 }).toBeGreaterThan(0); // "listening": a first look
+        await until("the other store listens", () => heard.length > 0); // "listening": a first look
         const created = await createRun();
-        await expect.poll(() => heard.some((w) => w.runId === created.id), { timeout: 5_000 }).toBe(true);
+        await until(`the other store hears run ${created.id}`, () => heard.some((w) => w.runId === created.id));
         // A change that rolls back sends nothing: the same id again is a unique violation inside createRun's transaction.
         const duplicate = buildNewRun({ agentSlug, id: created.id });
         await store.createRun(duplicate).catch(() => {});
-        await new Promise((r) => setTimeout(r, 300));
+        await untilNotifiesArrive(heard);
         expect(heard.filter((w) => w.runId === created.id)).toHaveLength(1);
       } finally {
         unsubscribe();

@@ -3,9 +3,10 @@ import { z } from "zod";
 import { ToolError, createRuntime, type RunStatus, type ToolDefinition } from "../lib/runtime";
 import { refundAgent, scriptedAgent } from "./support/agents";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
+import { untilLeasesLapse } from "./support/leases";
 import { kill, spawnWorker } from "./support/spawn-worker";
 import { worldTools } from "./support/tools";
-import { until } from "./support/until";
+import { UNTIL_MS, until } from "./support/until";
 import { startWorld, type World } from "./support/world";
 
 // The worker drives many runs at once and is woken by events, not by its poll. Every started worker
@@ -21,7 +22,7 @@ function barrierTool(size: number): ToolDefinition<Record<string, never>> {
     name: "test.barrier", description: "waits for company", capability: "read", semantics: "pure-read",
     input: z.object({}), describeImpact: () => "waits",
     call: () => new Promise((resolve, reject) => {
-      const timeout = setTimeout(() => reject(new ToolError("rejected", `only ${waiting.length} of ${size} calls arrived together`)), 5_000);
+      const timeout = setTimeout(() => reject(new ToolError("rejected", `only ${waiting.length} of ${size} calls arrived together`)), UNTIL_MS);
       waiting.push(() => { clearTimeout(timeout); resolve({ met: size }); });
       if (waiting.length === size) { for (const go of waiting) go(); waiting = []; }
     }),
@@ -173,12 +174,46 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
     expect(await statuses(ids)).toEqual(Array(4).fill("COMPLETED"));
   });
 
+  it("drain() does not end while a run it gave back during its last claim is still runnable", async () => {
+    // drain() claims again while a drive is under way. That claim cannot see the run (it is held),
+    // and here its empty answer arrives only after the drive gave the run back: nothing proves the run
+    // finished, so drain() must ask once more instead of returning with the run left RUNNING.
+    let claimsAsked = 0;
+    const late = createRuntime({
+      store: {
+        ...t.store,
+        claimRuns: async (o) => {
+          const claims = await t.store.claimRuns(o);
+          if (++claimsAsked === 2) await until("the first drive gives the run back", () => worker.inFlight === 0);
+          return claims;
+        },
+      },
+      agents: [slow], tools: [counting.tool], retryBaseDelayMs: 5,
+    });
+    const worker = late.createWorker({ maxStepsPerClaim: 1 });
+    const [id] = await start(slow, 1);
+    await worker.drain();
+    expect(claimsAsked).toBeGreaterThan(2);
+    expect(await statuses([id])).toEqual(["COMPLETED"]);
+  });
+
   it("never drives a run twice: a run whose lease lapsed while its call was in flight is not claimed again by the worker still in that call", async () => {
     // Every heartbeat fails (the database did not answer): the lease runs out in the database while
     // the call waits, and the run becomes claimable. The worker polls every 20 ms, so without the
     // guard it would claim the run again and call the tool a second time.
+    const claimed: string[] = [];
+    let claimsAsked = 0;
     const stalled = createRuntime({
-      store: { ...t.store, renewLeases: async () => { throw new Error("the database did not answer (test)"); } },
+      store: {
+        ...t.store,
+        renewLeases: async () => { throw new Error("the database did not answer (test)"); },
+        claimRuns: async (o) => {
+          const claims = await t.store.claimRuns(o);
+          claimsAsked++;
+          claimed.push(...claims.map((c) => c.run.id));
+          return claims;
+        },
+      },
       agents: [held], tools: [hold.tool], retryBaseDelayMs: 5,
     });
     const worker = stalled.createWorker({ leaseMs: 300, pollMs: 20, concurrency: 4 });
@@ -186,9 +221,10 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
     worker.start();
     try {
       await until("the run is in its call", () => hold.held.length === 1);
-      await new Promise((r) => setTimeout(r, 900)); // three lease lengths, forty-odd polls
-      const run = await t.db.run.findUniqueOrThrow({ where: { id }, select: { leaseExpiresAt: true } });
-      expect(run.leaseExpiresAt!.getTime()).toBeLessThan(Date.now()); // the lease did lapse
+      await untilLeasesLapse(t.db, [id]); // the lease did lapse
+      const before = claimsAsked;
+      await until(() => claimsAsked, { what: "the worker asks for runs ten more times while the run is claimable", holds: (n) => n >= before + 10 });
+      expect(claimed.filter((c) => c === id)).toHaveLength(1); // no claim but the first returned the run
       expect(hold.held.length).toBe(1); // and no second drive called the tool
       hold.release();
       await until("the one drive completes the run", () => allAre([id], "COMPLETED"));

@@ -52,6 +52,7 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
 
   const held = new Map<string, RunCursor>();
   const driving = new Set<Promise<void>>();
+  let drivesEnded = 0; // counts runs given back (or let go), so a claim can tell whether one ended while it asked
   let stopping = false;
 
   // ---- one heartbeat for every lease held
@@ -115,6 +116,7 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
       }
     } finally {
       letGo(cursor);
+      drivesEnded++;
     }
   }
 
@@ -219,9 +221,13 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
       for (;;) {
         const room = Math.min(concurrency - held.size, maxClaims - claims);
         if (room > 0) {
+          // A claim that found nothing proves nothing runnable only if no run was given back while
+          // it was asked: its snapshot may predate that release (or the release held the row
+          // locked, which the claim skips), so the run would be left behind with drain returned.
+          const endedBefore = drivesEnded;
           const claimed = await claimBatch(room, ctx.clock.now());
           claims += claimed;
-          if (claimed > 0) continue;
+          if (claimed > 0 || drivesEnded !== endedBefore) continue;
         }
         if (driving.size === 0) return claims;
         await Promise.race(driving); // a slot frees, or a run parked and another may have woken
