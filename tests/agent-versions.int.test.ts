@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { upgradeAgentVersion } from "../lib/commands/upgrade-agent-version";
 import type { AgentDefinition, Decision } from "../lib/runtime";
 import { createTestRuntime, expectError, providers, uid } from "./support/runtime";
 
@@ -122,6 +123,22 @@ describe.each(providers())("agent versions [%s]", (_provider, url) => {
     await drain();
     for (const r of runs) expect(await t.runtime.getRun(r.id)).toMatchObject({ status: "COMPLETED", state: { output: { finishedBy: "2" } } });
     expect((await t.runtime.getRun(held.id)).agentVersion).toBe("1");
+  });
+
+  it("the bulk upgrade command writes one audit row for the action, with what it moved and skipped", async () => {
+    const slug = uid("bulk-audit");
+    t.runtime.context.agents.set(slug, version(slug, "1", []));
+    const { run } = await t.runtime.startRun({ agent: slug, input: "r" });
+    await drain();
+    t.runtime.context.agents.set(slug, version(slug, "2", [])); // version 1 gone: the waiting run is moved without a packet
+    const result = await upgradeAgentVersion({ db: t.db, runtime: t.runtime }, { slug, version: "1", by: "ops@example.com", via: "token:ci" });
+    expect(result.upgraded).toEqual([run.id]);
+    const row = await t.db.auditLog.findFirstOrThrow({ where: { action: "agents.upgrade_version", target: `${slug}@1` } });
+    expect(row.actor).toBe("ops@example.com");
+    expect(JSON.parse(row.data)).toEqual({ to: "2", upgraded: [run.id], skipped: [], via: "token:ci" });
+    await go(run.id);
+    await drain();
+    expect(await t.runtime.getRun(run.id)).toMatchObject({ status: "COMPLETED", agentVersion: "2" });
   });
 
   it("a run on the newest version cannot be upgraded", async () => {
