@@ -21,8 +21,8 @@ const agentDef = (slug: string, version: string, overrides: Partial<AgentDefinit
   plan: [{ id: "read", title: "Read", status: "pending" }], policy: { decide: async () => ({ decision: { kind: "complete", output: null } }) }, ...overrides,
 });
 
-async function createRun(db: Db, agentSlug: string, agentVersion: string) {
-  await db.run.create({ data: { id: uid("run"), agentSlug, agentVersion, status: "COMPLETED", input: "null", state: "{}" } });
+async function createRun(db: Db, agentSlug: string, agentVersion: string, status = "COMPLETED") {
+  await db.run.create({ data: { id: uid("run"), agentSlug, agentVersion, status, input: "null", state: "{}" } });
 }
 
 describe.each(providers())("admin queries [%s]", (_provider, url) => {
@@ -59,6 +59,22 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       expect(byVersion["3"]).toMatchObject({ runCount: 0 });
       // a version only a run remembers is listed, with its runs and no details
       expect(byVersion["0-unrecorded"]).toMatchObject({ instructions: null, runCount: 1, firstSeenAt: null });
+    });
+
+    it("shows per version its label, whether it is loaded, and its runs active, waiting and parked", async () => {
+      const slug = uid("agent");
+      const [v1, v2, v3] = ["1", "2", "3"].map((v) => agentDef(slug, `hash${v}`, { label: `v${v}` }));
+      await recordAgentVersions(db, [v1, v2, v3]);
+      for (const status of ["QUEUED", "RUNNING", "SLEEPING", "WAITING_EVENT", "WAITING_APPROVAL", "NEEDS_ATTENTION", "COMPLETED", "CANCELLED"]) await createRun(db, slug, "hash1", status);
+      await createRun(db, slug, "hash2", "NEEDS_ATTENTION");
+      await createRun(db, slug, "hash2", "NEEDS_ATTENTION");
+
+      const agent = (await findAgentsWithVersions(db, [v2, v3])).find((a) => a.slug === slug)!; // 2 and 3 side by side, 1 gone
+      expect(agent.currentVersion).toBe("hash3"); // the one listed last
+      const byVersion = Object.fromEntries(agent.versions.map((v) => [v.version, v]));
+      expect(byVersion.hash1).toMatchObject({ label: "v1", loaded: false, runCount: 8, runs: { active: 2, waiting: 3, parked: 1 } });
+      expect(byVersion.hash2).toMatchObject({ label: "v2", loaded: true, runCount: 2, runs: { active: 0, waiting: 0, parked: 2 } });
+      expect(byVersion.hash3).toMatchObject({ label: "v3", loaded: true, isCurrent: true, runCount: 0, runs: { active: 0, waiting: 0, parked: 0 } });
     });
 
     it("lists an agent that is no longer deployed after the deployed ones", async () => {

@@ -127,7 +127,7 @@ describe.each(providers())("an agent written with the SDK, through the HTTP API 
     expect(started).toMatchObject({ status: 201, json: { status: "QUEUED" } });
     const runId = started.json.id as string;
     await work();
-    expect((await call("GET", `/api/runs/${runId}`, operator.token)).json.run).toMatchObject({ status: "WAITING_APPROVAL", agentVersion: "1" });
+    expect((await call("GET", `/api/runs/${runId}`, operator.token)).json.run).toMatchObject({ status: "WAITING_APPROVAL", agentVersion: expect.stringMatching(/^[0-9a-f]{12}$/) });
     expect(ledgerLines()).toHaveLength(0); // nothing happened before a person approved
 
     const { json } = await call("GET", `/api/packets?status=pending&runId=${runId}`, reviewer.token);

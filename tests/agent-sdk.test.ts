@@ -50,7 +50,7 @@ describe("defineAgent", () => {
       { agent: "test-agent", tool: "payments.refund", effect: "allow", conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "require_approval" }], approvals: 2, queue: "refunds" },
       { agent: "test-agent", tool: "mail.send", effect: "require_approval", queue: "outreach", ttlSeconds: 3600, onExpire: "escalate:oncall" },
     ]);
-    expect(agent.definition).toMatchObject({ slug: "test-agent", version: "1", name: "test-agent", tools: ["orders.get", "payments.refund", "mail.send"] });
+    expect(agent.definition).toMatchObject({ slug: "test-agent", version: expect.stringMatching(/^[0-9a-f]{12}$/), label: "1", name: "test-agent", tools: ["orders.get", "payments.refund", "mail.send"] });
     expect(isDefinedAgent(agent)).toBe(true);
     expect(isDefinedAgent({ ...agent })).toBe(false); // a copy is not what defineAgent made
   });
@@ -193,7 +193,7 @@ describe("tether new agent", () => {
     expect(index).toContain('import orderFollowupAgent from "./order-followup";');
     expect(index).toMatch(/\/\/ tether:agents\n\s+orderFollowupAgent,/);
     const [agent] = await loadAgents(dir);
-    expect(agent.definition).toMatchObject({ slug: "order-followup", version: "1", tools: ["orders.get", "mail.send"] });
+    expect(agent.definition).toMatchObject({ slug: "order-followup", version: expect.stringMatching(/^[0-9a-f]{12}$/), label: "1", tools: ["orders.get", "mail.send"] });
     expect(agent.defaultPermissions).toEqual([
       { agent: "order-followup", tool: "orders.get", effect: "allow" },
       { agent: "order-followup", tool: "mail.send", effect: "require_approval", queue: "default" },

@@ -58,6 +58,7 @@ const ACTION_TABLE: Record<string, Scope | "public"> = {
   "lib/actions/runs.ts#cancelRunAction": "runs:operate",
   "lib/actions/runs.ts#resumeRunAction": "runs:operate",
   "lib/actions/runs.ts#upgradeRunAction": "runs:operate",
+  "lib/actions/runs.ts#upgradeVersionAction": "runs:operate",
   "lib/actions/runs.ts#retryRunAction": "runs:operate",
   "lib/actions/runs.ts#forkRunAction": "runs:operate",
   "lib/actions/tokens.ts#createApiTokenAction": "admin:manage",

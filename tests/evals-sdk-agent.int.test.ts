@@ -48,7 +48,7 @@ describe("journey evals of an agent written with the SDK", () => {
       "crash:after-intent:billing.issue_credit", "crash:before-intent:billing.issue_credit",
       "none", "tool-timeout",
     ]);
-    expect(outcome.agentVersions).toEqual({ "credit-agent": expect.stringMatching(/^1\+/) });
+    expect(outcome.agentVersions).toEqual({ "credit-agent": expect.stringMatching(/^[0-9a-f]{12}\+/) });
   });
 
   it("scores every trial on every dimension, and each passes: one credit, approved, never repeated", () => {

@@ -36,6 +36,7 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
             <ImpactBadge level={item.impactLevel} />
             {item.kind === "UNKNOWN_OUTCOME" && <Badge tone="orange">unknown outcome</Badge>}
             {item.kind === "BUDGET" && <Badge tone="amber">budget</Badge>}
+            {item.kind === "VERSION" && <Badge tone="violet">agent version</Badge>}
             {item.requiredApprovals > 1 && <Badge tone="violet">four eyes: {item.approvers.length}/{item.requiredApprovals}</Badge>}
             <Link
               href={`/inbox/${encodeURIComponent(item.id)}`}

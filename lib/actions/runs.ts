@@ -4,6 +4,7 @@
 // the audit row of a cancel, resume, upgrade, retry or fork in the run's transaction (byHandler).
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
+import { upgradeAgentVersion } from "@/lib/commands/upgrade-agent-version";
 import { getRuntime } from "@/lib/runtime.server";
 
 const runId = z.string().trim().min(1, "Which run?").max(200);
@@ -41,6 +42,18 @@ export const upgradeRunAction = defineAction(
     const run = await getRuntime().upgradeRun({ runId, by: user.email });
     revalidateRun(revalidatePath, run.id);
     return { runId: run.id, status: run.status };
+  },
+);
+
+const upgradeVersionSchema = z.object({ slug: z.string().trim().min(1).max(64), version: z.string().trim().min(1).max(64) });
+/** Every run of one agent version to the newest; the command writes the action's audit row, the engine each run's. */
+export const upgradeVersionAction = defineAction(
+  { schema: upgradeVersionSchema, scope: "runs:operate", audit: { action: "agents.upgrade_version", byHandler: true } },
+  async ({ slug, version }, { user, db, revalidatePath }) => {
+    const result = await upgradeAgentVersion({ db, runtime: getRuntime() }, { slug, version, by: user.email, via: "console" });
+    revalidatePath("/admin/agents");
+    revalidatePath("/runs");
+    return { to: result.to, upgraded: result.upgraded.length, skipped: result.skipped };
   },
 );
 

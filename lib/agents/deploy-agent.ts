@@ -239,7 +239,8 @@ function decide(state: RunState): Decision {
 
 export const deployAgent = defineAgent({
   slug: "deploy-agent",
-  version: "2",
+  label: "2",
+  source: import.meta.url, // its code is part of its version: an edit here or in a local import is a new version
   name: "Deploy agent",
   description: "Plans a schema migration (risk, rollback), gets an operator's approval, runs it once, waits for the deploy callback and verifies it.",
   instructions: INSTRUCTIONS,

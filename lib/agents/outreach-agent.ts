@@ -183,7 +183,8 @@ function decide(state: RunState): Decision {
 
 export const outreachAgent = defineAgent({
   slug: "outreach-agent",
-  version: "1",
+  label: "1",
+  source: import.meta.url, // its code is part of its version: an edit here or in a local import is a new version
   name: "Outreach agent",
   description: "Writes to a customer from the docs: researches, saves a draft, waits days for a source (a durable timer), researches again and sends once a person approves.",
   instructions: INSTRUCTIONS,

@@ -194,7 +194,8 @@ function decide(state: RunState): Decision {
 
 export const refundAgent = defineAgent({
   slug: "refund-agent",
-  version: "1",
+  label: "1",
+  source: import.meta.url, // its code is part of its version: an edit here or in a local import is a new version
   name: "Refund agent",
   description: "Reads an order and the customer's history, decides a refund (over $100 a person approves), refunds it idempotently and emails the customer.",
   instructions: INSTRUCTIONS,

@@ -3,12 +3,14 @@ import type { AgentDefinition } from "@/lib/runtime";
 
 // Every (slug, version) an agent ran with is kept, so a run pinned to an old version (Run.agentVersion)
 // can still show the instructions, tools and plan that shaped its decisions after the code moved on.
-// Recorded when the composition root starts; a version already recorded is never rewritten — the first
-// definition seen under a version is the one its runs used (bump the version when the agent changes).
+// Recorded when the composition root starts; a version already recorded is never rewritten. The version
+// is derived from the definition and its code (lib/runtime/agent-version.ts), so a changed agent is a
+// new row by itself; the label is a person's name for it.
 
 export type AgentVersionRecord = {
   slug: string;
   version: string;
+  label: string | null;
   instructions: string;
   model: string | null;
   tools: string[];
@@ -19,6 +21,7 @@ export function toAgentVersionRecord(agent: AgentDefinition, model: string | nul
   return {
     slug: agent.slug,
     version: agent.version,
+    label: agent.label ?? null,
     instructions: agent.instructions,
     model,
     tools: [...agent.tools],

@@ -12,7 +12,8 @@
 //   run.status                  every transition, with the error that ended a failed run
 //   run.completed               the run's output
 //   run.cancelled / run.retried / run.resumed / run.forked / run.upgraded   an operator's act, and who did it
-//   agent.version_changed       the run stopped because another version of its agent was deployed
+//   agent.version_changed       the run stopped because another version of its agent was deployed (older runs)
+//   agent.version_gone / agent.version_cancelled   its version was no longer loaded: parked on a packet, and cancelled by a person
 //   gate.*                      requested, assigned, approval_recorded, decided, acting, mismatch, stale,
 //                               refused, escalated, expired: the human gate, end to end
 //   budget.*                    reached, extended, stopped: the run's budget and the person who extended or stopped it
@@ -42,7 +43,7 @@
 // An event type not listed here is kept: nothing is deleted until someone has decided it is not audit.
 
 export const AUDIT_EVENT_TYPES = [
-  "run.created", "run.status", "run.completed", "run.cancelled", "run.retried", "run.resumed", "run.forked", "run.upgraded", "agent.version_changed",
+  "run.created", "run.status", "run.completed", "run.cancelled", "run.retried", "run.resumed", "run.forked", "run.upgraded", "agent.version_changed", "agent.version_gone", "agent.version_cancelled",
   "effect.intent", "effect.lookup", "effect.recovering", "effect.unknown_outcome", "effect.awaiting_caller",
   "tool.rejected", "signal.received", "signal.consumed", "signal.timeout",
 ] as const;

@@ -1,4 +1,5 @@
 import type { AgentDefinition, Clock, DecisionPacket, IdSource, Logger, PermissionRule, ToolDefinition } from "./types";
+import type { AgentRegistry } from "./agent-registry";
 import type { RuntimeStore } from "./store";
 
 // What every part of the engine is given. No module-level singletons: createRuntime builds one.
@@ -32,7 +33,8 @@ export type RuntimeOptions = {
 
 export type EngineContext = {
   store: RuntimeStore;
-  agents: Map<string, AgentDefinition>;
+  /** Every loaded version of every agent, by (slug, version); get(slug) is the newest (agent-registry.ts). */
+  agents: AgentRegistry;
   tools: Map<string, ToolDefinition>;
   resolveTool: (name: string) => Promise<ToolDefinition | undefined>;
   clock: Clock;
@@ -60,11 +62,12 @@ export async function findTool(ctx: EngineContext, name: string, run?: ToolScope
 }
 
 /** The run a tool is looked up for: its agent and input. */
-export type ToolScope = { agentSlug: string; input: unknown } | null | undefined;
+export type ToolScope = { agentSlug: string; agentVersion?: string; input: unknown } | null | undefined;
 
 /** A tool made for this run from its input; undefined when the run's agent makes none of that name. */
 export function runTool(ctx: EngineContext, run: ToolScope, name: string): ToolDefinition | undefined {
-  const make = run ? ctx.agents.get(run.agentSlug)?.runTools : undefined;
+  const agent = run ? (run.agentVersion !== undefined ? ctx.agents.version(run.agentSlug, run.agentVersion) : undefined) ?? ctx.agents.get(run.agentSlug) : undefined;
+  const make = agent?.runTools;
   if (!make) return undefined;
   try {
     return make(run!.input).find((tool) => tool.name === name);

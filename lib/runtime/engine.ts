@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { AgentRegistry } from "./agent-registry";
+import { upgradeRun, upgradeVersion, type VersionUpgrade } from "./agent-upgrade";
 import { sha256 } from "./canonical";
 import { silentLogger, type EngineContext, type RuntimeOptions } from "./context";
 import { checkUnknownOutcome } from "./check-outcome";
@@ -35,7 +37,7 @@ export const deliverSignalSchema = z.object({
 export function createRuntime(options: RuntimeOptions) {
   const ctx: EngineContext = {
     store: options.store,
-    agents: new Map(options.agents.map((a) => [a.slug, a])),
+    agents: new AgentRegistry(options.agents),
     tools: new Map(options.tools.map((t) => [t.name, t])),
     resolveTool: options.resolveTool ?? (async () => undefined),
     clock: options.clock ?? { now: () => new Date() },
@@ -168,29 +170,23 @@ export function createRuntime(options: RuntimeOptions) {
     },
 
     /**
-     * An explicit upgrade: a run that stopped because its agent's loaded version differs from the one it
-     * started with continues on the loaded version, with its instructions. The state is kept as it is (a
-     * version whose state differs must say how to read the old one); the change is a trace event.
+     * An explicit upgrade: the run continues on the newest loaded version of its agent, with its instructions
+     * (a person's redirects kept). The state is kept as it is (a version whose state differs must say how to
+     * read the old one); the change is a trace event and an audit row. A run parked because its version is
+     * gone is upgraded by approving its version packet (the worker moves it); any other run not being
+     * stepped right now is moved at once and queued, and re-waits on whatever it waited on.
      */
-    async upgradeRun(opts: { runId: string; by: string; via?: string }): Promise<RunRecord> {
-      const run = await getRun(opts.runId);
-      const agent = ctx.agents.get(run.agentSlug);
-      if (!agent) throw new AppError("NOT_FOUND", { message: `agent ${run.agentSlug} is not registered`, userMessage: `This deployment does not run ${run.agentSlug}.` });
-      if (agent.version === run.agentVersion) {
-        throw new AppError("CONFLICT", { message: `run ${run.id} is on ${agent.version} already`, userMessage: `The run already runs version ${agent.version}: there is nothing to upgrade.` });
-      }
-      const upgraded: Observation = { step: run.state.step, kind: "upgraded", message: `${opts.by} upgraded the run from version ${run.agentVersion} to ${agent.version} of ${agent.slug}.` };
-      const state = {
-        ...run.state,
-        agent: { slug: agent.slug, version: agent.version, instructionsHash: sha256(agent.instructions) },
-        instructions: [agent.instructions, ...run.state.instructions.slice(1)], // a person's redirects stay
-        observations: appendObservation(run.state.observations, upgraded),
-      };
-      return store.transitionRun({
-        runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", agentVersion: agent.version, state: { state, storedEntries: run.storedEntries },
-        audit: auditNote("runs.upgrade", run.id, opts, { from: run.agentVersion, to: agent.version }),
-        events: [{ type: "run.upgraded", step: state.step, data: { by: opts.by, from: run.agentVersion, to: agent.version } }],
-      });
+    async upgradeRun(opts: { runId: string; by: string; via?: string; bulk?: string }): Promise<RunRecord> {
+      return upgradeRun(ctx, await getRun(opts.runId), opts);
+    },
+
+    /**
+     * Upgrade every run of one version of an agent to the newest loaded version, in one audited action:
+     * each run's move is its own audited transition (runs.upgrade, naming the bulk action); a run being
+     * stepped at that moment, or that ended meanwhile, is reported as skipped, not waited for.
+     */
+    async upgradeVersion(opts: { slug: string; version: string; by: string; via?: string }): Promise<VersionUpgrade> {
+      return upgradeVersion(ctx, opts);
     },
 
     async recoveryView(runId: string): Promise<RecoveryView> {

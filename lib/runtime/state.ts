@@ -94,6 +94,9 @@ export const pendingSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("sleep"), until: z.string() }),
   // The run reached its budget and waits for a person to extend it or stop it; `action` is the call it was about to make.
   z.object({ kind: z.literal("budget"), packetId: z.string(), step: z.number().int(), action: actionSchema.nullable() }),
+  // The run's agent version is no longer loaded: a person upgrades or cancels it (agent-version-gone.ts).
+  // `then`: what it waited on before, waited on again after the upgrade (a Pending, read back with this schema).
+  z.object({ kind: z.literal("version"), packetId: z.string(), step: z.number().int(), then: z.unknown() }),
 ]);
 export type Pending = z.infer<typeof pendingSchema>;
 

@@ -1,3 +1,4 @@
+import { parkVersionGone, resumeVersionGone } from "./agent-version-gone";
 import { parkAtBudget, resumeBudget, spendBudgetReached, toolCallBudgetReached } from "./budget";
 import { findTool, runTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
@@ -17,13 +18,15 @@ import type { AgentDefinition, Decision, PolicyInput } from "./types";
 const DEFAULT_MAX_STEPS = 200;
 
 export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<StepOutcome> {
-  const agent = ctx.agents.get(cursor.run.agentSlug);
-  if (!agent) return cursor.finish("FAILED", `agent ${cursor.run.agentSlug} is not registered`);
-  // A run keeps the agent version it started with: new code never takes over a run silently. It waits
-  // for an operator to upgrade it (engine upgradeRun) or to run the old version again.
-  if (agent.version !== cursor.run.agentVersion) {
-    cursor.event("agent.version_changed", { pinned: cursor.run.agentVersion, loaded: agent.version });
-    return cursor.park("NEEDS_ATTENTION");
+  // A run keeps the agent version it started with (its state names it; an upgrade changes it): new code
+  // never takes over a run silently. Several versions may be loaded side by side (agent-registry.ts).
+  const agent = ctx.agents.version(cursor.run.agentSlug, cursor.state.agent.version);
+  if (!agent) {
+    if (!ctx.agents.has(cursor.run.agentSlug)) return cursor.finish("FAILED", `agent ${cursor.run.agentSlug} is not registered`);
+    // Its version is gone: a person upgrades it to the newest or cancels it (agent-version-gone.ts).
+    const pending = cursor.state.pending;
+    if (pending?.kind === "version") return resumeVersionGone(ctx, cursor, pending);
+    return parkVersionGone(ctx, cursor, ctx.agents.get(cursor.run.agentSlug)!);
   }
 
   const pending = cursor.state.pending;
@@ -104,6 +107,8 @@ async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: Agent
       return recoverEffect(ctx, cursor, pending);
     case "gate":
       return resumeGate(ctx, cursor, pending);
+    case "version":
+      return resumeVersionGone(ctx, cursor, pending); // its version was loaded again meanwhile: the packet still decides
     case "budget":
       return resumeBudget(ctx, cursor, pending, (action) => callTool(ctx, cursor, agent, { kind: "call", ...action }));
     case "sleep":

@@ -64,6 +64,8 @@ export type StepCommit = {
     decidedBy?: string;
   };
   consumeSignalIds?: string[];
+  /** The run moves to another version of its agent (a person approved the upgrade of a run whose version is gone). */
+  agentVersion?: string;
   /** The permission epoch the step's check read: the commit is refused (PERMISSIONS_CHANGED) if it moved since. */
   permissionEpoch?: number;
 };
@@ -80,7 +82,7 @@ export type Wakeup = { runId?: string; at?: Date };
 export type RunnableListener = (wakeup: Wakeup) => void;
 
 export type PacketFilter = { status?: PacketStatus[]; runId?: string; queue?: string; assignee?: string; kind?: PacketKind; limit?: number };
-export type RunFilter = { status?: RunStatus[]; agentSlug?: string; limit?: number; cursor?: string };
+export type RunFilter = { status?: RunStatus[]; agentSlug?: string; agentVersion?: string; limit?: number; cursor?: string };
 
 export type RuntimeStore = {
   createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
@@ -123,6 +125,9 @@ export type RuntimeStore = {
     error?: string | null;
     /** An explicit upgrade (engine upgradeRun): the agent version the run continues with. */
     agentVersion?: string;
+    /** Apply only to the run as it was read: this checkpoint, and no worker holding an unexpired lease
+     *  (CONFLICT otherwise). For a change built on the state read, to a run that may be stepped meanwhile. */
+    expect?: { stateSeq: number };
   }): Promise<RunRecord>;
 
   listEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<TraceEvent[]>;

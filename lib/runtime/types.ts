@@ -185,7 +185,10 @@ export type Policy = { decide: (input: PolicyInput) => Promise<PolicyOutput> };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds agents of different input types
 export type AgentDefinition<I = any> = {
   slug: string;
+  /** What a run pins: derived from the definition by defineAgent (agent-version.ts); opaque to the engine. */
   version: string;
+  /** A person's name for the version ("2", "spring-prices"), shown beside it; identifies nothing. */
+  label?: string;
   name: string;
   description: string;
   instructions: string;
@@ -251,7 +254,8 @@ export type PermissionRule = {
 // ---- gates
 
 /** BUDGET: the run reached its budget (budget.ts); approve or edit extends it, reject stops the run. */
-export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME" | "BUDGET";
+/** VERSION: the run's agent version is gone; approve upgrades it to the newest loaded, reject cancels it. */
+export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME" | "BUDGET" | "VERSION";
 /** CONFIRMED, RETRIED and SKIPPED close an unknown-outcome packet; the others an approval (REDIRECTED and EXPIRED both). */
 export type PacketStatus = "PENDING" | "APPROVED" | "EDITED" | "REJECTED" | "REDIRECTED" | "EXPIRED" | "STALE" | "CONFIRMED" | "RETRIED" | "SKIPPED";
 export const DECIDED_PACKET_STATUSES = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE", "CONFIRMED", "RETRIED", "SKIPPED"] as const satisfies readonly PacketStatus[];

@@ -1,8 +1,10 @@
 import type { LanguageModel } from "ai"; // a type only: the AI SDK itself is loaded when a model agent first thinks
 import type { z } from "zod";
 import { CAPABILITIES, budgetLimitsSchema, isValueRef, parseExpiryPolicy, type AgentDefinition, type BudgetLimits, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
+import { deriveAgentVersion } from "@/lib/runtime/agent-version";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 import { lazyModelPolicy, type ModelSettings } from "./model";
+import { sourceHash } from "./source-hash";
 
 // defineAgent: an agent as data — who it is (slug, version), what it takes (a zod input), what it may use
 // (tools), where a person decides (gates), and how it thinks (a scripted policy or a model). Checked when
@@ -48,8 +50,14 @@ export type ScriptedPolicy<I> = (input: PolicyInput & { input: I }) => Decision 
 export type AgentSpec<S extends z.ZodType> = {
   /** Lowercase letters, digits and dashes: "triage-agent". What runs and permissions name. */
   slug: string;
-  /** Pinned by every run started with it; bump it whenever behaviour changes (docs/agents.md). */
-  version: string;
+  /** A person's name for this version ("2", "spring-prices"), shown beside the derived version. Optional:
+   *  the version itself is a hash of the definition (and of `source`), so an edit is a new version anyway. */
+  label?: string;
+  /** The former name of `label`: still read, as the label. */
+  version?: string;
+  /** `import.meta.url`: the agent's module, whose source and local imports become part of its version
+   *  (lib/sdk/source-hash.ts). Without it only the definition counts, not the code of a scripted policy. */
+  source?: string;
   /** Shown in the console; default: the slug. */
   name?: string;
   description: string;
@@ -95,7 +103,13 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
   const fail = (message: string): never => { throw new SdkDefinitionError(`${where}: ${message}`); };
 
   if (typeof spec.slug !== "string" || !SLUG.test(spec.slug) || spec.slug.length > 64) fail('slug must be lowercase letters, digits and dashes, e.g. "triage-agent"');
-  if (typeof spec.version !== "string" || !/^[\w.-]{1,32}$/.test(spec.version)) fail('version must be a short string of letters, digits, ".", "_" or "-", e.g. "1" or "2.1"');
+  const label = spec.label ?? spec.version;
+  if (label !== undefined && (typeof label !== "string" || !/^[\w.-]{1,32}$/.test(label))) fail('label must be a short string of letters, digits, ".", "_" or "-", e.g. "2" or "spring-prices"');
+  if (spec.label !== undefined && spec.version !== undefined && spec.label !== spec.version) fail("give label or version (its former name), not both");
+  if (spec.source !== undefined && typeof spec.source !== "string") fail("source must be import.meta.url (a string)");
+  // A module that cannot be read where it runs (a bundle that moved it) counts by its definition only:
+  // refusing to start would take the console down for a version detail.
+  const source = spec.source === undefined ? null : sourceHash(spec.source);
   if (typeof spec.description !== "string" || !spec.description.trim()) fail("describe what the agent does (the console shows it)");
   if (typeof spec.instructions !== "string" || !spec.instructions.trim()) fail("give the agent its instructions");
   if (!isZodSchema(spec.input)) fail('input must be a zod schema (import { z } from "@/lib/sdk")');
@@ -126,9 +140,8 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
   }
   const defaultPermissions = spec.tools.map((tool) => ({ ...compileGate(spec.slug, tool, spec.gates?.[tool], fail), ...compileGrant(tool, spec.gates?.[tool], spec.grants?.[tool], fail) }));
 
-  const definition: AgentDefinition<z.output<S>> = {
+  const described = {
     slug: spec.slug,
-    version: spec.version,
     name: spec.name ?? spec.slug,
     description: spec.description,
     instructions: spec.instructions,
@@ -137,11 +150,25 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     ...(spec.plan ? { plan: spec.plan.map((s) => ({ id: s.id, title: s.title, status: s.status ?? "pending" })) } : {}),
     ...(spec.maxSteps !== undefined ? { maxSteps: spec.maxSteps } : {}),
     ...(budget?.success ? { budget: budget.data } : {}),
+  };
+  const version = deriveAgentVersion(described, { permissions: defaultPermissions, policy: hasModel ? modelSettingsOf(spec.model!) : "scripted", source });
+  const definition: AgentDefinition<z.output<S>> = {
+    ...described,
+    version,
+    ...(label !== undefined ? { label } : {}),
     policy: hasModel ? lazyModelPolicy(spec.slug, spec.model === true ? {} : spec.model!) : toPolicy(spec.policy!),
   };
   const agent: DefinedAgent<z.output<S>> = { definition, exampleInput: spec.exampleInput, defaultPermissions };
   Object.defineProperty(agent, BRAND, { value: true });
   return agent;
+}
+
+/** A model agent's settings as data: what the version hashes (the model by its provider and id). */
+function modelSettingsOf(model: true | ModelSettings): unknown {
+  if (model === true) return { model: "TETHER_MODEL" };
+  const { model: languageModel, ...rest } = model;
+  const id = typeof languageModel === "string" ? languageModel : languageModel ? `${languageModel.provider}:${languageModel.modelId}` : "TETHER_MODEL";
+  return { ...rest, model: id };
 }
 
 /** Was this made by defineAgent (in any copy of this module)? */

@@ -3,7 +3,7 @@
 //   import { defineAgent, defineTool, z } from "@/lib/sdk";
 //
 //   export default defineAgent({
-//     slug: "triage-agent", version: "1", description: "…", instructions: "…",
+//     slug: "triage-agent", label: "1", source: import.meta.url, description: "…", instructions: "…",
 //     input: z.object({ ticketId: z.string() }),
 //     tools: ["tickets.get", "mail.send"],
 //     gates: { "mail.send": { queue: "support" } },        // a person approves every email
@@ -15,6 +15,7 @@
 export { defineAgent, isDefinedAgent, type AgentSpec, type DefinedAgent, type Gate, type GateCondition, type Grant, type ModelSettings, type PlanStep, type ScriptedPolicy } from "./define-agent";
 export { defineTool, type ToolSpec } from "./define-tool";
 export { SdkDefinitionError } from "./errors";
+export { sourceFiles, sourceHash } from "./source-hash";
 export { agentFiles, loadAgents } from "./load-agents";
 export { applyDefaultPermissions } from "./permissions";
 

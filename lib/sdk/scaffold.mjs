@@ -51,12 +51,13 @@ function agentTemplate(name) {
 
 // ${name}: scaffolded by \`npx tether new agent ${name}\` — replace what it does with yours (docs/agents.md).
 // It reads an order (orders.get, a built-in read tool), then emails the customer (mail.send) once a
-// person approves (the gate). Bump \`version\` whenever what it does changes: runs record the version
-// they started with.
+// person approves (the gate). Its version is derived from this definition and this file's code (source):
+// runs keep the version they started with; \`label\` is only a name for people.
 
 export default defineAgent({
   slug: ${JSON.stringify(name)},
-  version: "1",
+  label: "1",
+  source: import.meta.url,
   name: ${JSON.stringify(name)},
   description: "Reads an order and, once a person approves, emails its customer a note.",
   instructions: "Read the order, then write its customer the note you were given. A person approves every email.",

@@ -159,7 +159,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
     async findRuns(filter: RunFilter) {
       const rows = await db.run.findMany({
-        where: { status: filter.status ? { in: filter.status } : undefined, agentSlug: filter.agentSlug },
+        where: { status: filter.status ? { in: filter.status } : undefined, agentSlug: filter.agentSlug, agentVersion: filter.agentVersion },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: filter.limit ?? 50,
         ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),
@@ -176,12 +176,12 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       return result;
     },
 
-    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion, audit }) {
+    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion, audit, expect }) {
       const at = now();
       const state = newState ? splitState(newState.state, newState.storedEntries) : null;
       const record = await db.$transaction(async (tx) => {
         const { count } = await tx.run.updateMany({
-          where: { id: runId, status: { in: from } },
+          where: { id: runId, status: { in: from }, ...(expect ? { stateSeq: expect.stateSeq, OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: at } }] } : {}) },
           data: {
             status: to,
             wakeAt: null,
@@ -196,6 +196,9 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
         if (count === 0) {
           const existing = await tx.run.findUnique({ where: { id: runId }, select: { status: true } });
           if (!existing) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
+          if (expect && (from as string[]).includes(existing.status)) {
+            throw new AppError("CONFLICT", { message: `run ${runId} moved on or is held by a worker`, userMessage: "A worker is running the run right now; try again in a moment." });
+          }
           throw new AppError("RUN_NOT_WAITING", {
             message: `run ${runId} is ${existing.status}, expected one of ${from.join(", ")}`,
             userMessage: `The run is ${existing.status.toLowerCase().replace("_", " ")}; that action does not apply.`,

@@ -37,6 +37,7 @@ export function runChanges(commit: StepCommit, at: Date, head: string): Row {
     wakeAt,
     waitingFor: commit.waitingFor ?? null,
     ...(commit.error !== undefined ? { error: commit.error } : {}),
+    ...(commit.agentVersion !== undefined ? { agentVersion: commit.agentVersion } : {}),
     ...(commit.releaseLease ? { leaseOwner: null, leaseExpiresAt: null, runnableAt: runnableAtOf(commit.status, wakeAt, at) } : {}),
   };
 }

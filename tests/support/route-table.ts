@@ -32,6 +32,7 @@ export const ROUTE_TABLE: Record<string, RouteAuth> = {
   "GET /api/health/live": null,
   "GET /api/health/ready": null,
   "GET /api/agents": "runs:read",
+  "POST /api/agents/[slug]/versions/[version]/upgrade": "runs:write",
   "GET /api/runs": "runs:read",
   "POST /api/runs": "runs:write",
   "GET /api/runs/[id]": "runs:read",

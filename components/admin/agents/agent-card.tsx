@@ -4,8 +4,10 @@ import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { AgentView, AgentVersionView } from "@/lib/queries/agents";
+import { versionName } from "@/lib/runtime/agent-version";
+import { UpgradeVersionButton } from "./upgrade-version-button";
 
-/** One agent: what it is, and every version with its instructions, model, tools, plan and runs. */
+/** One agent: what it is, and every version with its label, instructions, model, tools, plan and runs (those not ended by what they do). */
 export function AgentCard({ agent }: { agent: AgentView }) {
   const runsHref = `/runs?agent=${encodeURIComponent(agent.slug)}`;
   return (
@@ -24,10 +26,11 @@ export function AgentCard({ agent }: { agent: AgentView }) {
             <Th>Plan</Th>
             <Th>First seen</Th>
             <Th>Runs</Th>
+            <Th>Not ended</Th>
           </tr>
         </thead>
         <tbody>
-          {agent.versions.map((v) => <VersionRow key={v.version} slug={agent.slug} version={v} />)}
+          {agent.versions.map((v) => <VersionRow key={v.version} slug={agent.slug} version={v} newest={agent.versions.find((n) => n.isCurrent)} />)}
         </tbody>
       </Table>
       {agent.versions.length === 0 && <p className="mt-2 text-sm text-zinc-500">No version recorded yet: it is recorded when the console starts.</p>}
@@ -35,12 +38,15 @@ export function AgentCard({ agent }: { agent: AgentView }) {
   );
 }
 
-function VersionRow({ slug, version: v }: { slug: string; version: AgentVersionView }) {
+function VersionRow({ slug, version: v, newest }: { slug: string; version: AgentVersionView; newest: AgentVersionView | undefined }) {
+  const notEnded = v.runs.active + v.runs.waiting + v.runs.parked;
+  const name = versionName({ version: v.version, label: v.label ?? undefined });
   return (
     <tr>
       <Td>
         <span className="font-mono text-xs">{v.version}</span>
-        {v.isCurrent && <span className="ml-1"><Badge tone="green">current</Badge></span>}
+        {v.label && <span className="ml-1 text-xs text-zinc-600">({v.label})</span>}
+        {v.isCurrent ? <span className="ml-1"><Badge tone="green">newest</Badge></span> : v.loaded ? <span className="ml-1"><Badge tone="blue">loaded</Badge></span> : <span className="ml-1"><Badge tone="gray">not loaded</Badge></span>}
         {v.instructions ? (
           <details className="mt-1">
             <summary className="cursor-pointer text-xs text-blue-700">Instructions</summary>
@@ -62,6 +68,14 @@ function VersionRow({ slug, version: v }: { slug: string; version: AgentVersionV
         <Link href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`} className="text-blue-700 hover:underline" aria-label={`${v.runCount} runs of ${slug} ${v.version}`}>
           {v.runCount}
         </Link>
+      </Td>
+      <Td>
+        <span className="whitespace-nowrap text-xs" aria-label={`${slug} ${v.version}: ${v.runs.active} active, ${v.runs.waiting} waiting, ${v.runs.parked} parked`}>
+          {v.runs.active} active · {v.runs.waiting} waiting · {v.runs.parked} parked
+        </span>
+        {!v.isCurrent && newest && notEnded > 0 && (
+          <UpgradeVersionButton slug={slug} version={v.version} versionName={name} newestName={versionName({ version: newest.version, label: newest.label ?? undefined })} runs={notEnded} />
+        )}
       </Td>
     </tr>
   );

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AgentVersion" ADD COLUMN "label" TEXT;
