@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/auth/audit";
+import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import type { Runtime, VersionUpgrade } from "@/lib/runtime";
 

@@ -3,7 +3,7 @@
 // how many are active (queued, running), waiting (a timer, an event, an approval) or parked for a person.
 import { builtInAgents } from "@/lib/agents";
 import { getDb, type Db } from "@/lib/db";
-import type { AgentDefinition } from "@/lib/runtime";
+import { versionName, type AgentDefinition } from "@/lib/runtime";
 
 /** A version's runs that have not ended, by what they are doing. */
 export type VersionRunCounts = { active: number; waiting: number; parked: number };
@@ -16,6 +16,8 @@ export type AgentVersionView = {
   version: string;
   /** A person's name for it (defineAgent label); null when none was given or it was never recorded. */
   label: string | null;
+  /** The version as a person reads it: "3f9a0c21b7de (2)". */
+  name: string;
   /** This deployment runs it: its runs go on; one not loaded parks its runs for an upgrade. */
   loaded: boolean;
   runs: VersionRunCounts;
@@ -82,7 +84,7 @@ export async function findAgentsWithVersions(db: Db = getDb(), deployed: AgentDe
   for (const row of rows) {
     const agent = agentOf(row.slug);
     agent.versions.push({
-      version: row.version, label: row.label, loaded: loaded.has(key(row.slug, row.version)), runs: statesOf(row.slug, row.version), instructions: row.instructions, model: row.model, tools: parseList<string>(row.tools), plan: parseList(row.plan),
+      version: row.version, label: row.label, name: versionName({ version: row.version, label: row.label ?? undefined }), loaded: loaded.has(key(row.slug, row.version)), runs: statesOf(row.slug, row.version), instructions: row.instructions, model: row.model, tools: parseList<string>(row.tools), plan: parseList(row.plan),
       firstSeenAt: row.firstSeenAt, runCount: runCount.get(key(row.slug, row.version)) ?? 0, isCurrent: row.version === agent.currentVersion,
     });
   }
@@ -91,7 +93,7 @@ export async function findAgentsWithVersions(db: Db = getDb(), deployed: AgentDe
     const agent = agentOf(c.agentSlug);
     if (agent.versions.some((v) => v.version === c.agentVersion)) continue;
     agent.versions.push({
-      version: c.agentVersion, label: null, loaded: loaded.has(key(c.agentSlug, c.agentVersion)), runs: statesOf(c.agentSlug, c.agentVersion),
+      version: c.agentVersion, label: null, name: c.agentVersion, loaded: loaded.has(key(c.agentSlug, c.agentVersion)), runs: statesOf(c.agentSlug, c.agentVersion),
       instructions: null, model: null, tools: [], plan: [], firstSeenAt: null, runCount: runCount.get(key(c.agentSlug, c.agentVersion))!, isCurrent: c.agentVersion === agent.currentVersion,
     });
   }

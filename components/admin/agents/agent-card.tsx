@@ -4,7 +4,6 @@ import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { AgentView, AgentVersionView } from "@/lib/queries/agents";
-import { versionName } from "@/lib/runtime/agent-version";
 import { UpgradeVersionButton } from "./upgrade-version-button";
 
 /** One agent: what it is, and every version with its label, instructions, model, tools, plan and runs (those not ended by what they do). */
@@ -40,7 +39,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
 
 function VersionRow({ slug, version: v, newest }: { slug: string; version: AgentVersionView; newest: AgentVersionView | undefined }) {
   const notEnded = v.runs.active + v.runs.waiting + v.runs.parked;
-  const name = versionName({ version: v.version, label: v.label ?? undefined });
+  const name = v.name;
   return (
     <tr>
       <Td>
@@ -74,7 +73,7 @@ function VersionRow({ slug, version: v, newest }: { slug: string; version: Agent
           {v.runs.active} active · {v.runs.waiting} waiting · {v.runs.parked} parked
         </span>
         {!v.isCurrent && newest && notEnded > 0 && (
-          <UpgradeVersionButton slug={slug} version={v.version} versionName={name} newestName={versionName({ version: newest.version, label: newest.label ?? undefined })} runs={notEnded} />
+          <UpgradeVersionButton slug={slug} version={v.version} versionName={name} newestName={newest.name} runs={notEnded} />
         )}
       </Td>
     </tr>
