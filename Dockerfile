@@ -51,6 +51,10 @@ COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/.next/standalone ./console
 COPY --from=build /app/.next/static ./console/.next/static
 COPY --from=build /app/prisma ./console/prisma
+# agents' sources where the bundle resolves their import.meta.url (relative to /app/console), so the console
+# derives the same agent versions as the worker does from /app/lib and /app/agents (docs/agents.md, versions)
+COPY --from=build /app/lib/agents ./console/lib/agents
+COPY --from=build /app/agents ./console/agents
 COPY deploy/docker-entrypoint.sh ./deploy/docker-entrypoint.sh
 # The official image's unprivileged user (uid 1000); the data dir holds generated secrets when none is set.
 RUN chmod 0755 ./deploy/docker-entrypoint.sh && mkdir -p /app/data && chown node:node /app/data
