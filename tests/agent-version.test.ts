@@ -86,4 +86,13 @@ describe("agent registry", () => {
     expect([...registry.keys()]).toEqual(["a"]);
     expect(registry.has("b")).toBe(false);
   });
+
+  it("keeps a run that started before versions were derived on the loaded version carrying its old label", () => {
+    const derived = (version: string, label: string): AgentDefinition => ({ ...agent(version), label });
+    const registry = new AgentRegistry([derived("0ac7753d7063", "1"), derived("70b5e1c40170", "2")]);
+    expect(registry.version("a", "1")?.version).toBe("0ac7753d7063"); // pinned as "1" before: stays on what "1" names
+    expect(registry.version("a", "2")?.version).toBe("70b5e1c40170");
+    expect(registry.version("a", "3")).toBeUndefined(); // no loaded version carries that label: gone
+    expect(registry.version("a", "0123456789ab")).toBeUndefined(); // a derived version is matched exactly, never by label
+  });
 });

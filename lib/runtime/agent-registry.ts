@@ -1,4 +1,8 @@
+import { AGENT_VERSION_LENGTH } from "./agent-version";
 import type { AgentDefinition } from "./types";
+
+/** A version derived from the definition (agent-version.ts), not a label a person chose before versions were derived. */
+const DERIVED_VERSION = new RegExp(`^[0-9a-f]{${AGENT_VERSION_LENGTH}}$`);
 
 // The agents a process runs, keyed by (slug, version). Several versions of one agent may be loaded at
 // once: a run stays on the version it started with until it ends, new runs take the newest. The newest
@@ -7,7 +11,9 @@ import type { AgentDefinition } from "./types";
 //
 // The lookup API is small on purpose — other parts (replay, the console) read agents only through it:
 //   get(slug)              the newest version of the agent (what a new run takes), or undefined
-//   version(slug, version) exactly that version, or undefined when it is not loaded
+//   version(slug, version) exactly that version, or undefined when it is not loaded; a run that started before
+//                          versions were derived names its version by the old hand-set label ("2"): it stays on the
+//                          loaded version carrying that label, as it did then, instead of parking on deploy
 //   versions(slug)         every loaded version, oldest first
 //   keys() / values()      the slugs; the newest definition of each
 
@@ -36,7 +42,10 @@ export class AgentRegistry {
   }
 
   version(slug: string, version: string): AgentDefinition | undefined {
-    return this.bySlug.get(slug)?.find((a) => a.version === version);
+    const loaded = this.bySlug.get(slug);
+    const exact = loaded?.find((a) => a.version === version);
+    if (exact || DERIVED_VERSION.test(version)) return exact;
+    return loaded?.findLast((a) => a.label === version);
   }
 
   versions(slug: string): AgentDefinition[] {
