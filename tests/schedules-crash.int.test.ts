@@ -35,10 +35,10 @@ describe.each(providers())("schedules under worker kills [%s]", (_provider, url)
     // queue: no tick is skipped because a dead worker still holds the previous run; an hour of catch-up: none is missed.
     const s = await createSchedule({ db: t.db, runtime: t.runtime }, { name: uid("crash"), agent: agent.slug, cron: EVERY_SECOND, overlap: "queue", catchUpSeconds: 3600 }, { by: "ops@test" });
 
-    const first = spawn({ SCHEDULE_FAULT_AT: "after-record" });
+    const first = spawn({ SCHEDULE_FAULT_AT: "after-record", SCHEDULE_FAULT_FOR: s.id });
     const recorded = await first.waitFor("SCHEDULE_FAULT after-record");
     await kill(first.child);
-    const second = spawn({ SCHEDULE_FAULT_AT: "after-start" });
+    const second = spawn({ SCHEDULE_FAULT_AT: "after-start", SCHEDULE_FAULT_FOR: s.id });
     const startedLine = await second.waitFor("SCHEDULE_FAULT after-start");
     await kill(second.child);
     const orphanTick = new Date(startedLine.split(" ")[2]);

@@ -51,7 +51,9 @@ if (process.env.SCHEDULE_TICK_MS) {
     db, runtime, owner: worker.owner, intervalMs: Number(process.env.SCHEDULE_TICK_MS), claimMs: Number(process.env.SCHEDULE_CLAIM_MS ?? 1000),
     logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
     onFaultPoint: async (point, info) => {
+      // Only the test's own schedule stops: others left in the shared database by earlier test files fire as usual.
       if (point !== process.env.SCHEDULE_FAULT_AT) return;
+      if (process.env.SCHEDULE_FAULT_FOR && info.scheduleId !== process.env.SCHEDULE_FAULT_FOR) return;
       process.stdout.write(`SCHEDULE_FAULT ${point} ${info.tick?.toISOString()}\n`);
       await new Promise(() => {}); // hold here until killed
     },

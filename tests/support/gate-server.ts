@@ -16,10 +16,12 @@ export async function startGateServer(databaseUrl: string) {
   const db: Db = createDb(databaseUrl);
   const server = await startRouteServer();
   const runtime = getRuntime();
-  const worker: Worker = runtime.createWorker({ pollMs: 200 });
-  worker.start();
+  // The people first: on the shared SQLite file a worker starting on the runs earlier test files left
+  // behind holds the single writer for a while, and their inserts would wait out the busy timeout.
   const requester = await createPersonWithToken(db, { role: "operator", scopes: ["gates:request", "runs:read"] });
   const reviewer = await createPersonWithToken(db, { role: "reviewer", scopes: ["packets:decide", "runs:read"] });
+  const worker: Worker = runtime.createWorker({ pollMs: 200 });
+  worker.start();
 
   const call = async (method: string, path: string, token: string, body?: unknown) => {
     const res = await fetch(server.url + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
