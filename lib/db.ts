@@ -58,7 +58,10 @@ function createSqliteClient(url: string): Db {
   // WAL (set once per file by the set-up) lets the console read while a worker commits.
   // synchronous=FULL makes every commit durable across power loss, not only across a process crash:
   // better-sqlite3 is built with WAL's default lowered to NORMAL, so it is set on every connection.
-  const adapter = new PrismaBetterSQLite3({ url, timeout: 5000 });
+  // SQLite has one writer: a statement waits up to this long for the file's write lock before it fails. On a
+  // loaded machine a writer process can be descheduled while it holds the lock for seconds (seen with two test
+  // suites and the evals' worker processes on 2 cores); waiting is what a single-node deployment wants, not an error.
+  const adapter = new PrismaBetterSQLite3({ url, timeout: 20_000 });
   const connect = adapter.connect.bind(adapter);
   adapter.connect = async () => {
     const connection = await connect();
