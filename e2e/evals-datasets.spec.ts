@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page, type Request } from "@playwright/test";
 import { storageStateFile } from "./fixtures";
 
 // Eval datasets in the console: an admin imports a JSONL dataset (an invalid line is listed and nothing
@@ -31,27 +31,40 @@ async function expectNoSeriousAxeViolations(page: Page) {
 const card = (page: Page, title: string) => page.locator("section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
 /**
- * Swap the browser's session for another role's. A prefetch still in flight from the admin's page can
- * answer with the admin's cookie, so swap until the new session has held for a moment.
+ * The requests a browser context sent whose answer has not arrived yet. An answer's Set-Cookie lands with
+ * its headers, so once a request is answered (or failed) it can no longer change the session.
  */
-async function useSessionOf(context: BrowserContext, role: "reviewer") {
+function watchAnswers(context: BrowserContext) {
+  const awaiting = new Set<Request>();
+  context.on("request", (request) => awaiting.add(request));
+  context.on("response", (response) => awaiting.delete(response.request()));
+  context.on("requestfailed", (request) => awaiting.delete(request));
+  return { awaiting: () => [...awaiting], isAwaiting: (request: Request) => awaiting.has(request) };
+}
+
+/**
+ * Swap the browser's session for another role's. A request the page sent before the swap (a prefetch) can
+ * answer with the old session's cookie and put it back, so: swap, wait until every request sent before it
+ * is answered, and swap again while the old cookie came back.
+ */
+async function useSessionOf(context: BrowserContext, answers: ReturnType<typeof watchAnswers>, role: "reviewer") {
   const { cookies } = JSON.parse(readFileSync(storageStateFile(role), "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] };
   const session = cookies.find((c) => c.name.includes("session-token"))!;
   const current = async () => (await context.cookies()).find((c) => c.name === session.name)?.value;
+  let sentBefore: Request[] = [];
   await expect
     .poll(
       async () => {
-        if ((await current()) !== session.value) {
-          await context.clearCookies();
-          await context.addCookies(cookies);
-          return false;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        return (await current()) === session.value;
+        if (sentBefore.some(answers.isAwaiting)) return "a request sent with the old session is still unanswered";
+        if ((await current()) === session.value) return "swapped";
+        await context.clearCookies();
+        await context.addCookies(cookies);
+        sentBefore = answers.awaiting();
+        return "swapping";
       },
       { timeout: 15_000 },
     )
-    .toBe(true);
+    .toBe("swapped");
 }
 
 async function fillImportForm(page: Page, name: string, jsonl: string) {
@@ -128,10 +141,11 @@ test.describe("as an admin", () => {
 
   test("the server refuses an import submitted with a reviewer's session", async ({ page, context }) => {
     const name = datasetName();
+    const answers = watchAnswers(context); // before the page sends anything
     await page.goto("/evals/datasets/import");
     await fillImportForm(page, name, caseLine("e2e-x", "X"));
     // The form is on screen; the session behind it is now a reviewer's (as if the role changed meanwhile).
-    await useSessionOf(context, "reviewer");
+    await useSessionOf(context, answers, "reviewer");
     await page.getByRole("button", { name: "Import dataset" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "The dataset was not imported" })).toContainText("Your role (reviewer) does not allow this.");
     await page.goto(`/evals/datasets/${name}`);

@@ -187,7 +187,7 @@ export const envSchema = z.object({
     (raw) => wholeNumber("TETHER_SHUTDOWN_MS", 0, 3_600_000)(raw) ?? DEFAULT_SHUTDOWN_MS),
   TETHER_POLL_MS: variable({ area: "Worker and runs", default: "1000" }, "A worker's fallback poll, in ms: workers are woken by events (in the process at once, across processes by Postgres LISTEN/NOTIFY) and by a timer for the next run due, so the poll only matters when a notification is lost.", positiveWorkerNumber("TETHER_POLL_MS")),
   TETHER_RETENTION_DAYS: variable({ area: "Worker and runs", default: "0 (forever)" },
-    "Finished runs (completed, failed, cancelled) untouched for this many days are compacted: every checkpoint but the last and the trace events that are not audit are deleted; the final state, audit events, intents, packets, approvals and signals stay (lib/retention/audit-events.ts). 0 or unset keeps everything. `npx tether purge` runs it once.",
+    "Finished runs (completed, failed, cancelled) untouched for this many days are compacted: every checkpoint but the last and the trace events that are not audit are deleted; the final state, audit events, intents, packets, approvals and signals stay (lib/retention/audit-events.ts). Schedule fires whose tick is older are deleted too, except each schedule's newest 100 and those still pending. 0 or unset keeps everything. `npx tether purge` runs it once.",
     (raw) => {
       const value = raw?.trim();
       if (!value) return 0;

@@ -124,8 +124,8 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
   }, 60_000);
 
   it("SIGSTOP past its lease while calls are in flight, SIGCONT after another worker took over: it neither commits nor calls a tool again", async () => {
-    // Only the refunds are slow (reads answer at once, so the eight refunds leave together), and as slow as the
-    // tools' 2 s timeout allows: no refund may come back before the SIGSTOP lands, or its run would send its
+    // Only the refunds are slow (reads answer at once, so the eight refunds leave together), and slow enough
+    // that no refund comes back before the SIGSTOP lands, or its run would send its
     // email at once, and bytes already on their way when a worker freezes are delivered when it thaws — no
     // fencing can call back a request that left (a reconcilable call's lookup cannot see it either). This
     // test is about what the woken worker does next.

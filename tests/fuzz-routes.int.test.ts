@@ -2,15 +2,18 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { NextRequest, type NextFetchEvent } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { agents as teamAgents } from "../agents";
 import { DEFAULT_MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../lib/api/body";
 import { getActiveUser } from "../lib/auth/users";
 import { createDb, type Db } from "../lib/db";
+import { getRuntime } from "../lib/runtime.server";
 import { signWebhook } from "../lib/webhooks/signature";
 import { proxy } from "../proxy";
 import { startRouteServer } from "./support/route-server";
 import { concretePath, discoverApiRoutes, ROUTE_TABLE, tableKeyFor, type HttpMethod, type RouteAuth } from "./support/route-table";
 import { providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
+import { until } from "./support/until";
 
 // Security (docs/security.md): every route the app serves (the route table's), fuzzed over real HTTP with fast-check —
 // random JSON, raw bytes, invalid UTF-8, deep nesting, huge strings, wrong content types, hostile path
@@ -110,6 +113,20 @@ const query = fc.oneof(
   fc.constantFrom("limit=1e999", "limit=-1", "limit=NaN", "after=0x10", "status=__proto__", "cursor=%FF", "since=-99999999999999999999", "limit=1&limit=2", "a=%", "%=%", "&&&", "from=2020-13-45", "to=9999-99-99", "includeDisabled=maybe"),
 );
 
+/** Waits until what building the runtime writes in the background is in the database (lib/runtime.server.ts). */
+async function untilStartupWritesLand(db: Db) {
+  const versions = getRuntime().context.agents.all().map(({ slug, version }) => ({ slug, version }));
+  await until(() => db.agentVersion.findMany({ where: { OR: versions }, select: { slug: true, version: true } }), {
+    what: `the versions of the runtime's ${versions.length} agents are recorded`,
+    holds: (rows) => rows.length === versions.length,
+  });
+  const defaults = teamAgents.flatMap((agent) => agent.defaultPermissions.map((rule) => ({ agent: rule.agent, tool: rule.tool, step: rule.step ?? "*" })));
+  await until(() => db.permission.findMany({ where: { agent: { in: teamAgents.map((a) => a.definition.slug) } }, select: { agent: true, tool: true, step: true } }), {
+    what: `the team agents' ${defaults.length} default permissions are written`,
+    holds: (rows) => defaults.every((d) => rows.some((r) => r.agent === d.agent && r.tool === d.tool && r.step === d.step)),
+  });
+}
+
 // ---- the suite ---------------------------------------------------------------------------------
 
 describe.each(providers())("fuzzing every route [%s]", (provider, url) => {
@@ -145,10 +162,10 @@ describe.each(providers())("fuzzing every route [%s]", (provider, url) => {
       }),
     ).filter((t) => !isAuthJs(t.auth));
     server = await startRouteServer();
-    // The runtime registers the built-in agents' versions once, when a route first builds it: before any snapshot.
+    // A route that first builds the runtime records its agents' versions and the team agents' default
+    // permissions, without awaiting either: both are written before any snapshot of the row counts.
     expect((await fetch(`${server.url}/api/agents`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
-    let last = -1;
-    for (let i = 0; i < 60 && last !== (last = await db.agentVersion.count()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilStartupWritesLand(db);
   });
   afterAll(async () => {
     await server?.close();

@@ -18,6 +18,10 @@ import { createSandboxOrder } from "./support/sandbox-world";
 // world, a person deciding its gates), then replayed offline through the current code — unchanged, and
 // with its approval threshold changed — from the store and from an exported backup file.
 
+// The recorded runs' calls to the sandbox world: a loaded machine may stall one for seconds, and a call
+// that timed out would record a different run (a retry, or a refund of unknown outcome) than the test means.
+const SANDBOX_CALL_MS = 30_000;
+
 describe.each(providers())("replay [%s]", (_provider, url) => {
   const slug = uid("refund-agent"); // its own slug: its own permissions and runs
   const agent: DefinedAgent = {
@@ -56,7 +60,7 @@ describe.each(providers())("replay [%s]", (_provider, url) => {
   const byRun = (report: ReplayReport) => Object.fromEntries(report.runs.map((r) => [r.runId, r])) as Record<string, RunReplay>;
 
   beforeAll(async () => {
-    t = createTestRuntime(url, { agents: [agent.definition], tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2000 }) });
+    t = createTestRuntime(url, { agents: [agent.definition], tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: SANDBOX_CALL_MS }) });
     sandbox = await startSandboxServer(t.db);
     await seedSandbox(t.db);
     for (const rule of agent.defaultPermissions) await t.runtime.permissions.put(rule, { by: "admin@test" });
@@ -172,7 +176,7 @@ describe.each(providers())("replay [%s]", (_provider, url) => {
     let recorded: RunRecord;
 
     beforeAll(async () => {
-      const world = createBuiltInTools({ sandboxUrl: () => sandbox2.url, timeoutMs: 2000 });
+      const world = createBuiltInTools({ sandboxUrl: () => sandbox2.url, timeoutMs: SANDBOX_CALL_MS });
       const m = createTestRuntime(url, { agents: [modelAgent.definition], tools: world });
       const sandbox2 = await startSandboxServer(m.db);
       try {

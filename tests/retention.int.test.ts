@@ -7,6 +7,7 @@ import type { AgentDefinition } from "../lib/runtime";
 import { classifyEventType, isAuditEvent } from "../lib/retention/audit-events";
 import { deleteRun } from "../lib/retention/delete-run";
 import { purgeFinishedRuns } from "../lib/retention/purge-finished-runs";
+import { DEFAULT_KEPT_FIRES, purgeScheduleFires } from "../lib/retention/purge-schedule-fires";
 import { retentionDaysFromEnv, startRetention } from "../lib/retention/start-retention";
 import { refundAgent } from "./support/agents";
 import { startRouteServer } from "./support/route-server";
@@ -222,6 +223,74 @@ describe.each(providers())("retention [%s]", (_provider, url) => {
     expect(logger.info).toHaveBeenCalledWith("retention: compacted finished runs", expect.objectContaining({ runs: expect.any(Number), checkpointsDeleted: expect.any(Number), retentionDays: 30 }));
     expect(logger.info.mock.calls[0][1].runs).toBeGreaterThanOrEqual(1);
     expect((await db.run.findUniqueOrThrow({ where: { id: runId }, select: { compactedAt: true } })).compactedAt).toBeInstanceOf(Date);
+  });
+
+  describe("schedule fires", () => {
+    const HOUR = 60 * 60 * 1000;
+    const OUTCOMES = ["started", "skipped", "missed", "failed"];
+
+    /** A schedule with a fire at each of these ticks (settled, unless listed as pending). Paused: no other
+     *  test's ticker pass starts its pending fire. */
+    async function scheduleWithFires(ticks: Date[], pending: Date[] = []) {
+      const id = uid("sch");
+      await db.schedule.create({ data: { id, name: uid("retention"), agent: "refund-agent", input: "{}", cron: "0 * * * *", paused: true, createdBy: "ops@test" }, select: { id: true } });
+      await db.scheduleFire.createMany({ data: [
+        ...ticks.map((tick, i) => ({ id: uid("sfi"), scheduleId: id, tick, outcome: OUTCOMES[i % OUTCOMES.length] })),
+        ...pending.map((tick) => ({ id: uid("sfi"), scheduleId: id, tick, outcome: "pending" })),
+      ] });
+      return id;
+    }
+    const ticksOf = async (scheduleId: string) =>
+      (await db.scheduleFire.findMany({ where: { scheduleId }, orderBy: { tick: "desc" }, select: { tick: true, outcome: true } })).map((f) => [f.tick.getTime(), f.outcome] as const);
+
+    it("deletes fires older than the period, except each schedule's newest and those still pending; a second purge changes nothing", async () => {
+      const now = new Date();
+      const ago = (ms: number) => new Date(now.getTime() - ms);
+      expect(DEFAULT_KEPT_FIRES).toBe(100);
+      // Daily for 150 days, and a tick 120 days old still pending: the newest 100 stay though most are old.
+      const daily = await scheduleWithFires(Array.from({ length: 150 }, (_, i) => ago((i + 1) * DAY)), [ago(120 * DAY + HOUR)]);
+      // Hourly for 40 days: more than 100 within the period, so everything older than it goes.
+      const hourly = await scheduleWithFires(Array.from({ length: 40 * 24 }, (_, i) => ago((i + 1) * HOUR)));
+      // A few old fires only: all of them are its newest.
+      const rare = await scheduleWithFires([200, 201, 202, 203, 204].map((d) => ago(d * DAY)));
+      // Only recent fires: nothing to do.
+      const recent = await scheduleWithFires(Array.from({ length: 120 }, (_, i) => ago((i + 1) * HOUR)));
+      const before = { daily: await ticksOf(daily), hourly: await ticksOf(hourly), rare: await ticksOf(rare), recent: await ticksOf(recent) };
+
+      // Small batches: several pages of schedules and many delete statements.
+      const deleted = await purgeScheduleFires(db, { now, retentionDays: 30, batchSize: 2 });
+      const after = { daily: await ticksOf(daily), hourly: await ticksOf(hourly), rare: await ticksOf(rare), recent: await ticksOf(recent) };
+      const cutoff = ago(30 * DAY).getTime();
+      expect(after.daily).toEqual(before.daily.filter(([tick, outcome]) => tick >= ago(100 * DAY).getTime() || outcome === "pending"));
+      expect(after.daily).toHaveLength(101);
+      expect(after.daily.filter(([, outcome]) => outcome === "pending")).toEqual([[ago(120 * DAY + HOUR).getTime(), "pending"]]);
+      expect(after.hourly).toEqual(before.hourly.filter(([tick]) => tick >= cutoff));
+      expect(after.hourly).toHaveLength(30 * 24);
+      expect(after.rare).toEqual(before.rare);
+      expect(after.recent).toEqual(before.recent);
+      // Other tests' schedules may lose old fires too: at least these went.
+      expect(deleted).toBeGreaterThanOrEqual(50 + 10 * 24);
+
+      expect(await purgeScheduleFires(db, { now, retentionDays: 30, batchSize: 2 })).toBe(0);
+      expect({ daily: await ticksOf(daily), hourly: await ticksOf(hourly), rare: await ticksOf(rare), recent: await ticksOf(recent) }).toEqual(after);
+    });
+
+    it("retention off keeps every fire; the periodic purge deletes old ones and logs how many", async () => {
+      const old = Array.from({ length: DEFAULT_KEPT_FIRES + 3 }, (_, i) => new Date(Date.now() - (i + 1) * DAY));
+      const id = await scheduleWithFires(old);
+      expect(await purgeScheduleFires(db, { now: new Date(), retentionDays: 0 })).toBe(0);
+      expect(await db.scheduleFire.count({ where: { scheduleId: id } })).toBe(DEFAULT_KEPT_FIRES + 3);
+
+      const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+      const retention = startRetention({ db, retentionDays: 30, logger, firstDelayMs: 60_000 });
+      await retention.runOnce();
+      await retention.stop();
+      expect(logger.error).not.toHaveBeenCalled();
+      expect(await db.scheduleFire.count({ where: { scheduleId: id } })).toBe(DEFAULT_KEPT_FIRES);
+      const logged = logger.info.mock.calls.find(([msg]) => msg === "retention: deleted old schedule fires");
+      expect(logged?.[1]).toMatchObject({ scheduleFiresDeleted: expect.any(Number), retentionDays: 30 });
+      expect(logged?.[1].scheduleFiresDeleted).toBeGreaterThanOrEqual(3);
+    });
   });
 
   it("deleteRun removes a finished run with all its data and audits it; refuses an active or missing run", async () => {

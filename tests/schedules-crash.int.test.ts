@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scheduleRunKey } from "../lib/schedules/fire-schedules";
 import { createSchedule } from "../lib/schedules/manage-schedules";
 import { scriptedAgent } from "./support/agents";
+import { releaseDeadWorker } from "./support/leases";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 import { kill, spawnWorker, type WorkerProcess } from "./support/spawn-worker";
 import { until } from "./support/until";
@@ -11,15 +12,24 @@ import { until } from "./support/until";
 // race for the following ticks. Every tick from the first to the last fires exactly once.
 
 const EVERY_SECOND = "* * * * * *";
+// Long, so that no stall of a loaded machine lapses a worker's run lease or schedule claim while it is
+// alive (another worker would take over what it holds); a killed worker's are let go by the test instead.
+const HOLD_MS = "30000";
 
 describe.each(providers())("schedules under worker kills [%s]", (_provider, url) => {
   const agent = scriptedAgent(uid("sched-crash"), [], []);
   let t: ReturnType<typeof createTestRuntime>;
   const workers: WorkerProcess[] = [];
+  /** Kills a worker, then lets go of what it held, as its leases and claims running out would. */
+  const killWorker = async (w: WorkerProcess) => {
+    const owner = (await w.waitFor("READY")).split(" ")[1];
+    await kill(w.child);
+    await releaseDeadWorker(t.db, owner);
+  };
   const spawn = (env: Record<string, string> = {}) => {
     const w = spawnWorker({
       DATABASE_URL: url, WORLD_URL: "http://127.0.0.1:9", AGENTS: JSON.stringify([{ kind: "noop", slug: agent.slug }]),
-      TETHER_LEASE_MS: "1000", SCHEDULE_TICK_MS: "100", SCHEDULE_CLAIM_MS: "800", ...env,
+      TETHER_LEASE_MS: HOLD_MS, SCHEDULE_TICK_MS: "100", SCHEDULE_CLAIM_MS: HOLD_MS, ...env,
     });
     workers.push(w);
     return w;
@@ -37,10 +47,10 @@ describe.each(providers())("schedules under worker kills [%s]", (_provider, url)
 
     const first = spawn({ SCHEDULE_FAULT_AT: "after-record", SCHEDULE_FAULT_FOR: s.id });
     const recorded = await first.waitFor("SCHEDULE_FAULT after-record");
-    await kill(first.child);
+    await killWorker(first);
     const second = spawn({ SCHEDULE_FAULT_AT: "after-start", SCHEDULE_FAULT_FOR: s.id });
     const startedLine = await second.waitFor("SCHEDULE_FAULT after-start");
-    await kill(second.child);
+    await killWorker(second);
     const orphanTick = new Date(startedLine.split(" ")[2]);
     // The run the second worker started and never recorded exists; its fire is still pending.
     expect(await t.db.run.count({ where: { idempotencyKey: scheduleRunKey(s.id, orphanTick) } })).toBe(1);

@@ -1,11 +1,13 @@
 // The periodic purge of a deployment: every `intervalMs` (and once soon after start) finished runs older
-// than the retention period are compacted (purgeFinishedRuns). One purge at a time; a failure is logged
+// than the retention period are compacted (purgeFinishedRuns) and old schedule fires deleted, each
+// schedule's newest ones kept (purgeScheduleFires). One purge at a time; a failure is logged
 // and the next tick tries again — it never throws out. Its timers do not keep the process alive.
 // Several processes may run it against one database: compaction is idempotent, so at worst they share work.
 import { getConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { Logger } from "@/lib/runtime/types";
 import { DEFAULT_PURGE_BATCH_SIZE, purgeFinishedRuns } from "./purge-finished-runs";
+import { purgeScheduleFires } from "./purge-schedule-fires";
 
 export const DEFAULT_RETENTION_INTERVAL_MS = 60 * 60 * 1000; // hourly: the period is counted in days
 const FIRST_PURGE_DELAY_MS = 60 * 1000; // not in the middle of start-up
@@ -44,9 +46,16 @@ export function startRetention(opts: RetentionOptions): Retention {
   async function purge() {
     const started = Date.now();
     try {
-      const result = await purgeFinishedRuns(opts.db, { now: now(), retentionDays: opts.retentionDays, batchSize: opts.batchSize ?? DEFAULT_PURGE_BATCH_SIZE, signal: abort.signal });
+      const at = now();
+      const batchSize = opts.batchSize ?? DEFAULT_PURGE_BATCH_SIZE;
+      const result = await purgeFinishedRuns(opts.db, { now: at, retentionDays: opts.retentionDays, batchSize, signal: abort.signal });
       if (result.runs > 0 || result.checkpointsDeleted > 0 || result.eventsDeleted > 0) {
         opts.logger.info("retention: compacted finished runs", { ...result, retentionDays: opts.retentionDays, ms: Date.now() - started });
+      }
+      const firesStarted = Date.now();
+      const scheduleFiresDeleted = await purgeScheduleFires(opts.db, { now: at, retentionDays: opts.retentionDays, batchSize, signal: abort.signal });
+      if (scheduleFiresDeleted > 0) {
+        opts.logger.info("retention: deleted old schedule fires", { scheduleFiresDeleted, retentionDays: opts.retentionDays, ms: Date.now() - firesStarted });
       }
     } catch (error) {
       opts.logger.error("retention: purge failed (retried at the next interval)", { error: error instanceof Error ? error.message : String(error) });

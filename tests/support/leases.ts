@@ -24,3 +24,15 @@ export async function expireLeases(db: Db, runIds: string[]) {
   const { count } = await db.run.updateMany({ where: { id: { in: runIds }, leaseOwner: { not: null } }, data: { leaseExpiresAt: past, runnableAt: past } });
   if (count !== runIds.length) throw new Error(`expected ${runIds.length} leased runs to expire, found ${count} leased`);
 }
+
+/**
+ * What a killed worker held, let go now: its runs' leases (expireLeases) and its claims on schedules
+ * (lib/schedules/fire-schedules.ts), which would otherwise keep every other worker off them until they
+ * ran out. Returns the runs it held. Only for a worker that is dead.
+ */
+export async function releaseDeadWorker(db: Db, owner: string): Promise<string[]> {
+  const held = (await db.run.findMany({ where: { leaseOwner: owner }, select: { id: true } })).map((r) => r.id);
+  if (held.length) await expireLeases(db, held);
+  await db.schedule.updateMany({ where: { claimedBy: owner }, data: { claimedUntil: new Date(Date.now() - 1) } });
+  return held;
+}

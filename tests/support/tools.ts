@@ -3,12 +3,16 @@ import { ToolError, type ToolCallContext, type ToolDefinition } from "../../lib/
 
 // Tools over real HTTP to the test world (tests/support/world.ts), one per effect semantics.
 
+/** Long: the world answers at once unless a test slows it, and a stalled loaded machine must not turn a
+ *  call into a time-out (an unknown outcome) the test did not mean. */
+const CALL_TIMEOUT_MS = 30_000;
+
 async function http(worldUrl: string, path: string, init: RequestInit & { ctx?: ToolCallContext; timeoutMs?: number } = {}) {
   const headers: Record<string, string> = { "content-type": "application/json", ...(init.headers as Record<string, string>) };
   if (init.ctx) headers["x-run-id"] = init.ctx.runId;
   let res: Response;
   try {
-    res = await fetch(worldUrl + path, { ...init, headers, signal: AbortSignal.timeout(init.timeoutMs ?? 2000) });
+    res = await fetch(worldUrl + path, { ...init, headers, signal: AbortSignal.timeout(init.timeoutMs ?? CALL_TIMEOUT_MS) });
   } catch (error) {
     // The request may or may not have been applied: the classic unknown outcome.
     const name = (error as Error).name;
