@@ -75,7 +75,8 @@ function VersionRow({ slug, version: v, newest, isDeployed }: { slug: string; ve
         <span className="whitespace-nowrap text-xs" aria-label={`${slug} ${v.version}: ${v.runs.active} active, ${v.runs.waiting} waiting, ${v.runs.parked} parked`}>
           {v.runs.active} active · {v.runs.waiting} waiting · {v.runs.parked} parked
         </span>
-        {!v.isCurrent && newest && notEnded > 0 && (
+        {/* Mounted for every older version (no button while it has no runs to move), so what an upgrade did stays on the page after it refreshes. */}
+        {!v.isCurrent && newest && (
           <UpgradeVersionButton slug={slug} version={v.version} versionName={name} newestName={newest.name} runs={notEnded} />
         )}
       </Td>
