@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -41,7 +42,7 @@ export function ReplayVersionButton({ slug, version, versionName }: { slug: stri
 function DifferingRunItem({ run }: { run: DifferingRun }) {
   return (
     <li className="text-xs">
-      <a href={`/runs/${encodeURIComponent(run.runId)}`} className="font-mono text-blue-700 hover:underline">{run.runId}</a>{" "}
+      <Link href={`/runs/${encodeURIComponent(run.runId)}`} className="font-mono text-blue-700 hover:underline">{run.runId}</Link>{" "}
       {run.verdict === "needs_model"
         ? <>needs a model from step {run.step ?? "?"}: the recorded decisions stop matching there</>
         : <>first differs at step {run.step ?? "?"} ({run.fields.join(", ") || "status"}); recorded {run.recordedStatus}, replayed {run.replayedStatus}</>}
