@@ -18,7 +18,8 @@ const COUNTS = /\d+ active · \d+ waiting · \d+ parked/;
 const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
 const versionsOf = (page: Page, slug: string) => page.getByRole("table", { name: `Versions of ${slug}` });
-const versionRow = (page: Page, slug: string, version: string) => versionsOf(page, slug).getByRole("row").filter({ hasText: version });
+/** A version's row, found by its run counts' label (an older row's upgrade button names the newest version too). */
+const versionRow = (page: Page, slug: string, version: string) => versionsOf(page, slug).getByRole("row").filter({ has: page.getByLabel(`${slug} ${version}: `) });
 
 /**
  * A run pinned to a version this deployment no longer loads, as after a deploy of changed code: the
