@@ -48,6 +48,7 @@ const CONSOLE_SCOPES_OF_ROLE: Record<Role, readonly Scope[]> = {
 const ACTION_TABLE: Record<string, Scope | "public"> = {
   "app/(auth)/signin/actions.ts#signInWithPasswordAction": "public",
   "app/(auth)/signin/actions.ts#signInWithOidcAction": "public",
+  "lib/actions/agents.ts#replayVersionAction": "admin:manage",
   "lib/actions/evals.ts#importDatasetAction": "admin:manage",
   "lib/actions/packets.ts#decidePacketAction": "packets:decide",
   "lib/actions/packets.ts#checkUnknownOutcomeAction": "packets:decide",

@@ -4,14 +4,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refundAgent } from "../lib/agents";
 import { exportBackup } from "../lib/backup/export";
-import { openBackupSource, replayAgentRuns, type ReplayReport, type RunReplay } from "../lib/replay";
+import { openBackupSource, replayAgentRuns, replaySummary, type ReplayReport, type RunReplay } from "../lib/replay";
 import { replayCommand } from "../lib/replay/cli";
 import type { RunRecord } from "../lib/runtime";
 import { startSandboxServer, type SandboxServer } from "../lib/sandbox/http-server";
 import { seedSandbox } from "../lib/sandbox/seed";
 import type { DefinedAgent } from "../lib/sdk";
 import { createBuiltInTools } from "../lib/tools";
-import { createTestRuntime, providers, uid } from "./support/runtime";
+import { createTestRuntime, expectError, providers, uid } from "./support/runtime";
 import { createSandboxOrder } from "./support/sandbox-world";
 
 // Replay: real runs of the refund agent are recorded (the built-in tools over HTTP against the sandbox
@@ -133,6 +133,32 @@ describe.each(providers())("replay [%s]", (_provider, url) => {
     expect(report.runs[0].verdict).toBe("differs");
     expect(d.fields).toContain("args");
     expect(d.argsDiff).toEqual([{ path: "amountCents", recorded: 4_000, replayed: 2_000 }]);
+  });
+
+  it("on the console: a version's recent finished runs, counted, each differing run told by its first difference", async () => {
+    const version = agent.definition.version;
+    // Cancelled by a person: it did not end by what it did, so it is not replayed.
+    const { run: cancelled } = await t.runtime.startRun({ agent: slug, input: { orderId: "ord_never", reason: "Changed my mind." }, startedBy: "support@test" });
+    await t.runtime.cancelRun({ runId: cancelled.id, by: "support@test" });
+    const current = { agent: withThreshold(50_000), tools, withModel: false };
+
+    const summary = await replaySummary({ source: t.store, slug, version, current });
+    expect(summary).toMatchObject({ agent: slug, version, replayed: 4, same: 1, differ: 3, needsModel: 0, line: "replayed 4 runs: 1 same, 3 differ" });
+    expect(summary.differing.map((d) => d.runId).sort()).toEqual([runs.approved.id, runs.rejected.id, runs.edited.id].sort());
+    for (const d of summary.differing) {
+      expect(d).toMatchObject({ verdict: "differs", step: 3, recordedStatus: "COMPLETED" });
+      expect(d.fields).toEqual(expect.arrayContaining(["permission", "gate"]));
+      expect(d.recorded).toMatch(/^call payments\.refund · permission: require_approval · gate: yes → \w+/);
+      expect(d.replayed).toMatch(/^call payments\.refund · permission: allow · gate: no/);
+    }
+
+    // The newest first, at most the limit; another version's runs are not this version's.
+    const newest = await replaySummary({ source: t.store, slug, version, current, limit: 2 });
+    expect(newest.differing.map((d) => d.runId).sort()).toEqual([runs.rejected.id, runs.edited.id].sort());
+    expect((await replaySummary({ source: t.store, slug, version: "0000000000ff", current })).line).toBe("replayed 0 runs: 0 same, 0 differ");
+    // The unchanged agent: every run the same.
+    expect((await replaySummary({ source: t.store, slug, version, current: { agent, tools, withModel: false } })).line).toBe("replayed 4 runs: 4 same, 0 differ");
+    await expectError(replaySummary({ source: t.store, slug: uid("not-deployed"), version, current }), "NOT_FOUND");
   });
 
   it("replays from an exported backup file as from the store", async () => {

@@ -11,7 +11,7 @@ import { createBuiltInTools } from "@/lib/tools";
 export type CurrentAgent = { agent: DefinedAgent; tools: ToolDefinition[]; withModel: boolean };
 
 export async function currentAgent(slug: string): Promise<CurrentAgent | null> {
-  const defined = appAgents.find((a) => a.definition.slug === slug);
+  const defined = appAgents.findLast((a) => a.definition.slug === slug); // the newest of its versions: listed last
   if (!defined) return null;
   // Declarations only: the replay answers every call from the recording, so this address is never reached.
   const tools = [...createBuiltInTools({ sandboxUrl: "http://127.0.0.1:9/replay-never-calls" }), ...teamTools];

@@ -4,4 +4,5 @@ export { openBackupSource } from "./backup-source";
 export { readRecording, selectRuns, type Recording, type RunSelection } from "./recording";
 export { replayAgentRuns, type ReplayOptions, type ReplayReport, type ReplaySummary } from "./replay-engine";
 export type { RunReplay, ReplayVerdict } from "./replay-run";
-export { formatReplayReport, formatRunReplay } from "./report";
+export { formatReplayReport, formatRunReplay, summaryLine } from "./report";
+export { MAX_CONSOLE_REPLAY, replaySummary, type DifferingRun, type VersionReplaySummary } from "./version-replay";

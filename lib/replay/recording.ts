@@ -1,4 +1,4 @@
-import type { DecisionPacket, RunRecord, RuntimeStore, SignalRecord, TraceEvent } from "@/lib/runtime";
+import type { DecisionPacket, RunRecord, RunStatus, RuntimeStore, SignalRecord, TraceEvent } from "@/lib/runtime";
 
 // A recorded run: everything a replay answers from (its trace, its packets, its signals), read once from a
 // store. The store is the deployment's own database, or a scratch one a backup file was imported into.
@@ -30,7 +30,13 @@ export async function listAllEvents(store: RuntimeStore, runId: string): Promise
   }
 }
 
-export type RunSelection = { agentSlug: string; runIds?: string[]; since?: Date; limit?: number };
+export type RunSelection = {
+  agentSlug: string; runIds?: string[]; since?: Date; limit?: number;
+  /** Only runs pinned to this version of the agent. */
+  version?: string;
+  /** Only runs in these statuses (the console replays runs that ended by what they did). */
+  statuses?: RunStatus[];
+};
 
 /** The runs to replay: the named ones, or the agent's runs created since a time (newest first), at most `limit`. */
 export async function selectRuns(store: RuntimeStore, selection: RunSelection): Promise<string[]> {
@@ -38,7 +44,7 @@ export async function selectRuns(store: RuntimeStore, selection: RunSelection): 
   if (selection.runIds?.length) return selection.runIds.slice(0, limit);
   const ids: string[] = [];
   for (let cursor: string | undefined; ids.length < limit;) {
-    const page = await store.findRuns({ agentSlug: selection.agentSlug, limit: Math.min(200, limit), cursor });
+    const page = await store.findRuns({ agentSlug: selection.agentSlug, agentVersion: selection.version, status: selection.statuses, limit: Math.min(200, limit), cursor });
     for (const run of page) {
       if (selection.since && run.createdAt < selection.since) continue;
       ids.push(run.id);

@@ -4,6 +4,7 @@ import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { AgentView, AgentVersionView } from "@/lib/queries/agents";
+import { ReplayVersionButton } from "./replay-version-button";
 import { UpgradeVersionButton } from "./upgrade-version-button";
 
 /** One agent: what it is, and every version with its label, instructions, model, tools, plan and runs (those not ended by what they do). */
@@ -29,7 +30,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
           </tr>
         </thead>
         <tbody>
-          {agent.versions.map((v) => <VersionRow key={v.version} slug={agent.slug} version={v} newest={agent.versions.find((n) => n.isCurrent)} />)}
+          {agent.versions.map((v) => <VersionRow key={v.version} slug={agent.slug} version={v} newest={agent.versions.find((n) => n.isCurrent)} isDeployed={agent.currentVersion !== null} />)}
         </tbody>
       </Table>
       {agent.versions.length === 0 && <p className="mt-2 text-sm text-zinc-500">No version recorded yet: it is recorded when the console starts.</p>}
@@ -37,7 +38,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
   );
 }
 
-function VersionRow({ slug, version: v, newest }: { slug: string; version: AgentVersionView; newest: AgentVersionView | undefined }) {
+function VersionRow({ slug, version: v, newest, isDeployed }: { slug: string; version: AgentVersionView; newest: AgentVersionView | undefined; isDeployed: boolean }) {
   const notEnded = v.runs.active + v.runs.waiting + v.runs.parked;
   const name = v.name;
   return (
@@ -67,12 +68,15 @@ function VersionRow({ slug, version: v, newest }: { slug: string; version: Agent
         <Link href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`} className="text-blue-700 hover:underline" aria-label={`${v.runCount} runs of ${slug} ${v.version}`}>
           {v.runCount}
         </Link>
+        {/* Its recorded runs, re-driven through the code deployed now: what would this code have done on them? */}
+        {isDeployed && v.runCount > 0 && <ReplayVersionButton slug={slug} version={v.version} versionName={name} />}
       </Td>
       <Td>
         <span className="whitespace-nowrap text-xs" aria-label={`${slug} ${v.version}: ${v.runs.active} active, ${v.runs.waiting} waiting, ${v.runs.parked} parked`}>
           {v.runs.active} active · {v.runs.waiting} waiting · {v.runs.parked} parked
         </span>
-        {!v.isCurrent && newest && notEnded > 0 && (
+        {/* Mounted for every older version (no button while it has no runs to move), so what an upgrade did stays on the page after it refreshes. */}
+        {!v.isCurrent && newest && (
           <UpgradeVersionButton slug={slug} version={v.version} versionName={name} newestName={newest.name} runs={notEnded} />
         )}
       </Td>

@@ -26,7 +26,7 @@ export function UpgradeVersionButton({ slug, version, versionName, newestName, r
 
   return (
     <div className="mt-1 space-y-1">
-      <Button variant="secondary" isBusy={isPending} onClick={() => setOpen(true)}>Upgrade {runs} run{runs === 1 ? "" : "s"} to {newestName}</Button>
+      {runs > 0 && <Button variant="secondary" isBusy={isPending} onClick={() => setOpen(true)}>Upgrade {runs} run{runs === 1 ? "" : "s"} to {newestName}</Button>}
       {outcome && <Alert tone={outcome.tone}>{outcome.message}</Alert>}
       <ConfirmDialog isOpen={isOpen} title={`Upgrade the runs of ${slug} ${versionName}?`} confirmLabel="Upgrade runs" isBusy={isPending} onConfirm={confirm} onCancel={() => setOpen(false)}>
         <p>

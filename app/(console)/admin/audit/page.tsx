@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit log" };
 
 /** Actions offered as suggestions in the filter (any action, or its start, can be typed). */
-const KNOWN_ACTIONS = ["packets.decide", "packets.assign", "runs.cancel", "runs.resume", "runs.retry", "runs.fork", "runs.upgrade", "permissions.put", "permissions.remove", "users.", "tokens.", "tools.", "auth.", "audit.export"];
+const KNOWN_ACTIONS = ["packets.decide", "packets.assign", "runs.cancel", "runs.resume", "runs.retry", "runs.fork", "runs.upgrade", "agents.", "permissions.put", "permissions.remove", "users.", "tokens.", "tools.", "auth.", "audit.export"];
 const LINK = "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
