@@ -60,7 +60,7 @@ test("a reviewer signs in, sees who they are and their role, and signs out", asy
   await expect(me).toContainText("reviewer@example.com");
   await expect(me).toContainText("Role: Reviewer");
   const nav = page.getByRole("navigation", { name: "Console" });
-  await expect(nav.getByRole("link")).toHaveText(["Inbox", "Runs", "Evals"]);
+  await expect(nav.getByRole("link")).toHaveText(["Inbox", "Runs", "Schedules", "Evals"]);
 
   // a browser session is not an API credential: the HTTP API still wants a bearer token
   expect((await page.request.get("/api/runs")).status()).toBe(401);
