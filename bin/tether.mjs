@@ -75,17 +75,22 @@ async function api(method, urlPath, body) {
 const pad = (s, n) => String(s ?? "").padEnd(n);
 const time = (iso) => String(iso).replace("T", " ").slice(0, 19);
 
+/** A run's input from --input <file.json> or --input-json '{…}' ({} when neither is given). */
+function inputFromFlags() {
+  try {
+    if (typeof flags.input === "string") return JSON.parse(readFileSync(flags.input, "utf8"));
+    if (typeof flags["input-json"] === "string") return JSON.parse(flags["input-json"]);
+    return {};
+  } catch (error) {
+    fail(`the input is not valid JSON: ${error.message}`, 2);
+  }
+}
+
 const commands = {
   async run() {
     const [agent] = args;
     if (!agent) fail("usage: tether run <agent> [--input file.json | --input-json '{…}'] [--key K]", 2);
-    let input = {};
-    try {
-      if (typeof flags.input === "string") input = JSON.parse(readFileSync(flags.input, "utf8"));
-      else if (typeof flags["input-json"] === "string") input = JSON.parse(flags["input-json"]);
-    } catch (error) {
-      fail(`the input is not valid JSON: ${error.message}`, 2);
-    }
+    const input = inputFromFlags();
     const run = await api("POST", "/api/runs", { agent, input, ...(typeof flags.key === "string" ? { idempotencyKey: flags.key } : {}) });
     console.log(`${run.created ? "started" : "already started"} ${run.id} (${run.status})`);
   },
@@ -170,13 +175,7 @@ const commands = {
     if (action === "create") {
       if (typeof flags.name !== "string" || typeof flags.agent !== "string" || typeof flags.cron !== "string") fail(usage, 2);
       if (flags["catch-up"] !== undefined && !/^\d+$/.test(String(flags["catch-up"]))) fail("--catch-up takes a whole number of seconds", 2);
-      let input = {};
-      try {
-        if (typeof flags.input === "string") input = JSON.parse(readFileSync(flags.input, "utf8"));
-        else if (typeof flags["input-json"] === "string") input = JSON.parse(flags["input-json"]);
-      } catch (error) {
-        fail(`the input is not valid JSON: ${error.message}`, 2);
-      }
+      const input = inputFromFlags();
       const created = await api("POST", "/api/schedules", {
         name: flags.name, agent: flags.agent, cron: flags.cron, input,
         ...(typeof flags.tz === "string" ? { timeZone: flags.tz } : {}), ...(typeof flags.overlap === "string" ? { overlap: flags.overlap } : {}),
