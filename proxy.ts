@@ -14,6 +14,7 @@ import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server
 import { baseAuthConfig, SIGN_IN_PATH } from "@/lib/auth/config";
 import { AppError } from "@/lib/runtime/errors";
 import { SandboxError } from "@/lib/sandbox/errors";
+import { isWorkspacePage, splitWorkspacePath, workspacePath, WORKSPACE_COOKIE, WORKSPACE_HEADER } from "@/lib/workspaces/paths";
 
 const { auth } = NextAuth(() => baseAuthConfig());
 // `auth` called with (request, event) is Auth.js's documented proxy (`export { auth as proxy }`): the
@@ -31,12 +32,38 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   if (!isDecodablePath(pathname)) return malformedPathResponse(pathname);
   if (pathname.startsWith("/api/")) return NextResponse.next();
   if (PUBLIC_PATHS.has(pathname) || pathname.startsWith(DECISION_LINK_PREFIX)) return NextResponse.next();
+  // A console page outside a workspace (an old URL, a link written without one): the same page in the workspace
+  // the browser last opened, else the default one.
+  if (isWorkspacePage(pathname)) {
+    const slug = request.cookies.get(WORKSPACE_COOKIE)?.value ?? "default";
+    return NextResponse.redirect(new URL(workspacePath(/^[a-z0-9-]+$/.test(slug) ? slug : "default", pathname) + request.nextUrl.search, request.url));
+  }
   const response = await requireSession(request, event);
   // Auth.js re-issues the session cookie on every request it sees. A request still in flight when the
   // person signs out (a link prefetch, say) would then bring the cookie back and undo the sign-out, so
   // the proxy only checks the session and never sets it: the session lasts its maxAge from sign-in.
   response.headers.delete("set-cookie");
-  return response;
+  return inWorkspace(request, response);
+}
+
+/**
+ * /w/<slug>/<page> is served by <page>, told its workspace in WORKSPACE_HEADER (a header the browser sent is
+ * never trusted: it is replaced, or removed). The page's server actions post to the same URL, so they act in
+ * the same workspace. Which workspaces a person may open is checked on the server (lib/auth/session.ts).
+ */
+function inWorkspace(request: NextRequest, sessionResponse: Response): Response {
+  const headers = new Headers(request.headers);
+  headers.delete(WORKSPACE_HEADER);
+  const split = splitWorkspacePath(request.nextUrl.pathname);
+  if (!split || sessionResponse.status >= 300) {
+    if (split || !request.headers.has(WORKSPACE_HEADER)) return sessionResponse;
+    return NextResponse.next({ request: { headers } });
+  }
+  headers.set(WORKSPACE_HEADER, split.slug);
+  const target = new URL(split.rest + request.nextUrl.search, request.url);
+  const rewritten = NextResponse.rewrite(target, { request: { headers } });
+  rewritten.cookies.set(WORKSPACE_COOKIE, split.slug, { path: "/", sameSite: "lax", httpOnly: true });
+  return rewritten;
 }
 
 function isDecodablePath(pathname: string): boolean {

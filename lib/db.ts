@@ -4,6 +4,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { getConfig, type Config } from "./config";
+import { workspaceScope } from "./workspaces/scope";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 
@@ -45,14 +46,17 @@ export function createDb(url: string = defaultDatabaseUrl()): Db {
     // An idle connection the server closed (a restart, a dropped database) is discarded by the pool;
     // without a listener its error would crash the process once Prisma has let go of the pool.
     pool.on("error", () => {});
-    const db = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Db;
+    const db = scoped(new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Db);
     made.set(db, { url, pool });
     return db;
   }
-  const db = createSqliteClient(url);
+  const db = scoped(createSqliteClient(url));
   made.set(db, { url });
   return db;
 }
+
+/** Every client reads and writes within the active workspace (lib/workspaces/scope.ts); the system's calls pass through. */
+const scoped = (db: Db): Db => db.$extends(workspaceScope as never) as unknown as Db;
 
 function createSqliteClient(url: string): Db {
   // WAL (set once per file by the set-up) lets the console read while a worker commits.

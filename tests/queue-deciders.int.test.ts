@@ -60,11 +60,11 @@ describe.each(providers())("who may decide a queue [%s]", (_provider, url) => {
     expect((await call("PUT", `/api/queues/${queue}`, operator.token, { roles: ["operator"] })).status).toBe(403);
     const bad = await call("PUT", `/api/queues/${queue}`, admin.token, { roles: ["king"], people: ["not-an-email"] });
     expect(bad).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT" } } });
-    expect(await db.decisionQueue.findUnique({ where: { name: queue } })).toBeNull();
+    expect(await db.decisionQueue.findFirst({ where: { name: queue } })).toBeNull();
     expect((await call("PUT", "/api/queues/bad%20name", admin.token, { roles: [] })).status).toBe(400);
     // a misspelt key is an error, not an open queue
     expect(await call("PUT", `/api/queues/${queue}`, admin.token, { role: ["operator"] })).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT" } } });
-    expect(await db.decisionQueue.findUnique({ where: { name: queue } })).toBeNull();
+    expect(await db.decisionQueue.findFirst({ where: { name: queue } })).toBeNull();
 
     const put = await call("PUT", `/api/queues/${queue}`, admin.token, { roles: ["operator", "operator"], people: [named.email.toUpperCase()] });
     expect(put).toMatchObject({ status: 200, json: { queue: { name: queue, roles: ["operator"], people: [named.email], updatedBy: admin.email } } });
@@ -95,11 +95,11 @@ describe.each(providers())("who may decide a queue [%s]", (_provider, url) => {
   });
 
   it("an unknown outcome is settled by someone whose role may operate runs, whatever its queue says", async () => {
-    const packet = { queue: uid("attention"), kind: "UNKNOWN_OUTCOME" as const };
+    const packet = { queue: uid("attention"), kind: "UNKNOWN_OUTCOME" as const, workspaceId: "default" };
     expect(await whyNotDecider(db, reviewer.email, packet)).toMatch(/settled by an operator or an admin/);
     expect(await whyNotDecider(db, operator.email, packet)).toBeNull();
     expect(await whyNotDecider(db, "nobody@example.com", packet)).toMatch(/not an active person/);
     await db.user.update({ where: { email: named.email }, data: { disabledAt: new Date() } });
-    expect(await whyNotDecider(db, named.email, { queue, kind: "APPROVAL" })).toMatch(/not an active person/);
+    expect(await whyNotDecider(db, named.email, { queue, kind: "APPROVAL" as const, workspaceId: "default" })).toMatch(/not an active person/);
   });
 });

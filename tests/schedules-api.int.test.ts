@@ -75,13 +75,13 @@ describe.each(providers())("/api/schedules [%s]", (_provider, url) => {
     const name = uid("cli");
     const created = await cli("create", "--name", name, "--agent", "refund-agent", "--cron", "15 8 * * mon", "--tz", "Asia/Tokyo", "--input-json", JSON.stringify({ orderId: "ord_9" }), "--overlap", "cancel", "--catch-up", "600");
     expect(created.stdout).toMatch(new RegExp(`^created sch_\\w+ ${name}`));
-    const row = await db.schedule.findUniqueOrThrow({ where: { name } });
+    const row = await db.schedule.findFirstOrThrow({ where: { name } });
     expect(row).toMatchObject({ agent: "refund-agent", cron: "15 8 * * mon", timeZone: "Asia/Tokyo", overlap: "cancel", catchUpSeconds: 600, input: JSON.stringify({ orderId: "ord_9" }), createdBy: operator.email });
     expect((await cli("list")).stdout).toContain(name);
     // Monday 08:15 in Tokyo is Sunday 23:15 UTC.
     expect((await cli("show", name)).stdout).toMatch(/next {3}\d{4}-\d\d-\d\d 23:15:00 UTC/);
     expect((await cli("pause", name)).stdout).toBe(`paused ${name}\n`);
-    expect((await db.schedule.findUniqueOrThrow({ where: { name } })).paused).toBe(true);
+    expect((await db.schedule.findFirstOrThrow({ where: { name } })).paused).toBe(true);
     expect((await cli("resume", row.id)).stdout).toMatch(new RegExp(`^resumed ${name}, next .* 23:15:00 UTC`));
     expect((await cli("delete", name)).stdout).toBe(`deleted ${row.id}\n`);
     expect(await db.schedule.count({ where: { name } })).toBe(0);

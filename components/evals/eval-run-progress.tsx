@@ -1,4 +1,5 @@
 "use client";
+import { consoleHeaders } from "@/lib/fetch-json";
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
@@ -7,7 +8,7 @@ import type { EvalRunProgress as Progress } from "@/lib/queries/evals";
 import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
 
 async function fetchProgress(id: string): Promise<Progress> {
-  const response = await fetch(`/api/console/evals/runs/${encodeURIComponent(id)}`, { cache: "no-store" });
+  const response = await fetch(`/api/console/evals/runs/${encodeURIComponent(id)}`, { cache: "no-store", headers: consoleHeaders() });
   if (!response.ok) throw new Error(`progress ${response.status}`);
   return (await response.json()) as Progress;
 }

@@ -17,6 +17,7 @@ import { writeAudit } from "@/lib/audit/audit-log";
 import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
 import { enforceRateLimit } from "@/lib/api/rate-limit";
 import { getDb, type Db } from "@/lib/db";
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { fieldErrorsFromIssues, isAppError, type ErrorCode, type FieldErrors } from "@/lib/runtime/errors";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; code: ErrorCode; message: string; fieldErrors?: FieldErrors };
@@ -65,18 +66,18 @@ export function defineAction<S extends z.ZodType, O>(
       const db = env.getDb();
       await enforceRateLimit([`person:${user!.email}`], db); // the person's bucket, shared with the API and the console's routes
       if (!parsed.success) return { ok: false, code: "INVALID_INPUT", message: "Check the highlighted fields.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) };
-      const data = await handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath });
+      const data = await within(user, () => handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath }));
       if (auditAction && opts.audit !== false && !opts.audit?.byHandler) {
         const audit = opts.audit ?? {};
         // The action has happened: a failed audit write is logged loudly but does not turn it into an error.
-        await writeAudit(db, { actor: user!.email, action: auditAction, target: audit.target?.(parsed.data, data) ?? null, data: audit.data ? audit.data(parsed.data, data) : parsed.data })
+        await within(user, () => writeAudit(db, { actor: user!.email, action: auditAction, target: audit.target?.(parsed.data, data) ?? null, data: audit.data ? audit.data(parsed.data, data) : parsed.data }))
           .catch((error: unknown) => env.logError(`audit write failed for ${auditAction} by ${user!.email}`, error));
       }
       return { ok: true, data };
     } catch (error) {
       if (isAppError(error)) {
         if (error.code === "FORBIDDEN" && user) {
-          await writeAudit(env.getDb(), { actor: user.email, action: deniedAction, data: { scope: opts.scope, role: user.role } }).catch((e: unknown) => env.logError("audit write failed", e));
+          await within(user, () => writeAudit(env.getDb(), { actor: user!.email, action: deniedAction, data: { scope: opts.scope, role: user!.role } })).catch((e: unknown) => env.logError("audit write failed", e));
         }
         return { ok: false, code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
       }
@@ -85,6 +86,11 @@ export function defineAction<S extends z.ZodType, O>(
       return { ok: false, code: "INTERNAL", message: "Something went wrong on the server. Try again; if it keeps failing, tell an admin." };
     }
   };
+}
+
+/** The person's workspace (the page's URL): everything an action reads or writes is its own (lib/workspaces/scope.ts). */
+function within<T>(user: SessionUser | null, fn: () => Promise<T>): Promise<T> {
+  return user?.workspace ? inWorkspace(user.workspace.id, fn) : fn();
 }
 
 /** Forms post FormData: fields become an object (repeated names become arrays; Next's $ACTION keys are dropped). */

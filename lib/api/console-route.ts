@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { enforceRateLimit } from "./rate-limit";
 import { errorResponse, parse } from "./route";
 
@@ -22,7 +23,8 @@ export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Sch
       await enforceRateLimit([`person:${user.email}`]);
       const params = parse(opts.params, await context.params, "path");
       const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
-      const result = await handler({ user, params, query });
+      const act = () => handler({ user, params, query });
+      const result = user.workspace ? await inWorkspace(user.workspace.id, act) : await act();
       return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });
     } catch (error) {
       return errorResponse(error);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues, isAppError } from "@/lib/runtime/errors";
 import { getRuntime } from "@/lib/runtime.server";
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { BodyRejected, holdsNulCharacter, readJsonBody } from "./body";
 import { enforceRateLimit } from "./rate-limit";
 import { hasScope, type ApiScope } from "./scopes";
@@ -44,7 +45,9 @@ export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z
       const params = parse(opts.params, await context.params, "path");
       const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
       const body = opts.body ? parse(opts.body, await readJson(request), "body") : (undefined as never);
-      const result = await handler({ principal, params, query, body, runtime: getRuntime(), request });
+      // Everything the handler reads or writes is the token's workspace's (lib/workspaces/scope.ts).
+      const act = () => handler({ principal, params, query, body, runtime: getRuntime(), request });
+      const result = principal.workspaceId ? await inWorkspace(principal.workspaceId, act) : await act();
       return result instanceof Response ? result : Response.json(result);
     } catch (error) {
       return answerError(error);
@@ -52,7 +55,7 @@ export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z
   };
 }
 
-const anonymous: ApiPrincipal = { tokenId: "", name: "anonymous", scopes: [], principal: "anonymous" };
+const anonymous: ApiPrincipal = { tokenId: "", name: "anonymous", scopes: [], principal: "anonymous", workspaceId: "" };
 
 export const bearerToken = (request: Request): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
 

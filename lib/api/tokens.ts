@@ -1,3 +1,6 @@
+import { asSystem, DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
+import { roleIn } from "@/lib/workspaces/members";
+import { activeWorkspace } from "@/lib/workspaces/scope";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isRole, type Role } from "@/lib/auth/rbac";
@@ -10,7 +13,8 @@ import { API_SCOPES, ROLE_API_SCOPES, scopesWithinRole, type ApiScope } from "./
 // started the run" count people, not token names), their role bounds its scopes, and the token is
 // refused once they are disabled, once it is revoked, and after its expiry.
 
-export type ApiPrincipal = { tokenId: string; name: string; scopes: ApiScope[]; principal: string };
+/** A token acts in the one workspace it was made in (`workspaceId`): the API takes the workspace from the token. */
+export type ApiPrincipal = { tokenId: string; name: string; scopes: ApiScope[]; principal: string; workspaceId: string };
 
 /** A client or an interactive transaction (a route writes the token and its audit row in one). */
 type TokenDb = Pick<Db, "apiToken" | "user">;
@@ -37,10 +41,12 @@ export async function createApiToken(db: TokenDb, input: unknown, opts: { create
   if (!parsed.success) throw new AppError("INVALID_INPUT", { message: "invalid token request", userMessage: "The token request is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
   const { name, scopes, expiresInDays } = parsed.data;
   const ownerEmail = parsed.data.user ?? opts.createdBy.toLowerCase();
-  const owner = await db.user.findUnique({ where: { email: ownerEmail }, select: { id: true, email: true, role: true, disabledAt: true } });
-  if (!owner || owner.disabledAt || !isRole(owner.role)) throw invalid("user", `No active person has the email ${ownerEmail}: a token acts as a person.`);
-  const beyond = scopes.filter((scope) => !ROLE_API_SCOPES[owner.role as Role].includes(scope));
-  if (beyond.length > 0) throw invalid("scopes", `${owner.email} is a ${owner.role}: their token cannot hold ${beyond.join(", ")}.`);
+  const workspaceId = (await activeWorkspace()) ?? DEFAULT_WORKSPACE_ID;
+  const owner = await db.user.findUnique({ where: { email: ownerEmail }, select: { id: true, email: true, disabledAt: true } });
+  const role = owner && !owner.disabledAt ? await roleIn(db as Db, { userId: owner.id }, workspaceId) : null;
+  if (!owner || !role) throw invalid("user", `No active person of this workspace has the email ${ownerEmail}: a token acts as a person.`);
+  const beyond = scopes.filter((scope) => !ROLE_API_SCOPES[role].includes(scope));
+  if (beyond.length > 0) throw invalid("scopes", `${owner.email} is a ${role}: their token cannot hold ${beyond.join(", ")}.`);
   const token = opts.value ?? `tth_${randomBytes(24).toString("base64url")}`;
   const expiresAt = expiresInDays ? new Date((opts.now ?? new Date()).getTime() + expiresInDays * 86_400_000) : null;
   const record = await db.apiToken.create({
@@ -74,13 +80,15 @@ export async function ensureBootstrapToken(db: Db, value: string): Promise<"crea
 }
 
 export async function authenticateApiToken(db: Db, bearer: string, now: Date = new Date()): Promise<ApiPrincipal | null> {
-  const row = await db.apiToken.findUnique({ where: { tokenHash: hash(bearer) }, include: { user: { select: { email: true, role: true, disabledAt: true } } } });
+  // Before any workspace is known: the token names it (asSystem, so a header or cookie the caller sent cannot).
+  const row = await asSystem(() => db.apiToken.findUnique({ where: { tokenHash: hash(bearer) }, include: { user: { select: { id: true, email: true, disabledAt: true } } } }));
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
   const owner = row.user;
-  if (!owner || owner.disabledAt || !isRole(owner.role)) return null;
+  const role = owner && !owner.disabledAt ? await asSystem(() => roleIn(db, { userId: owner.id }, row.workspaceId)) : null;
+  if (!owner || !role) return null;
   // Best effort: a failed "last used" write must not fail the request.
-  await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } }).catch(() => {});
-  return { tokenId: row.id, name: row.name, scopes: scopesWithinRole(JSON.parse(row.scopes) as ApiScope[], owner.role), principal: owner.email };
+  await asSystem(() => db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } })).catch(() => {});
+  return { tokenId: row.id, name: row.name, scopes: scopesWithinRole(JSON.parse(row.scopes) as ApiScope[], role), principal: owner.email, workspaceId: row.workspaceId };
 }
 
 export type ApiTokenRecord = {

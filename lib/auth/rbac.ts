@@ -30,7 +30,15 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
 export const ROLE_LABELS: Record<Role, string> = { reviewer: "Reviewer", operator: "Operator", admin: "Admin" };
 
 /** The person behind a console request, as the server resolved it (never trust one sent by a client). */
-export type SessionUser = { id: string; email: string; name: string | null; role: Role };
+export type SessionUser = {
+  id: string;
+  email: string;
+  name: string | null;
+  /** Their role in `workspace` (lib/workspaces/members.ts). */
+  role: Role;
+  /** The workspace the request acts in; absent where none applies (sign-in, a decision link). */
+  workspace?: { id: string; slug: string; name: string };
+};
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);

@@ -99,7 +99,7 @@ export async function validateBackup(db: Db, source: BackupSource, schema?: Sche
 /** A run that is not here yet must not collide with one that is (its idempotency key is unique). */
 async function checkRunFits(db: Db, data: Record<string, unknown>, lineNo: number) {
   if (typeof data.idempotencyKey !== "string") return;
-  const holder = await db.run.findUnique({ where: { idempotencyKey: data.idempotencyKey }, select: { id: true } });
+  const holder = await db.run.findFirst({ where: { workspaceId: typeof data.workspaceId === "string" ? data.workspaceId : "default", idempotencyKey: data.idempotencyKey }, select: { id: true } });
   if (holder && holder.id !== data.id) {
     throw new BackupFileError(lineNo, `run ${String(data.id)} has idempotency key "${data.idempotencyKey}", which run ${holder.id} already holds in this database`);
   }

@@ -16,7 +16,7 @@ export async function startRun(deps: { db: Db; runtime: Runtime }, command: Star
     throw new AppError("INVALID_INPUT", { message: `agent ${command.agent} is internal`, userMessage: `"${command.agent}" runs are started through their own API (open gates: POST /api/gates).`, fieldErrors: { agent: ["This agent is not started by hand."] } });
   }
   const known = command.idempotencyKey
-    ? await deps.db.run.findUnique({ where: { idempotencyKey: command.idempotencyKey }, select: { id: true } })
+    ? await deps.db.run.findFirst({ where: { idempotencyKey: command.idempotencyKey }, select: { id: true } }) // within the active workspace
     : null;
   if (known) return deps.runtime.startRun(command);
   return withRoomInQueue(deps.db, command.agent, () => deps.runtime.startRun(command));

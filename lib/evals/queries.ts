@@ -158,7 +158,7 @@ export async function importDatasetJsonl(text: string, opts: { name: string; des
   if (cases.length === 0) throw new AppError("INVALID_INPUT", { message: "empty dataset", userMessage: "The dataset has no cases." });
   const version = datasetVersion(cases);
   const id = await db.$transaction(async (tx) => {
-    const existing = await tx.evalDataset.findUnique({ where: { name: opts.name } });
+    const existing = await tx.evalDataset.findFirst({ where: { name: opts.name } });
     const datasetId = existing?.id ?? newEvalId("evd");
     if (existing) {
       await tx.evalCase.deleteMany({ where: { datasetId } });

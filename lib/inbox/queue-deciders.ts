@@ -1,3 +1,6 @@
+import { roleIn } from "@/lib/workspaces/members";
+import { activeWorkspace } from "@/lib/workspaces/scope";
+import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit/audit-log";
 import { can, ROLES, type Role } from "@/lib/auth/rbac";
@@ -37,7 +40,7 @@ export async function putQueueDeciders(db: Db, opts: { queue: unknown; input: un
   const people = [...new Set(parsed.data.people)];
   const row = await db.$transaction(async (tx) => {
     const saved = await tx.decisionQueue.upsert({
-      where: { name: name.data },
+      where: { workspaceId_name: { workspaceId: (await activeWorkspace()) ?? DEFAULT_WORKSPACE_ID, name: name.data } },
       create: { name: name.data, roles: JSON.stringify(roles), people: JSON.stringify(people), updatedBy: opts.by },
       update: { roles: JSON.stringify(roles), people: JSON.stringify(people), updatedBy: opts.by },
     });
@@ -48,13 +51,13 @@ export async function putQueueDeciders(db: Db, opts: { queue: unknown; input: un
 }
 
 /** Why this person may not decide this packet; null when they may. */
-export async function whyNotDecider(db: Db, email: string, packet: Pick<DecisionPacket, "queue" | "kind">): Promise<string | null> {
+export async function whyNotDecider(db: Db, email: string, packet: Pick<DecisionPacket, "queue" | "kind" | "workspaceId">): Promise<string | null> {
   const [user, queue] = await Promise.all([
-    db.user.findUnique({ where: { email }, select: { role: true, disabledAt: true } }),
-    db.decisionQueue.findUnique({ where: { name: packet.queue } }),
+    roleIn(db, { email }, packet.workspaceId),
+    db.decisionQueue.findUnique({ where: { workspaceId_name: { workspaceId: packet.workspaceId, name: packet.queue } } }),
   ]);
-  if (!user || user.disabledAt) return `${email} is not an active person of this Tether.`;
-  const role = user.role as Role;
+  if (!user) return `${email} is not an active person of this workspace.`;
+  const role = user;
   if (!can(role, "packets:decide")) return "Your role may not decide packets.";
   if (packet.kind === "UNKNOWN_OUTCOME" && !can(role, "runs:operate")) {
     return "Whether an uncertain call happened, and whether to run it again, is settled by an operator or an admin.";

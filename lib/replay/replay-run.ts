@@ -136,7 +136,7 @@ async function createReplayRun(engine: ScratchEngine, source: RuntimeStore, reco
   const id = runtime.context.ids.id("run");
   await runtime.store.createRun({
     id, agentSlug: agent.slug, agentVersion: agent.version, input: recording.run.input, state,
-    idempotencyKey: null, startedBy: recording.run.startedBy, parentRunId: null,
+    idempotencyKey: null, startedBy: recording.run.startedBy, parentRunId: null, workspaceId: recording.run.workspaceId,
     events: [{ type: "run.created", step: 0, data: { agent: agent.slug, version: agent.version, input: recording.run.input, replayOf: recording.run.id } }],
   });
   return id;

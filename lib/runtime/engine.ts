@@ -1,3 +1,4 @@
+import { DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
 import { randomUUID } from "node:crypto";
 import { AgentRegistry } from "./agent-registry";
 import { upgradeRun, upgradeVersion, type VersionUpgrade } from "./agent-upgrade";
@@ -23,6 +24,8 @@ export const startRunSchema = z.object({
   input: z.unknown(),
   idempotencyKey: z.string().min(1).max(200).optional(),
   startedBy: z.string().min(1).optional(),
+  /** The owning workspace; by default the one the caller has entered (lib/runtime/workspace.ts). */
+  workspaceId: z.string().min(1).optional(),
   /** Overrides the agent's budget field by field (budget.ts). */
   budget: budgetLimitsSchema.optional(),
 });
@@ -88,6 +91,7 @@ export function createRuntime(options: RuntimeOptions) {
       return store.createRun({
         id, agentSlug: slug, agentVersion: agent.version, input: input.data, state,
         idempotencyKey: idempotencyKey ?? null, startedBy: startedBy ?? null, parentRunId: null,
+        workspaceId: parsed.data.workspaceId ?? enteredWorkspace() ?? DEFAULT_WORKSPACE_ID,
         events: [{ type: "run.created", step: 0, data: { agent: slug, version: agent.version, input: input.data, startedBy: startedBy ?? null, ...(Object.keys(state.budget.limits).length ? { budget: state.budget.limits } : {}) } }],
       });
     },
@@ -112,7 +116,7 @@ export function createRuntime(options: RuntimeOptions) {
       const id = ctx.ids.id("run");
       const { run } = await store.createRun({
         id, agentSlug: source.agentSlug, agentVersion: source.agentVersion, input: source.input, state,
-        idempotencyKey: null, startedBy: opts.startedBy ?? null, parentRunId: source.id,
+        idempotencyKey: null, startedBy: opts.startedBy ?? null, parentRunId: source.id, workspaceId: source.workspaceId,
         audit: opts.startedBy ? auditNote("runs.fork", source.id, { by: opts.startedBy, via: opts.via }, { checkpointSeq: opts.checkpointSeq, forkId: id }) : undefined,
         events: [{ type: "run.forked", step: state.step, data: { from: source.id, checkpointSeq: opts.checkpointSeq, replayable: state.replay?.decisions.length ?? 0 } }],
       });

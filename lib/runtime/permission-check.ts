@@ -1,4 +1,5 @@
 import type { EngineContext } from "./context";
+import { DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
 import type { RunCursor } from "./cursor";
 import { evaluatePermission, externalVerdict, type PermissionRequest, type PermissionVerdict } from "./permissions";
 import type { Action } from "./state";
@@ -16,22 +17,26 @@ import type { Capability, PermissionRule, ToolDefinition } from "./types";
 const TRUST_MS = 250;
 
 export async function checkPermission(ctx: EngineContext, cursor: RunCursor, request: PermissionRequest): Promise<PermissionVerdict> {
-  let cached = ctx.permissionCache.get(request.agent);
+  const key = cacheKey(cursor.run.workspaceId, request.agent);
+  let cached = ctx.permissionCache.get(key);
   if (!cached || performance.now() - cached.readAt > TRUST_MS) {
     const epoch = await ctx.store.permissionEpoch();
     cached = cached && cached.epoch === epoch
       ? { ...cached, readAt: performance.now() }
       : { ...(await ctx.store.listPermissionsAtEpoch(request.agent)), readAt: performance.now() };
-    ctx.permissionCache.set(request.agent, cached);
+    ctx.permissionCache.set(key, cached);
   }
   cursor.permissionEpoch = cached.epoch;
   return evaluatePermission(cached.rules, request);
 }
 
 /** A commit refused because the epoch moved: the rules this process holds for the agent are stale. */
-export function forgetPermissions(ctx: EngineContext, agent: string) {
-  ctx.permissionCache.delete(agent);
+export function forgetPermissions(ctx: EngineContext, workspaceId: string, agent: string) {
+  ctx.permissionCache.delete(cacheKey(workspaceId, agent));
 }
+
+/** Each workspace has its own rules: the cache holds an agent's per workspace. */
+const cacheKey = (workspaceId: string, agent: string) => `${workspaceId}\u0000${agent}`;
 
 /** How stale the offer may be: the rules are re-read for it at most this often (authority is always fresh). */
 const OFFER_STALENESS_MS = 1000;
@@ -42,11 +47,12 @@ const OFFER_STALENESS_MS = 1000;
  * a second, so a step costs no extra read; the authority to call is checkPermission's, read fresh.
  */
 export async function grantedTools(ctx: EngineContext, agent: { slug: string; tools: string[] }): Promise<Map<string, Set<Capability>>> {
-  let cached = ctx.permissionCache.get(agent.slug);
+  const key = cacheKey(enteredWorkspace() ?? DEFAULT_WORKSPACE_ID, agent.slug); // the worker drives a run in its workspace
+  let cached = ctx.permissionCache.get(key);
   if (!cached || performance.now() - cached.readAt > OFFER_STALENESS_MS) {
     const epoch = cached ? await ctx.store.permissionEpoch() : undefined;
     cached = cached && epoch === cached.epoch ? { ...cached, readAt: performance.now() } : { ...(await ctx.store.listPermissionsAtEpoch(agent.slug)), readAt: performance.now() };
-    ctx.permissionCache.set(agent.slug, cached);
+    ctx.permissionCache.set(key, cached);
   }
   // tool → what its rules grant together (a rule per step may grant differently).
   const granted = new Map<string, Set<Capability>>();

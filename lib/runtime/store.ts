@@ -22,6 +22,8 @@ export type NewRun = {
   idempotencyKey: string | null;
   startedBy: string | null;
   parentRunId: string | null;
+  /** The workspace that owns the run (lib/runtime/workspace.ts); its packets and audit rows are that workspace's too. */
+  workspaceId: string;
   events: TraceEventInput[];
   /** A person's change that creates the run (a fork), on the audit log in the run's own transaction. */
   audit?: AuditNote;
@@ -29,7 +31,7 @@ export type NewRun = {
 
 export type NewIntent = Pick<EffectIntent, "id" | "runId" | "step" | "tool" | "args" | "semantics"> & { decision: unknown };
 
-export type NewPacket = Omit<DecisionPacket, "status" | "approvers" | "decision" | "decidedBy" | "decidedAt" | "usedAt" | "version" | "createdAt"> & {
+export type NewPacket = Omit<DecisionPacket, "workspaceId" | "status" | "approvers" | "decision" | "decidedBy" | "decidedAt" | "usedAt" | "version" | "createdAt"> & {
   /** The tool's declaration when the packet was asked (null: the registry does not know the tool); the inbox sorts and filters on it. */
   traits: { capability: Capability; semantics: EffectSemantics } | null;
 };

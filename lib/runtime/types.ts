@@ -16,6 +16,8 @@ export type StoredEntries = { facts: number; journal: number };
 
 export type RunRecord = {
   id: string;
+  /** The workspace that owns the run: a step reads that workspace's rules, tools and queues. */
+  workspaceId: string;
   agentSlug: string;
   agentVersion: string;
   status: RunStatus;
@@ -300,6 +302,8 @@ export type PacketDecision = {
 
 export type DecisionPacket = {
   id: string;
+  /** Its run's workspace. */
+  workspaceId: string;
   runId: string;
   step: number;
   kind: PacketKind;

@@ -1,3 +1,4 @@
+import { asSystem, inWorkspace } from "./workspace";
 import { hostname } from "node:os";
 import type { EngineContext } from "./context";
 import { RunCursor } from "./cursor";
@@ -107,7 +108,7 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
         // A person decided, or the permissions changed, at the same moment: nothing of the step was
         // written; the run is given back and its next claim reads the decision or the rules afresh.
         logger.info("conflict while stepping; run released", { runId: cursor.runId, code: error.code, message: error.message });
-        if (error.code === "PERMISSIONS_CHANGED") forgetPermissions(ctx, cursor.run.agentSlug);
+        if (error.code === "PERMISSIONS_CHANGED") forgetPermissions(ctx, cursor.run.workspaceId, cursor.run.agentSlug);
         await store.releaseLease(cursor.lease).catch(() => {});
       } else {
         // Infrastructure failure (database, bug): the last checkpoint stands. The lease is left to
@@ -121,7 +122,8 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
   }
 
   function launch(claim: Claim) {
-    const driven: Promise<void> = drive(claim).finally(() => {
+    // A run is driven in its own workspace: what its step reads (rules, tools, queues) is that workspace's.
+    const driven: Promise<void> = inWorkspace(claim.run.workspaceId, () => drive(claim)).finally(() => {
       driving.delete(driven);
       wake?.(); // a slot is free
     });
@@ -237,7 +239,7 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
     start() {
       if (loop) return;
       stopping = false;
-      loop = work();
+      loop = asSystem(work); // the claim loop works across workspaces
     },
 
     async stop({ graceMs = 30_000 } = {}) {

@@ -6,6 +6,7 @@ import type { DecisionPacket } from "@/lib/runtime/types";
 import type { HotQuery, HotTransaction } from "./hot-path";
 import { isUniqueViolation, json, packetInclude, toPacket, type PacketRow, type Tx } from "./records";
 import { appendEvents } from "./trace-events";
+import { activeWorkspace } from "@/lib/workspaces/scope";
 import { notifySql, type Wakeups } from "./wakeups";
 
 // Decision packets in the store: a person's decision and an assignment are compare-and-set on the
@@ -22,14 +23,14 @@ async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket
 
 /** One packet with its approvers in one statement: what a woken run reads first (hot-path.ts). */
 const GET_PACKET_SQL = `SELECT p.*, COALESCE((SELECT json_agg(json_build_object('approver', a."approver") ORDER BY a."at")
-  FROM "PacketApproval" a WHERE a."packetId" = p."id"), '[]'::json) AS "approvals" FROM "DecisionPacket" p WHERE p."id" = $1`;
+  FROM "PacketApproval" a WHERE a."packetId" = p."id"), '[]'::json) AS "approvals" FROM "DecisionPacket" p WHERE p."id" = $1 AND ($2::text IS NULL OR p."workspaceId" = $2::text)`;
 
 /** `hot` and `transaction` are the pool's (Postgres); without them (SQLite) Prisma does the work. */
 export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boolean; wakeups: Wakeups; hot: HotQuery; transaction: HotTransaction | null }): PacketStore {
   return {
     async getPacket(id) {
       if (opts.postgres) {
-        const [row] = await opts.hot<PacketRow>({ sql: GET_PACKET_SQL, values: [id] });
+        const [row] = await opts.hot<PacketRow>({ sql: GET_PACKET_SQL, values: [id, await activeWorkspace()] });
         return row ? toPacket(row) : null;
       }
       const row = await db.decisionPacket.findUnique({ where: { id }, include: packetInclude });
@@ -124,7 +125,7 @@ type Decide = Parameters<RuntimeStore["decidePacket"]>[0] & { at: Date };
  */
 async function decideOnPostgres(query: HotQuery, { packetId, version, approver, final, events, audit, at }: Decide): Promise<{ packet: DecisionPacket; woken: boolean }> {
   const read = async () => {
-    const [row] = await query<PacketRow>({ sql: GET_PACKET_SQL, values: [packetId] });
+    const [row] = await query<PacketRow>({ sql: GET_PACKET_SQL, values: [packetId, await activeWorkspace()] });
     if (!row) throw new AppError("NOT_FOUND", { message: `packet ${packetId} not found`, userMessage: "That decision packet does not exist." });
     return toPacket(row);
   };
@@ -171,8 +172,8 @@ async function decideOnPostgres(query: HotQuery, { packetId, version, approver, 
   if (audit) {
     const row = auditRow(audit);
     await query({
-      sql: `INSERT INTO "AuditLog" ("id", "actor", "action", "target", "data", "at") VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamp(3))`,
-      values: [row.id, row.actor, row.action, row.target, row.data, new Date()],
+      sql: `INSERT INTO "AuditLog" ("id", "actor", "action", "target", "data", "at", "workspaceId") VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamp(3), $7::text)`,
+      values: [row.id, row.actor, row.action, row.target, row.data, new Date(), packet.workspaceId],
     });
   }
   return { packet: await read(), woken };

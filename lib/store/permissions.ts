@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import { CAPABILITIES } from "@/lib/runtime/types";
+import { activeWorkspace } from "@/lib/workspaces/scope";
 import type { HotQuery } from "./hot-path";
 import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow, type Tx } from "./records";
 
@@ -22,7 +23,7 @@ const EPOCH_SQL = `SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'`;
 export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionStore {
   async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion }: Parameters<RuntimeStore["putPermission"]>[1]) {
     return db.$transaction(async (tx) => {
-      const before = await tx.permission.findUnique({ where: { agent_tool_step: { agent: rule.agent, tool: rule.tool, step: rule.step } } });
+      const before = await tx.permission.findFirst({ where: { agent: rule.agent, tool: rule.tool, step: rule.step } });
       if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) throw permissionConflict(rule);
       const data = {
         effect: rule.effect, conditions: json(rule.conditions), capabilities: json(rule.capabilities ?? CAPABILITIES), freshEvidence: rule.freshEvidence ?? false, approvals: rule.approvals, onExpire: rule.onExpire,
@@ -49,8 +50,8 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
         // One statement, so the rules and the epoch are one snapshot.
         const rows = await hot<PermissionRow & { epoch: number | null }>({
           sql: `SELECT (${EPOCH_SQL}) AS "epoch", p.* FROM (SELECT 1) AS one
-            LEFT JOIN "Permission" p ON p."agent" = ANY($1::text[]) ORDER BY p."agent", p."tool", p."step"`,
-          values: [[agent, "*"]],
+            LEFT JOIN "Permission" p ON p."agent" = ANY($1::text[]) AND ($2::text IS NULL OR p."workspaceId" = $2::text) ORDER BY p."agent", p."tool", p."step"`,
+          values: [[agent, "*"], await activeWorkspace()],
         });
         return { epoch: rows[0]?.epoch ?? 0, rules: rows.filter((r) => r.id !== null).map(({ epoch: _epoch, ...row }) => toPermission(row)) };
       }

@@ -47,9 +47,9 @@ function assignments(p: Params, row: Row): string[] {
 }
 
 /** INSERT of one row that happens only when the run's fenced update did (SELECT … FROM head). */
-function insertFromHead(p: Params, table: string, row: Row): string {
-  const columns = Object.keys(row).map((c) => `"${c}"`).join(", ");
-  const values = Object.entries(row).map(([column, value]) => p.add(value, columnType(column))).join(", ");
+function insertFromHead(p: Params, table: string, row: Row, fromHead: string[] = []): string {
+  const columns = [...Object.keys(row), ...fromHead].map((c) => `"${c}"`).join(", ");
+  const values = [...Object.entries(row).map(([column, value]) => p.add(value, columnType(column))), ...fromHead.map((c) => `head."${c}"`)].join(", ");
   return `INSERT INTO "${table}" (${columns}) SELECT ${values} FROM head`;
 }
 
@@ -147,13 +147,13 @@ export function createRunStatement(run: NewRun, state: { head: string; entries: 
   const row: Row = {
     id: run.id, agentSlug: run.agentSlug, agentVersion: run.agentVersion, status: "QUEUED", input: json(run.input), state: state.head,
     stateSeq: 1, eventSeq: run.events.length, entrySeq: state.entries.length, idempotencyKey: run.idempotencyKey, startedBy: run.startedBy,
-    parentRunId: run.parentRunId, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
+    parentRunId: run.parentRunId, workspaceId: run.workspaceId, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
   };
   const atTs = p.add(at, "timestamp(3)");
   const ctes = [`created AS (
       INSERT INTO "Run" (${Object.keys(row).map((c) => `"${c}"`).join(", ")})
       VALUES (${Object.entries(row).map(([c, v]) => p.add(v, columnType(c))).join(", ")})
-      ON CONFLICT ("idempotencyKey") DO NOTHING
+      ON CONFLICT ("workspaceId", "idempotencyKey") DO NOTHING
       RETURNING *)`,
     `checkpoint AS (
       INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt")
@@ -169,8 +169,8 @@ export function createRunStatement(run: NewRun, state: { head: string; entries: 
   if (run.audit) {
     const audit = auditRow(run.audit);
     ctes.push(`audit AS (
-      INSERT INTO "AuditLog" ("id", "actor", "action", "target", "data", "at")
-      SELECT ${p.add(audit.id, "text")}, ${p.add(audit.actor, "text")}, ${p.add(audit.action, "text")}, ${p.add(audit.target, "text")}, ${p.add(audit.data, "text")}, ${p.add(wallClock, "timestamp(3)")} FROM created)`);
+      INSERT INTO "AuditLog" ("workspaceId", "id", "actor", "action", "target", "data", "at")
+      SELECT created."workspaceId", ${p.add(audit.id, "text")}, ${p.add(audit.actor, "text")}, ${p.add(audit.action, "text")}, ${p.add(audit.target, "text")}, ${p.add(audit.data, "text")}, ${p.add(wallClock, "timestamp(3)")} FROM created)`);
   }
   return { sql: `WITH ${ctes.join(",\n")} SELECT created.*, ${notifySql(`created."id"`)} AS "notified" FROM created`, values: p.values };
 }
@@ -250,7 +250,7 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
   ctes.push(`head AS (
     UPDATE "Run" SET ${set.join(", ")}
     WHERE ${fence(p, lease)} ${u ? `AND EXISTS (SELECT 1 FROM packet)` : ""} ${epochHolds}
-    RETURNING "Run"."stateSeq", "Run"."eventSeq", "Run"."entrySeq", "Run"."state")`);
+    RETURNING "Run"."stateSeq", "Run"."eventSeq", "Run"."entrySeq", "Run"."state", "Run"."workspaceId")`);
 
   // Every CTE below reads FROM head: an empty head (fenced out, or the CAS lost) writes nothing.
   // The checkpoint takes the state's head from head: the JSON is sent once.
@@ -274,7 +274,7 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
       UPDATE "EffectIntent" SET ${assignments(p, intentResult(commit.updateIntent, at)).join(", ")}
       FROM head WHERE "EffectIntent"."id" = ${p.add(commit.updateIntent.id, "text")})`);
   }
-  if (commit.createPacket) ctes.push(`packet_created AS (${insertFromHead(p, "DecisionPacket", packetRow(commit.createPacket, at))})`);
+  if (commit.createPacket) ctes.push(`packet_created AS (${insertFromHead(p, "DecisionPacket", packetRow(commit.createPacket, at), ["workspaceId"])})`);
   if (u) {
     // The row locked by `packet` above, whose version matched; undefined fields are left alone.
     ctes.push(`packet_updated AS (

@@ -1,3 +1,4 @@
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { writeAudit } from "@/lib/audit/audit-log";
 import { databaseUrlOf, providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
@@ -75,7 +76,11 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       for (const s of sqlite.events(commit, head.eventSeq - commit.events.length + 1, at)) await run(s);
       if (commit.createIntent) await run(sqlite.insert("EffectIntent", intentRow(commit.createIntent, at)));
       if (commit.updateIntent) await run(sqlite.updateById("EffectIntent", commit.updateIntent.id, intentResult(commit.updateIntent, at)));
-      if (commit.createPacket) await run(sqlite.insert("DecisionPacket", packetRow(commit.createPacket, at)));
+      if (commit.createPacket) {
+        await run(sqlite.insert("DecisionPacket", packetRow(commit.createPacket, at)));
+        // The run's workspace owns its packets (Postgres takes it from the head row in the same statement).
+        await run({ sql: `UPDATE "DecisionPacket" SET "workspaceId" = (SELECT "workspaceId" FROM "Run" WHERE "id" = ?) WHERE "id" = ?`, values: [lease.runId, commit.createPacket.id] });
+      }
       if (commit.updatePacket && (await run(sqlite.packetCas(commit.updatePacket, at))) === 0) throw packetChanged(commit.updatePacket.id);
       if (commit.consumeSignalIds?.length) await run(sqlite.consumeSignals(commit.consumeSignalIds, at));
       const waitingFor = parksOnEvent(commit);
@@ -112,10 +117,10 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
           return created(row);
         }
         // The idempotency key was taken (now, or by a request racing this one): the first run stands.
-        return existing(await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey! } }));
+        return existing(await db.run.findUniqueOrThrow({ where: { workspaceId_idempotencyKey: { workspaceId: run.workspaceId, idempotencyKey: run.idempotencyKey! } } }));
       }
       if (run.idempotencyKey) {
-        const first = await db.run.findUnique({ where: { idempotencyKey: run.idempotencyKey } });
+        const first = await db.run.findUnique({ where: { workspaceId_idempotencyKey: { workspaceId: run.workspaceId, idempotencyKey: run.idempotencyKey } } });
         if (first) return existing(first);
       }
       const at = now();
@@ -136,18 +141,19 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
               idempotencyKey: run.idempotencyKey,
               startedBy: run.startedBy,
               parentRunId: run.parentRunId,
+              workspaceId: run.workspaceId,
             },
           });
           await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: state.head, entrySeq: state.entries.length, createdAt: at } });
           await insertEntries(tx, run.id, 1, state.entries);
           await insertEvents(tx, run.id, 1, run.events, at);
-          if (run.audit) await writeAudit(tx, run.audit);
+          if (run.audit) await inWorkspace(run.workspaceId, () => writeAudit(tx, run.audit!));
           return inserted;
         });
         wakeups.emit({ runId: run.id });
         return created(row);
       } catch (error) {
-        if (run.idempotencyKey && isUniqueViolation(error)) return existing(await db.run.findUniqueOrThrow({ where: { idempotencyKey: run.idempotencyKey } }));
+        if (run.idempotencyKey && isUniqueViolation(error)) return existing(await db.run.findUniqueOrThrow({ where: { workspaceId_idempotencyKey: { workspaceId: run.workspaceId, idempotencyKey: run.idempotencyKey } } }));
         throw error;
       }
     },

@@ -49,6 +49,7 @@ export async function toRunRecords(db: Pick<Db, "stateEntry">, rows: RunRow[], t
 export function toPacket(row: PacketRow): DecisionPacket {
   return {
     id: row.id,
+    workspaceId: row.workspaceId,
     runId: row.runId,
     step: row.step,
     kind: row.kind as DecisionPacket["kind"],

@@ -6,7 +6,7 @@ import { toolFromRegistration, type RegisteredToolOptions } from "./tool-from-re
 export function createRegisteredToolResolver(db: Db, opts: RegisteredToolOptions & { logger?: Logger } = {}) {
   return async (name: string): Promise<ToolDefinition | undefined> => {
     if (!name.startsWith("http.") && !name.startsWith("mcp.")) return undefined; // not a registered name: no query
-    const row = await db.toolRegistration.findUnique({ where: { name } });
+    const row = await db.toolRegistration.findFirst({ where: { name } }) /* the run's workspace (lib/workspaces/scope.ts) */;
     if (!row || row.disabledAt) return undefined;
     try {
       return toolFromRegistration(row, opts);

@@ -24,6 +24,7 @@ export function buildState(overrides: Partial<RunState> = {}): RunState {
 export function buildRun(overrides: Partial<RunRecord> = {}): RunRecord {
   return {
     id: id("run"),
+    workspaceId: "default",
     agentSlug: "refunder",
     agentVersion: "1.0.0",
     status: "RUNNING",
@@ -68,6 +69,7 @@ export function buildIntent(overrides: Partial<EffectIntent> = {}): EffectIntent
 export function buildPacket(overrides: Partial<DecisionPacket> = {}): DecisionPacket {
   return {
     id: id("pkt"),
+    workspaceId: "default",
     runId: "run_x",
     step: 1,
     kind: "APPROVAL",
@@ -118,6 +120,7 @@ export function buildNewRun(overrides: Partial<NewRun> = {}): NewRun {
   const state = overrides.state ?? buildState(overrides.agentSlug ? { agent: { slug: overrides.agentSlug, version: "1.0.0", instructionsHash: "abc123" } } : {});
   return {
     id: id("run"),
+    workspaceId: "default",
     agentSlug: state.agent.slug,
     agentVersion: state.agent.version,
     input: state.input,

@@ -1,0 +1,99 @@
+// Workspaces and who belongs to them. Every active person belongs to the default workspace with their User.role (as
+// before workspaces existed); in any other workspace their role is their Membership's. An instance admin is an admin in
+// every workspace and may create workspaces. Lookups by slug are cached briefly in the process:
+// a slug names the same workspace for its whole life (workspaces are created, not renamed).
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { writeAudit } from "@/lib/audit/audit-log";
+import { isRole, ROLES, type Role } from "@/lib/auth/rbac";
+import type { Db } from "@/lib/db";
+import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { asSystem, DEFAULT_WORKSPACE_ID, inWorkspace } from "@/lib/runtime/workspace";
+
+export type WorkspaceRef = { id: string; slug: string; name: string };
+
+const bySlug = new Map<string, { workspace: WorkspaceRef | null; at: number }>();
+const CACHE_MS = 30_000;
+
+export async function findWorkspaceBySlug(db: Db, slug: string): Promise<WorkspaceRef | null> {
+  const hit = bySlug.get(slug);
+  if (hit && Date.now() - hit.at < CACHE_MS && hit.workspace) return hit.workspace;
+  const workspace = await db.workspace.findUnique({ where: { slug }, select: { id: true, slug: true, name: true } });
+  bySlug.set(slug, { workspace, at: Date.now() });
+  return workspace;
+}
+
+export async function findWorkspace(db: Db, id: string): Promise<WorkspaceRef | null> {
+  return db.workspace.findUnique({ where: { id }, select: { id: true, slug: true, name: true } });
+}
+
+/** The person's role in the workspace: their membership's, admin for an instance admin, null for a stranger. */
+export async function roleIn(db: Db, who: { userId: string } | { email: string }, workspaceId: string): Promise<Role | null> {
+  const user = await db.user.findUnique({
+    where: "userId" in who ? { id: who.userId } : { email: who.email },
+    select: { role: true, instanceAdmin: true, disabledAt: true, memberships: { where: { workspaceId }, select: { role: true } } },
+  });
+  if (!user || user.disabledAt) return null;
+  if (user.instanceAdmin) return "admin";
+  const role = workspaceId === DEFAULT_WORKSPACE_ID ? user.role : user.memberships[0]?.role;
+  return isRole(role) ? role : null;
+}
+
+/** The workspaces a person may open (all of them for an instance admin), by name. */
+export async function workspacesOf(db: Db, userId: string): Promise<Array<WorkspaceRef & { role: Role }>> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { role: true, instanceAdmin: true, memberships: { select: { role: true, workspace: true } } } });
+  if (!user) return [];
+  if (user.instanceAdmin) {
+    const all = await db.workspace.findMany({ orderBy: { name: "asc" }, select: { id: true, slug: true, name: true } });
+    return all.map((w) => ({ ...w, role: "admin" as Role }));
+  }
+  const standing = await findWorkspace(db, DEFAULT_WORKSPACE_ID);
+  return [...(standing ? [{ ...standing, role: user.role }] : []), ...user.memberships.map((m) => ({ ...m.workspace, role: m.role }))]
+    .filter((m): m is typeof m & { role: Role } => isRole(m.role))
+    .map((m) => ({ id: m.id, slug: m.slug, name: m.name, role: m.role }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export const createWorkspaceSchema = z.object({
+  slug: z.string().trim().toLowerCase().regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, "Use 1–40 lower-case letters, digits and dashes, starting and ending with a letter or digit."),
+  name: z.string().trim().min(1).max(100),
+});
+
+/** A new workspace, its creator its first admin; only an instance admin may create one. */
+export async function createWorkspace(db: Db, input: unknown, opts: { by: string }): Promise<WorkspaceRef> {
+  const parsed = createWorkspaceSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("INVALID_INPUT", { message: "invalid workspace", userMessage: "The workspace is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  return asSystem(async () => {
+    const creator = await db.user.findUnique({ where: { email: opts.by }, select: { id: true, instanceAdmin: true } });
+    if (!creator?.instanceAdmin) throw new AppError("FORBIDDEN", { message: `${opts.by} is not an instance admin`, userMessage: "Only an instance admin may create workspaces." });
+    const taken = await db.workspace.findUnique({ where: { slug: parsed.data.slug }, select: { id: true } });
+    if (taken) throw new AppError("CONFLICT", { message: "slug taken", userMessage: `A workspace called "${parsed.data.slug}" exists already.`, fieldErrors: { slug: ["This slug is taken."] } });
+    const id = `ws_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
+    const workspace = await db.$transaction(async (tx) => {
+      const created = await tx.workspace.create({ data: { id, slug: parsed.data.slug, name: parsed.data.name }, select: { id: true, slug: true, name: true } });
+      await tx.membership.create({ data: { userId: creator.id, workspaceId: id, role: "admin" } });
+      await inWorkspace(id, () => writeAudit(tx, { actor: opts.by, action: "workspaces.create", target: created.slug, data: { name: created.name } }));
+      return created;
+    });
+    bySlug.delete(workspace.slug);
+    return workspace;
+  });
+}
+
+export const memberSchema = z.object({ email: z.string().trim().toLowerCase().email().max(254), role: z.enum(ROLES) });
+
+/** Adds a person to the workspace, or changes their role there. */
+export async function putMember(db: Db, workspaceId: string, input: unknown, opts: { by: string }): Promise<{ email: string; role: Role }> {
+  const parsed = memberSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("INVALID_INPUT", { message: "invalid member", userMessage: "The member is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  const user = await db.user.findUnique({ where: { email: parsed.data.email }, select: { id: true, disabledAt: true } });
+  if (!user || user.disabledAt) throw new AppError("INVALID_INPUT", { message: "no such person", userMessage: `No active person has the email ${parsed.data.email}.`, fieldErrors: { email: ["No active person has this email."] } });
+  await db.$transaction(async (tx) => {
+    if (workspaceId === DEFAULT_WORKSPACE_ID) await tx.user.update({ where: { id: user.id }, data: { role: parsed.data.role } });
+    else await tx.membership.upsert({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, create: { userId: user.id, workspaceId, role: parsed.data.role }, update: { role: parsed.data.role } });
+    await inWorkspace(workspaceId, () => writeAudit(tx, { actor: opts.by, action: "workspaces.member", target: parsed.data.email, data: { role: parsed.data.role } }));
+  });
+  return parsed.data;
+}
+
+export { DEFAULT_WORKSPACE_ID };
