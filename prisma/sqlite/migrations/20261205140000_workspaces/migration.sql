@@ -329,7 +329,7 @@ CREATE UNIQUE INDEX "Workspace_slug_key" ON "Workspace"("slug");
 CREATE INDEX "Membership_workspaceId_idx" ON "Membership"("workspaceId");
 
 
--- Every deployment starts with one workspace; what existed before workspaces is its own. A person's role there
+-- Every deployment starts with one workspace, and what existed before workspaces is its own. The role of a person there
 -- stays User.role (lib/workspaces/members.ts). Admins become instance admins (they may create workspaces).
 INSERT INTO "Workspace" ("id", "slug", "name") VALUES ('default', 'default', 'Default');
 UPDATE "User" SET "instanceAdmin" = 1 WHERE "role" = 'admin';
