@@ -7,6 +7,12 @@ export async function register() {
   // NEXT_RUNTIME is Next's own switch, inlined at build time so the edge bundle drops the import below;
   // it is not configuration, so it is read here and not in lib/config.ts.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // What starts here works across workspaces (the worker claims every workspace's runs): it is the system.
+  const { asSystem } = await import("@/lib/runtime/workspace");
+  return asSystem(startServerSide);
+}
+
+async function startServerSide() {
   const { getRuntime, installConsoleShutdown, isEmbeddedWorkerEnabled, recordEmbeddedWorkerFailure, startDeployClockFromEnv, startEmbeddedWorker } = await import("@/lib/runtime.server");
   getRuntime();
   // SIGTERM drains the worker (its runs are given back at once) before Next's own handler exits (lib/lifecycle/shutdown.ts).

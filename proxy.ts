@@ -32,12 +32,6 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   if (!isDecodablePath(pathname)) return malformedPathResponse(pathname);
   if (pathname.startsWith("/api/")) return NextResponse.next();
   if (PUBLIC_PATHS.has(pathname) || pathname.startsWith(DECISION_LINK_PREFIX)) return NextResponse.next();
-  // A console page outside a workspace (an old URL, a link written without one): the same page in the workspace
-  // the browser last opened, else the default one.
-  if (isWorkspacePage(pathname)) {
-    const slug = request.cookies.get(WORKSPACE_COOKIE)?.value ?? "default";
-    return NextResponse.redirect(new URL(workspacePath(/^[a-z0-9-]+$/.test(slug) ? slug : "default", pathname) + request.nextUrl.search, request.url));
-  }
   const response = await requireSession(request, event);
   // Auth.js re-issues the session cookie on every request it sees. A request still in flight when the
   // person signs out (a link prefetch, say) would then bring the cookie back and undo the sign-out, so
@@ -54,11 +48,16 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
 function inWorkspace(request: NextRequest, sessionResponse: Response): Response {
   const headers = new Headers(request.headers);
   headers.delete(WORKSPACE_HEADER);
-  const split = splitWorkspacePath(request.nextUrl.pathname);
-  if (!split || sessionResponse.status >= 300) {
-    if (split || !request.headers.has(WORKSPACE_HEADER)) return sessionResponse;
-    return NextResponse.next({ request: { headers } });
+  if (sessionResponse.status >= 300) return sessionResponse; // to sign in first, back to this URL after
+  // A console page outside a workspace (an old URL, a link written without one): the same page in the workspace
+  // the browser last opened, else the default one.
+  if (isWorkspacePage(request.nextUrl.pathname)) {
+    const last = request.cookies.get(WORKSPACE_COOKIE)?.value ?? "default";
+    const slug = /^[a-z0-9-]+$/.test(last) ? last : "default";
+    return NextResponse.redirect(new URL(workspacePath(slug, request.nextUrl.pathname) + request.nextUrl.search, request.url));
   }
+  const split = splitWorkspacePath(request.nextUrl.pathname);
+  if (!split) return request.headers.has(WORKSPACE_HEADER) ? NextResponse.next({ request: { headers } }) : sessionResponse;
   headers.set(WORKSPACE_HEADER, split.slug);
   const target = new URL(split.rest + request.nextUrl.search, request.url);
   const rewritten = NextResponse.rewrite(target, { request: { headers } });

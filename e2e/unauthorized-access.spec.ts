@@ -76,7 +76,7 @@ test("a demo account can be picked from the list; a foreign callbackUrl is not f
   await page.goto(`/signin?callbackUrl=${encodeURIComponent("https://evil.example/steal")}`);
   await page.getByRole("button", { name: "Use operator@example.com" }).click();
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(/localhost:\d+\/runs$/);
+  await expect(page).toHaveURL(/localhost:\d+\/w\/default\/runs$/); // the workspace's own URL
   await expect(page.getByRole("region", { name: "Signed in as" })).toContainText("Role: Operator");
   // signed in, the sign-in page sends you on
   await page.goto("/signin?callbackUrl=%2Finbox");

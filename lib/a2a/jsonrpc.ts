@@ -1,3 +1,4 @@
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { z } from "zod";
 import { BodyRejected, holdsNulCharacter, readJsonBody } from "@/lib/api/body";
 import { authenticate } from "@/lib/api/route";
@@ -86,7 +87,7 @@ export async function handleA2aRequest(request: Request, deps: { db: Db; runtime
     const envelope = parseEnvelope(body);
     const method = METHODS[envelope.method];
     if (!method) throw UNSUPPORTED[envelope.method]?.() ?? new A2aError("methodNotFound", `Method not found: ${envelope.method}`);
-    const result = await method({ principal, runtime: deps.runtime, db: deps.db, blockingWaitMs: deps.blockingWaitMs ?? BLOCKING_WAIT_MS }, envelope.params);
+    const result = await inWorkspace(principal.workspaceId, () => method({ principal, runtime: deps.runtime, db: deps.db, blockingWaitMs: deps.blockingWaitMs ?? BLOCKING_WAIT_MS }, envelope.params));
     return Response.json({ jsonrpc: "2.0", id, result });
   } catch (thrown) {
     const error = toA2aError(thrown);

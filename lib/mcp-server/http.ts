@@ -1,3 +1,4 @@
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { readJsonBody } from "@/lib/api/body";
@@ -54,6 +55,11 @@ export async function handleMcpPost(request: Request): Promise<Response> {
   } catch (error) {
     return refusal(error);
   }
+  // Every tool reads and writes within the token's workspace (lib/workspaces/scope.ts).
+  return inWorkspace(ctx.principal.workspaceId, () => answerMessages(request, ctx, token, body));
+}
+
+async function answerMessages(request: Request, ctx: McpContext, token: string, body: unknown): Promise<Response> {
   const messages = Array.isArray(body) ? body : [body];
   // JSON-RPC: a message is an object, and a batch is not empty.
   if (messages.length === 0 || !messages.every(isMessage)) {

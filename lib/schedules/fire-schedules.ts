@@ -1,3 +1,4 @@
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { randomUUID } from "node:crypto";
 import { startRun } from "@/lib/commands/start-run";
 import type { Db } from "@/lib/db";
@@ -97,6 +98,11 @@ const fireId = () => `sfi_${randomUUID().replaceAll("-", "")}`;
 
 /** The pending fires in tick order, each settled by the overlap policy against the schedule's runs still active. */
 async function startPendingFires(deps: FireDeps, schedule: ScheduleRow): Promise<number> {
+  // Its runs are its workspace's, and so are the runs it looks at (lib/workspaces/scope.ts).
+  return inWorkspace(schedule.workspaceId, () => startFiresInWorkspace(deps, schedule));
+}
+
+async function startFiresInWorkspace(deps: FireDeps, schedule: ScheduleRow): Promise<number> {
   const { db } = deps;
   const fires = await db.scheduleFire.findMany({ where: { scheduleId: schedule.id, outcome: "pending" }, orderBy: { tick: "asc" }, take: 100 });
   let started = 0;
