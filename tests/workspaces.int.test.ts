@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cancelRunAction } from "../lib/actions/runs";
+import { revokeApiTokenAction } from "../lib/actions/tokens";
+import { setActionEnvironment } from "../lib/actions/define-action";
+import { API_SCOPES } from "../lib/api/scopes";
+import { createApiToken } from "../lib/api/tokens";
+import type { SessionUser } from "../lib/auth/rbac";
+import { createDb, type Db } from "../lib/db";
+import { getRunDetail } from "../lib/queries/runs";
+import { findRunList } from "../lib/queries/run-list";
+import { findApiTokens } from "../lib/api/tokens";
+import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
+import { createWorkspace, putMember, roleIn } from "../lib/workspaces/members";
+import { scopeArgs, WORKSPACE_MODELS, OWNED_THROUGH } from "../lib/workspaces/scope";
+import { ROUTE_TABLE } from "./support/route-table";
+import { startRouteServer } from "./support/route-server";
+import { providers, uid } from "./support/runtime";
+
+// Workspaces keep teams apart: another workspace's object is not there (404, so ids do not leak), whichever door
+// is used — an API route, a server action, an MCP tool or a read model — and nothing of it changes.
+
+describe.each(providers())("workspaces [%s]", (_provider, url) => {
+  let server: Awaited<ReturnType<typeof startRouteServer>>;
+  let db: Db;
+  const a = { token: "", email: "", gateId: "", runId: "", packetId: "", tokenId: "", scheduleId: "" };
+  const b = { token: "", email: "", workspaceId: "", slug: "" };
+
+  const call = async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(server.url + path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, text: await res.text() };
+  };
+
+  const person = async (role: "admin" | "reviewer", opts: { instanceAdmin?: boolean } = {}) => {
+    const email = `${uid(role)}@example.com`;
+    await db.user.create({ data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email, role, instanceAdmin: opts.instanceAdmin ?? false } });
+    return email;
+  };
+
+  beforeAll(async () => {
+    process.env.DATABASE_URL = url;
+    db = createDb(url);
+    server = await startRouteServer();
+    // Workspace A is the default one; B is new, with an admin who is a member of B only.
+    a.email = await person("admin");
+    a.token = (await inWorkspace(DEFAULT_WORKSPACE_ID, () => createApiToken(db, { name: uid("a"), scopes: [...API_SCOPES] }, { createdBy: a.email }))).token;
+    const creator = await person("admin", { instanceAdmin: true });
+    b.slug = uid("ws").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40);
+    const workspace = await createWorkspace(db, { slug: b.slug, name: "Team B" }, { by: creator });
+    b.workspaceId = workspace.id;
+    b.email = await person("reviewer"); // a reviewer in the default workspace…
+    await putMember(db, b.workspaceId, { email: b.email, role: "admin" }, { by: creator }); // …and an admin in B
+    b.token = (await inWorkspace(b.workspaceId, () => createApiToken(db, { name: uid("b"), scopes: [...API_SCOPES] }, { createdBy: b.email }))).token;
+
+    // A's objects: an open gate (a run), a pending packet of its run, a token and a schedule.
+    const gate = await call("POST", "/api/gates", a.token, { action: { tool: "payments.refund", args: { orderId: uid("ord"), amount: 4200 } }, description: "Refund", idempotencyKey: uid("gate") });
+    expect(gate.status, gate.text).toBeLessThan(300);
+    a.gateId = (JSON.parse(gate.text) as { gateId: string }).gateId;
+    const run = await db.run.findFirstOrThrow({ where: { workspaceId: DEFAULT_WORKSPACE_ID }, orderBy: { createdAt: "desc" } });
+    a.runId = run.id;
+    a.packetId = uid("pkt");
+    await db.decisionPacket.create({
+      data: { id: a.packetId, runId: a.runId, step: 1, kind: "APPROVAL", tool: "payments.refund", args: "{}", digest: "d", status: "PENDING", requestedBy: "agent:x", packet: "{}" },
+    });
+    const tokens = JSON.parse((await call("GET", "/api/tokens", a.token)).text) as { tokens?: Array<{ id: string }> } | Array<{ id: string }>;
+    a.tokenId = (Array.isArray(tokens) ? tokens : tokens.tokens ?? [])[0]!.id;
+    const schedule = await call("POST", "/api/schedules", a.token, { name: uid("nightly"), agent: "refund-agent", cron: "0 3 * * *", input: { orderId: "ord_1" } });
+    a.scheduleId = (JSON.parse(schedule.text) as { id?: string; schedule?: { id: string } }).id ?? (JSON.parse(schedule.text) as { schedule: { id: string } }).schedule.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    setActionEnvironment(null);
+    await server.close();
+    await db.$disconnect();
+  });
+
+  it("a person's role is their membership's in each workspace; a stranger has none", async () => {
+    expect(await roleIn(db, { email: b.email }, DEFAULT_WORKSPACE_ID)).toBe("reviewer");
+    expect(await roleIn(db, { email: b.email }, b.workspaceId)).toBe("admin");
+    expect(await roleIn(db, { email: a.email }, b.workspaceId)).toBeNull();
+  });
+
+  it("every API route that names an object answers 404 to another workspace's token, and the object is unchanged", async () => {
+    const idFor: Record<string, string> = {
+      "/api/runs/[id]": a.runId, "/api/packets/[id]": a.packetId, "/api/gates/[id]": a.gateId, "/api/tokens/[id]": a.tokenId,
+      "/api/schedules/[id]": a.scheduleId, "/api/langgraph/threads/[id]": a.runId,
+    };
+    const checked: string[] = [];
+    for (const [entry, auth] of Object.entries(ROUTE_TABLE)) {
+      const [method, pattern] = entry.split(" ");
+      if (!pattern || method === "OPTIONS" || pattern.startsWith("/api/console/") || auth === "signature" || auth === "method-not-allowed") continue;
+      const prefix = Object.keys(idFor).find((p) => pattern.startsWith(p));
+      if (!prefix) continue;
+      const path = pattern.replace(prefix, prefix.replace("[id]", idFor[prefix]));
+      const answer = await call(method, path, b.token, method === "GET" || method === "DELETE" ? undefined : {});
+      // A body the route cannot read is refused before the object is looked up (400): that, too, says nothing of it.
+      expect([404, 400], `${entry} → ${answer.status} ${answer.text.slice(0, 200)}`).toContain(answer.status);
+      if (method === "GET") expect(answer.status, entry).toBe(404);
+      checked.push(entry);
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(15);
+    // The same calls with A's own token find them: the 404s were the workspace, not a wrong id.
+    for (const path of [`/api/runs/${a.runId}`, `/api/schedules/${a.scheduleId}`, `/api/gates/${a.gateId}`]) {
+      const own = await call("GET", path, a.token);
+      expect(own.status, `${path}: ${own.text.slice(0, 200)}`).toBe(200);
+    }
+    const [run, packet, token, schedule] = await Promise.all([
+      db.run.findUniqueOrThrow({ where: { id: a.runId } }), db.decisionPacket.findUniqueOrThrow({ where: { id: a.packetId } }),
+      db.apiToken.findUniqueOrThrow({ where: { id: a.tokenId } }), db.schedule.findUnique({ where: { id: a.scheduleId } }),
+    ]);
+    expect(run.status).not.toBe("CANCELLED");
+    expect(packet.status).toBe("PENDING");
+    expect(token.revokedAt).toBeNull();
+    expect(schedule).not.toBeNull();
+  }, 120_000);
+
+  it("lists show only the workspace's own: runs, packets, tokens, schedules, audit", async () => {
+    for (const path of ["/api/runs", "/api/packets", "/api/tokens", "/api/schedules", "/api/audit"]) {
+      const answer = await call("GET", path, b.token);
+      expect(answer.status, path).toBe(200);
+      for (const id of [a.runId, a.packetId, a.tokenId, a.scheduleId]) expect(answer.text, `${path} shows ${id}`).not.toContain(id);
+    }
+    expect((await call("GET", "/api/runs", a.token)).text).toContain(a.runId);
+  });
+
+  it("an MCP tool answers another workspace's run as not found", async () => {
+    const res = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${b.token}`, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_run", arguments: { id: a.runId } } }),
+    });
+    const text = await res.text();
+    expect(text).not.toContain('"status":"');
+    expect(text).toMatch(/not found|does not exist|NOT_FOUND/i);
+  });
+
+  it("server actions and read models in B do not find A's objects, and change nothing", async () => {
+    const user: SessionUser = { id: "usr_b", email: b.email, name: null, role: "admin", workspace: { id: b.workspaceId, slug: b.slug, name: "Team B" } };
+    setActionEnvironment({ getUser: async () => user, getDb: () => db, revalidatePath: () => {} });
+    expect(await cancelRunAction({ runId: a.runId })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await revokeApiTokenAction({ tokenId: a.tokenId })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect((await db.run.findUniqueOrThrow({ where: { id: a.runId } })).status).not.toBe("CANCELLED");
+    expect((await db.apiToken.findUniqueOrThrow({ where: { id: a.tokenId } })).revokedAt).toBeNull();
+
+    await inWorkspace(b.workspaceId, async () => {
+      expect(await getRunDetail(a.runId)).toBeNull();
+      expect((await findRunList(db, {})).runs.map((r) => r.id)).not.toContain(a.runId);
+      expect((await findApiTokens(db)).map((t) => t.id)).not.toContain(a.tokenId);
+    });
+    await inWorkspace(DEFAULT_WORKSPACE_ID, async () => {
+      expect((await findRunList(db, {})).runs.map((r) => r.id)).toContain(a.runId);
+    });
+  });
+
+  it("every model a workspace owns gets the workspace's condition on every operation, and its id on every create", () => {
+    const operations = ["findUnique", "findFirst", "findMany", "count", "update", "updateMany", "delete", "deleteMany", "upsert", "aggregate", "groupBy"];
+    for (const model of [...WORKSPACE_MODELS, ...Object.keys(OWNED_THROUGH)]) {
+      for (const operation of operations) {
+        const scoped = scopeArgs(model, operation, { where: { id: "x" } }, "ws_1");
+        expect(JSON.stringify(scoped.where), `${model}.${operation}`).toContain('"workspaceId":"ws_1"');
+      }
+    }
+    for (const model of WORKSPACE_MODELS) {
+      expect(scopeArgs(model, "create", { data: { id: "x" } }, "ws_1").data).toMatchObject({ workspaceId: "ws_1" });
+      expect(() => scopeArgs(model, "create", { data: { id: "x", workspaceId: "ws_2" } }, "ws_1")).toThrow(/another workspace/);
+    }
+  });
+});
