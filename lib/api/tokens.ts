@@ -3,7 +3,6 @@ import { roleIn } from "@/lib/workspaces/members";
 import { activeWorkspace } from "@/lib/workspaces/scope";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
-import { isRole, type Role } from "@/lib/auth/rbac";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import { API_SCOPES, ROLE_API_SCOPES, scopesWithinRole, type ApiScope } from "./scopes";
