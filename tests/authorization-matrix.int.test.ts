@@ -70,6 +70,8 @@ const ACTION_TABLE: Record<string, Scope | "public"> = {
   "lib/actions/users.ts#createUserAction": "admin:manage",
   "lib/actions/users.ts#changeUserRoleAction": "admin:manage",
   "lib/actions/users.ts#setUserDisabledAction": "admin:manage",
+  "lib/actions/workspaces.ts#createWorkspaceAction": "admin:manage",
+  "lib/actions/workspaces.ts#putMemberAction": "admin:manage",
 };
 
 

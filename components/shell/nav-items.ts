@@ -12,6 +12,7 @@ export const NAV_ITEMS: ReadonlyArray<NavItem> = [
   { href: "/admin/agents", label: "Agents", description: "Agents and their versions", scope: "admin:manage", group: "admin" },
   { href: "/admin/tools", label: "Tools", description: "The tool registry", scope: "admin:manage", group: "admin" },
   { href: "/admin/permissions", label: "Permissions", description: "Agent × tool permission matrix and its history", scope: "admin:manage", group: "admin" },
+  { href: "/admin/workspaces", label: "Workspaces", description: "This workspace's people, and the other workspaces", scope: "admin:manage", group: "admin" },
   { href: "/admin/users", label: "Users", description: "People and their roles", scope: "admin:manage", group: "admin" },
   { href: "/admin/tokens", label: "API tokens", description: "Bearer tokens for the HTTP API", scope: "admin:manage", group: "admin" },
   { href: "/admin/audit", label: "Audit log", description: "Who did what, filtered, with its export", scope: "admin:manage", group: "admin" },

@@ -1,0 +1,25 @@
+"use server";
+// Server actions of the admin "Workspaces" page: an instance admin creates a workspace; a workspace's admin adds a
+// person to it or changes their role there. Both write their own audit row in their transaction.
+import { defineAction } from "@/lib/actions/define-action";
+import { createWorkspace, createWorkspaceSchema, memberSchema, putMember } from "@/lib/workspaces/members";
+import { AppError } from "@/lib/runtime/errors";
+
+export const createWorkspaceAction = defineAction(
+  { schema: createWorkspaceSchema, scope: "admin:manage", audit: { byHandler: true, action: "workspaces.create" } },
+  async (input, { user, db, revalidatePath }) => {
+    const workspace = await createWorkspace(db, input, { by: user.email });
+    revalidatePath("/admin/workspaces");
+    return workspace;
+  },
+);
+
+export const putMemberAction = defineAction(
+  { schema: memberSchema, scope: "admin:manage", audit: { byHandler: true, action: "workspaces.member" } },
+  async (input, { user, db, revalidatePath }) => {
+    if (!user.workspace) throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
+    const member = await putMember(db, user.workspace.id, input, { by: user.email });
+    revalidatePath("/admin/workspaces");
+    return member;
+  },
+);

@@ -1,0 +1,29 @@
+// Read model of the admin "Workspaces" page: the workspace's people with their role in it, and every workspace
+// (for an instance admin, who may create more).
+import { isRole, type Role } from "@/lib/auth/rbac";
+import { getDb } from "@/lib/db";
+import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
+
+export type WorkspaceMember = { email: string; name: string | null; role: Role; instanceAdmin: boolean };
+
+/** The active people of a workspace: everyone in the default one (by their User.role), members elsewhere; instance admins everywhere. */
+export async function findWorkspaceMembers(workspaceId: string): Promise<WorkspaceMember[]> {
+  const rows = await getDb().user.findMany({
+    where: { disabledAt: null, ...(workspaceId === DEFAULT_WORKSPACE_ID ? {} : { OR: [{ instanceAdmin: true }, { memberships: { some: { workspaceId } } }] }) },
+    select: { email: true, name: true, role: true, instanceAdmin: true, memberships: { where: { workspaceId }, select: { role: true } } },
+    orderBy: { email: "asc" },
+  });
+  return rows.map((row) => {
+    const role = row.instanceAdmin ? "admin" : workspaceId === DEFAULT_WORKSPACE_ID ? row.role : row.memberships[0]?.role;
+    return { email: row.email, name: row.name, role: isRole(role) ? role : "reviewer", instanceAdmin: row.instanceAdmin };
+  });
+}
+
+export async function findAllWorkspaces(): Promise<Array<{ id: string; slug: string; name: string; createdAt: Date; members: number }>> {
+  const rows = await getDb().workspace.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, slug: true, name: true, createdAt: true, _count: { select: { members: true } } } });
+  return rows.map(({ _count, ...row }) => ({ ...row, members: _count.members }));
+}
+
+export async function isInstanceAdmin(userId: string): Promise<boolean> {
+  return (await getDb().user.findUnique({ where: { id: userId }, select: { instanceAdmin: true } }))?.instanceAdmin ?? false;
+}
