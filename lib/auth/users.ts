@@ -1,6 +1,8 @@
 // Console users: sign-in checks, creation (CLI, seed, OIDC provisioning) and lookups.
 // Emails are stored lower-case. A disabled user cannot sign in, and an existing session stops working
 // at its next request (lib/auth/session.ts re-reads the user).
+import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
+import { activeWorkspace } from "@/lib/workspaces/scope";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
@@ -85,7 +87,12 @@ export async function createUser(db: Db, input: CreateUserInput, opts: { actor: 
 async function insertUser(db: Db, data: { email: string; name: string | null; role: Role; passwordHash: string | null }, audit: { actor: string; action: string }): Promise<SessionUser> {
   try {
     return await db.$transaction(async (tx) => {
-      const row = await tx.user.create({ data: { id: `usr_${randomUUID().replaceAll("-", "")}`, ...data }, select: userSelect });
+      // The first admin of a deployment is its instance admin (may create workspaces); later ones are made so by hand.
+      const instanceAdmin = data.role === "admin" && (await tx.user.count({ where: { instanceAdmin: true } })) === 0;
+      const row = await tx.user.create({ data: { id: `usr_${randomUUID().replaceAll("-", "")}`, ...data, instanceAdmin }, select: userSelect });
+      // Made from another workspace's admin page: a member there too, with that role.
+      const workspaceId = await activeWorkspace();
+      if (workspaceId && workspaceId !== DEFAULT_WORKSPACE_ID) await tx.membership.create({ data: { userId: row.id, workspaceId, role: data.role } });
       await writeAudit(tx, { actor: audit.actor, action: audit.action, target: row.email, data: { role: row.role, hasPassword: data.passwordHash !== null } });
       return toSessionUser(row)!;
     });

@@ -23,6 +23,7 @@
 // most inputs, so it usually ends there; otherwise step 2 reads every run once, in table order (cheaper
 // than the createdAt index's random reads), and sorts the matches: a full scan, the one search that
 // grows with the table (about 60 ms for 100,000 runs on SQLite here).
+import { activeWorkspace } from "@/lib/workspaces/scope";
 import { providerOfDb, type Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import type { RunStatus } from "@/lib/runtime/types";
@@ -39,6 +40,8 @@ export type RunSearch = {
   agent?: string;
   version?: string;
   cursor?: { createdAt: Date; id: string };
+  /** Set from the active workspace by findRunIdsByInputText. */
+  workspaceId?: string | null;
 };
 
 const isIndexable = (text: string) => [...text].length >= MIN_INDEXED_SEARCH_CHARS;
@@ -58,8 +61,10 @@ function contains(db: Db, text: string): Prisma.Sql {
 
 /** The list's filters and its keyset, without the text. */
 function filterConditions(search: RunSearch): Prisma.Sql[] {
-  const { status, agent, version, cursor } = search;
+  const { status, agent, version, cursor, workspaceId } = search;
   return [
+    // Raw SQL is not scoped by lib/workspaces/scope.ts: the workspace's condition is written here.
+    ...(workspaceId ? [Prisma.sql`"workspaceId" = ${workspaceId}`] : []),
     ...(status ? [Prisma.sql`"status" = ${status}`] : []),
     ...(agent ? [Prisma.sql`"agentSlug" = ${agent}`] : []),
     ...(agent && version ? [Prisma.sql`"agentVersion" = ${version}`] : []),
@@ -111,7 +116,8 @@ async function findIndexedMatches(db: Db, search: RunSearch, take: number): Prom
 }
 
 /** Ids of the runs whose input contains the text, with the other filters, after the cursor, newest first. */
-export async function findRunIdsByInputText(db: Db, search: RunSearch, take: number): Promise<string[]> {
+export async function findRunIdsByInputText(db: Db, unscoped: RunSearch, take: number): Promise<string[]> {
+  const search = { ...unscoped, workspaceId: await activeWorkspace() };
   const ids = (rows: IdRow[]) => rows.map((row) => row.id);
   const newest = ids(await db.$queryRaw<IdRow[]>(newestWindowSql(db, search, take)));
   if (newest.length === take) return newest;

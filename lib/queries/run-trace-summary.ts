@@ -76,10 +76,9 @@ const sumOf = (steps: StepMetrics[]) =>
 
 /** The trace's counts and cost of a run (all zero for a run without events). */
 export async function findTraceSummary(db: Db, runId: string): Promise<TraceSummary> {
-  const [types, steps] = await Promise.all([
-    db.traceEvent.groupBy({ by: ["type"], where: { runId }, _count: { _all: true }, _min: { at: true }, _max: { at: true } }),
-    findStepMetrics(db, runId),
-  ]);
+  const types = await db.traceEvent.groupBy({ by: ["type"], where: { runId }, _count: { _all: true }, _min: { at: true }, _max: { at: true } });
+  // The metrics' raw SQL is not scoped (lib/workspaces/scope.ts): it runs only for a run the scoped read found.
+  const steps = types.length > 0 ? await findStepMetrics(db, runId) : [];
   const firsts = types.flatMap((t) => (t._min.at ? [t._min.at.getTime()] : []));
   const lasts = types.flatMap((t) => (t._max.at ? [t._max.at.getTime()] : []));
   return {
