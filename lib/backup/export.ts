@@ -34,7 +34,6 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
 
   const where = { ...(opts.since ? { createdAt: { gte: opts.since } } : {}), ...(opts.runIds ? { id: { in: opts.runIds } } : {}) };
   let after: { createdAt: Date; id: string } | undefined;
-  const workspacesWritten = new Set<string>();
   for (;;) {
     // Keyset pagination over (createdAt, id): a run created meanwhile does not shift the pages.
     const page = await db.run.findMany({
@@ -43,11 +42,6 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
       take: pageSize,
     });
     for (const run of page) {
-      if (!workspacesWritten.has(run.workspaceId)) {
-        workspacesWritten.add(run.workspaceId);
-        const workspace = await db.workspace.findUnique({ where: { id: run.workspaceId } });
-        if (workspace) yield emit("Workspace", workspace);
-      }
       const versionKey = `${run.agentSlug}@${run.agentVersion}`;
       if (!versionsWritten.has(versionKey)) {
         versionsWritten.add(versionKey);

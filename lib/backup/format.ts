@@ -29,7 +29,6 @@ export type EndLine = { end: { rows: number; runs: number } };
  * secrets), decision links (bound to this deployment's users and signing secret), the sandbox world.
  */
 export const BACKUP_TABLES = {
-  Workspace: { key: ["id"] }, // a run's workspace comes with it: imported, the run is its workspace's there too
   AgentVersion: { key: ["slug", "version"] },
   Run: { key: ["id"] },
   Checkpoint: { key: ["runId", "seq"], parent: { column: "runId", table: "Run" } },
