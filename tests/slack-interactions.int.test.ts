@@ -86,7 +86,7 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
   async function notificationButtons(packet: DecisionPacket) {
     const row = await t.db.decisionPacket.findUniqueOrThrow({
       where: { id: packet.id },
-      select: { id: true, runId: true, kind: true, tool: true, digest: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true },
+      select: { id: true, workspaceId: true, runId: true, kind: true, tool: true, digest: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true },
     });
     const message = slackMessage(buildPayload("packet.opened", row, { now: new Date(), baseUrl: "https://tether.example.com" }));
     const actions = message.blocks.find((b) => b.type === "actions") as { elements: Array<{ action_id: string; value?: string; url?: string }> };

@@ -26,13 +26,13 @@ export function expiringWindowMs(createdAt: Date, expiresAt: Date): number {
   return Math.min(MAX_EXPIRING_WINDOW_MS, Math.max(MIN_EXPIRING_WINDOW_MS, ttl * 0.1));
 }
 
-type Channel = { id: string; queue: string; events: NotificationEvent[]; createdAt: Date };
+type Channel = { id: string; workspaceId: string; queue: string; events: NotificationEvent[]; createdAt: Date };
 type PacketRow = {
-  id: string; runId: string; kind: string; tool: string; digest: string; queue: string; requestedBy: string; packet: string;
+  id: string; workspaceId: string; runId: string; kind: string; tool: string; digest: string; queue: string; requestedBy: string; packet: string;
   createdAt: Date; changedAt: Date; expiresAt: Date | null;
 };
 
-const packetSelect = { id: true, runId: true, kind: true, tool: true, digest: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true } as const;
+const packetSelect = { id: true, workspaceId: true, runId: true, kind: true, tool: true, digest: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true } as const;
 const contentSchema = z.object({ impact: z.string().catch(""), escalatedFrom: z.string().optional().catch(undefined) }).catch({ impact: "", escalatedFrom: undefined });
 
 /** The payload every channel renders (webhooks send it as it is): Standard Webhooks' {type, timestamp, data}. */
@@ -60,12 +60,14 @@ export type QueueResult = { cursor: Date; queued: number };
 export async function queueDeliveries(db: Db, opts: { since: Date; readAt: Date; now: Date; baseUrl: string }): Promise<QueueResult> {
   const channels = await findActiveChannels(db);
   if (channels.length === 0) return { cursor: opts.readAt, queued: 0 };
+  // A queue is its workspace's: a packet is told to the channels of its own workspace's queue only.
+  const queueOf = (row: { workspaceId: string; queue: string }) => `${row.workspaceId}\u0000${row.queue}`;
   const byQueue = new Map<string, Channel[]>();
-  for (const channel of channels) byQueue.set(channel.queue, [...(byQueue.get(channel.queue) ?? []), channel]);
-  const queues = [...byQueue.keys()];
+  for (const channel of channels) byQueue.set(queueOf(channel), [...(byQueue.get(queueOf(channel)) ?? []), channel]);
+  const queues = [...new Set(channels.map((c) => c.queue))];
   const candidates: Candidate[] = [];
   const add = (packet: PacketRow, event: NotificationEvent, when: (c: Channel) => boolean = () => true) => {
-    for (const channel of byQueue.get(packet.queue) ?? []) {
+    for (const channel of byQueue.get(queueOf(packet)) ?? []) {
       if (channel.events.includes(event) && when(channel)) candidates.push({ channel, event, packet });
     }
   };
@@ -85,7 +87,7 @@ export async function queueDeliveries(db: Db, opts: { since: Date; readAt: Date;
 
 async function findActiveChannels(db: Db): Promise<Channel[]> {
   // An open gate's callback channel (lib/gates/callbacks.ts) is not a queue's: its one delivery is queued there.
-  const rows = await db.notificationChannel.findMany({ where: { disabledAt: null, NOT: { queue: { startsWith: "gate:" } } }, select: { id: true, queue: true, events: true, createdAt: true } });
+  const rows = await db.notificationChannel.findMany({ where: { disabledAt: null, NOT: { queue: { startsWith: "gate:" } } }, select: { id: true, workspaceId: true, queue: true, events: true, createdAt: true } });
   return rows.map((r) => ({ ...r, events: JSON.parse(r.events) as NotificationEvent[] }));
 }
 
