@@ -160,6 +160,10 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
         expect(JSON.stringify(scoped.where), `${model}.${operation}`).toContain('"workspaceId":"ws_1"');
       }
     }
+    // Every model with a workspaceId column is scoped (a new one cannot be forgotten); Membership is the person's, across workspaces.
+    const models = (db as unknown as { _runtimeDataModel: { models: Record<string, { fields: Array<{ name: string }> }> } })._runtimeDataModel.models;
+    const withColumn = Object.entries(models).filter(([, m]) => m.fields.some((f) => f.name === "workspaceId")).map(([name]) => name);
+    expect(withColumn.filter((name) => name !== "Membership").sort()).toEqual([...WORKSPACE_MODELS].sort());
     for (const model of WORKSPACE_MODELS) {
       expect(scopeArgs(model, "create", { data: { id: "x" } }, "ws_1").data).toMatchObject({ workspaceId: "ws_1" });
       expect(() => scopeArgs(model, "create", { data: { id: "x", workspaceId: "ws_2" } }, "ws_1")).toThrow(/another workspace/);
