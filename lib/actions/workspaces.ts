@@ -2,13 +2,15 @@
 // Server actions of the admin "Workspaces" page: an instance admin creates a workspace; a workspace's admin adds a
 // person to it or changes their role there. Both write their own audit row in their transaction.
 import { defineAction } from "@/lib/actions/define-action";
-import { createWorkspace, createWorkspaceSchema, memberSchema, putMember } from "@/lib/workspaces/members";
+import { createWorkspaceWithDefaults } from "@/lib/commands/create-workspace";
+import { getRuntime } from "@/lib/runtime.server";
+import { createWorkspaceSchema, memberSchema, putMember } from "@/lib/workspaces/members";
 import { AppError } from "@/lib/runtime/errors";
 
 export const createWorkspaceAction = defineAction(
   { schema: createWorkspaceSchema, scope: "admin:manage", audit: { byHandler: true, action: "workspaces.create" } },
   async (input, { user, db, revalidatePath }) => {
-    const workspace = await createWorkspace(db, input, { by: user.email });
+    const workspace = await createWorkspaceWithDefaults({ db, runtime: getRuntime() }, input, { by: user.email });
     revalidatePath("/admin/workspaces");
     return workspace;
   },
