@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelRunAction } from "../lib/actions/runs";
 import { revokeApiTokenAction } from "../lib/actions/tokens";
+import { changeUserRoleAction } from "../lib/actions/users";
 import { setActionEnvironment } from "../lib/actions/define-action";
 import { API_SCOPES } from "../lib/api/scopes";
 import { createApiToken } from "../lib/api/tokens";
@@ -139,6 +140,10 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     setActionEnvironment({ getUser: async () => user, getDb: () => db, revalidatePath: () => {} });
     expect(await cancelRunAction({ runId: a.runId })).toMatchObject({ ok: false, code: "NOT_FOUND" });
     expect(await revokeApiTokenAction({ tokenId: a.tokenId })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    // An admin of B is a reviewer in the default workspace: B's admin pages cannot raise their own account's role.
+    const own = await db.user.findUniqueOrThrow({ where: { email: b.email } });
+    expect(await changeUserRoleAction({ userId: own.id, role: "admin" })).toMatchObject({ ok: false, code: "FORBIDDEN" });
+    expect((await db.user.findUniqueOrThrow({ where: { email: b.email } })).role).toBe("reviewer");
     expect((await db.run.findUniqueOrThrow({ where: { id: a.runId } })).status).not.toBe("CANCELLED");
     expect((await db.apiToken.findUniqueOrThrow({ where: { id: a.tokenId } })).revokedAt).toBeNull();
 

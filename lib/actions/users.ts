@@ -1,6 +1,7 @@
 "use server";
 // Server actions of the admin "Users" page: create a user, change a role, disable or enable an account.
 import { defineAction } from "@/lib/actions/define-action";
+import { requireAccountAdmin } from "@/lib/workspaces/members";
 import { createUser, createUserSchema } from "@/lib/auth/users";
 import { changeUserRole, changeUserRoleSchema, setUserDisabled, setUserDisabledSchema } from "@/lib/auth/user-changes";
 
@@ -13,6 +14,7 @@ export const createUserAction = defineAction(
   // createUser writes its own audit row (without the password) in the user's transaction.
   { schema: createUserActionSchema, scope: "admin:manage", audit: false },
   async (input, { user, db, revalidatePath }) => {
+    await requireAccountAdmin(db, user);
     const created = await createUser(db, input, { actor: user.email });
     revalidatePath("/admin/users");
     return created;
@@ -22,6 +24,7 @@ export const createUserAction = defineAction(
 export const changeUserRoleAction = defineAction(
   { schema: changeUserRoleSchema, scope: "admin:manage", audit: { action: "users.role", target: (_i, change: Change) => change.email, data: (_i, change: Change) => change } },
   async (input, { user, db, revalidatePath }) => {
+    await requireAccountAdmin(db, user);
     const change = await changeUserRole(db, input, user);
     revalidatePath("/admin/users");
     return change;
@@ -35,6 +38,7 @@ export const setUserDisabledAction = defineAction(
     audit: { action: "users.disable", target: (_i, change: Change) => change.email, data: (_i, change: Change) => change },
   },
   async (input, { user, db, revalidatePath }) => {
+    await requireAccountAdmin(db, user);
     const change = await setUserDisabled(db, input, user);
     revalidatePath("/admin/users");
     return change;

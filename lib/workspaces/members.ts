@@ -80,6 +80,19 @@ export async function createWorkspace(db: Db, input: unknown, opts: { by: string
   });
 }
 
+/**
+ * People's accounts (creating one, its default role, disabling it) are the deployment's, not a workspace's: only an
+ * admin of the default workspace or an instance admin changes them. An admin of another workspace manages roles
+ * there (putMember), never an account: they could otherwise raise their own role in the default workspace.
+ */
+export async function requireAccountAdmin(db: Db, user: { id: string; workspace?: { id: string } }): Promise<void> {
+  if (!user.workspace || user.workspace.id === DEFAULT_WORKSPACE_ID) return;
+  const row = await db.user.findUnique({ where: { id: user.id }, select: { instanceAdmin: true } });
+  if (!row?.instanceAdmin) {
+    throw new AppError("FORBIDDEN", { message: "account change outside the default workspace", userMessage: "People's accounts are managed in the default workspace; here, add them on the Workspaces page." });
+  }
+}
+
 export const memberSchema = z.object({ email: z.string().trim().toLowerCase().email().max(254), role: z.enum(ROLES) });
 
 /** Adds a person to the workspace, or changes their role there. */
