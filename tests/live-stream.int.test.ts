@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "../lib/auth/rbac";
-import { liveFeedOf } from "../lib/live/live-feed";
+import { createDb } from "../lib/db";
+import { createLiveFeed, liveFeedOf } from "../lib/live/live-feed";
+import { createTether } from "../lib/tether";
 import type { RunHead, TimelineEvent } from "../lib/queries/run-events";
 import { scriptedAgent } from "./support/agents";
 import { startRouteServer } from "./support/route-server";
@@ -86,6 +88,23 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
     const stored = await t.db.traceEvent.findMany({ where: { runId }, orderBy: { seq: "asc" }, select: { seq: true } });
     expect(all).toEqual(stored.map((e) => e.seq));
     abort.abort();
+  });
+
+  it("a commit by another process (a feed this one does not hear) arrives by the stream's fallback read", async () => {
+    const runId = await startWaitingRun();
+    // Another process: its own engine on the same database, with a live feed of its own.
+    const other = createTether({ db: createDb(url), agents: [agent], tools: [], registeredTools: false, live: createLiveFeed() });
+    const abort = new AbortController();
+    const stream = sseReader(await open(`/api/console/runs/${runId}/stream`, { signal: abort.signal }));
+    await stream.nextOf("run");
+    await other.runtime.deliverSignal(runId, { type: "go", dedupKey: "elsewhere", payload: {} });
+    await other.runtime.createWorker().drain();
+    const later: SseEvent[] = [];
+    const moved = await stream.nextOf("run", later);
+    expect((moved.data as RunHead).eventSeq).toBe(traceSeqs(later).at(-1));
+    expect(traceSeqs(later).length).toBeGreaterThan(0);
+    abort.abort();
+    await other.db.$disconnect();
   });
 
   it("resumes after Last-Event-ID without a gap or a repeat", async () => {
