@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb } from "../lib/db";
-import { createLiveFeed, liveFeedOf } from "../lib/live/live-feed";
+import { z } from "zod";
+import { createModelPolicy } from "../lib/agents/model-policy";
+import { createLiveFeed, liveFeedOf, type TokenChunk } from "../lib/live/live-feed";
+import type { AgentDefinition, ToolDefinition } from "../lib/runtime";
 import { createTether } from "../lib/tether";
 import type { RunHead, TimelineEvent } from "../lib/queries/run-events";
 import { scriptedAgent } from "./support/agents";
 import { startRouteServer } from "./support/route-server";
-import { createTestRuntime, providers, uid } from "./support/runtime";
+import { createTestRuntime, grant, providers, uid } from "./support/runtime";
+import { streamingModel } from "./support/streaming-model";
 import { sseReader, type SseEvent } from "./support/sse";
 import { until } from "./support/until";
 
@@ -14,7 +18,7 @@ import { until } from "./support/until";
 // arrive in order as they commit, driven by this process's live feed; Last-Event-ID resumes without a gap;
 // a client that hangs up leaves no listener behind; the run is authorized like the other console reads
 // (no session 401, no scope 403, an unknown run 404, all as JSON before any stream); the inbox's change
-// feed arrives on the same mechanism.
+// feed arrives on the same mechanism; a model step's tokens (the streaming mock model) arrive before its events.
 
 const session = vi.hoisted(() => ({ user: null as SessionUser | null }));
 vi.mock("@/lib/auth/session", () => ({ getCurrentUser: async () => session.user }));
@@ -133,6 +137,42 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
     expect(tokens.map((m) => (m.data as { delta: string }).delta).join("")).toBe("Hello");
     expect(tokens.every((m) => m.id === undefined)).toBe(true); // not stored: no id to resume from
     abort.abort();
+  });
+
+  it("a model step's tokens stream over the run's stream while it runs, before the step's committed events", async () => {
+    const tools: ToolDefinition[] = [{
+      name: "notes.read", description: "Read a note", capability: "read", semantics: "pure-read", input: z.object({ noteId: z.string() }),
+      describeImpact: () => "reads a note", call: async () => ({ text: "Ship on Friday." }),
+    }];
+    const thinker: AgentDefinition = {
+      slug: `${s}-thinks`, version: "1", name: "Reader", description: "Reads a note", instructions: "Read the note, then complete.",
+      input: z.object({ noteId: z.string() }), tools: ["notes.read"],
+      policy: createModelPolicy({ model: streamingModel(), tools, tokens: liveFeedOf(t.db) }),
+    };
+    t.runtime.context.agents.set(thinker.slug, thinker);
+    t.runtime.context.tools.set("notes.read", tools[0]);
+    await grant(t.runtime, thinker);
+    const runId = (await t.runtime.startRun({ agent: thinker.slug, input: { noteId: "n-1" } })).run.id;
+    const abort = new AbortController();
+    const stream = sseReader(await open(`/api/console/runs/${runId}/stream?after=0`, { signal: abort.signal }));
+    await stream.nextOf("run");
+    await t.runtime.createWorker().drain();
+    const seen: SseEvent[] = [];
+    for (;;) {
+      const m = await stream.nextOf("run", seen);
+      if ((m.data as RunHead).status === "COMPLETED") break;
+    }
+    abort.abort();
+    const decisions = seen.filter((m) => m.event === "trace" && (m.data as TimelineEvent).type === "model.decision");
+    expect(decisions).toHaveLength(2);
+    for (const decision of decisions) {
+      const { step, data } = decision.data as TimelineEvent;
+      const at = seen.indexOf(decision);
+      const tokens = seen.filter((m, i) => m.event === "token" && (m.data as TokenChunk).step === step && i < at);
+      expect(tokens.length).toBeGreaterThan(2);
+      expect(tokens.map((m) => m.data as TokenChunk).filter((c) => c.kind === "text").map((c) => c.delta).join("")).toBe((data.raw as { text: string }).text);
+    }
+    expect(seen.filter((m) => m.event === "token").every((m) => m.id === undefined)).toBe(true);
   });
 
   it("a client that hangs up closes its stream and leaves no listener on the live feed", async () => {

@@ -1,69 +1,16 @@
-import { simulateReadableStream } from "ai";
-import { MockLanguageModelV2 } from "ai/test";
+import type { MockLanguageModelV2 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createModelPolicy } from "../lib/agents/model-policy";
 import { liveFeedOf, type TokenChunk } from "../lib/live/live-feed";
 import type { AgentDefinition, ToolDefinition } from "../lib/runtime";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
+import { streamingModel } from "./support/streaming-model";
 
 // Token streaming through the real engine: with the live feed as its token sink, the model policy calls the
 // AI SDK's mock model with streamText, and each step's text and tool-call arguments reach the run's listeners
 // in several chunks while the step runs; the committed steps are the ones the same answers make without
 // streaming (decision, usage, raw answer), and nothing streamed is stored.
-
-type StreamPart = Awaited<ReturnType<MockLanguageModelV2["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV2["doGenerate"]>>;
-type CallOptions = MockLanguageModelV2["doGenerateCalls"][number];
-
-const USAGE = { inputTokens: 500, outputTokens: 40, totalTokens: 540 };
-
-function promptText(options: CallOptions): string {
-  return options.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("\n"))).join("\n");
-}
-
-/** The script: what the model says and which tool it calls, from what the prompt shows. */
-function answerTo(options: CallOptions): { text: string; tool: string; input: unknown } {
-  const prompt = promptText(options);
-  if (/- note \[observation/.test(prompt)) return { text: "The note is read; done.", tool: "complete", input: { output: { read: true } } };
-  return { text: "I will read the note first.", tool: "notes_read", input: { args: { noteId: "n-1" }, reasoning: "read the note", evidence: [], resultKey: "note" } };
-}
-
-/** Splits text into pieces of `size` characters: what a provider streams. */
-const pieces = (text: string, size: number) => text.match(new RegExp(`[\\s\\S]{1,${size}}`, "g")) ?? [];
-
-/** The scripted model both ways: doGenerate at once, doStream in chunks of a few characters. */
-function scriptedModel() {
-  return new MockLanguageModelV2({
-    provider: "mock",
-    modelId: "streaming",
-    doGenerate: async (options): Promise<GenerateResult> => {
-      const a = answerTo(options);
-      return {
-        content: [{ type: "text", text: a.text }, { type: "tool-call", toolCallId: "call-1", toolName: a.tool, input: JSON.stringify(a.input) }],
-        finishReason: "tool-calls",
-        usage: USAGE,
-        warnings: [],
-      };
-    },
-    doStream: async (options) => {
-      const a = answerTo(options);
-      const input = JSON.stringify(a.input);
-      const chunks: StreamPart[] = [
-        { type: "stream-start", warnings: [] },
-        { type: "text-start", id: "t1" },
-        ...pieces(a.text, 4).map((delta): StreamPart => ({ type: "text-delta", id: "t1", delta })),
-        { type: "text-end", id: "t1" },
-        { type: "tool-input-start", id: "call-1", toolName: a.tool },
-        ...pieces(input, 8).map((delta): StreamPart => ({ type: "tool-input-delta", id: "call-1", delta })),
-        { type: "tool-input-end", id: "call-1" },
-        { type: "tool-call", toolCallId: "call-1", toolName: a.tool, input },
-        { type: "finish", finishReason: "tool-calls", usage: USAGE },
-      ];
-      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: null }) };
-    },
-  });
-}
 
 describe.each(providers())("model tokens streamed live [%s]", (_provider, url) => {
   const tools: ToolDefinition[] = [
@@ -104,7 +51,7 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
   }
 
   it("publishes each step's text and tool arguments in chunks while it runs; the committed steps are the unstreamed ones", async () => {
-    const streamedModel = scriptedModel();
+    const streamedModel = streamingModel();
     const streamed = await run(streamedModel, { streamed: true });
     expect(streamed.run.status).toBe("COMPLETED");
     expect(streamedModel.doStreamCalls).toHaveLength(2);
@@ -127,7 +74,7 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
     }
 
     // The same answers without a sink: generateText, and the same committed steps.
-    const plainModel = scriptedModel();
+    const plainModel = streamingModel();
     const plain = await run(plainModel, { streamed: false });
     expect(plainModel.doGenerateCalls).toHaveLength(2);
     expect(plainModel.doStreamCalls).toHaveLength(0);
@@ -141,7 +88,7 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
   });
 
   it("a provider that cannot stream keeps generateText (stream: false) and publishes nothing", async () => {
-    const model = scriptedModel();
+    const model = streamingModel();
     const heard: TokenChunk[] = [];
     const agent: AgentDefinition = {
       slug: uid("nostream"), version: "1", name: "Reader", description: "Reads a note", instructions: "Read the note, then complete.",

@@ -38,6 +38,8 @@ export async function openRunStream(db: Db, runId: string, opts: RunStreamOption
       let shown: RunHead | null = null;
       let catchUps = 0;
       for (;;) {
+        // Tokens heard before the read returned go first: a step's tokens are published before its commit.
+        for (const chunk of tokens.splice(0)) yield { event: "token", data: chunk };
         for (const event of page.events) {
           if (event.seq <= cursor) continue;
           cursor = event.seq;
