@@ -9,6 +9,7 @@ import { recordAgentVersions } from "@/lib/agents/versions";
 import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { applyDefaultPermissions } from "@/lib/sdk";
 import { getDb, type Db } from "@/lib/db";
+import { liveFeedOf, type TokenSink } from "@/lib/live/live-feed";
 import { DEFAULT_CONCURRENCY, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
 import { isSandboxEnabled } from "@/lib/auth/mode";
 import { getConfig, type Config } from "@/lib/config";
@@ -50,10 +51,13 @@ export function sandboxDeployCallback(runtime: Runtime, config: Config = getConf
   return isSandboxEnabled(config) ? deliverDeployCallback(runtime) : logDeployFinished;
 }
 
-/** TETHER_MODEL set (e.g. openai:gpt-4o-mini): the agents think with that model instead of their scripts. */
-function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[]): AgentDefinition[] {
+/**
+ * TETHER_MODEL set (e.g. openai:gpt-4o-mini): the agents think with that model instead of their scripts; its
+ * tokens stream to this process's live feed while a step runs (the run page shows them; both providers stream).
+ */
+function withConfiguredModel(agents: AgentDefinition[], tools: ToolDefinition[], tokens: TokenSink): AgentDefinition[] {
   const model = modelFromEnv();
-  return model ? withModelPolicies(agents, tools, { model, pricing: pricingFromEnv() }) : agents;
+  return model ? withModelPolicies(agents, tools, { model, pricing: pricingFromEnv(), tokens }) : agents;
 }
 
 // Survives Next.js dev-mode module reloads, so one process never runs two embedded workers.
@@ -72,7 +76,7 @@ export function getRuntime(): Runtime {
   if (globalForTether.tetherRuntime?.db !== db) {
     // The tools reach the sandbox with its internal credential (lib/sandbox/internal-key.ts).
     const tools = [...createBuiltInTools({ sandboxUrl, sandboxKey: () => toolSandboxKey() }), ...teamTools];
-    const agents = withConfiguredModel(builtInAgents, tools);
+    const agents = withConfiguredModel(builtInAgents, tools, liveFeedOf(db));
     const { runtime } = createTether({
       db,
       agents,

@@ -1,6 +1,8 @@
 import type { Db } from "@/lib/db";
 import { builtInAgents } from "@/lib/agents";
 import { createRuntime, type AgentDefinition, type Runtime, type RuntimeOptions, type RuntimeStore, type ToolDefinition } from "@/lib/runtime";
+import { liveFeedOf, type LiveFeed } from "@/lib/live/live-feed";
+import { withLiveFeed } from "@/lib/live/live-store";
 import { createPrismaStore } from "@/lib/store/prisma-store";
 import { createBuiltInTools } from "@/lib/tools";
 import type { SandboxOptions } from "@/lib/tools/http";
@@ -24,22 +26,24 @@ export type TetherOptions = Omit<RuntimeOptions, "store" | "agents" | "tools" | 
   registeredTools?: boolean;
   /** Wraps the store: trace export, instrumentation. */
   wrapStore?: (store: RuntimeStore) => RuntimeStore;
+  /** Told after each commit, for the console's live views (lib/live). Default: this process's feed of the database. */
+  live?: LiveFeed;
 };
 
-export type Tether = { db: Db; runtime: Runtime; agents: AgentDefinition[]; tools: ToolDefinition[] };
+export type Tether = { db: Db; runtime: Runtime; agents: AgentDefinition[]; tools: ToolDefinition[]; live: LiveFeed };
 
 export function createTether(options: TetherOptions): Tether {
-  const { db, agents = builtInAgents, sandbox, registeredTools = true, wrapStore, ...engine } = options;
+  const { db, agents = builtInAgents, sandbox, registeredTools = true, wrapStore, live = liveFeedOf(db), ...engine } = options;
   const tools = options.tools ?? defaultTools(sandbox);
   const store = createPrismaStore(db, { logger: engine.logger, ...(engine.clock ? { now: engine.clock.now } : {}) });
   const runtime = createRuntime({
     ...engine,
-    store: wrapStore ? wrapStore(store) : store,
+    store: withLiveFeed(wrapStore ? wrapStore(store) : store, live),
     agents,
     tools,
     ...(registeredTools ? { resolveTool: createRegisteredToolResolver(db, { logger: engine.logger }) } : {}),
   });
-  return { db, runtime, agents, tools };
+  return { db, runtime, agents, tools, live };
 }
 
 function defaultTools(sandbox: TetherOptions["sandbox"]): ToolDefinition[] {

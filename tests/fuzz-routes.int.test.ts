@@ -36,8 +36,8 @@ const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_MAX_BODY_BYTES", "TETHER_EMBEDDED_WORKER"] as const;
 const WEBHOOK_KEY = randomBytes(32);
 
-/** Not fuzzed with a credential: a request no body or id can stop (it empties the sandbox world). */
-const NOT_FUZZED_AS_ADMIN = new Set(["POST /api/sandbox/reset"]);
+/** Not fuzzed with a credential: requests no body or id can stop (one empties the sandbox world; the packets' live stream never ends by itself). */
+const NOT_FUZZED_AS_ADMIN = new Set(["POST /api/sandbox/reset", "GET /api/console/packets/stream"]);
 // Reads that are audited: an admin's export of the audit log writes its own audit row (lib/audit/record-export.ts).
 const AUDITED_READS = new Set(["GET /api/audit", "GET /api/console/audit"]);
 

@@ -1,7 +1,8 @@
-import { generateText, jsonSchema, tool, type JSONSchema7, type LanguageModel, type ModelMessage } from "ai";
+import { generateText, jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type LanguageModelUsage, type ModelMessage } from "ai";
 import { z } from "zod";
 import type { AgentDefinition, Decision, ModelUsage, Policy, PolicyInput, RunState, ToolDefinition } from "@/lib/runtime";
 import { clip, CONTROL_TOOLS, json, renderState, renderSystem, type ControlTool, type Offer } from "./model-prompt";
+import type { TokenSink } from "@/lib/live/live-feed";
 import { describeModel, type ModelPricing } from "./model-provider";
 
 export { CONTROL_TOOLS };
@@ -28,6 +29,11 @@ export { CONTROL_TOOLS };
 // so a resumed run never asks the model again for a step it acted on, and a fork replays it while its state
 // is the source's. Arguments are not validated here: a bad call comes back to the model as the step's
 // observation, which the prompt shows.
+//
+// Live output: given a token sink (the console's live feed, lib/live), the model is called with streamText
+// and what it writes — its text and its tool calls' arguments as they arrive — is published under the run as
+// it comes (the run page shows it); nothing of it is stored: the step commits the finished answer exactly as
+// without streaming. Without a sink, or with `stream: false` (a provider that cannot stream), generateText.
 
 export type ModelPolicyOptions = {
   model: LanguageModel;
@@ -45,6 +51,10 @@ export type ModelPolicyOptions = {
   maxOutputTokens?: number;
   /** Let the model make several calls in one turn (default true); false asks providers for one call a turn. */
   parallelToolCalls?: boolean;
+  /** Where a running step's tokens go (the console's live feed); without it the model is not streamed. */
+  tokens?: TokenSink;
+  /** Stream when there is a sink (default true); false for a provider that does not support streaming. */
+  stream?: boolean;
 };
 
 const NOT_CHOSEN = "the model did not choose an action";
@@ -71,21 +81,23 @@ export function createModelPolicy(options: ModelPolicyOptions): Policy {
       let lastText: string | undefined;
 
       for (let attempt = 1; attempt <= 1 + retries; attempt++) {
-        let result: Awaited<ReturnType<typeof generateText>>;
+        let result: ModelAnswer;
+        const call: ModelCall = {
+          model: options.model,
+          system: renderSystem(input),
+          messages,
+          tools: offer.tools,
+          toolChoice: "required",
+          // Several calls a turn are taken one a step by the engine; without them, ask providers not to batch.
+          ...(options.parallelToolCalls === false ? { providerOptions: { openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } } } : {}),
+          maxRetries: options.maxRetries ?? 2,
+          abortSignal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+        };
         try {
-          result = await generateText({
-            model: options.model,
-            system: renderSystem(input),
-            messages,
-            tools: offer.tools,
-            toolChoice: "required",
-            // Several calls a turn are taken one a step by the engine; without them, ask providers not to batch.
-            ...(options.parallelToolCalls === false ? { providerOptions: { openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } } } : {}),
-            maxRetries: options.maxRetries ?? 2,
-            abortSignal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
-            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-            ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
-          });
+          const sink = options.tokens && options.stream !== false && input.runId ? { tokens: options.tokens, runId: input.runId, step: input.state.step, attempt } : null;
+          result = sink ? await streamAnswer(call, sink) : await generateText(call);
         } catch (error) {
           throw new Error(`the model ${modelName} could not be called: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
@@ -124,6 +136,28 @@ export function createModelPolicy(options: ModelPolicyOptions): Policy {
       };
     },
   };
+}
+
+// ---- calling the model: at once, or streamed
+
+type ModelCall = Parameters<typeof generateText>[0] & { tools: Offer["tools"] };
+/** What decide reads of an answer, the same whether it was streamed or not. */
+type ModelAnswer = Pick<Awaited<ReturnType<typeof generateText>>, "content" | "text" | "finishReason" | "usage"> & { totalUsage?: LanguageModelUsage };
+
+/** streamText, publishing each piece of text and of a tool call's arguments as it arrives; the answer as generateText's. */
+async function streamAnswer(call: ModelCall, sink: { tokens: TokenSink; runId: string; step: number; attempt: number }): Promise<ModelAnswer> {
+  const result = streamText({ ...call, onError: () => {} }); // an error part is thrown below instead of logged
+  const toolNames = new Map<string, string>();
+  const publish = (kind: "text" | "tool", delta: string, name?: string) =>
+    sink.tokens.publishTokens(sink.runId, { step: sink.step, attempt: sink.attempt, kind, ...(name ? { name } : {}), delta });
+  for await (const part of result.fullStream) {
+    if (part.type === "text-delta") publish("text", part.text);
+    else if (part.type === "tool-input-start") toolNames.set(part.id, part.toolName);
+    else if (part.type === "tool-input-delta") publish("tool", part.delta, toolNames.get(part.id));
+    else if (part.type === "error") throw part.error;
+  }
+  const [content, text, finishReason, usage, totalUsage] = await Promise.all([result.content, result.text, result.finishReason, result.usage, result.totalUsage]);
+  return { content, text, finishReason, usage, totalUsage };
 }
 
 // ---- what the model may call

@@ -13,7 +13,7 @@ type Schema = z.ZodType;
 
 export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Schema = z.ZodObject>(
   opts: { scope: Scope; params?: P; query?: Q },
-  handler: (input: { user: SessionUser; params: z.infer<P>; query: z.infer<Q> }) => Promise<Response | unknown>,
+  handler: (input: { user: SessionUser; params: z.infer<P>; query: z.infer<Q>; request: Request }) => Promise<Response | unknown>,
 ) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     try {
@@ -23,7 +23,7 @@ export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Sch
       await enforceRateLimit([`person:${user.email}`]);
       const params = parse(opts.params, await context.params, "path");
       const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
-      const act = () => handler({ user, params, query });
+      const act = () => handler({ user, params, query, request });
       const result = user.workspace ? await inWorkspace(user.workspace.id, act) : await act();
       return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });
     } catch (error) {

@@ -147,6 +147,7 @@ async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDe
   };
   const granted = await grantedTools(ctx, agent);
   return {
+    runId: cursor.run.id,
     state: cursor.state,
     instructions: cursor.state.instructions,
     lastObservation: cursor.state.observations.at(-1),

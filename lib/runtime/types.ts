@@ -159,6 +159,8 @@ export type Decision =
   | { kind: "fail"; reason: string };
 
 export type PolicyInput = {
+  /** The run being decided: for live output only (a model step's tokens are shown under it); not replayed. */
+  runId?: string;
   state: RunState;
   /** The instructions in force: the agent's, then every redirect a person gave. */
   instructions: string[];

@@ -3,11 +3,13 @@ import { useRouter } from "next/navigation";
 import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
 import type { RunHead, TimelineEvent, TraceWindow } from "@/lib/queries/run-events";
 import type { TraceSummary } from "@/lib/queries/run-trace-summary";
+import type { LiveTokens } from "./use-run-stream";
 import { useTraceSummary } from "./use-trace-summary";
 import { useTraceWindow } from "./use-trace-window";
 
 // The run page's live source: a window on the trace that grows as the timeline scrolls and, while the run
-// is not finished, as it writes events (use-trace-window.ts), the run's head that comes with every read,
+// is not finished, as it writes events (use-trace-window.ts: streamed, else polled), the running model
+// step's tokens (use-run-stream.ts), the run's head that comes with every read,
 // and the whole trace in numbers (use-trace-summary.ts), so the header, the timeline and the cost summary
 // move together. A new checkpoint refetches only the snapshot (run-snapshot.tsx: state, recovery,
 // checkpoint list); a status change, rarer, refreshes the server-rendered page (the header's lease, error
@@ -21,6 +23,10 @@ type RunLiveValue = {
   hasNewer: boolean;
   summary: TraceSummary;
   isLive: boolean;
+  /** The live stream is open (else the page polls). */
+  isStreaming: boolean;
+  /** What the running model step has written so far, while it runs (not stored). */
+  tokens: LiveTokens | null;
   isLoadingOlder: boolean;
   isLoadingNewer: boolean;
   loadOlder: () => void;
@@ -59,6 +65,8 @@ export function RunLive({ runId, initial, initialSummary, children }: RunLivePro
     hasNewer: trace.window.hasNewer,
     summary,
     isLive: trace.isLive,
+    isStreaming: trace.isStreaming,
+    tokens: trace.tokens,
     isLoadingOlder: trace.isLoadingOlder,
     isLoadingNewer: trace.isLoadingNewer,
     loadOlder: trace.loadOlder,

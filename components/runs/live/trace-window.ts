@@ -3,13 +3,15 @@
 // live poll brings them), and the run's head that comes with every page. Pages may arrive in any order
 // (the poll, a scroll): each keeps only the events beyond the window's edge it was read from, so the
 // window stays contiguous and holds every seq once.
-import type { RunEventsPage, RunHead, TraceWindow } from "@/lib/queries/run-events";
+import type { RunEventsPage, RunHead, TimelineEvent, TraceWindow } from "@/lib/queries/run-events";
 
 export type TraceWindowAction =
   /** fromPoll: read by the live poll, whose head (read after the events) may show events written meanwhile. */
   | { type: "newer"; page: RunEventsPage; fromPoll?: boolean }
   | { type: "older"; page: RunEventsPage }
-  | { type: "head"; run: RunHead };
+  | { type: "head"; run: RunHead }
+  /** Events as the live stream sends them, oldest first: appended when they continue the window's end. */
+  | { type: "streamed"; events: TimelineEvent[] };
 
 export const firstSeqOf = (held: TraceWindow) => held.events[0]?.seq;
 export const lastSeqOf = (held: TraceWindow) => held.events.at(-1)?.seq ?? 0;
@@ -30,6 +32,14 @@ export function reduceTraceWindow(held: TraceWindow, action: TraceWindowAction):
       // its head says there is more. (Only the poll's: a finished, compacted run's eventSeq can be ahead of its last event for good.)
       const isBehindHead = action.fromPoll === true && run.eventSeq > (events.at(-1)?.seq ?? 0);
       return { ...held, run, events, hasNewer: action.page.hasMore || isBehindHead };
+    }
+    case "streamed": {
+      // A reader scrolled back (hasNewer) loads newer pages as they scroll; a gap is theirs to load too.
+      if (held.hasNewer) return held;
+      const fresh = action.events.filter((e) => e.seq > lastSeqOf(held));
+      if (fresh.length === 0) return held;
+      if (fresh[0].seq !== lastSeqOf(held) + 1) return { ...held, hasNewer: true };
+      return { ...held, events: [...held.events, ...fresh] };
     }
     case "older": {
       const first = firstSeqOf(held) ?? Number.POSITIVE_INFINITY;

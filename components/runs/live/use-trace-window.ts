@@ -6,12 +6,14 @@ import { TIMELINE_PAGE_SIZE, type RunEventsPage, type TraceWindow } from "@/lib/
 import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
 import { TERMINAL_STATUSES } from "@/lib/runtime/types";
 import { firstSeqOf, lastSeqOf, reduceTraceWindow } from "./trace-window";
+import { useRunStream } from "./use-run-stream";
 
-// The trace window of the run page (trace-window.ts) and the two ways it grows: the timeline asks for the
-// page before or after it as it scrolls (loadOlder, loadNewer), and while the run is not finished a poll
-// every LIVE_INTERVAL_MS reads what follows the window's last event — when the window reaches the end of
-// the trace. A reader scrolled back into a long trace gets the run's head only (one event's worth): the
-// newer events load when they scroll down to them.
+// The trace window of the run page (trace-window.ts) and the ways it grows: the timeline asks for the
+// page before or after it as it scrolls (loadOlder, loadNewer); the run's live stream (use-run-stream.ts)
+// appends each event as it commits; and while the stream is not open (no EventSource, refused, reconnecting)
+// and the run is not finished, a poll every LIVE_INTERVAL_MS reads what follows the window's last event.
+// A reader scrolled back into a long trace gets the run's head only (one event's worth): the newer events
+// load when they scroll down to them.
 
 type Direction = "older" | "newer";
 
@@ -30,6 +32,7 @@ export function useTraceWindow(runId: string, initial: TraceWindow) {
   const inFlight = useRef<Record<Direction, boolean>>({ older: false, newer: false });
 
   const isLive = !TERMINAL_STATUSES.includes(held.run.status);
+  const stream = useRunStream(runId, initial.run.eventSeq, dispatch);
   const poll = useQuery({
     queryKey: queryKeys.runs.events(runId),
     queryFn: async () => {
@@ -45,7 +48,7 @@ export function useTraceWindow(runId: string, initial: TraceWindow) {
     },
     // Not disabled for a finished run: a retry or a resume invalidates it (use-run-action.ts), and the
     // read that follows finds the run moving again.
-    refetchInterval: isLive ? LIVE_INTERVAL_MS : false,
+    refetchInterval: isLive && !stream.isStreaming ? LIVE_INTERVAL_MS : false,
   });
 
   const load = useCallback(
@@ -74,6 +77,8 @@ export function useTraceWindow(runId: string, initial: TraceWindow) {
   return {
     window: held,
     isLive,
+    isStreaming: stream.isStreaming,
+    tokens: stream.tokens,
     isLoadingOlder: loading.older,
     isLoadingNewer: loading.newer,
     error: loadError ?? (poll.error ? poll.error.message : null),

@@ -4,6 +4,7 @@ import { RunActions } from "@/components/runs/actions/run-actions";
 import { CostSummary } from "@/components/runs/cost/cost-summary";
 import { CheckpointHistoryProvider } from "@/components/runs/live/checkpoint-history";
 import { LiveCheckpointCompare, LiveCheckpointList, LiveCurrentState, LiveRecovery } from "@/components/runs/live/live-panels";
+import { LiveTokens } from "@/components/runs/live/live-tokens";
 import { RunLive } from "@/components/runs/live/run-live";
 import { RunSnapshotProvider } from "@/components/runs/live/run-snapshot";
 import { RunHeader } from "@/components/runs/run-header";
@@ -58,6 +59,7 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
           <div className="mt-6">
             <CostSummary />
           </div>
+          <LiveTokens />
 
           <div className="mt-6">
             <TraceTimeline />

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { defineConsoleRoute } from "@/lib/api/console-route";
+import { lastEventIdOf, sseResponse } from "@/lib/api/sse";
+import { getDb } from "@/lib/db";
+import { liveFeedOf } from "@/lib/live/live-feed";
+import { openRunStream } from "@/lib/live/run-stream";
+
+export const dynamic = "force-dynamic";
+
+const seq = z.coerce.number().int().min(0).max(2_147_483_647); // a seq is a 32-bit integer in the database
+
+/**
+ * The run page's live stream (text/event-stream, lib/live/run-stream.ts): trace events as they commit, the
+ * run's head, a model step's tokens. after=<seq> (or the Last-Event-ID a reconnect sends): resume after it.
+ * A run the person cannot read is a JSON 404 before the stream starts.
+ */
+export const GET = defineConsoleRoute(
+  { scope: "runs:read", params: z.object({ id: z.string().min(1).max(200) }), query: z.object({ after: seq.optional() }) },
+  async ({ params, query, request }) => {
+    const resumeFrom = seq.safeParse(lastEventIdOf(request));
+    const db = getDb();
+    const open = await openRunStream(db, params.id, { feed: liveFeedOf(db), after: resumeFrom.success ? resumeFrom.data : query.after });
+    return sseResponse(open, { signal: request.signal });
+  },
+);
