@@ -4,6 +4,7 @@ import { useEffect, useSyncExternalStore } from "react";
 import { fetchJson } from "@/lib/fetch-json";
 import type { PacketChanges } from "@/lib/queries/packet-changes";
 import { CHANGES_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
+import { withWorkspaceParam } from "@/lib/workspaces/paths";
 
 // The inbox's change feed, once per tab however many views listen: streamed over Server-Sent Events
 // (GET /api/console/packets/stream: a message only when something moved), and polled (…/changes, a few
@@ -45,7 +46,7 @@ const setOpen = (isOpen: boolean) => {
 function openStream(queryClient: QueryClient): () => void {
   stream.users++;
   if (!stream.source && typeof EventSource !== "undefined") {
-    const source = new EventSource(`/api/console/packets/stream${cursor ? `?since=${cursor}` : ""}`);
+    const source = new EventSource(withWorkspaceParam(`/api/console/packets/stream${cursor ? `?since=${cursor}` : ""}`));
     stream.source = source;
     source.onopen = () => setOpen(true);
     source.onerror = () => setOpen(false); // reconnecting, or refused for good: the poll takes over

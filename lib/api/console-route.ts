@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
+import { getDb } from "@/lib/db";
 import { inWorkspace } from "@/lib/runtime/workspace";
+import { personInWorkspace } from "@/lib/workspaces/members";
+import { WORKSPACE_PARAM } from "@/lib/workspaces/paths";
 import { enforceRateLimit } from "./rate-limit";
 import { errorResponse, parse } from "./route";
 
@@ -19,10 +22,13 @@ export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Sch
     try {
       // Imported lazily so this module can be loaded without Auth.js (as defineAction does).
       const { getCurrentUser } = await import("@/lib/auth/session");
-      const user = requireScope(await getCurrentUser(), opts.scope);
+      const { [WORKSPACE_PARAM]: named, ...search } = Object.fromEntries(new URL(request.url).searchParams);
+      // A stream's request names its page's workspace in the query (an EventSource sends no header of ours).
+      const person = await getCurrentUser();
+      const user = requireScope(person && named ? await personInWorkspace(getDb(), person, named) : person, opts.scope);
       await enforceRateLimit([`person:${user.email}`]);
       const params = parse(opts.params, await context.params, "path");
-      const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
+      const query = parse(opts.query, search, "query");
       const act = () => handler({ user, params, query, request });
       const result = user.workspace ? await inWorkspace(user.workspace.id, act) : await act();
       return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });

@@ -54,6 +54,14 @@ export async function workspacesOf(db: Db, userId: string): Promise<Array<Worksp
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The person in the workspace a request names by its slug (their role there); NOT_FOUND when it is not theirs. */
+export async function personInWorkspace<U extends { id: string }>(db: Db, user: U, slug: string): Promise<U & { role: Role; workspace: WorkspaceRef }> {
+  const workspace = await findWorkspaceBySlug(db, slug);
+  const role = workspace ? await roleIn(db, { userId: user.id }, workspace.id) : null;
+  if (!workspace || !role) throw new AppError("NOT_FOUND", { message: `not a member of workspace ${slug}`, userMessage: "There is no such workspace." });
+  return { ...user, role, workspace };
+}
+
 export const createWorkspaceSchema = z.object({
   slug: z.string().trim().toLowerCase().regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, "Use 1–40 lower-case letters, digits and dashes, starting and ending with a letter or digit."),
   name: z.string().trim().min(1).max(100),

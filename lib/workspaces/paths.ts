@@ -1,6 +1,8 @@
 // Where the workspace sits in the console's URLs: /w/<slug>/inbox. Pure, for the proxy, the server and the browser.
 export const WORKSPACE_HEADER = "x-tether-workspace";
 export const WORKSPACE_COOKIE = "tether-workspace";
+/** The query parameter that names it where a header cannot be sent (an EventSource's request). */
+export const WORKSPACE_PARAM = "workspace";
 
 /** The console's own pages that live inside a workspace (the rest: sign-in, decision links, the API). */
 export const WORKSPACE_PAGES = ["inbox", "runs", "admin", "evals", "schedules"] as const;
@@ -20,6 +22,12 @@ export function isWorkspacePage(pathname: string): boolean {
 }
 
 export const workspacePath = (slug: string, rest: string) => `/w/${slug}${rest.startsWith("/") ? rest : `/${rest}`}`;
+
+/** A console route's URL naming the page's workspace (for an EventSource, which sends no headers of ours). */
+export function withWorkspaceParam(url: string): string {
+  const slug = slugOfLocation();
+  return slug ? `${url}${url.includes("?") ? "&" : "?"}${WORKSPACE_PARAM}=${encodeURIComponent(slug)}` : url;
+}
 
 /** In the browser: the slug of the page's URL, for the console's fetches to name. */
 export function slugOfLocation(): string | undefined {

@@ -3,6 +3,7 @@ import { useEffect, useState, type Dispatch } from "react";
 import type { TokenChunk } from "@/lib/live/live-feed";
 import type { RunHead, TimelineEvent } from "@/lib/queries/run-events";
 import type { TraceWindowAction } from "./trace-window";
+import { withWorkspaceParam } from "@/lib/workspaces/paths";
 
 // The run page's live stream (GET /api/console/runs/:id/stream, Server-Sent Events): trace events as they
 // commit and the run's head go to the trace window; a running model step's tokens are held here until the
@@ -18,7 +19,7 @@ export function useRunStream(runId: string, after: number, dispatch: Dispatch<Tr
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
-    const source = new EventSource(`/api/console/runs/${encodeURIComponent(runId)}/stream?after=${after}`);
+    const source = new EventSource(withWorkspaceParam(`/api/console/runs/${encodeURIComponent(runId)}/stream?after=${after}`));
     // Trace events come in bursts (a step's commit): one render for a burst.
     let batch: TimelineEvent[] = [];
     let flush: ReturnType<typeof setTimeout> | undefined;
