@@ -1,3 +1,4 @@
+import { notifyParent } from "./children";
 import type { EngineContext } from "./context";
 import { AppError } from "./errors";
 import { appendObservation, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
@@ -128,8 +129,10 @@ export class RunCursor {
     return this.commit({ ...extra, status, releaseLease: true });
   }
 
-  finish(status: "COMPLETED" | "FAILED" | "CANCELLED", error?: string) {
+  async finish(status: "COMPLETED" | "FAILED" | "CANCELLED", error?: string) {
     this.state.pending = null;
-    return this.commit({ status, releaseLease: true, error: error ?? null });
+    const outcome = await this.commit({ status, releaseLease: true, error: error ?? null });
+    if (this.run.spawnedByRunId) await notifyParent(this.ctx, this.run, status); // a child run: its parent waits for this
+    return outcome;
   }
 }

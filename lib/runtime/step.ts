@@ -1,5 +1,6 @@
 import { parkVersionGone, resumeVersionGone } from "./agent-version-gone";
 import { parkAtBudget, resumeBudget, spendBudgetReached, toolCallBudgetReached } from "./budget";
+import { resumeChild, spawnChild } from "./children";
 import { findTool, runTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
@@ -109,6 +110,8 @@ async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: Agent
       return resumeGate(ctx, cursor, pending);
     case "version":
       return resumeVersionGone(ctx, cursor, pending); // its version was loaded again meanwhile: the packet still decides
+    case "child":
+      return resumeChild(ctx, cursor, pending);
     case "budget":
       return resumeBudget(ctx, cursor, pending, (action) => callTool(ctx, cursor, agent, { kind: "call", ...action }));
     case "sleep":
@@ -202,6 +205,8 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
     }
     case "call":
       return callTool(ctx, cursor, agent, decision);
+    case "spawn":
+      return spawnChild(ctx, cursor, decision);
   }
 }
 

@@ -22,6 +22,9 @@ export type NewRun = {
   idempotencyKey: string | null;
   startedBy: string | null;
   parentRunId: string | null;
+  /** A child run: the parent run and the step that started it (children.ts). */
+  spawnedByRunId?: string | null;
+  spawnedAtStep?: number | null;
   events: TraceEventInput[];
   /** A person's change that creates the run (a fork), on the audit log in the run's own transaction. */
   audit?: AuditNote;
@@ -82,7 +85,7 @@ export type Wakeup = { runId?: string; at?: Date };
 export type RunnableListener = (wakeup: Wakeup) => void;
 
 export type PacketFilter = { status?: PacketStatus[]; runId?: string; queue?: string; assignee?: string; kind?: PacketKind; limit?: number };
-export type RunFilter = { status?: RunStatus[]; agentSlug?: string; agentVersion?: string; limit?: number; cursor?: string };
+export type RunFilter = { status?: RunStatus[]; agentSlug?: string; agentVersion?: string; spawnedByRunId?: string; limit?: number; cursor?: string };
 
 export type RuntimeStore = {
   createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;

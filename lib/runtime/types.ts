@@ -34,6 +34,9 @@ export type RunRecord = {
   waitingFor: string | null;
   error: string | null;
   parentRunId: string | null;
+  /** A child run: the run whose step started it (children.ts), and that step; null for any other run. */
+  spawnedByRunId: string | null;
+  spawnedAtStep: number | null;
   /** When retention compacted the finished run (its intermediate checkpoints and non-audit events are gone). */
   compactedAt: Date | null;
   createdAt: Date;
@@ -154,7 +157,9 @@ export type Decision =
   | { kind: "wait_event"; eventType: string; timeoutMs?: number; reason?: string }
   | { kind: "record"; facts: Array<Pick<Fact, "key" | "value"> & { kind?: "inference" }>; plan?: RunState["plan"]; reason?: string }
   | { kind: "complete"; output: unknown }
-  | { kind: "fail"; reason: string };
+  | { kind: "fail"; reason: string }
+  /** Start a run of another agent and wait for it (children.ts): its outcome comes back as a receipt fact `child:<runId>`. */
+  | { kind: "spawn"; agent: string; input: unknown; reason?: string };
 
 export type PolicyInput = {
   state: RunState;

@@ -28,7 +28,7 @@ const COLUMN_TYPES: Record<string, PgType> = {
   seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int", stateSeq: "int", eventSeq: "int", entrySeq: "int", runnableAt: "timestamp(3)",
   at: "timestamp(3)", createdAt: "timestamp(3)", completedAt: "timestamp(3)", expiresAt: "timestamp(3)", usedAt: "timestamp(3)",
   decidedAt: "timestamp(3)", consumedAt: "timestamp(3)", wakeAt: "timestamp(3)", leaseExpiresAt: "timestamp(3)", updatedAt: "timestamp(3)",
-  impactRank: "int", changedAt: "timestamp(3)",
+  impactRank: "int", changedAt: "timestamp(3)", spawnedAtStep: "int",
 };
 const columnType = (column: string): PgType => COLUMN_TYPES[column] ?? "text";
 
@@ -147,7 +147,7 @@ export function createRunStatement(run: NewRun, state: { head: string; entries: 
   const row: Row = {
     id: run.id, agentSlug: run.agentSlug, agentVersion: run.agentVersion, status: "QUEUED", input: json(run.input), state: state.head,
     stateSeq: 1, eventSeq: run.events.length, entrySeq: state.entries.length, idempotencyKey: run.idempotencyKey, startedBy: run.startedBy,
-    parentRunId: run.parentRunId, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
+    parentRunId: run.parentRunId, spawnedByRunId: run.spawnedByRunId ?? null, spawnedAtStep: run.spawnedAtStep ?? null, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
   };
   const atTs = p.add(at, "timestamp(3)");
   const ctes = [`created AS (

@@ -136,6 +136,8 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
               idempotencyKey: run.idempotencyKey,
               startedBy: run.startedBy,
               parentRunId: run.parentRunId,
+              spawnedByRunId: run.spawnedByRunId ?? null,
+              spawnedAtStep: run.spawnedAtStep ?? null,
             },
           });
           await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: state.head, entrySeq: state.entries.length, createdAt: at } });
@@ -159,7 +161,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
     async findRuns(filter: RunFilter) {
       const rows = await db.run.findMany({
-        where: { status: filter.status ? { in: filter.status } : undefined, agentSlug: filter.agentSlug, agentVersion: filter.agentVersion },
+        where: { status: filter.status ? { in: filter.status } : undefined, agentSlug: filter.agentSlug, agentVersion: filter.agentVersion, spawnedByRunId: filter.spawnedByRunId },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: filter.limit ?? 50,
         ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentDefinition, Decision } from "../lib/runtime";
+import { childIdempotencyKey } from "../lib/runtime/children";
+import { childResult, spawn } from "../lib/sdk";
+import { scriptedAgent } from "./support/agents";
+import { createTestRuntime, manualClock, providers, uid } from "./support/runtime";
+
+// Child runs: a step starts a run of another agent and waits for it, durably and once.
+
+describe.each(providers())("child runs [%s]", (_provider, url) => {
+  const clock = manualClock();
+  let t: ReturnType<typeof createTestRuntime>;
+  /** The first "after-spawn" of a run named here throws: the step dies after the child started, before the parent recorded it. */
+  const crashAfterSpawn = new Set<string>();
+
+  beforeAll(() => {
+    t = createTestRuntime(url, {
+      clock,
+      childCheckMs: 60_000,
+      onFaultPoint: (point, info) => {
+        if (point === "after-spawn" && crashAfterSpawn.delete(info.runId)) throw new Error("simulated crash after the child started");
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  function register<T extends AgentDefinition>(agent: T): T {
+    t.runtime.context.agents.set(agent.slug, agent as never);
+    return agent;
+  }
+  const drain = () => t.runtime.createWorker().drain();
+  /** A parent that starts one child and completes with what the child gave. */
+  const parentOf = (child: string, input: unknown = { n: 1 }) =>
+    register(scriptedAgent(uid("parent"), [], [
+      spawn(child, input, { reason: "delegate" }),
+      ({ state }) => ({ kind: "complete", output: { child: childResult(state, child) ?? null } }),
+    ]));
+  const childThatWaits = () => register(scriptedAgent(uid("child-wait"), [], [{ kind: "wait_event", eventType: "go" }, { kind: "complete", output: { went: true } }]));
+  const childrenOf = (runId: string) => t.db.run.findMany({ where: { spawnedByRunId: runId } });
+
+  it("a step starts a child run; the parent waits and records the child's outcome as a receipt", async () => {
+    const child = register(scriptedAgent(uid("child"), [], [({ state }) => ({ kind: "complete", output: { doubled: (state.input as { n: number }).n * 2 } })]));
+    const parent = parentOf(child.slug, { n: 21 });
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {}, startedBy: "ana@example.com" });
+    await drain();
+
+    const [childRow] = await childrenOf(run.id);
+    expect(childRow).toMatchObject({ agentSlug: child.slug, status: "COMPLETED", spawnedAtStep: 0, startedBy: "ana@example.com", idempotencyKey: childIdempotencyKey(run.id, 0), parentRunId: null });
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    const outcome = { runId: childRow.id, agent: child.slug, status: "COMPLETED", output: { doubled: 42 } };
+    expect(done.state.output).toEqual({ child: outcome });
+    const fact = done.state.facts.find((f) => f.key === `child:${childRow.id}`);
+    expect(fact).toMatchObject({ kind: "receipt", value: outcome, source: { receiptId: childRow.id } });
+
+    const parentEvents = (await t.store.listEvents(run.id)).map((e) => e.type);
+    expect(parentEvents).toEqual(expect.arrayContaining(["child.started", "child.completed"]));
+    const spawnedBy = (await t.store.listEvents(childRow.id)).find((e) => e.type === "run.spawned_by");
+    expect(spawnedBy?.data).toMatchObject({ parentRunId: run.id, parentStep: 0, parentAgent: parent.slug });
+  });
+
+  it("the parent parks while its child runs: no lease, no compute; the child's end wakes it", async () => {
+    const child = childThatWaits();
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    expect(childRow.status).toBe("WAITING_EVENT");
+    const parked = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(parked).toMatchObject({ status: "WAITING_EVENT", waitingFor: `child:${childRow.id}`, leaseOwner: null });
+    expect(parked.runnableAt!.getTime()).toBe(clock.now().getTime() + 60_000); // only the backstop timer
+
+    await t.runtime.deliverSignal(childRow.id, { type: "go", dedupKey: "go-1" });
+    await drain();
+    expect((await t.runtime.getRun(childRow.id)).status).toBe("COMPLETED");
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.state.output).toEqual({ child: { runId: childRow.id, agent: child.slug, status: "COMPLETED", output: { went: true } } });
+    expect(await t.store.listSignals(run.id, { unconsumed: true })).toEqual([]);
+  });
+
+  it("a crash after the child started and before the parent recorded it starts no second child", async () => {
+    const child = register(scriptedAgent(uid("child"), [], [{ kind: "complete", output: "once" }]));
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    crashAfterSpawn.add(run.id);
+    await t.runtime.createWorker().runOnce({ runId: run.id }); // the step dies; its lease is left to expire
+    const orphaned = await t.runtime.getRun(run.id);
+    expect(orphaned.state.pending).toBeNull(); // the parent recorded nothing
+    expect(await childrenOf(run.id)).toHaveLength(1);
+
+    // The dead step's lease runs out (on the test's clock).
+    const past = new Date(clock.now().getTime() - 1);
+    await t.db.run.update({ where: { id: run.id }, data: { leaseExpiresAt: past, runnableAt: past } });
+    await drain();
+    const children = await childrenOf(run.id);
+    expect(children).toHaveLength(1);
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.state.output).toMatchObject({ child: { runId: children[0].id, status: "COMPLETED", output: "once" } });
+    expect((await t.store.listEvents(run.id)).find((e) => e.type === "child.started")?.data).toMatchObject({ childRunId: children[0].id, created: false });
+  });
+
+  it("a child that fails is recorded as failed; the parent decides what next", async () => {
+    const child = register(scriptedAgent(uid("child-fail"), [], [{ kind: "fail", reason: "no stock" }]));
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.state.output).toMatchObject({ child: { agent: child.slug, status: "FAILED", error: "no stock" } });
+  });
+
+  it("an unknown agent or an input its schema refuses is fed back to the policy, and no child starts", async () => {
+    const parent = register(scriptedAgent(uid("parent-bad"), [], [spawn("no-such-agent", {}), ({ state }) => ({ kind: "complete", output: state.observations.at(-1) })]));
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.state.output).toMatchObject({ kind: "tool_error", tool: "spawn:no-such-agent", data: { code: "UNKNOWN_AGENT" } });
+    expect(await childrenOf(run.id)).toEqual([]);
+  });
+
+  it("cancelling the parent cancels its running children (and theirs)", async () => {
+    const grandchild = childThatWaits();
+    const child = register(scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})]));
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    const [grandRow] = await childrenOf(childRow.id);
+    expect([childRow.status, grandRow.status]).toEqual(["WAITING_EVENT", "WAITING_EVENT"]);
+
+    await t.runtime.cancelRun({ runId: run.id, by: "ops@example.com", reason: "not needed" });
+    for (const id of [run.id, childRow.id, grandRow.id]) expect((await t.runtime.getRun(id)).status).toBe("CANCELLED");
+    const cancelled = (await t.store.listEvents(grandRow.id)).find((e) => e.type === "run.cancelled");
+    expect(cancelled?.data).toMatchObject({ by: "ops@example.com", cascaded: true, reason: `its parent run ${childRow.id} was cancelled` });
+  });
+
+  it("a child cancelled by hand wakes its parent, which records the cancellation", async () => {
+    const child = childThatWaits();
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    await t.runtime.cancelRun({ runId: childRow.id, by: "ops@example.com" });
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.state.output).toMatchObject({ child: { runId: childRow.id, status: "CANCELLED" } });
+  });
+
+  it("a lost wake-up is made good by the backstop timer: the parent reads the child itself", async () => {
+    const child = childThatWaits();
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    await t.runtime.deliverSignal(childRow.id, { type: "go", dedupKey: "go-1" });
+    await t.runtime.createWorker().runOnce({ runId: childRow.id });
+    // The wake-up is lost (as if the child's worker died between its last commit and the signal).
+    await t.db.signal.deleteMany({ where: { runId: run.id } });
+    await t.db.run.update({ where: { id: run.id }, data: { runnableAt: new Date(clock.now().getTime() + 60_000), wakeAt: new Date(clock.now().getTime() + 60_000) } });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_EVENT");
+    clock.advance(60_001);
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.state.output).toMatchObject({ child: { runId: childRow.id, status: "COMPLETED" } });
+  });
+
+  it("spawn is a decision a fork can replay without starting its source's child again", () => {
+    const decision: Decision = spawn("x", { a: 1 });
+    expect(decision).toEqual({ kind: "spawn", agent: "x", input: { a: 1 } });
+  });
+});
