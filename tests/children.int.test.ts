@@ -3,9 +3,13 @@ import type { AgentDefinition, Decision } from "../lib/runtime";
 import { childIdempotencyKey } from "../lib/runtime/children";
 import { childResult, spawn } from "../lib/sdk";
 import { scriptedAgent } from "./support/agents";
-import { createTestRuntime, manualClock, providers, uid } from "./support/runtime";
+import { deleteRun } from "../lib/retention/delete-run";
+import { purgeFinishedRuns } from "../lib/retention/purge-finished-runs";
+import { createTestRuntime, expectError, manualClock, providers, uid } from "./support/runtime";
 
 // Child runs: a step starts a run of another agent and waits for it, durably and once.
+
+const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(providers())("child runs [%s]", (_provider, url) => {
   const clock = manualClock();
@@ -166,6 +170,55 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
     expect(done.state.output).toMatchObject({ child: { runId: childRow.id, status: "COMPLETED" } });
+  });
+
+  it("deleting a finished parent deletes its children and theirs, each audited; a child still going refuses it", async () => {
+    const grandchild = register(scriptedAgent(uid("grand"), [], [{ kind: "complete", output: 1 }]));
+    const child = register(scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})]));
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
+    const [childRow] = await childrenOf(run.id);
+    const [grandRow] = await childrenOf(childRow.id);
+
+    const deleted = await deleteRun(t.db, { runId: run.id, by: "ada@example.com" });
+    expect(deleted.children).toEqual([childRow.id, grandRow.id]);
+    expect(await t.db.run.count({ where: { id: { in: [run.id, childRow.id, grandRow.id] } } })).toBe(0);
+    const audit = await t.db.auditLog.findMany({ where: { target: { in: [run.id, childRow.id, grandRow.id] }, action: "runs.delete" } });
+    expect(audit).toHaveLength(3);
+    expect(JSON.parse(audit.find((a) => a.target === grandRow.id)!.data)).toMatchObject({ cascadedFrom: run.id, spawnedByRunId: childRow.id });
+
+    const waiting = childThatWaits();
+    const other = parentOf(waiting.slug);
+    const { run: second } = await t.runtime.startRun({ agent: other.slug, input: {} });
+    await drain();
+    await t.db.run.update({ where: { id: second.id }, data: { status: "FAILED" } }); // as if it ended without its child
+    const error = await expectError(deleteRun(t.db, { runId: second.id, by: "ada@example.com" }), "CONFLICT");
+    expect(error.userMessage).toMatch(/still going/);
+    expect(await t.db.run.count({ where: { id: second.id } })).toBe(1);
+  });
+
+  it("retention compacts a finished child only once its parent has finished too", async () => {
+    const child = register(scriptedAgent(uid("child"), [], [{ kind: "complete", output: 1 }]));
+    const parent = register(scriptedAgent(uid("parent-hold"), [], [spawn(child.slug, {}), { kind: "wait_event", eventType: "hold" }]));
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    expect(childRow.status).toBe("COMPLETED");
+    expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_EVENT");
+    const old = new Date(Date.now() - 40 * DAY);
+    const backdate = () => t.db.run.update({ where: { id: childRow.id }, data: { createdAt: old, updatedAt: old } });
+    await backdate();
+    const purge = () => purgeFinishedRuns(t.db, { now: new Date(), retentionDays: 30 });
+    await purge();
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: childRow.id } })).compactedAt).toBeNull();
+
+    await t.runtime.deliverSignal(run.id, { type: "hold", dedupKey: "hold-1" });
+    await drain();
+    expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
+    await purge();
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: childRow.id } })).compactedAt).not.toBeNull();
   });
 
   it("spawn is a decision a fork can replay without starting its source's child again", () => {
