@@ -96,3 +96,16 @@ export function refundLoopAgent(slug: string, budget?: AgentDefinition["budget"]
     },
   };
 }
+
+/** Starts one run of `child` with its own input, waits for it, completes with the child's outcome (children.ts). */
+export function spawnParentAgent(slug: string, child: string): AgentDefinition {
+  return scriptedAgent(slug, [], [
+    ({ state }) => ({ kind: "spawn", agent: child, input: { from: (state.input as { tag?: string } | null)?.tag ?? "parent" } }),
+    ({ state }) => ({ kind: "complete", output: state.facts.find((f) => f.kind === "receipt" && f.key.startsWith("child:"))?.value ?? null }),
+  ]);
+}
+
+/** Completes at once with what it was given: a child run to spawn. */
+export function echoAgent(slug: string): AgentDefinition {
+  return scriptedAgent(slug, [], [({ state }) => ({ kind: "complete", output: { echoed: state.input } })]);
+}
