@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentDefinition, Decision } from "../lib/runtime";
+import { z } from "zod";
+import { findTool, type AgentDefinition, type Decision, type ToolDefinition } from "../lib/runtime";
+import { getPacketView } from "../lib/queries/packets";
+import { findRunFamily } from "../lib/queries/run-family";
 import { childIdempotencyKey } from "../lib/runtime/children";
 import { childResult, spawn } from "../lib/sdk";
 import { scriptedAgent } from "./support/agents";
@@ -219,6 +222,31 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
     await purge();
     expect((await t.db.run.findUniqueOrThrow({ where: { id: childRow.id } })).compactedAt).not.toBeNull();
+  });
+
+  it("the console reads a run's family, and a child's packet carries its parent's context", async () => {
+    const tool: ToolDefinition = {
+      name: uid("notes.write"), description: "writes a note", capability: "execute", semantics: "idempotent",
+      input: z.object({ text: z.string() }), describeImpact: ({ text }: { text: string }) => `writes "${text}"`, call: async () => ({ ok: true }),
+    };
+    t.runtime.context.tools.set(tool.name, tool);
+    const child = register(scriptedAgent(uid("child-gated"), [tool.name], [{ kind: "call", tool: tool.name, args: { text: "hi" }, evidence: [] }]));
+    await t.runtime.permissions.put({ agent: child.slug, tool: tool.name, effect: "require_approval" }, { by: "admin@test" });
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    expect(childRow.status).toBe("WAITING_APPROVAL");
+
+    const parentRun = await t.runtime.getRun(run.id);
+    expect(await findRunFamily(parentRun, t.db)).toEqual({ parent: null, children: [{ id: childRow.id, agentSlug: child.slug, status: "WAITING_APPROVAL", spawnedAtStep: 0 }] });
+    const childRun = await t.runtime.getRun(childRow.id);
+    expect(await findRunFamily(childRun, t.db)).toEqual({ parent: { id: run.id, agentSlug: parent.slug, status: "WAITING_EVENT", spawnedAtStep: 0 }, children: [] });
+
+    const [packet] = await t.store.findPackets({ runId: childRow.id, status: ["PENDING"] });
+    const view = await getPacketView(packet.id, { store: t.store, db: t.db, findTool: (name) => findTool(t.runtime.context, name) });
+    expect(view?.run).toEqual({ status: "WAITING_APPROVAL", agent: child.slug, parent: { id: run.id, agentSlug: parent.slug, status: "WAITING_EVENT", spawnedAtStep: 0 } });
+    await t.runtime.cancelRun({ runId: run.id, by: "ops@example.com" });
   });
 
   it("spawn is a decision a fork can replay without starting its source's child again", () => {
