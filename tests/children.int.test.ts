@@ -5,7 +5,7 @@ import { getPacketView } from "../lib/queries/packets";
 import { findRunFamily } from "../lib/queries/run-family";
 import { childIdempotencyKey } from "../lib/runtime/children";
 import { childResult, spawn } from "../lib/sdk";
-import { scriptedAgent } from "./support/agents";
+import { scriptedAgent, spawning } from "./support/agents";
 import { deleteRun } from "../lib/retention/delete-run";
 import { purgeFinishedRuns } from "../lib/retention/purge-finished-runs";
 import { createTestRuntime, expectError, manualClock, providers, uid } from "./support/runtime";
@@ -38,10 +38,10 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
   const drain = () => t.runtime.createWorker().drain();
   /** A parent that starts one child and completes with what the child gave. */
   const parentOf = (child: string, input: unknown = { n: 1 }) =>
-    register(scriptedAgent(uid("parent"), [], [
+    register(spawning([child], scriptedAgent(uid("parent"), [], [
       spawn(child, input, { reason: "delegate" }),
       ({ state }) => ({ kind: "complete", output: { child: childResult(state, child) ?? null } }),
-    ]));
+    ])));
   const childThatWaits = () => register(scriptedAgent(uid("child-wait"), [], [{ kind: "wait_event", eventType: "go" }, { kind: "complete", output: { went: true } }]));
   const childrenOf = (runId: string) => t.db.run.findMany({ where: { spawnedByRunId: runId } });
 
@@ -117,18 +117,28 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect(done.state.output).toMatchObject({ child: { agent: child.slug, status: "FAILED", error: "no stock" } });
   });
 
-  it("an unknown agent or an input its schema refuses is fed back to the policy, and no child starts", async () => {
-    const parent = register(scriptedAgent(uid("parent-bad"), [], [spawn("no-such-agent", {}), ({ state }) => ({ kind: "complete", output: state.observations.at(-1) })]));
-    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
-    await drain();
-    const done = await t.runtime.getRun(run.id);
-    expect(done.state.output).toMatchObject({ kind: "tool_error", tool: "spawn:no-such-agent", data: { code: "UNKNOWN_AGENT" } });
-    expect(await childrenOf(run.id)).toEqual([]);
+  it("an agent its definition does not name, an unknown agent or an input its schema refuses is fed back to the policy; no child starts", async () => {
+    const typed = register({ ...scriptedAgent(uid("child-typed"), [], []), input: z.object({ n: z.number() }) });
+    const other = register(scriptedAgent(uid("child-other"), [], []));
+    const lastObservation = ({ state }: { state: { observations: unknown[] } }) => ({ kind: "complete" as const, output: state.observations.at(-1) });
+    const cases = [
+      { spawns: [typed.slug], decision: spawn(other.slug, {}), code: "SPAWN_NOT_ALLOWED" },
+      { spawns: ["no-such-agent"], decision: spawn("no-such-agent", {}), code: "UNKNOWN_AGENT" },
+      { spawns: [typed.slug], decision: spawn(typed.slug, { n: "one" }), code: "INVALID_ARGS" },
+    ];
+    for (const { spawns, decision, code } of cases) {
+      const parent = register(spawning(spawns, scriptedAgent(uid("parent-bad"), [], [decision, lastObservation])));
+      const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+      await drain();
+      const done = await t.runtime.getRun(run.id);
+      expect(done.state.output).toMatchObject({ kind: "tool_error", tool: `spawn:${decision.agent}`, data: { code } });
+      expect(await childrenOf(run.id)).toEqual([]);
+    }
   });
 
   it("cancelling the parent cancels its running children (and theirs)", async () => {
     const grandchild = childThatWaits();
-    const child = register(scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})]));
+    const child = register(spawning([grandchild.slug], scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})])));
     const parent = parentOf(child.slug);
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
@@ -177,7 +187,7 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
 
   it("deleting a finished parent deletes its children and theirs, each audited; a child still going refuses it", async () => {
     const grandchild = register(scriptedAgent(uid("grand"), [], [{ kind: "complete", output: 1 }]));
-    const child = register(scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})]));
+    const child = register(spawning([grandchild.slug], scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})])));
     const parent = parentOf(child.slug);
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
@@ -204,7 +214,7 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
 
   it("retention compacts a finished child only once its parent has finished too", async () => {
     const child = register(scriptedAgent(uid("child"), [], [{ kind: "complete", output: 1 }]));
-    const parent = register(scriptedAgent(uid("parent-hold"), [], [spawn(child.slug, {}), { kind: "wait_event", eventType: "hold" }]));
+    const parent = register(spawning([child.slug], scriptedAgent(uid("parent-hold"), [], [spawn(child.slug, {}), { kind: "wait_event", eventType: "hold" }])));
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
     const [childRow] = await childrenOf(run.id);

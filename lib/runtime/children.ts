@@ -3,7 +3,7 @@ import type { RunCursor, StepOutcome } from "./cursor";
 import { fieldErrorsFromIssues } from "./errors";
 import { newRunState, runCreatedEvent } from "./new-run";
 import type { Pending } from "./state";
-import { TERMINAL_STATUSES, type Decision, type RunRecord, type RunStatus } from "./types";
+import { TERMINAL_STATUSES, type AgentDefinition, type Decision, type RunRecord, type RunStatus } from "./types";
 
 // Child runs: a step starts a run of another agent and waits for it (docs/agents.md, "Child runs").
 //
@@ -29,8 +29,10 @@ export const childSignalType = (childRunId: string) => `child:${childRunId}`;
 /** What a parent records of a child that ended: a receipt fact's value. */
 export type ChildOutcome = { runId: string; agent: string; status: RunStatus; output?: unknown; error?: string | null };
 
-export async function spawnChild(ctx: EngineContext, cursor: RunCursor, decision: SpawnDecision): Promise<StepOutcome> {
+export async function spawnChild(ctx: EngineContext, cursor: RunCursor, parent: AgentDefinition, decision: SpawnDecision): Promise<StepOutcome> {
   const what = `spawn:${decision.agent}`;
+  // Least authority: an agent starts only the agents its definition names.
+  if (!(parent.spawns ?? []).includes(decision.agent)) return refuse(cursor, what, `${parent.slug} may not start runs of ${decision.agent} (its spawns: ${(parent.spawns ?? []).join(", ") || "none"})`, "SPAWN_NOT_ALLOWED");
   const agent = ctx.agents.get(decision.agent);
   if (!agent) return refuse(cursor, what, `there is no agent called "${decision.agent}" to start`, "UNKNOWN_AGENT");
   const input = agent.input.safeParse(decision.input);

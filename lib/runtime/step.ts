@@ -162,6 +162,10 @@ async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDe
     ),
     now: () => new Date(recorded("now", () => ctx.clock.now().toISOString())),
     randomId: () => recorded("id", () => ctx.ids.id("rnd")),
+    ...(agent.spawns?.length ? { children: agent.spawns.flatMap((slug) => {
+      const child = ctx.agents.get(slug);
+      return child ? [{ slug, description: child.description, input: child.input }] : [];
+    }) } : {}),
   };
 }
 
@@ -206,7 +210,7 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
     case "call":
       return callTool(ctx, cursor, agent, decision);
     case "spawn":
-      return spawnChild(ctx, cursor, decision);
+      return spawnChild(ctx, cursor, agent, decision);
   }
 }
 

@@ -172,6 +172,8 @@ export type PolicyInput = {
   now: () => Date;
   /** Recorded random id: the same value on replay of the same step. */
   randomId: () => string;
+  /** The agents it may start a child run of (AgentDefinition.spawns), with their input schemas; absent: none. */
+  children?: Array<{ slug: string; description: string; input: z.ZodType }>;
 };
 
 export type PolicyOutput = {
@@ -209,6 +211,8 @@ export type AgentDefinition<I = any> = {
   internal?: boolean;
   /** A spending budget per run (a run's start may override each field): reaching it parks the run for a person (budget.ts). */
   budget?: BudgetLimits;
+  /** The agents whose runs this agent's steps may start and wait for (a `spawn` decision, children.ts); unset: none. */
+  spawns?: string[];
 };
 
 // ---- permissions
