@@ -152,6 +152,22 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect(cancelled?.data).toMatchObject({ by: "ops@example.com", cascaded: true, reason: `its parent run ${childRow.id} was cancelled` });
   });
 
+  it("a child whose parent was cancelled without it (a crash mid-cascade) ends when it is next stepped", async () => {
+    const child = childThatWaits();
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    // The parent's cancel committed; its cascade never ran.
+    await t.db.run.update({ where: { id: run.id }, data: { status: "CANCELLED", runnableAt: null, wakeAt: null } });
+    await t.runtime.deliverSignal(childRow.id, { type: "go", dedupKey: "go-1" });
+    await drain();
+    const ended = await t.runtime.getRun(childRow.id);
+    expect(ended.status).toBe("CANCELLED");
+    expect(ended.state.output).toBeUndefined(); // it did not go on to complete
+    expect((await t.store.listEvents(childRow.id)).find((e) => e.type === "run.cancelled")?.data).toMatchObject({ cascaded: true, reason: `its parent run ${run.id} was cancelled` });
+  });
+
   it("a child cancelled by hand wakes its parent, which records the cancellation", async () => {
     const child = childThatWaits();
     const parent = parentOf(child.slug);

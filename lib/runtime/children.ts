@@ -108,6 +108,20 @@ export async function cancelChildren(ctx: EngineContext, parentRunId: string, ca
   return cancelled;
 }
 
+/**
+ * A child whose parent was cancelled ends too, when it is next stepped: the cancel's cascade (engine
+ * cancelRun) may not have reached it (a crash between the parent's cancel and its children's). Read once a claim.
+ */
+export async function endIfOrphaned(ctx: EngineContext, cursor: RunCursor): Promise<StepOutcome | null> {
+  const parentId = cursor.run.spawnedByRunId;
+  if (!parentId || cursor.parentChecked) return null;
+  cursor.parentChecked = true;
+  const parent = await ctx.store.getRun(parentId).catch(() => null);
+  if (parent?.status !== "CANCELLED") return null;
+  cursor.event("run.cancelled", { by: "tether", reason: `its parent run ${parentId} was cancelled`, cascaded: true });
+  return cursor.finish("CANCELLED");
+}
+
 function refuse(cursor: RunCursor, what: string, why: string, code: string, fieldErrors?: Record<string, string[]>): Promise<StepOutcome> {
   cursor.event("child.refused", { spawn: what, code, why, ...(fieldErrors ? { fieldErrors } : {}) });
   cursor.observe({ kind: "tool_error", tool: what, message: `Could not start a child run: ${why}`, data: { code, fieldErrors } });

@@ -23,6 +23,8 @@ export class RunCursor {
   private storedEntries: StoredEntries;
   /** The permission epoch this step's check rested on (permission-check.ts); guards the step's next commit. */
   permissionEpoch: number | null = null;
+  /** A child run's parent was looked at in this claim (children.ts endIfOrphaned). */
+  parentChecked = false;
 
   constructor(
     private readonly ctx: EngineContext,

@@ -1,6 +1,6 @@
 import { parkVersionGone, resumeVersionGone } from "./agent-version-gone";
 import { parkAtBudget, resumeBudget, spendBudgetReached, toolCallBudgetReached } from "./budget";
-import { resumeChild, spawnChild } from "./children";
+import { endIfOrphaned, resumeChild, spawnChild } from "./children";
 import { findTool, runTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
@@ -29,6 +29,9 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
     if (pending?.kind === "version") return resumeVersionGone(ctx, cursor, pending);
     return parkVersionGone(ctx, cursor, ctx.agents.get(cursor.run.agentSlug)!);
   }
+
+  const orphaned = await endIfOrphaned(ctx, cursor);
+  if (orphaned) return orphaned;
 
   const pending = cursor.state.pending;
   if (pending) {
