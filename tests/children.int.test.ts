@@ -86,6 +86,23 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect(await t.store.listSignals(run.id, { unconsumed: true })).toEqual([]);
   });
 
+  it("a parent whose child is still going looks again later and later (the backstop's wait doubles)", async () => {
+    const child = childThatWaits();
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    for (const [checks, waitMs] of [[1, 120_000], [2, 240_000]]) {
+      const due = (await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).runnableAt!;
+      clock.set(new Date(due.getTime() + 1));
+      await drain();
+      const parked = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+      expect(parked.status).toBe("WAITING_EVENT");
+      expect(parked.runnableAt!.getTime()).toBe(clock.now().getTime() + waitMs);
+      expect((await t.runtime.getRun(run.id)).state.pending).toMatchObject({ kind: "child", checks });
+    }
+    await t.runtime.cancelRun({ runId: run.id, by: "ops@example.com" });
+  });
+
   it("a crash after the child started and before the parent recorded it starts no second child", async () => {
     const child = register(scriptedAgent(uid("child"), [], [{ kind: "complete", output: "once" }]));
     const parent = parentOf(child.slug);

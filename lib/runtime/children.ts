@@ -12,7 +12,8 @@ import { TERMINAL_STATUSES, type AgentDefinition, type Decision, type RunRecord,
 // - Durable: the parent parks WAITING_EVENT on the signal type `child:<childRunId>` (no lease, no compute);
 //   the child's end delivers that signal (a wake-up only). The parent reads the child's run itself, so a
 //   wake-up lost to a crash between the child's last commit and the signal is made good by a backstop
-//   timer (childCheckMs): the parent looks at the child again then.
+//   timer: the parent looks at the child again after childCheckMs, then after twice as long each time
+//   (at most a day), so a child that waits a week for a person costs its parent a few checks, not thousands.
 // - The child's outcome becomes a receipt fact of the parent under `child:<childRunId>`.
 
 type SpawnDecision = Extract<Decision, { kind: "spawn" }>;
@@ -51,15 +52,19 @@ export async function spawnChild(ctx: EngineContext, cursor: RunCursor, parent: 
   if (child.spawnedByRunId !== cursor.runId) return refuse(cursor, what, `the child's key ${key} is taken by run ${child.id}, which this run did not start`, "CONFLICT");
   await ctx.fault("after-spawn", { runId: cursor.runId, step: cursor.step, tool: what });
 
-  cursor.state.pending = { kind: "child", childRunId: child.id, agent: agent.slug, step: cursor.step };
+  cursor.state.pending = { kind: "child", childRunId: child.id, agent: agent.slug, step: cursor.step, checks: 0 };
   cursor.event("child.started", { childRunId: child.id, agent: agent.slug, version: agent.version, idempotencyKey: key, created, reason: decision.reason ?? null });
-  return waitForChild(ctx, cursor, child.id);
+  return waitForChild(ctx, cursor, child.id, 0);
 }
 
 /** The parent's step after a wake-up: the child ended (record its outcome) or it waits on. */
 export async function resumeChild(ctx: EngineContext, cursor: RunCursor, pending: ChildPending): Promise<StepOutcome> {
   const child = await ctx.store.getRun(pending.childRunId);
-  if (child && !TERMINAL_STATUSES.includes(child.status)) return waitForChild(ctx, cursor, child.id);
+  if (child && !TERMINAL_STATUSES.includes(child.status)) {
+    const checks = pending.checks + 1;
+    cursor.state.pending = { ...pending, checks };
+    return waitForChild(ctx, cursor, child.id, checks);
+  }
   const outcome: ChildOutcome = child
     ? { runId: child.id, agent: child.agentSlug, status: child.status, ...(child.status === "COMPLETED" ? { output: child.state.output ?? null } : {}), ...(child.error ? { error: child.error } : {}) }
     : { runId: pending.childRunId, agent: pending.agent, status: "CANCELLED", error: "the child run no longer exists" };
@@ -71,9 +76,12 @@ export async function resumeChild(ctx: EngineContext, cursor: RunCursor, pending
   return cursor.commit({ status: "RUNNING", consumeSignalIds: signals.map((s) => s.id) });
 }
 
+const MAX_CHILD_CHECK_MS = 24 * 60 * 60_000;
+
 /** Park on the child's signal; the store wakes the parent at once if the child already ended and said so. */
-function waitForChild(ctx: EngineContext, cursor: RunCursor, childRunId: string): Promise<StepOutcome> {
-  return cursor.park("WAITING_EVENT", { waitingFor: childSignalType(childRunId), wakeAt: new Date(cursor.now().getTime() + ctx.childCheckMs) });
+function waitForChild(ctx: EngineContext, cursor: RunCursor, childRunId: string, checks: number): Promise<StepOutcome> {
+  const backstopMs = Math.min(ctx.childCheckMs * 2 ** Math.min(checks, 30), MAX_CHILD_CHECK_MS);
+  return cursor.park("WAITING_EVENT", { waitingFor: childSignalType(childRunId), wakeAt: new Date(cursor.now().getTime() + backstopMs) });
 }
 
 /**

@@ -30,7 +30,8 @@ export type RuntimeOptions = {
   maxPolicyAttempts?: number;
   /** The first wait before the policy is asked again; doubled each time, at most 5 min. Default 2 s. */
   policyRetryBaseMs?: number;
-  /** A parent waiting for a child run looks at it at least this often (a backstop for a lost wake-up); default 5 min. */
+  /** A parent waiting for a child run looks at it after this long, then twice as long each time, at most daily
+   *  (a backstop for a lost wake-up; children.ts); default 5 min. */
   childCheckMs?: number;
 };
 

@@ -99,7 +99,8 @@ export const pendingSchema = z.discriminatedUnion("kind", [
   // `then`: what it waited on before, waited on again after the upgrade (a Pending, read back with this schema).
   z.object({ kind: z.literal("version"), packetId: z.string(), step: z.number().int(), then: z.unknown() }),
   // A child run this step started (children.ts): the run waits for it to end, then records its outcome.
-  z.object({ kind: z.literal("child"), childRunId: z.string(), agent: z.string(), step: z.number().int() }),
+  // `checks`: how often it looked at a child still going (the backstop's wait doubles each time).
+  z.object({ kind: z.literal("child"), childRunId: z.string(), agent: z.string(), step: z.number().int(), checks: z.number().int().nonnegative().default(0) }),
 ]);
 export type Pending = z.infer<typeof pendingSchema>;
 
