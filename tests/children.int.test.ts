@@ -198,6 +198,30 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect(done.state.output).toMatchObject({ child: { runId: childRow.id, status: "CANCELLED" } });
   });
 
+  it("the child's last commit wakes its parked parent in the same transaction (no signal needed)", async () => {
+    const child = childThatWaits();
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    const before = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(before.runnableAt!.getTime()).toBeGreaterThan(clock.now().getTime()); // parked until the backstop
+    // The child's final commit, as the worker writes it, with nothing after it (as if its worker died there).
+    await t.runtime.deliverSignal(childRow.id, { type: "go", dedupKey: "go-1" });
+    const claim = (await t.store.claimRun({ owner: "w-child", now: clock.now(), leaseMs: 60_000, runId: childRow.id }))!;
+    await t.store.commitStep({
+      lease: claim.lease, status: "COMPLETED", state: { ...claim.run.state, output: { went: true } }, storedEntries: claim.run.storedEntries, releaseLease: true,
+      events: [{ type: "run.completed", step: claim.run.state.step, data: { output: { went: true } } }], wakeRun: { runId: run.id, waitingFor: `child:${childRow.id}` },
+    });
+    const woken = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(woken.runnableAt!.getTime()).toBeLessThanOrEqual(clock.now().getTime());
+    expect(await t.store.listSignals(run.id)).toEqual([]);
+    await drain();
+    const done = await t.runtime.getRun(run.id);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.state.output).toMatchObject({ child: { runId: childRow.id, status: "COMPLETED", output: { went: true } } });
+  });
+
   it("a lost wake-up is made good by the backstop timer: the parent reads the child itself", async () => {
     const child = childThatWaits();
     const parent = parentOf(child.slug);

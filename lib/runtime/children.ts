@@ -9,11 +9,13 @@ import { TERMINAL_STATUSES, type AgentDefinition, type Decision, type RunRecord,
 //
 // - Idempotent across crashes: the child's idempotency key is derived from (parent run, step, index), so a
 //   parent step that crashed after starting the child and is taken again finds the same child, never a second.
-// - Durable: the parent parks WAITING_EVENT on the signal type `child:<childRunId>` (no lease, no compute);
-//   the child's end delivers that signal (a wake-up only). The parent reads the child's run itself, so a
-//   wake-up lost to a crash between the child's last commit and the signal is made good by a backstop
-//   timer: the parent looks at the child again after childCheckMs, then after twice as long each time
-//   (at most a day), so a child that waits a week for a person costs its parent a few checks, not thousands.
+// - Durable: the parent parks WAITING_EVENT on the type `child:<childRunId>` (no lease, no compute). The
+//   child's last commit wakes it in the same transaction (StepCommit.wakeRun: a crash right after cannot
+//   lose it), and a signal of that type follows the commit, for a parent parking at that very moment (its
+//   park sees the signal, as for any event). Both are wake-ups only: the parent reads the child's run itself.
+//   A backstop timer covers the rest (a child ended by a person's cancel, whose signal a crash lost): the
+//   parent looks at the child after childCheckMs, then twice as long each time (at most a day), so a child
+//   that waits a week for a person costs its parent a dozen looks, not thousands.
 // - The child's outcome becomes a receipt fact of the parent under `child:<childRunId>`.
 
 type SpawnDecision = Extract<Decision, { kind: "spawn" }>;

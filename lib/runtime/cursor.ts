@@ -1,4 +1,4 @@
-import { notifyParent } from "./children";
+import { childSignalType, notifyParent } from "./children";
 import type { EngineContext } from "./context";
 import { AppError } from "./errors";
 import { appendObservation, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
@@ -133,8 +133,11 @@ export class RunCursor {
 
   async finish(status: "COMPLETED" | "FAILED" | "CANCELLED", error?: string) {
     this.state.pending = null;
-    const outcome = await this.commit({ status, releaseLease: true, error: error ?? null });
-    if (this.run.spawnedByRunId) await notifyParent(this.ctx, this.run, status); // a child run: its parent waits for this
+    // A child run: its parent waits for this. Woken in the commit itself (so a crash right after cannot lose
+    // it), and told by a signal after it (which a parent parking at this very moment sees: children.ts).
+    const parent = this.run.spawnedByRunId;
+    const outcome = await this.commit({ status, releaseLease: true, error: error ?? null, ...(parent ? { wakeRun: { runId: parent, waitingFor: childSignalType(this.runId) } } : {}) });
+    if (parent) await notifyParent(this.ctx, this.run, status);
     return outcome;
   }
 }

@@ -71,6 +71,9 @@ export type StepCommit = {
   agentVersion?: string;
   /** The permission epoch the step's check read: the commit is refused (PERMISSIONS_CHANGED) if it moved since. */
   permissionEpoch?: number;
+  /** Wake another run if it is parked on this event type, in this commit (a child's end wakes its parent,
+   *  children.ts). No signal is stored: the woken run reads what it waits for. */
+  wakeRun?: { runId: string; waitingFor: string };
 };
 
 export type CommitResult = { stateSeq: number; eventSeq: number };

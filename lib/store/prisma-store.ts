@@ -57,7 +57,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   }
 
   /** commitStep on SQLite: raw statements (sqlite-sql.ts) in one Prisma transaction; a throw rolls it all back. */
-  async function commitStepSqlite(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean }> {
+  async function commitStepSqlite(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean; otherWoken: boolean }> {
     const { lease } = commit;
     return db.$transaction(async (tx) => {
       const run = (s: Statement) => tx.$executeRawUnsafe(s.sql, ...s.values);
@@ -80,12 +80,13 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       if (commit.consumeSignalIds?.length) await run(sqlite.consumeSignals(commit.consumeSignalIds, at));
       const waitingFor = parksOnEvent(commit);
       const woken = waitingFor ? (await run(sqlite.wakeIfSignalWaiting(lease.runId, waitingFor, at, wallClock()))) > 0 : false;
-      return { stateSeq: head.stateSeq, eventSeq: head.eventSeq, woken };
+      const otherWoken = commit.wakeRun ? (await run(sqlite.wakeWaiting(commit.wakeRun.runId, commit.wakeRun.waitingFor, at, wallClock()))) > 0 : false;
+      return { stateSeq: head.stateSeq, eventSeq: head.eventSeq, woken, otherWoken };
     });
   }
 
   /** commitStep on Postgres: one statement (postgres-sql.ts), plus a read only when it wrote nothing. */
-  async function commitStepPostgres(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean }> {
+  async function commitStepPostgres(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean; otherWoken: boolean }> {
     const { lease } = commit;
     const [row] = await commits<CommitRow>(commitStepStatement(commit, state, at, wallClock()));
     if (!row) throw await whyNotWritten(commit, (await query(leaseHeldStatement(lease))).length > 0, () => store.permissionEpoch());
@@ -95,7 +96,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       // The commit stands; this closes the window of a signal delivered while it ran (see the statement).
       woken = (await query(wakeIfSignalWaitingStatement({ runId: lease.runId, waitingFor, stateSeq: row.stateSeq, at, updatedAt: wallClock() }))).length > 0;
     }
-    return { stateSeq: row.stateSeq, eventSeq: row.eventSeq, woken };
+    return { stateSeq: row.stateSeq, eventSeq: row.eventSeq, woken, otherWoken: Boolean(row.otherWoken) };
   }
 
   const store: RuntimeStore = {
@@ -172,9 +173,10 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     async commitStep(commit: StepCommit): Promise<CommitResult> {
       const at = now();
       const state = splitState(commit.state, commit.storedEntries);
-      const { woken, ...result } = await (postgres ? commitStepPostgres(commit, state, at) : commitStepSqlite(commit, state, at));
+      const { woken, otherWoken, ...result } = await (postgres ? commitStepPostgres(commit, state, at) : commitStepSqlite(commit, state, at));
       const wakeup = wakeupOf(commit, woken, at);
       if (wakeup) wakeups.emit(wakeup);
+      if (otherWoken && commit.wakeRun) wakeups.emit({ runId: commit.wakeRun.runId });
       return result;
     },
 
