@@ -222,6 +222,21 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect(done.state.output).toMatchObject({ child: { runId: childRow.id, status: "COMPLETED", output: { went: true } } });
   });
 
+  it("a child's cancel wakes its parked parent in the cancel's own transaction", async () => {
+    const child = childThatWaits();
+    const parent = parentOf(child.slug);
+    const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
+    await drain();
+    const [childRow] = await childrenOf(run.id);
+    // The store's half of cancelRun, with nothing after it (no signal).
+    await t.store.transitionRun({ runId: childRow.id, from: ["WAITING_EVENT"], to: "CANCELLED", revokeLease: true, events: [], wakeRun: { runId: run.id, waitingFor: `child:${childRow.id}` } });
+    const woken = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(woken.runnableAt!.getTime()).toBeLessThanOrEqual(clock.now().getTime());
+    expect(await t.store.listSignals(run.id)).toEqual([]);
+    await drain();
+    expect((await t.runtime.getRun(run.id)).state.output).toMatchObject({ child: { runId: childRow.id, status: "CANCELLED" } });
+  });
+
   it("a lost wake-up is made good by the backstop timer: the parent reads the child itself", async () => {
     const child = childThatWaits();
     const parent = parentOf(child.slug);

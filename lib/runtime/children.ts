@@ -13,8 +13,8 @@ import { TERMINAL_STATUSES, type AgentDefinition, type Decision, type RunRecord,
 //   child's last commit wakes it in the same transaction (StepCommit.wakeRun: a crash right after cannot
 //   lose it), and a signal of that type follows the commit, for a parent parking at that very moment (its
 //   park sees the signal, as for any event). Both are wake-ups only: the parent reads the child's run itself.
-//   A backstop timer covers the rest (a child ended by a person's cancel, whose signal a crash lost): the
-//   parent looks at the child after childCheckMs, then twice as long each time (at most a day), so a child
+//   A child cancelled by hand wakes its parent in the cancel's transaction the same way. A backstop timer
+//   covers what is left (a parent that parked as the child ended, and a crash took the signal): the parent looks at the child after childCheckMs, then twice as long each time (at most a day), so a child
 //   that waits a week for a person costs its parent a dozen looks, not thousands.
 // - The child's outcome becomes a receipt fact of the parent under `child:<childRunId>`.
 

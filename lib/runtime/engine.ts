@@ -3,7 +3,7 @@ import { AgentRegistry } from "./agent-registry";
 import { upgradeRun, upgradeVersion, type VersionUpgrade } from "./agent-upgrade";
 import { silentLogger, type EngineContext, type RuntimeOptions } from "./context";
 import { checkUnknownOutcome } from "./check-outcome";
-import { cancelChildren, notifyParent } from "./children";
+import { cancelChildren, childSignalType, notifyParent } from "./children";
 import { newRunState, runCreatedEvent } from "./new-run";
 import { decidePacket } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
@@ -64,8 +64,11 @@ export function createRuntime(options: RuntimeOptions) {
   /** Cancel a run, then its children (each cascading to its own); a child cancelled by hand wakes its parent. */
   async function cancelRun(opts: { runId: string; by: string; reason?: string; via?: string }, cascaded: boolean): Promise<RunRecord> {
     const active = RUN_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
+    // A child cancelled by hand wakes its parent with the cancel (the signal after it is for a parent parking just then).
+    const parent = cascaded ? null : (await store.getRun(opts.runId).catch(() => null))?.spawnedByRunId ?? null;
     // Bumping the epoch fences out a worker that is mid-step: its next write is refused.
     const run = await store.transitionRun({
+      ...(parent ? { wakeRun: { runId: parent, waitingFor: childSignalType(opts.runId) } } : {}),
       runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, audit: auditNote("runs.cancel", opts.runId, opts, { reason: opts.reason ?? null, ...(cascaded ? { cascaded: true } : {}) }),
       events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null, ...(cascaded ? { cascaded: true } : {}) } }],
     });

@@ -134,6 +134,8 @@ export type RuntimeStore = {
     /** Apply only to the run as it was read: this checkpoint, and no worker holding an unexpired lease
      *  (CONFLICT otherwise). For a change built on the state read, to a run that may be stepped meanwhile. */
     expect?: { stateSeq: number };
+    /** Wake another run parked on this event type, in the same transaction (a cancelled child's parent). */
+    wakeRun?: { runId: string; waitingFor: string };
   }): Promise<RunRecord>;
 
   listEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<TraceEvent[]>;

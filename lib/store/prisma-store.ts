@@ -180,7 +180,8 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       return result;
     },
 
-    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion, audit, expect }) {
+    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion, audit, expect, wakeRun }) {
+      let otherWoken = false;
       const at = now();
       const state = newState ? splitState(newState.state, newState.storedEntries) : null;
       const record = await db.$transaction(async (tx) => {
@@ -216,9 +217,15 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
           await tx.checkpoint.create({ data: { runId, seq: row.stateSeq, step: newState!.state.step, state: state.head, entrySeq: row.entrySeq, createdAt: at } });
         }
         if (row.runnableAt) await notifyInTransaction(tx, postgres, { runId });
+        if (wakeRun) {
+          const woken = await tx.run.updateMany({ where: { id: wakeRun.runId, status: "WAITING_EVENT", waitingFor: wakeRun.waitingFor }, data: { wakeAt: at, runnableAt: at } });
+          otherWoken = woken.count > 0;
+          if (otherWoken) await notifyInTransaction(tx, postgres, { runId: wakeRun.runId });
+        }
         return (await toRunRecords(tx, [row]))[0];
       });
       if (record.leaseOwner === null && runnableAtOf(to, null, at)) wakeups.emit({ runId });
+      if (otherWoken) wakeups.emit({ runId: wakeRun!.runId });
       return record;
     },
 
