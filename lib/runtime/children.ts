@@ -14,8 +14,9 @@ import { TERMINAL_STATUSES, type AgentDefinition, type Decision, type RunRecord,
 //   lose it), and a signal of that type follows the commit, for a parent parking at that very moment (its
 //   park sees the signal, as for any event). Both are wake-ups only: the parent reads the child's run itself.
 //   A child cancelled by hand wakes its parent in the cancel's transaction the same way. A backstop timer
-//   covers what is left (a parent that parked as the child ended, and a crash took the signal): the parent looks at the child after childCheckMs, then twice as long each time (at most a day), so a child
-//   that waits a week for a person costs its parent a dozen looks, not thousands.
+//   covers what is left (a parent that parked as the child ended, and a crash took the signal): the parent
+//   looks at the child after childCheckMs, then twice as long each time (at most a day), so a child that
+//   waits a week for a person costs its parent a dozen looks, not thousands.
 // - The child's outcome becomes a receipt fact of the parent under `child:<childRunId>`.
 
 type SpawnDecision = Extract<Decision, { kind: "spawn" }>;
@@ -87,8 +88,9 @@ function waitForChild(ctx: EngineContext, cursor: RunCursor, childRunId: string,
 }
 
 /**
- * A child ended: wake its parent. Best effort after the child's own commit — the parent's backstop timer
- * covers a crash in between. The signal is the wake-up only; the parent reads the outcome from the child's run.
+ * A child ended: tell its parent by a signal, after the child's own commit (which already woke a parked
+ * parent): a parent parking at that moment sees it. Best effort — the backstop timer covers a crash in
+ * between. A wake-up only; the parent reads the outcome from the child's run.
  */
 export async function notifyParent(ctx: EngineContext, child: Pick<RunRecord, "id" | "spawnedByRunId">, status: RunStatus): Promise<void> {
   if (!child.spawnedByRunId) return;
