@@ -84,6 +84,16 @@ describe("defineAgent", () => {
     expect(definitionError(() => defineAgent(noBrain as never))).toMatch(/either a policy/);
     expect(definitionError(() => defineAgent({ ...base, gates: { "payments.refund": { approvals: 9 } } }))).toMatch(/approvals must be 1 to 5/);
     expect(definitionError(() => defineAgent({ ...base, input: { parse: () => 1 } as never }))).toMatch(/input must be a zod schema/);
+    expect(definitionError(() => defineAgent({ ...base, spawns: ["Not A Slug"] }))).toMatch(/spawns must be a list of agent slugs/);
+  });
+
+  it("names the agents it may start child runs of; they are part of its version, and nothing changes without them", () => {
+    const plain = defineAgent(base);
+    expect(plain.definition.spawns).toBeUndefined();
+    expect(defineAgent({ ...base, spawns: [] }).definition.version).toBe(plain.definition.version);
+    const parent = defineAgent({ ...base, spawns: ["reviewer", "reviewer"] });
+    expect(parent.definition.spawns).toEqual(["reviewer"]);
+    expect(parent.definition.version).not.toBe(plain.definition.version);
   });
 
   describe("model: true", () => {

@@ -126,6 +126,32 @@ describe("model policy", () => {
     expect(single.doGenerateCalls[0].providerOptions).toMatchObject({ openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } });
   });
 
+  it("an agent that may start child runs is offered spawn, with the agents it names and their input schemas", async () => {
+    const reviewer = { slug: "reviewer", description: "Reviews a refund", input: z.object({ orderId: z.string() }) };
+    const model = mockModel(toolCall("spawn", { agent: "reviewer", input: { orderId: "o-42" }, reason: "a second opinion" }));
+    const out = await createModelPolicy({ model, tools }).decide({ ...policyInput(), children: [reviewer] });
+    expect(out.decision).toEqual({ kind: "spawn", agent: "reviewer", input: { orderId: "o-42" }, reason: "a second opinion" });
+    const offered = model.doGenerateCalls[0].tools!.find((t) => t.name === "spawn") as unknown as { inputSchema: { properties: { agent: { enum: string[] }; input: { description: string } } } };
+    expect(offered.inputSchema.properties.agent.enum).toEqual(["reviewer"]);
+    expect(offered.inputSchema.properties.input.description).toContain('"orderId"');
+    expect(promptText(model.doGenerateCalls[0])).toContain("- reviewer: Reviews a refund");
+
+    // Without children it is not offered; like a control tool it may only be a turn's last call.
+    const plain = mockModel(toolCall("orders_get", { args: { orderId: "o-42" }, reasoning: "read", evidence: [] }));
+    await createModelPolicy({ model: plain, tools }).decide(policyInput());
+    expect(plain.doGenerateCalls[0].tools!.map((t) => t.name)).not.toContain("spawn");
+    const early = mockModel({
+      content: [
+        { type: "tool-call", toolCallId: "a", toolName: "spawn", input: JSON.stringify({ agent: "reviewer", input: {}, reason: "r" }) },
+        { type: "tool-call", toolCallId: "b", toolName: "orders_get", input: JSON.stringify({ args: { orderId: "o-42" }, reasoning: "read", evidence: [] }) },
+      ],
+      finishReason: "tool-calls", usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, warnings: [],
+    }, toolCall("spawn", { agent: "reviewer", input: { orderId: "o-42" }, reason: "r" }));
+    const again = await createModelPolicy({ model: early, tools }).decide({ ...policyInput(), children: [reviewer] });
+    expect(again.decision).toMatchObject({ kind: "spawn", agent: "reviewer" });
+    expect(promptText(early.doGenerateCalls[1])).toMatch(/spawn before other tools in the same turn/);
+  });
+
   it("several tool calls in one reply: the first is the decision, the rest queued in order; control tools only last", async () => {
     const reply = (...calls: Array<[string, unknown]>): GenerateResult => ({
       content: calls.map(([toolName, input], i) => ({ type: "tool-call" as const, toolCallId: `call-${i}`, toolName, input: JSON.stringify(input) })),

@@ -222,3 +222,60 @@ describe("the exporting store", () => {
     expect(sent.map((s) => s.name)).toEqual(["chat gpt-4o-mini", "execute_tool orders.get", "execute_tool orders.get", "step 0", "chat gpt-4o-mini"]);
   });
 });
+
+describe("child runs", () => {
+  const PARENT = "run_otel_parent";
+  const CHILD = "run_otel_child";
+  const parentTrace = "0af7651916cd43dd8448eb211c80319c";
+
+  it("a child run's root is in its parent's trace, under the step that started it, and links to it", () => {
+    const traceparent = `00-${parentTrace}-${spanIdOf(PARENT, "step/3")}-01`;
+    const at = Date.parse("2026-01-01T00:00:00Z");
+    const events: TraceEvent[] = [
+      { runId: CHILD, seq: 1, step: 0, type: "run.created", data: { agent: "reviewer", traceContext: { traceparent } }, at: new Date(at) },
+      { runId: CHILD, seq: 2, step: 0, type: "run.spawned_by", data: { parentRunId: PARENT, parentStep: 3, parentAgent: "writer" }, at: new Date(at) },
+      { runId: CHILD, seq: 3, step: 0, type: "run.status", data: { from: "QUEUED", to: "RUNNING" }, at: new Date(at + 1000) },
+      { runId: CHILD, seq: 4, step: 0, type: "run.completed", data: { output: 1 }, at: new Date(at + 1000) },
+      { runId: CHILD, seq: 5, step: 0, type: "run.status", data: { from: "RUNNING", to: "COMPLETED" }, at: new Date(at + 1000) },
+    ];
+    const spans = createSpanFold(CHILD).apply(events).map((f) => f.span);
+    const root = spans.find((s) => s.name === "invoke_agent reviewer")!;
+    expect(root).toMatchObject({ traceId: parentTrace, parentSpanId: spanIdOf(PARENT, "step/3"), attributes: { "tether.run.spawned_by": PARENT, "tether.run.spawned_at_step": 3 } });
+    expect(root.links).toEqual([{ traceId: parentTrace, spanId: spanIdOf(PARENT, "step/3"), attributes: { "tether.link": "spawned_by", "tether.run.id": PARENT } }]);
+    expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([parentTrace]));
+  });
+
+  it("the parent's step span shows the child started and completed", () => {
+    const at = Date.parse("2026-01-01T00:00:00Z");
+    const ev = (seq: number, type: string, data: Record<string, unknown>, t: number, step = 0): TraceEvent => ({ runId: PARENT, seq, step, type, data, at: new Date(at + t) });
+    const spans = createSpanFold(PARENT).apply([
+      ev(1, "run.created", { agent: "writer" }, 0),
+      ev(2, "run.status", { from: "QUEUED", to: "RUNNING" }, 1000),
+      ev(3, "child.started", { childRunId: CHILD, agent: "reviewer", idempotencyKey: `spawn:${PARENT}:0:0` }, 1000),
+      ev(4, "run.status", { from: "RUNNING", to: "WAITING_EVENT" }, 1000),
+      ev(5, "run.status", { from: "WAITING_EVENT", to: "RUNNING" }, 2000),
+      ev(6, "child.completed", { childRunId: CHILD, agent: "reviewer", status: "COMPLETED" }, 2000),
+      ev(7, "run.completed", { output: 1 }, 2000, 1),
+      ev(8, "run.status", { from: "RUNNING", to: "COMPLETED" }, 2000, 1),
+    ]).map((f) => f.span);
+    const step = spans.find((s) => s.name === "step 0")!;
+    expect(step.events.map((e) => [e.name, e.attributes["tether.childRunId"]])).toEqual([["child.started", CHILD], ["child.completed", CHILD]]);
+    expect(step.events[1].attributes["tether.status"]).toBe("COMPLETED");
+  });
+
+  it("the exporting store starts a child run in its parent's trace: the parent's caller's, or the parent's own", async () => {
+    const created: Array<{ data: Record<string, unknown> }> = [];
+    let parentCreated: Record<string, unknown> = { agent: "writer", traceContext: { traceparent: `00-${parentTrace}-b7ad6b7169203331-01` } };
+    const fake = {
+      createRun: async (run: { events: Array<{ data: Record<string, unknown> }> }) => { created.push(run.events[0]); return { run: {}, created: true }; },
+      listEvents: async () => [{ runId: PARENT, seq: 1, step: 0, type: "run.created", data: parentCreated, at: new Date() }],
+    } as unknown as RuntimeStore;
+    const store = withTraceExport(fake, { sink: { export: () => {}, flush: async () => {}, shutdown: async () => {} } });
+    const child = { spawnedByRunId: PARENT, spawnedAtStep: 2, events: [{ type: "run.created", step: 0, data: { agent: "reviewer" } }] } as never;
+    await store.createRun(child);
+    expect(created[0].data.traceContext).toEqual({ traceparent: `00-${parentTrace}-${spanIdOf(PARENT, "step/2")}-01` });
+    parentCreated = { agent: "writer" };
+    await store.createRun(child);
+    expect(created[1].data.traceContext).toEqual({ traceparent: `00-${traceIdOfRun(PARENT)}-${spanIdOf(PARENT, "step/2")}-01` });
+  });
+});

@@ -4,6 +4,7 @@ import { Card } from "@/components/ui/card";
 import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
 import type { ImpactLevel, ToolTraits } from "@/lib/runtime/impact";
 import type { DecisionPacket, PacketStatus, RunStatus } from "@/lib/runtime/types";
+import type { RunLink } from "@/lib/queries/run-family";
 import { ImpactBadge } from "./impact-badge";
 import { Meta, PacketMeta } from "./packet-meta";
 
@@ -34,7 +35,7 @@ type PacketSummaryProps = {
   traits?: ToolTraits;
   impactLevel?: ImpactLevel;
   impactReason?: string;
-  run?: { status: RunStatus; agent: string } | null;
+  run?: { status: RunStatus; agent: string; parent?: RunLink | null } | null;
 };
 
 /** The proposed action in plain words, with its status, impact, four-eyes progress, expiry and run. */
@@ -66,6 +67,16 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
         )}
         <PacketMeta packet={packet} now={now} />
       </dl>
+      {run?.parent && (
+        <p className="mt-3 text-xs text-zinc-600" data-testid="packet-parent-run">
+          Asked in a child run, started by {run.parent.agentSlug}
+          {run.parent.spawnedAtStep != null ? ` at step ${run.parent.spawnedAtStep}` : ""} in run{" "}
+          <Link href={`/runs/${encodeURIComponent(run.parent.id)}`} className="font-mono text-blue-700 hover:underline">
+            {run.parent.id}
+          </Link>{" "}
+          <StatusBadge status={run.parent.status} />
+        </p>
+      )}
     </Card>
   );
 }

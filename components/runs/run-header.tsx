@@ -2,7 +2,9 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { RunRecord } from "@/lib/runtime/types";
+import type { RunFamily } from "@/lib/queries/run-family";
 import { LiveStatus, LiveUpdatedAt } from "./live/live-status";
+import { RunFamilyLinks } from "./run-family";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -13,7 +15,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function RunHeader({ run, now, actions }: { run: RunRecord; now: Date; actions?: ReactNode }) {
+export function RunHeader({ run, now, actions, family }: { run: RunRecord; now: Date; actions?: ReactNode; family?: RunFamily }) {
   const isLeaseExpired = run.leaseExpiresAt !== null && run.leaseExpiresAt <= now;
   return (
     <header className="mb-6">
@@ -54,6 +56,7 @@ export function RunHeader({ run, now, actions }: { run: RunRecord; now: Date; ac
           </Link>
         </p>
       )}
+      {family && <RunFamilyLinks family={family} />}
       {run.compactedAt && (
         <p className="mt-3 text-xs text-zinc-500">
           Compacted <Timestamp value={run.compactedAt} relativeTo={now} /> by retention: its intermediate checkpoints and its

@@ -27,6 +27,7 @@ export function RunsTable({ runs }: { runs: RunListItem[] }) {
                 {run.id}
               </Link>
               {run.parentRunId && <span className="block text-[11px] text-zinc-500">fork of {run.parentRunId}</span>}
+              {run.spawnedByRunId && <span className="block text-[11px] text-zinc-500">child of {run.spawnedByRunId}</span>}
             </Td>
             <Td>
               {run.agentSlug}

@@ -1,7 +1,7 @@
 import { generateText, jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type LanguageModelUsage, type ModelMessage } from "ai";
 import { z } from "zod";
 import type { AgentDefinition, Decision, ModelUsage, Policy, PolicyInput, RunState, ToolDefinition } from "@/lib/runtime";
-import { clip, CONTROL_TOOLS, json, renderState, renderSystem, type ControlTool, type Offer } from "./model-prompt";
+import { clip, CONTROL_TOOLS, json, renderState, renderSystem, SPAWN_TOOL, type ControlTool, type Offer } from "./model-prompt";
 import type { TokenSink } from "@/lib/live/live-feed";
 import { describeModel, type ModelPricing } from "./model-provider";
 
@@ -13,7 +13,8 @@ export { CONTROL_TOOLS };
 // facts with their kind, authority and age, the approvals and what was turned down, the last observations —
 // and calls one tool or several: the agent's tools (the engine checks permissions, validates the arguments
 // against the tool's schema and executes them) and, only as the last call, a control tool (complete, fail,
-// sleep, wait_event, record). The SDK never executes anything: the tools are offered without `execute`.
+// sleep, wait_event, record; and `spawn` for an agent that may start child runs: AgentDefinition.spawns).
+// The SDK never executes anything: the tools are offered without `execute`.
 //
 // Several calls in one turn: the first is the step's decision, the rest `queued`; the engine keeps
 // them in the run's state and takes one a step without asking again, and drops the rest once one of them does
@@ -166,7 +167,7 @@ const META_KEYS = ["args", "reasoning", "evidence", "uncertainty", "resultKey", 
 
 function offerTools(input: PolicyInput, definitions: Map<string, ToolDefinition>, cache: Map<string, JSONSchema7>): Offer {
   const offer: Offer = { tools: {}, targets: new Map(), fnName: new Map() };
-  const taken = new Set<string>(CONTROL_TOOLS);
+  const taken = new Set<string>([...CONTROL_TOOLS, SPAWN_TOOL]);
   const planIds = input.state.plan.map((p) => p.id);
 
   for (const info of input.tools) {
@@ -195,6 +196,22 @@ function offerTools(input: PolicyInput, definitions: Map<string, ToolDefinition>
   for (const name of CONTROL_TOOLS) {
     offer.targets.set(name, { kind: "control", tool: name });
     offer.tools[name] = tool({ description: CONTROL[name].description, inputSchema: jsonSchema(CONTROL[name].json(planIds)) });
+  }
+  if (input.children?.length) {
+    offer.targets.set(SPAWN_TOOL, { kind: "spawn" });
+    const schemas = input.children.map((c) => `${c.slug}: ${JSON.stringify(argsSchema({ name: `spawn:${c.slug}`, input: c.input }, cache))}`);
+    offer.tools[SPAWN_TOOL] = tool({
+      description: "Start a run of another agent with its input and wait for it to end (durably: the run parks). Its outcome (status, output or error) comes back as a receipt fact \"child:<runId>\". Only as the last call of a turn.",
+      inputSchema: jsonSchema({
+        type: "object",
+        properties: {
+          agent: { type: "string", enum: input.children.map((c) => c.slug) },
+          input: { description: `The child run's input, matching its agent's input schema: ${schemas.join("; ")}` },
+          reason: { type: "string", description: "Why this work is delegated, in one sentence." },
+        },
+        required: ["agent", "input", "reason"],
+      }),
+    });
   }
   return offer;
 }
@@ -293,9 +310,9 @@ type ToolCallPart = { toolName: string; input: unknown };
  * not is dropped with the calls after it. A control tool ends a turn: one before the last call makes the reply unusable.
  */
 function interpretTurn(calls: ToolCallPart[], offer: Offer, state: RunState, text: string): { ok: true; decisions: Decision[]; dropped: Array<{ name: string; problem: string }> } | { ok: false; problem: string } {
-  const control = calls.findIndex((c) => offer.targets.get(c.toolName)?.kind === "control");
+  const control = calls.findIndex((c) => { const kind = offer.targets.get(c.toolName)?.kind; return kind === "control" || kind === "spawn"; });
   if (control !== -1 && control < calls.length - 1) {
-    return { ok: false, problem: `it called ${calls[control].toolName} before other tools in the same turn; a control tool (${CONTROL_TOOLS.join(", ")}) may only be the last call` };
+    return { ok: false, problem: `it called ${calls[control].toolName} before other tools in the same turn; a control tool (${[...CONTROL_TOOLS, SPAWN_TOOL].join(", ")}) may only be the last call` };
   }
   const decisions: Decision[] = [];
   for (const [i, call] of calls.entries()) {
@@ -330,6 +347,12 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
       ...(activeStep ? { planStep: activeStep } : {}),
     };
     return { ok: true, decision };
+  }
+
+  if (target.kind === "spawn") {
+    if (typeof input.agent !== "string" || !input.agent) return { ok: false, problem: `the arguments of ${fn} are invalid (agent: name the agent to start)` };
+    const reason = typeof input.reason === "string" && input.reason ? clip(input.reason, 2000) : undefined;
+    return { ok: true, decision: { kind: "spawn", agent: input.agent, input: parseMaybeJson(input.input) ?? {}, ...(reason ? { reason } : {}) } };
   }
 
   const parsed = CONTROL[target.tool].check.safeParse(input);

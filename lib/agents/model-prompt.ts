@@ -7,9 +7,11 @@ import { FACT_AUTHORITY, type Fact, type Observation, type PolicyInput } from "@
 
 export const CONTROL_TOOLS = ["complete", "fail", "sleep", "wait_event", "record"] as const;
 export type ControlTool = (typeof CONTROL_TOOLS)[number];
+/** Offered besides the control tools when the agent may start child runs (AgentDefinition.spawns): it ends a turn too. */
+export const SPAWN_TOOL = "spawn";
 
 /** What a function name offered to the model stands for. */
-export type Target = { kind: "agent"; tool: string } | { kind: "control"; tool: ControlTool };
+export type Target = { kind: "agent"; tool: string } | { kind: "control"; tool: ControlTool } | { kind: "spawn" };
 export type Offer = { tools: Record<string, Tool>; targets: Map<string, Target>; fnName: Map<string, string> };
 
 const MAX_FACTS = 60;
@@ -92,6 +94,10 @@ export function renderState(input: PolicyInput, offer: Offer): string {
   lines.push("## Your tools");
   for (const t of input.tools) lines.push(`- ${offer.fnName.get(t.name)} = ${t.name} (${t.capability}, ${t.semantics}): ${t.description}`);
   lines.push(`- control: ${CONTROL_TOOLS.join(", ")}`);
+  if (input.children?.length) {
+    lines.push(`- ${SPAWN_TOOL} (last call of a turn): start a run of another agent and wait for it; its outcome comes back as a receipt fact "child:<runId>". Agents:`);
+    for (const c of input.children) lines.push(`  - ${c.slug}: ${c.description}`);
+  }
   if (state.consecutiveErrors > 0) lines.push("", `Warning: ${state.consecutiveErrors} failed action(s) in a row; the run stops after a few more.`);
   lines.push("", "Choose the next action now: call a tool (or several, in the order they should run).");
   return lines.join("\n");

@@ -14,6 +14,8 @@ export function presentRun(run: RunRecord) {
     error: run.error,
     startedBy: run.startedBy,
     parentRunId: run.parentRunId,
+    spawnedByRunId: run.spawnedByRunId,
+    spawnedAtStep: run.spawnedAtStep,
     leaseOwner: run.leaseOwner,
     wakeAt: run.wakeAt,
     waitingFor: run.waitingFor,

@@ -13,6 +13,7 @@ import type { DecisionPacket, RunStatus, ToolDefinition } from "@/lib/runtime/ty
 import { getRuntime } from "@/lib/runtime.server";
 import { hotQuery } from "@/lib/store/hot-path";
 import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
+import { findRunParent, type RunLink } from "./run-family";
 
 
 /** findTool: by name, and for a run when given (a run's own tools: an open gate's requested action). */
@@ -52,7 +53,8 @@ export type PacketView = {
   argsSchema: JsonSchema | null;
   /** The tool can look its calls up by operation id ("Check now" on an unknown outcome). */
   canLookUp: boolean;
-  run: { status: RunStatus; agent: string } | null;
+  /** `parent`: a child run's parent (its agent, its step that started the run), for the reviewer's context. */
+  run: { status: RunStatus; agent: string; parent: RunLink | null } | null;
 };
 
 /** Everything the packet page shows, or null when there is no such packet. */
@@ -64,7 +66,8 @@ export async function getPacketView(id: string, deps: InboxDeps = consoleDeps())
   const traits = tool ? { capability: tool.capability, semantics: tool.semantics } : null;
   // A budget packet's "arguments" are the extension the reviewer approves or edits (runtime budget.ts).
   const argsSchema = packet.kind === "BUDGET" ? argsJsonSchema({ input: budgetExtensionSchema }) : tool ? argsJsonSchema(tool) : null;
-  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema, canLookUp: Boolean(tool?.lookup), run: run ? { status: run.status, agent: run.agentSlug } : null };
+  const parent = run ? await findRunParent(run, deps.db) : null;
+  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema, canLookUp: Boolean(tool?.lookup), run: run ? { status: run.status, agent: run.agentSlug, parent } : null };
 }
 
 /** zod → JSON Schema on the server, so the client gets a plain object it can render a form from. */

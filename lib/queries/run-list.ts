@@ -32,6 +32,8 @@ export type RunListItem = {
   step: number | null;
   error: string | null;
   parentRunId: string | null;
+  /** A child run: the run whose step started it. */
+  spawnedByRunId: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** The engine could not read the stored state (bad JSON, unknown schema version) and set the run aside: listed, flagged. */
@@ -84,7 +86,7 @@ function whereOf(filter: RunListFilter, idPrefix: string | undefined) {
 
 /** The columns the list shows (no state, no input: the search filters on input without reading it back). */
 export const runListSelect = {
-  id: true, agentSlug: true, agentVersion: true, status: true, stateSeq: true, error: true, parentRunId: true, createdAt: true, updatedAt: true,
+  id: true, agentSlug: true, agentVersion: true, status: true, stateSeq: true, error: true, parentRunId: true, spawnedByRunId: true, createdAt: true, updatedAt: true,
 } satisfies Prisma.RunSelect;
 
 /** What the store writes into run.error when it sets aside a run whose state it cannot load (lib/store quarantine). */

@@ -22,6 +22,7 @@
 //   effect.awaiting_caller      an open gate's approved action handed to the caller who executes it
 //   tool.rejected               the agent asked for a tool outside its grant, or with malformed arguments
 //   signal.received / signal.consumed / signal.timeout   an outside system (or its deadline) moved the run
+//   run.spawned_by / child.*    a child run: which run's step started it; started, completed (its outcome), refused
 // Kept when:
 //   tool.call                   the tool is not a pure read: the call that changed (or may have changed)
 //                               the world, with arguments, attempt, idempotency key, receipt or error class
@@ -45,9 +46,9 @@
 export const AUDIT_EVENT_TYPES = [
   "run.created", "run.status", "run.completed", "run.cancelled", "run.retried", "run.resumed", "run.forked", "run.upgraded", "agent.version_changed", "agent.version_gone", "agent.version_cancelled",
   "effect.intent", "effect.lookup", "effect.recovering", "effect.unknown_outcome", "effect.awaiting_caller",
-  "tool.rejected", "signal.received", "signal.consumed", "signal.timeout",
+  "tool.rejected", "signal.received", "signal.consumed", "signal.timeout", "run.spawned_by",
 ] as const;
-export const AUDIT_EVENT_PREFIXES = ["gate.", "budget."] as const;
+export const AUDIT_EVENT_PREFIXES = ["gate.", "budget.", "child."] as const;
 
 /** Kept or dropped by their data (isAuditEvent). */
 export const CONDITIONAL_EVENT_TYPES = ["tool.call", "permission.checked"] as const;

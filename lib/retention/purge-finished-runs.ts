@@ -6,6 +6,8 @@
 // statement its own transaction, so a backlog never becomes one giant transaction. Idempotent: a
 // compacted run is marked (Run.compactedAt) and not read again — unless it ran again after that (a retry)
 // and finished again, when its newer history is compacted in turn.
+// A child run (Run.spawnedByRunId) is compacted only once its parent has finished too: while the parent
+// runs, its trace links to the child's whole history; after that both age out on their own clocks.
 import type { Db } from "@/lib/db";
 import { TERMINAL_STATUSES } from "@/lib/runtime/types";
 import { CONDITIONAL_EVENT_TYPES, TRACE_ONLY_EVENT_TYPES, isAuditEvent } from "./audit-events";
@@ -25,7 +27,7 @@ export type PurgeResult = { runs: number; checkpointsDeleted: number; eventsDele
 export const DEFAULT_PURGE_BATCH_SIZE = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type RunHead = { id: string; createdAt: Date; updatedAt: Date };
+type RunHead = { id: string; createdAt: Date; updatedAt: Date; spawnedByRunId: string | null };
 
 export async function purgeFinishedRuns(db: Db, opts: PurgeFinishedRunsOptions): Promise<PurgeResult> {
   const result: PurgeResult = { runs: 0, checkpointsDeleted: 0, eventsDeleted: 0 };
@@ -39,6 +41,7 @@ export async function purgeFinishedRuns(db: Db, opts: PurgeFinishedRunsOptions):
     const page: RunHead[] = await findCompactableRuns(db, cutoff, after, batchSize);
     for (const run of page) {
       if (opts.signal?.aborted) break;
+      if (await hasActiveParent(db, run)) continue;
       const counts = await compactRun(db, run, { now: opts.now, batchSize });
       result.checkpointsDeleted += counts.checkpointsDeleted;
       result.eventsDeleted += counts.eventsDeleted;
@@ -63,8 +66,15 @@ function findCompactableRuns(db: Db, cutoff: Date, after: RunHead | null, take: 
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take,
-    select: { id: true, createdAt: true, updatedAt: true },
+    select: { id: true, createdAt: true, updatedAt: true, spawnedByRunId: true },
   });
+}
+
+/** A child run whose parent still runs (and waits for it, or reads its trace) is left whole for now. */
+async function hasActiveParent(db: Db, run: RunHead): Promise<boolean> {
+  if (!run.spawnedByRunId) return false;
+  const parent = await db.run.findUnique({ where: { id: run.spawnedByRunId }, select: { status: true } });
+  return parent !== null && !(TERMINAL_STATUSES as readonly string[]).includes(parent.status);
 }
 
 async function compactRun(db: Db, run: RunHead, opts: { now: Date; batchSize: number }) {

@@ -22,7 +22,7 @@ export type AgentVersionExtras = {
 export const AGENT_VERSION_LENGTH = 12;
 
 /** The canonical description the version hashes: plain JSON, keys sorted, functions left out. */
-export function describeAgentForVersion(agent: Pick<AgentDefinition, "slug" | "name" | "description" | "instructions" | "input" | "tools" | "plan" | "maxSteps" | "budget" | "internal">, extras: AgentVersionExtras = {}): unknown {
+export function describeAgentForVersion(agent: Pick<AgentDefinition, "slug" | "name" | "description" | "instructions" | "input" | "tools" | "plan" | "maxSteps" | "budget" | "internal" | "spawns">, extras: AgentVersionExtras = {}): unknown {
   return {
     slug: agent.slug,
     name: agent.name,
@@ -34,6 +34,8 @@ export function describeAgentForVersion(agent: Pick<AgentDefinition, "slug" | "n
     maxSteps: agent.maxSteps ?? null,
     budget: agent.budget ?? null,
     internal: agent.internal ?? false,
+    // Only when set: a version derived before child runs existed stays the same.
+    ...(agent.spawns?.length ? { spawns: [...agent.spawns].sort() } : {}),
     permissions: extras.permissions ?? null,
     policy: extras.policy ?? null,
     source: extras.source ?? null,

@@ -5,7 +5,8 @@ import type { RuntimeStore } from "./store";
 // What every part of the engine is given. No module-level singletons: createRuntime builds one.
 
 export const FAULT_POINTS = ["before-intent", "after-intent", "after-call", "after-commit"] as const;
-export type FaultPoint = (typeof FAULT_POINTS)[number];
+/** "after-spawn": a child run was started and its parent has not recorded it yet (children.ts). */
+export type FaultPoint = (typeof FAULT_POINTS)[number] | "after-spawn";
 
 export type RuntimeOptions = {
   store: RuntimeStore;
@@ -29,6 +30,9 @@ export type RuntimeOptions = {
   maxPolicyAttempts?: number;
   /** The first wait before the policy is asked again; doubled each time, at most 5 min. Default 2 s. */
   policyRetryBaseMs?: number;
+  /** A parent waiting for a child run looks at it after this long, then twice as long each time, at most daily
+   *  (a backstop for a lost wake-up; children.ts); default 5 min. */
+  childCheckMs?: number;
 };
 
 export type EngineContext = {
@@ -47,6 +51,7 @@ export type EngineContext = {
   maxConsecutiveErrors: number;
   maxPolicyAttempts: number;
   policyRetryBaseMs: number;
+  childCheckMs: number;
   /** An agent's permission rules, by the epoch they were read at (permission-check.ts). */
   permissionCache: Map<string, { epoch: number; rules: PermissionRule[]; readAt: number }>;
 };

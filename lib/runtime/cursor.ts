@@ -1,3 +1,4 @@
+import { childSignalType, notifyParent } from "./children";
 import type { EngineContext } from "./context";
 import { AppError } from "./errors";
 import { appendObservation, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
@@ -22,6 +23,8 @@ export class RunCursor {
   private storedEntries: StoredEntries;
   /** The permission epoch this step's check rested on (permission-check.ts); guards the step's next commit. */
   permissionEpoch: number | null = null;
+  /** A child run's parent was looked at in this claim (children.ts endIfOrphaned). */
+  parentChecked = false;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -128,8 +131,13 @@ export class RunCursor {
     return this.commit({ ...extra, status, releaseLease: true });
   }
 
-  finish(status: "COMPLETED" | "FAILED" | "CANCELLED", error?: string) {
+  async finish(status: "COMPLETED" | "FAILED" | "CANCELLED", error?: string) {
     this.state.pending = null;
-    return this.commit({ status, releaseLease: true, error: error ?? null });
+    // A child run: its parent waits for this. Woken in the commit itself (so a crash right after cannot lose
+    // it), and told by a signal after it (which a parent parking at this very moment sees: children.ts).
+    const parent = this.run.spawnedByRunId;
+    const outcome = await this.commit({ status, releaseLease: true, error: error ?? null, ...(parent ? { wakeRun: { runId: parent, waitingFor: childSignalType(this.runId) } } : {}) });
+    if (parent) await notifyParent(this.ctx, this.run, status);
+    return outcome;
   }
 }

@@ -2,16 +2,16 @@ import { DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
 import { randomUUID } from "node:crypto";
 import { AgentRegistry } from "./agent-registry";
 import { upgradeRun, upgradeVersion, type VersionUpgrade } from "./agent-upgrade";
-import { sha256 } from "./canonical";
 import { silentLogger, type EngineContext, type RuntimeOptions } from "./context";
 import { checkUnknownOutcome } from "./check-outcome";
+import { cancelChildren, childSignalType, notifyParent } from "./children";
+import { newRunState, runCreatedEvent } from "./new-run";
 import { decidePacket } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { misplacedConditions, permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
 import { forkState, recordedDecisions } from "./replay";
-import { budgetFor } from "./budget";
-import { appendObservation, budgetLimitsSchema, initialState, type Observation } from "./state";
+import { appendObservation, budgetLimitsSchema, type Observation } from "./state";
 import { auditNote } from "./store";
 import { TERMINAL_STATUSES, RUN_STATUSES, type DecisionPacket, type PermissionRule, type RunRecord, type RunStatus } from "./types";
 import { createWorker, type WorkerOptions } from "./worker";
@@ -53,6 +53,7 @@ export function createRuntime(options: RuntimeOptions) {
     maxConsecutiveErrors: options.maxConsecutiveErrors ?? 3,
     maxPolicyAttempts: options.maxPolicyAttempts ?? 5,
     policyRetryBaseMs: options.policyRetryBaseMs ?? 2000,
+    childCheckMs: options.childCheckMs ?? 5 * 60_000,
     permissionCache: new Map(),
   };
   const { store } = ctx;
@@ -60,6 +61,22 @@ export function createRuntime(options: RuntimeOptions) {
   async function getRun(id: string): Promise<RunRecord> {
     const run = await store.getRun(id);
     if (!run) throw new AppError("NOT_FOUND", { message: `run ${id} not found`, userMessage: "That run does not exist." });
+    return run;
+  }
+
+  /** Cancel a run, then its children (each cascading to its own); a child cancelled by hand wakes its parent. */
+  async function cancelRun(opts: { runId: string; by: string; reason?: string; via?: string }, cascaded: boolean): Promise<RunRecord> {
+    const active = RUN_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
+    // A child cancelled by hand wakes its parent with the cancel (the signal after it is for a parent parking just then).
+    const parent = cascaded ? null : (await store.getRun(opts.runId).catch(() => null))?.spawnedByRunId ?? null;
+    // Bumping the epoch fences out a worker that is mid-step: its next write is refused.
+    const run = await store.transitionRun({
+      ...(parent ? { wakeRun: { runId: parent, waitingFor: childSignalType(opts.runId) } } : {}),
+      runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, audit: auditNote("runs.cancel", opts.runId, opts, { reason: opts.reason ?? null, ...(cascaded ? { cascaded: true } : {}) }),
+      events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null, ...(cascaded ? { cascaded: true } : {}) } }],
+    });
+    if (!cascaded) await notifyParent(ctx, run, run.status);
+    await cancelChildren(ctx, run.id, (childRunId) => cancelRun({ runId: childRunId, by: opts.by, via: opts.via, reason: `its parent run ${run.id} was cancelled` }, true));
     return run;
   }
 
@@ -81,18 +98,12 @@ export function createRuntime(options: RuntimeOptions) {
       if (!parsedInput.success) throw invalid(`The input does not match ${slug}'s input schema.`, parsedInput.error.issues);
       const input = { data: parsedInput.data ?? null }; // JSON has no undefined
       const id = ctx.ids.id("run");
-      const state = initialState({
-        agent: { slug, version: agent.version, instructionsHash: sha256(agent.instructions) },
-        instructions: agent.instructions,
-        input: input.data,
-        plan: agent.plan,
-        budget: budgetFor(agent.budget, parsed.data.budget),
-      });
+      const state = newRunState(agent, input.data, parsed.data.budget);
       return store.createRun({
         id, agentSlug: slug, agentVersion: agent.version, input: input.data, state,
         idempotencyKey: idempotencyKey ?? null, startedBy: startedBy ?? null, parentRunId: null,
         workspaceId: parsed.data.workspaceId ?? enteredWorkspace() ?? DEFAULT_WORKSPACE_ID,
-        events: [{ type: "run.created", step: 0, data: { agent: slug, version: agent.version, input: input.data, startedBy: startedBy ?? null, ...(Object.keys(state.budget.limits).length ? { budget: state.budget.limits } : {}) } }],
+        events: [runCreatedEvent(agent, state, startedBy ?? null)],
       });
     },
 
@@ -124,12 +135,7 @@ export function createRuntime(options: RuntimeOptions) {
     },
 
     async cancelRun(opts: { runId: string; by: string; reason?: string; via?: string }): Promise<RunRecord> {
-      const active = RUN_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
-      // Bumping the epoch fences out a worker that is mid-step: its next write is refused.
-      return store.transitionRun({
-        runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, audit: auditNote("runs.cancel", opts.runId, opts, { reason: opts.reason ?? null }),
-        events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null } }],
-      });
+      return cancelRun(opts, false);
     },
 
     /** Make a parked run runnable now: a NEEDS_ATTENTION run once a person has settled every open packet. */

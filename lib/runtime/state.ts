@@ -62,6 +62,7 @@ export const decisionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("record"), facts: z.array(z.object({ key: z.string(), value: jsonValue, kind: z.literal("inference").optional() })), plan: planSchema.optional(), reason: z.string().optional() }),
   z.object({ kind: z.literal("complete"), output: jsonValue }),
   z.object({ kind: z.literal("fail"), reason: z.string() }),
+  z.object({ kind: z.literal("spawn"), agent: z.string(), input: jsonValue, reason: z.string().optional() }),
 ]);
 export type RecordedDecision = z.infer<typeof decisionSchema>;
 
@@ -97,6 +98,9 @@ export const pendingSchema = z.discriminatedUnion("kind", [
   // The run's agent version is no longer loaded: a person upgrades or cancels it (agent-version-gone.ts).
   // `then`: what it waited on before, waited on again after the upgrade (a Pending, read back with this schema).
   z.object({ kind: z.literal("version"), packetId: z.string(), step: z.number().int(), then: z.unknown() }),
+  // A child run this step started (children.ts): the run waits for it to end, then records its outcome.
+  // `checks`: how often it looked at a child still going (the backstop's wait doubles each time).
+  z.object({ kind: z.literal("child"), childRunId: z.string(), agent: z.string(), step: z.number().int(), checks: z.number().int().nonnegative().default(0) }),
 ]);
 export type Pending = z.infer<typeof pendingSchema>;
 
@@ -106,7 +110,7 @@ export const observationSchema = z.object({
   // "retried": an operator retried the failed run; what the policy saw before it (a tool error, say) is history.
   // (Kinds are only ever added: a stored state stays valid without an upgrade.)
   // "turn_dropped": the rest of a model turn was not made (turns.ts); "key_refused": a fact was kept under another key (fact-keys.ts).
-  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error", "upgraded", "turn_dropped", "key_refused"]),
+  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error", "upgraded", "turn_dropped", "key_refused", "child"]),
   tool: z.string().optional(),
   message: z.string(),
   data: jsonValue.optional(),

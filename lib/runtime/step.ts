@@ -1,5 +1,6 @@
 import { parkVersionGone, resumeVersionGone } from "./agent-version-gone";
 import { parkAtBudget, resumeBudget, spendBudgetReached, toolCallBudgetReached } from "./budget";
+import { endIfOrphaned, resumeChild, spawnChild } from "./children";
 import { findTool, runTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { performRead, recoverEffect, startEffect } from "./effects";
@@ -28,6 +29,9 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
     if (pending?.kind === "version") return resumeVersionGone(ctx, cursor, pending);
     return parkVersionGone(ctx, cursor, ctx.agents.get(cursor.run.agentSlug)!);
   }
+
+  const orphaned = await endIfOrphaned(ctx, cursor);
+  if (orphaned) return orphaned;
 
   const pending = cursor.state.pending;
   if (pending) {
@@ -109,6 +113,8 @@ async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: Agent
       return resumeGate(ctx, cursor, pending);
     case "version":
       return resumeVersionGone(ctx, cursor, pending); // its version was loaded again meanwhile: the packet still decides
+    case "child":
+      return resumeChild(ctx, cursor, pending);
     case "budget":
       return resumeBudget(ctx, cursor, pending, (action) => callTool(ctx, cursor, agent, { kind: "call", ...action }));
     case "sleep":
@@ -160,6 +166,10 @@ async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDe
     ),
     now: () => new Date(recorded("now", () => ctx.clock.now().toISOString())),
     randomId: () => recorded("id", () => ctx.ids.id("rnd")),
+    ...(agent.spawns?.length ? { children: agent.spawns.flatMap((slug) => {
+      const child = ctx.agents.get(slug);
+      return child ? [{ slug, description: child.description, input: child.input }] : [];
+    }) } : {}),
   };
 }
 
@@ -203,6 +213,8 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
     }
     case "call":
       return callTool(ctx, cursor, agent, decision);
+    case "spawn":
+      return spawnChild(ctx, cursor, agent, decision);
   }
 }
 

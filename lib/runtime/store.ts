@@ -24,6 +24,9 @@ export type NewRun = {
   parentRunId: string | null;
   /** The workspace that owns the run (lib/runtime/workspace.ts); its packets and audit rows are that workspace's too. */
   workspaceId: string;
+  /** A child run: the parent run and the step that started it (children.ts). */
+  spawnedByRunId?: string | null;
+  spawnedAtStep?: number | null;
   events: TraceEventInput[];
   /** A person's change that creates the run (a fork), on the audit log in the run's own transaction. */
   audit?: AuditNote;
@@ -70,6 +73,9 @@ export type StepCommit = {
   agentVersion?: string;
   /** The permission epoch the step's check read: the commit is refused (PERMISSIONS_CHANGED) if it moved since. */
   permissionEpoch?: number;
+  /** Wake another run if it is parked on this event type, in this commit (a child's end wakes its parent,
+   *  children.ts). No signal is stored: the woken run reads what it waits for. */
+  wakeRun?: { runId: string; waitingFor: string };
 };
 
 export type CommitResult = { stateSeq: number; eventSeq: number };
@@ -84,7 +90,7 @@ export type Wakeup = { runId?: string; at?: Date };
 export type RunnableListener = (wakeup: Wakeup) => void;
 
 export type PacketFilter = { status?: PacketStatus[]; runId?: string; queue?: string; assignee?: string; kind?: PacketKind; limit?: number };
-export type RunFilter = { status?: RunStatus[]; agentSlug?: string; agentVersion?: string; limit?: number; cursor?: string };
+export type RunFilter = { status?: RunStatus[]; agentSlug?: string; agentVersion?: string; spawnedByRunId?: string; limit?: number; cursor?: string };
 
 export type RuntimeStore = {
   createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
@@ -130,6 +136,8 @@ export type RuntimeStore = {
     /** Apply only to the run as it was read: this checkpoint, and no worker holding an unexpired lease
      *  (CONFLICT otherwise). For a change built on the state read, to a run that may be stepped meanwhile. */
     expect?: { stateSeq: number };
+    /** Wake another run parked on this event type, in the same transaction (a cancelled child's parent). */
+    wakeRun?: { runId: string; waitingFor: string };
   }): Promise<RunRecord>;
 
   listEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<TraceEvent[]>;

@@ -36,6 +36,9 @@ export type RunRecord = {
   waitingFor: string | null;
   error: string | null;
   parentRunId: string | null;
+  /** A child run: the run whose step started it (children.ts), and that step; null for any other run. */
+  spawnedByRunId: string | null;
+  spawnedAtStep: number | null;
   /** When retention compacted the finished run (its intermediate checkpoints and non-audit events are gone). */
   compactedAt: Date | null;
   createdAt: Date;
@@ -156,7 +159,9 @@ export type Decision =
   | { kind: "wait_event"; eventType: string; timeoutMs?: number; reason?: string }
   | { kind: "record"; facts: Array<Pick<Fact, "key" | "value"> & { kind?: "inference" }>; plan?: RunState["plan"]; reason?: string }
   | { kind: "complete"; output: unknown }
-  | { kind: "fail"; reason: string };
+  | { kind: "fail"; reason: string }
+  /** Start a run of another agent and wait for it (children.ts): its outcome comes back as a receipt fact `child:<runId>`. */
+  | { kind: "spawn"; agent: string; input: unknown; reason?: string };
 
 export type PolicyInput = {
   /** The run being decided: for live output only (a model step's tokens are shown under it); not replayed. */
@@ -171,6 +176,8 @@ export type PolicyInput = {
   now: () => Date;
   /** Recorded random id: the same value on replay of the same step. */
   randomId: () => string;
+  /** The agents it may start a child run of (AgentDefinition.spawns), with their input schemas; absent: none. */
+  children?: Array<{ slug: string; description: string; input: z.ZodType }>;
 };
 
 export type PolicyOutput = {
@@ -208,6 +215,8 @@ export type AgentDefinition<I = any> = {
   internal?: boolean;
   /** A spending budget per run (a run's start may override each field): reaching it parks the run for a person (budget.ts). */
   budget?: BudgetLimits;
+  /** The agents whose runs this agent's steps may start and wait for (a `spawn` decision, children.ts); unset: none. */
+  spawns?: string[];
 };
 
 // ---- permissions

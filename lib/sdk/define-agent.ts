@@ -79,6 +79,9 @@ export type AgentSpec<S extends z.ZodType> = {
   /** A spending budget per run: reaching one parks the run until a person extends it or stops it.
    *  A run's start (POST /api/runs `budget`) overrides it field by field. */
   budget?: BudgetLimits;
+  /** The agents whose runs this one may start and wait for (`spawn(agent, input)`; a model gets a spawn tool).
+   *  Any other is refused at the moment of acting. Default: none. */
+  spawns?: string[];
 } & (
   | { policy: ScriptedPolicy<z.output<S>> | Policy; model?: never }
   | { model: true | ModelSettings; policy?: never }
@@ -135,6 +138,7 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     const parsed = spec.input.safeParse(spec.exampleInput);
     if (!parsed.success) fail(`exampleInput does not match the input schema: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ")}`);
   }
+  if (spec.spawns !== undefined && (!Array.isArray(spec.spawns) || spec.spawns.some((s) => typeof s !== "string" || !SLUG.test(s)))) fail('spawns must be a list of agent slugs, e.g. ["reviewer"]');
   for (const tool of Object.keys(spec.grants ?? {})) {
     if (!spec.tools.includes(tool)) fail(`a grant for "${tool}", which is not in tools: add it to tools (or remove the grant)`);
   }
@@ -150,6 +154,7 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     ...(spec.plan ? { plan: spec.plan.map((s) => ({ id: s.id, title: s.title, status: s.status ?? "pending" })) } : {}),
     ...(spec.maxSteps !== undefined ? { maxSteps: spec.maxSteps } : {}),
     ...(budget?.success ? { budget: budget.data } : {}),
+    ...(spec.spawns?.length ? { spawns: [...new Set(spec.spawns)] } : {}),
   };
   const version = deriveAgentVersion(described, { permissions: defaultPermissions, policy: hasModel ? modelSettingsOf(spec.model!) : "scripted", source });
   const definition: AgentDefinition<z.output<S>> = {

@@ -14,6 +14,7 @@
 
 export { defineAgent, isDefinedAgent, type AgentSpec, type DefinedAgent, type Gate, type GateCondition, type Grant, type ModelSettings, type PlanStep, type ScriptedPolicy } from "./define-agent";
 export { defineTool, type ToolSpec } from "./define-tool";
+export { childResult, childResults, spawn, type ChildOutcome } from "./children";
 export { SdkDefinitionError } from "./errors";
 export { sourceFiles, sourceHash } from "./source-hash";
 export { agentFiles, loadAgents } from "./load-agents";

@@ -28,7 +28,7 @@ const COLUMN_TYPES: Record<string, PgType> = {
   seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int", stateSeq: "int", eventSeq: "int", entrySeq: "int", runnableAt: "timestamp(3)",
   at: "timestamp(3)", createdAt: "timestamp(3)", completedAt: "timestamp(3)", expiresAt: "timestamp(3)", usedAt: "timestamp(3)",
   decidedAt: "timestamp(3)", consumedAt: "timestamp(3)", wakeAt: "timestamp(3)", leaseExpiresAt: "timestamp(3)", updatedAt: "timestamp(3)",
-  impactRank: "int", changedAt: "timestamp(3)",
+  impactRank: "int", changedAt: "timestamp(3)", spawnedAtStep: "int",
 };
 const columnType = (column: string): PgType => COLUMN_TYPES[column] ?? "text";
 
@@ -147,7 +147,7 @@ export function createRunStatement(run: NewRun, state: { head: string; entries: 
   const row: Row = {
     id: run.id, agentSlug: run.agentSlug, agentVersion: run.agentVersion, status: "QUEUED", input: json(run.input), state: state.head,
     stateSeq: 1, eventSeq: run.events.length, entrySeq: state.entries.length, idempotencyKey: run.idempotencyKey, startedBy: run.startedBy,
-    parentRunId: run.parentRunId, workspaceId: run.workspaceId, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
+    parentRunId: run.parentRunId, workspaceId: run.workspaceId, spawnedByRunId: run.spawnedByRunId ?? null, spawnedAtStep: run.spawnedAtStep ?? null, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
   };
   const atTs = p.add(at, "timestamp(3)");
   const ctes = [`created AS (
@@ -190,7 +190,7 @@ export function leaseHeldStatement(lease: StepCommit["lease"]): Statement {
 }
 
 /** What the commit statement returns: one row when it wrote, none when the fence or the packet CAS failed. */
-export type CommitRow = { stateSeq: number; eventSeq: number; woken: boolean };
+export type CommitRow = { stateSeq: number; eventSeq: number; woken: boolean; otherWoken?: boolean };
 
 /**
  * The whole of a step's commit as one statement. `at` is the store's clock (checkpoint, events,
@@ -287,12 +287,21 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
       FROM head WHERE "Signal"."id" = ANY(${consumeIds}) AND "Signal"."consumedAt" IS NULL)`);
   }
 
+  // Another run parked on this event type wakes with this commit (StepCommit.wakeRun: a child's parent).
+  if (commit.wakeRun) {
+    ctes.push(`other_woken AS (
+      UPDATE "Run" SET "wakeAt" = ${atTs}, "runnableAt" = ${atTs}, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")}
+      FROM head WHERE "Run"."id" = ${p.add(commit.wakeRun.runId, "text")} AND "Run"."status" = 'WAITING_EVENT' AND "Run"."waitingFor" = ${p.add(commit.wakeRun.waitingFor, "text")}
+      RETURNING "Run"."id")`);
+  }
+
   // Other workers hear of a run given back with a timer, or woken at once, from this transaction.
   const timer = wakeupOf(commit, false, at);
   const notify = timer ? notifySql(p.add(wakeupPayload(timer), "text")) : "0";
   const notified = waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${notifySql(p.add(lease.runId, "text"))} ELSE ${notify} END` : notify;
+  const otherWoken = commit.wakeRun ? `, EXISTS (SELECT 1 FROM other_woken) AS "otherWoken", (SELECT ${notifySql(`other_woken."id"`)} FROM other_woken) AS "otherNotified"` : "";
   const sql = `WITH ${ctes.join(",\n")}
-    SELECT head."stateSeq", head."eventSeq", ${waitingFor ? `(SELECT "found" FROM waiting)` : "false"} AS "woken", ${notified} AS "notified" FROM head`;
+    SELECT head."stateSeq", head."eventSeq", ${waitingFor ? `(SELECT "found" FROM waiting)` : "false"} AS "woken", ${notified} AS "notified"${otherWoken} FROM head`;
   return { sql, values: p.values };
 }
 

@@ -58,7 +58,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
   }
 
   /** commitStep on SQLite: raw statements (sqlite-sql.ts) in one Prisma transaction; a throw rolls it all back. */
-  async function commitStepSqlite(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean }> {
+  async function commitStepSqlite(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean; otherWoken: boolean }> {
     const { lease } = commit;
     return db.$transaction(async (tx) => {
       const run = (s: Statement) => tx.$executeRawUnsafe(s.sql, ...s.values);
@@ -85,12 +85,13 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       if (commit.consumeSignalIds?.length) await run(sqlite.consumeSignals(commit.consumeSignalIds, at));
       const waitingFor = parksOnEvent(commit);
       const woken = waitingFor ? (await run(sqlite.wakeIfSignalWaiting(lease.runId, waitingFor, at, wallClock()))) > 0 : false;
-      return { stateSeq: head.stateSeq, eventSeq: head.eventSeq, woken };
+      const otherWoken = commit.wakeRun ? (await run(sqlite.wakeWaiting(commit.wakeRun.runId, commit.wakeRun.waitingFor, at, wallClock()))) > 0 : false;
+      return { stateSeq: head.stateSeq, eventSeq: head.eventSeq, woken, otherWoken };
     });
   }
 
   /** commitStep on Postgres: one statement (postgres-sql.ts), plus a read only when it wrote nothing. */
-  async function commitStepPostgres(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean }> {
+  async function commitStepPostgres(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date): Promise<CommitResult & { woken: boolean; otherWoken: boolean }> {
     const { lease } = commit;
     const [row] = await commits<CommitRow>(commitStepStatement(commit, state, at, wallClock()));
     if (!row) throw await whyNotWritten(commit, (await query(leaseHeldStatement(lease))).length > 0, () => store.permissionEpoch());
@@ -100,7 +101,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
       // The commit stands; this closes the window of a signal delivered while it ran (see the statement).
       woken = (await query(wakeIfSignalWaitingStatement({ runId: lease.runId, waitingFor, stateSeq: row.stateSeq, at, updatedAt: wallClock() }))).length > 0;
     }
-    return { stateSeq: row.stateSeq, eventSeq: row.eventSeq, woken };
+    return { stateSeq: row.stateSeq, eventSeq: row.eventSeq, woken, otherWoken: Boolean(row.otherWoken) };
   }
 
   const store: RuntimeStore = {
@@ -142,6 +143,8 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
               startedBy: run.startedBy,
               parentRunId: run.parentRunId,
               workspaceId: run.workspaceId,
+              spawnedByRunId: run.spawnedByRunId ?? null,
+              spawnedAtStep: run.spawnedAtStep ?? null,
             },
           });
           await tx.checkpoint.create({ data: { runId: run.id, seq: 1, step: run.state.step, state: state.head, entrySeq: state.entries.length, createdAt: at } });
@@ -165,7 +168,7 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
 
     async findRuns(filter: RunFilter) {
       const rows = await db.run.findMany({
-        where: { status: filter.status ? { in: filter.status } : undefined, agentSlug: filter.agentSlug, agentVersion: filter.agentVersion },
+        where: { status: filter.status ? { in: filter.status } : undefined, agentSlug: filter.agentSlug, agentVersion: filter.agentVersion, spawnedByRunId: filter.spawnedByRunId },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: filter.limit ?? 50,
         ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),
@@ -176,13 +179,15 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
     async commitStep(commit: StepCommit): Promise<CommitResult> {
       const at = now();
       const state = splitState(commit.state, commit.storedEntries);
-      const { woken, ...result } = await (postgres ? commitStepPostgres(commit, state, at) : commitStepSqlite(commit, state, at));
+      const { woken, otherWoken, ...result } = await (postgres ? commitStepPostgres(commit, state, at) : commitStepSqlite(commit, state, at));
       const wakeup = wakeupOf(commit, woken, at);
       if (wakeup) wakeups.emit(wakeup);
+      if (otherWoken && commit.wakeRun) wakeups.emit({ runId: commit.wakeRun.runId });
       return result;
     },
 
-    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion, audit, expect }) {
+    async transitionRun({ runId, from, to, events, revokeLease, state: newState, error, agentVersion, audit, expect, wakeRun }) {
+      let otherWoken = false;
       const at = now();
       const state = newState ? splitState(newState.state, newState.storedEntries) : null;
       const record = await db.$transaction(async (tx) => {
@@ -218,9 +223,15 @@ export function createPrismaStore(db: Db, opts: { now?: () => Date; logger?: Log
           await tx.checkpoint.create({ data: { runId, seq: row.stateSeq, step: newState!.state.step, state: state.head, entrySeq: row.entrySeq, createdAt: at } });
         }
         if (row.runnableAt) await notifyInTransaction(tx, postgres, { runId });
+        if (wakeRun) {
+          const woken = await tx.run.updateMany({ where: { id: wakeRun.runId, status: "WAITING_EVENT", waitingFor: wakeRun.waitingFor }, data: { wakeAt: at, runnableAt: at } });
+          otherWoken = woken.count > 0;
+          if (otherWoken) await notifyInTransaction(tx, postgres, { runId: wakeRun.runId });
+        }
         return (await toRunRecords(tx, [row]))[0];
       });
       if (record.leaseOwner === null && runnableAtOf(to, null, at)) wakeups.emit({ runId });
+      if (otherWoken) wakeups.emit({ runId: wakeRun!.runId });
       return record;
     },
 

@@ -94,6 +94,14 @@ export function wakeIfSignalWaiting(runId: string, type: string, at: Date, updat
   };
 }
 
+/** Wake another run parked on this event type (StepCommit.wakeRun). */
+export function wakeWaiting(runId: string, type: string, at: Date, updatedAt: Date): Statement {
+  return {
+    sql: `UPDATE "Run" SET "wakeAt" = ?, "runnableAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "status" = 'WAITING_EVENT' AND "waitingFor" = ?`,
+    values: [at, at, updatedAt, runId, type],
+  };
+}
+
 // ---- leases (see postgres-sql.ts for the same statements on Postgres; here one writer at a time)
 
 const inList = (values: readonly string[]) => `(${placeholders(values.length)})`;

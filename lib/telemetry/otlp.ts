@@ -60,7 +60,7 @@ export function toReadableSpan(span: SpanData, resource: Resource): ReadableSpan
     endTime,
     status: { code: STATUS[span.status.code], ...(span.status.message ? { message: span.status.message } : {}) },
     attributes: span.attributes,
-    links: [],
+    links: (span.links ?? []).map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true }, attributes: l.attributes })),
     events: span.events.map((e) => ({ name: e.name, time: millisToHrTime(e.at.getTime()), attributes: e.attributes })),
     duration: hrTimeDuration(startTime, endTime),
     ended: true,

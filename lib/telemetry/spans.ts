@@ -16,6 +16,8 @@ import { parseTraceparent, spanIdOf, traceIdOfRun } from "./trace-context";
 export type AttributeValue = string | number | boolean | string[];
 export type Attributes = Record<string, AttributeValue>;
 export type SpanEventData = { name: string; at: Date; attributes: Attributes };
+/** A link to another span's context: a child run's root links to the parent's step that started it. */
+export type SpanLink = { traceId: string; spanId: string; attributes: Attributes };
 export type SpanData = {
   traceId: string;
   spanId: string;
@@ -27,10 +29,11 @@ export type SpanData = {
   attributes: Attributes;
   events: SpanEventData[];
   status: { code: "unset" | "ok" | "error"; message?: string };
+  links?: SpanLink[];
 };
 export type FinishedSpan = { seq: number; span: SpanData };
 
-type Open = { spanId: string; parentSpanId: string | null; name: string; start: Date; end: Date; attributes: Attributes; events: SpanEventData[]; error?: string };
+type Open = { spanId: string; parentSpanId: string | null; name: string; start: Date; end: Date; attributes: Attributes; events: SpanEventData[]; error?: string; links?: SpanLink[] };
 
 const TERMINAL = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
 const MAX_EVENTS = 128;
@@ -65,6 +68,7 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       span: {
         traceId, spanId: span.spanId, parentSpanId: span.parentSpanId, name: span.name, kind, start: span.start, end: span.end < span.start ? span.start : span.end,
         attributes: span.attributes, events: span.events, status: span.error !== undefined ? { code: "error", message: span.error } : { code: "unset" },
+        ...(span.links ? { links: span.links } : {}),
       },
     });
   };
@@ -183,6 +187,19 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       const to = event.type === "run.cancelled" ? "CANCELLED" : String(data.to);
       note(run, "run.status", at, { "tether.run.from": String(data.from ?? ""), "tether.run.to": to });
       if (TERMINAL.has(to) && !rootEnded) endRun(event, to, out);
+      return;
+    }
+    if (event.type === "run.spawned_by" && typeof data.parentRunId === "string") {
+      // A child run: its root is in its parent's trace, under the parent's step that started it (the
+      // run.created traceContext, lib/telemetry/store.ts), and links to that step's span context.
+      const parentStep = num(data.parentStep) ?? 0;
+      run.attributes["tether.run.spawned_by"] = data.parentRunId;
+      run.attributes["tether.run.spawned_at_step"] = parentStep;
+      run.links = [{
+        traceId: remoteParent ? traceId : traceIdOfRun(data.parentRunId), spanId: spanIdOf(data.parentRunId, `step/${parentStep}`),
+        attributes: { "tether.link": "spawned_by", "tether.run.id": data.parentRunId },
+      }];
+      note(run, event.type, at, pick(data, ["parentRunId", "parentStep", "parentAgent"]));
       return;
     }
     if (event.step < 0 || rootEnded || event.type === "run.retried" || event.type === "run.resumed") {
@@ -313,7 +330,7 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       }
       default:
         // Everything else the step did, as events on its span, with only its identifiers and counts.
-        note(step, event.type, at, pick(data, ["tool", "operationId", "idempotencyKey", "attempt", "effect", "ruleVersion", "afterApproval", "found", "try", "packetId", "decision", "signalType", "code", "until", "key", "ok"]));
+        note(step, event.type, at, pick(data, ["tool", "operationId", "idempotencyKey", "attempt", "effect", "ruleVersion", "afterApproval", "found", "try", "packetId", "decision", "signalType", "code", "until", "key", "ok", "childRunId", "agent", "status"]));
         if (typeof data.idempotencyKey === "string" && event.type === "effect.intent") step.attributes["tether.tool.idempotency_key"] = data.idempotencyKey;
     }
   }

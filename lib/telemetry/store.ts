@@ -2,7 +2,7 @@ import type { Logger, RuntimeStore, TraceEvent, TraceEventInput } from "@/lib/ru
 import type { SpanSink } from "./otlp";
 import type { Redaction } from "./redact";
 import { createSpanFold, type SpanFold } from "./spans";
-import { currentTraceContext } from "./trace-context";
+import { currentTraceContext, parseTraceparent, spanIdOf, traceIdOfRun } from "./trace-context";
 
 // The runtime's store, exporting spans: after each write of trace events commits, the spans those
 // events finish are derived from the run's record (spans.ts) and sent. Each span is finished by one
@@ -40,6 +40,14 @@ export function withTraceExport(store: RuntimeStore, opts: { sink: SpanSink; red
       if (page.length < PAGE) return events;
       after = page[page.length - 1].seq;
     }
+  }
+
+  /** The traceparent of a parent run's step span: the parent's trace (its caller's, if it had one), sampled as it was. */
+  async function parentStepContext(parentRunId: string, step: number) {
+    const [created] = await store.listEvents(parentRunId, { limit: 1 });
+    const given = parseTraceparent((created?.data.traceContext as { traceparent?: string } | undefined)?.traceparent);
+    const traceId = given?.traceId ?? traceIdOfRun(parentRunId);
+    return { traceparent: `00-${traceId}-${spanIdOf(parentRunId, `step/${step}`)}-${given && !given.sampled ? "00" : "01"}` };
   }
 
   async function derive(written: Written) {
@@ -90,7 +98,13 @@ export function withTraceExport(store: RuntimeStore, opts: { sink: SpanSink; red
   return {
     ...store,
 
-    createRun(run) {
+    async createRun(run) {
+      if (run.spawnedByRunId && run.spawnedAtStep != null && run.events[0]?.type === "run.created") {
+        // A child run joins its parent's trace, under the parent's step that started it.
+        const [created, ...rest] = run.events;
+        const traceContext = await parentStepContext(run.spawnedByRunId, run.spawnedAtStep);
+        return store.createRun({ ...run, events: [{ ...created, data: { ...created.data, traceContext } }, ...rest] });
+      }
       const context = currentTraceContext();
       if (!context || run.events[0]?.type !== "run.created") return store.createRun(run);
       const [created, ...rest] = run.events;

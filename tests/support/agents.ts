@@ -96,3 +96,21 @@ export function refundLoopAgent(slug: string, budget?: AgentDefinition["budget"]
     },
   };
 }
+
+/** Starts one run of `child` with its own input, waits for it, completes with the child's outcome (children.ts). */
+export function spawnParentAgent(slug: string, child: string): AgentDefinition {
+  return spawning([child], scriptedAgent(slug, [], [
+    ({ state }) => ({ kind: "spawn", agent: child, input: { from: (state.input as { tag?: string } | null)?.tag ?? "parent" } }),
+    ({ state }) => ({ kind: "complete", output: state.facts.find((f) => f.kind === "receipt" && f.key.startsWith("child:"))?.value ?? null }),
+  ]));
+}
+
+/** The agent, allowed to start runs of these agents (AgentDefinition.spawns). */
+export function spawning<T extends AgentDefinition>(spawns: string[], agent: T): T {
+  return { ...agent, spawns };
+}
+
+/** Completes at once with what it was given: a child run to spawn. */
+export function echoAgent(slug: string): AgentDefinition {
+  return scriptedAgent(slug, [], [({ state }) => ({ kind: "complete", output: { echoed: state.input } })]);
+}

@@ -1,7 +1,7 @@
 // A real worker process for crash tests. It drives runs like any worker; when it reaches the fault
 // point named in TETHER_FAULT_AT for the tool in TETHER_FAULT_TOOL, it says so on stdout and stops
 // there, so the test can kill it with SIGKILL at exactly that point.
-//   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy"|"refund-loop", slug, budget?}]), TETHER_LEASE_MS,
+//   env: DATABASE_URL, WORLD_URL, AGENTS (JSON [{kind:"refund"|"deploy"|"refund-loop"|"noop"|"echo"|"spawn-parent", slug, budget?, child?}]), TETHER_LEASE_MS,
 //   TETHER_WORKER_CONCURRENCY, TETHER_POLL_MS, TETHER_SHUTDOWN_MS; TETHER_FAULT_AT unset: no fault point, the worker just works;
 //   TETHER_FAULT_STEP: only at that step of the run (a run that calls the tool at every step).
 //   SCHEDULE_TICK_MS set: the schedule ticker runs too (claim lease SCHEDULE_CLAIM_MS); SCHEDULE_FAULT_AT
@@ -11,11 +11,11 @@ import { installGracefulShutdown } from "../../lib/lifecycle/shutdown";
 import type { AgentDefinition } from "../../lib/runtime";
 import { createTether } from "../../lib/tether";
 import { startScheduleTicker } from "../../lib/schedules/ticker";
-import { deployAgent, refundAgent, refundLoopAgent, scriptedAgent } from "./agents";
+import { deployAgent, echoAgent, refundAgent, refundLoopAgent, scriptedAgent, spawnParentAgent } from "./agents";
 import { worldTools } from "./tools";
 
-const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string; budget?: AgentDefinition["budget"] }>).map((a) =>
-  a.kind === "noop" ? scriptedAgent(a.slug, [], []) : a.kind === "deploy" ? deployAgent(a.slug) : a.kind === "refund-loop" ? refundLoopAgent(a.slug, a.budget) : refundAgent(a.slug),
+const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string; budget?: AgentDefinition["budget"]; child?: string }>).map((a) =>
+  a.kind === "noop" ? scriptedAgent(a.slug, [], []) : a.kind === "echo" ? echoAgent(a.slug) : a.kind === "spawn-parent" ? spawnParentAgent(a.slug, a.child!) : a.kind === "deploy" ? deployAgent(a.slug) : a.kind === "refund-loop" ? refundLoopAgent(a.slug, a.budget) : refundAgent(a.slug),
 );
 const db = createDb(process.env.DATABASE_URL);
 const { runtime } = createTether({

@@ -42,6 +42,8 @@ export function buildRun(overrides: Partial<RunRecord> = {}): RunRecord {
     waitingFor: null,
     error: null,
     parentRunId: null,
+    spawnedByRunId: null,
+    spawnedAtStep: null,
     compactedAt: null,
     createdAt: T0,
     updatedAt: T0,
@@ -128,6 +130,8 @@ export function buildNewRun(overrides: Partial<NewRun> = {}): NewRun {
     idempotencyKey: null,
     startedBy: null,
     parentRunId: null,
+    spawnedByRunId: null,
+    spawnedAtStep: null,
     events: [{ type: "run.created", step: 0, data: { agent: state.agent.slug } }],
     ...overrides,
   };

@@ -16,6 +16,7 @@ import { Card } from "@/components/ui/card";
 import { Timestamp } from "@/components/ui/timestamp";
 import { can } from "@/lib/auth/rbac";
 import { requirePageUser } from "@/lib/auth/session";
+import { findRunFamily } from "@/lib/queries/run-family";
 import { deployedVersionOf, getRunDetail } from "@/lib/queries/runs";
 import { intParam, type SearchParams } from "@/lib/queries/search-params";
 
@@ -30,11 +31,12 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
   const compareTo = intParam(query.to);
   const detail = await getRunDetail(id, { checkpoint: intParam(query.checkpoint), compareFrom, compareTo });
   if (!detail) notFound();
+  const family = await findRunFamily(detail.run);
   const now = new Date();
   if (detail.kind === "unreadable") {
     return (
       <RunLive key={detail.run.id} runId={detail.run.id} initial={detail.trace} initialSummary={detail.traceSummary}>
-        <RunHeader run={detail.run} now={now} />
+        <RunHeader run={detail.run} now={now} family={family} />
         <UnreadableState detail={detail} />
         <div className="mt-6">
           <TraceTimeline />
@@ -51,7 +53,7 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
     <RunLive key={run.id} runId={run.id} initial={detail.trace} initialSummary={detail.traceSummary}>
       <RunSnapshotProvider initial={detail.snapshot}>
         <CheckpointHistoryProvider>
-          <RunHeader run={run} now={now} actions={can(user.role, "runs:operate") ? <RunActions runId={run.id} upgradeTo={deployedVersionOf(run)} /> : undefined} />
+          <RunHeader run={run} now={now} family={family} actions={can(user.role, "runs:operate") ? <RunActions runId={run.id} upgradeTo={deployedVersionOf(run)} /> : undefined} />
 
           <h2 className="mb-2 text-sm font-semibold text-zinc-900">Recovery</h2>
           <LiveRecovery />

@@ -105,6 +105,7 @@ ALTER TABLE "Membership" ADD CONSTRAINT "Membership_userId_fkey" FOREIGN KEY ("u
 ALTER TABLE "Membership" ADD CONSTRAINT "Membership_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 
+
 -- Every deployment starts with one workspace, and what existed before workspaces is its own. The role of a person there
 -- stays User.role (lib/workspaces/members.ts). Admins become instance admins (they may create workspaces).
 INSERT INTO "Workspace" ("id", "slug", "name") VALUES ('default', 'default', 'Default');

@@ -246,12 +246,14 @@ CREATE TABLE "new_Run" (
     "waitingFor" TEXT,
     "error" TEXT,
     "parentRunId" TEXT,
+    "spawnedByRunId" TEXT,
+    "spawnedAtStep" INTEGER,
     "runnableAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     "compactedAt" DATETIME
 );
-INSERT INTO "new_Run" ("agentSlug", "agentVersion", "compactedAt", "createdAt", "entrySeq", "error", "eventSeq", "id", "idempotencyKey", "input", "leaseEpoch", "leaseExpiresAt", "leaseOwner", "parentRunId", "runnableAt", "startedBy", "state", "stateSeq", "status", "updatedAt", "waitingFor", "wakeAt") SELECT "agentSlug", "agentVersion", "compactedAt", "createdAt", "entrySeq", "error", "eventSeq", "id", "idempotencyKey", "input", "leaseEpoch", "leaseExpiresAt", "leaseOwner", "parentRunId", "runnableAt", "startedBy", "state", "stateSeq", "status", "updatedAt", "waitingFor", "wakeAt" FROM "Run";
+INSERT INTO "new_Run" ("agentSlug", "agentVersion", "compactedAt", "createdAt", "entrySeq", "error", "eventSeq", "id", "idempotencyKey", "input", "leaseEpoch", "leaseExpiresAt", "leaseOwner", "parentRunId", "runnableAt", "spawnedAtStep", "spawnedByRunId", "startedBy", "state", "stateSeq", "status", "updatedAt", "waitingFor", "wakeAt") SELECT "agentSlug", "agentVersion", "compactedAt", "createdAt", "entrySeq", "error", "eventSeq", "id", "idempotencyKey", "input", "leaseEpoch", "leaseExpiresAt", "leaseOwner", "parentRunId", "runnableAt", "spawnedAtStep", "spawnedByRunId", "startedBy", "state", "stateSeq", "status", "updatedAt", "waitingFor", "wakeAt" FROM "Run";
 DROP TABLE "Run";
 ALTER TABLE "new_Run" RENAME TO "Run";
 CREATE INDEX "Run_status_leaseExpiresAt_idx" ON "Run"("status", "leaseExpiresAt");
@@ -260,6 +262,7 @@ CREATE INDEX "Run_createdAt_idx" ON "Run"("createdAt");
 CREATE INDEX "Run_status_createdAt_idx" ON "Run"("status", "createdAt");
 CREATE INDEX "Run_agentSlug_createdAt_idx" ON "Run"("agentSlug", "createdAt");
 CREATE INDEX "Run_runnableAt_idx" ON "Run"("runnableAt");
+CREATE INDEX "Run_spawnedByRunId_idx" ON "Run"("spawnedByRunId");
 CREATE UNIQUE INDEX "Run_workspaceId_idempotencyKey_key" ON "Run"("workspaceId", "idempotencyKey");
 CREATE TABLE "new_Schedule" (
     "id" TEXT NOT NULL PRIMARY KEY,
@@ -327,6 +330,7 @@ CREATE UNIQUE INDEX "Workspace_slug_key" ON "Workspace"("slug");
 
 -- CreateIndex
 CREATE INDEX "Membership_workspaceId_idx" ON "Membership"("workspaceId");
+
 
 
 -- Every deployment starts with one workspace, and what existed before workspaces is its own. The role of a person there
