@@ -6,6 +6,7 @@ import { changeUserRoleAction } from "../lib/actions/users";
 import { setActionEnvironment } from "../lib/actions/define-action";
 import { API_SCOPES } from "../lib/api/scopes";
 import { createApiToken } from "../lib/api/tokens";
+import { createUser } from "../lib/auth/users";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb, type Db } from "../lib/db";
 import { getRunDetail } from "../lib/queries/runs";
@@ -79,6 +80,10 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     expect(await roleIn(db, { email: b.email }, DEFAULT_WORKSPACE_ID)).toBe("reviewer");
     expect(await roleIn(db, { email: b.email }, b.workspaceId)).toBe("admin");
     expect(await roleIn(db, { email: a.email }, b.workspaceId)).toBeNull();
+    // Someone created from B's admin page is B's only: the default workspace does not exist for them.
+    const newcomer = await inWorkspace(b.workspaceId, () => createUser(db, { email: `${uid("new")}@example.com`, role: "operator", password: "correct horse battery staple 42" }, { actor: b.email }));
+    expect(await roleIn(db, { email: newcomer.email }, b.workspaceId)).toBe("operator");
+    expect(await roleIn(db, { email: newcomer.email }, DEFAULT_WORKSPACE_ID)).toBeNull();
   });
 
   it("every API route that names an object answers 404 to another workspace's token, and the object is unchanged", async () => {

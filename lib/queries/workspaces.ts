@@ -6,15 +6,15 @@ import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 
 export type WorkspaceMember = { email: string; name: string | null; role: Role; instanceAdmin: boolean };
 
-/** The active people of a workspace: everyone in the default one (by their User.role), members elsewhere; instance admins everywhere. */
+/** The active people of a workspace: its members, instance admins, and in the default one those with no membership anywhere (by User.role). */
 export async function findWorkspaceMembers(workspaceId: string): Promise<WorkspaceMember[]> {
   const rows = await getDb().user.findMany({
-    where: { disabledAt: null, ...(workspaceId === DEFAULT_WORKSPACE_ID ? {} : { OR: [{ instanceAdmin: true }, { memberships: { some: { workspaceId } } }] }) },
+    where: { disabledAt: null, OR: [{ instanceAdmin: true }, { memberships: { some: { workspaceId } } }, ...(workspaceId === DEFAULT_WORKSPACE_ID ? [{ memberships: { none: {} } }] : [])] },
     select: { email: true, name: true, role: true, instanceAdmin: true, memberships: { where: { workspaceId }, select: { role: true } } },
     orderBy: { email: "asc" },
   });
   return rows.map((row) => {
-    const role = row.instanceAdmin ? "admin" : workspaceId === DEFAULT_WORKSPACE_ID ? row.role : row.memberships[0]?.role;
+    const role = row.instanceAdmin ? "admin" : (row.memberships[0]?.role ?? row.role);
     return { email: row.email, name: row.name, role: isRole(role) ? role : "reviewer", instanceAdmin: row.instanceAdmin };
   });
 }

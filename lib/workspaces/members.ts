@@ -1,5 +1,6 @@
-// Workspaces and who belongs to them. Every active person belongs to the default workspace with their User.role (as
-// before workspaces existed); in any other workspace their role is their Membership's. An instance admin is an admin in
+// Workspaces and who belongs to them. A person's role in a workspace is their Membership's there. A person with no
+// membership at all (everyone from before workspaces, and people created in the default workspace) is in the default
+// workspace with their User.role; a person created in another workspace is in that one only. An instance admin is an admin in
 // every workspace and may create workspaces. Lookups by slug are cached briefly in the process:
 // a slug names the same workspace for its whole life (workspaces are created, not renamed).
 import { randomUUID } from "node:crypto";
@@ -31,12 +32,18 @@ export async function findWorkspace(db: Db, id: string): Promise<WorkspaceRef | 
 export async function roleIn(db: Db, who: { userId: string } | { email: string }, workspaceId: string): Promise<Role | null> {
   const user = await db.user.findUnique({
     where: "userId" in who ? { id: who.userId } : { email: who.email },
-    select: { role: true, instanceAdmin: true, disabledAt: true, memberships: { where: { workspaceId }, select: { role: true } } },
+    select: { role: true, instanceAdmin: true, disabledAt: true, memberships: { select: { workspaceId: true, role: true } } },
   });
   if (!user || user.disabledAt) return null;
   if (user.instanceAdmin) return "admin";
-  const role = workspaceId === DEFAULT_WORKSPACE_ID ? user.role : user.memberships[0]?.role;
+  const role = roleFrom(user, workspaceId);
   return isRole(role) ? role : null;
+}
+
+/** A membership's role, else User.role in the default workspace for a person who has no membership anywhere. */
+function roleFrom(user: { role: string; memberships: Array<{ workspaceId: string; role: string }> }, workspaceId: string): string | undefined {
+  const own = user.memberships.find((m) => m.workspaceId === workspaceId)?.role;
+  return own ?? (workspaceId === DEFAULT_WORKSPACE_ID && user.memberships.length === 0 ? user.role : undefined);
 }
 
 /** The workspaces a person may open (all of them for an instance admin), by name. */
@@ -47,7 +54,7 @@ export async function workspacesOf(db: Db, userId: string): Promise<Array<Worksp
     const all = await db.workspace.findMany({ orderBy: { name: "asc" }, select: { id: true, slug: true, name: true } });
     return all.map((w) => ({ ...w, role: "admin" as Role }));
   }
-  const standing = await findWorkspace(db, DEFAULT_WORKSPACE_ID);
+  const standing = user.memberships.length === 0 ? await findWorkspace(db, DEFAULT_WORKSPACE_ID) : null;
   return [...(standing ? [{ ...standing, role: user.role }] : []), ...user.memberships.map((m) => ({ ...m.workspace, role: m.role }))]
     .filter((m): m is typeof m & { role: Role } => isRole(m.role))
     .map((m) => ({ id: m.id, slug: m.slug, name: m.name, role: m.role }))
@@ -107,11 +114,15 @@ export const memberSchema = z.object({ email: z.string().trim().toLowerCase().em
 export async function putMember(db: Db, workspaceId: string, input: unknown, opts: { by: string }): Promise<{ email: string; role: Role }> {
   const parsed = memberSchema.safeParse(input);
   if (!parsed.success) throw new AppError("INVALID_INPUT", { message: "invalid member", userMessage: "The member is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
-  const user = await db.user.findUnique({ where: { email: parsed.data.email }, select: { id: true, disabledAt: true } });
+  const user = await db.user.findUnique({ where: { email: parsed.data.email }, select: { id: true, role: true, disabledAt: true, _count: { select: { memberships: true } } } });
   if (!user || user.disabledAt) throw new AppError("INVALID_INPUT", { message: "no such person", userMessage: `No active person has the email ${parsed.data.email}.`, fieldErrors: { email: ["No active person has this email."] } });
   await db.$transaction(async (tx) => {
+    // Someone in the default workspace only by having no membership keeps it explicitly when they join another.
+    if (user._count.memberships === 0 && workspaceId !== DEFAULT_WORKSPACE_ID && isRole(user.role)) {
+      await tx.membership.create({ data: { userId: user.id, workspaceId: DEFAULT_WORKSPACE_ID, role: user.role } });
+    }
     if (workspaceId === DEFAULT_WORKSPACE_ID) await tx.user.update({ where: { id: user.id }, data: { role: parsed.data.role } });
-    else await tx.membership.upsert({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, create: { userId: user.id, workspaceId, role: parsed.data.role }, update: { role: parsed.data.role } });
+    await tx.membership.upsert({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, create: { userId: user.id, workspaceId, role: parsed.data.role }, update: { role: parsed.data.role } });
     await inWorkspace(workspaceId, () => writeAudit(tx, { actor: opts.by, action: "workspaces.member", target: parsed.data.email, data: { role: parsed.data.role } }));
   });
   return parsed.data;
