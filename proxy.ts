@@ -61,7 +61,11 @@ function inWorkspace(request: NextRequest, sessionResponse: Response): Response 
   headers.set(WORKSPACE_HEADER, split.slug);
   const target = new URL(split.rest + request.nextUrl.search, request.url);
   const rewritten = NextResponse.rewrite(target, { request: { headers } });
-  rewritten.cookies.set(WORKSPACE_COOKIE, split.slug, { path: "/", sameSite: "lax", httpOnly: true });
+  // Remembered only when it changes, and only on a page load: a Set-Cookie on a server action's answer makes Next
+  // render the page again, which would replace what the action answered (its error, say).
+  if (request.method === "GET" && request.cookies.get(WORKSPACE_COOKIE)?.value !== split.slug) {
+    rewritten.cookies.set(WORKSPACE_COOKIE, split.slug, { path: "/", sameSite: "lax", httpOnly: true });
+  }
   return rewritten;
 }
 
