@@ -3,8 +3,8 @@
 // `where` and its id written into what it creates: a route, an action or a read model never passes a raw
 // `where` for it, and another workspace's row is simply not there (a lookup by id finds nothing: 404).
 // Models a workspace owns through their parent (a run's checkpoints, a packet's approvals, …) are scoped by the
-// parent's column through their relation. Raw SQL is not seen here: the few read models that send it add
-// `workspaceCondition()` themselves (tests/workspace-scope.int.test.ts reads every statement to prove it).
+// parent's column through their relation. Raw SQL is not seen here: the few statements a request can reach add the
+// condition themselves, with activeWorkspace() (tests/workspaces.int.test.ts).
 import { enteredWorkspace } from "@/lib/runtime/workspace";
 import { AppError } from "@/lib/runtime/errors";
 
@@ -96,8 +96,3 @@ export const workspaceScope = {
     },
   },
 };
-
-/** For read models that send raw SQL: the active workspace (they add `"workspaceId" = $n` themselves). */
-export async function workspaceOfQuery(): Promise<string | null> {
-  return activeWorkspace();
-}
