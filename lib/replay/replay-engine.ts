@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { AgentDefinition, RuntimeStore, ToolDefinition } from "@/lib/runtime";
 import type { DefinedAgent } from "@/lib/sdk";
 import { createTether } from "@/lib/tether";
@@ -63,10 +64,34 @@ async function scratchEngine(db: Parameters<typeof createTether>[0]["db"], defin
   const packetIds: string[] = [];
   const ids = { id: (prefix: string) => (prefix === "pkt" && packetIds.length > 0 ? packetIds.shift()! : `${prefix}_${randomUUID().replaceAll("-", "")}`) };
   const agent = replayAgent(definition, { withModel: opts.withModel ?? false, onNeedsModel: () => { needsModel.value = true; }, modelDecided: () => needsModel.modelDecided });
+  // A spawn is answered from the recording: each agent the replayed one may start is a stand-in that ends as
+  // the recorded child did, in the order the recorded run's children ended.
+  const childOutcomes: RecordedChild[] = [];
+  const children = (definition.spawns ?? []).map((slug) => recordedChildAgent(slug, childOutcomes));
   const { runtime } = createTether({
-    db, agents: [agent], tools: world.tools, registeredTools: false,
+    db, agents: [agent, ...children], tools: world.tools, registeredTools: false,
     clock: { now: () => now }, ids, retryBaseDelayMs: 0,
   });
   for (const rule of opts.agent.defaultPermissions) await runtime.permissions.put({ ...rule, agent: definition.slug }, { by: "replay" });
-  return { runtime, world, needsModel, agent, clock: { set: (d) => { now = d; } }, packetIds: { set: (list) => { packetIds.splice(0, packetIds.length, ...list); } } };
+  return {
+    runtime, world, needsModel, agent, clock: { set: (d) => { now = d; } }, packetIds: { set: (list) => { packetIds.splice(0, packetIds.length, ...list); } },
+    childOutcomes: { set: (list) => { childOutcomes.splice(0, childOutcomes.length, ...list); } },
+  };
+}
+
+type RecordedChild = { status: string; output?: unknown; error?: string | null };
+
+/** An agent that ends as the next recorded child did (COMPLETED with its output, else failed with its error). */
+function recordedChildAgent(slug: string, outcomes: RecordedChild[]): AgentDefinition {
+  return {
+    slug, version: "recorded", name: slug, description: "A recorded child run, answered from the recording", instructions: "", input: z.unknown(), tools: [],
+    policy: {
+      decide: async () => {
+        const next = outcomes.shift();
+        if (!next) return { decision: { kind: "fail", reason: "the recording has no child run here" } };
+        if (next.status !== "COMPLETED") return { decision: { kind: "fail", reason: next.error ?? `the recorded child ended ${next.status}` } };
+        return { decision: { kind: "complete", output: (next.output ?? null) as never } };
+      },
+    },
+  };
 }

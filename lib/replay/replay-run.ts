@@ -34,6 +34,8 @@ export type ScratchEngine = {
   /** The packet ids the next gates get (the recording's, in order). */
   packetIds: { set: (ids: string[]) => void };
   world: RecordedWorld;
+  /** The recorded run's children's outcomes, in order: what its spawns are answered with. */
+  childOutcomes: { set: (outcomes: Array<{ status: string; output?: unknown; error?: string | null }>) => void };
   /** Set by the replay agent's policy when a model decision had to be made without a model. */
   needsModel: { value: boolean; modelDecided: boolean };
   agent: AgentDefinition;
@@ -49,6 +51,7 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
   engine.needsModel.modelDecided = decidedByModel(recording);
   engine.clock.set(recording.run.createdAt);
   engine.packetIds.set(recording.packets.map((p) => p.id));
+  engine.childOutcomes.set(recording.run.state.facts.filter((f) => f.kind === "receipt" && f.key.startsWith("child:")).map((f) => f.value as { status: string }));
 
   const runId = await createReplayRun(engine, source, recording);
   const usedPackets = new Set<string>();
