@@ -128,4 +128,3 @@ export async function putMember(db: Db, workspaceId: string, input: unknown, opt
   return parsed.data;
 }
 
-export { DEFAULT_WORKSPACE_ID };
