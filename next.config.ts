@@ -18,6 +18,10 @@ const nextConfig: NextConfig = {
   // Native or Node-only packages: load them from node_modules at run time instead of bundling them.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   poweredByHeader: false,
+  // The proxy sees the URL the server itself was asked for. Normalized, it is rebuilt as http://localhost:<port>, and
+  // when the server listens on one address (npm start's demo mode binds 127.0.0.1) Next takes the proxy's rewrite of
+  // /w/<slug>/runs to /runs for another origin, sends it back through the proxy, and the page redirects to itself.
+  skipProxyUrlNormalize: true,
   async headers() {
     return [{ source: "/:path*", headers: SECURITY_HEADERS }];
   },

@@ -43,7 +43,8 @@ export default defineConfig({
     { name: "chromium", testMatch: /\.spec\.ts$/, dependencies: ["setup"], use: { storageState: storageStateFile("operator") } },
   ],
   webServer: {
-    command: `npx tsx e2e/prepare-db.ts && npx next start -p ${PORT}`,
+    // Bound to one address, as npm start's demo mode binds it (a rewrite in the proxy once looped only then).
+    command: `npx tsx e2e/prepare-db.ts && npx next start -p ${PORT} -H 127.0.0.1`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

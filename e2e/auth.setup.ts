@@ -12,8 +12,8 @@ for (const role of ROLES) {
     await page.getByLabel("Email").fill(demoEmail(role));
     await page.getByLabel("Password").fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    // A reviewer lands on the inbox, the others on the runs list.
-    await expect(page).toHaveURL(role === "reviewer" ? /\/inbox$/ : /\/runs$/);
+    // A reviewer lands on the inbox, the others on the runs list, in the default workspace.
+    await expect(page).toHaveURL(role === "reviewer" ? /\/w\/default\/inbox$/ : /\/w\/default\/runs$/);
     await expect(page.getByRole("region", { name: "Signed in as" })).toContainText(demoEmail(role));
     const file = path.resolve(__dirname, "..", storageStateFile(role));
     mkdirSync(path.dirname(file), { recursive: true });
