@@ -76,10 +76,12 @@ export function baseAuthConfig(): NextAuthConfig {
       // The proxy's gate for console pages: no session → the sign-in page, remembering where to return.
       authorized({ auth, request }) {
         if (auth?.user) return true;
+        const back = new URLSearchParams(request.nextUrl.search);
+        back.delete("_rsc"); // a client navigation's cache key (the proxy sees the raw URL), not part of where it was going
         const url = request.nextUrl.clone();
         url.pathname = SIGN_IN_PATH;
         url.search = "";
-        url.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+        url.searchParams.set("callbackUrl", request.nextUrl.pathname + (back.size ? `?${back}` : ""));
         return Response.redirect(url);
       },
       jwt({ token, user }) {
