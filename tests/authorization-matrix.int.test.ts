@@ -72,6 +72,7 @@ const ACTION_TABLE: Record<string, Scope | "public"> = {
   "lib/actions/users.ts#setUserDisabledAction": "admin:manage",
   "lib/actions/workspaces.ts#createWorkspaceAction": "admin:manage",
   "lib/actions/workspaces.ts#putMemberAction": "admin:manage",
+  "lib/actions/workspaces.ts#removeMemberAction": "admin:manage",
 };
 
 

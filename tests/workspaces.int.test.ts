@@ -13,7 +13,7 @@ import { getRunDetail } from "../lib/queries/runs";
 import { findRunList } from "../lib/queries/run-list";
 import { findApiTokens } from "../lib/api/tokens";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
-import { createWorkspace, putMember, roleIn } from "../lib/workspaces/members";
+import { createWorkspace, putMember, removeMember, roleIn } from "../lib/workspaces/members";
 import { scopeArgs, WORKSPACE_MODELS, OWNED_THROUGH } from "../lib/workspaces/scope";
 import { ROUTE_TABLE } from "./support/route-table";
 import { startRouteServer } from "./support/route-server";
@@ -84,6 +84,34 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     const newcomer = await inWorkspace(b.workspaceId, () => createUser(db, { email: `${uid("new")}@example.com`, role: "operator", password: "correct horse battery staple 42" }, { actor: b.email }));
     expect(await roleIn(db, { email: newcomer.email }, b.workspaceId)).toBe("operator");
     expect(await roleIn(db, { email: newcomer.email }, DEFAULT_WORKSPACE_ID)).toBeNull();
+  });
+
+  it("a member taken out of a workspace cannot open it any more, with an audit row; the last admin, an instance admin and a default-only person stay", async () => {
+    const creator = await person("admin", { instanceAdmin: true });
+    const slug = uid("rm").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40);
+    const workspace = await createWorkspace(db, { slug, name: "Team R" }, { by: creator });
+    const admin = await person("reviewer");
+    const operator = await person("reviewer");
+    await putMember(db, workspace.id, { email: admin, role: "admin" }, { by: creator });
+    await putMember(db, workspace.id, { email: operator, role: "operator" }, { by: creator });
+
+    await removeMember(db, workspace.id, { email: operator }, { by: admin });
+    expect(await roleIn(db, { email: operator }, workspace.id)).toBeNull();
+    expect(await roleIn(db, { email: operator }, DEFAULT_WORKSPACE_ID)).toBe("reviewer"); // their other workspace stays
+    const audit = await inWorkspace(workspace.id, () => db.auditLog.findMany({ where: { action: "workspaces.member.remove" } }));
+    expect(audit.map((row) => [row.actor, row.target])).toEqual([[admin, operator]]);
+    await expect(removeMember(db, workspace.id, { email: operator }, { by: admin })).rejects.toMatchObject({ code: "NOT_FOUND" });
+
+    // Refused, and nothing changes: an instance admin (they open every workspace anyway); the last admin who can sign
+    // in (once the creator's account is disabled); someone whose only workspace is the default one; a malformed email.
+    await expect(removeMember(db, workspace.id, { email: creator }, { by: admin })).rejects.toMatchObject({ code: "CONFLICT" });
+    await db.user.update({ where: { email: creator }, data: { disabledAt: new Date() } });
+    await expect(removeMember(db, workspace.id, { email: admin }, { by: creator })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await roleIn(db, { email: admin }, workspace.id)).toBe("admin");
+    const defaultOnly = await person("reviewer");
+    await expect(removeMember(db, DEFAULT_WORKSPACE_ID, { email: defaultOnly }, { by: creator })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await roleIn(db, { email: defaultOnly }, DEFAULT_WORKSPACE_ID)).toBe("reviewer");
+    await expect(removeMember(db, workspace.id, { email: "not an email" }, { by: admin })).rejects.toMatchObject({ code: "INVALID_INPUT" });
   });
 
   it("every API route that names an object answers 404 to another workspace's token, and the object is unchanged", async () => {

@@ -1,10 +1,10 @@
 "use server";
 // Server actions of the admin "Workspaces" page: an instance admin creates a workspace; a workspace's admin adds a
-// person to it or changes their role there. Both write their own audit row in their transaction.
+// person to it, changes their role there or takes them out. Each writes its own audit row in its transaction.
 import { defineAction } from "@/lib/actions/define-action";
 import { createWorkspaceWithDefaults } from "@/lib/commands/create-workspace";
 import { getRuntime } from "@/lib/runtime.server";
-import { createWorkspaceSchema, memberSchema, putMember } from "@/lib/workspaces/members";
+import { createWorkspaceSchema, memberSchema, putMember, removeMember, removeMemberSchema } from "@/lib/workspaces/members";
 import { AppError } from "@/lib/runtime/errors";
 
 export const createWorkspaceAction = defineAction(
@@ -23,5 +23,15 @@ export const putMemberAction = defineAction(
     const member = await putMember(db, user.workspace.id, input, { by: user.email });
     revalidatePath("/admin/workspaces");
     return member;
+  },
+);
+
+export const removeMemberAction = defineAction(
+  { schema: removeMemberSchema, scope: "admin:manage", audit: { byHandler: true, action: "workspaces.member.remove" } },
+  async (input, { user, db, revalidatePath }) => {
+    if (!user.workspace) throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
+    const removed = await removeMember(db, user.workspace.id, input, { by: user.email });
+    revalidatePath("/admin/workspaces");
+    return removed;
   },
 );

@@ -128,3 +128,35 @@ export async function putMember(db: Db, workspaceId: string, input: unknown, opt
   return parsed.data;
 }
 
+
+export const removeMemberSchema = z.object({ email: z.string().trim().toLowerCase().email().max(254) });
+
+/**
+ * Takes a person out of the workspace: from the next request on they cannot open it (roleIn reads memberships each
+ * time). Refused where it would not take effect or would leave the workspace without anyone to run it: an instance
+ * admin (they may open every workspace), someone whose only place is the default workspace (their account is
+ * disabled on the Users page instead), and the workspace's last admin.
+ */
+export async function removeMember(db: Db, workspaceId: string, input: unknown, opts: { by: string }): Promise<{ email: string }> {
+  const parsed = removeMemberSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("INVALID_INPUT", { message: "invalid member", userMessage: "The member is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  const { email } = parsed.data;
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, instanceAdmin: true, memberships: { select: { workspaceId: true, role: true } } } });
+  const membership = user?.memberships.find((m) => m.workspaceId === workspaceId);
+  if (!user || (!membership && !(workspaceId === DEFAULT_WORKSPACE_ID && user.memberships.length === 0))) {
+    throw new AppError("NOT_FOUND", { message: `${email} is not a member`, userMessage: `${email} is not a member of this workspace.` });
+  }
+  if (user.instanceAdmin) throw new AppError("CONFLICT", { message: "instance admin", userMessage: `${email} is an instance admin and may open every workspace.` });
+  if (user.memberships.length <= 1 && workspaceId === DEFAULT_WORKSPACE_ID) {
+    throw new AppError("CONFLICT", { message: "only the default workspace", userMessage: `The default workspace is ${email}'s only one: disable their account on the Users page instead.` });
+  }
+  await db.$transaction(async (tx) => {
+    if (membership?.role === "admin") {
+      const admins = await tx.membership.count({ where: { workspaceId, role: "admin", user: { disabledAt: null } } });
+      if (admins <= 1) throw new AppError("CONFLICT", { message: "last admin", userMessage: `${email} is this workspace's last admin: make someone else admin first.` });
+    }
+    await tx.membership.delete({ where: { userId_workspaceId: { userId: user.id, workspaceId } } });
+    await inWorkspace(workspaceId, () => writeAudit(tx, { actor: opts.by, action: "workspaces.member.remove", target: email, data: {} }));
+  });
+  return { email };
+}

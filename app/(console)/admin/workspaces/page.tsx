@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getAdminPageAccess } from "@/components/admin/admin-page";
 import { CreateWorkspaceForm } from "@/components/admin/workspaces/create-workspace-form";
 import { PutMemberForm } from "@/components/admin/workspaces/put-member-form";
+import { RemoveMemberButton } from "@/components/admin/workspaces/remove-member-button";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { PageHeader } from "@/components/ui/page-header";
 import { ROLE_LABELS } from "@/lib/auth/rbac";
@@ -25,12 +26,13 @@ export default async function WorkspacesPage() {
           <section aria-labelledby="members-title">
             <h2 id="members-title" className="mb-2 text-sm font-semibold text-zinc-900">People of {workspace.name}</h2>
             <table className="w-full text-left text-sm">
-              <thead className="text-xs text-zinc-500"><tr><th className="py-1">Person</th><th className="py-1">Role here</th></tr></thead>
+              <thead className="text-xs text-zinc-500"><tr><th className="py-1">Person</th><th className="py-1">Role here</th><th className="py-1"><span className="sr-only">Actions</span></th></tr></thead>
               <tbody>
                 {members.map((m) => (
                   <tr key={m.email} className="border-t border-zinc-200">
                     <td className="py-1.5">{m.name ? `${m.name} · ` : ""}{m.email}</td>
                     <td className="py-1.5">{ROLE_LABELS[m.role]}{m.instanceAdmin ? " (instance admin)" : ""}</td>
+                    <td className="py-1.5 text-right">{!m.instanceAdmin && <RemoveMemberButton email={m.email} workspaceName={workspace.name} />}</td>
                   </tr>
                 ))}
               </tbody>
