@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { storageStateFile } from "./fixtures";
+import { demoEmail, storageStateFile } from "./fixtures";
 
 // Workspaces in the console: old URLs land in a workspace (/w/<slug>/…); an instance admin creates a workspace,
 // which starts empty, and switches between it and the default one; a person who is not a member is told the
@@ -42,5 +42,17 @@ test("an admin creates a workspace, works in it at /w/<slug>, switches back; a s
   const answer = await stranger.goto(`/w/${slug}/inbox`);
   expect(answer?.status()).toBe(404);
   await expect(stranger.getByRole("heading", { name: "Page not found" })).toBeVisible();
+
+  // Added as a member, the reviewer opens it; taken out again, it is gone for them at their next request.
+  await page.goto(`/w/${slug}/admin/workspaces`);
+  const add = page.getByRole("form", { name: "Add a person to the workspace" });
+  await add.getByLabel("Email").fill(demoEmail("reviewer"));
+  await add.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(`${demoEmail("reviewer")} is reviewer in Team ${slug}.`)).toBeVisible();
+  expect((await stranger.goto(`/w/${slug}/inbox`))?.status()).toBe(200);
+  await page.getByRole("button", { name: `Remove ${demoEmail("reviewer")} from Team ${slug}` }).click();
+  await page.getByRole("button", { name: "Remove from workspace" }).click();
+  await expect(page.getByRole("region", { name: `People of Team ${slug}` })).not.toContainText(demoEmail("reviewer"));
+  expect((await stranger.goto(`/w/${slug}/inbox`))?.status()).toBe(404);
   await reviewer.close();
 });
