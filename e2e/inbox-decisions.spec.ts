@@ -32,7 +32,7 @@ test("a reviewer approves, edits (an invalid amount first), rejects and redirect
   await expect(page.getByRole("definition").filter({ hasText: approve.orderId }).first()).toBeVisible();
   await expect(page.getByRole("list", { name: "Evidence" }).getByRole("listitem").first()).toBeVisible();
   await expect(page.getByText("high impact", { exact: true })).toBeVisible();
-  await expect(runStatusLink(page, approve.runId)).toHaveAttribute("href", `/runs/${approve.runId}`);
+  await expect(runStatusLink(page, approve.runId)).toHaveAttribute("href", `/w/default/runs/${approve.runId}`); // in the page's workspace: no redirect
   await expect(packetStatus(page)).toHaveText("Pending");
   await expectNoSeriousAxeViolations(page);
   await page.getByRole("button", { name: "Approve", exact: true }).click();

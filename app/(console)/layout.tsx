@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/components/providers/query-provider";
+import { WorkspaceSlugProvider } from "@/components/shell/console-links";
 import { Sidebar } from "@/components/shell/sidebar";
 import { requirePageUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
@@ -13,13 +14,15 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const workspaces = await workspacesOf(getDb(), user.id);
   return (
     <QueryProvider>
-      <div className="flex min-h-screen">
-        {/* The column stretches with the page (its background reaches the bottom); the sidebar in it stays in view. */}
-        <div className="shrink-0 bg-zinc-950">
-          <Sidebar user={user} workspaces={workspaces} />
+      <WorkspaceSlugProvider slug={user.workspace?.slug ?? "default"}>
+        <div className="flex min-h-screen">
+          {/* The column stretches with the page (its background reaches the bottom); the sidebar in it stays in view. */}
+          <div className="shrink-0 bg-zinc-950">
+            <Sidebar user={user} workspaces={workspaces} />
+          </div>
+          <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
         </div>
-        <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
-      </div>
+      </WorkspaceSlugProvider>
     </QueryProvider>
   );
 }

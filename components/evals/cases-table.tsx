@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { DatasetCase } from "@/lib/evals/queries";
@@ -21,9 +21,9 @@ export function CasesTable({ datasetName, cases }: { datasetName: string; cases:
         {cases.map((c) => (
           <tr key={c.caseId} className="hover:bg-zinc-50">
             <Td>
-              <Link href={`/evals/datasets/${encodeURIComponent(datasetName)}/cases/${encodeURIComponent(c.caseId)}`} className="font-medium text-blue-700 hover:underline">
+              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(datasetName)}/cases/${encodeURIComponent(c.caseId)}`} className="font-medium text-blue-700 hover:underline">
                 {c.title}
-              </Link>
+              </ConsoleLink>
               <div className="font-mono text-xs text-zinc-500">{c.caseId}</div>
             </Td>
             <Td className="text-xs">{c.agent}</Td>

@@ -1,3 +1,4 @@
+import { ConsoleForm } from "@/components/shell/console-links";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import type { EvalRunSummary } from "@/lib/evals/queries";
@@ -8,13 +9,13 @@ const optionLabel = (run: EvalRunSummary) => `${run.startedAt.toISOString().slic
 /** Pick two eval runs; a plain GET form, so the comparison has a URL to share. */
 export function ComparePicker({ runs, a, b }: { runs: EvalRunSummary[]; a?: string; b?: string }) {
   return (
-    <form action="/evals/compare" method="get" className="mb-6 grid items-end gap-3 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-[1fr_1fr_auto]">
+    <ConsoleForm action="/evals/compare" method="get" className="mb-6 grid items-end gap-3 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-[1fr_1fr_auto]">
       <RunSelect id="compare-a" name="a" label="Baseline (A)" value={a} runs={runs} />
       <RunSelect id="compare-b" name="b" label="Candidate (B)" value={b} runs={runs} />
       <Button type="submit" variant="primary">
         Compare
       </Button>
-    </form>
+    </ConsoleForm>
   );
 }
 

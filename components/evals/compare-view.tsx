@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -62,9 +62,9 @@ function Side({ label, run }: { label: string; run: EvalRunSummary }) {
       title={
         <>
           {label}:{" "}
-          <Link href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 underline">
+          <ConsoleLink href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 underline">
             {run.id}
-          </Link>
+          </ConsoleLink>
         </>
       }
     >

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 
 /** Pills that filter the eval runs by dataset (links, so the filter is in the URL and works without JS). */
 export function DatasetFilter({ names, active }: { names: string[]; active?: string }) {
@@ -7,14 +7,14 @@ export function DatasetFilter({ names, active }: { names: string[]; active?: str
   return (
     <nav aria-label="Filter by dataset" className="mb-4 flex flex-wrap gap-1.5">
       {options.map((option) => (
-        <Link
+        <ConsoleLink
           key={option.href}
           href={option.href}
           aria-current={option.isActive ? "page" : undefined}
           className={`rounded-full border px-2.5 py-0.5 text-xs ${option.isActive ? "border-zinc-900 bg-zinc-900 text-white" : "border-zinc-300 bg-white text-zinc-600 hover:border-zinc-500"}`}
         >
           {option.label}
-        </Link>
+        </ConsoleLink>
       ))}
     </nav>
   );
@@ -32,8 +32,8 @@ export function EvalRunsPagination({ dataset, isFirstPage, nextCursor }: { datas
   const linkClass = "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500";
   return (
     <nav aria-label="Pagination" className="mt-4 flex justify-between">
-      {isFirstPage ? <span /> : <Link href={href()} className={linkClass}>Newest</Link>}
-      {nextCursor && <Link href={href(nextCursor)} className={linkClass}>Older eval runs →</Link>}
+      {isFirstPage ? <span /> : <ConsoleLink href={href()} className={linkClass}>Newest</ConsoleLink>}
+      {nextCursor && <ConsoleLink href={href(nextCursor)} className={linkClass}>Older eval runs →</ConsoleLink>}
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { DatasetSummary } from "@/lib/evals/queries";
@@ -21,9 +21,9 @@ export function DatasetsTable({ datasets }: { datasets: DatasetSummary[] }) {
         {datasets.map((dataset) => (
           <tr key={dataset.id} className="hover:bg-zinc-50">
             <Td>
-              <Link href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="font-medium text-blue-700 hover:underline">
+              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="font-medium text-blue-700 hover:underline">
                 {dataset.name}
-              </Link>
+              </ConsoleLink>
               {dataset.description && <div className="text-xs text-zinc-500">{dataset.description}</div>}
             </Td>
             <Td className="text-right tabular-nums">{dataset.caseCount}</Td>
@@ -35,9 +35,9 @@ export function DatasetsTable({ datasets }: { datasets: DatasetSummary[] }) {
             <Td>
               {dataset.lastRun ? (
                 <span className="flex flex-wrap items-center gap-2">
-                  <Link href={`/evals/runs/${encodeURIComponent(dataset.lastRun.id)}`} className="text-xs text-blue-700 hover:underline">
+                  <ConsoleLink href={`/evals/runs/${encodeURIComponent(dataset.lastRun.id)}`} className="text-xs text-blue-700 hover:underline">
                     <Timestamp value={dataset.lastRun.startedAt} />
-                  </Link>
+                  </ConsoleLink>
                   <EvalStatusBadge status={dataset.lastRun.status} />
                 </span>
               ) : (

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
 import { EvalStatusBadge } from "./eval-badges";
@@ -13,9 +13,9 @@ export function EvalRunFacts({ run }: { run: EvalRunSummary }) {
         <EvalStatusBadge status={run.status} />
         <span>
           dataset{" "}
-          <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 underline">
+          <ConsoleLink href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 underline">
             {run.datasetName}
-          </Link>{" "}
+          </ConsoleLink>{" "}
           @ <code className="font-mono text-xs">{run.datasetVersion}</code>
         </span>
         <span>· code <code className="font-mono text-xs" title={run.codeVersion}>{shortCode(run.codeVersion)}</code></span>

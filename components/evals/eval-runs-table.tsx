@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
@@ -39,17 +39,17 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
         {runs.map((run) => (
           <tr key={run.id} className="hover:bg-zinc-50">
             <Td>
-              <Link href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline">
+              <ConsoleLink href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline">
                 {run.id}
-              </Link>
+              </ConsoleLink>
               <div className="text-xs text-zinc-500">
                 <Timestamp value={run.startedAt} />
               </div>
             </Td>
             <Td>
-              <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 hover:underline">
+              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 hover:underline">
                 {run.datasetName}
-              </Link>
+              </ConsoleLink>
               <div className="font-mono text-xs text-zinc-500" title="dataset version">{run.datasetVersion.slice(0, 8)}</div>
             </Td>
             <Td className="text-xs">

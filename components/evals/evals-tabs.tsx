@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 
 // The Evals section's own navigation: eval runs (with the score chart), datasets, compare.
 const TABS = [
@@ -15,7 +15,7 @@ export function EvalsTabs({ active }: { active: EvalsTab }) {
       {TABS.map((tab) => {
         const isActive = tab.key === active;
         return (
-          <Link
+          <ConsoleLink
             key={tab.key}
             href={tab.href}
             aria-current={isActive ? "page" : undefined}
@@ -24,7 +24,7 @@ export function EvalsTabs({ active }: { active: EvalsTab }) {
             }`}
           >
             {tab.label}
-          </Link>
+          </ConsoleLink>
         );
       })}
     </nav>

@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
+import { useWorkspaceHref } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -14,6 +15,7 @@ type Failure = { message: string; fieldErrors?: Record<string, string[]> };
 /** Upload or paste a JSONL dataset; the server validates every line and imports all of it or nothing. */
 export function ImportDatasetForm({ existing }: { existing: ExistingDataset[] }) {
   const router = useRouter();
+  const inWorkspace = useWorkspaceHref();
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [jsonl, setJsonl] = useState("");
@@ -34,7 +36,7 @@ export function ImportDatasetForm({ existing }: { existing: ExistingDataset[] })
     startTransition(async () => {
       const result = await importDatasetAction({ name, description, jsonl });
       if (result.ok) {
-        router.push(`/evals/datasets/${encodeURIComponent(result.data.name)}?imported=${result.data.caseCount}`);
+        router.push(inWorkspace(`/evals/datasets/${encodeURIComponent(result.data.name)}?imported=${result.data.caseCount}`));
       } else {
         setFailure({ message: result.message, fieldErrors: result.fieldErrors });
       }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { ScorePoint } from "@/lib/evals/queries";
@@ -25,9 +25,9 @@ export function ScoreHistoryTable({ points }: { points: ScorePoint[] }) {
           {points.map((point) => (
             <tr key={point.evalRunId}>
               <Td>
-                <Link href={`/evals/runs/${encodeURIComponent(point.evalRunId)}`} className="font-mono text-xs text-blue-700 hover:underline">
+                <ConsoleLink href={`/evals/runs/${encodeURIComponent(point.evalRunId)}`} className="font-mono text-xs text-blue-700 hover:underline">
                   {point.evalRunId}
-                </Link>
+                </ConsoleLink>
               </Td>
               <Td className="text-xs">
                 <Timestamp value={point.startedAt} />

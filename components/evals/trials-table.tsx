@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { EvalResultDetail } from "@/lib/evals/queries";
 import { DIMENSIONS, type Dimension } from "@/lib/evals/spec";
@@ -67,9 +67,9 @@ export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: str
                 <div className="text-zinc-500">{formatMs(result.machineMs)}</div>
               </Td>
               <Td>
-                <Link href={href} className="text-xs whitespace-nowrap text-blue-700 hover:underline" aria-label={`Trace of ${result.caseId} under ${result.fault}`}>
+                <ConsoleLink href={href} className="text-xs whitespace-nowrap text-blue-700 hover:underline" aria-label={`Trace of ${result.caseId} under ${result.fault}`}>
                   Trace →
-                </Link>
+                </ConsoleLink>
               </Td>
             </tr>
           );

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Field, Input, Select } from "@/components/ui/field";
 import { statusLabel } from "@/components/ui/status-badge";
@@ -19,7 +19,7 @@ const FIELD_LABELS: Record<string, string> = { reviewer: "Reviewer", tool: "Tool
 // button). Applying a filter leaves out the cursor: a new filter starts at the newest decision.
 export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFiltersProps) {
   return (
-    <form role="search" aria-label="Filter the decision history" action="/inbox/history" method="get" className="mb-4 rounded-lg border border-zinc-200 bg-white p-3">
+    <ConsoleForm role="search" aria-label="Filter the decision history" action="/inbox/history" method="get" className="mb-4 rounded-lg border border-zinc-200 bg-white p-3">
       <div className="flex flex-wrap items-end gap-3">
         <Field id="history-reviewer" label="Reviewer" hint="Who made the deciding call" className="w-64">
           <Input id="history-reviewer" name="reviewer" list="history-reviewers" defaultValue={filter.reviewer ?? ""} placeholder="rita@example.com" aria-describedby="history-reviewer-hint" autoComplete="off" />
@@ -46,9 +46,9 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
             Apply
           </button>
           {isFilterActive(filter) && (
-            <Link href="/inbox/history" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+            <ConsoleLink href="/inbox/history" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
               Clear filters
-            </Link>
+            </ConsoleLink>
           )}
         </div>
       </div>
@@ -57,6 +57,6 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
           Not applied: {ignored.map((field) => FIELD_LABELS[field] ?? field).join(", ")} — not a valid value{ignored.length > 1 ? "s" : ""} (dates are YYYY-MM-DD, and “To” cannot be before “From”).
         </Alert>
       )}
-    </form>
+    </ConsoleForm>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { toDecisionHistorySearchParams, type DecisionHistoryFilter } from "@/lib/queries/decision-history";
 
 type HistoryPaginationProps = { filter: DecisionHistoryFilter; newerCursor: string | null; olderCursor: string | null };
@@ -17,10 +17,10 @@ export function HistoryPagination({ filter, newerCursor, olderCursor }: HistoryP
   return (
     <nav aria-label="Pagination" className="mt-4 flex items-center justify-between gap-2">
       <div className="flex gap-2">
-        {!isFirstPage && <Link href={historyHref({ ...filter, cursor: undefined })} className={LINK}>⇤ Newest</Link>}
-        {newerCursor && <Link href={historyHref({ ...filter, cursor: newerCursor })} className={LINK}>← Newer</Link>}
+        {!isFirstPage && <ConsoleLink href={historyHref({ ...filter, cursor: undefined })} className={LINK}>⇤ Newest</ConsoleLink>}
+        {newerCursor && <ConsoleLink href={historyHref({ ...filter, cursor: newerCursor })} className={LINK}>← Newer</ConsoleLink>}
       </div>
-      {olderCursor && <Link href={historyHref({ ...filter, cursor: olderCursor })} className={LINK}>Older →</Link>}
+      {olderCursor && <ConsoleLink href={historyHref({ ...filter, cursor: olderCursor })} className={LINK}>Older →</ConsoleLink>}
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
 import { Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
@@ -47,7 +47,7 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
               <tr key={packet.id}>
                 <Td><Timestamp value={packet.decidedAt} /></Td>
                 <Td className="[overflow-wrap:anywhere]">
-                  <Link href={`/inbox/${encodeURIComponent(packet.id)}`} className="font-mono text-xs text-blue-700 underline">{packet.tool}</Link>
+                  <ConsoleLink href={`/inbox/${encodeURIComponent(packet.id)}`} className="font-mono text-xs text-blue-700 underline">{packet.tool}</ConsoleLink>
                   <span className="block text-xs text-zinc-700">{packet.content.impact}</span>
                 </Td>
                 <Td>
@@ -60,9 +60,9 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
                 </Td>
                 <Td className="text-xs tabular-nums whitespace-nowrap">{entry.waitedMs === null ? "—" : formatAge(entry.waitedMs)}</Td>
                 <Td>
-                  <Link href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(entry.run.status)}`}>
+                  <ConsoleLink href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(entry.run.status)}`}>
                     <StatusBadge status={entry.run.status} />
-                  </Link>
+                  </ConsoleLink>
                   <span className="mt-0.5 block text-xs text-zinc-600 [overflow-wrap:anywhere]">{entry.run.agent}</span>
                 </Td>
                 <Td>

@@ -1,6 +1,7 @@
 "use client";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
+import { useWorkspaceHref } from "@/components/shell/console-links";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LoadingRows } from "@/components/ui/loading";
 import { Button } from "@/components/ui/button";
@@ -24,6 +25,7 @@ type InboxQueueProps = { initialPage: InboxPage; initialFiltersKey: string; init
  */
 export function InboxQueue({ initialPage, initialFiltersKey, initialAt, me, canDecide }: InboxQueueProps) {
   const router = useRouter();
+  const inWorkspace = useWorkspaceHref();
   const searchParams = useSearchParams();
   const filters = useMemo(() => parseInboxFilters(new URLSearchParams(searchParams.toString())), [searchParams]);
   const { items: shown, total, pending, facets, now, hasMore, loadMore, isLoadingMore, isLoading, isError } = useInboxPages(filters, { page: initialPage, filtersKey: initialFiltersKey, at: initialAt });
@@ -60,7 +62,7 @@ export function InboxQueue({ initialPage, initialFiltersKey, initialAt, me, canD
       return next;
     });
   }
-  const open = (item: InboxItem, decide?: string) => router.push(`/inbox/${encodeURIComponent(item.id)}${decide ? `?decide=${decide}` : ""}`);
+  const open = (item: InboxItem, decide?: string) => router.push(inWorkspace(`/inbox/${encodeURIComponent(item.id)}${decide ? `?decide=${decide}` : ""}`));
   const approve = (item: InboxItem) => (item.impactLevel === "high" ? setQuick({ item, decision: "approve" }) : send(item, { decision: "approve" }));
   const decidable = canDecide && cursor && !isPending;
   useShortcuts({

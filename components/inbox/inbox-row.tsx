@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge } from "@/components/ui/badge";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { InboxItem } from "@/lib/inbox/queue";
@@ -38,13 +38,13 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
             {item.kind === "BUDGET" && <Badge tone="amber">budget</Badge>}
             {item.kind === "VERSION" && <Badge tone="violet">agent version</Badge>}
             {item.requiredApprovals > 1 && <Badge tone="violet">four eyes: {item.approvers.length}/{item.requiredApprovals}</Badge>}
-            <Link
+            <ConsoleLink
               href={`/inbox/${encodeURIComponent(item.id)}`}
               aria-label={`Open packet ${item.id}`}
               className="ml-auto rounded border border-zinc-300 px-2 py-0.5 text-xs font-medium text-blue-700 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-blue-600"
             >
               Open packet <span className="font-mono text-zinc-500">{item.id}</span>
-            </Link>
+            </ConsoleLink>
           </div>
           <p className="mt-1 text-sm text-zinc-900">{item.impact}</p>
           <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-xs text-zinc-600">
@@ -58,7 +58,7 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
             <div className="flex gap-1"><dt>Waiting since</dt><dd className="text-zinc-900"><Timestamp value={item.createdAt} relativeTo={now} /></dd></div>
             <div className="flex gap-1">
               <dt>Run</dt>
-              <dd><Link href={`/runs/${encodeURIComponent(item.runId)}`} className="font-mono text-blue-700 underline">{item.runId}</Link></dd>
+              <dd><ConsoleLink href={`/runs/${encodeURIComponent(item.runId)}`} className="font-mono text-blue-700 underline">{item.runId}</ConsoleLink></dd>
             </div>
           </dl>
         </div>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import type { ReactNode } from "react";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { DecisionPacket } from "@/lib/runtime/types";
@@ -20,9 +20,9 @@ export function PacketMeta({ packet, now }: { packet: DecisionPacket; now: Date 
   return (
     <>
       <Meta label="Run">
-        <Link href={`/runs/${encodeURIComponent(packet.runId)}`} className="font-mono text-xs break-all text-blue-700 underline">
+        <ConsoleLink href={`/runs/${encodeURIComponent(packet.runId)}`} className="font-mono text-xs break-all text-blue-700 underline">
           {packet.runId}
-        </Link>
+        </ConsoleLink>
         <span className="text-xs text-zinc-500"> · step {packet.step}</span>
       </Meta>
       <Meta label="Queue">{packet.queue}</Meta>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
@@ -60,9 +60,9 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
         </Meta>
         {run && (
           <Meta label="Run status">
-            <Link href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(run.status)}`}>
+            <ConsoleLink href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(run.status)}`}>
               <StatusBadge status={run.status} />
-            </Link>
+            </ConsoleLink>
           </Meta>
         )}
         <PacketMeta packet={packet} now={now} />
@@ -71,9 +71,9 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
         <p className="mt-3 text-xs text-zinc-600" data-testid="packet-parent-run">
           Asked in a child run, started by {run.parent.agentSlug}
           {run.parent.spawnedAtStep != null ? ` at step ${run.parent.spawnedAtStep}` : ""} in run{" "}
-          <Link href={`/runs/${encodeURIComponent(run.parent.id)}`} className="font-mono text-blue-700 hover:underline">
+          <ConsoleLink href={`/runs/${encodeURIComponent(run.parent.id)}`} className="font-mono text-blue-700 hover:underline">
             {run.parent.id}
-          </Link>{" "}
+          </ConsoleLink>{" "}
           <StatusBadge status={run.parent.status} />
         </p>
       )}

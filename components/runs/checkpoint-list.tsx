@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { CheckpointSummary } from "@/lib/queries/run-checkpoints";
 
@@ -15,13 +15,13 @@ export function CheckpointList({ runId, checkpoints, selectedSeq, older }: Check
   return (
     <ol className="max-h-[32rem] space-y-0.5 overflow-y-auto">
       <li>
-        <Link href={base} scroll={false} aria-current={selectedSeq === null ? "true" : undefined} className={itemClass(selectedSeq === null)}>
+        <ConsoleLink href={base} scroll={false} aria-current={selectedSeq === null ? "true" : undefined} className={itemClass(selectedSeq === null)}>
           <span>Current state</span>
-        </Link>
+        </ConsoleLink>
       </li>
       {checkpoints.toReversed().map((checkpoint) => (
         <li key={checkpoint.seq}>
-          <Link
+          <ConsoleLink
             href={`${base}?checkpoint=${checkpoint.seq}`}
             scroll={false}
             aria-current={selectedSeq === checkpoint.seq ? "true" : undefined}
@@ -31,7 +31,7 @@ export function CheckpointList({ runId, checkpoints, selectedSeq, older }: Check
               #{checkpoint.seq} · step {checkpoint.step}
             </span>
             <Timestamp value={checkpoint.createdAt} className={`text-xs ${selectedSeq === checkpoint.seq ? "text-zinc-300" : "text-zinc-600"}`} />
-          </Link>
+          </ConsoleLink>
         </li>
       ))}
       {checkpoints.length === 0 && <li className="px-2 py-1 text-sm text-zinc-500">No checkpoints yet.</li>}

@@ -1,13 +1,13 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { RunFamily, RunLink } from "@/lib/queries/run-family";
 
 function RunLinkItem({ run, step }: { run: RunLink; step?: number | null }) {
   return (
     <>
-      <Link href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-blue-700 hover:underline">
+      <ConsoleLink href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-blue-700 hover:underline">
         {run.id}
-      </Link>{" "}
+      </ConsoleLink>{" "}
       <span className="text-zinc-600">({run.agentSlug}{step != null ? `, step ${step}` : ""})</span> <StatusBadge status={run.status} />
     </>
   );

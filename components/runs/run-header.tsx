@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import type { ReactNode } from "react";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { RunRecord } from "@/lib/runtime/types";
@@ -20,7 +20,7 @@ export function RunHeader({ run, now, actions, family }: { run: RunRecord; now: 
   return (
     <header className="mb-6">
       <p className="text-xs text-zinc-500">
-        <Link href="/runs" className="hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">Runs</Link> /
+        <ConsoleLink href="/runs" className="hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">Runs</ConsoleLink> /
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-3">
         <h1 className="font-mono text-lg font-semibold text-zinc-900">{run.id}</h1>
@@ -51,9 +51,9 @@ export function RunHeader({ run, now, actions, family }: { run: RunRecord; now: 
       {run.parentRunId && (
         <p className="mt-3 text-xs text-zinc-500">
           Forked from{" "}
-          <Link href={`/runs/${encodeURIComponent(run.parentRunId)}`} className="font-mono text-blue-700 hover:underline">
+          <ConsoleLink href={`/runs/${encodeURIComponent(run.parentRunId)}`} className="font-mono text-blue-700 hover:underline">
             {run.parentRunId}
-          </Link>
+          </ConsoleLink>
         </p>
       )}
       {family && <RunFamilyLinks family={family} />}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import type { RunListFilter } from "@/lib/queries/run-list";
 import { runsListHref } from "./list-href";
 
@@ -11,11 +11,11 @@ export function RunsPagination({ filter, nextCursor }: RunsPaginationProps) {
   const linkClass = "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
   return (
     <nav aria-label="Pagination" className="mt-4 flex justify-between">
-      {isFirstPage ? <span /> : <Link href={runsListHref({ ...filter, cursor: undefined })} className={linkClass}>← Newest</Link>}
+      {isFirstPage ? <span /> : <ConsoleLink href={runsListHref({ ...filter, cursor: undefined })} className={linkClass}>← Newest</ConsoleLink>}
       {nextCursor && (
-        <Link href={runsListHref({ ...filter, cursor: nextCursor })} className={linkClass}>
+        <ConsoleLink href={runsListHref({ ...filter, cursor: nextCursor })} className={linkClass}>
           Next page →
-        </Link>
+        </ConsoleLink>
       )}
     </nav>
   );

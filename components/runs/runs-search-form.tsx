@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { RunListFilter } from "@/lib/queries/run-list";
 import { runsListHref } from "./list-href";
@@ -6,7 +6,7 @@ import { runsListHref } from "./list-href";
 // A plain GET form: it works before any JavaScript loads, and the URL is the filter (shareable, back button).
 export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agents: string[] }) {
   return (
-    <form role="search" action="/runs" method="get" className="mb-3 flex flex-wrap items-end gap-3">
+    <ConsoleForm role="search" action="/runs" method="get" className="mb-3 flex flex-wrap items-end gap-3">
       {filter.status && <input type="hidden" name="status" value={filter.status} />}
       {filter.agent && filter.version && <input type="hidden" name="version" value={filter.version} />}
       <Field id="runs-q" label="Search" hint="A run id (or its start), or text in the run's input" className="min-w-64 flex-1">
@@ -25,20 +25,20 @@ export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agen
           Apply
         </button>
         {(filter.q || filter.agent || filter.status || filter.version) && (
-          <Link href="/runs" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+          <ConsoleLink href="/runs" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
             Clear filters
-          </Link>
+          </ConsoleLink>
         )}
       </div>
       {/* The agents page links here with a version; shown, so a filter nobody can see never empties the list. */}
       {filter.agent && filter.version && (
         <p className="w-full text-sm text-zinc-700">
           Only version <span className="font-mono">{filter.version}</span> of {filter.agent} ·{" "}
-          <Link href={runsListHref({ ...filter, version: undefined, cursor: undefined })} className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
+          <ConsoleLink href={runsListHref({ ...filter, version: undefined, cursor: undefined })} className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
             every version
-          </Link>
+          </ConsoleLink>
         </p>
       )}
-    </form>
+    </ConsoleForm>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge } from "@/components/ui/badge";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -23,9 +23,9 @@ export function RunsTable({ runs }: { runs: RunListItem[] }) {
         {runs.map((run) => (
           <tr key={run.id} className="hover:bg-zinc-50">
             <Td>
-              <Link href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
+              <ConsoleLink href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
                 {run.id}
-              </Link>
+              </ConsoleLink>
               {run.parentRunId && <span className="block text-[11px] text-zinc-500">fork of {run.parentRunId}</span>}
               {run.spawnedByRunId && <span className="block text-[11px] text-zinc-500">child of {run.spawnedByRunId}</span>}
             </Td>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { statusLabel } from "@/components/ui/status-badge";
 import type { RunListFilter } from "@/lib/queries/run-list";
 import type { RunStatusCounts } from "@/lib/queries/run-status-counts";
@@ -25,7 +25,7 @@ export function StatusFilter({ filter, counts }: StatusFilterProps) {
   return (
     <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-1.5">
       {options.map((option) => (
-        <Link
+        <ConsoleLink
           key={option.href}
           href={option.href}
           aria-current={option.isActive ? "page" : undefined}
@@ -35,7 +35,7 @@ export function StatusFilter({ filter, counts }: StatusFilterProps) {
         >
           {option.label}
           {option.count !== undefined && <span className={`ml-1.5 tabular-nums ${option.isActive ? "text-zinc-300" : "text-zinc-500"}`}>{formatCount(option.count)}</span>}
-        </Link>
+        </ConsoleLink>
       ))}
     </nav>
   );

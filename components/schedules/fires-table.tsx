@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { recentFires } from "@/lib/schedules/schedule-view";
@@ -18,7 +18,7 @@ export function FiresTable({ fires }: { fires: Row[] }) {
             <Td><Timestamp value={f.tick} /></Td>
             <Td>{f.schedule}</Td>
             <Td><FireOutcome outcome={f.outcome} /></Td>
-            <Td>{f.runId ? <Link className="font-mono text-xs text-blue-700 hover:underline" href={`/runs/${f.runId}`}>{f.runId}</Link> : <span className="text-zinc-400">—</span>}</Td>
+            <Td>{f.runId ? <ConsoleLink className="font-mono text-xs text-blue-700 hover:underline" href={`/runs/${f.runId}`}>{f.runId}</ConsoleLink> : <span className="text-zinc-400">—</span>}</Td>
             <Td className="text-xs text-zinc-600">{f.detail}</Td>
           </tr>
         ))}

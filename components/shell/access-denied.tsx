@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { ROLE_LABELS, type Role, type Scope } from "@/lib/auth/rbac";
 
 // What a page shows a signed-in person whose role does not allow it (lib/auth/session.ts requirePageScope).
@@ -10,9 +10,9 @@ export function AccessDenied({ role, scope }: { role: Role; scope: Scope }) {
         It needs the <code className="rounded bg-zinc-100 px-1 font-mono text-xs">{scope}</code> permission, which your role ({ROLE_LABELS[role].toLowerCase()})
         does not have. Ask an admin if you need it.
       </p>
-      <Link href="/runs" className="mt-4 inline-block text-sm text-blue-700 hover:underline">
+      <ConsoleLink href="/runs" className="mt-4 inline-block text-sm text-blue-700 hover:underline">
         Go to runs
-      </Link>
+      </ConsoleLink>
     </div>
   );
 }

@@ -23,6 +23,11 @@ export function isWorkspacePage(pathname: string): boolean {
 
 export const workspacePath = (slug: string, rest: string) => `/w/${slug}${rest.startsWith("/") ? rest : `/${rest}`}`;
 
+/** A console link written without its workspace ("/runs/run_1?x=y"), in the given one; any other href unchanged. */
+export function hrefInWorkspace(slug: string, href: string): string {
+  return href.startsWith("/") && isWorkspacePage(href.split(/[?#]/, 1)[0]) ? workspacePath(slug, href) : href;
+}
+
 /** A console route's URL naming the page's workspace (for an EventSource, which sends no headers of ours). */
 export function withWorkspaceParam(url: string): string {
   const slug = slugOfLocation();

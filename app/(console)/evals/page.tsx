@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { DatasetFilter, EvalRunsPagination } from "@/components/evals/dataset-filter";
 import { NoEvalRuns } from "@/components/evals/empty-evals";
 import { EvalRunsTable } from "@/components/evals/eval-runs-table";
@@ -31,9 +31,9 @@ export default async function EvalsPage({ searchParams }: { searchParams: Promis
         title="Evals"
         description="Journey evals: each case of a dataset runs under a fault schedule and is scored per dimension."
         actions={
-          <Link href="/evals/compare" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50">
+          <ConsoleLink href="/evals/compare" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50">
             Compare two eval runs
-          </Link>
+          </ConsoleLink>
         }
       />
       <EvalsTabs active="runs" />

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Suspense } from "react";
 import { InboxQueue } from "@/components/inbox/inbox-queue";
 import { AccessDenied } from "@/components/shell/access-denied";
@@ -24,9 +24,9 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
         title="Inbox"
         description="Decision packets waiting for a person. It updates on its own."
         actions={
-          <Link href="/inbox/history" className="text-sm text-blue-700 underline">
+          <ConsoleLink href="/inbox/history" className="text-sm text-blue-700 underline">
             Decision history
-          </Link>
+          </ConsoleLink>
         }
       />
       <Suspense fallback={<LoadingRows label="Loading the inbox" />}>

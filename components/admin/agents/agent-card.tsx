@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -14,7 +14,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
     <Card
       title={<span id={`agent-${agent.slug}`}>{agent.name} <code className="ml-1 font-mono text-xs font-normal text-zinc-500">{agent.slug}</code></span>}
       description={agent.description}
-      actions={<Link href={runsHref} className="whitespace-nowrap text-sm text-blue-700 hover:underline">{agent.totalRuns} run{agent.totalRuns === 1 ? "" : "s"}</Link>}
+      actions={<ConsoleLink href={runsHref} className="whitespace-nowrap text-sm text-blue-700 hover:underline">{agent.totalRuns} run{agent.totalRuns === 1 ? "" : "s"}</ConsoleLink>}
     >
       <Table>
         <caption className="sr-only">Versions of {agent.slug}</caption>
@@ -65,9 +65,9 @@ function VersionRow({ slug, version: v, newest, isDeployed }: { slug: string; ve
       </Td>
       <Td><Timestamp value={v.firstSeenAt} /></Td>
       <Td>
-        <Link href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`} className="text-blue-700 hover:underline" aria-label={`${v.runCount} runs of ${slug} ${v.version}`}>
+        <ConsoleLink href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`} className="text-blue-700 hover:underline" aria-label={`${v.runCount} runs of ${slug} ${v.version}`}>
           {v.runCount}
-        </Link>
+        </ConsoleLink>
         {/* Its recorded runs, re-driven through the code deployed now: what would this code have done on them? */}
         {isDeployed && v.runCount > 0 && <ReplayVersionButton slug={slug} version={v.version} versionName={name} />}
       </Td>

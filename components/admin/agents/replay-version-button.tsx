@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -42,7 +42,7 @@ export function ReplayVersionButton({ slug, version, versionName }: { slug: stri
 function DifferingRunItem({ run }: { run: DifferingRun }) {
   return (
     <li className="text-xs">
-      <Link href={`/runs/${encodeURIComponent(run.runId)}`} className="font-mono text-blue-700 hover:underline">{run.runId}</Link>{" "}
+      <ConsoleLink href={`/runs/${encodeURIComponent(run.runId)}`} className="font-mono text-blue-700 hover:underline">{run.runId}</ConsoleLink>{" "}
       {run.verdict === "needs_model"
         ? <>needs a model from step {run.step ?? "?"}: the recorded decisions stop matching there</>
         : <>first differs at step {run.step ?? "?"} ({run.fields.join(", ") || "status"}); recorded {run.recordedStatus}, replayed {run.replayedStatus}</>}

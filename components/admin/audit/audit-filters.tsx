@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Field, Input } from "@/components/ui/field";
 import { isAuditFilterActive, type AuditFilter } from "@/lib/audit/filter";
@@ -10,7 +10,7 @@ const day = (date: Date | undefined) => date?.toISOString().slice(0, 10) ?? "";
 // A plain GET form: the URL is the filter (shareable, back button), and applying one starts at the newest entry.
 export function AuditFilters({ filter, ignored, actions }: { filter: AuditFilter; ignored: string[]; actions: string[] }) {
   return (
-    <form role="search" aria-label="Filter the audit log" action="/admin/audit" method="get" className="mb-4 rounded-lg border border-zinc-200 bg-white p-3">
+    <ConsoleForm role="search" aria-label="Filter the audit log" action="/admin/audit" method="get" className="mb-4 rounded-lg border border-zinc-200 bg-white p-3">
       <div className="flex flex-wrap items-end gap-3">
         <Field id="audit-actor" label="Actor" hint="A person's email, exactly" className="w-64">
           <Input id="audit-actor" name="actor" defaultValue={filter.actor ?? ""} placeholder="ada@example.com" aria-describedby="audit-actor-hint" autoComplete="off" />
@@ -30,7 +30,7 @@ export function AuditFilters({ filter, ignored, actions }: { filter: AuditFilter
         </Field>
         <div className="flex gap-2 pb-5">
           <button type="submit" className={`${BUTTON} border-transparent bg-blue-700 font-medium text-white hover:bg-blue-800`}>Apply</button>
-          {isAuditFilterActive(filter) && <Link href="/admin/audit" className={`${BUTTON} border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50`}>Clear filters</Link>}
+          {isAuditFilterActive(filter) && <ConsoleLink href="/admin/audit" className={`${BUTTON} border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50`}>Clear filters</ConsoleLink>}
         </div>
       </div>
       {ignored.length > 0 && (
@@ -38,6 +38,6 @@ export function AuditFilters({ filter, ignored, actions }: { filter: AuditFilter
           Not applied: {ignored.map((field) => FIELD_LABELS[field] ?? field).join(", ")} — not a valid value (days are YYYY-MM-DD, and “Before” must be after “From”).
         </Alert>
       )}
-    </form>
+    </ConsoleForm>
   );
 }

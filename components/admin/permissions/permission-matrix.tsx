@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { Table, Td, Th } from "@/components/ui/table";
 import { cellKey, type MatrixCell, type PermissionMatrix } from "@/lib/queries/permissions";
 import { describePredicate, describeRule, isGateSkip } from "@/lib/runtime/permissions";
@@ -70,7 +70,7 @@ function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean 
   const steps = cell.rules.filter((r) => r.step !== "*");
   const href = `/admin/permissions?agent=${encodeURIComponent(cell.agent)}&tool=${encodeURIComponent(cell.tool)}#cell-editor`;
   return (
-    <Link
+    <ConsoleLink
       href={href}
       aria-label={`${cell.agent} × ${cell.tool}: ${summary(cell)}`}
       aria-current={isSelected ? "true" : undefined}
@@ -88,6 +88,6 @@ function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean 
       {base && base.conditions.length > 0 && <span className="text-xs text-zinc-600">{" "}+{base.conditions.length} condition{base.conditions.length > 1 ? "s" : ""}</span>}
       {base && skipText(base) && <span className="text-xs text-emerald-800">{" "}{skipText(base)}</span>}
       {steps.length > 0 && <span className="text-xs text-zinc-600">{" "}{steps.length} step rule{steps.length > 1 ? "s" : ""}</span>}
-    </Link>
+    </ConsoleLink>
   );
 }

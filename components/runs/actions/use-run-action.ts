@@ -2,6 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useWorkspaceHref } from "@/components/shell/console-links";
 import type { ActionResult } from "@/lib/actions/define-action";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -14,6 +15,7 @@ export type RunActionOutcome = { tone: "success" | "error"; message: string };
  */
 export function useRunAction() {
   const router = useRouter();
+  const inWorkspace = useWorkspaceHref();
   const queryClient = useQueryClient();
   const [isPending, startTransition] = useTransition();
   const [outcome, setOutcome] = useState<RunActionOutcome | null>(null);
@@ -30,7 +32,7 @@ export function useRunAction() {
       }
       const { message, goTo } = onSuccess(result.data);
       setOutcome({ tone: "success", message });
-      if (goTo) router.push(goTo);
+      if (goTo) router.push(inWorkspace(goTo));
       else router.refresh();
     });
   }

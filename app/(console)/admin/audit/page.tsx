@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { getAdminPageAccess } from "@/components/admin/admin-page";
 import { AuditFilters } from "@/components/admin/audit/audit-filters";
 import { AuditTable } from "@/components/admin/audit/audit-table";
@@ -48,8 +48,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       )}
       {(cursor || page.olderCursor) && (
         <nav aria-label="Pagination" className="mt-4 flex items-center justify-between gap-2">
-          {cursor ? <Link href={pageHref({})} className={LINK}>⇤ Newest</Link> : <span />}
-          {page.olderCursor && <Link href={pageHref({ cursor: page.olderCursor })} className={LINK}>Older →</Link>}
+          {cursor ? <ConsoleLink href={pageHref({})} className={LINK}>⇤ Newest</ConsoleLink> : <span />}
+          {page.olderCursor && <ConsoleLink href={pageHref({ cursor: page.olderCursor })} className={LINK}>Older →</ConsoleLink>}
         </nav>
       )}
     </>

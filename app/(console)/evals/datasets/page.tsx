@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { DatasetsTable } from "@/components/evals/datasets-table";
 import { EvalCommand } from "@/components/evals/empty-evals";
 import { EvalsTabs } from "@/components/evals/evals-tabs";
@@ -23,9 +23,9 @@ export default async function DatasetsPage() {
         description="Datasets of journey-eval cases: input, world set-up, scripted reviewer answers and expectations."
         actions={
           canImport ? (
-            <Link href="/evals/datasets/import" className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800">
+            <ConsoleLink href="/evals/datasets/import" className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800">
               Import dataset
-            </Link>
+            </ConsoleLink>
           ) : undefined
         }
       />

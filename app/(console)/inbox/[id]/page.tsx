@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { notFound } from "next/navigation";
 import { ArgsList } from "@/components/inbox/args-list";
 import { AssignmentPanel } from "@/components/inbox/assignment-panel";
@@ -45,9 +45,9 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
         title={<span className="font-mono">{packet.tool}</span>}
         description={
           <>
-            <Link href="/inbox" className="text-blue-700 underline">
+            <ConsoleLink href="/inbox" className="text-blue-700 underline">
               Inbox
-            </Link>{" "}
+            </ConsoleLink>{" "}
             / <span className="font-mono">{packet.id}</span>
           </>
         }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { HistoryFilters } from "@/components/inbox/history-filters";
 import { HistoryPagination } from "@/components/inbox/history-pagination";
 import { HistoryTable } from "@/components/inbox/history-table";
@@ -40,7 +40,7 @@ export default async function DecisionHistoryPage({ searchParams }: { searchPara
             <a href={exportHref} download title="Every decision matching the filters, all pages" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
               Export CSV
             </a>
-            <Link href="/inbox" className="text-blue-700 underline">Back to the inbox</Link>
+            <ConsoleLink href="/inbox" className="text-blue-700 underline">Back to the inbox</ConsoleLink>
           </div>
         }
       />

@@ -1,13 +1,13 @@
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { EmptyState } from "@/components/ui/empty-state";
 
 export default function RunNotFound() {
   return (
     <EmptyState title="Run not found">
       There is no run with this id.{" "}
-      <Link href="/runs" className="text-blue-700 hover:underline">
+      <ConsoleLink href="/runs" className="text-blue-700 hover:underline">
         Back to runs
-      </Link>
+      </ConsoleLink>
     </EmptyState>
   );
 }

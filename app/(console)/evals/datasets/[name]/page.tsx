@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { notFound } from "next/navigation";
 import { CasesTable } from "@/components/evals/cases-table";
 import { EvalsTabs } from "@/components/evals/evals-tabs";
@@ -38,9 +38,9 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
         }
         actions={
           <div className="flex gap-2">
-            <Link href={`/evals?dataset=${encodeURIComponent(dataset.name)}`} className={linkClass}>
+            <ConsoleLink href={`/evals?dataset=${encodeURIComponent(dataset.name)}`} className={linkClass}>
               Eval runs of this dataset
-            </Link>
+            </ConsoleLink>
             {/* A plain link: the browser downloads the route's attachment with the session cookie. */}
             <a href={`/api/console/evals/datasets/${encodeURIComponent(dataset.name)}/export`} download className={linkClass}>
               Export JSONL

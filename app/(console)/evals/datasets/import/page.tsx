@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { EvalsTabs } from "@/components/evals/evals-tabs";
 import { ImportDatasetForm } from "@/components/evals/import-dataset-form";
 import { AccessDenied } from "@/components/shell/access-denied";
@@ -23,7 +23,7 @@ export default async function ImportDatasetPage() {
             A JSONL file with one eval case a line (the format <code className="font-mono text-xs">npm run eval</code> reads and the dataset page exports). Every line is validated; if any is invalid, nothing is imported.
           </>
         }
-        actions={<Link href="/evals/datasets" className="text-sm text-blue-700 hover:underline">Back to datasets</Link>}
+        actions={<ConsoleLink href="/evals/datasets" className="text-sm text-blue-700 hover:underline">Back to datasets</ConsoleLink>}
       />
       <EvalsTabs active="datasets" />
       <ImportDatasetForm existing={datasets.map((d) => ({ name: d.name, caseCount: d.caseCount, version: d.version }))} />

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { notFound } from "next/navigation";
 import { DimensionScores } from "@/components/evals/dimension-scores";
 import { EvalRunFacts } from "@/components/evals/eval-run-facts";
@@ -42,13 +42,13 @@ export default async function EvalRunPage({ params, searchParams }: EvalRunPageP
         actions={
           <div className="flex gap-2">
             {previous && (
-              <Link href={`/evals/compare?a=${encodeURIComponent(previous.id)}&b=${encodeURIComponent(run.id)}`} className={linkClass}>
+              <ConsoleLink href={`/evals/compare?a=${encodeURIComponent(previous.id)}&b=${encodeURIComponent(run.id)}`} className={linkClass}>
                 Compare with the previous run
-              </Link>
+              </ConsoleLink>
             )}
-            <Link href={`/evals/compare?b=${encodeURIComponent(run.id)}`} className={linkClass}>
+            <ConsoleLink href={`/evals/compare?b=${encodeURIComponent(run.id)}`} className={linkClass}>
               Compare…
-            </Link>
+            </ConsoleLink>
           </div>
         }
       />
@@ -83,12 +83,12 @@ export default async function EvalRunPage({ params, searchParams }: EvalRunPageP
           Trials <span className="font-normal text-zinc-500">({run.results.length}, {failedCount} failed)</span>
         </h2>
         <nav aria-label="Filter trials" className="flex gap-3 text-sm">
-          <Link href={`/evals/runs/${encodeURIComponent(run.id)}`} aria-current={!onlyFailed ? "page" : undefined} className={!onlyFailed ? "font-medium text-zinc-900" : "text-blue-700 hover:underline"}>
+          <ConsoleLink href={`/evals/runs/${encodeURIComponent(run.id)}`} aria-current={!onlyFailed ? "page" : undefined} className={!onlyFailed ? "font-medium text-zinc-900" : "text-blue-700 hover:underline"}>
             All trials
-          </Link>
-          <Link href={`/evals/runs/${encodeURIComponent(run.id)}?trials=failed`} aria-current={onlyFailed ? "page" : undefined} className={onlyFailed ? "font-medium text-zinc-900" : "text-blue-700 hover:underline"}>
+          </ConsoleLink>
+          <ConsoleLink href={`/evals/runs/${encodeURIComponent(run.id)}?trials=failed`} aria-current={onlyFailed ? "page" : undefined} className={onlyFailed ? "font-medium text-zinc-900" : "text-blue-700 hover:underline"}>
             Failed only
-          </Link>
+          </ConsoleLink>
         </nav>
       </div>
       {shown.length === 0 ? (

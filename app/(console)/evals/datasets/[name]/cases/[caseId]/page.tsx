@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { notFound } from "next/navigation";
 import { CaseExpectations } from "@/components/evals/case-expectations";
 import { CaseReviewer } from "@/components/evals/case-reviewer";
@@ -28,9 +28,9 @@ export default async function CasePage({ params }: { params: Promise<{ name: str
         description={
           <span className="flex flex-wrap items-center gap-2">
             <span className="font-mono text-xs">{spec.id}</span> · agent {spec.agent} · case {found.position + 1} of{" "}
-            <Link href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="text-blue-700 underline">
+            <ConsoleLink href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="text-blue-700 underline">
               {dataset.name}
-            </Link>
+            </ConsoleLink>
             {spec.tags.map((tag) => (
               <Badge key={tag}>{tag}</Badge>
             ))}

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConsoleLink } from "@/components/shell/console-links";
 import { notFound } from "next/navigation";
 import { DimensionScores } from "@/components/evals/dimension-scores";
 import { PassBadge } from "@/components/evals/eval-badges";
@@ -37,14 +37,14 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
             {result.runStatus && <span>· run ended {result.runStatus.toLowerCase().replaceAll("_", " ")}</span>}
             <span>
               · in eval run{" "}
-              <Link href={runHref} className="font-mono text-xs text-blue-700 underline">
+              <ConsoleLink href={runHref} className="font-mono text-xs text-blue-700 underline">
                 {run.id}
-              </Link>
+              </ConsoleLink>
             </span>
             {run.datasetId && (
-              <Link href={`/evals/datasets/${encodeURIComponent(run.datasetName)}/cases/${encodeURIComponent(result.caseId)}`} className="text-blue-700 underline">
+              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(run.datasetName)}/cases/${encodeURIComponent(result.caseId)}`} className="text-blue-700 underline">
                 · the case
-              </Link>
+              </ConsoleLink>
             )}
           </span>
         }
