@@ -14,12 +14,22 @@ const shared = globalThis as unknown as { tetherWorkspaceFrame?: AsyncLocalStora
 const frame = (shared.tetherWorkspaceFrame ??= new AsyncLocalStorage<string | null>());
 
 export function inWorkspace<T>(workspaceId: string, fn: () => T): T {
-  return frame.run(workspaceId, fn);
+  return frame.run(workspaceId, () => startedHere(fn()));
 }
 
 /** Code that works across workspaces by design (the worker's claim loop, retention, set-up). */
 export function asSystem<T>(fn: () => T): T {
-  return frame.run(null, fn);
+  return frame.run(null, () => startedHere(fn()));
+}
+
+/**
+ * A Prisma call returns a lazy promise: its query, and the scope's look at the frame, run at its first `then`. Handed
+ * out of the frame as it is (`inWorkspace(id, () => db.run.count())`), it would run in whatever frame awaits it.
+ * Subscribing here starts it inside.
+ */
+function startedHere<T>(result: T): T {
+  const thenable = result as { then?: unknown };
+  return (typeof thenable?.then === "function" ? (result as PromiseLike<unknown>).then((value) => value) : result) as T;
 }
 
 /** The workspace entered, null when the system was entered on purpose, undefined when nothing was entered. */
