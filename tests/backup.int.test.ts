@@ -17,6 +17,8 @@ import { findRunEvents } from "../lib/queries/run-events";
 import { findTraceSummary } from "../lib/queries/run-trace-summary";
 import { getRunDetail } from "../lib/queries/runs";
 import { getRuntime } from "../lib/runtime.server";
+import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
+import { createWorkspace } from "../lib/workspaces/members";
 import { refundAgent } from "./support/agents";
 import { createTestRuntime, grant, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -121,16 +123,17 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       // A small page size: the export crosses page boundaries of runs and of a run's rows.
       const text = await exportText(source.t.db, { runIds: ids, pageSize: 2 });
       const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l));
-      expect(lines[0]).toMatchObject({ format: "tether-backup", version: 1, database: from });
+      expect(lines[0]).toMatchObject({ format: "tether-backup", version: 2, database: from });
       expect(lines.at(-1)).toEqual({ end: { rows: lines.length - 2, runs: 3 } });
       const tables = new Set(lines.slice(1, -1).map((l) => l.table));
-      expect([...tables].sort()).toEqual(["AgentVersion", "AuditLog", "Checkpoint", "DecisionPacket", "EffectIntent", "PacketApproval", "Run", "StateEntry", "TraceEvent"]);
+      expect([...tables].sort()).toEqual(["AgentVersion", "AuditLog", "Checkpoint", "DecisionPacket", "EffectIntent", "PacketApproval", "Run", "StateEntry", "TraceEvent", "Workspace"]);
       // Every column of a row travels, not a chosen few: a run's line holds every scalar column of Run.
       expect(Object.keys(lines.find((l) => l.table === "Run").row).sort()).toEqual(Object.keys(await source.t.db.run.findUniqueOrThrow({ where: { id: ids[0] } })).sort());
 
       const report = await importBackup(target.t.db, sourceOf(text));
       expect(report.runs).toMatchObject({ imported: 3, skipped: 0 });
       expect(report.written).toMatchObject({ Run: 3, AgentVersion: 1, PacketApproval: 1, DecisionPacket: 2 });
+      expect(report.skipped).toMatchObject({ Workspace: 1 }); // the default workspace, which every deployment has
       // The console's audit rows about the runs travel with them: the reviewer's decision, and the assignment.
       expect(lines.filter((l) => l.table === "AuditLog").map((l) => l.row.action).sort()).toEqual(["packets.assign", "packets.decide"]);
       expect(report.written.AuditLog).toBe(2);
@@ -253,6 +256,36 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
     expect(await postgres.t.db.traceEvent.count({ where: { runId: ids[1] } })).toBe(0);
   });
 
+  it("a run of another workspace arrives with its workspace; a workspace whose slug another one holds here is refused, with nothing written", async () => {
+    const slug = uid("bk").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40);
+    const admin = `${uid("root")}@example.com`;
+    await sqlite.t.db.user.create({ data: { id: uid("usr"), email: admin, role: "admin", instanceAdmin: true } });
+    const workspace = await createWorkspace(sqlite.t.db, { slug, name: "Backed up" }, { by: admin });
+    const agent = refundAgent(uid("backup-ws"));
+    sqlite.t.runtime.context.agents.set(agent.slug, agent as never);
+    const runId = await inWorkspace(workspace.id, async () => (await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } })).run.id);
+    const text = await exportText(sqlite.t.db, { runIds: [runId] });
+    expect(text.split("\n").filter((l) => l.includes('"table":"Workspace"')).map((l) => JSON.parse(l).row)).toEqual([expect.objectContaining({ id: workspace.id, slug, name: "Backed up" })]);
+
+    // Another deployment already calls a different workspace by that slug: refused at the Workspace line.
+    const other = { id: uid("ws_other"), slug, name: "Someone else's" };
+    await postgres.t.db.workspace.create({ data: other });
+    const counts = await rowCounts(postgres.t.db);
+    const error = await importBackup(postgres.t.db, sourceOf(text)).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(BackupFileError);
+    expect((error as Error).message).toMatch(new RegExp(`^line 2: workspace ${workspace.id} is called "${slug}", which workspace ${other.id} is already called`));
+    expect(await rowCounts(postgres.t.db)).toEqual(counts);
+
+    // Once that slug is free, the workspace and its run arrive, and the run is found in that workspace only.
+    await postgres.t.db.workspace.delete({ where: { id: other.id } });
+    const report = await importBackup(postgres.t.db, sourceOf(text));
+    expect(report.written).toMatchObject({ Workspace: 1, Run: 1 });
+    expect(await postgres.t.db.workspace.findUnique({ where: { id: workspace.id }, select: { slug: true, name: true } })).toEqual({ slug, name: "Backed up" });
+    expect(await inWorkspace(workspace.id, () => postgres.t.db.run.findUnique({ where: { id: runId }, select: { id: true } }))).toEqual({ id: runId });
+    expect(await inWorkspace(DEFAULT_WORKSPACE_ID, () => postgres.t.db.run.findUnique({ where: { id: runId }, select: { id: true } }))).toBeNull();
+    expect((await importBackup(postgres.t.db, sourceOf(text))).skipped).toMatchObject({ Workspace: 1, Run: 1 });
+  });
+
   it("--since: only the runs created at or after it", async () => {
     const agent = refundAgent(uid("backup-since"));
     sqlite.t.runtime.context.agents.set(agent.slug, agent as never);
@@ -296,7 +329,7 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       writeFileSync(bad, readFileSync(file, "utf8").replace('"table":"Run"', '"table":"Rum"'));
       const refused = await tether(["import", bad], sqliteUrl);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/import refused, nothing was written: line 2: unknown table "Rum"/);
+      expect(refused.stderr).toMatch(/import refused, nothing was written: line 3: unknown table "Rum"/); // after the header and the workspace
       expect((await tether(["export", "--since", "last week"], sqliteUrl))).toMatchObject({ code: 2, stderr: expect.stringMatching(/--since takes a date/) });
     }, 180_000);
   });

@@ -27,6 +27,7 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
   let rows = 0;
   let runs = 0;
   const versionsWritten = new Set<string>();
+  const workspacesWritten = new Set<string>();
   const emit = (table: BackupTable, row: Record<string, unknown>) => {
     rows++;
     return line({ table, row: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, encodeValue(v)])) });
@@ -42,6 +43,11 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
       take: pageSize,
     });
     for (const run of page) {
+      if (!workspacesWritten.has(run.workspaceId)) {
+        workspacesWritten.add(run.workspaceId);
+        const workspace = await db.workspace.findUnique({ where: { id: run.workspaceId } });
+        if (workspace) yield emit("Workspace", workspace);
+      }
       const versionKey = `${run.agentSlug}@${run.agentVersion}`;
       if (!versionsWritten.has(versionKey)) {
         versionsWritten.add(versionKey);

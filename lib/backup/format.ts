@@ -10,9 +10,10 @@
 import type { Db } from "@/lib/db";
 
 export const BACKUP_FORMAT = "tether-backup";
-export const BACKUP_VERSION = 1;
+// 2: Workspace rows (a version 1 file has none: its runs go into workspaces of the same id, as before).
+export const BACKUP_VERSION = 2;
 /** The versions this code reads. A newer file is refused rather than half understood. */
-export const READABLE_VERSIONS: readonly number[] = [1];
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 export type BackupHeader = { format: typeof BACKUP_FORMAT; version: number; exportedAt: string; since: string | null; database: string };
 export type RowLine = { table: BackupTable; row: Record<string, unknown> };
@@ -21,6 +22,9 @@ export type EndLine = { end: { rows: number; runs: number } };
 /**
  * The tables a backup holds, in the order a run's rows are written. `key` identifies a row (a re-import
  * recognises it); `parent` is the row this one cannot exist without, which comes earlier in the file.
+ * - Workspace: the workspace a run belongs to, so that its people can open it where it is imported; written
+ *   once, before the first run in it; on import kept as it is when its id is here, refused when its slug
+ *   names another workspace here. Memberships are not exported: people are the deployment's.
  * - AgentVersion: the version a run is pinned to, so its page shows the instructions that shaped it;
  *   written once, before the first run that needs it; never rewritten on import.
  * - AuditLog: the console's audit rows whose target is the run or one of its packets (no foreign key:
@@ -29,6 +33,7 @@ export type EndLine = { end: { rows: number; runs: number } };
  * secrets), decision links (bound to this deployment's users and signing secret), the sandbox world.
  */
 export const BACKUP_TABLES = {
+  Workspace: { key: ["id"] },
   AgentVersion: { key: ["slug", "version"] },
   Run: { key: ["id"] },
   Checkpoint: { key: ["runId", "seq"], parent: { column: "runId", table: "Run" } },
@@ -42,6 +47,8 @@ export const BACKUP_TABLES = {
 } as const satisfies Record<string, { key: readonly string[]; parent?: { column: string; table: string } }>;
 
 export type BackupTable = keyof typeof BACKUP_TABLES;
+/** Rows written once before the first run that needs them, never under a run. */
+export const SHARED_TABLES: ReadonlySet<BackupTable> = new Set(["Workspace", "AgentVersion"]);
 export const isBackupTable = (name: unknown): name is BackupTable => typeof name === "string" && Object.hasOwn(BACKUP_TABLES, name);
 
 /** Prisma's scalar types (the runtime data model's names). */

@@ -8,7 +8,7 @@ import { providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { Tx } from "@/lib/store/records";
 import {
-  BACKUP_FORMAT, BACKUP_TABLES, READABLE_VERSIONS, decodeValue, delegateOf, isBackupTable, rowKey, scalarColumns,
+  BACKUP_FORMAT, BACKUP_TABLES, READABLE_VERSIONS, SHARED_TABLES, decodeValue, delegateOf, isBackupTable, rowKey, scalarColumns,
   type BackupTable, type ScalarType,
 } from "./format";
 
@@ -79,8 +79,9 @@ export async function validateBackup(db: Db, source: BackupSource, schema?: Sche
       await checkRunFits(db, data, lineNo);
       continue;
     }
-    if (table === "AgentVersion") {
+    if (SHARED_TABLES.has(table)) {
       run = null; // a run's rows are over
+      if (table === "Workspace") await checkWorkspaceFits(db, data, lineNo);
       continue;
     }
     if (!run) throw new BackupFileError(lineNo, `a ${table} row before any run: a run's rows follow its Run line`);
@@ -102,6 +103,14 @@ async function checkRunFits(db: Db, data: Record<string, unknown>, lineNo: numbe
   const holder = await db.run.findFirst({ where: { workspaceId: typeof data.workspaceId === "string" ? data.workspaceId : "default", idempotencyKey: data.idempotencyKey }, select: { id: true } });
   if (holder && holder.id !== data.id) {
     throw new BackupFileError(lineNo, `run ${String(data.id)} has idempotency key "${data.idempotencyKey}", which run ${holder.id} already holds in this database`);
+  }
+}
+
+/** A workspace that is not here yet must not take a slug another workspace here has (its URLs would be ambiguous). */
+async function checkWorkspaceFits(db: Db, data: Record<string, unknown>, lineNo: number) {
+  const holder = await db.workspace.findUnique({ where: { slug: String(data.slug) }, select: { id: true } });
+  if (holder && holder.id !== data.id) {
+    throw new BackupFileError(lineNo, `workspace ${String(data.id)} is called "${String(data.slug)}", which workspace ${holder.id} is already called in this database`);
   }
 }
 
@@ -174,11 +183,18 @@ async function writeBackup(db: Db, source: BackupSource, schema: Schema): Promis
   const report: ImportReport = { runs: { imported: 0, skipped: 0, skippedIds: [], differing: [] }, written: {}, skipped: {} };
   const count = (into: Partial<Record<BackupTable, number>>, table: BackupTable, n: number) => { if (n > 0) into[table] = (into[table] ?? 0) + n; };
   const rows = peekable(rowsOf(source, schema));
-  /** The rows after a Run line up to the next Run or AgentVersion line. */
+  /** The rows after a Run line up to the next Run, Workspace or AgentVersion line. */
   async function* runRows() {
-    for (let next = await rows.peek(); next && next.table !== "Run" && next.table !== "AgentVersion"; next = await rows.peek()) yield (await rows.next())!;
+    for (let next = await rows.peek(); next && next.table !== "Run" && !SHARED_TABLES.has(next.table); next = await rows.peek()) yield (await rows.next())!;
   }
   for (let row = await rows.next(); row; row = await rows.next()) {
+    if (row.table === "Workspace") {
+      // A workspace already here keeps its name and people; a new one arrives empty of members (admins add them).
+      const existing = await db.workspace.findUnique({ where: { id: row.data.id as string }, select: { id: true } });
+      if (existing) count(report.skipped, "Workspace", 1);
+      else count(report.written, "Workspace", (await db.workspace.createMany({ data: [row.data as never] })).count);
+      continue;
+    }
     if (row.table === "AgentVersion") {
       const { slug, version } = row.data as { slug: string; version: string };
       const existing = await db.agentVersion.findUnique({ where: { slug_version: { slug, version } }, select: { slug: true } });
