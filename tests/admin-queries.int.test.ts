@@ -7,7 +7,8 @@ import type { AgentDefinition } from "../lib/runtime";
 import { findAgentsWithVersions } from "../lib/queries/agents";
 import { ANY, cellKey, describeChange, findCellHistory, findPermissionHistory, getPermissionMatrix } from "../lib/queries/permissions";
 import { findToolRegistry } from "../lib/queries/tools";
-import { changeUserRole, setUserDisabled } from "../lib/auth/user-changes";
+import { changeUserRole } from "../lib/commands/change-user-role";
+import { setUserDisabled } from "../lib/commands/set-user-disabled";
 import { findUsers } from "../lib/queries/users";
 import { disableTool, enableTool, registerTool } from "../lib/tools/registered";
 import { createTestRuntime, providers, uid } from "./support/runtime";
@@ -127,24 +128,24 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
     it("changes a role and disables/enables an account; a disabled account has no session", async () => {
       const admin = await newUser("admin");
       const person = await newUser("reviewer");
-      expect(await changeUserRole(db, { userId: person.id, role: "operator" }, admin)).toEqual({ email: person.email, before: { role: "reviewer" }, after: { role: "operator" } });
+      expect(await changeUserRole({ db }, { userId: person.id, role: "operator" }, admin)).toEqual({ email: person.email, before: { role: "reviewer" }, after: { role: "operator" } });
       expect((await getActiveUser(db, person.id))?.role).toBe("operator");
-      expect(await setUserDisabled(db, { userId: person.id, isDisabled: true }, admin)).toMatchObject({ before: { disabled: false }, after: { disabled: true } });
+      expect(await setUserDisabled({ db }, { userId: person.id, isDisabled: true }, admin)).toMatchObject({ before: { disabled: false }, after: { disabled: true } });
       expect(await getActiveUser(db, person.id)).toBeNull();
       expect((await findUsers(db)).find((u) => u.id === person.id)).toMatchObject({ role: "operator", disabledAt: expect.any(Date), hasPassword: true });
-      await setUserDisabled(db, { userId: person.id, isDisabled: false }, admin);
+      await setUserDisabled({ db }, { userId: person.id, isDisabled: false }, admin);
       expect((await getActiveUser(db, person.id))?.email).toBe(person.email);
-      await expect(changeUserRole(db, { userId: "usr_missing", role: "admin" }, admin)).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(changeUserRole({ db }, { userId: "usr_missing", role: "admin" }, admin)).rejects.toMatchObject({ code: "NOT_FOUND" });
     });
 
     it("an admin cannot remove their own admin role or disable themselves", async () => {
       const admin = await newUser("admin");
-      await expect(changeUserRole(db, { userId: admin.id, role: "operator" }, admin)).rejects.toMatchObject({ code: "FORBIDDEN", userMessage: "You cannot remove your own admin role. Ask another admin." });
-      await expect(setUserDisabled(db, { userId: admin.id, isDisabled: true }, admin)).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(changeUserRole({ db }, { userId: admin.id, role: "operator" }, admin)).rejects.toMatchObject({ code: "FORBIDDEN", userMessage: "You cannot remove your own admin role. Ask another admin." });
+      await expect(setUserDisabled({ db }, { userId: admin.id, isDisabled: true }, admin)).rejects.toMatchObject({ code: "FORBIDDEN" });
       expect(await getActiveUser(db, admin.id)).toMatchObject({ role: "admin" });
       // another admin can
       const other = await newUser("admin");
-      await changeUserRole(db, { userId: admin.id, role: "operator" }, other);
+      await changeUserRole({ db }, { userId: admin.id, role: "operator" }, other);
       expect((await getActiveUser(db, admin.id))?.role).toBe("operator");
     });
   });
