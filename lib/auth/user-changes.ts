@@ -16,7 +16,7 @@ export type UserChange = { email: string; before: Record<string, unknown>; after
 
 export const concurrentChange = () => new AppError("CONFLICT", { message: "user changed concurrently", userMessage: "Someone changed this user at the same time. Reload and try again." });
 
-export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /**
  * A change that may remove an admin first locks the active admins' rows, so two admins demoting each
