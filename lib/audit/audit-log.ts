@@ -1,8 +1,7 @@
-// The audit log: every action a person takes in the console, append-only.
-// Written by defineAction on success (and on a refused attempt), by Auth.js events (sign-in, sign-out,
-// failed sign-in) and by local commands (create-admin). A domain function that wants its audit row in
-// the same transaction as its change writes it there (writeAudit(tx, …), or the engine's AuditNote that the
-// store writes with the change) and its action sets `audit: { byHandler: true }`.
+// The audit log: every change a person makes, append-only. Written by the commands (lib/commands) in the
+// same transaction as their change (writeAudit(tx, …), or the engine's AuditNote that the store writes with
+// the change), by defineAction for a refused attempt ("<action>.denied"), by Auth.js events (sign-in,
+// sign-out, failed sign-in) and by local commands (create-admin).
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
 
