@@ -10,7 +10,9 @@ import { findToolRegistry } from "../lib/queries/tools";
 import { changeUserRole } from "../lib/commands/change-user-role";
 import { setUserDisabled } from "../lib/commands/set-user-disabled";
 import { findUsers } from "../lib/queries/users";
-import { disableTool, enableTool, registerTool } from "../lib/tools/registered";
+import { disableTool } from "../lib/commands/disable-tool";
+import { enableTool } from "../lib/commands/enable-tool";
+import { registerTool } from "../lib/commands/register-tool";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 
 // The admin pages' query modules and domain writes, on each database: agent versions and their run
@@ -98,23 +100,23 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
 
     it("disables and enables a registered tool, compare-and-set both ways", async () => {
       const name = `http.${uid("crm").replace("-", "_")}`;
-      const tool = await registerTool(db, { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key" }, impactTemplate: "updates the CRM" }, "admin@test");
+      const tool = await registerTool({ db }, { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key" }, impactTemplate: "updates the CRM" }, { by: "admin@test" });
       expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({ id: tool.id, source: "http", impact: "updates the CRM", disabledAt: null, createdBy: "admin@test" });
-      await disableTool(db, tool.id, "admin@test");
+      await disableTool({ db }, tool.id, { by: "admin@test" });
       expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({ disabledBy: "admin@test", disabledAt: expect.any(Date) });
-      expect(await enableTool(db, tool.id, "admin@test")).toMatchObject({ name, disabledAt: null, disabledBy: null });
-      await expect(enableTool(db, tool.id, "admin@test")).rejects.toMatchObject({ code: "NOT_FOUND" });
-      await expect(enableTool(db, "tool_missing", "admin@test")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      expect(await enableTool({ db }, tool.id, { by: "admin@test" })).toMatchObject({ name, disabledAt: null, disabledBy: null });
+      await expect(enableTool({ db }, tool.id, { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(enableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     });
 
     it("audits registering, disabling and enabling in the change's own transaction; a refused change writes nothing", async () => {
       const name = `http.${uid("audited").replace("-", "_")}`;
       const input = { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key", headers: { authorization: "Bearer secret-value" } } };
-      const tool = await registerTool(db, input, "admin@test");
-      await disableTool(db, tool.id, "admin@test");
-      await enableTool(db, tool.id, "admin@test");
-      await expect(registerTool(db, input, "admin@test")).rejects.toMatchObject({ code: "CONFLICT" });
-      await expect(disableTool(db, "tool_missing", "admin@test")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      const tool = await registerTool({ db }, input, { by: "admin@test" });
+      await disableTool({ db }, tool.id, { by: "admin@test" });
+      await enableTool({ db }, tool.id, { by: "admin@test" });
+      await expect(registerTool({ db }, input, { by: "admin@test" })).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(disableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
       const rows = await db.auditLog.findMany({ where: { target: name }, orderBy: { at: "asc" } });
       expect(rows.map((row) => [row.actor, row.action])).toEqual([["admin@test", "tools.register"], ["admin@test", "tools.disable"], ["admin@test", "tools.enable"]]);
       expect(rows.map((row) => row.data).join(" ")).not.toContain("secret-value"); // what the tool is, not its settings
