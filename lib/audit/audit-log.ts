@@ -12,7 +12,8 @@ export type AuditEntry = {
   actor: string; // the person's email, or "cli:<user>" for local commands
   action: string; // dotted, verb last: packets.decide, auth.signin, users.create
   target?: string | null; // what it acted on (a packet id, a user's email)
-  data?: unknown; // JSON-serialisable details; never secrets
+  data?: Record<string, unknown>; // JSON-serialisable details; never secrets
+  via?: string; // through what, when not the console: "token:<name>", "mcp:<name>" (kept in data, as the export reads it)
 };
 
 export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
@@ -21,7 +22,8 @@ export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<vo
 
 /** The stored row of an entry (the store's Postgres path inserts it with SQL of its own). */
 export function auditRow(entry: AuditEntry): { id: string; actor: string; action: string; target: string | null; data: string } {
-  return { id: `aud_${randomUUID().replaceAll("-", "")}`, actor: entry.actor, action: entry.action, target: entry.target ?? null, data: JSON.stringify(entry.data ?? {}) };
+  const data = { ...entry.data, ...(entry.via ? { via: entry.via } : {}) };
+  return { id: `aud_${randomUUID().replaceAll("-", "")}`, actor: entry.actor, action: entry.action, target: entry.target ?? null, data: JSON.stringify(data) };
 }
 
 export type AuditRecord = { id: string; actor: string; action: string; target: string | null; data: unknown; at: Date };

@@ -23,7 +23,7 @@ export async function changeUserRole(deps: { db: Db }, input: z.input<typeof cha
       const { count } = await tx.user.updateMany({ where: { id: userId, role: user.role }, data: { role } });
       if (count === 0) throw concurrentChange();
     }
-    await writeAudit(tx, { actor: actor.email, action: "users.role", target: user.email, data: { ...change, ...(actor.via ? { via: actor.via } : {}) } });
+    await writeAudit(tx, { actor: actor.email, action: "users.role", target: user.email, data: change, via: actor.via });
     return change;
   });
 }

@@ -14,7 +14,7 @@ export async function checkUnknownOutcome(deps: { db: Db; runtime: Pick<Runtime,
     actor: command.by,
     action: "packets.check_outcome",
     target: command.packetId,
-    data: { found: check.found, receipt: check.receipt, ...(command.via ? { via: command.via } : {}) },
+    data: { found: check.found, receipt: check.receipt }, via: command.via,
   });
   return check;
 }

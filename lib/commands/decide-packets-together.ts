@@ -16,7 +16,7 @@ export async function decidePacketsTogether(deps: { db: Db; runtime: Pick<Runtim
   await writeAudit(deps.db, {
     actor: command.by,
     action: "packets.decide_bulk",
-    data: { decision: input.decision, reason: "reason" in input ? input.reason : undefined, results, ...(command.via ? { via: command.via } : {}) },
+    data: { decision: input.decision, reason: "reason" in input ? input.reason : undefined, results }, via: command.via,
   });
   return results;
 }

@@ -12,7 +12,7 @@ export async function importDataset(deps: { db: Db }, command: ImportDatasetComm
   const cases = parseDatasetJsonl(command.jsonl);
   const { id } = await deps.db.$transaction(async (tx) => {
     const stored = await replaceDataset(tx, cases, { name: command.name, description: command.description, source: command.source });
-    await writeAudit(tx, { actor: command.by, action: "evals.datasets.import", target: command.name, data: { version: stored.version, caseCount: cases.length, ...(command.via ? { via: command.via } : {}) } });
+    await writeAudit(tx, { actor: command.by, action: "evals.datasets.import", target: command.name, data: { version: stored.version, caseCount: cases.length }, via: command.via });
     return stored;
   });
   return getDataset(id, deps.db);

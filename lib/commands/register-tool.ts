@@ -30,7 +30,7 @@ export async function registerTool(deps: { db: Db }, input: unknown, who: ToolCh
           createdBy: who.by,
         },
       });
-      await writeAudit(tx, { actor: who.by, action: "tools.register", target: name, data: { kind, name, capability, semantics, ...(who.via ? { via: who.via } : {}) } });
+      await writeAudit(tx, { actor: who.by, action: "tools.register", target: name, data: { kind, name, capability, semantics }, via: who.via });
       return created;
     });
     return presentRegisteredTool(row);

@@ -14,7 +14,7 @@ export async function replayAgentVersion(deps: { db: Db; runtime: Pick<Runtime, 
     actor: command.by,
     action: "agents.replay",
     target: `${command.slug}@${command.version}`,
-    data: { currentVersion: summary.currentVersion, replayed: summary.replayed, same: summary.same, differ: summary.differ, needsModel: summary.needsModel, ...(command.via ? { via: command.via } : {}) },
+    data: { currentVersion: summary.currentVersion, replayed: summary.replayed, same: summary.same, differ: summary.differ, needsModel: summary.needsModel }, via: command.via,
   });
   return summary;
 }

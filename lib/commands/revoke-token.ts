@@ -10,6 +10,6 @@ export type RevokeTokenCommand = { tokenId: string; by: string; via?: string };
 export async function revokeToken(deps: { db: Db }, command: RevokeTokenCommand): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     await revokeApiToken(tx, command.tokenId);
-    await writeAudit(tx, { actor: command.by, action: "tokens.revoke", target: command.tokenId, data: command.via ? { via: command.via } : {} });
+    await writeAudit(tx, { actor: command.by, action: "tokens.revoke", target: command.tokenId, via: command.via });
   });
 }

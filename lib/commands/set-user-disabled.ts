@@ -23,7 +23,7 @@ export async function setUserDisabled(deps: { db: Db }, input: z.input<typeof se
       const { count } = await tx.user.updateMany({ where: { id: userId, disabledAt: isDisabled ? null : { not: null } }, data: { disabledAt: isDisabled ? new Date() : null } });
       if (count === 0) throw concurrentChange();
     }
-    await writeAudit(tx, { actor: actor.email, action: "users.disable", target: user.email, data: { ...change, ...(actor.via ? { via: actor.via } : {}) } });
+    await writeAudit(tx, { actor: actor.email, action: "users.disable", target: user.email, data: change, via: actor.via });
     return change;
   });
 }
