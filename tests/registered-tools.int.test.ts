@@ -483,6 +483,13 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       expect(await call("DELETE", `/api/tools/${created.json.tool.id}`, { token: tokens.admin })).toMatchObject({ status: 404, json: { error: { code: "NOT_FOUND" } } });
       expect((await call("GET", "/api/tools", { token: tokens.admin })).json.tools.map((tool: { name: string }) => tool.name)).not.toContain(name);
       expect((await call("GET", "/api/tools?includeDisabled=true", { token: tokens.admin })).json.tools.map((tool: { name: string }) => tool.name)).toContain(name);
+      // Audited with each change, as the console's are, plus the token it came through; never a header's value.
+      const audit = await t.db.auditLog.findMany({ where: { target: name }, orderBy: { at: "asc" }, select: { actor: true, action: true, data: true } });
+      expect(audit.map((row) => ({ ...row, data: JSON.parse(row.data) }))).toEqual([
+        { actor: tokens.adminEmail, action: "tools.register", data: { kind: "http", name, capability: "execute", semantics: "idempotent", via: expect.stringMatching(/^token:/) } },
+        { actor: tokens.adminEmail, action: "tools.disable", data: { id: created.json.tool.id, via: expect.stringMatching(/^token:/) } },
+      ]);
+      expect(JSON.stringify(audit)).not.toContain("s3cret");
     });
 
     it("discover an MCP server's tools (stdio), with 400 for a server that cannot be reached or a bad body", async () => {
