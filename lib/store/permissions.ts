@@ -8,7 +8,8 @@ import type { HotQuery } from "./hot-path";
 import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow, type Tx } from "./records";
 
 // Permissions in the store: every change is versioned, with its history row (before/after) and, for a
-// person's change, its audit log row in the same transaction; concurrent writers of one rule end in CONFLICT, never a raw database error.
+// person's change, its audit log row in the same transaction; concurrent writers of one rule end in
+// CONFLICT, never a raw database error.
 
 type PermissionStore = Pick<RuntimeStore, "listPermissions" | "permissionEpoch" | "listPermissionsAtEpoch" | "putPermission" | "deletePermission" | "listPermissionChanges">;
 
