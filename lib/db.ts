@@ -10,6 +10,8 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 
 // Both generated clients have the same model API; code is written against the SQLite type.
 export type Db = InstanceType<typeof SqliteClient>;
+/** An interactive transaction's client (what `db.$transaction(async (tx) => …)` hands its callback). */
+export type DbTransaction = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export type DbProvider = "sqlite" | "postgres";
 
 /** DATABASE_URL, else the embedded SQLite file in TETHER_DATA_DIR (lib/config.ts). */

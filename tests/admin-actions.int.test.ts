@@ -61,7 +61,9 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     expect(listed).toMatchObject({ name, scopes: ["runs:read"], createdBy: me.email, user: me.email, expiresAt: null, revokedAt: null, lastUsedAt: expect.any(Date) });
     expect(JSON.stringify(listed)).not.toContain(created.data.token);
     const [audit] = await findAuditLog(db, { target: created.data.id });
-    expect(audit).toMatchObject({ actor: me.email, action: "tokens.create", data: { name, scopes: ["runs:read"] } });
+    // The same row POST /api/tokens writes (create-token), without `via`: the console is the default.
+    expect(audit).toMatchObject({ actor: me.email, action: "tokens.create" });
+    expect(audit.data).toEqual({ name, scopes: ["runs:read"], user: me.email, expiresAt: null });
     expect(JSON.stringify(audit)).not.toContain(created.data.token);
 
     expect(await revokeApiTokenAction({ tokenId: created.data.id })).toEqual({ ok: true, data: { tokenId: created.data.id } });
@@ -135,6 +137,10 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     expect(await putPermissionAction({ agent, tool: "payments.refund", effect: "allow", expectedVersion: 0 })).toMatchObject({ ok: false, code: "CONFLICT" });
     expect(await putPermissionAction({ agent, tool: "payments.refund", effect: "allow", onExpire: "later", expectedVersion: 2 })).toMatchObject({ ok: false, code: "INVALID_INPUT", fieldErrors: { onExpire: expect.any(Array) } });
     expect((await getRuntime().permissions.list(agent))[0]).toMatchObject({ effect: "deny", version: 2 });
+    // One audit row per saved version, written with it; the refused puts wrote none.
+    if (!first.ok) throw new Error(first.message);
+    const audit = await findAuditLog(db, { action: "permissions.put", target: first.data.id });
+    expect(audit.map((row) => (row.data as { version: number; effect: string })).map(({ version, effect }) => [version, effect])).toEqual([[2, "deny"], [1, "allow"]]);
   });
 
   it("a permission revoked while a run waits for approval: the approval is refused at the moment of acting", async () => {

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
-import { changeUserRole, setUserDisabled } from "../lib/auth/user-changes";
+import { changeUserRole } from "../lib/commands/change-user-role";
+import { setUserDisabled } from "../lib/commands/set-user-disabled";
 import { createPostgres, createSqlite } from "./support/global-setup";
 import { expectError, providers, uid } from "./support/runtime";
 
@@ -32,23 +33,23 @@ describe.each(providers())("the last active admin [%s]", (provider) => {
 
   it("is neither demoted nor disabled, by anyone; with a second admin again, both are allowed", async () => {
     const tokenPrincipal = actor(uid("api-token")); // not one of the two: the self-guards do not apply
-    await setUserDisabled(db, { userId: ids.b, isDisabled: true }, actor(ids.a));
-    const demote = await expectError(changeUserRole(db, { userId: ids.a, role: "reviewer" }, tokenPrincipal), "CONFLICT");
+    await setUserDisabled({ db }, { userId: ids.b, isDisabled: true }, actor(ids.a));
+    const demote = await expectError(changeUserRole({ db }, { userId: ids.a, role: "reviewer" }, tokenPrincipal), "CONFLICT");
     expect(demote.userMessage).toBe("This is the last active admin: make someone else an admin first.");
-    await expectError(setUserDisabled(db, { userId: ids.a, isDisabled: true }, tokenPrincipal), "CONFLICT");
+    await expectError(setUserDisabled({ db }, { userId: ids.a, isDisabled: true }, tokenPrincipal), "CONFLICT");
     expect(await db.user.findUniqueOrThrow({ where: { id: ids.a } })).toMatchObject({ role: "admin", disabledAt: null });
 
-    await setUserDisabled(db, { userId: ids.b, isDisabled: false }, actor(ids.a));
-    await changeUserRole(db, { userId: ids.b, role: "operator" }, tokenPrincipal);
-    await changeUserRole(db, { userId: ids.b, role: "admin" }, tokenPrincipal);
+    await setUserDisabled({ db }, { userId: ids.b, isDisabled: false }, actor(ids.a));
+    await changeUserRole({ db }, { userId: ids.b, role: "operator" }, tokenPrincipal);
+    await changeUserRole({ db }, { userId: ids.b, role: "admin" }, tokenPrincipal);
     expect(await activeAdmins()).toBe(2);
   });
 
   it("two admins demoting each other at once: one wins, the other is refused, one admin is left", async () => {
     for (let round = 0; round < 5; round++) {
       const results = await Promise.allSettled([
-        changeUserRole(db, { userId: ids.b, role: "reviewer" }, actor(ids.a)),
-        changeUserRole(db, { userId: ids.a, role: "reviewer" }, actor(ids.b)),
+        changeUserRole({ db }, { userId: ids.b, role: "reviewer" }, actor(ids.a)),
+        changeUserRole({ db }, { userId: ids.a, role: "reviewer" }, actor(ids.b)),
       ]);
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       const refused = results.find((r) => r.status === "rejected");

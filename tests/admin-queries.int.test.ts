@@ -7,9 +7,12 @@ import type { AgentDefinition } from "../lib/runtime";
 import { findAgentsWithVersions } from "../lib/queries/agents";
 import { ANY, cellKey, describeChange, findCellHistory, findPermissionHistory, getPermissionMatrix } from "../lib/queries/permissions";
 import { findToolRegistry } from "../lib/queries/tools";
-import { changeUserRole, setUserDisabled } from "../lib/auth/user-changes";
+import { changeUserRole } from "../lib/commands/change-user-role";
+import { setUserDisabled } from "../lib/commands/set-user-disabled";
 import { findUsers } from "../lib/queries/users";
-import { disableTool, enableTool, registerTool } from "../lib/tools/registered";
+import { disableTool } from "../lib/commands/disable-tool";
+import { enableTool } from "../lib/commands/enable-tool";
+import { registerTool } from "../lib/commands/register-tool";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 
 // The admin pages' query modules and domain writes, on each database: agent versions and their run
@@ -97,23 +100,23 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
 
     it("disables and enables a registered tool, compare-and-set both ways", async () => {
       const name = `http.${uid("crm").replace("-", "_")}`;
-      const tool = await registerTool(db, { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key" }, impactTemplate: "updates the CRM" }, "admin@test");
+      const tool = await registerTool({ db }, { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key" }, impactTemplate: "updates the CRM" }, { by: "admin@test" });
       expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({ id: tool.id, source: "http", impact: "updates the CRM", disabledAt: null, createdBy: "admin@test" });
-      await disableTool(db, tool.id, "admin@test");
+      await disableTool({ db }, tool.id, { by: "admin@test" });
       expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({ disabledBy: "admin@test", disabledAt: expect.any(Date) });
-      expect(await enableTool(db, tool.id, "admin@test")).toMatchObject({ name, disabledAt: null, disabledBy: null });
-      await expect(enableTool(db, tool.id, "admin@test")).rejects.toMatchObject({ code: "NOT_FOUND" });
-      await expect(enableTool(db, "tool_missing", "admin@test")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      expect(await enableTool({ db }, tool.id, { by: "admin@test" })).toMatchObject({ name, disabledAt: null, disabledBy: null });
+      await expect(enableTool({ db }, tool.id, { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(enableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     });
 
     it("audits registering, disabling and enabling in the change's own transaction; a refused change writes nothing", async () => {
       const name = `http.${uid("audited").replace("-", "_")}`;
       const input = { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key", headers: { authorization: "Bearer secret-value" } } };
-      const tool = await registerTool(db, input, "admin@test");
-      await disableTool(db, tool.id, "admin@test");
-      await enableTool(db, tool.id, "admin@test");
-      await expect(registerTool(db, input, "admin@test")).rejects.toMatchObject({ code: "CONFLICT" });
-      await expect(disableTool(db, "tool_missing", "admin@test")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      const tool = await registerTool({ db }, input, { by: "admin@test" });
+      await disableTool({ db }, tool.id, { by: "admin@test" });
+      await enableTool({ db }, tool.id, { by: "admin@test" });
+      await expect(registerTool({ db }, input, { by: "admin@test" })).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(disableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
       const rows = await db.auditLog.findMany({ where: { target: name }, orderBy: { at: "asc" } });
       expect(rows.map((row) => [row.actor, row.action])).toEqual([["admin@test", "tools.register"], ["admin@test", "tools.disable"], ["admin@test", "tools.enable"]]);
       expect(rows.map((row) => row.data).join(" ")).not.toContain("secret-value"); // what the tool is, not its settings
@@ -127,24 +130,24 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
     it("changes a role and disables/enables an account; a disabled account has no session", async () => {
       const admin = await newUser("admin");
       const person = await newUser("reviewer");
-      expect(await changeUserRole(db, { userId: person.id, role: "operator" }, admin)).toEqual({ email: person.email, before: { role: "reviewer" }, after: { role: "operator" } });
+      expect(await changeUserRole({ db }, { userId: person.id, role: "operator" }, admin)).toEqual({ email: person.email, before: { role: "reviewer" }, after: { role: "operator" } });
       expect((await getActiveUser(db, person.id))?.role).toBe("operator");
-      expect(await setUserDisabled(db, { userId: person.id, isDisabled: true }, admin)).toMatchObject({ before: { disabled: false }, after: { disabled: true } });
+      expect(await setUserDisabled({ db }, { userId: person.id, isDisabled: true }, admin)).toMatchObject({ before: { disabled: false }, after: { disabled: true } });
       expect(await getActiveUser(db, person.id)).toBeNull();
       expect((await findUsers(db)).find((u) => u.id === person.id)).toMatchObject({ role: "operator", disabledAt: expect.any(Date), hasPassword: true });
-      await setUserDisabled(db, { userId: person.id, isDisabled: false }, admin);
+      await setUserDisabled({ db }, { userId: person.id, isDisabled: false }, admin);
       expect((await getActiveUser(db, person.id))?.email).toBe(person.email);
-      await expect(changeUserRole(db, { userId: "usr_missing", role: "admin" }, admin)).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(changeUserRole({ db }, { userId: "usr_missing", role: "admin" }, admin)).rejects.toMatchObject({ code: "NOT_FOUND" });
     });
 
     it("an admin cannot remove their own admin role or disable themselves", async () => {
       const admin = await newUser("admin");
-      await expect(changeUserRole(db, { userId: admin.id, role: "operator" }, admin)).rejects.toMatchObject({ code: "FORBIDDEN", userMessage: "You cannot remove your own admin role. Ask another admin." });
-      await expect(setUserDisabled(db, { userId: admin.id, isDisabled: true }, admin)).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(changeUserRole({ db }, { userId: admin.id, role: "operator" }, admin)).rejects.toMatchObject({ code: "FORBIDDEN", userMessage: "You cannot remove your own admin role. Ask another admin." });
+      await expect(setUserDisabled({ db }, { userId: admin.id, isDisabled: true }, admin)).rejects.toMatchObject({ code: "FORBIDDEN" });
       expect(await getActiveUser(db, admin.id)).toMatchObject({ role: "admin" });
       // another admin can
       const other = await newUser("admin");
-      await changeUserRole(db, { userId: admin.id, role: "operator" }, other);
+      await changeUserRole({ db }, { userId: admin.id, role: "operator" }, other);
       expect((await getActiveUser(db, admin.id))?.role).toBe("operator");
     });
   });

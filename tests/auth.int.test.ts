@@ -146,8 +146,12 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
       logError.mockClear();
     });
 
-    const handler = vi.fn(async (input: { name: string }) => ({ greeting: `hello ${input.name}` }));
-    const adminAction = defineAction({ schema: z.object({ name: z.string().min(2, "Too short.") }), scope: "admin:manage", audit: { action: "test.greet", target: (input) => input.name } }, handler);
+    // The handler stands for a command: it writes its own row, in its transaction, as commands do.
+    const handler = vi.fn(async (input: { name: string }, ctx: { user: SessionUser; db: Db }) => {
+      await ctx.db.$transaction((tx) => writeAudit(tx, { actor: ctx.user.email, action: "test.greet", target: input.name, data: { name: input.name } }));
+      return { greeting: `hello ${input.name}` };
+    });
+    const adminAction = defineAction({ schema: z.object({ name: z.string().min(2, "Too short.") }), scope: "admin:manage", audit: { action: "test.greet", byHandler: true } }, handler);
 
     it("without a session: UNAUTHENTICATED, and the handler never runs", async () => {
       expect(await adminAction({ name: "x" })).toEqual({ ok: false, code: "UNAUTHENTICATED", message: "Your session has ended. Sign in again." });
@@ -168,7 +172,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
       expect(handler).not.toHaveBeenCalled();
     });
 
-    it("success: the data, and one audit row (actor, action, target, input)", async () => {
+    it("success: the data, and only the command's audit row (defineAction writes none after the commit)", async () => {
       session = { ...admin, email: email("admin") };
       const name = uid("Grace");
       expect(await adminAction({ name })).toEqual({ ok: true, data: { greeting: `hello ${name}` } });
@@ -185,11 +189,11 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
 
     it("an AppError becomes its code and user message; anything else INTERNAL, without its text", async () => {
       session = admin;
-      const conflict = defineAction({ schema: z.object({}), scope: "runs:read" }, async () => {
+      const conflict = defineAction({ schema: z.object({}), scope: "runs:read", audit: false }, async () => {
         throw new AppError("CONFLICT", { message: "row version 3 != 4 in table X", userMessage: "Someone else changed this first." });
       });
       expect(await conflict({})).toEqual({ ok: false, code: "CONFLICT", message: "Someone else changed this first." });
-      const crash = defineAction({ schema: z.object({}), scope: "runs:read" }, async () => {
+      const crash = defineAction({ schema: z.object({}), scope: "runs:read", audit: false }, async () => {
         throw new Error("ECONNREFUSED 10.0.0.5:5432 password=hunter2");
       });
       const result = await crash({});

@@ -6,10 +6,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
 import { isAppError, latestFact, type AgentDefinition, type ToolCallContext } from "../lib/runtime";
-import {
-  createMcpClientPool, createRegisteredToolResolver, disableTool, findRegisteredTools, listMcpTools, registerTool,
-  type McpServerConfig, type RegisterToolInput,
-} from "../lib/tools/registered";
+import { disableTool } from "../lib/commands/disable-tool";
+import { registerTool } from "../lib/commands/register-tool";
+import { createMcpClientPool, createRegisteredToolResolver, findRegisteredTools, listMcpTools, type McpServerConfig, type RegisterToolInput } from "../lib/tools/registered";
 import { formatCommandLine } from "../lib/tools/registered/mcp-commands";
 import { scriptedAgent } from "./support/agents";
 import { startMcpHttpServer } from "./support/mcp-http-server";
@@ -170,7 +169,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
   describe("HTTP tools", () => {
     it("an idempotent tool sends the key in its header; a retry after a lost response applies nothing twice", async () => {
       const name = `http.${uid("credit").replace("-", "_")}`;
-      await registerTool(t.db, creditTool(crm.url, name), "admin@test");
+      await registerTool({ db: t.db }, creditTool(crm.url, name), { by: "admin@test" });
       const agent = register(scriptedAgent(uid("crm"), [name], [{ kind: "call", tool: name, args: { customerId: "c 1", amountCents: 500 }, resultKey: "credit", evidence: [] }]));
       crm.faults.dropNext = 1;
 
@@ -191,7 +190,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
 
     it("a reconcilable tool looks up a previous attempt after a timeout instead of sending again", async () => {
       const name = `http.${uid("message").replace("-", "_")}`;
-      await registerTool(t.db, messageTool(crm.url, name), "admin@test");
+      await registerTool({ db: t.db }, messageTool(crm.url, name), { by: "admin@test" });
       const agent = register(scriptedAgent(uid("crm"), [name], [{ kind: "call", tool: name, args: { to: "ada@example.com" }, resultKey: "message", evidence: [] }]));
       crm.faults.holdNextMs = 1_500; // applied, but the answer comes after the tool's 300 ms timeout
 
@@ -207,7 +206,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
 
     it("a lookup that finds nothing (404) lets the call be made again, once", async () => {
       const name = `http.${uid("message").replace("-", "_")}`;
-      await registerTool(t.db, messageTool(crm.url, name), "admin@test");
+      await registerTool({ db: t.db }, messageTool(crm.url, name), { by: "admin@test" });
       const agent = register(scriptedAgent(uid("crm"), [name], [{ kind: "call", tool: name, args: { to: "bob@example.com" }, resultKey: "message", evidence: [] }]));
       crm.faults.failNext = 1; // a 503 before anything was applied: outcome unknown to the caller
 
@@ -221,7 +220,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
 
     it("a pure read sends its other arguments as the query; a 404 comes back to the agent as a refusal", async () => {
       const name = `http.${uid("customer").replace("-", "_")}`;
-      await registerTool(t.db, customerTool(crm.url, name), "admin@test");
+      await registerTool({ db: t.db }, customerTool(crm.url, name), { by: "admin@test" });
       const agent = register(scriptedAgent(uid("crm"), [name], [
         { kind: "call", tool: name, args: { customerId: "c7", verbose: true }, resultKey: "customer", evidence: [] },
         { kind: "call", tool: name, args: { customerId: "missing" }, evidence: [] },
@@ -238,7 +237,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
 
     it("arguments that fail the registered JSON Schema are fed back as INVALID_ARGS and never sent", async () => {
       const name = `http.${uid("credit").replace("-", "_")}`;
-      await registerTool(t.db, creditTool(crm.url, name), "admin@test");
+      await registerTool({ db: t.db }, creditTool(crm.url, name), { by: "admin@test" });
       const agent = register(scriptedAgent(uid("crm"), [name], [
         { kind: "call", tool: name, args: { customerId: "c2", amountCents: "lots", extra: 1 }, evidence: [] },
         ({ state }) => ({ kind: "complete", output: state.observations.map((o) => o.message) }),
@@ -257,12 +256,12 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
 
     it("a disabled tool is gone at its next use; its name can be registered again", async () => {
       const name = `http.${uid("customer").replace("-", "_")}`;
-      const first = await registerTool(t.db, customerTool(crm.url, name), "admin@test");
+      const first = await registerTool({ db: t.db }, customerTool(crm.url, name), { by: "admin@test" });
       expect(await resolve(name)).toMatchObject({ name, capability: "read", semantics: "pure-read" });
 
-      await disableTool(t.db, first.id, "admin@test");
+      await disableTool({ db: t.db }, first.id, { by: "admin@test" });
       expect(await resolve(name)).toBeUndefined();
-      await expectAppError(disableTool(t.db, first.id, "admin@test"), "NOT_FOUND");
+      await expectAppError(disableTool({ db: t.db }, first.id, { by: "admin@test" }), "NOT_FOUND");
       const agent = register(scriptedAgent(uid("crm"), [name], [
         { kind: "call", tool: name, args: { customerId: "c1" }, evidence: [] },
         ({ state }) => ({ kind: "complete", output: state.observations.at(-1)?.message }),
@@ -271,7 +270,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       expect(run.state.output).toMatch(/unknown tool/);
       expect(events.find((e) => e.type === "tool.rejected")?.data.code).toBe("UNKNOWN_TOOL");
 
-      const again = await registerTool(t.db, { ...customerTool(crm.url, name), description: "Read a customer (v2)." }, "admin@test");
+      const again = await registerTool({ db: t.db }, { ...customerTool(crm.url, name), description: "Read a customer (v2)." }, { by: "admin@test" });
       expect(again.id).not.toBe(first.id);
       expect(await resolve(name)).toMatchObject({ description: "Read a customer (v2)." });
       expect((await findRegisteredTools(t.db)).filter((r) => r.name === name)).toHaveLength(1);
@@ -286,9 +285,9 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       const schemaOf = (tool: string) => discovered.find((d) => d.name === tool)!.inputSchema;
 
       const ns = `mcp.${uid("notes").replace("-", "_")}`;
-      await registerTool(t.db, { kind: "mcp", name: `${ns}.add`, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: schemaOf("add"), config: { ...server, tool: "add" } }, "admin@test");
-      await registerTool(t.db, { kind: "mcp", name: `${ns}.create_note`, description: "Create a note.", capability: "draft", semantics: "idempotent", inputSchema: schemaOf("create_note"), config: { ...server, tool: "create_note" }, impactTemplate: 'creates the note "{{title}}"' }, "admin@test");
-      await registerTool(t.db, { kind: "mcp", name: `${ns}.refuse`, description: "Refuses.", capability: "execute", semantics: "unsafe", inputSchema: schemaOf("refuse"), config: { ...server, tool: "refuse" } }, "admin@test");
+      await registerTool({ db: t.db }, { kind: "mcp", name: `${ns}.add`, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: schemaOf("add"), config: { ...server, tool: "add" } }, { by: "admin@test" });
+      await registerTool({ db: t.db }, { kind: "mcp", name: `${ns}.create_note`, description: "Create a note.", capability: "draft", semantics: "idempotent", inputSchema: schemaOf("create_note"), config: { ...server, tool: "create_note" }, impactTemplate: 'creates the note "{{title}}"' }, { by: "admin@test" });
+      await registerTool({ db: t.db }, { kind: "mcp", name: `${ns}.refuse`, description: "Refuses.", capability: "execute", semantics: "unsafe", inputSchema: schemaOf("refuse"), config: { ...server, tool: "refuse" } }, { by: "admin@test" });
 
       const agent = register(scriptedAgent(uid("mcp"), [`${ns}.add`, `${ns}.create_note`, `${ns}.refuse`], [
         { kind: "call", tool: `${ns}.add`, args: { a: 2, b: 3 }, resultKey: "sum", evidence: [] },
@@ -315,8 +314,8 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
     it("a lost connection is an unknown outcome (an unsafe tool asks a person); the next call reconnects", async () => {
       const server = stdioServer(ledger);
       const ns = `mcp.${uid("notes").replace("-", "_")}`;
-      await registerTool(t.db, { kind: "mcp", name: `${ns}.crash`, description: "Crashes the server.", capability: "execute", semantics: "unsafe", config: { ...server, tool: "crash" } }, "admin@test");
-      await registerTool(t.db, { kind: "mcp", name: `${ns}.add`, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, config: { ...server, tool: "add" } }, "admin@test");
+      await registerTool({ db: t.db }, { kind: "mcp", name: `${ns}.crash`, description: "Crashes the server.", capability: "execute", semantics: "unsafe", config: { ...server, tool: "crash" } }, { by: "admin@test" });
+      await registerTool({ db: t.db }, { kind: "mcp", name: `${ns}.add`, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, config: { ...server, tool: "add" } }, { by: "admin@test" });
 
       const crasher = register(scriptedAgent(uid("mcp"), [`${ns}.crash`], [{ kind: "call", tool: `${ns}.crash`, args: {}, evidence: [] }]));
       const crashed = await runToEnd(crasher);
@@ -333,7 +332,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
     it("a reconcilable MCP tool finds a previous attempt with its lookup tool", async () => {
       const server = stdioServer(ledger);
       const name = `mcp.${uid("notes").replace("-", "_")}.create_note`;
-      await registerTool(t.db, { kind: "mcp", name, description: "Create a note.", capability: "draft", semantics: "reconcilable", inputSchema: { type: "object", properties: { title: { type: "string" } }, required: ["title"] }, config: { ...server, tool: "create_note", lookupTool: "find_note" } }, "admin@test");
+      await registerTool({ db: t.db }, { kind: "mcp", name, description: "Create a note.", capability: "draft", semantics: "reconcilable", inputSchema: { type: "object", properties: { title: { type: "string" } }, required: ["title"] }, config: { ...server, tool: "create_note", lookupTool: "find_note" } }, { by: "admin@test" });
       const tool = (await resolve(name))!;
       const call = ctx();
       expect(await tool.lookup!({ title: "x" }, call)).toBeNull();
@@ -345,7 +344,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       const server = { transport: "http" as const, url: mcpHttp.url };
       expect((await listMcpTools(server)).map((d) => d.name)).toContain("add");
       const name = `mcp.${uid("remote").replace("-", "_")}.add`;
-      await registerTool(t.db, { kind: "mcp", name, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }, config: { ...server, tool: "add" } }, "admin@test");
+      await registerTool({ db: t.db }, { kind: "mcp", name, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }, config: { ...server, tool: "add" } }, { by: "admin@test" });
       const tool = (await resolve(name))!;
       expect(await tool.call({ a: 1, b: 2 }, ctx())).toEqual({ sum: 3 });
       await expect(tool.call({ a: "x" }, ctx())).rejects.toMatchObject({ name: "ToolError", outcome: "not_applied" });
@@ -356,7 +355,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
   describe("granted to an agent by name", () => {
     it("an agent calls a registered MCP tool it does not list once a rule grants it by name with its capability, and is offered it; a wildcard grants nothing", async () => {
       const name = `mcp.${uid("granted").replace("-", "_")}.add`;
-      await registerTool(t.db, { kind: "mcp", name, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, config: { transport: "http", url: mcpHttp.url, tool: "add" } }, "admin@test");
+      await registerTool({ db: t.db }, { kind: "mcp", name, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, config: { transport: "http", url: mcpHttp.url, tool: "add" } }, { by: "admin@test" });
       const offered: string[][] = [];
       const agent = register({
         ...scriptedAgent(uid("granted"), [], []),
@@ -415,15 +414,15 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
     ];
     it.each(cases)("refuses %s, with a field error", async (_what, input, field) => {
       const before = await t.db.toolRegistration.count();
-      const error = await expectAppError(registerTool(t.db, input(), "admin@test"), "INVALID_INPUT");
+      const error = await expectAppError(registerTool({ db: t.db }, input(), { by: "admin@test" }), "INVALID_INPUT");
       expect(Object.keys(error.fieldErrors ?? {})).toContain(field);
       expect(await t.db.toolRegistration.count()).toBe(before);
     });
 
     it("refuses a name already registered (CONFLICT)", async () => {
       const name = `http.${uid("dup").replace("-", "_")}`;
-      await registerTool(t.db, creditTool(crm.url, name), "admin@test");
-      await expectAppError(registerTool(t.db, creditTool(crm.url, name), "admin@test"), "CONFLICT");
+      await registerTool({ db: t.db }, creditTool(crm.url, name), { by: "admin@test" });
+      await expectAppError(registerTool({ db: t.db }, creditTool(crm.url, name), { by: "admin@test" }), "CONFLICT");
     });
   });
 
@@ -484,6 +483,13 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       expect(await call("DELETE", `/api/tools/${created.json.tool.id}`, { token: tokens.admin })).toMatchObject({ status: 404, json: { error: { code: "NOT_FOUND" } } });
       expect((await call("GET", "/api/tools", { token: tokens.admin })).json.tools.map((tool: { name: string }) => tool.name)).not.toContain(name);
       expect((await call("GET", "/api/tools?includeDisabled=true", { token: tokens.admin })).json.tools.map((tool: { name: string }) => tool.name)).toContain(name);
+      // Audited with each change, as the console's are, plus the token it came through; never a header's value.
+      const audit = await t.db.auditLog.findMany({ where: { target: name }, orderBy: { at: "asc" }, select: { actor: true, action: true, data: true } });
+      expect(audit.map((row) => ({ ...row, data: JSON.parse(row.data) }))).toEqual([
+        { actor: tokens.adminEmail, action: "tools.register", data: { kind: "http", name, capability: "execute", semantics: "idempotent", via: expect.stringMatching(/^token:/) } },
+        { actor: tokens.adminEmail, action: "tools.disable", data: { id: created.json.tool.id, via: expect.stringMatching(/^token:/) } },
+      ]);
+      expect(JSON.stringify(audit)).not.toContain("s3cret");
     });
 
     it("discover an MCP server's tools (stdio), with 400 for a server that cannot be reached or a bad body", async () => {

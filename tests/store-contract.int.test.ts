@@ -789,6 +789,22 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(deletion.before).toEqual(JSON.parse(JSON.stringify(v2)));
     });
 
+    it("a person's change writes its audit log row in the change's transaction: the saved rule's id and version, or neither", async () => {
+      const agent = uid("agent");
+      const note = (action: string) => (saved: PermissionRule) => ({ actor: "boss@test", action, target: saved.id, data: { version: saved.version } });
+      const v1 = await store.putPermission(rule(agent), { id: uid("perm"), auditId: uid("pchg"), audit: note("permissions.put") });
+      const rows = () => t.db.auditLog.findMany({ where: { target: v1.id }, orderBy: { at: "asc" }, select: { action: true, data: true } });
+      expect(await rows()).toEqual([{ action: "permissions.put", data: JSON.stringify({ version: 1 }) }]);
+
+      const failing = () => { throw new Error("the audit row cannot be written"); };
+      await expect(store.putPermission(rule(agent, { effect: "deny" }), { id: uid("perm"), auditId: uid("pchg"), audit: failing })).rejects.toThrow("cannot be written");
+      expect(await ownRules(agent)).toEqual([expect.objectContaining({ version: 1, effect: "allow" })]);
+      expect(await store.listPermissionChanges({ permissionId: v1.id })).toHaveLength(1);
+
+      await store.deletePermission({ id: v1.id, changedBy: "boss@test", auditId: uid("pchg"), audit: { actor: "boss@test", action: "permissions.remove", target: v1.id } });
+      expect((await rows()).map((r) => r.action)).toEqual(["permissions.put", "permissions.remove"]);
+    });
+
     it("deleting an unknown rule is NOT_FOUND and audits nothing", async () => {
       const id = uid("perm");
       await expectAppError(store.deletePermission({ id, changedBy: "boss@test", auditId: uid("pchg") }), "NOT_FOUND");

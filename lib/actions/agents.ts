@@ -3,7 +3,8 @@
 // version's runs is an operator's act on runs and lives with the run actions (lib/actions/runs.ts).
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
-import { MAX_CONSOLE_REPLAY, replaySummary, type VersionReplaySummary } from "@/lib/replay";
+import { replayAgentVersion } from "@/lib/commands/replay-agent-version";
+import { MAX_CONSOLE_REPLAY } from "@/lib/replay";
 import { getRuntime } from "@/lib/runtime.server";
 
 const replayVersionSchema = z.object({
@@ -14,14 +15,6 @@ const replayVersionSchema = z.object({
 
 /** {slug, version, limit?} → the version's recent finished runs replayed on the current code: counts, and each differing run's first difference. */
 export const replayVersionAction = defineAction(
-  {
-    schema: replayVersionSchema,
-    scope: "admin:manage",
-    audit: {
-      action: "agents.replay",
-      target: ({ slug, version }) => `${slug}@${version}`,
-      data: (_input, s: VersionReplaySummary) => ({ currentVersion: s.currentVersion, replayed: s.replayed, same: s.same, differ: s.differ, needsModel: s.needsModel }),
-    },
-  },
-  async ({ slug, version, limit }) => replaySummary({ source: getRuntime().store, slug, version, limit }),
+  { schema: replayVersionSchema, scope: "admin:manage", audit: { action: "agents.replay", byHandler: true } },
+  async ({ slug, version, limit }, { user, db }) => replayAgentVersion({ db, runtime: getRuntime() }, { slug, version, limit, by: user.email }),
 );

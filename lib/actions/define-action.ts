@@ -1,14 +1,14 @@
 // Every server action has the same thin shape (STYLE.md): parse the input with zod → authenticate →
-// authorize (scope) → the person's rate limit (as on the API's routes) → call one domain or runtime function → audit → return
+// authorize (scope) → the person's rate limit (as on the API's routes) → call one command (lib/commands) or
+// domain function → return
 //   { ok: true, data } | { ok: false, code, message, fieldErrors? }
 // The client always branches on `ok`. A raw exception message never reaches the browser: AppErrors
 // give their userMessage, anything else becomes INTERNAL and is logged on the server.
 //
-// Audit: on success, one AuditLog row { actor: user.email, action, target, data } — by default
-// action = the scope and data = the parsed input; `audit: { action, target, data }` names them.
-// A refused attempt (FORBIDDEN) is always audited as "<action>.denied". `audit: false` is only for handlers
-// that write their own row with writeAudit(tx, …) inside their transaction. (TypeScript cannot infer the
-// handler's result type into the audit callbacks: annotate their second parameter when you use it.)
+// Audit: the command writes the success row itself, in the change's own transaction (never after the
+// commit, where a change could be left without its row); `audit: { action, byHandler: true }` names the
+// action so that a refused attempt (FORBIDDEN) is audited as "<action>.denied". `audit: false` is for an
+// action with no success row of its own; its refusals are still audited, as "<scope>.denied".
 // Order: authentication and scope are checked before validation errors are reported, so a caller
 // without the scope learns nothing about the input's shape.
 import { revalidatePath as nextRevalidatePath } from "next/cache";
@@ -46,16 +46,16 @@ export function setActionEnvironment(overrides: Partial<ActionEnvironment> | nul
   environment = overrides ? { ...defaultEnvironment, ...overrides } : defaultEnvironment;
 }
 
-/** `byHandler`: the domain function writes the success row in its own transaction; this names the refusals. */
-type AuditOption<I, O> = false | { action?: string; byHandler?: boolean; target?: (input: I, data: O) => string | null | undefined; data?: (input: I, data: O) => unknown };
+/** `byHandler`: the command writes the success row in its own transaction; `action` names the refusals. */
+type AuditOption = false | { action: string; byHandler: true };
 
 export function defineAction<S extends z.ZodType, O>(
-  opts: { schema: S; scope: Scope; audit?: AuditOption<z.output<S>, NoInfer<O>> },
+  opts: { schema: S; scope: Scope; audit: AuditOption },
   handler: (input: z.output<S>, ctx: ActionContext) => Promise<O>,
 ): (input: z.input<S>) => Promise<ActionResult<O>> {
-  const auditAction = opts.audit === false ? null : (opts.audit?.action ?? opts.scope);
-  // A refusal is audited whatever the success path does (a handler that writes its own row still gets this one).
-  const deniedAction = `${auditAction ?? opts.scope}.denied`;
+  const auditAction = opts.audit === false ? opts.scope : opts.audit.action;
+  // A refusal is audited whatever the success path does (the command's row is only written on success).
+  const deniedAction = `${auditAction}.denied`;
   return async (rawInput) => {
     const env = environment;
     let user: SessionUser | null = null;
@@ -67,12 +67,6 @@ export function defineAction<S extends z.ZodType, O>(
       await enforceRateLimit([`person:${user!.email}`], db); // the person's bucket, shared with the API and the console's routes
       if (!parsed.success) return { ok: false, code: "INVALID_INPUT", message: "Check the highlighted fields.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) };
       const data = await within(user, () => handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath }));
-      if (auditAction && opts.audit !== false && !opts.audit?.byHandler) {
-        const audit = opts.audit ?? {};
-        // The action has happened: a failed audit write is logged loudly but does not turn it into an error.
-        await within(user, () => writeAudit(db, { actor: user!.email, action: auditAction, target: audit.target?.(parsed.data, data) ?? null, data: audit.data ? audit.data(parsed.data, data) : parsed.data }))
-          .catch((error: unknown) => env.logError(`audit write failed for ${auditAction} by ${user!.email}`, error));
-      }
       return { ok: true, data };
     } catch (error) {
       if (isAppError(error)) {
@@ -82,7 +76,7 @@ export function defineAction<S extends z.ZodType, O>(
         return { ok: false, code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
       }
       if (isNextControlFlow(error)) throw error; // redirect() / notFound() from a handler
-      env.logError(`action ${auditAction ?? opts.scope} failed`, error);
+      env.logError(`action ${auditAction} failed`, error);
       return { ok: false, code: "INTERNAL", message: "Something went wrong on the server. Try again; if it keeps failing, tell an admin." };
     }
   };

@@ -1,10 +1,11 @@
 "use server";
 // Server actions of the Evals pages. Importing a dataset replaces the cases of a dataset with that
-// name, so it is an admin's act (admin:manage); the CLI imports through the same storage function.
+// name, so it is an admin's act (admin:manage), audited with the import (lib/commands/import-dataset.ts); the
+// CLI imports through the same storage function, unaudited.
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
+import { importDataset } from "@/lib/commands/import-dataset";
 import { DatasetParseError, parseCasesJsonl } from "@/lib/evals/jsonl";
-import { importDatasetJsonl } from "@/lib/evals/queries";
 import { AppError } from "@/lib/runtime/errors";
 
 /** Next refuses server-action bodies over 1 MB before the action runs; stay under it with a clear message. */
@@ -19,18 +20,10 @@ export type ImportDatasetInput = z.input<typeof importDatasetSchema>;
 
 /** {name, description?, jsonl} → the imported dataset's name, version and case count. Nothing changes if any line is invalid. */
 export const importDatasetAction = defineAction(
-  {
-    schema: importDatasetSchema,
-    scope: "admin:manage",
-    audit: {
-      action: "evals.datasets.import",
-      target: ({ name }) => name,
-      data: (_input, dataset: { version: string; caseCount: number }) => ({ version: dataset.version, caseCount: dataset.caseCount }),
-    },
-  },
-  async ({ name, description, jsonl }, { db, revalidatePath }) => {
+  { schema: importDatasetSchema, scope: "admin:manage", audit: { action: "evals.datasets.import", byHandler: true } },
+  async ({ name, description, jsonl }, { user, db, revalidatePath }) => {
     assertValidLines(jsonl);
-    const dataset = await importDatasetJsonl(jsonl, { name, description: description || undefined, source: "console upload" }, db);
+    const dataset = await importDataset({ db }, { jsonl, name, description: description || undefined, source: "console upload", by: user.email });
     revalidatePath("/evals/datasets");
     revalidatePath(`/evals/datasets/${encodeURIComponent(dataset.name)}`);
     return { name: dataset.name, version: dataset.version, caseCount: dataset.caseCount };

@@ -4,7 +4,9 @@
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
 import { assignInboxPacket, assignPacketSchema } from "@/lib/inbox/assign-packet";
-import { decidePacketsTogether, decideTogetherSchema, type BulkResult } from "@/lib/inbox/decide-together";
+import { checkUnknownOutcome } from "@/lib/commands/check-unknown-outcome";
+import { decidePacketsTogether } from "@/lib/commands/decide-packets-together";
+import { decideTogetherSchema } from "@/lib/inbox/decide-together";
 import { getDb } from "@/lib/db";
 import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { isDecider } from "@/lib/queries/packets";
@@ -34,25 +36,24 @@ export const checkUnknownOutcomeAction = defineAction(
   {
     schema: z.object({ packetId: z.string().trim().min(1, "Which packet?") }),
     scope: "packets:decide",
-    audit: { action: "packets.check_outcome", target: ({ packetId }) => packetId, data: (_input, check: { found: boolean; receipt: string | null }) => ({ found: check.found, receipt: check.receipt }) },
+    audit: { action: "packets.check_outcome", byHandler: true }, // the command records the check
   },
-  async ({ packetId }) => {
-    const check = await getRuntime().checkUnknownOutcome({ packetId });
+  async ({ packetId }, { user, db }) => {
+    const check = await checkUnknownOutcome({ db, runtime: getRuntime() }, { packetId, by: user.email });
     return { found: check.found, receipt: check.receipt, result: check.result, checkedAt: check.checkedAt.toISOString() };
   },
 );
 
 /** Approve or reject several packets of one tool: one runtime decision per packet, one result each. Each
- *  decision has its own audit row (in its transaction); this action adds a row for the batch as a whole. */
+ *  decision has its own audit row (in its transaction); the command adds a row for the batch as a whole. */
 export const decidePacketsTogetherAction = defineAction(
   {
     schema: decideTogetherSchema,
     scope: "packets:decide",
-    audit: { action: "packets.decide_bulk", data: (input, results: BulkResult[]) => ({ decision: input.decision, reason: "reason" in input ? input.reason : undefined, results }) },
+    audit: { action: "packets.decide_bulk", byHandler: true }, // each decision audits in its transaction, the command the batch
   },
-  async (input, { user, revalidatePath }) => {
-    const runtime = getRuntime();
-    const results = await decidePacketsTogether({ getPacket: (id) => runtime.store.getPacket(id), decidePacket: runtime.decidePacket }, { input, reviewer: user.email });
+  async (input, { user, db, revalidatePath }) => {
+    const results = await decidePacketsTogether({ db, runtime: getRuntime() }, { input, by: user.email });
     revalidatePath("/inbox");
     return results;
   },

@@ -1,18 +1,19 @@
 "use server";
 // Server actions of the admin "Users" page: create a user, change a role, disable or enable an account.
+// Each change writes its own audit row in its transaction (createUser, lib/commands/*-user-*.ts).
 import { defineAction } from "@/lib/actions/define-action";
 import { requireAccountAdmin } from "@/lib/workspaces/members";
 import { createUser, createUserSchema } from "@/lib/auth/users";
-import { changeUserRole, changeUserRoleSchema, setUserDisabled, setUserDisabledSchema } from "@/lib/auth/user-changes";
-
-type Change = { email: string; before: Record<string, unknown>; after: Record<string, unknown> };
+import { changeUserRoleSchema, setUserDisabledSchema } from "@/lib/auth/user-changes";
+import { changeUserRole } from "@/lib/commands/change-user-role";
+import { setUserDisabled } from "@/lib/commands/set-user-disabled";
 
 // An admin gives the first password: it is required here (OIDC-only accounts are made by signing in).
 const createUserActionSchema = createUserSchema.extend({ password: createUserSchema.shape.password.unwrap().min(1, "Give an initial password.") });
 
 export const createUserAction = defineAction(
   // createUser writes its own audit row (without the password) in the user's transaction.
-  { schema: createUserActionSchema, scope: "admin:manage", audit: false },
+  { schema: createUserActionSchema, scope: "admin:manage", audit: { action: "users.create", byHandler: true } },
   async (input, { user, db, revalidatePath }) => {
     await requireAccountAdmin(db, user);
     const created = await createUser(db, input, { actor: user.email });
@@ -22,24 +23,20 @@ export const createUserAction = defineAction(
 );
 
 export const changeUserRoleAction = defineAction(
-  { schema: changeUserRoleSchema, scope: "admin:manage", audit: { action: "users.role", target: (_i, change: Change) => change.email, data: (_i, change: Change) => change } },
+  { schema: changeUserRoleSchema, scope: "admin:manage", audit: { action: "users.role", byHandler: true } },
   async (input, { user, db, revalidatePath }) => {
     await requireAccountAdmin(db, user);
-    const change = await changeUserRole(db, input, user);
+    const change = await changeUserRole({ db }, input, user);
     revalidatePath("/admin/users");
     return change;
   },
 );
 
 export const setUserDisabledAction = defineAction(
-  {
-    schema: setUserDisabledSchema,
-    scope: "admin:manage",
-    audit: { action: "users.disable", target: (_i, change: Change) => change.email, data: (_i, change: Change) => change },
-  },
+  { schema: setUserDisabledSchema, scope: "admin:manage", audit: { action: "users.disable", byHandler: true } },
   async (input, { user, db, revalidatePath }) => {
     await requireAccountAdmin(db, user);
-    const change = await setUserDisabled(db, input, user);
+    const change = await setUserDisabled({ db }, input, user);
     revalidatePath("/admin/users");
     return change;
   },

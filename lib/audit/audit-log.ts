@@ -1,8 +1,7 @@
-// The audit log: every action a person takes in the console, append-only.
-// Written by defineAction on success (and on a refused attempt), by Auth.js events (sign-in, sign-out,
-// failed sign-in) and by local commands (create-admin). A domain function that wants its audit row in
-// the same transaction as its change writes it there (writeAudit(tx, …), or the engine's AuditNote that the
-// store writes with the change) and its action sets `audit: { byHandler: true }`.
+// The audit log: every change a person makes, append-only. Written by the commands (lib/commands) in the
+// same transaction as their change (writeAudit(tx, …), or the engine's AuditNote that the store writes with
+// the change), by defineAction for a refused attempt ("<action>.denied"), by Auth.js events (sign-in,
+// sign-out, failed sign-in) and by local commands (create-admin).
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
 
@@ -13,7 +12,8 @@ export type AuditEntry = {
   actor: string; // the person's email, or "cli:<user>" for local commands
   action: string; // dotted, verb last: packets.decide, auth.signin, users.create
   target?: string | null; // what it acted on (a packet id, a user's email)
-  data?: unknown; // JSON-serialisable details; never secrets
+  data?: Record<string, unknown>; // JSON-serialisable details; never secrets
+  via?: string; // through what, when not the console: "token:<name>", "mcp:<name>" (kept in data, as the export reads it)
 };
 
 export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
@@ -22,7 +22,8 @@ export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<vo
 
 /** The stored row of an entry (the store's Postgres path inserts it with SQL of its own). */
 export function auditRow(entry: AuditEntry): { id: string; actor: string; action: string; target: string | null; data: string } {
-  return { id: `aud_${randomUUID().replaceAll("-", "")}`, actor: entry.actor, action: entry.action, target: entry.target ?? null, data: JSON.stringify(entry.data ?? {}) };
+  const data = { ...entry.data, ...(entry.via ? { via: entry.via } : {}) };
+  return { id: `aud_${randomUUID().replaceAll("-", "")}`, actor: entry.actor, action: entry.action, target: entry.target ?? null, data: JSON.stringify(data) };
 }
 
 export type AuditRecord = { id: string; actor: string; action: string; target: string | null; data: unknown; at: Date };

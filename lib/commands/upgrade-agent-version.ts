@@ -14,7 +14,7 @@ export async function upgradeAgentVersion(deps: { db: Db; runtime: Runtime }, co
     actor: command.by,
     action: "agents.upgrade_version",
     target: `${command.slug}@${command.version}`,
-    data: { to: result.to, upgraded: result.upgraded, skipped: result.skipped, ...(command.via ? { via: command.via } : {}) },
+    data: { to: result.to, upgraded: result.upgraded, skipped: result.skipped }, via: command.via,
   });
   return result;
 }

@@ -25,7 +25,7 @@
  * timeline. Scores are 0..1 (null = not applicable to that trial); `scores.figures` holds tokens, cost
  * and times (wall, human wait, machine) in the aggregate.
  */
-import { getDb, type Db } from "@/lib/db";
+import { getDb, type Db, type DbTransaction } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "./jsonl";
 import { newEvalId } from "./records";
@@ -144,8 +144,8 @@ export async function getDataset(idOrName: string, db: Db = getDb()): Promise<Da
   return toDatasetDetail(rest, cases);
 }
 
-/** Create the dataset `name`, or replace its cases (one transaction). The version is the cases' content hash. */
-export async function importDatasetJsonl(text: string, opts: { name: string; description?: string; source?: string }, db: Db = getDb()): Promise<DatasetDetail> {
+/** The cases of a JSONL dataset; INVALID_INPUT (the first errors in one sentence) when a line is invalid or there is none. */
+export function parseDatasetJsonl(text: string): EvalCaseSpec[] {
   let cases: EvalCaseSpec[];
   try {
     cases = parseCasesJsonl(text);
@@ -156,21 +156,30 @@ export async function importDatasetJsonl(text: string, opts: { name: string; des
     throw error;
   }
   if (cases.length === 0) throw new AppError("INVALID_INPUT", { message: "empty dataset", userMessage: "The dataset has no cases." });
+  return cases;
+}
+
+/** Within a transaction: create the dataset `name`, or replace its cases. The version is the cases' content hash. */
+export async function replaceDataset(tx: DbTransaction, cases: EvalCaseSpec[], opts: { name: string; description?: string; source?: string }): Promise<{ id: string; version: string }> {
   const version = datasetVersion(cases);
-  const id = await db.$transaction(async (tx) => {
-    const existing = await tx.evalDataset.findFirst({ where: { name: opts.name } });
-    const datasetId = existing?.id ?? newEvalId("evd");
-    if (existing) {
-      await tx.evalCase.deleteMany({ where: { datasetId } });
-      await tx.evalDataset.update({ where: { id: datasetId }, data: { version, description: opts.description ?? existing.description, source: opts.source ?? existing.source } });
-    } else {
-      await tx.evalDataset.create({ data: { id: datasetId, name: opts.name, description: opts.description ?? "", version, source: opts.source ?? null } });
-    }
-    await tx.evalCase.createMany({
-      data: cases.map((c, position) => ({ id: newEvalId("evc"), datasetId, caseId: c.id, position, agent: c.agent, title: c.title, tags: JSON.stringify(c.tags), spec: JSON.stringify(c) })),
-    });
-    return datasetId;
+  const existing = await tx.evalDataset.findFirst({ where: { name: opts.name } });
+  const datasetId = existing?.id ?? newEvalId("evd");
+  if (existing) {
+    await tx.evalCase.deleteMany({ where: { datasetId } });
+    await tx.evalDataset.update({ where: { id: datasetId }, data: { version, description: opts.description ?? existing.description, source: opts.source ?? existing.source } });
+  } else {
+    await tx.evalDataset.create({ data: { id: datasetId, name: opts.name, description: opts.description ?? "", version, source: opts.source ?? null } });
+  }
+  await tx.evalCase.createMany({
+    data: cases.map((c, position) => ({ id: newEvalId("evc"), datasetId, caseId: c.id, position, agent: c.agent, title: c.title, tags: JSON.stringify(c.tags), spec: JSON.stringify(c) })),
   });
+  return { id: datasetId, version };
+}
+
+/** Create the dataset `name`, or replace its cases (one transaction), unaudited: the eval CLI's. A person's import is lib/commands/import-dataset.ts. */
+export async function importDatasetJsonl(text: string, opts: { name: string; description?: string; source?: string }, db: Db = getDb()): Promise<DatasetDetail> {
+  const cases = parseDatasetJsonl(text);
+  const { id } = await db.$transaction((tx) => replaceDataset(tx, cases, opts));
   return getDataset(id, db);
 }
 

@@ -227,17 +227,21 @@ export function createRuntime(options: RuntimeOptions) {
     permissions: {
       list: (agent?: string) => store.listPermissions({ agent }),
       history: (permissionId?: string) => store.listPermissionChanges({ permissionId }),
-      async put(raw: unknown, opts: { by: string; expectedVersion?: number }): Promise<PermissionRule> {
+      /** `audit`: a person's change (lib/commands/put-permission.ts), written as "permissions.put" in the change's transaction. */
+      async put(raw: unknown, opts: { by: string; expectedVersion?: number; audit?: { via?: string } }): Promise<PermissionRule> {
         const parsed = permissionInputSchema.safeParse(raw);
         if (!parsed.success) throw invalid("The permission is malformed.", parsed.error.issues);
         const misplaced = misplacedConditions(parsed.data);
         if (Object.keys(misplaced).length > 0) throw new AppError("INVALID_INPUT", { message: "The permission is malformed.", userMessage: "A condition can skip the gate only on a rule that requires approval.", fieldErrors: misplaced });
-        const rule = await store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion });
+        const audit = opts.audit ? (saved: PermissionRule) => auditNote("permissions.put", saved.id, { by: opts.by, via: opts.audit?.via }, { ...parsed.data, version: saved.version }) : undefined;
+        const rule = await store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion, audit });
         ctx.permissionCache.clear(); // what this process offers its agents follows its own change at once
         return rule;
       },
-      async remove(id: string, by: string) {
-        await store.deletePermission({ id, changedBy: by, auditId: ctx.ids.id("pchg") });
+      /** `audit`: a person's change (lib/commands/remove-permission.ts), written as "permissions.remove" in the change's transaction. */
+      async remove(id: string, by: string, opts: { audit?: { via?: string } } = {}) {
+        const audit = opts.audit ? auditNote("permissions.remove", id, { by, via: opts.audit.via }, { permissionId: id }) : undefined;
+        await store.deletePermission({ id, changedBy: by, auditId: ctx.ids.id("pchg"), audit });
         ctx.permissionCache.clear();
       },
     },

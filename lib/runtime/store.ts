@@ -173,8 +173,12 @@ export type RuntimeStore = {
   listPermissionsAtEpoch(agent: string): Promise<{ epoch: number; rules: PermissionRule[] }>;
   /** Create or replace the rule for (agent, tool, step); versioned, with an audit row in the same transaction.
    *  Without capabilities it grants all four; without freshEvidence, false. */
-  putPermission(rule: Omit<PermissionRule, "id" | "version" | "updatedAt" | "capabilities" | "freshEvidence"> & Partial<Pick<PermissionRule, "capabilities" | "freshEvidence">>, opts: { id: string; auditId: string; expectedVersion?: number }): Promise<PermissionRule>;
-  deletePermission(opts: { id: string; changedBy: string; auditId: string }): Promise<void>;
+  putPermission(
+    rule: Omit<PermissionRule, "id" | "version" | "updatedAt" | "capabilities" | "freshEvidence"> & Partial<Pick<PermissionRule, "capabilities" | "freshEvidence">>,
+    /** `audit`: a person's change, on the audit log in the same transaction (its note names the saved rule and version). */
+    opts: { id: string; auditId: string; expectedVersion?: number; audit?: (saved: PermissionRule) => AuditNote },
+  ): Promise<PermissionRule>;
+  deletePermission(opts: { id: string; changedBy: string; auditId: string; audit?: AuditNote }): Promise<void>;
   listPermissionChanges(opts?: { permissionId?: string; limit?: number }): Promise<
     Array<{ id: string; permissionId: string; version: number; before: unknown; after: unknown; changedBy: string; at: Date }>
   >;

@@ -1,3 +1,4 @@
+import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
@@ -6,8 +7,9 @@ import { activeWorkspace } from "@/lib/workspaces/scope";
 import type { HotQuery } from "./hot-path";
 import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow, type Tx } from "./records";
 
-// Permissions in the store: every change is versioned, with its audit row (before/after) in the same
-// transaction; concurrent writers of one rule end in CONFLICT, never a raw database error.
+// Permissions in the store: every change is versioned, with its history row (before/after) and, for a
+// person's change, its audit log row in the same transaction; concurrent writers of one rule end in
+// CONFLICT, never a raw database error.
 
 type PermissionStore = Pick<RuntimeStore, "listPermissions" | "permissionEpoch" | "listPermissionsAtEpoch" | "putPermission" | "deletePermission" | "listPermissionChanges">;
 
@@ -21,7 +23,7 @@ const EPOCH_SQL = `SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'`;
 
 /** `hot`: on Postgres, what an acting step reads (the epoch, the rules) goes straight to the pool (hot-path.ts). */
 export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionStore {
-  async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion }: Parameters<RuntimeStore["putPermission"]>[1]) {
+  async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion, audit }: Parameters<RuntimeStore["putPermission"]>[1]) {
     return db.$transaction(async (tx) => {
       const before = await tx.permission.findFirst({ where: { agent: rule.agent, tool: rule.tool, step: rule.step } });
       if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) throw permissionConflict(rule);
@@ -36,7 +38,9 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
         data: { id: auditId, permissionId: after.id, version: after.version, before: before ? json(toPermission(before)) : null, after: json(toPermission(after)), changedBy: rule.updatedBy },
       });
       await moveEpoch(tx);
-      return toPermission(after);
+      const saved = toPermission(after);
+      if (audit) await writeAudit(tx, audit(saved));
+      return saved;
     });
   }
   return {
@@ -82,13 +86,14 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
       }
     },
 
-    async deletePermission({ id, changedBy, auditId }) {
+    async deletePermission({ id, changedBy, auditId, audit }) {
       await db.$transaction(async (tx) => {
         const before = await tx.permission.findUnique({ where: { id } });
         if (!before) throw new AppError("NOT_FOUND", { message: `permission ${id} not found`, userMessage: "That permission does not exist." });
         await tx.permission.delete({ where: { id } });
         await tx.permissionChange.create({ data: { id: auditId, permissionId: id, version: before.version + 1, before: json(toPermission(before)), after: null, changedBy } });
         await moveEpoch(tx);
+        if (audit) await writeAudit(tx, audit);
       });
     },
 

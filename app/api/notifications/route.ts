@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { createChannel } from "@/lib/commands/create-channel";
 import { getDb } from "@/lib/db";
-import { createChannel, findChannels, findRecentDeliveries } from "@/lib/notifications/channels";
+import { findChannels, findRecentDeliveries } from "@/lib/notifications/channels";
 
 export const dynamic = "force-dynamic";
 
@@ -18,10 +18,6 @@ export const GET = defineRoute({ scope: "admin" }, async () => {
  * secret is in this answer only. The audit row is written with it (the target without its secret parts).
  */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ principal, body }) => {
-  const created = await getDb().$transaction(async (tx) => {
-    const channel = await createChannel(tx, body, { by: principal.principal });
-    await writeAudit(tx, { actor: principal.principal, action: "notifications.create", target: channel.id, data: { queue: channel.queue, kind: channel.kind, target: channel.target, events: channel.events, via: `token:${principal.name}` } });
-    return channel;
-  });
+  const created = await createChannel({ db: getDb() }, { input: body, by: principal.principal, via: `token:${principal.name}` });
   return Response.json(created, { status: 201 });
 });

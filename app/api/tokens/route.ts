@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
-import { createApiToken, findApiTokens } from "@/lib/api/tokens";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { findApiTokens } from "@/lib/api/tokens";
+import { createToken } from "@/lib/commands/create-token";
 import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -14,10 +14,6 @@ export const GET = defineRoute({ scope: "admin" }, async () => ({ tokens: await 
  * `user` (default: the caller's owner), within that person's role. The audit row is written with it.
  */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ principal, body }) => {
-  const created = await getDb().$transaction(async (tx) => {
-    const token = await createApiToken(tx, body, { createdBy: principal.principal });
-    await writeAudit(tx, { actor: principal.principal, action: "tokens.create", target: token.id, data: { name: token.name, scopes: token.scopes, user: token.user, expiresAt: token.expiresAt, via: `token:${principal.name}` } });
-    return token;
-  });
+  const created = await createToken({ db: getDb() }, { input: body, by: principal.principal, via: `token:${principal.name}` });
   return Response.json(created, { status: 201 });
 });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
+import { registerTool } from "@/lib/commands/register-tool";
 import { getDb } from "@/lib/db";
-import { listTools, registerTool } from "@/lib/tools/registered";
+import { listTools } from "@/lib/tools/registered";
 
 export const dynamic = "force-dynamic";
 
@@ -14,6 +15,6 @@ export const GET = defineRoute({ scope: "admin", query: listToolsQuery }, async 
 
 /** Register an HTTP or MCP tool: 201, 400 with field errors, 409 when the name is taken. */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ body, principal }) => {
-  const tool = await registerTool(getDb(), body, principal.principal);
+  const tool = await registerTool({ db: getDb() }, body, { by: principal.principal, via: `token:${principal.name}` });
   return Response.json({ tool }, { status: 201 });
 });

@@ -2,18 +2,22 @@ import { randomUUID } from "node:crypto";
 import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
-import { presentRegisteredTool, type RegisteredToolView } from "./present";
-import { registerToolSchema } from "./schemas";
+import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } from "@/lib/tools/registered";
 
-/** Registers an HTTP or MCP tool, audited in the same transaction. A name in use → CONFLICT; a disabled tool's name can be registered again. */
-export async function registerTool(db: Db, input: unknown, by: string): Promise<RegisteredToolView> {
+// Registering an HTTP or MCP tool (POST /api/tools, the console's Tools page): the registration and its
+// "tools.register" audit row in one transaction. A name in use → CONFLICT; a disabled tool's name can be
+// registered again. Header values may carry secrets: the audit keeps what the tool is, not its settings.
+
+export type ToolChangeActor = { by: string; via?: string };
+
+export async function registerTool(deps: { db: Db }, input: unknown, who: ToolChangeActor): Promise<RegisteredToolView> {
   const parsed = registerToolSchema.safeParse(input);
   if (!parsed.success) {
     throw new AppError("INVALID_INPUT", { message: "invalid tool registration", userMessage: "The tool registration is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
   }
   const { kind, name, description, capability, semantics, inputSchema, config, impactTemplate } = parsed.data;
   try {
-    const row = await db.$transaction(async (tx) => {
+    const row = await deps.db.$transaction(async (tx) => {
       // A disabled registration gives its name back; an active one keeps it (the create below fails).
       await tx.toolRegistration.deleteMany({ where: { name, disabledAt: { not: null } } });
       const created = await tx.toolRegistration.create({
@@ -23,11 +27,10 @@ export async function registerTool(db: Db, input: unknown, by: string): Promise<
           inputSchema: JSON.stringify(inputSchema),
           config: JSON.stringify(config),
           impactTemplate: impactTemplate ?? null,
-          createdBy: by,
+          createdBy: who.by,
         },
       });
-      // Header values may carry secrets: the audit keeps what the tool is, not its settings.
-      await writeAudit(tx, { actor: by, action: "tools.register", target: name, data: { kind, name, capability, semantics } });
+      await writeAudit(tx, { actor: who.by, action: "tools.register", target: name, data: { kind, name, capability, semantics }, via: who.via });
       return created;
     });
     return presentRegisteredTool(row);
