@@ -14,6 +14,7 @@ import { findRunList } from "../lib/queries/run-list";
 import { findApiTokens } from "../lib/api/tokens";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
 import { createWorkspace, putMember, removeMember, roleIn } from "../lib/workspaces/members";
+import { findWorkspaceMembers } from "../lib/queries/workspaces";
 import { scopeArgs, WORKSPACE_MODELS, OWNED_THROUGH } from "../lib/workspaces/scope";
 import { ROUTE_TABLE } from "./support/route-table";
 import { startRouteServer } from "./support/route-server";
@@ -95,6 +96,11 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     await putMember(db, workspace.id, { email: admin, role: "admin" }, { by: creator });
     await putMember(db, workspace.id, { email: operator, role: "operator" }, { by: creator });
 
+    // The page offers Remove only where it takes effect.
+    const removable = async (workspaceId: string) => Object.fromEntries((await findWorkspaceMembers(workspaceId)).map((m) => [m.email, m.removable]));
+    expect(await removable(workspace.id)).toMatchObject({ [operator]: true, [admin]: true, [creator]: false });
+    expect(await removable(DEFAULT_WORKSPACE_ID)).toMatchObject({ [operator]: true, [creator]: false });
+
     await removeMember(db, workspace.id, { email: operator }, { by: admin });
     expect(await roleIn(db, { email: operator }, workspace.id)).toBeNull();
     expect(await roleIn(db, { email: operator }, DEFAULT_WORKSPACE_ID)).toBe("reviewer"); // their other workspace stays
@@ -109,6 +115,7 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     await expect(removeMember(db, workspace.id, { email: admin }, { by: creator })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await roleIn(db, { email: admin }, workspace.id)).toBe("admin");
     const defaultOnly = await person("reviewer");
+    expect(await removable(DEFAULT_WORKSPACE_ID)).toMatchObject({ [defaultOnly]: false, [operator]: false });
     await expect(removeMember(db, DEFAULT_WORKSPACE_ID, { email: defaultOnly }, { by: creator })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await roleIn(db, { email: defaultOnly }, DEFAULT_WORKSPACE_ID)).toBe("reviewer");
     await expect(removeMember(db, workspace.id, { email: "not an email" }, { by: admin })).rejects.toMatchObject({ code: "INVALID_INPUT" });

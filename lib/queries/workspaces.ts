@@ -4,18 +4,22 @@ import { isRole, type Role } from "@/lib/auth/rbac";
 import { getDb } from "@/lib/db";
 import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 
-export type WorkspaceMember = { email: string; name: string | null; role: Role; instanceAdmin: boolean };
+/** `removable`: whether taking them out would take effect (lib/workspaces/members.ts removeMember says why not). */
+export type WorkspaceMember = { email: string; name: string | null; role: Role; instanceAdmin: boolean; removable: boolean };
 
 /** The active people of a workspace: its members, instance admins, and in the default one those with no membership anywhere (by User.role). */
 export async function findWorkspaceMembers(workspaceId: string): Promise<WorkspaceMember[]> {
   const rows = await getDb().user.findMany({
     where: { disabledAt: null, OR: [{ instanceAdmin: true }, { memberships: { some: { workspaceId } } }, ...(workspaceId === DEFAULT_WORKSPACE_ID ? [{ memberships: { none: {} } }] : [])] },
-    select: { email: true, name: true, role: true, instanceAdmin: true, memberships: { where: { workspaceId }, select: { role: true } } },
+    select: { email: true, name: true, role: true, instanceAdmin: true, memberships: { select: { workspaceId: true, role: true } } },
     orderBy: { email: "asc" },
   });
   return rows.map((row) => {
-    const role = row.instanceAdmin ? "admin" : (row.memberships[0]?.role ?? row.role);
-    return { email: row.email, name: row.name, role: isRole(role) ? role : "reviewer", instanceAdmin: row.instanceAdmin };
+    const here = row.memberships.find((m) => m.workspaceId === workspaceId);
+    const role = row.instanceAdmin ? "admin" : (here?.role ?? row.role);
+    // In the default workspace, someone who is in no other one leaves by having their account disabled instead.
+    const removable = !row.instanceAdmin && here !== undefined && (workspaceId !== DEFAULT_WORKSPACE_ID || row.memberships.length > 1);
+    return { email: row.email, name: row.name, role: isRole(role) ? role : "reviewer", instanceAdmin: row.instanceAdmin, removable };
   });
 }
 

@@ -32,7 +32,7 @@ export default async function WorkspacesPage() {
                   <tr key={m.email} className="border-t border-zinc-200">
                     <td className="py-1.5">{m.name ? `${m.name} · ` : ""}{m.email}</td>
                     <td className="py-1.5">{ROLE_LABELS[m.role]}{m.instanceAdmin ? " (instance admin)" : ""}</td>
-                    <td className="py-1.5 text-right">{!m.instanceAdmin && <RemoveMemberButton email={m.email} workspaceName={workspace.name} />}</td>
+                    <td className="py-1.5 text-right">{m.removable && <RemoveMemberButton email={m.email} workspaceName={workspace.name} />}</td>
                   </tr>
                 ))}
               </tbody>
