@@ -289,7 +289,7 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
     const server = await startSandboxServer(db, { access: createSandboxAccess({ config: () => loadConfig({ TETHER_SANDBOX: "on", TETHER_SANDBOX_SECRET: KEY }) }) });
     try {
       const ctx = { runId: uid("run"), step: 1, operationId: uid("op"), idempotencyKey: uid("key"), attempt: 1 };
-      const getOrder = (sandboxKey?: string) => createBuiltInTools({ sandboxUrl: server.url, sandboxKey }).find((t) => t.name === "orders.get")!.call({ orderId: order.id }, ctx);
+      const getOrder = (sandboxKey?: string) => createBuiltInTools({ sandboxUrl: server.url, sandboxKey }).find((t) => t.name === "orders.get")!.run({ orderId: order.id }, ctx);
       await expect(getOrder(KEY)).resolves.toMatchObject({ id: order.id });
       await expect(getOrder()).rejects.toMatchObject({ outcome: "not_applied", details: { status: 401, code: "unauthorized" } });
       await expect(getOrder("wrong")).rejects.toMatchObject({ details: { status: 401 } });

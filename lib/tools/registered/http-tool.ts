@@ -14,7 +14,7 @@ import { fillUrl, resolveEnvRefs } from "./template";
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact" | "registration">;
+type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "impact" | "registration">;
 
 export type HttpToolOptions = {
   /** TETHER_TOOL_ALLOWED_HOSTS and node:dns, read at every call, unless given (tests). */
@@ -26,7 +26,7 @@ export function httpTool(base: Base, config: HttpToolConfig, opts: HttpToolOptio
   const send = egressFetch(opts.egress);
   const tool: ToolDefinition<Record<string, unknown>> = {
     ...base,
-    call: async (args, ctx) => {
+    run: async (args, ctx) => {
       const { url, used } = fillUrl(config.url, args);
       const rest = Object.fromEntries(Object.entries(args).filter(([key]) => !used.has(key)));
       const hasBody = config.method === "POST" || config.method === "PUT" || config.method === "PATCH";
