@@ -93,17 +93,17 @@ describe("the session credential", () => {
     const access = createSandboxAccess({ config, currentUser });
     await expect(access(request({ cookie: "authjs.session-token=x" }), db)).resolves.toBeUndefined();
     await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "same-origin" }), db)).resolves.toBeUndefined();
-    await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "cross-site" }), db)).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "cross-site" }), db)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
     expect(currentUser).toHaveBeenCalledTimes(2);
-    await expect(access(request({}), db)).rejects.toMatchObject({ code: "unauthorized", status: 401 });
+    await expect(access(request({}), db)).rejects.toMatchObject({ code: "UNAUTHENTICATED", httpStatus: 401 });
     expect(currentUser).toHaveBeenCalledTimes(2); // no cookie, no session lookup
 
     for (const role of ["reviewer", "operator"] as const) {
       const denied = createSandboxAccess({ config, currentUser: async () => person(role) });
-      await expect(denied(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "forbidden", status: 403 });
+      await expect(denied(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "FORBIDDEN", httpStatus: 403 });
     }
     const signedOut = createSandboxAccess({ config, currentUser: async () => null });
-    await expect(signedOut(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(signedOut(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
   });
 });
 
