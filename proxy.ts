@@ -13,7 +13,7 @@ import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { baseAuthConfig, SIGN_IN_PATH } from "@/lib/auth/config";
 import { AppError } from "@/lib/runtime/errors";
-import { SandboxError } from "@/lib/sandbox/errors";
+import { presentSandboxError, sandboxError } from "@/lib/sandbox/errors";
 import { isWorkspacePage, splitWorkspacePath, workspacePath, WORKSPACE_COOKIE, WORKSPACE_HEADER } from "@/lib/workspaces/paths";
 
 const { auth } = NextAuth(() => baseAuthConfig());
@@ -82,8 +82,8 @@ function isDecodablePath(pathname: string): boolean {
 function malformedPathResponse(pathname: string): Response {
   const message = "The request path is not valid percent-encoding.";
   if (pathname.startsWith("/api/sandbox/")) {
-    const error = new SandboxError("invalid_input", message);
-    return Response.json(error.toJSON(), { status: error.status });
+    const { body, status } = presentSandboxError(sandboxError("INVALID_INPUT", message))!;
+    return Response.json(body, { status });
   }
   if (pathname.startsWith("/api/")) {
     const error = new AppError("INVALID_INPUT", { message: "malformed percent-encoding in the path", userMessage: message });

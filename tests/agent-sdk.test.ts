@@ -138,8 +138,8 @@ describe("defineTool", () => {
   it("maps run and impact onto the engine's tool", async () => {
     const defined = defineTool({ ...tool, receiptId: (r: { creditId: string }) => r.creditId, editableFields: ["amountCents"] });
     expect(defined).toMatchObject({ name: "crm.credit", capability: "execute", semantics: "idempotent", editableFields: ["amountCents"] });
-    expect(defined.describeImpact({ customerId: "c1", amountCents: 5 })).toBe("credits 5 cents to c1");
-    expect(await defined.call({ customerId: "c1", amountCents: 5 }, { runId: "r", step: 0, operationId: "o", idempotencyKey: "k", attempt: 1 })).toEqual({ creditId: "cr_1" });
+    expect(defined.impact({ customerId: "c1", amountCents: 5 })).toBe("credits 5 cents to c1");
+    expect(await defined.run({ customerId: "c1", amountCents: 5 }, { runId: "r", step: 0, operationId: "o", idempotencyKey: "k", attempt: 1 })).toEqual({ creditId: "cr_1" });
   });
 
   it("refuses semantics that cannot be honoured and names that are not its to take", () => {

@@ -309,7 +309,7 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
   it("the console reads a run's family, and a child's packet carries its parent's context", async () => {
     const tool: ToolDefinition = {
       name: uid("notes.write"), description: "writes a note", capability: "execute", semantics: "idempotent",
-      input: z.object({ text: z.string() }), describeImpact: ({ text }: { text: string }) => `writes "${text}"`, call: async () => ({ ok: true }),
+      input: z.object({ text: z.string() }), impact: ({ text }: { text: string }) => `writes "${text}"`, run: async () => ({ ok: true }),
     };
     t.runtime.context.tools.set(tool.name, tool);
     const child = register(scriptedAgent(uid("child-gated"), [tool.name], [{ kind: "call", tool: tool.name, args: { text: "hi" }, evidence: [] }]));

@@ -54,7 +54,7 @@ async function startCountingServer() {
 }
 
 const ctx = (): ToolCallContext => ({ runId: "run_e", step: 0, operationId: "op_e", idempotencyKey: "op_e", attempt: 1 });
-const base = { name: "http.ping", description: "Ping.", capability: "read" as const, semantics: "pure-read" as const, input: z.record(z.string(), z.unknown()), describeImpact: () => "pings" };
+const base = { name: "http.ping", description: "Ping.", capability: "read" as const, semantics: "pure-read" as const, input: z.record(z.string(), z.unknown()), impact: () => "pings" };
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(() => { throw new Error("expected a rejection"); }, (e: unknown) => e);
@@ -185,19 +185,19 @@ describe("the HTTP tool", () => {
   it("aimed at a loopback server, is refused at call time and sends nothing; allowed once the host is listed", async () => {
     const tool = httpTool(base, { url: `${local.url}/ping`, method: "GET" });
     const before = local.hits.length;
-    const error = await rejection(tool.call({}, ctx()));
+    const error = await rejection(tool.run({}, ctx()));
     expect(error).toBeInstanceOf(ToolError);
     expect(error).toMatchObject({ errorClass: "rejected", outcome: "not_applied", details: { code: "EGRESS_REFUSED" } });
     expect((error as Error).message).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/ping: egress to 127\.0\.0\.1 refused: a loopback address/);
     expect(local.hits.length).toBe(before);
 
     process.env.TETHER_TOOL_ALLOWED_HOSTS = `127.0.0.1:${local.port}`;
-    expect(await tool.call({ q: "1" }, ctx())).toEqual({ ok: true, path: "/ping?q=1" });
+    expect(await tool.run({ q: "1" }, ctx())).toEqual({ ok: true, path: "/ping?q=1" });
     expect(local.hits.length).toBe(before + 1);
 
     // the same server by another name is another host
     const byName = httpTool(base, { url: `http://localhost:${local.port}/ping`, method: "GET" });
-    await expect(byName.call({}, ctx())).rejects.toMatchObject({ errorClass: "rejected", outcome: "not_applied" });
+    await expect(byName.run({}, ctx())).rejects.toMatchObject({ errorClass: "rejected", outcome: "not_applied" });
     expect(local.hits.length).toBe(before + 1);
   });
 
@@ -212,7 +212,7 @@ describe("the HTTP tool", () => {
     const tool = httpTool(base, { url: `http://localhost:${local.port}/ping`, method: "POST" }, { egress: { allowedHosts: [], resolve: rebinding } });
     const before = local.hits.length;
 
-    const error = await rejection(tool.call({ amount: 1 }, ctx()));
+    const error = await rejection(tool.run({ amount: 1 }, ctx()));
 
     expect(answers).toEqual([PUBLIC_V4, "127.0.0.1"]); // checked, then checked again at connect time
     expect(error).toMatchObject({ errorClass: "rejected", outcome: "not_applied" });

@@ -174,8 +174,8 @@ describe.each(providers())("engine [%s]", (_provider, url) => {
     let calls = 0;
     const tool: ToolDefinition = {
       name: `late.send.${uid("t")}`, description: "sends; a timed-out request still lands", capability: "execute", semantics: "reconcilable",
-      input: z.object({ to: z.string() }), describeImpact: ({ to }) => `sends to ${to}`,
-      async call(_args, ctx) {
+      input: z.object({ to: z.string() }), impact: ({ to }) => `sends to ${to}`,
+      async run(_args, ctx) {
         calls++;
         if (calls === 1) {
           setTimeout(() => applied.set(ctx.operationId, { messageId: `msg-${calls}` }), 5); // lands after the client gave up

@@ -14,9 +14,9 @@ function lossySystem(opts: { semantics: "unsafe" | "reconcilable" }) {
   let lookupWorks = false;
   const tool: ToolDefinition = {
     name: `lossy.send.${uid("t")}`, description: "sends; the first answer is lost", capability: "execute", semantics: opts.semantics,
-    input: z.object({ to: z.string() }), describeImpact: ({ to }) => `sends to ${to}`,
+    input: z.object({ to: z.string() }), impact: ({ to }) => `sends to ${to}`,
     receiptId: (result) => (result as { receiptId: string }).receiptId,
-    async call(_args, ctx) {
+    async run(_args, ctx) {
       const receipt = { operationId: ctx.operationId, receiptId: `rcpt-${applied.length + 1}` };
       applied.push(receipt);
       if (applied.length === 1) throw new ToolError("timeout", "no answer in time");

@@ -142,7 +142,7 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
   it("a model step's tokens stream over the run's stream while it runs, before the step's committed events", async () => {
     const tools: ToolDefinition[] = [{
       name: "notes.read", description: "Read a note", capability: "read", semantics: "pure-read", input: z.object({ noteId: z.string() }),
-      describeImpact: () => "reads a note", call: async () => ({ text: "Ship on Friday." }),
+      impact: () => "reads a note", run: async () => ({ text: "Ship on Friday." }),
     }];
     const thinker: AgentDefinition = {
       slug: `${s}-thinks`, version: "1", name: "Reader", description: "Reads a note", instructions: "Read the note, then complete.",

@@ -54,9 +54,9 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
       capability: "read",
       semantics: "pure-read",
       input: z.object({ noteId: z.string().min(1) }),
-      describeImpact: ({ noteId }: { noteId: string }) => `reads note ${noteId}`,
+      impact: ({ noteId }: { noteId: string }) => `reads note ${noteId}`,
       freshnessMs: 60_000,
-      call: async ({ noteId }: { noteId: string }) => { calls.read++; return { noteId, text: "Ship on Friday." }; },
+      run: async ({ noteId }: { noteId: string }) => { calls.read++; return { noteId, text: "Ship on Friday." }; },
     },
     {
       name: "notes.write",
@@ -64,8 +64,8 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
       capability: "draft",
       semantics: "idempotent",
       input: z.object({ text: z.string().min(1) }),
-      describeImpact: ({ text }: { text: string }) => `writes "${text}"`,
-      call: async ({ text }: { text: string }, ctx) => {
+      impact: ({ text }: { text: string }) => `writes "${text}"`,
+      run: async ({ text }: { text: string }, ctx) => {
         calls.write++;
         if (!writes.has(ctx.idempotencyKey)) writes.set(ctx.idempotencyKey, { id: `note-${writes.size + 1}`, text });
         return writes.get(ctx.idempotencyKey)!;

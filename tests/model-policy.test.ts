@@ -20,8 +20,8 @@ const getOrder: ToolDefinition<{ orderId: string }> = {
   capability: "read",
   semantics: "pure-read",
   input: z.object({ orderId: z.string().min(1) }),
-  describeImpact: ({ orderId }) => `reads order ${orderId}`,
-  call: async () => ({}),
+  impact: ({ orderId }) => `reads order ${orderId}`,
+  run: async () => ({}),
 };
 const refund: ToolDefinition<{ orderId: string; amountCents: number }> = {
   name: "payments.refund",
@@ -29,8 +29,8 @@ const refund: ToolDefinition<{ orderId: string; amountCents: number }> = {
   capability: "execute",
   semantics: "idempotent",
   input: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
-  describeImpact: ({ amountCents }) => `refunds ${amountCents}`,
-  call: async () => ({}),
+  impact: ({ amountCents }) => `refunds ${amountCents}`,
+  run: async () => ({}),
 };
 const tools = [getOrder, refund];
 

@@ -20,8 +20,8 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
       capability: "read",
       semantics: "pure-read",
       input: z.object({ noteId: z.string().min(1) }),
-      describeImpact: ({ noteId }: { noteId: string }) => `reads note ${noteId}`,
-      call: async ({ noteId }: { noteId: string }) => ({ noteId, text: "Ship on Friday." }),
+      impact: ({ noteId }: { noteId: string }) => `reads note ${noteId}`,
+      run: async ({ noteId }: { noteId: string }) => ({ noteId, text: "Ship on Friday." }),
     },
   ];
   let t: ReturnType<typeof createTestRuntime>;

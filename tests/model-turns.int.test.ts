@@ -56,18 +56,18 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
   const tools: ToolDefinition[] = [
     {
       name: "notes.read", description: "Read a note", capability: "read", semantics: "pure-read",
-      input: z.object({ noteId: z.string() }), describeImpact: () => "reads a note",
-      call: async ({ noteId }: { noteId: string }) => { calls.set("notes.read", (calls.get("notes.read") ?? 0) + 1); return { noteId, text: noteText }; },
+      input: z.object({ noteId: z.string() }), impact: () => "reads a note",
+      run: async ({ noteId }: { noteId: string }) => { calls.set("notes.read", (calls.get("notes.read") ?? 0) + 1); return { noteId, text: noteText }; },
     },
     {
       name: "notes.write", description: "Write a summary", capability: "draft", semantics: "idempotent",
-      input: z.object({ text: z.string() }), describeImpact: ({ text }: { text: string }) => `writes "${text}"`,
-      call: async ({ text }: { text: string }, ctx) => effect("notes.write", ctx.idempotencyKey, { text }),
+      input: z.object({ text: z.string() }), impact: ({ text }: { text: string }) => `writes "${text}"`,
+      run: async ({ text }: { text: string }, ctx) => effect("notes.write", ctx.idempotencyKey, { text }),
     },
     {
       name: "notes.publish", description: "Publish a note", capability: "execute", semantics: "idempotent",
-      input: z.object({ noteId: z.string() }), describeImpact: ({ noteId }: { noteId: string }) => `publishes ${noteId}`,
-      call: async ({ noteId }: { noteId: string }, ctx) => effect("notes.publish", ctx.idempotencyKey, { noteId, version: publishVersion }),
+      input: z.object({ noteId: z.string() }), impact: ({ noteId }: { noteId: string }) => `publishes ${noteId}`,
+      run: async ({ noteId }: { noteId: string }, ctx) => effect("notes.publish", ctx.idempotencyKey, { noteId, version: publishVersion }),
     },
   ];
   let t: ReturnType<typeof createTestRuntime>;

@@ -250,8 +250,8 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       const channel = await createChannel(t.db, { queue: "attention", kind: "slack", target: receiver.url, events: ["run.needs_attention"] }, { by: "admin@example.com" });
       const tool: ToolDefinition = {
         name: `lossy.send.${uid("t")}`, description: "its answer is lost", capability: "execute", semantics: "unsafe",
-        input: z.object({ to: z.string() }), describeImpact: ({ to }) => `sends to ${to}`,
-        async call() { throw new ToolError("timeout", "no answer in time"); },
+        input: z.object({ to: z.string() }), impact: ({ to }) => `sends to ${to}`,
+        async run() { throw new ToolError("timeout", "no answer in time"); },
       };
       t.runtime.context.tools.set(tool.name, tool);
       const agent = scriptedAgent(uid("lossy"), [tool.name], [{ kind: "call", tool: tool.name, args: { to: "a@example.com" }, resultKey: "sent", evidence: [] }]);

@@ -16,8 +16,8 @@ describe.each(providers())("a read whose permission is revoked before its result
     let revoke: (() => Promise<void>) | null = null;
     const readTool: ToolDefinition<{ id: string }> = {
       name: uid("records.get"), description: "reads a record", capability: "read", semantics: "pure-read",
-      input: z.object({ id: z.string() }), describeImpact: ({ id }) => `read ${id}`,
-      call: async ({ id }) => {
+      input: z.object({ id: z.string() }), impact: ({ id }) => `read ${id}`,
+      run: async ({ id }) => {
         calls++;
         const go = revoke;
         revoke = null;

@@ -185,7 +185,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       expect(intents).toEqual([expect.objectContaining({ tool: name, semantics: "idempotent", status: "SUCCEEDED", attempt: 2 })]);
       expect(latestFact(run.state, "credit")).toMatchObject({ kind: "receipt", value: { customerId: "c 1", amountCents: 500 } });
       const tool = await resolve(name);
-      expect(tool?.describeImpact({ customerId: "c 1", amountCents: 500 })).toBe("credits 500 cents to customer c 1");
+      expect(tool?.impact({ customerId: "c 1", amountCents: 500 })).toBe("credits 500 cents to customer c 1");
     });
 
     it("a reconcilable tool looks up a previous attempt after a timeout instead of sending again", async () => {
@@ -336,7 +336,7 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       const tool = (await resolve(name))!;
       const call = ctx();
       expect(await tool.lookup!({ title: "x" }, call)).toBeNull();
-      const created = await tool.call({ title: "x" }, call);
+      const created = await tool.run({ title: "x" }, call);
       expect(await tool.lookup!({ title: "x" }, call)).toEqual(created);
     });
 
@@ -346,8 +346,8 @@ describe.each(providers())("registered tools [%s]", (_provider, url) => {
       const name = `mcp.${uid("remote").replace("-", "_")}.add`;
       await registerTool({ db: t.db }, { kind: "mcp", name, description: "Add two numbers.", capability: "read", semantics: "pure-read", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }, config: { ...server, tool: "add" } }, { by: "admin@test" });
       const tool = (await resolve(name))!;
-      expect(await tool.call({ a: 1, b: 2 }, ctx())).toEqual({ sum: 3 });
-      await expect(tool.call({ a: "x" }, ctx())).rejects.toMatchObject({ name: "ToolError", outcome: "not_applied" });
+      expect(await tool.run({ a: 1, b: 2 }, ctx())).toEqual({ sum: 3 });
+      await expect(tool.run({ a: "x" }, ctx())).rejects.toMatchObject({ name: "ToolError", outcome: "not_applied" });
       await expectAppError(listMcpTools({ transport: "http", url: "http://127.0.0.1:9/mcp" }), "INVALID_INPUT");
     });
   });

@@ -29,8 +29,8 @@ function statusTool(name: string) {
   const provider = { isDown: true, reads: 0 };
   const tool: ToolDefinition = {
     name, description: "reads the provider's status", capability: "read", semantics: "pure-read",
-    input: z.object({}), describeImpact: () => "reads the status",
-    async call() {
+    input: z.object({}), impact: () => "reads the status",
+    async run() {
       provider.reads++;
       if (provider.isDown) throw new ToolError("server", "HTTP 503 unavailable");
       return { ok: true };

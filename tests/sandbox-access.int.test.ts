@@ -93,17 +93,17 @@ describe("the session credential", () => {
     const access = createSandboxAccess({ config, currentUser });
     await expect(access(request({ cookie: "authjs.session-token=x" }), db)).resolves.toBeUndefined();
     await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "same-origin" }), db)).resolves.toBeUndefined();
-    await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "cross-site" }), db)).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(access(request({ cookie: "authjs.session-token=x", "sec-fetch-site": "cross-site" }), db)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
     expect(currentUser).toHaveBeenCalledTimes(2);
-    await expect(access(request({}), db)).rejects.toMatchObject({ code: "unauthorized", status: 401 });
+    await expect(access(request({}), db)).rejects.toMatchObject({ code: "UNAUTHENTICATED", httpStatus: 401 });
     expect(currentUser).toHaveBeenCalledTimes(2); // no cookie, no session lookup
 
     for (const role of ["reviewer", "operator"] as const) {
       const denied = createSandboxAccess({ config, currentUser: async () => person(role) });
-      await expect(denied(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "forbidden", status: 403 });
+      await expect(denied(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "FORBIDDEN", httpStatus: 403 });
     }
     const signedOut = createSandboxAccess({ config, currentUser: async () => null });
-    await expect(signedOut(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(signedOut(request({ cookie: "authjs.session-token=x" }), db)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
   });
 });
 
@@ -289,7 +289,7 @@ describe.each(providers())("the sandbox's credential check under Next.js [%s]", 
     const server = await startSandboxServer(db, { access: createSandboxAccess({ config: () => loadConfig({ TETHER_SANDBOX: "on", TETHER_SANDBOX_SECRET: KEY }) }) });
     try {
       const ctx = { runId: uid("run"), step: 1, operationId: uid("op"), idempotencyKey: uid("key"), attempt: 1 };
-      const getOrder = (sandboxKey?: string) => createBuiltInTools({ sandboxUrl: server.url, sandboxKey }).find((t) => t.name === "orders.get")!.call({ orderId: order.id }, ctx);
+      const getOrder = (sandboxKey?: string) => createBuiltInTools({ sandboxUrl: server.url, sandboxKey }).find((t) => t.name === "orders.get")!.run({ orderId: order.id }, ctx);
       await expect(getOrder(KEY)).resolves.toMatchObject({ id: order.id });
       await expect(getOrder()).rejects.toMatchObject({ outcome: "not_applied", details: { status: 401, code: "unauthorized" } });
       await expect(getOrder("wrong")).rejects.toMatchObject({ details: { status: 401 } });

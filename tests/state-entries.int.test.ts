@@ -31,8 +31,8 @@ function random(seed: number) {
 
 const READ: ToolDefinition<{ n: number }> = {
   name: "test.entries.read", description: "reads something", capability: "read", semantics: "pure-read",
-  input: z.object({ n: z.number() }), describeImpact: () => "reads",
-  call: async ({ n }) => ({ n, payload: random(n).value() }),
+  input: z.object({ n: z.number() }), impact: () => "reads",
+  run: async ({ n }) => ({ n, payload: random(n).value() }),
 };
 
 /** A policy that does random things, decided by (seed, step) so that a replayed step decides the same. */

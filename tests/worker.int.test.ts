@@ -20,8 +20,8 @@ function barrierTool(size: number): ToolDefinition<Record<string, never>> {
   let waiting: Array<() => void> = [];
   return {
     name: "test.barrier", description: "waits for company", capability: "read", semantics: "pure-read",
-    input: z.object({}), describeImpact: () => "waits",
-    call: () => new Promise((resolve, reject) => {
+    input: z.object({}), impact: () => "waits",
+    run: () => new Promise((resolve, reject) => {
       const timeout = setTimeout(() => reject(new ToolError("rejected", `only ${waiting.length} of ${size} calls arrived together`)), UNTIL_MS);
       waiting.push(() => { clearTimeout(timeout); resolve({ met: size }); });
       if (waiting.length === size) { for (const go of waiting) go(); waiting = []; }
@@ -33,8 +33,8 @@ function barrierTool(size: number): ToolDefinition<Record<string, never>> {
 function countingTool() {
   const seen = { inFlight: 0, max: 0, calls: 0 };
   const tool: ToolDefinition<Record<string, never>> = {
-    name: "test.slow", description: "slow read", capability: "read", semantics: "pure-read", input: z.object({}), describeImpact: () => "reads slowly",
-    call: async () => {
+    name: "test.slow", description: "slow read", capability: "read", semantics: "pure-read", input: z.object({}), impact: () => "reads slowly",
+    run: async () => {
       seen.calls++;
       seen.max = Math.max(seen.max, ++seen.inFlight);
       await new Promise((r) => setTimeout(r, 30));
@@ -49,8 +49,8 @@ function countingTool() {
 function heldTool() {
   const held: Array<() => void> = [];
   const tool: ToolDefinition<Record<string, never>> = {
-    name: "test.held", description: "waits to be let go", capability: "read", semantics: "pure-read", input: z.object({}), describeImpact: () => "waits",
-    call: () => new Promise((resolve) => held.push(() => resolve({ released: true }))),
+    name: "test.held", description: "waits to be let go", capability: "read", semantics: "pure-read", input: z.object({}), impact: () => "waits",
+    run: () => new Promise((resolve) => held.push(() => resolve({ released: true }))),
   };
   return { tool, held, release: () => held.splice(0).forEach((go) => go()) };
 }
@@ -68,8 +68,8 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
   const waiter = scriptedAgent(uid("waiter"), [], [{ kind: "wait_event", eventType: "ping" }]);
   const asker = scriptedAgent(uid("asker"), [counting.tool.name], [call(counting.tool.name)]);
   const pauseTool: ToolDefinition<{ ms: number }> = {
-    name: "test.pause", description: "waits as long as asked", capability: "read", semantics: "pure-read", input: z.object({ ms: z.number() }), describeImpact: () => "waits",
-    call: async ({ ms }) => { await new Promise((r) => setTimeout(r, ms)); return { waited: ms }; },
+    name: "test.pause", description: "waits as long as asked", capability: "read", semantics: "pure-read", input: z.object({ ms: z.number() }), impact: () => "waits",
+    run: async ({ ms }) => { await new Promise((r) => setTimeout(r, ms)); return { waited: ms }; },
   };
   const pause = scriptedAgent(uid("pause"), [pauseTool.name], [({ state }) => ({ kind: "call", tool: pauseTool.name, args: { ms: (state.input as { ms: number }).ms }, evidence: [] })]);
   const longSleeper = scriptedAgent(uid("long-sleeper"), [], [{ kind: "sleep", durationMs: 1_500 }]);

@@ -17,8 +17,8 @@ export const slowCalls = { active: 0, peak: 0, started: 0 };
 export const slowTool: ToolDefinition<{ i: number; ms: number }> = {
   name: "bench.slow", description: "a read that waits `ms` before returning a ~1 KB order", capability: "read", semantics: "pure-read",
   input: z.object({ i: z.number().int(), ms: z.number().int().nonnegative() }),
-  describeImpact: ({ i }) => `slow bench call ${i}`,
-  call: async ({ i, ms }) => {
+  impact: ({ i }) => `slow bench call ${i}`,
+  run: async ({ i, ms }) => {
     slowCalls.active++;
     slowCalls.peak = Math.max(slowCalls.peak, slowCalls.active);
     slowCalls.started++;

@@ -16,14 +16,14 @@ export function payload(i: number): Record<string, unknown> {
   return base; // JSON.stringify(payload(i)).length ≈ 1024
 }
 
-const common = { input: z.object({ i: z.number().int() }), describeImpact: ({ i }: { i: number }) => `bench call ${i}` };
+const common = { input: z.object({ i: z.number().int() }), impact: ({ i }: { i: number }) => `bench call ${i}` };
 export const readTool: ToolDefinition<{ i: number }> = {
   ...common, name: "bench.read", description: "returns a ~1 KB order", capability: "read", semantics: "pure-read",
-  call: async ({ i }) => payload(i),
+  run: async ({ i }) => payload(i),
 };
 export const writeTool: ToolDefinition<{ i: number }> = {
   ...common, name: "bench.write", description: "an idempotent write returning a ~1 KB receipt", capability: "execute", semantics: "idempotent",
-  call: async ({ i }, ctx) => ({ ...payload(i), idempotencyKey: ctx.idempotencyKey }),
+  run: async ({ i }, ctx) => ({ ...payload(i), idempotencyKey: ctx.idempotencyKey }),
 };
 
 /** One step window: from the policy's decision of step k to its decision of step k+1 (same run). */

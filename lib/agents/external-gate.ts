@@ -61,8 +61,8 @@ export function gateTool(input: GateRunInput): ToolDefinition {
     capability: "execute",
     semantics: "unsafe", // Tether cannot repeat it: only the caller knows whether it ran
     input: gateArgsSchema(action.schema),
-    describeImpact: (args) => input.impact ?? `${action.tool} with ${canonicalJson(args)} (run by the caller after approval)`,
-    call: async () => {
+    impact: (args) => input.impact ?? `${action.tool} with ${canonicalJson(args)} (run by the caller after approval)`,
+    run: async () => {
       throw new ToolError("internal", `${action.tool} is run by the caller, not by Tether`, "not_applied");
     },
     // An approval is bound to the schema the reviewer edited against.

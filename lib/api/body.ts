@@ -3,7 +3,7 @@
 // (default 1 MiB) is refused before it is read when Content-Length says so, and otherwise as soon as the
 // stream passes the limit (the rest is never read). JSON nested deeper than MAX_JSON_DEPTH is refused
 // before JSON.parse, by a scan that counts brackets outside strings: no recursion, so no stack to blow.
-// Each caller turns a BodyRejected into its own error shape (AppError, SandboxError).
+// Each caller turns a BodyRejected into its own error shape (the API's AppError answer, the sandbox's wire error).
 
 import { getConfig, type Config } from "@/lib/config";
 

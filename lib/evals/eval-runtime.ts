@@ -48,7 +48,7 @@ function withoutIdempotency(tools: ToolDefinition[]): ToolDefinition[] {
   const fresh = () => `op_broken_${randomUUID().replaceAll("-", "")}`;
   return tools.map((tool) => ({
     ...tool,
-    call: (args, ctx) => { const key = fresh(); return tool.call(args, { ...ctx, operationId: key, idempotencyKey: key }); },
+    run: (args, ctx) => { const key = fresh(); return tool.run(args, { ...ctx, operationId: key, idempotencyKey: key }); },
     ...(tool.lookup ? { lookup: (args: unknown, ctx: Parameters<NonNullable<ToolDefinition["lookup"]>>[1]) => { const key = fresh(); return tool.lookup!(args, { ...ctx, operationId: key, idempotencyKey: key }); } } : {}),
   }));
 }

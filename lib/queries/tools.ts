@@ -28,7 +28,7 @@ export function exampleArgs(schema: unknown): Record<string, unknown> {
 
 function exampleImpact(tool: ToolDefinition, inputSchema: unknown): string | null {
   try {
-    return tool.describeImpact(exampleArgs(inputSchema));
+    return tool.impact(exampleArgs(inputSchema));
   } catch {
     return null; // an impact function that needs real arguments: shown without an example
   }

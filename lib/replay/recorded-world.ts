@@ -48,7 +48,7 @@ export function recordedWorld(tools: ToolDefinition[]): RecordedWorld {
   };
   const replayed: ToolDefinition[] = tools.map((tool) => ({
     ...tool,
-    async call(args: unknown) {
+    async run(args: unknown) {
       const found = answer(tool.name, args);
       if (!found) {
         misses.push({ tool: tool.name, args });

@@ -17,7 +17,7 @@ export async function invokeTool(ctx: EngineContext, cursor: RunCursor, tool: To
   const started = performance.now();
   const callCtx = { ...call, idempotencyKey: call.operationId };
   try {
-    let value = await tool.call(args, callCtx);
+    let value = await tool.run(args, callCtx);
     if (tool.output) {
       const parsed = tool.output.safeParse(value);
       if (!parsed.success) throw new ToolError("invalid_output", `${tool.name} returned output that does not match its schema`, "unknown");
@@ -286,7 +286,7 @@ async function escalateUnknown(ctx: EngineContext, cursor: RunCursor, tool: Tool
 
 export function safeImpact(tool: ToolDefinition, args: unknown): string {
   try {
-    return tool.describeImpact(args);
+    return tool.impact(args);
   } catch {
     return `${tool.name} with ${JSON.stringify(args)}`;
   }

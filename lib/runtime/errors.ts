@@ -1,5 +1,6 @@
 // One error type for domain and runtime code, with a closed set of codes.
 // `message` is for logs and developers; `userMessage` is safe to show to a person.
+// The sandbox world throws these too, and answers them in its own wire format (lib/sandbox/errors.ts).
 
 export const ERROR_HTTP_STATUS = {
   INVALID_INPUT: 400,
@@ -20,6 +21,14 @@ export const ERROR_HTTP_STATUS = {
   UNKNOWN_TOOL: 422,
   INVALID_STATE: 422,
   INTERNAL: 500,
+  // Answered by the sandbox's simulated outside systems (lib/sandbox/errors.ts).
+  /** A payment provider's refusal: a refund over what is left, a declined card. */
+  DECLINED: 402,
+  METHOD_NOT_ALLOWED: 405,
+  /** Nothing was applied: try again later. */
+  UNAVAILABLE: 503,
+  /** A gateway's answer when the system behind it never did: it may or may not have acted. */
+  TIMEOUT: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;

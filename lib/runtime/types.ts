@@ -100,32 +100,40 @@ export type ToolCallContext = {
   attempt: number;
 };
 
-/** A tool: what it does, what it may change and how a repeat is made safe (docs/design.md).
+/** A tool: what it does, what it may change and how a repeat is made safe (docs/design.md). The one
+ *  contract for every tool: the built-in ones, an admin's registered HTTP and MCP tools, and a team's
+ *  (lib/sdk's defineTool checks this same shape when it is defined).
  *  The `any` defaults let one registry hold tools of different argument types; each tool's own
  *  zod schema is what the engine checks arguments against. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ToolDefinition<I = any, O = any> = {
+  /** Namespaced: "crm.get_customer". `http.*` and `mcp.*` belong to tools an admin registers. */
   name: string;
+  /** What it does, for the model and the console. */
   description: string;
+  /** read | draft | approve | execute: permissions grant each separately. */
   capability: Capability;
+  /** pure-read | idempotent (gets a key) | reconcilable (has a lookup) | unsafe (neither: never repeated on its own). */
   semantics: EffectSemantics;
   input: z.ZodType<I>;
   output?: z.ZodType<O>;
-  /** One human sentence: "refunds $240.00 to card •4242". */
-  describeImpact: (args: I) => string;
-  /** How long an observation from this (read) tool stays fresh. */
+  /** One human sentence for the reviewer: "refunds $240.00 to card •4242". */
+  impact: (args: I) => string;
+  /** Reads: how long an observation from this tool stays fresh. */
   freshnessMs?: number;
-  call: (args: I, ctx: ToolCallContext) => Promise<O>;
-  /** reconcilable tools: find a previous attempt of this operation; null when it never happened. */
+  /** Performs the call. ctx.idempotencyKey is stable across retries of this call: pass it on. */
+  run: (args: I, ctx: ToolCallContext) => Promise<O>;
+  /** reconcilable only: the result of an earlier attempt of ctx.operationId, or null when it never happened. */
   lookup?: (args: I, ctx: ToolCallContext) => Promise<O | null>;
-  /** A receipt id to keep with the fact (payment id, message id…). */
+  /** The external system's id for what it did (payment id, message id…), kept with the fact. */
   receiptId?: (result: O) => string | undefined;
   /** Registered tools: a fingerprint of the registration (what it calls, how); an approval is bound to it. */
   registration?: string;
-  /** The arguments a reviewer may edit; unset, any. A money or recipient field is left out on purpose. */
+  /** The arguments a reviewer may edit; unset, any. Leave money and recipients out. */
   editableFields?: readonly string[];
   /** Tools that change something: the entry its effect shows up as in the world's ledger (one per effect,
-   *  under the call's operation id). The journey evals count, compare and time out effects by it. */
+   *  under the call's operation id), e.g. { system: "crm", action: "update" }. The journey evals count,
+   *  compare and time out effects by it (lib/evals/README.md). */
   ledger?: LedgerEffect;
   /** A tool Tether never runs (an open gate's requested action, lib/agents/external-gate.ts): a person decides
    *  under these terms, then the caller performs it and reports the outcome as a signal. */

@@ -21,10 +21,11 @@ import { can, type SessionUser } from "@/lib/auth/rbac";
 import { hasScope } from "@/lib/api/scopes";
 import { authenticateApiToken } from "@/lib/api/tokens";
 import type { Db } from "@/lib/db";
-import { SandboxError } from "./errors";
+import type { AppError } from "@/lib/runtime/errors";
+import { sandboxError } from "./errors";
 import { internalSandboxKey, isSameKey, SANDBOX_KEY_HEADER } from "./internal-key";
 
-/** Resolves when the request may use the sandbox; throws a SandboxError (404, 401, 403) otherwise. */
+/** Resolves when the request may use the sandbox; throws the sandbox's error (404, 401, 403: errors.ts) otherwise. */
 export type SandboxAccess = (request: Request, db: Db) => Promise<void>;
 
 export type SandboxAccessOptions = {
@@ -38,8 +39,8 @@ export type SandboxAccessOptions = {
 export const openSandboxAccess: SandboxAccess = async () => {};
 
 /** The sandbox's 404 for a path it does not serve (or for every path while it is off). */
-export function noSandboxRoute(request: Request): SandboxError {
-  return new SandboxError("not_found", `No sandbox route for ${request.method} ${new URL(request.url).pathname}.`);
+export function noSandboxRoute(request: Request): AppError {
+  return sandboxError("NOT_FOUND", `No sandbox route for ${request.method} ${new URL(request.url).pathname}.`);
 }
 
 export function createSandboxAccess(options: SandboxAccessOptions = {}): SandboxAccess {
@@ -64,9 +65,9 @@ export function createSandboxAccess(options: SandboxAccessOptions = {}): Sandbox
       isNotAdmin ||= user !== null;
     }
 
-    if (isNotAdmin) throw new SandboxError("forbidden", "The sandbox is for admins: this token or account is not an admin's.");
-    throw new SandboxError(
-      "unauthorized",
+    if (isNotAdmin) throw sandboxError("FORBIDDEN", "The sandbox is for admins: this token or account is not an admin's.");
+    throw sandboxError(
+      "UNAUTHENTICATED",
       "The sandbox needs a credential: an admin API token (Authorization: Bearer <token>), an admin's console session, or the internal key (X-Tether-Sandbox-Key).",
     );
   };

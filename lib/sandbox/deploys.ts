@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
+import { isAppError } from "@/lib/runtime/errors";
 import type { DeployCallback, DeployFinished } from "./callbacks";
-import { notFound, SandboxError } from "./errors";
+import { notFound, sandboxError } from "./errors";
 import { newId } from "./ids";
 import { recordEffect, type Caller } from "./ledger";
 
@@ -113,7 +114,7 @@ export async function completeDeploy(
   });
   const row = await db.sandboxDeploy.findUnique({ where: { id } });
   if (!row) throw notFound("deploy", id);
-  if (count === 0) throw new SandboxError("conflict", `Deploy '${id}' already finished (${row.status}).`);
+  if (count === 0) throw sandboxError("CONFLICT", `Deploy '${id}' already finished (${row.status}).`);
   const event: DeployFinished = { deployId: row.id, runId: row.runId, outcome: input.outcome, migration: row.migration };
   const results = await Promise.allSettled(Array.from({ length: input.deliveries }, async () => onDeployFinished(event)));
   for (const result of results) {
@@ -150,7 +151,7 @@ export async function finishDueDeploys(
       finished.push(id);
     } catch (error) {
       // Completed (or reset away) by someone else since the read: theirs is the one completion.
-      if (error instanceof SandboxError && (error.code === "conflict" || error.code === "not_found")) continue;
+      if (isAppError(error, "CONFLICT") || isAppError(error, "NOT_FOUND")) continue;
       throw error;
     }
   }

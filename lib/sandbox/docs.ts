@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { SandboxError } from "./errors";
+import { sandboxError } from "./errors";
 
 // The knowledge base agents research from. Reads for agents; `putDoc` is how a test or an eval changes
 // the world under a waiting run (edit a source, or publish a new one). Edits are world set-up, not
@@ -39,7 +39,7 @@ export async function putDoc(db: Db, id: string, input: PutDocInput): Promise<{ 
     const row = await db.sandboxDoc.update({ where: { id }, data: { body: input.body, ...(input.title ? { title: input.title } : {}) } });
     return { doc: toDoc(row), created: false };
   }
-  if (!input.title) throw new SandboxError("invalid_input", `Doc '${id}' does not exist yet: a new doc needs a title.`, { title: ["Required for a new doc."] });
+  if (!input.title) throw sandboxError("INVALID_INPUT", `Doc '${id}' does not exist yet: a new doc needs a title.`, { title: ["Required for a new doc."] });
   const row = await db.sandboxDoc.create({ data: { id, title: input.title, body: input.body } });
   return { doc: toDoc(row), created: true };
 }

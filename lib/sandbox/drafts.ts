@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { SandboxError } from "./errors";
+import { sandboxError } from "./errors";
 import { recordEffect, type Caller } from "./ledger";
 
 // Drafts (an email, a ticket reply, a note) change nothing outside: nobody sees them until someone sends
@@ -24,7 +24,7 @@ export async function createDraft(
   const content = JSON.stringify(input.content);
   const replay = (existing: { kind: string; content: string }) => {
     if (existing.kind !== input.kind || existing.content !== content) {
-      throw new SandboxError("conflict", `Idempotency-Key '${input.idempotencyKey}' was already used for a different draft; use a new key.`);
+      throw sandboxError("CONFLICT", `Idempotency-Key '${input.idempotencyKey}' was already used for a different draft; use a new key.`);
     }
     return { draftId, replayed: true };
   };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { SandboxError } from "./errors";
+import { sandboxError } from "./errors";
 
 // Fault knobs, one per system, for tests and evals:
 //   latencyMs          every request to the system waits this long first (the deploy system is "slow" this way);
@@ -70,7 +70,7 @@ export async function findFaults(db: Db): Promise<FaultKnob[]> {
 /** Sets the given knobs of one system; the others keep their value. */
 export async function putFault(db: Db, system: SandboxSystem, input: PutFaultInput): Promise<FaultKnob> {
   if (input.holdDeploys !== undefined && system !== "deploys") {
-    throw new SandboxError("invalid_input", "Invalid request body: holdDeploys: only the deploys system has it.", { holdDeploys: ["Only the deploys system has it."] });
+    throw sandboxError("INVALID_INPUT", "Invalid request body: holdDeploys: only the deploys system has it.", { holdDeploys: ["Only the deploys system has it."] });
   }
   await db.sandboxFault.upsert({ where: { system }, create: { system, ...input }, update: input });
   return getFault(db, system);
@@ -85,9 +85,9 @@ export async function injectFaultsBefore(db: Db, system: SandboxSystem, random: 
   const knob = await getFault(db, system);
   if (knob.latencyMs > 0) await sleep(knob.latencyMs, signal);
   // A caller that gave up while we dawdled gets nothing applied (and keeps tests from acting after close).
-  if (signal?.aborted) throw new SandboxError("unavailable", "The client went away before the request was handled.");
+  if (signal?.aborted) throw sandboxError("UNAVAILABLE", "The client went away before the request was handled.");
   if (knob.errorRate > 0 && (knob.errorRate >= 1 || random() < knob.errorRate)) {
-    throw new SandboxError("unavailable", `The ${system} system is temporarily unavailable (injected fault). Nothing was applied.`);
+    throw sandboxError("UNAVAILABLE", `The ${system} system is temporarily unavailable (injected fault). Nothing was applied.`);
   }
 }
 

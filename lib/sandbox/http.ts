@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { BodyRejected, holdsNulCharacter, readJsonBody } from "@/lib/api/body";
 import { getSandboxContext, type SandboxContext } from "./context";
-import { SandboxError } from "./errors";
+import type { AppError } from "@/lib/runtime/errors";
+import { INTERNAL_ERROR, presentSandboxError, sandboxError } from "./errors";
 import { injectFaultsBefore, sleep, takeLostResponse, type SandboxSystem } from "./faults";
 import type { Caller } from "./ledger";
 
@@ -48,10 +49,7 @@ export async function handleSandboxRequest(
       const holdMs = await takeLostResponse(context.db, options.system);
       if (holdMs !== null) {
         await sleep(holdMs, request.signal);
-        const lost = json(
-          { error: { code: "timeout", message: "The upstream did not answer in time. The request may or may not have been applied." } },
-          504,
-        );
+        const lost = errorResponse(sandboxError("TIMEOUT", "The upstream did not answer in time. The request may or may not have been applied."));
         lostResponses.add(lost);
         return lost;
       }
@@ -63,27 +61,28 @@ export async function handleSandboxRequest(
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof SandboxError) return json(error.toJSON(), error.status);
+  const presented = presentSandboxError(error);
+  if (presented) return json(presented.body, presented.status);
   console.error("[sandbox] unexpected error", error);
-  return json({ error: { code: "internal", message: "The sandbox failed unexpectedly." } }, 500);
+  return json(INTERNAL_ERROR.body, INTERNAL_ERROR.status);
 }
 
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return Response.json(body, { status, headers });
 }
 
-function invalid(where: string, error: z.ZodError): SandboxError {
+function invalid(where: string, error: z.ZodError): AppError {
   const fields: Record<string, string[]> = {};
   const parts = error.issues.map((issue) => {
     const path = issue.path.map(String).join(".");
     (fields[path || "_"] ??= []).push(issue.message);
     return path ? `${path}: ${issue.message}` : issue.message;
   });
-  return new SandboxError("invalid_input", `Invalid ${where}: ${parts.join("; ")}`, fields);
+  return sandboxError("INVALID_INPUT", `Invalid ${where}: ${parts.join("; ")}`, fields);
 }
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
-  if (holdsNulCharacter(value)) throw new SandboxError("invalid_input", `Invalid ${where}: it holds a NUL character (\\u0000).`);
+  if (holdsNulCharacter(value)) throw sandboxError("INVALID_INPUT", `Invalid ${where}: it holds a NUL character (\\u0000).`);
   const result = schema.safeParse(value);
   if (!result.success) throw invalid(where, result.error);
   return result.data;
@@ -99,8 +98,8 @@ export async function parseBody<T extends z.ZodType>(request: Request, schema: T
     value = await readJsonBody(request);
   } catch (error) {
     if (!(error instanceof BodyRejected)) throw error;
-    if (error.reason === "too_large") throw new SandboxError("payload_too_large", error.message);
-    throw new SandboxError("invalid_input", error.reason === "too_deep" ? error.message : "The request body must be JSON.");
+    if (error.reason === "too_large") throw sandboxError("PAYLOAD_TOO_LARGE", error.message);
+    throw sandboxError("INVALID_INPUT", error.reason === "too_deep" ? error.message : "The request body must be JSON.");
   }
   return parseWith(schema, value, "request body");
 }
@@ -120,7 +119,7 @@ export async function pathParams<K extends string>(params: Promise<Record<K, str
       out[key] = raw[key];
     }
   }
-  if (holdsNulCharacter(out)) throw new SandboxError("invalid_input", "Invalid path: it holds a NUL character (\\u0000).");
+  if (holdsNulCharacter(out)) throw sandboxError("INVALID_INPUT", "Invalid path: it holds a NUL character (\\u0000).");
   return out;
 }
 
@@ -130,7 +129,7 @@ function header(request: Request, name: string): string | null {
   const value = request.headers.get(name);
   if (value === null) return null;
   const parsed = headerValue.safeParse(value);
-  if (!parsed.success) throw new SandboxError("invalid_input", `Invalid ${name} header: it must be 1 to 255 characters.`);
+  if (!parsed.success) throw sandboxError("INVALID_INPUT", `Invalid ${name} header: it must be 1 to 255 characters.`);
   return parsed.data;
 }
 
@@ -141,6 +140,6 @@ export function readCaller(request: Request): Caller {
 
 export function requireIdempotencyKey(request: Request): string {
   const key = header(request, "idempotency-key");
-  if (!key) throw new SandboxError("invalid_input", "The Idempotency-Key header is required for this request.");
+  if (!key) throw sandboxError("INVALID_INPUT", "The Idempotency-Key header is required for this request.");
   return key;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { SandboxError, notFound } from "./errors";
+import { notFound, sandboxError } from "./errors";
 import { newId } from "./ids";
 
 // Orders of the simulated shop, as its payment provider sees them. Agents only read them (refunds change
@@ -70,7 +70,7 @@ export type CreateOrderInput = z.input<typeof createOrderSchema>;
 export async function createOrder(db: Db, input: z.infer<typeof createOrderSchema>): Promise<Order> {
   const id = input.id ?? newId("ord");
   if (await db.sandboxOrder.findUnique({ where: { id }, select: { id: true } })) {
-    throw new SandboxError("conflict", `Order ${id} already exists.`);
+    throw sandboxError("CONFLICT", `Order ${id} already exists.`);
   }
   const customerEmail = (input.customerEmail ?? `customer-${id.slice(4).toLowerCase()}@example.com`).toLowerCase();
   await db.sandboxOrder.createMany({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { notFound, SandboxError } from "./errors";
+import { notFound, sandboxError } from "./errors";
 import { newId } from "./ids";
 import { recordEffect, type Caller, type Tx } from "./ledger";
 import { orderStatusFor } from "./orders";
@@ -53,21 +53,21 @@ async function applyPayment<T>(db: Db, kind: Kind, command: PaymentCommand): Pro
       throw error;
     }
     if (outcome === "raced") continue; // the order changed under us: decide again on fresh numbers
-    if ("declined" in outcome) throw new SandboxError("declined", outcome.declined);
+    if ("declined" in outcome) throw sandboxError("DECLINED", outcome.declined);
     return { receipt: outcome.receipt as T, replayed: false };
   }
-  throw new SandboxError("conflict", `Order '${command.orderId}' is changing concurrently; retry the request.`);
+  throw sandboxError("CONFLICT", `Order '${command.orderId}' is changing concurrently; retry the request.`);
 }
 
 function replay(stored: { kind: string; orderId: string; amountCents: number; status: string; response: string }, kind: Kind, command: PaymentCommand): unknown {
   if (stored.kind !== kind || stored.orderId !== command.orderId || stored.amountCents !== command.amountCents) {
-    throw new SandboxError(
-      "conflict",
+    throw sandboxError(
+      "CONFLICT",
       `Idempotency-Key '${command.idempotencyKey}' was already used for a ${stored.kind} of ${stored.amountCents} cents on order '${stored.orderId}'; use a new key for a different request.`,
     );
   }
   const response = JSON.parse(stored.response) as { error?: { message: string } };
-  if (stored.status === "declined") throw new SandboxError("declined", response.error?.message ?? "Declined.");
+  if (stored.status === "declined") throw sandboxError("DECLINED", response.error?.message ?? "Declined.");
   return response;
 }
 

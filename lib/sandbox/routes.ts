@@ -3,7 +3,7 @@ import { noSandboxRoute } from "./access";
 import { completeDeploy, completeDeploySchema, findDeploys, findDeploysSchema, getDeploy, startDeploy, startDeploySchema } from "./deploys";
 import { docIdSchema, findDocs, findDocsSchema, putDoc, putDocSchema } from "./docs";
 import { createDraft, createDraftSchema } from "./drafts";
-import { SandboxError } from "./errors";
+import { sandboxError } from "./errors";
 import { findFaults, putFault, putFaultSchema, SANDBOX_SYSTEMS, sandboxSystemSchema } from "./faults";
 import { errorResponse, handleSandboxRequest, json, parseBody, parseQuery, parseWith, pathParams, readCaller, requireIdempotencyKey } from "./http";
 import { findLedgerEntries } from "./ledger";
@@ -212,7 +212,7 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         handleSandboxRequest(request, {}, async ({ db }) => {
           const { system } = await pathParams(params);
           const parsed = sandboxSystemSchema.safeParse(system);
-          if (!parsed.success) throw new SandboxError("not_found", `No such system: '${system}' (one of ${SANDBOX_SYSTEMS.join(", ")}).`);
+          if (!parsed.success) throw sandboxError("NOT_FOUND", `No such system: '${system}' (one of ${SANDBOX_SYSTEMS.join(", ")}).`);
           return json(await putFault(db, parsed.data, await parseBody(request, putFaultSchema)));
         }),
     },
@@ -263,7 +263,7 @@ export async function serveSandboxRequest(request: Request): Promise<Response> {
   return handleSandboxRequest(request, {}, async () => {
     if (!found) throw noSandboxRoute(request);
     const allowed = METHODS.filter((m) => found.route.handlers[m]).join(", ");
-    const response = errorResponse(new SandboxError("method_not_allowed", `${method} is not allowed on ${pathname} (allowed: ${allowed}).`));
+    const response = errorResponse(sandboxError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname} (allowed: ${allowed}).`));
     response.headers.set("allow", allowed);
     return response;
   });

@@ -1,37 +1,13 @@
-import type { z } from "zod";
-import { CAPABILITIES, EFFECT_SEMANTICS, type Capability, type EffectSemantics, type LedgerEffect, type ToolCallContext, type ToolDefinition } from "@/lib/runtime";
+import { CAPABILITIES, EFFECT_SEMANTICS, type ToolDefinition } from "@/lib/runtime";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 
 // defineTool: a tool the engine can call, with what it may change and how a repeat is made safe
 // (docs/design.md). Checked when it is defined, so a mistake fails at start-up, not in a run.
 
-export type ToolSpec<I, O> = {
-  /** Namespaced: "crm.get_customer". `http.*` and `mcp.*` belong to tools an admin registers. */
-  name: string;
-  /** What it does, for the model and the console. */
-  description: string;
-  /** read | draft | approve | execute: permissions grant each separately. */
-  capability: Capability;
-  /** pure-read | idempotent (gets a key) | reconcilable (has a lookup) | unsafe (neither: never repeated on its own). */
-  semantics: EffectSemantics;
-  input: z.ZodType<I>;
-  output?: z.ZodType<O>;
-  /** One human sentence for the reviewer: "credits $12.00 to customer c_42". */
-  impact: (args: I) => string;
-  /** Performs the call. ctx.idempotencyKey is stable across retries of this call: pass it on. */
-  run: (args: I, ctx: ToolCallContext) => Promise<O>;
-  /** reconcilable only: the result of an earlier attempt of ctx.operationId, or null when it never happened. */
-  lookup?: (args: I, ctx: ToolCallContext) => Promise<O | null>;
-  /** The external system's id for what it did (payment id, message id), kept with the fact. */
-  receiptId?: (result: O) => string | undefined;
-  /** Reads: how long what it returned stays fresh. */
-  freshnessMs?: number;
-  /** The arguments a reviewer may edit; unset, any. Leave money and recipients out. */
-  editableFields?: readonly string[];
-  /** A tool that changes something: the entry its effect leaves in the world's ledger, e.g. { system: "crm",
-   *  action: "update" } — what the journey evals count, compare and time out (lib/evals/README.md). */
-  ledger?: LedgerEffect;
-};
+/** What a team writes: the engine's ToolDefinition itself (lib/runtime/types.ts documents each field), less
+ *  the two fields only Tether sets — `registration` (an admin's registered tool) and `external` (an open
+ *  gate's requested action). */
+export type ToolSpec<I, O> = Omit<ToolDefinition<I, O>, "registration" | "external">;
 
 const TOOL_NAME = /^[a-z]+(\.[A-Za-z0-9_-]+)+$/;
 const RESERVED_PREFIXES = ["http.", "mcp."];
@@ -67,6 +43,7 @@ export function defineTool<I = any, O = any>(spec: ToolSpec<I, O>): ToolDefiniti
     if (fields && !fields.includes(field)) fail(`editableFields names "${field}", which the input schema does not have (it has ${fields.join(", ")})`);
   }
 
+  // The same fields, copied: keys a plain-JavaScript caller added (registration, external) do not reach the engine.
   return {
     name: spec.name,
     description: spec.description,
@@ -74,8 +51,8 @@ export function defineTool<I = any, O = any>(spec: ToolSpec<I, O>): ToolDefiniti
     semantics: spec.semantics,
     input: spec.input,
     ...(spec.output ? { output: spec.output } : {}),
-    describeImpact: spec.impact,
-    call: spec.run,
+    impact: spec.impact,
+    run: spec.run,
     ...(spec.lookup ? { lookup: spec.lookup } : {}),
     ...(spec.receiptId ? { receiptId: spec.receiptId } : {}),
     ...(spec.freshnessMs !== undefined ? { freshnessMs: spec.freshnessMs } : {}),

@@ -63,8 +63,8 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
     semantics: "unsafe",
     input: runMigrationInputSchema,
     output: deployStartedSchema,
-    describeImpact: ({ migration }) => `runs migration ${migration} on the production database`,
-    call: ({ migration }, ctx) => client.post("/deploys", ctx, { body: { migration, runId: ctx.runId } }),
+    impact: ({ migration }) => `runs migration ${migration} on the production database`,
+    run: ({ migration }, ctx) => client.post("/deploys", ctx, { body: { migration, runId: ctx.runId } }),
     // For a person's "Check now" only (see above): the newest deploy of this migration this run started.
     lookup: async ({ migration }, ctx) => {
       const [newest] = deployListSchema.parse(await findDeploys(client, { migration, runId: ctx.runId }, ctx)).deploys;
@@ -80,8 +80,8 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
     input: deployStatusInputSchema,
     output: deploySchema,
     freshnessMs: 30_000,
-    describeImpact: ({ deployId }) => `reads the status of deploy ${deployId}`,
-    call: ({ deployId }, ctx) => client.get(`/deploys/${seg(deployId)}`, ctx),
+    impact: ({ deployId }) => `reads the status of deploy ${deployId}`,
+    run: ({ deployId }, ctx) => client.get(`/deploys/${seg(deployId)}`, ctx),
   };
   const find: ToolDefinition<FindDeploysInput, DeployList> = {
     name: "deploys.find",
@@ -91,8 +91,8 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
     input: findDeploysInputSchema,
     output: deployListSchema,
     freshnessMs: 30_000,
-    describeImpact: ({ migration, runId }) => `searches the deploy system for ${migration ? `deploys of ${migration}` : "deploys"} started by ${runId ? `run ${runId}` : "this run"}`,
-    call: ({ migration, runId }, ctx) => findDeploys(client, { migration, runId: runId ?? ctx.runId }, ctx),
+    impact: ({ migration, runId }) => `searches the deploy system for ${migration ? `deploys of ${migration}` : "deploys"} started by ${runId ? `run ${runId}` : "this run"}`,
+    run: ({ migration, runId }, ctx) => findDeploys(client, { migration, runId: runId ?? ctx.runId }, ctx),
   };
   return [runMigration, status, find];
 }

@@ -23,8 +23,8 @@ export function docTools(client: SandboxClient): ToolDefinition[] {
     input: searchDocsInputSchema,
     output: docSearchSchema,
     freshnessMs: 60 * 60_000,
-    describeImpact: ({ query }) => `searches the docs for "${query}"`,
-    call: ({ query }, ctx) => client.get(`/docs?query=${encodeURIComponent(query)}`, ctx),
+    impact: ({ query }) => `searches the docs for "${query}"`,
+    run: ({ query }, ctx) => client.get(`/docs?query=${encodeURIComponent(query)}`, ctx),
   };
   return [search];
 }

@@ -25,13 +25,13 @@ export function draftTools(client: SandboxClient): ToolDefinition[] {
     semantics: "idempotent",
     input: createDraftInputSchema,
     output: draftSchema,
-    describeImpact: ({ kind, content }) => {
+    impact: ({ kind, content }) => {
       const c = typeof content === "string" ? {} : content;
       const to = typeof c.to === "string" ? ` to ${c.to}` : "";
       const subject = typeof c.subject === "string" ? `: "${c.subject}"` : "";
       return `saves a draft ${kind}${to}${subject}`;
     },
-    call: (args, ctx) => client.post("/drafts", ctx, { body: args, headers: { "idempotency-key": ctx.idempotencyKey } }),
+    run: (args, ctx) => client.post("/drafts", ctx, { body: args, headers: { "idempotency-key": ctx.idempotencyKey } }),
     receiptId: (d) => d.draftId,
   };
   return [create];

@@ -1,10 +1,10 @@
 import { ToolError, type ToolCallContext } from "@/lib/runtime";
 import { SANDBOX_KEY_HEADER } from "@/lib/sandbox/internal-key";
+import { sendHttp, type HttpErrorDetails } from "./http-outcome";
 
-// The one way built-in tools reach the sandbox world over HTTP. Every failure becomes a ToolError
-// whose `outcome` says whether the world may have changed anyway:
-//   network error, timeout, 5xx → "unknown" (the request may have been applied)
-//   4xx                          → "not_applied" (the system refused it; details carry the status)
+// The one way built-in tools reach the sandbox world over HTTP. Failures are classified as for every HTTP
+// tool (http-outcome.ts: a ToolError whose `outcome` says whether the world may have changed anyway); an
+// answer here must also be JSON.
 
 export type SandboxOptions = {
   /** e.g. http://127.0.0.1:3000/api/sandbox; a function is read at every call (late-bound ports). */
@@ -18,9 +18,6 @@ export type SandboxOptions = {
    */
   sandboxKey?: string | (() => string | undefined);
 };
-
-/** What a refused request carries, so a policy can tell "declined" (402) from "not found" (404). */
-export type SandboxErrorDetails = { status: number; code: string | null; message: string | null };
 
 type RequestOptions = { body?: unknown; headers?: Record<string, string> };
 
@@ -43,31 +40,10 @@ export function createSandboxClient(opts: SandboxOptions): SandboxClient {
       ...(key ? { [SANDBOX_KEY_HEADER]: key } : {}),
       ...req.headers,
     };
-    if (req.body !== undefined) headers["content-type"] = "application/json";
     const what = `${method} ${path}`;
-    let res: Response;
-    try {
-      res = await fetch(baseUrl() + path, {
-        method,
-        headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      });
-    } catch (error) {
-      // The request may or may not have reached the system: the classic unknown outcome.
-      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-      throw new ToolError(timedOut ? "timeout" : "network", `${what}: ${timedOut ? "no answer in time" : describeNetworkError(error)}`, "unknown");
-    }
-    const text = await res.text().catch(() => "");
-    const payload = parseJson(text);
-    if (res.status >= 400) {
-      const details = errorDetails(res.status, payload);
-      const summary = `${what}: HTTP ${res.status}${details.code ? ` ${details.code}` : ""}${details.message ? ` — ${details.message}` : ""}`;
-      if (res.status >= 500) throw new ToolError("server", summary, "unknown", details);
-      throw new ToolError("rejected", summary, "not_applied", details);
-    }
-    if (payload === undefined) throw new ToolError("invalid_output", `${what}: HTTP ${res.status} without a JSON body`, "unknown");
-    return payload as T;
+    const answer = await sendHttp(fetch, { method, url: baseUrl() + path, what, headers, body: req.body, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    if (answer.payload === undefined) throw new ToolError("invalid_output", `${what}: HTTP ${answer.status} without a JSON body`, "unknown");
+    return answer.payload as T;
   };
   return {
     get: (path, ctx) => request("GET", path, ctx),
@@ -75,35 +51,11 @@ export function createSandboxClient(opts: SandboxOptions): SandboxClient {
   };
 }
 
-/** The HTTP status of a refused tool call, read from an observation's data (see SandboxErrorDetails). */
+/** The HTTP status of a refused tool call, read from an observation's data (see HttpErrorDetails). */
 export function refusedStatus(data: unknown): number | undefined {
-  const details = (data as { details?: Partial<SandboxErrorDetails> } | undefined)?.details;
+  const details = (data as { details?: Partial<HttpErrorDetails> } | undefined)?.details;
   return typeof details?.status === "number" ? details.status : undefined;
 }
 
 /** A path segment from a value a person or model supplied. */
 export const seg = (value: string) => encodeURIComponent(value);
-
-export function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export function errorDetails(status: number, payload: unknown): SandboxErrorDetails {
-  const error = (payload as { error?: unknown } | undefined)?.error;
-  if (error && typeof error === "object") {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    return { status, code: typeof code === "string" ? code : null, message: typeof message === "string" ? message : null };
-  }
-  return { status, code: null, message: typeof error === "string" ? error : null };
-}
-
-export function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? error.message;
-}

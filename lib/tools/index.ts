@@ -39,7 +39,8 @@ export function createBuiltInTools(opts: BuiltInToolsOptions): ToolDefinition[] 
 }
 
 export { formatMoney } from "./format";
-export { refusedStatus, type SandboxErrorDetails, type SandboxOptions } from "./http";
+export { refusedStatus, type SandboxOptions } from "./http";
+export type { HttpErrorDetails } from "./http-outcome";
 export type { Order, OrderHistory } from "./orders";
 export type { Refund, RefundInput } from "./payments";
 export type { SendMailInput, SentMail } from "./mail";

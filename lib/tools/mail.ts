@@ -29,8 +29,8 @@ export function mailTools(client: SandboxClient): ToolDefinition[] {
     semantics: "reconcilable",
     input: sendMailInputSchema,
     output: sentMailSchema,
-    describeImpact: ({ to, subject }) => `emails ${to}: "${subject}"`,
-    call: (args, ctx) => client.post("/mail/send", ctx, { body: args }),
+    impact: ({ to, subject }) => `emails ${to}: "${subject}"`,
+    run: (args, ctx) => client.post("/mail/send", ctx, { body: args }),
     lookup: async (_args, ctx) => {
       const { message } = await client.get<{ message: unknown }>(`/mail/sent?operationId=${encodeURIComponent(ctx.operationId)}`, ctx);
       return message ? sentMailSchema.parse(message) : null;

@@ -40,8 +40,8 @@ export function orderTools(client: SandboxClient): ToolDefinition[] {
     input: getOrderInputSchema,
     output: orderSchema,
     freshnessMs: FIVE_MINUTES,
-    describeImpact: ({ orderId }) => `reads order ${orderId}`,
-    call: ({ orderId }, ctx) => client.get(`/orders/${seg(orderId)}`, ctx),
+    impact: ({ orderId }) => `reads order ${orderId}`,
+    run: ({ orderId }, ctx) => client.get(`/orders/${seg(orderId)}`, ctx),
   };
   const history: ToolDefinition<OrderHistoryInput, OrderHistory> = {
     name: "orders.history",
@@ -51,8 +51,8 @@ export function orderTools(client: SandboxClient): ToolDefinition[] {
     input: orderHistoryInputSchema,
     output: orderHistorySchema,
     freshnessMs: FIVE_MINUTES,
-    describeImpact: ({ email }) => `reads the order history of ${email}`,
-    call: ({ email }, ctx) => client.get(`/customers/${seg(email)}/orders`, ctx),
+    impact: ({ email }) => `reads the order history of ${email}`,
+    run: ({ email }, ctx) => client.get(`/customers/${seg(email)}/orders`, ctx),
   };
   return [get, history];
 }

@@ -33,8 +33,8 @@ export function paymentTools(client: SandboxClient): ToolDefinition[] {
     semantics: "idempotent",
     input: refundInputSchema,
     output: refundSchema,
-    describeImpact: ({ amountCents, cardLast4, currency }) => `refunds ${formatMoney(amountCents, currency)} to card •${cardLast4}`,
-    call: ({ orderId, amountCents }, ctx) =>
+    impact: ({ amountCents, cardLast4, currency }) => `refunds ${formatMoney(amountCents, currency)} to card •${cardLast4}`,
+    run: ({ orderId, amountCents }, ctx) =>
       client.post("/payments/refunds", ctx, { body: { orderId, amountCents }, headers: { "idempotency-key": ctx.idempotencyKey } }),
     receiptId: (r) => r.refundId,
     // A reviewer may lower (or raise) the amount, never send the money to another order's card.

@@ -27,8 +27,8 @@ export function ticketTools(client: SandboxClient): ToolDefinition[] {
     input: getTicketInputSchema,
     output: ticketSchema,
     freshnessMs: 10 * 60_000,
-    describeImpact: ({ ticketId }) => `reads ticket ${ticketId}`,
-    call: ({ ticketId }, ctx) => client.get(`/tickets/${seg(ticketId)}`, ctx),
+    impact: ({ ticketId }) => `reads ticket ${ticketId}`,
+    run: ({ ticketId }, ctx) => client.get(`/tickets/${seg(ticketId)}`, ctx),
   };
   return [get];
 }

@@ -31,9 +31,9 @@ export function worldTools(worldUrl: string): ToolDefinition[] {
     capability: "read",
     semantics: "pure-read",
     input: z.object({ orderId: z.string().min(1) }),
-    describeImpact: ({ orderId }) => `reads order ${orderId}`,
+    impact: ({ orderId }) => `reads order ${orderId}`,
     freshnessMs: 60_000,
-    call: ({ orderId }, ctx) => http(worldUrl, `/orders/${orderId}`, { ctx }),
+    run: ({ orderId }, ctx) => http(worldUrl, `/orders/${orderId}`, { ctx }),
   };
   const refund: ToolDefinition<{ orderId: string; amountCents: number }> = {
     name: "payments.refund",
@@ -41,8 +41,8 @@ export function worldTools(worldUrl: string): ToolDefinition[] {
     capability: "execute",
     semantics: "idempotent",
     input: z.object({ orderId: z.string().min(1), amountCents: z.number().int().positive() }),
-    describeImpact: ({ orderId, amountCents }) => `refunds $${(amountCents / 100).toFixed(2)} on order ${orderId}`,
-    call: (args, ctx) => http(worldUrl, "/payments/refund", { method: "POST", body: JSON.stringify(args), headers: { "idempotency-key": ctx.idempotencyKey }, ctx }),
+    impact: ({ orderId, amountCents }) => `refunds $${(amountCents / 100).toFixed(2)} on order ${orderId}`,
+    run: (args, ctx) => http(worldUrl, "/payments/refund", { method: "POST", body: JSON.stringify(args), headers: { "idempotency-key": ctx.idempotencyKey }, ctx }),
     receiptId: (r: { refundId: string }) => r.refundId,
   };
   const sendMail: ToolDefinition<{ to: string; subject: string }> = {
@@ -51,8 +51,8 @@ export function worldTools(worldUrl: string): ToolDefinition[] {
     capability: "execute",
     semantics: "reconcilable",
     input: z.object({ to: z.string().email(), subject: z.string().min(1) }),
-    describeImpact: ({ to, subject }) => `emails ${to}: "${subject}"`,
-    call: (args, ctx) => http(worldUrl, "/mail/send", { method: "POST", body: JSON.stringify({ ...args, operationId: ctx.operationId }), ctx }),
+    impact: ({ to, subject }) => `emails ${to}: "${subject}"`,
+    run: (args, ctx) => http(worldUrl, "/mail/send", { method: "POST", body: JSON.stringify({ ...args, operationId: ctx.operationId }), ctx }),
     lookup: async (_args, ctx) => (await http(worldUrl, `/mail/sent?operationId=${ctx.operationId}`, { ctx })).message,
     receiptId: (r: { messageId: string }) => r.messageId,
   };
@@ -62,8 +62,8 @@ export function worldTools(worldUrl: string): ToolDefinition[] {
     capability: "execute",
     semantics: "unsafe",
     input: z.object({ migration: z.string().min(1) }),
-    describeImpact: ({ migration }) => `runs migration ${migration} on production`,
-    call: (args, ctx) => http(worldUrl, "/deploys/migrate", { method: "POST", body: JSON.stringify(args), ctx }),
+    impact: ({ migration }) => `runs migration ${migration} on production`,
+    run: (args, ctx) => http(worldUrl, "/deploys/migrate", { method: "POST", body: JSON.stringify(args), ctx }),
     receiptId: (r: { deployId: string }) => r.deployId,
   };
   return [getOrder, refund, sendMail, migrate];

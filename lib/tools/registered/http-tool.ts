@@ -1,12 +1,12 @@
 import { ToolError, type ToolCallContext, type ToolDefinition } from "@/lib/runtime";
-import { describeNetworkError, errorDetails, parseJson, type SandboxErrorDetails } from "@/lib/tools/http";
+import { sendHttp, type HttpAnswer, type HttpErrorDetails } from "@/lib/tools/http-outcome";
 import { egressFetch, findEgressRefusal, type EgressFetch, type EgressPolicy } from "./egress";
 import type { HttpToolConfig } from "./schemas";
 import { fillUrl, resolveEnvRefs } from "./template";
 
-// A registered HTTP tool: one request per call, failures mapped like the built-in tools (lib/tools/http.ts):
-//   network error, timeout, 5xx → ToolError with outcome "unknown" (the request may have been applied)
-//   4xx                          → "rejected", outcome "not_applied" (details carry the status)
+// A registered HTTP tool: one request per call, failures classified as for the built-in tools
+// (lib/tools/http-outcome.ts: network error, timeout, 5xx, a cut-off body → outcome "unknown"; 4xx →
+// "rejected", "not_applied"; redirects are not followed).
 // Arguments: `{{name}}` placeholders in the URL take their argument (URL-encoded); the rest go in a JSON
 // body (POST/PUT/PATCH) or the query string (GET/DELETE). Every request names its run and operation
 // (x-tether-run-id, x-tether-operation-id); an idempotent tool also sends the key in its configured header.
@@ -14,7 +14,7 @@ import { fillUrl, resolveEnvRefs } from "./template";
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact" | "registration">;
+type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "impact" | "registration">;
 
 export type HttpToolOptions = {
   /** TETHER_TOOL_ALLOWED_HOSTS and node:dns, read at every call, unless given (tests). */
@@ -26,7 +26,7 @@ export function httpTool(base: Base, config: HttpToolConfig, opts: HttpToolOptio
   const send = egressFetch(opts.egress);
   const tool: ToolDefinition<Record<string, unknown>> = {
     ...base,
-    call: async (args, ctx) => {
+    run: async (args, ctx) => {
       const { url, used } = fillUrl(config.url, args);
       const rest = Object.fromEntries(Object.entries(args).filter(([key]) => !used.has(key)));
       const hasBody = config.method === "POST" || config.method === "PUT" || config.method === "PATCH";
@@ -47,7 +47,7 @@ export function httpTool(base: Base, config: HttpToolConfig, opts: HttpToolOptio
         if (res.payload === undefined && res.text.trim()) throw new ToolError("invalid_output", `lookup for ${base.name}: HTTP ${res.status} without a JSON body`, "unknown");
         return foundOrNull(res.payload);
       } catch (error) {
-        if (error instanceof ToolError && (error.details as SandboxErrorDetails | undefined)?.status === 404) return null;
+        if (error instanceof ToolError && (error.details as HttpErrorDetails | undefined)?.status === 404) return null;
         throw error;
       }
     };
@@ -81,44 +81,14 @@ function withQuery(url: string, args: Record<string, unknown>): string {
   return target.toString();
 }
 
-type RawResponse = { status: number; payload: unknown; text: string };
-
-async function request(send: EgressFetch, method: string, url: string, opts: { headers: Record<string, string>; body?: unknown; timeoutMs: number }): Promise<RawResponse> {
+function request(send: EgressFetch, method: string, url: string, opts: { headers: Record<string, string>; body?: unknown; timeoutMs: number }): Promise<HttpAnswer> {
   const what = `${method} ${safeUrl(url)}`;
-  const headers = { ...opts.headers };
-  if (opts.body !== undefined) headers["content-type"] = "application/json";
-  let res: Response;
-  try {
-    res = await send(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(opts.timeoutMs), redirect: "manual" });
-  } catch (error) {
-    // Refused by the egress policy: no connection was made.
+  // Refused by the egress policy: no connection was made.
+  const refusal = (error: unknown) => {
     const refused = findEgressRefusal(error);
-    if (refused) throw new ToolError("rejected", `${what}: ${refused.message}`, "not_applied", { code: "EGRESS_REFUSED", message: refused.message });
-    // The request may or may not have reached the system: the classic unknown outcome.
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new ToolError(timedOut ? "timeout" : "network", `${what}: ${timedOut ? "no answer in time" : describeNetworkError(error)}`, "unknown");
-  }
-  let text: string;
-  try {
-    text = await res.text();
-  } catch {
-    // The status arrived but the body did not: the system may have acted.
-    throw new ToolError("network", `${what}: HTTP ${res.status}, the response body was cut off`, "unknown");
-  }
-  const payload = parseJson(text);
-  if (res.status >= 400) {
-    const details = errorDetails(res.status, payload);
-    const summary = `${what}: HTTP ${res.status}${details.code ? ` ${details.code}` : ""}${details.message ? ` — ${details.message}` : ""}`;
-    if (res.status >= 500) throw new ToolError("server", summary, "unknown", details);
-    throw new ToolError("rejected", summary, "not_applied", details);
-  }
-  if (res.status >= 300) {
-    // Redirects are not followed. After a GET nothing changed; after a write, a 303 "see other" often means it was applied.
-    const details = { status: res.status, code: null, message: null };
-    if (method === "GET") throw new ToolError("rejected", `${what}: HTTP ${res.status} redirect (not followed)`, "not_applied", details);
-    throw new ToolError("invalid_output", `${what}: HTTP ${res.status} redirect (not followed); the request may have been applied`, "unknown", details);
-  }
-  return { status: res.status, payload, text };
+    return refused ? new ToolError("rejected", `${what}: ${refused.message}`, "not_applied", { code: "EGRESS_REFUSED", message: refused.message }) : undefined;
+  };
+  return sendHttp(send, { method, url, what, ...opts }, refusal);
 }
 
 /** A URL for messages and traces: no query string (it may carry personal data or tokens). */

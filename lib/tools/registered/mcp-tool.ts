@@ -9,14 +9,14 @@ import type { McpServerConfig, McpToolConfig } from "./schemas";
 // structuredContent when it has one, else its text content (parsed as JSON when it is JSON), else the
 // raw content list. `isError` results are refusals: ToolError "rejected", nothing applied.
 
-type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "describeImpact" | "registration">;
+type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "impact" | "registration">;
 
 export function mcpTool(base: Base, config: McpToolConfig, pool: McpClientPool): ToolDefinition {
   const server = serverOf(config);
   const meta = (ctx: ToolCallContext) => ({ "tether/operationId": ctx.operationId, "tether/idempotencyKey": ctx.idempotencyKey, "tether/runId": ctx.runId });
   const tool: ToolDefinition<Record<string, unknown>> = {
     ...base,
-    call: async (args, ctx) => resultValue(base.name, await pool.callTool(server, config.tool, args, { timeoutMs: config.timeoutMs, meta: meta(ctx) })),
+    run: async (args, ctx) => resultValue(base.name, await pool.callTool(server, config.tool, args, { timeoutMs: config.timeoutMs, meta: meta(ctx) })),
   };
   if (config.lookupTool) {
     const lookupTool = config.lookupTool;

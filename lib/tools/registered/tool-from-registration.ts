@@ -47,11 +47,11 @@ export function toolFromRegistration(row: ToolRegistrationRow, opts: RegisteredT
   };
   if (row.kind === "http") {
     const config = parseConfig(row, httpToolConfigSchema);
-    return httpTool({ ...base, describeImpact: impact(row, (args) => `calls ${config.method} ${hostAndPath(fillUrl(config.url, args).url)} (${row.name})`) }, config);
+    return httpTool({ ...base, impact: impact(row, (args) => `calls ${config.method} ${hostAndPath(fillUrl(config.url, args).url)} (${row.name})`) }, config);
   }
   if (row.kind === "mcp") {
     const config = parseConfig(row, mcpToolConfigSchema);
-    return mcpTool({ ...base, describeImpact: impact(row, () => `calls ${config.tool} on MCP server ${serverName(row.name, config)} (${row.name})`) }, config, opts.mcp ?? sharedMcpPool());
+    return mcpTool({ ...base, impact: impact(row, () => `calls ${config.tool} on MCP server ${serverName(row.name, config)} (${row.name})`) }, config, opts.mcp ?? sharedMcpPool());
   }
   throw corrupt(row, `unknown kind ${row.kind}`);
 }
