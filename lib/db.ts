@@ -4,6 +4,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { getConfig, type Config } from "./config";
+import { keepPreparedStatements } from "./sqlite-statements";
 import { workspaceScope } from "./workspaces/scope";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
@@ -71,6 +72,7 @@ function createSqliteClient(url: string): Db {
   const connect = adapter.connect.bind(adapter);
   adapter.connect = async () => {
     const connection = await connect();
+    keepPreparedStatements(connection); // lib/sqlite-statements.ts: each query text is prepared once, not on every call
     // Planner statistics, as SQLite advises for long-lived connections (bounded by analysis_limit): without
     // them it may pick a filter's less selective index (a history filtered by decision and reviewer: 200 ms → 5 ms).
     await connection.executeScript("PRAGMA synchronous = FULL; PRAGMA analysis_limit = 400; PRAGMA optimize = 0x10002;");

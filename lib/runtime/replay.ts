@@ -1,6 +1,6 @@
 import { canonicalJson, sha256 } from "./canonical";
 import type { RunCursor } from "./cursor";
-import { decisionSchema, type Fact, type Replay, type RunState } from "./state";
+import { decisionSchema, type Fact, type Observation, type Replay, type RunState } from "./state";
 import type { RuntimeStore } from "./store";
 import type { PolicyInput, PolicyOutput } from "./types";
 
@@ -22,20 +22,35 @@ import type { PolicyInput, PolicyOutput } from "./types";
 
 export function policyInputDigest(input: PolicyInput): string {
   const state = input.state;
-  return sha256(canonicalJson({
-    agent: state.agent,
-    instructions: input.instructions,
-    input: state.input,
-    step: state.step,
-    plan: state.plan,
-    facts: factsDigest(state.facts),
-    approvals: state.approvals.map((a) => [a.step, a.tool, a.decision, a.usedAt !== null]),
-    risks: state.risks.map((r) => [r.level, r.description]),
-    observations: state.observations.map((o) => [o.step, o.kind, o.tool ?? null, o.message, o.data ?? null]),
-    consecutiveErrors: state.consecutiveErrors,
-    output: state.output ?? null,
-    tools: input.tools.map((t) => t.name),
-  }));
+  // The canonical JSON of these fields (keys sorted), with the observations' part rendered once per observation.
+  const fields: Array<[string, string | undefined]> = [
+    ["agent", canonicalJson(state.agent)],
+    ["approvals", canonicalJson(state.approvals.map((a) => [a.step, a.tool, a.decision, a.usedAt !== null]))],
+    ["consecutiveErrors", canonicalJson(state.consecutiveErrors)],
+    ["facts", canonicalJson(factsDigest(state.facts))],
+    ["input", canonicalJson(state.input)],
+    ["instructions", canonicalJson(input.instructions)],
+    ["observations", observationsJson(state.observations)],
+    ["output", canonicalJson(state.output ?? null)],
+    ["plan", canonicalJson(state.plan)],
+    ["risks", canonicalJson(state.risks.map((r) => [r.level, r.description]))],
+    ["step", canonicalJson(state.step)],
+    ["tools", canonicalJson(input.tools.map((t) => t.name))],
+  ];
+  // As canonicalJson writes an object: a field whose value is undefined is left out.
+  return sha256(`{${fields.flatMap(([key, json]) => (json === undefined ? [] : [`"${key}":${json}`])).join(",")}}`);
+}
+
+/** Each observation's part of the digest, rendered once: a run keeps its last 20 and a step adds one (an
+ *  observation is never changed once made; a state read back has new objects, rendered again). */
+const observationJson = new WeakMap<Observation, string>();
+function observationsJson(observations: Observation[]): string {
+  const parts = observations.map((o) => {
+    let json = observationJson.get(o);
+    if (json === undefined) observationJson.set(o, (json = canonicalJson([o.step, o.kind, o.tool ?? null, o.message, o.data ?? null])));
+    return json;
+  });
+  return `[${parts.join(",")}]`;
 }
 
 type FactChain = { count: number; lastId: string | null; digest: string };

@@ -90,7 +90,9 @@ export const workspaceScope = {
     $allModels: {
       async $allOperations({ model, operation, args, query }: { model: string; operation: string; args: Args; query: (args: Args) => Promise<unknown> }) {
         if (!direct.has(model) && !(model in OWNED_THROUGH)) return query(args);
-        const workspaceId = await activeWorkspace();
+        // A frame entered (the worker driving a run, a token's request) is read without awaiting the fallback.
+        const entered = enteredWorkspace();
+        const workspaceId = entered !== undefined ? entered : await activeWorkspace();
         return query(workspaceId === null ? args : scopeArgs(model, operation, args, workspaceId));
       },
     },

@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalJson, sha256 } from "../../lib/runtime/canonical";
 import { policyInputDigest } from "../../lib/runtime/replay";
-import { initialState, type Fact, type RunState } from "../../lib/runtime/state";
+import { appendObservation, initialState, type Fact, type Observation, type RunState } from "../../lib/runtime/state";
 import type { PolicyInput } from "../../lib/runtime/types";
 
 // The digest a fork compares its policy input with (replay.ts). Facts enter it as a chain hashed once per
@@ -48,4 +50,35 @@ describe("policyInputDigest", () => {
     expect(policyInputDigest(inputOf(fresh([fact(0), decision("pkt_b", { decision: "approve", digest: "bound-to-run-b" })])))).toBe(approvedHere);
     expect(policyInputDigest(inputOf(fresh([fact(0), decision("pkt_b", { decision: "reject", reason: "no", digest: "bound-to-run-b" })])))).not.toBe(approvedHere);
   });
+
+  it("is the sha256 of the canonical JSON of what a decision rests on, whether observations were rendered before or not", () => {
+    // The digest as first written (one canonicalJson of the whole; facts that are not decisions): recorded digests must keep matching.
+    const asFirstWritten = (input: PolicyInput) => {
+      const state = input.state;
+      return sha256(canonicalJson({
+        agent: state.agent, instructions: input.instructions, input: state.input, step: state.step, plan: state.plan,
+        facts: state.facts.reduce((chain, f) => sha256(chain + canonicalJson([f.key, f.kind, f.value, f.step, f.source.tool ?? null])), ""),
+        approvals: state.approvals.map((a) => [a.step, a.tool, a.decision, a.usedAt !== null]),
+        risks: state.risks.map((r) => [r.level, r.description]),
+        observations: state.observations.map((o) => [o.step, o.kind, o.tool ?? null, o.message, o.data ?? null]),
+        consecutiveErrors: state.consecutiveErrors, output: state.output ?? null, tools: input.tools.map((t) => t.name),
+      }));
+    };
+    const observation = fc.record({
+      step: fc.nat(50), kind: fc.constantFrom<Observation["kind"]>("tool_result", "tool_error", "denied", "signal"),
+      tool: fc.option(fc.string(), { nil: undefined }), message: fc.string(), data: fc.option(fc.jsonValue(), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(observation, { maxLength: 30 }), fc.jsonValue(), fc.option(fc.jsonValue(), { nil: undefined }), (observations, runInput, output) => {
+        const state: RunState = { ...initialState({ agent: { slug: "a", version: "1", instructionsHash: "h" }, instructions: "go", input: runInput }), facts: [fact(1)], output };
+        for (const o of observations) {
+          state.observations = appendObservation(state.observations, o); // rendered step by step, as a worker does
+          expect(policyInputDigest(inputOf(state))).toBe(asFirstWritten(inputOf(state)));
+        }
+        expect(policyInputDigest(inputOf(structuredClone(state)))).toBe(asFirstWritten(inputOf(state))); // a state read back
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
+
