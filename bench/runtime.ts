@@ -10,7 +10,7 @@
 //   scaling     1, 2, 4 worker processes on one Postgres database + the one-client commit floor (scaling.ts)
 //   memory      a worker process with 1,000 parked runs and 64 active ones (Postgres)           (memory.ts)
 //   limits      the request limits' cost: a rate-limit take, contended takes, the queued-runs cap check (limits.ts)
-// Knobs (env): BENCH_DBS=sqlite,postgres; BENCH_PURE_STEPS, BENCH_EFFECT_STEPS, BENCH_LONG_STEPS,
+// Knobs (env): BENCH_DBS=sqlite,postgres; BENCH_WARMUP_STEPS; BENCH_PURE_STEPS, BENCH_EFFECT_STEPS, BENCH_LONG_STEPS,
 // BENCH_STEPS_PER_RUN, BENCH_PAYLOAD_BYTES (tool result size), BENCH_CONCURRENT_RUNS, BENCH_CONCURRENT_STEPS,
 // BENCH_CONCURRENCY, BENCH_IO_RUNS, BENCH_IO_STEPS, BENCH_IO_WAIT_MS, BENCH_GATE_ROUNDS, BENCH_LATENCY_RUNS,
 // BENCH_IDLE_GAP_MS, BENCH_POLL_MS (started workers' fallback poll), BENCH_SCALING_PROCESSES,
@@ -38,7 +38,7 @@ import { memory, memoryGoals, printMemory, type MemoryResult } from "./scenarios
 import { newRunGoals, newRunLatency, printNewRun, type NewRunResult } from "./scenarios/new-run-latency";
 import { openGateRoundTrip, printOpenGate, type OpenGateResult } from "./scenarios/open-gate";
 import { printScaling, scaling, scalingGoals, type ScalingResult } from "./scenarios/scaling";
-import { FULL_SCENARIOS, PER_RUN, SEQUENTIAL, measure, showSql, warmUp, type Provider, type Scenario } from "./scenarios/throughput";
+import { FULL_SCENARIOS, PER_RUN, SEQUENTIAL, WARMUP_STEPS, measure, showSql, warmUp, type Provider, type Scenario } from "./scenarios/throughput";
 
 installDriverCounters();
 
@@ -179,7 +179,7 @@ async function main() {
 
   console.log("\nTether runtime benchmark — cost of durability (bench/README.md)");
   for (const line of machineContext(context, loadAtStart)) console.log(`  ${line}`);
-  console.log(`  workload: scripted agent, in-process tool returning ~${process.env.BENCH_PAYLOAD_BYTES ?? 1024} B; ${PER_RUN} tool steps per run unless stated; Prisma 6.19 (engineType=client, driver adapters)`);
+  console.log(`  workload: scripted agent, in-process tool returning ~${process.env.BENCH_PAYLOAD_BYTES ?? 1024} B; ${PER_RUN} tool steps per run unless stated; ${WARMUP_STEPS} pure steps of warm-up; Prisma 6.19 (engineType=client, driver adapters)`);
   console.log(`  scenarios: ${only.join(", ")}${only.length < ALL.length ? " (BENCH_ONLY)" : ""}`);
   if (rows.length) printTables(rows);
   printLongRun(longRun);

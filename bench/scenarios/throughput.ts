@@ -23,6 +23,9 @@ export type Scenario = {
 };
 
 export const PER_RUN = num("BENCH_STEPS_PER_RUN", 20);
+/** Pure steps driven before anything is measured. V8 keeps optimising the step's code for about the first thousand
+ *  steps (a step's CPU roughly halves over them), so with a short warm-up the first row measured the JIT. */
+export const WARMUP_STEPS = num("BENCH_WARMUP_STEPS", 2000);
 /** One long run of this many steps (one run: several would take turns every maxStepsPerClaim steps, and a
  *  step's window would then hold another run's steps). */
 export const LONG_RUN_STEPS = num("BENCH_LONG_STEPS", 200);
@@ -55,7 +58,7 @@ export async function expectCompleted(bench: Bench, ids: string[], perRun: numbe
 /** JIT, Prisma's query compiler, the connection pool, SQLite's page cache. */
 export async function warmUp(bench: Bench) {
   for (const agent of ["pure", "effectful"] as const) {
-    await startRuns(bench, agent, 3, PER_RUN);
+    await startRuns(bench, agent, agent === "pure" ? Math.max(3, Math.ceil(WARMUP_STEPS / PER_RUN)) : 3, PER_RUN);
     await bench.runtime.createWorker({ concurrency: 1 }).drain();
   }
   await startRuns(bench, "pure", 8, 5, true);
