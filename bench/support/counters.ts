@@ -82,23 +82,27 @@ export function installDriverCounters() {
   if (installed) return;
   installed = true;
 
-  // better-sqlite3: the adapter calls db.prepare(sql).bind(args).run()/.raw().all() for every statement.
+  // better-sqlite3: each statement the adapter runs is prepared here, and the app keeps prepared statements to run
+  // again with new values (lib/sqlite-statements.ts), so each execution is counted (run / all / get / iterate),
+  // with the values it was given or, when they were bound beforehand, those.
   const Database = createRequire(import.meta.url)("better-sqlite3");
   const prepare = Database.prototype.prepare;
   Database.prototype.prepare = function (this: { inTransaction: boolean }, sql: string, ...rest: unknown[]) {
     const stmt = prepare.call(this, sql, ...rest);
     if (ignored.has(this)) return stmt;
-    const inTx = this.inTransaction;
-    // BEGIN/COMMIT/ROLLBACK: counted once, here (the adapter may or may not bind() them).
-    if (/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql)) {
-      record("sqlite", this, sql, 0, inTx);
-      return stmt;
-    }
+    let boundBytes = 0;
     const bind = stmt.bind;
     stmt.bind = (...args: unknown[]) => {
-      record("sqlite", this, sql, paramBytes(args.flat()), inTx);
+      boundBytes = paramBytes(args.flat());
       return bind.apply(stmt, args);
     };
+    for (const method of ["run", "all", "get", "iterate"] as const) {
+      const execute = stmt[method];
+      stmt[method] = (...args: unknown[]) => {
+        record("sqlite", this, sql, args.length > 0 ? paramBytes(args.flat()) : boundBytes, this.inTransaction);
+        return execute.apply(stmt, args);
+      };
+    }
     return stmt;
   };
 
