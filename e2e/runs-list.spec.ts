@@ -17,7 +17,7 @@ test("search, filters and paging", async ({ page, request }) => {
   await page.goto("/runs");
   await page.getByLabel("Search").fill(tag);
   await page.getByRole("button", { name: "Apply" }).click();
-  await expect(page).toHaveURL(new RegExp(`q=${tag}`));
+  await expect(page).toHaveURL(new RegExp(`/w/default/runs\\?.*q=${tag}`)); // the search stays in the page's workspace
   await expect(bodyRows(page)).toHaveCount(50);
   await expect(bodyRows(page).first()).toContainText(ids[51]); // newest first
 

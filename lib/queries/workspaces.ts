@@ -3,8 +3,9 @@
 import { isRole, type Role } from "@/lib/auth/rbac";
 import { getDb } from "@/lib/db";
 import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
+import { whyNotRemovable } from "@/lib/workspaces/members";
 
-/** `removable`: whether taking them out would take effect (lib/workspaces/members.ts removeMember says why not). */
+/** `removable`: whether taking them out would take effect (lib/workspaces/members.ts whyNotRemovable). */
 export type WorkspaceMember = { email: string; name: string | null; role: Role; instanceAdmin: boolean; removable: boolean };
 
 /** The active people of a workspace: its members, instance admins, and in the default one those with no membership anywhere (by User.role). */
@@ -17,8 +18,7 @@ export async function findWorkspaceMembers(workspaceId: string): Promise<Workspa
   return rows.map((row) => {
     const here = row.memberships.find((m) => m.workspaceId === workspaceId);
     const role = row.instanceAdmin ? "admin" : (here?.role ?? row.role);
-    // In the default workspace, someone who is in no other one leaves by having their account disabled instead.
-    const removable = !row.instanceAdmin && here !== undefined && (workspaceId !== DEFAULT_WORKSPACE_ID || row.memberships.length > 1);
+    const removable = here !== undefined && whyNotRemovable(row, workspaceId) === null;
     return { email: row.email, name: row.name, role: isRole(role) ? role : "reviewer", instanceAdmin: row.instanceAdmin, removable };
   });
 }

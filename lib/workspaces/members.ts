@@ -129,6 +129,18 @@ export async function putMember(db: Db, workspaceId: string, input: unknown, opt
 }
 
 
+/**
+ * Why taking a member out of the workspace would not take effect, or null when it would. (The last admin is
+ * checked in removeMember's transaction: it needs the other members.)
+ */
+export function whyNotRemovable(user: { instanceAdmin: boolean; memberships: Array<{ workspaceId: string }> }, workspaceId: string): string | null {
+  if (user.instanceAdmin) return "is an instance admin and may open every workspace";
+  if (workspaceId === DEFAULT_WORKSPACE_ID && user.memberships.every((m) => m.workspaceId === DEFAULT_WORKSPACE_ID)) {
+    return "is in no workspace but the default one: disable their account on the Users page instead";
+  }
+  return null;
+}
+
 export const removeMemberSchema = z.object({ email: z.string().trim().toLowerCase().email().max(254) });
 
 /**
@@ -143,13 +155,12 @@ export async function removeMember(db: Db, workspaceId: string, input: unknown, 
   const { email } = parsed.data;
   const user = await db.user.findUnique({ where: { email }, select: { id: true, instanceAdmin: true, memberships: { select: { workspaceId: true, role: true } } } });
   const membership = user?.memberships.find((m) => m.workspaceId === workspaceId);
-  if (!user || (!membership && !(workspaceId === DEFAULT_WORKSPACE_ID && user.memberships.length === 0))) {
+  const implicitlyInDefault = workspaceId === DEFAULT_WORKSPACE_ID && user?.memberships.length === 0;
+  if (!user || (!membership && !implicitlyInDefault)) {
     throw new AppError("NOT_FOUND", { message: `${email} is not a member`, userMessage: `${email} is not a member of this workspace.` });
   }
-  if (user.instanceAdmin) throw new AppError("CONFLICT", { message: "instance admin", userMessage: `${email} is an instance admin and may open every workspace.` });
-  if (user.memberships.length <= 1 && workspaceId === DEFAULT_WORKSPACE_ID) {
-    throw new AppError("CONFLICT", { message: "only the default workspace", userMessage: `The default workspace is ${email}'s only one: disable their account on the Users page instead.` });
-  }
+  const refusal = whyNotRemovable(user, workspaceId);
+  if (refusal) throw new AppError("CONFLICT", { message: refusal, userMessage: `${email} ${refusal}.` });
   await db.$transaction(async (tx) => {
     if (membership?.role === "admin") {
       const admins = await tx.membership.count({ where: { workspaceId, role: "admin", user: { disabledAt: null } } });
