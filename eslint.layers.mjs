@@ -17,12 +17,14 @@ const noAppOrComponents = {
 
 const runtimeOnlyZodAndNode = {
   regex: "^(?!zod$|node:|\\./)",
-  message: "lib/runtime imports only zod, node:* and its own files: pass what it needs in through the Store or a parameter (docs/architecture.md#layers).",
+  message:
+    "lib/runtime imports only zod, node:* and its own files: pass what it needs in through the Store or a parameter (docs/architecture.md#layers).",
 };
 
 const storeStaysBelowTheDomain = {
   regex: "^(@/lib/|\\.\\./)(auth|inbox|queries|agents)(/|$)|^@/lib/auth$",
-  message: "lib/store does not import auth, inbox, queries or agents: the engine or the command passes derived values in (docs/architecture.md#layers).",
+  message:
+    "lib/store does not import auth, inbox, queries or agents: the engine or the command passes derived values in (docs/architecture.md#layers).",
 };
 
 const noDatabaseClient = {
@@ -32,29 +34,40 @@ const noDatabaseClient = {
 
 const noEngine = {
   regex: `^@/lib/runtime(?!/(${RUNTIME_VOCABULARY})$)(/|$)`,
-  message: "Only the engine's vocabulary (lib/runtime/{types,state,expiry,permissions,errors,impact}) may be imported for values here; the rest as `import type` (docs/architecture.md#layers).",
+  message:
+    "Only the engine's vocabulary (lib/runtime/{types,state,expiry,permissions,errors,impact}) may be imported for values here; the rest as `import type` (docs/architecture.md#layers).",
 };
 
 const noComposition = {
   regex: "^@/lib/(runtime\\.server|tether)$",
-  message: "Components do not start the runtime: a server component or route passes what they need (docs/architecture.md#layers).",
+  message:
+    "Components do not start the runtime: a server component or route passes what they need (docs/architecture.md#layers).",
 };
 
 const restrict = (files, patterns, ignores = []) => ({ files, ignores, rules: { [RULE]: ["error", { patterns }] } });
 
 export const layerRules = [
-  restrict([`lib/${SOURCES}`], [noAppOrComponents], [`lib/runtime/${SOURCES}`, `lib/store/${SOURCES}`, "lib/generated/**"]),
+  restrict(
+    [`lib/${SOURCES}`],
+    [noAppOrComponents],
+    [`lib/runtime/${SOURCES}`, `lib/store/${SOURCES}`, "lib/generated/**"],
+  ),
   restrict([`lib/runtime/${SOURCES}`], [runtimeOnlyZodAndNode]),
   restrict([`lib/store/${SOURCES}`], [noAppOrComponents, storeStaysBelowTheDomain]),
-  restrict([`components/${SOURCES}`], [
-    { ...noDatabaseClient, allowTypeImports: true },
-    { ...noEngine, allowTypeImports: true },
-    noComposition,
-  ]),
+  restrict(
+    [`components/${SOURCES}`],
+    [{ ...noDatabaseClient, allowTypeImports: true }, { ...noEngine, allowTypeImports: true }, noComposition],
+  ),
   // app/ may still take `getDb()` from lib/db and hand it to a domain function (38 places); what it may not do
   // is reach past lib/commands and lib/queries into the store, the generated client or the engine's internals.
-  restrict([`app/${SOURCES}`], [
-    { regex: "^(@/lib/(store|generated)(/|$)|@prisma/client)", message: "app/ reaches the database through lib/commands and lib/queries (docs/architecture.md#layers)." },
-    { ...noEngine, allowTypeImports: true },
-  ]),
+  restrict(
+    [`app/${SOURCES}`],
+    [
+      {
+        regex: "^(@/lib/(store|generated)(/|$)|@prisma/client)",
+        message: "app/ reaches the database through lib/commands and lib/queries (docs/architecture.md#layers).",
+      },
+      { ...noEngine, allowTypeImports: true },
+    ],
+  ),
 ];

@@ -13,7 +13,14 @@ export async function register() {
 }
 
 async function startServerSide() {
-  const { getRuntime, installConsoleShutdown, isEmbeddedWorkerEnabled, recordEmbeddedWorkerFailure, startDeployClockFromEnv, startEmbeddedWorker } = await import("@/lib/runtime.server");
+  const {
+    getRuntime,
+    installConsoleShutdown,
+    isEmbeddedWorkerEnabled,
+    recordEmbeddedWorkerFailure,
+    startDeployClockFromEnv,
+    startEmbeddedWorker,
+  } = await import("@/lib/runtime.server");
   getRuntime();
   // SIGTERM drains the worker (its runs are given back at once) before Next's own handler exits (lib/lifecycle/shutdown.ts).
   installConsoleShutdown();

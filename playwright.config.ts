@@ -40,7 +40,12 @@ export default defineConfig({
   },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts$/ },
-    { name: "chromium", testMatch: /\.spec\.ts$/, dependencies: ["setup"], use: { storageState: storageStateFile("operator") } },
+    {
+      name: "chromium",
+      testMatch: /\.spec\.ts$/,
+      dependencies: ["setup"],
+      use: { storageState: storageStateFile("operator") },
+    },
   ],
   webServer: {
     // Bound to one address, as npm start's demo mode binds it (a rewrite in the proxy once looped only then).

@@ -55,8 +55,10 @@ function patchPgCatalogTypes<T extends object>(adapter: T): T {
     const performIO = proto.performIO;
     proto.performIO = async function (this: unknown, ...args: unknown[]) {
       const res = await performIO.apply(this, args);
-      for (const r of Array.isArray(res) ? res : [res]) // multi-statement scripts return an array
-        for (const f of (r?.fields ?? []) as PgField[]) if (f.dataTypeID === 18 || f.dataTypeID === 19) f.dataTypeID = 25;
+      for (const r of Array.isArray(res) ? res : [res])
+        // multi-statement scripts return an array
+        for (const f of (r?.fields ?? []) as PgField[])
+          if (f.dataTypeID === 18 || f.dataTypeID === 19) f.dataTypeID = 25;
       return res;
     };
     proto.__catalogTypesPatched = true;

@@ -14,7 +14,13 @@ import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server
 import { baseAuthConfig, SIGN_IN_PATH } from "@/lib/auth/config";
 import { AppError } from "@/lib/runtime/errors";
 import { presentSandboxError, sandboxError } from "@/lib/sandbox/errors";
-import { isWorkspacePage, splitWorkspacePath, workspacePath, WORKSPACE_COOKIE, WORKSPACE_HEADER } from "@/lib/workspaces/paths";
+import {
+  isWorkspacePage,
+  splitWorkspacePath,
+  workspacePath,
+  WORKSPACE_COOKIE,
+  WORKSPACE_HEADER,
+} from "@/lib/workspaces/paths";
 
 const { auth } = NextAuth(() => baseAuthConfig());
 // `auth` called with (request, event) is Auth.js's documented proxy (`export { auth as proxy }`): the
@@ -54,10 +60,13 @@ function inWorkspace(request: NextRequest, sessionResponse: Response): Response 
   if (isWorkspacePage(request.nextUrl.pathname)) {
     const last = request.cookies.get(WORKSPACE_COOKIE)?.value ?? "default";
     const slug = /^[a-z0-9-]+$/.test(last) ? last : "default";
-    return NextResponse.redirect(new URL(workspacePath(slug, request.nextUrl.pathname) + request.nextUrl.search, request.url));
+    return NextResponse.redirect(
+      new URL(workspacePath(slug, request.nextUrl.pathname) + request.nextUrl.search, request.url),
+    );
   }
   const split = splitWorkspacePath(request.nextUrl.pathname);
-  if (!split) return request.headers.has(WORKSPACE_HEADER) ? NextResponse.next({ request: { headers } }) : sessionResponse;
+  if (!split)
+    return request.headers.has(WORKSPACE_HEADER) ? NextResponse.next({ request: { headers } }) : sessionResponse;
   headers.set(WORKSPACE_HEADER, split.slug);
   const target = new URL(split.rest + request.nextUrl.search, request.url);
   const rewritten = NextResponse.rewrite(target, { request: { headers } });
@@ -86,10 +95,16 @@ function malformedPathResponse(pathname: string): Response {
     return Response.json(body, { status });
   }
   if (pathname.startsWith("/api/")) {
-    const error = new AppError("INVALID_INPUT", { message: "malformed percent-encoding in the path", userMessage: message });
+    const error = new AppError("INVALID_INPUT", {
+      message: "malformed percent-encoding in the path",
+      userMessage: message,
+    });
     return Response.json({ error: { code: error.code, message: error.userMessage } }, { status: error.httpStatus });
   }
-  return new Response(`Bad request: ${message}\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+  return new Response(`Bad request: ${message}\n`, {
+    status: 400,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
 }
 
 export const config = {

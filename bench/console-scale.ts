@@ -12,7 +12,11 @@
 // Sizes and counts are printed with the figures. Rows are bulk-inserted (bench/support/console-seed.ts).
 import { cpus } from "node:os";
 import { createDb, getDb, providerOf, type Db } from "../lib/db";
-import { findDecisionHistory, iterateDecisionHistory, type DecisionHistoryFilter } from "../lib/queries/decision-history";
+import {
+  findDecisionHistory,
+  iterateDecisionHistory,
+  type DecisionHistoryFilter,
+} from "../lib/queries/decision-history";
 import { countPendingPackets } from "../lib/queries/packets";
 import { findInboxPage, type InboxPage } from "../lib/queries/inbox-page";
 import { findPacketChanges } from "../lib/queries/packet-changes";
@@ -45,7 +49,15 @@ const IDLE_POLL_GOAL_MS = 5;
 const IDLE_POLL_GOAL_BYTES = 500;
 
 /** `bytes` (the last response's JSON) is judged against `goalBytes` too, when set. */
-type Figure = { name: string; p50: number; p95: number; goalMs: number | null; detail: string; bytes?: number; goalBytes?: number };
+type Figure = {
+  name: string;
+  p50: number;
+  p95: number;
+  goalMs: number | null;
+  detail: string;
+  bytes?: number;
+  goalBytes?: number;
+};
 
 const clock = async (fn: () => Promise<unknown>) => {
   const t0 = performance.now();
@@ -62,7 +74,13 @@ async function sample(run: (i: number) => Promise<number>): Promise<{ p50: numbe
   return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
-async function figure(figures: Figure[], name: string, goalMs: number | null, run: (i: number) => Promise<number>, detail: () => string = () => "") {
+async function figure(
+  figures: Figure[],
+  name: string,
+  goalMs: number | null,
+  run: (i: number) => Promise<number>,
+  detail: () => string = () => "",
+) {
   const { p50, p95 } = await sample(run);
   figures.push({ name, p50, p95, goalMs, detail: detail() });
 }
@@ -72,10 +90,17 @@ const at = <T>(list: T[], i: number) => list[((i % list.length) + list.length) %
 async function inboxFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
   // The tool lookup the console's inbox passes: the runtime's registry (built-ins, then registered tools).
   const lookupTool = (name: string) => findTool(getRuntime().context, name);
-  const page = (filters: InboxFilters, cursor?: string, me = seeded.me) => findInboxPage(db, { filters, me, cursor }, lookupTool);
+  const page = (filters: InboxFilters, cursor?: string, me = seeded.me) =>
+    findInboxPage(db, { filters, me, cursor }, lookupTool);
   let last: InboxPage | undefined;
   for (const sort of SORTS) {
-    await figure(figures, `inbox first page, sort=${sort}`, QUERY_GOAL_MS, (i) => clock(async () => (last = await page({ sort }, undefined, at(seeded.reviewers, i)))), () => `${last!.items.length} of ${last!.total}`);
+    await figure(
+      figures,
+      `inbox first page, sort=${sort}`,
+      QUERY_GOAL_MS,
+      (i) => clock(async () => (last = await page({ sort }, undefined, at(seeded.reviewers, i)))),
+      () => `${last!.items.length} of ${last!.total}`,
+    );
   }
   const filtered: Array<[string, InboxFilters]> = [
     ["queue=attention", { sort: "urgency", queue: "attention" }],
@@ -86,7 +111,13 @@ async function inboxFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
     ["mine", { sort: "urgency", mine: true }],
   ];
   for (const [label, filters] of filtered) {
-    await figure(figures, `inbox filtered page, ${label}`, QUERY_GOAL_MS, () => clock(async () => (last = await page(filters))), () => `${last!.items.length} of ${last!.total}`);
+    await figure(
+      figures,
+      `inbox filtered page, ${label}`,
+      QUERY_GOAL_MS,
+      () => clock(async () => (last = await page(filters))),
+      () => `${last!.items.length} of ${last!.total}`,
+    );
   }
   // A deep page: the cursor a reviewer holds after paging DEEP_PAGES pages down, in each order.
   for (const sort of SORTS) {
@@ -97,10 +128,22 @@ async function inboxFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
       if (!next) break;
       cursor = next;
     }
-    await figure(figures, `inbox page ${depth + 1} (cursor), sort=${sort}`, QUERY_GOAL_MS, () => clock(async () => (last = await page({ sort }, cursor))), () => `${last!.items.length} rows`);
+    await figure(
+      figures,
+      `inbox page ${depth + 1} (cursor), sort=${sort}`,
+      QUERY_GOAL_MS,
+      () => clock(async () => (last = await page({ sort }, cursor))),
+      () => `${last!.items.length} rows`,
+    );
   }
   let count = { pending: 0, mine: 0 };
-  await figure(figures, "navigation count (pending, mine)", QUERY_GOAL_MS, (i) => clock(async () => (count = await countPendingPackets(at(seeded.reviewers, i), { db }))), () => `${count.pending} / ${count.mine}`);
+  await figure(
+    figures,
+    "navigation count (pending, mine)",
+    QUERY_GOAL_MS,
+    (i) => clock(async () => (count = await countPendingPackets(at(seeded.reviewers, i), { db }))),
+    () => `${count.pending} / ${count.mine}`,
+  );
 }
 
 /**
@@ -111,67 +154,175 @@ async function inboxFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
  */
 async function changeFeedFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
   let bytes = 0;
-  await figure(figures, "delta poll, no change", IDLE_POLL_GOAL_MS, async () => {
-    const { cursor } = await findPacketChanges(db, undefined);
-    let result: unknown;
-    const ms = await clock(async () => (result = await findPacketChanges(db, cursor)));
-    bytes = JSON.stringify(result).length;
-    return ms;
-  }, () => `${bytes} bytes`);
+  await figure(
+    figures,
+    "delta poll, no change",
+    IDLE_POLL_GOAL_MS,
+    async () => {
+      const { cursor } = await findPacketChanges(db, undefined);
+      let result: unknown;
+      const ms = await clock(async () => (result = await findPacketChanges(db, cursor)));
+      bytes = JSON.stringify(result).length;
+      return ms;
+    },
+    () => `${bytes} bytes`,
+  );
   Object.assign(figures.at(-1)!, { bytes, goalBytes: IDLE_POLL_GOAL_BYTES });
-  const pending = (await db.decisionPacket.findMany({ where: { status: "PENDING" }, select: { id: true }, orderBy: { id: "desc" }, take: (WARMUP + REPEAT) * 10 })).map((p) => p.id);
+  const pending = (
+    await db.decisionPacket.findMany({
+      where: { status: "PENDING" },
+      select: { id: true },
+      orderBy: { id: "desc" },
+      take: (WARMUP + REPEAT) * 10,
+    })
+  ).map((p) => p.id);
   const base = Date.now() + 60_000;
   let round = 0;
   let seen = 0;
-  await figure(figures, "delta poll, 10 changes", QUERY_GOAL_MS, async () => {
-    const stamp = base + round * 10_000;
-    // Ten packets not touched before (at small sizes the list comes round again: a second decision is still a change).
-    const ids = Array.from({ length: Math.min(10, pending.length) }, (_, k) => pending[(round * 10 + k) % pending.length]);
-    round++;
-    await db.decisionPacket.updateMany({ where: { id: { in: ids } }, data: { status: "APPROVED", decidedBy: seeded.me, decidedAt: new Date(stamp), changedAt: new Date(stamp), version: { increment: 1 } } });
-    let result: Awaited<ReturnType<typeof findPacketChanges>> | undefined;
-    const ms = await clock(async () => (result = await findPacketChanges(db, String(stamp - 1), () => new Date(stamp + 1))));
-    seen = result!.changes.length;
-    bytes = JSON.stringify(result).length;
-    return ms;
-  }, () => `${seen} changes, ${bytes} bytes`);
+  await figure(
+    figures,
+    "delta poll, 10 changes",
+    QUERY_GOAL_MS,
+    async () => {
+      const stamp = base + round * 10_000;
+      // Ten packets not touched before (at small sizes the list comes round again: a second decision is still a change).
+      const ids = Array.from(
+        { length: Math.min(10, pending.length) },
+        (_, k) => pending[(round * 10 + k) % pending.length],
+      );
+      round++;
+      await db.decisionPacket.updateMany({
+        where: { id: { in: ids } },
+        data: {
+          status: "APPROVED",
+          decidedBy: seeded.me,
+          decidedAt: new Date(stamp),
+          changedAt: new Date(stamp),
+          version: { increment: 1 },
+        },
+      });
+      let result: Awaited<ReturnType<typeof findPacketChanges>> | undefined;
+      const ms = await clock(
+        async () => (result = await findPacketChanges(db, String(stamp - 1), () => new Date(stamp + 1))),
+      );
+      seen = result!.changes.length;
+      bytes = JSON.stringify(result).length;
+      return ms;
+    },
+    () => `${seen} changes, ${bytes} bytes`,
+  );
 }
 
 async function runFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
   let rows = 0;
   const list = (filter: RunListFilter) => clock(async () => (rows = (await findRunList(db, filter)).runs.length));
-  await figure(figures, "runs first page", QUERY_GOAL_MS, () => list({}), () => `${rows} rows`);
-  await figure(figures, "runs search, few hits (order id / email)", QUERY_GOAL_MS, (i) => list({ q: at(seeded.search.few, i) }), () => `${rows} rows (last)`);
-  await figure(figures, "runs search, many hits", QUERY_GOAL_MS, (i) => list({ q: at(seeded.search.many, i) }), () => `${rows} rows (last)`);
-  await figure(figures, "runs status=WAITING_APPROVAL", QUERY_GOAL_MS, () => list({ status: "WAITING_APPROVAL" }), () => `${rows} rows`);
-  await figure(figures, "runs status=FAILED, agent=refund-agent", QUERY_GOAL_MS, () => list({ status: "FAILED", agent: "refund-agent" }), () => `${rows} rows`);
+  await figure(
+    figures,
+    "runs first page",
+    QUERY_GOAL_MS,
+    () => list({}),
+    () => `${rows} rows`,
+  );
+  await figure(
+    figures,
+    "runs search, few hits (order id / email)",
+    QUERY_GOAL_MS,
+    (i) => list({ q: at(seeded.search.few, i) }),
+    () => `${rows} rows (last)`,
+  );
+  await figure(
+    figures,
+    "runs search, many hits",
+    QUERY_GOAL_MS,
+    (i) => list({ q: at(seeded.search.many, i) }),
+    () => `${rows} rows (last)`,
+  );
+  await figure(
+    figures,
+    "runs status=WAITING_APPROVAL",
+    QUERY_GOAL_MS,
+    () => list({ status: "WAITING_APPROVAL" }),
+    () => `${rows} rows`,
+  );
+  await figure(
+    figures,
+    "runs status=FAILED, agent=refund-agent",
+    QUERY_GOAL_MS,
+    () => list({ status: "FAILED", agent: "refund-agent" }),
+    () => `${rows} rows`,
+  );
 
   const big = seeded.bigRunIds;
   if (big.length === 0) return;
   let events = 0;
-  await figure(figures, `run page: events after 0 (${SIZES.bigEvents}-event run)`, QUERY_GOAL_MS, (i) => clock(async () => (events = (await findRunEvents(db, at(big, i), { after: 0 })).events.length)), () => `${events} events`);
-  await figure(figures, "run page: events, last page", QUERY_GOAL_MS, (i) => clock(async () => (events = (await findRunEvents(db, at(big, i), { after: SIZES.bigEvents - 200 })).events.length)), () => `${events} events`);
-  await figure(figures, "run page: checkpoint list", QUERY_GOAL_MS, (i) => clock(() => findCheckpointSummaries(db, at(big, i))), () => `${SIZES.bigCheckpoints} checkpoints`);
+  await figure(
+    figures,
+    `run page: events after 0 (${SIZES.bigEvents}-event run)`,
+    QUERY_GOAL_MS,
+    (i) => clock(async () => (events = (await findRunEvents(db, at(big, i), { after: 0 })).events.length)),
+    () => `${events} events`,
+  );
+  await figure(
+    figures,
+    "run page: events, last page",
+    QUERY_GOAL_MS,
+    (i) =>
+      clock(
+        async () => (events = (await findRunEvents(db, at(big, i), { after: SIZES.bigEvents - 200 })).events.length),
+      ),
+    () => `${events} events`,
+  );
+  await figure(
+    figures,
+    "run page: checkpoint list",
+    QUERY_GOAL_MS,
+    (i) => clock(() => findCheckpointSummaries(db, at(big, i))),
+    () => `${SIZES.bigCheckpoints} checkpoints`,
+  );
   // What the run page (app/(console)/runs/[id]/page.tsx) loads first: getRunDetail, on the console's own client (DATABASE_URL).
   let detail = "";
-  await figure(figures, "run page: getRunDetail (all it loads first)", QUERY_GOAL_MS, (i) => clock(async () => {
-    const d = await getRunDetail(at(big, i));
-    detail = d?.kind === "readable" ? `${d.trace.events.length} events, ${d.snapshot.checkpoints.length} checkpoints, ${d.run.state.facts.length} facts` : String(d?.kind);
-  }), () => detail);
+  await figure(
+    figures,
+    "run page: getRunDetail (all it loads first)",
+    QUERY_GOAL_MS,
+    (i) =>
+      clock(async () => {
+        const d = await getRunDetail(at(big, i));
+        detail =
+          d?.kind === "readable"
+            ? `${d.trace.events.length} events, ${d.snapshot.checkpoints.length} checkpoints, ${d.run.state.facts.length} facts`
+            : String(d?.kind);
+      }),
+    () => detail,
+  );
 }
 
 async function historyFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
   const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
   let shown = "";
-  const page = (filter: DecisionHistoryFilter) => clock(async () => (shown = `${(await findDecisionHistory(db, filter)).entries.length} rows`));
-  await figure(figures, "decision history, first page", QUERY_GOAL_MS, () => page({}), () => shown);
+  const page = (filter: DecisionHistoryFilter) =>
+    clock(async () => (shown = `${(await findDecisionHistory(db, filter)).entries.length} rows`));
+  await figure(
+    figures,
+    "decision history, first page",
+    QUERY_GOAL_MS,
+    () => page({}),
+    () => shown,
+  );
   const filters: Array<[string, (i: number) => DecisionHistoryFilter]> = [
     ["reviewer", (i) => ({ reviewer: at(seeded.reviewers, i) })],
     ["tool=payments.refund", () => ({ tool: "payments.refund" })],
     ["decision=REJECTED, last 7 days", () => ({ decision: "REJECTED", from: day(7), to: day(0) })],
     ["reviewer + tool=mail.send", (i) => ({ reviewer: at(seeded.reviewers, i), tool: "mail.send" })],
   ];
-  for (const [label, filter] of filters) await figure(figures, `decision history, ${label}`, QUERY_GOAL_MS, (i) => page(filter(i)), () => shown);
+  for (const [label, filter] of filters)
+    await figure(
+      figures,
+      `decision history, ${label}`,
+      QUERY_GOAL_MS,
+      (i) => page(filter(i)),
+      () => shown,
+    );
   let cursor: string | undefined;
   let depth = 1;
   for (; depth <= DEEP_PAGES; depth++) {
@@ -179,30 +330,50 @@ async function historyFigures(db: Db, seeded: SeededConsole, figures: Figure[]) 
     if (!older) break;
     cursor = older;
   }
-  await figure(figures, `decision history, page ${depth} (cursor)`, QUERY_GOAL_MS, () => page({ cursor }), () => shown);
+  await figure(
+    figures,
+    `decision history, page ${depth} (cursor)`,
+    QUERY_GOAL_MS,
+    () => page({ cursor }),
+    () => shown,
+  );
   // The CSV export of a filter: every matching decision, read in the export's batches, written as CSV lines.
   let rows = 0;
   let bytes = 0;
-  await figure(figures, "decision history CSV, tool=payments.refund, 7 days", null, () => clock(async () => {
-    rows = 0;
-    bytes = 0;
-    for await (const entry of iterateDecisionHistory(db, { tool: "payments.refund", from: day(7), to: day(0) })) {
-      const p = entry.packet;
-      bytes += [p.decidedAt?.toISOString(), p.decidedBy, p.status, p.tool, JSON.stringify(p.args), p.runId, entry.waitedMs].map((v) => `"${String(v ?? "").replaceAll('"', '""')}"`).join(",").length + 1;
-      rows++;
-    }
-  }), () => `${rows} rows, ${(bytes / 1024).toFixed(0)} KB`);
+  await figure(
+    figures,
+    "decision history CSV, tool=payments.refund, 7 days",
+    null,
+    () =>
+      clock(async () => {
+        rows = 0;
+        bytes = 0;
+        for await (const entry of iterateDecisionHistory(db, { tool: "payments.refund", from: day(7), to: day(0) })) {
+          const p = entry.packet;
+          bytes +=
+            [p.decidedAt?.toISOString(), p.decidedBy, p.status, p.tool, JSON.stringify(p.args), p.runId, entry.waitedMs]
+              .map((v) => `"${String(v ?? "").replaceAll('"', '""')}"`)
+              .join(",").length + 1;
+          rows++;
+        }
+      }),
+    () => `${rows} rows, ${(bytes / 1024).toFixed(0)} KB`,
+  );
 }
 
 function printFigures(label: string, figures: Figure[]) {
   console.log(`\n${label}: p50/p95 of ${REPEAT} calls each, after ${WARMUP} warm-up call(s) not counted`);
   const w = Math.max(...figures.map((f) => f.name.length));
-  console.log(`${"figure".padEnd(w)}  ${"p50 ms".padStart(8)}  ${"p95 ms".padStart(8)}  ${"goal (p95)".padStart(17)}     detail`);
+  console.log(
+    `${"figure".padEnd(w)}  ${"p50 ms".padStart(8)}  ${"p95 ms".padStart(8)}  ${"goal (p95)".padStart(17)}     detail`,
+  );
   for (const f of figures) {
     const goal = f.goalMs === null ? "—" : `< ${f.goalMs} ms${f.goalBytes ? `, ≤ ${f.goalBytes} B` : ""}`;
     const ok = f.goalMs !== null && f.p95 < f.goalMs && (f.goalBytes === undefined || f.bytes! <= f.goalBytes);
     const mark = f.goalMs === null ? " " : ok ? "✔" : "✘";
-    console.log(`${f.name.padEnd(w)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p95.toFixed(1).padStart(8)}  ${goal.padStart(17)}  ${mark}  ${f.detail}`);
+    console.log(
+      `${f.name.padEnd(w)}  ${f.p50.toFixed(1).padStart(8)}  ${f.p95.toFixed(1).padStart(8)}  ${goal.padStart(17)}  ${mark}  ${f.detail}`,
+    );
   }
 }
 
@@ -213,7 +384,8 @@ async function measure(label: string, url: string) {
   // The database was made by set-up (migrate → scripts/setup.ts), search index included: the seed pays for its upkeep as production writes do.
   const seeded = await seedConsole(db, SIZES, new Date());
   console.log(`\n${label}: seeded in ${(seeded.seedMs / 1000).toFixed(1)} s`);
-  for (const [table, n] of Object.entries(seeded.counts)) console.log(`  ${table.padEnd(24)} ${n.toLocaleString("en").padStart(10)}`);
+  for (const [table, n] of Object.entries(seeded.counts))
+    console.log(`  ${table.padEnd(24)} ${n.toLocaleString("en").padStart(10)}`);
   if (providerOf(url) === "postgres") {
     // Autovacuum analyzes freshly loaded tables within a minute; done now so the plans do not change mid-run.
     await db.$executeRawUnsafe("ANALYZE");
@@ -234,7 +406,10 @@ async function measure(label: string, url: string) {
 /** First packet visible: navigation start → the first row of the pending list on screen, in Chromium. */
 async function browserFigure(baseUrl: string) {
   const { chromium } = await import("@playwright/test");
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
   try {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
     const signIn = await context.newPage();
@@ -250,7 +425,11 @@ async function browserFigure(baseUrl: string) {
       try {
         await page.goto("/inbox", { waitUntil: "commit" });
         // performance.now() is measured from the navigation's start; read on the first frame the row is in.
-        const handle = await page.waitForFunction(() => (document.querySelector('ul[aria-label="Pending packets"] > li') ? performance.now() : 0), null, { polling: "raf", timeout: 30_000 });
+        const handle = await page.waitForFunction(
+          () => (document.querySelector('ul[aria-label="Pending packets"] > li') ? performance.now() : 0),
+          null,
+          { polling: "raf", timeout: 30_000 },
+        );
         return Number(await handle.jsonValue());
       } finally {
         await page.close();
@@ -263,7 +442,11 @@ async function browserFigure(baseUrl: string) {
 }
 
 async function main() {
-  console.log(`Sizes: ${Object.entries(SIZES).map(([k, v]) => `${k}=${v.toLocaleString("en")}`).join(", ")}`);
+  console.log(
+    `Sizes: ${Object.entries(SIZES)
+      .map(([k, v]) => `${k}=${v.toLocaleString("en")}`)
+      .join(", ")}`,
+  );
   if (process.env.BENCH_SEED_URL) {
     const db = createDb(process.env.BENCH_SEED_URL);
     const seeded = await seedConsole(db, SIZES, new Date());
@@ -273,7 +456,10 @@ async function main() {
   }
   await onEachDatabase(measure);
   if (process.env.BENCH_BROWSER_URL) await browserFigure(process.env.BENCH_BROWSER_URL);
-  else console.log("\nBrowser figure skipped (first packet visible < 600 ms): set BENCH_BROWSER_URL to a running console seeded with BENCH_SEED_URL.");
+  else
+    console.log(
+      "\nBrowser figure skipped (first packet visible < 600 ms): set BENCH_BROWSER_URL to a running console seeded with BENCH_SEED_URL.",
+    );
 }
 
 main().then(

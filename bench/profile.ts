@@ -61,28 +61,43 @@ async function main() {
   }
 }
 
-function report(profile: Profiler.Profile, steps: number, wallMs: number, cpu: { nodeMs: number; backendMs: number | null }) {
+function report(
+  profile: Profiler.Profile,
+  steps: number,
+  wallMs: number,
+  cpu: { nodeMs: number; backendMs: number | null },
+) {
   const out = path.resolve("bench/results/pure-step.cpuprofile");
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(profile));
   const functions = selfTimes(profile);
   const sampled = functions.reduce((a, f) => a + f.selfMs, 0);
   const f = (n: number, d = 3) => n.toFixed(d);
-  console.log(`\nPure step profile — ${provider}, ${steps} steps, one worker, one run at a time (sampling every 0.1 ms)`);
-  console.log(`  ${f(wallMs / steps)} ms wall per step · Node CPU ${f(cpu.nodeMs)} ms per step (process.cpuUsage, profiler overhead included) · Postgres backends ${cpu.backendMs === null ? "n/a" : `${f(cpu.backendMs)} ms`} per step`);
+  console.log(
+    `\nPure step profile — ${provider}, ${steps} steps, one worker, one run at a time (sampling every 0.1 ms)`,
+  );
+  console.log(
+    `  ${f(wallMs / steps)} ms wall per step · Node CPU ${f(cpu.nodeMs)} ms per step (process.cpuUsage, profiler overhead included) · Postgres backends ${cpu.backendMs === null ? "n/a" : `${f(cpu.backendMs)} ms`} per step`,
+  );
   console.log(`  sampled on the JS thread, not idle: ${f(sampled / steps)} ms per step\n`);
 
   const groups = new Map<string, number>();
   for (const fn of functions) groups.set(fn.group, (groups.get(fn.group) ?? 0) + fn.selfMs);
   console.log("Self time by folder (ms per step, share of the sampled non-idle time)");
   for (const [group, ms] of [...groups].sort((a, b) => b[1] - a[1])) {
-    console.log(`  ${group.padEnd(8)} ${f(ms / steps).padStart(7)}  ${((100 * ms) / sampled).toFixed(1).padStart(5)} %`);
+    console.log(
+      `  ${group.padEnd(8)} ${f(ms / steps).padStart(7)}  ${((100 * ms) / sampled).toFixed(1).padStart(5)} %`,
+    );
   }
   console.log(`\nTop ${TOP} functions by self time (ms per step)`);
   for (const fn of functions.slice(0, TOP)) {
-    console.log(`  ${f(fn.selfMs / steps).padStart(7)}  ${((100 * fn.selfMs) / sampled).toFixed(1).padStart(5)} %  ${fn.group.padEnd(8)} ${fn.name}  ${fn.where}`);
+    console.log(
+      `  ${f(fn.selfMs / steps).padStart(7)}  ${((100 * fn.selfMs) / sampled).toFixed(1).padStart(5)} %  ${fn.group.padEnd(8)} ${fn.name}  ${fn.where}`,
+    );
   }
-  console.log(`\nprofile: ${path.relative(process.cwd(), out)} (folders as bench/support/profile-groups.ts assigns them)`);
+  console.log(
+    `\nprofile: ${path.relative(process.cwd(), out)} (folders as bench/support/profile-groups.ts assigns them)`,
+  );
 }
 
 main().catch((error) => {

@@ -22,13 +22,27 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
 const AGENT = "bench-agent";
 
 /** ~900 characters that do not compress away (Postgres TOAST would make repeated text nearly free to read). */
-const noise = (seed: string) => Array.from({ length: 14 }, (_, i) => createHash("sha256").update(`${seed}:${i}`).digest("hex")).join("").slice(0, 900);
+const noise = (seed: string) =>
+  Array.from({ length: 14 }, (_, i) => createHash("sha256").update(`${seed}:${i}`).digest("hex"))
+    .join("")
+    .slice(0, 900);
 
 /** A valid state of about STATE_KB kilobytes: facts of 1 KB, as observations from tools accumulate. */
 function stateText(step: number): string {
-  const base = initialState({ agent: { slug: AGENT, version: "1", instructionsHash: "0".repeat(64) }, instructions: "Refund the order if it qualifies.", input: null });
+  const base = initialState({
+    agent: { slug: AGENT, version: "1", instructionsHash: "0".repeat(64) },
+    instructions: "Refund the order if it qualifies.",
+    input: null,
+  });
   const facts = Array.from({ length: STATE_KB }, (_, i) => ({
-    id: `fact_${step}_${i}`, key: `lookup.${i}`, value: { note: noise(`${step}.${i}`) }, kind: "observation", at: new Date(0).toISOString(), step, expiresAt: null, source: { tool: "orders.get" },
+    id: `fact_${step}_${i}`,
+    key: `lookup.${i}`,
+    value: { note: noise(`${step}.${i}`) },
+    kind: "observation",
+    at: new Date(0).toISOString(),
+    step,
+    expiresAt: null,
+    source: { tool: "orders.get" },
   }));
   return JSON.stringify({ ...base, step, facts });
 }
@@ -39,15 +53,40 @@ async function seed(db: Db) {
     const ids = Array.from({ length: Math.min(100, RUNS - offset) }, (_, j) => offset + j);
     const state = stateText(7);
     await db.run.createMany({
-      data: ids.map((i) => ({ id: `run_bench_${String(i).padStart(6, "0")}`, agentSlug: AGENT, agentVersion: "1", status: "COMPLETED", input: "{}", state, stateSeq: 1, createdAt: new Date(start + i * 1000), updatedAt: new Date(start + i * 1000) })),
+      data: ids.map((i) => ({
+        id: `run_bench_${String(i).padStart(6, "0")}`,
+        agentSlug: AGENT,
+        agentVersion: "1",
+        status: "COMPLETED",
+        input: "{}",
+        state,
+        stateSeq: 1,
+        createdAt: new Date(start + i * 1000),
+        updatedAt: new Date(start + i * 1000),
+      })),
     });
-    await db.checkpoint.createMany({ data: ids.map((i) => ({ runId: `run_bench_${String(i).padStart(6, "0")}`, seq: 1, step: 7, state })) });
+    await db.checkpoint.createMany({
+      data: ids.map((i) => ({ runId: `run_bench_${String(i).padStart(6, "0")}`, seq: 1, step: 7, state })),
+    });
   }
   const longRun = "run_bench_long";
-  await db.run.create({ data: { id: longRun, agentSlug: AGENT, agentVersion: "1", status: "RUNNING", input: "{}", state: stateText(STEPS - 1), stateSeq: STEPS, createdAt: new Date(start - 1000) } });
+  await db.run.create({
+    data: {
+      id: longRun,
+      agentSlug: AGENT,
+      agentVersion: "1",
+      status: "RUNNING",
+      input: "{}",
+      state: stateText(STEPS - 1),
+      stateSeq: STEPS,
+      createdAt: new Date(start - 1000),
+    },
+  });
   for (let offset = 0; offset < STEPS; offset += 50) {
     const seqs = Array.from({ length: Math.min(50, STEPS - offset) }, (_, j) => offset + j + 1);
-    await db.checkpoint.createMany({ data: seqs.map((seq) => ({ runId: longRun, seq, step: seq - 1, state: stateText(seq - 1) })) });
+    await db.checkpoint.createMany({
+      data: seqs.map((seq) => ({ runId: longRun, seq, step: seq - 1, state: stateText(seq - 1) })),
+    });
   }
   return longRun;
 }
@@ -55,8 +94,20 @@ async function seed(db: Db) {
 /** The runs list as it was: every row's state read and parsed for its step. */
 async function runListBefore(db: Db) {
   const rows = await db.run.findMany({
-    where: { agentSlug: AGENT }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RUN_LIST_PAGE_SIZE + 1,
-    select: { id: true, agentSlug: true, agentVersion: true, status: true, state: true, error: true, parentRunId: true, createdAt: true, updatedAt: true },
+    where: { agentSlug: AGENT },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: RUN_LIST_PAGE_SIZE + 1,
+    select: {
+      id: true,
+      agentSlug: true,
+      agentVersion: true,
+      status: true,
+      state: true,
+      error: true,
+      parentRunId: true,
+      createdAt: true,
+      updatedAt: true,
+    },
   });
   return rows.slice(0, RUN_LIST_PAGE_SIZE).map(({ state, ...row }) => ({ ...row, step: loadState(state).step }));
 }
@@ -82,7 +133,9 @@ async function measure(label: string, url: string) {
   const db = createDb(url);
   const t0 = performance.now();
   const longRun = await seed(db);
-  console.log(`\n${label}: ${RUNS} runs + 1 run of ${STEPS} checkpoints, ~${STATE_KB} KB a state, seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `\n${label}: ${RUNS} runs + 1 run of ${STEPS} checkpoints, ~${STATE_KB} KB a state, seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const cases: Array<[string, () => Promise<unknown>]> = [
     ["runs list page: before (states parsed)", () => runListBefore(db)],
     ["runs list page: now (no state)", () => findRunList(db, { agent: AGENT })],

@@ -13,7 +13,14 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
 const BATCH = 2_000;
 const AGENTS = ["refund-agent", "deploy-agent", "outreach-agent"];
 // Mostly finished runs, a few parked ones: what a long-lived installation looks like.
-const STATUS_MIX: Array<[string, number]> = [["COMPLETED", 0.86], ["FAILED", 0.08], ["CANCELLED", 0.03], ["WAITING_APPROVAL", 0.01], ["NEEDS_ATTENTION", 0.005], ["RUNNING", 0.015]];
+const STATUS_MIX: Array<[string, number]> = [
+  ["COMPLETED", 0.86],
+  ["FAILED", 0.08],
+  ["CANCELLED", 0.03],
+  ["WAITING_APPROVAL", 0.01],
+  ["NEEDS_ATTENTION", 0.005],
+  ["RUNNING", 0.015],
+];
 const REASONS = ["late delivery", "damaged item", "wrong size", "never arrived", "charged twice"];
 
 function statusOf(i: number): string {
@@ -28,19 +35,47 @@ function statusOf(i: number): string {
 async function seed(db: Db) {
   const start = Date.parse("2025-01-01T00:00:00Z");
   const state = (slug: string, step: number) =>
-    JSON.stringify({ ...initialState({ agent: { slug, version: "1", instructionsHash: "0".repeat(64) }, instructions: "Refund the order if it qualifies.", input: null }), step });
+    JSON.stringify({
+      ...initialState({
+        agent: { slug, version: "1", instructionsHash: "0".repeat(64) },
+        instructions: "Refund the order if it qualifies.",
+        input: null,
+      }),
+      step,
+    });
   const t0 = performance.now();
   for (let offset = 0; offset < RUNS; offset += BATCH) {
     const data = Array.from({ length: Math.min(BATCH, RUNS - offset) }, (_, j) => {
       const i = offset + j;
       const slug = AGENTS[i % AGENTS.length];
       const at = new Date(start + i * 30_000); // one run every 30 s: ~35 days of history
-      const input = { orderId: `ord_${String(i).padStart(6, "0")}`, reason: i === Math.floor(RUNS / 3) ? "needle: customer moved to Reykjavik" : REASONS[i % REASONS.length] };
-      return { id: `run_${i.toString(36).padStart(8, "0")}${"x".repeat(24)}`, agentSlug: slug, agentVersion: "1", status: statusOf(i), input: JSON.stringify(input), state: state(slug, i % 9), stateSeq: 1, createdAt: at, updatedAt: at };
+      const input = {
+        orderId: `ord_${String(i).padStart(6, "0")}`,
+        reason: i === Math.floor(RUNS / 3) ? "needle: customer moved to Reykjavik" : REASONS[i % REASONS.length],
+      };
+      return {
+        id: `run_${i.toString(36).padStart(8, "0")}${"x".repeat(24)}`,
+        agentSlug: slug,
+        agentVersion: "1",
+        status: statusOf(i),
+        input: JSON.stringify(input),
+        state: state(slug, i % 9),
+        stateSeq: 1,
+        createdAt: at,
+        updatedAt: at,
+      };
     });
     await db.run.createMany({ data });
     // The list's step column is the latest checkpoint's (runId, seq = stateSeq): one per run, as the store writes it.
-    await db.checkpoint.createMany({ data: data.map((run, j) => ({ runId: run.id, seq: 1, step: (offset + j) % 9, state: run.state, createdAt: run.createdAt })) });
+    await db.checkpoint.createMany({
+      data: data.map((run, j) => ({
+        runId: run.id,
+        seq: 1,
+        step: (offset + j) % 9,
+        state: run.state,
+        createdAt: run.createdAt,
+      })),
+    });
   }
   return performance.now() - t0;
 }
@@ -62,7 +97,11 @@ async function measure(label: string, url: string) {
   const db = createDb(url);
   const seedMs = await seed(db);
   // The cursor of a deep page: the run 90% of the way down the list, as a person paging that far would hold.
-  const deep = await db.run.findFirst({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: Math.floor(RUNS * 0.9), select: { id: true, createdAt: true } });
+  const deep = await db.run.findFirst({
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: Math.floor(RUNS * 0.9),
+    select: { id: true, createdAt: true },
+  });
   const cases: Array<[string, RunListFilter]> = [
     ["first page (newest 50)", {}],
     ["deep page (cursor at 90%)", { cursor: `${deep!.createdAt.getTime()}.${deep!.id}` }],
@@ -81,7 +120,10 @@ async function measure(label: string, url: string) {
     // them (ANALYZE, or PRAGMA optimize at set-up) it walks the createdAt index and stops after a page.
     await db.$executeRawUnsafe("ANALYZE");
     console.log("\nSQLite after ANALYZE:");
-    await printCases(db, cases.filter(([name]) => name.includes("status") || name.startsWith("deep")));
+    await printCases(
+      db,
+      cases.filter(([name]) => name.includes("status") || name.startsWith("deep")),
+    );
   }
   await db.$disconnect();
 }
@@ -90,7 +132,9 @@ async function printCases(db: Db, cases: Array<[string, RunListFilter]>) {
   console.log(`${"query".padEnd(42)} ${"median ms".padStart(10)} ${"worst ms".padStart(9)} ${"rows".padStart(5)}`);
   for (const [name, filter] of cases) {
     const r = await time(db, filter);
-    console.log(`${name.padEnd(42)} ${r.median.toFixed(1).padStart(10)} ${r.worst.toFixed(1).padStart(9)} ${String(r.rows).padStart(5)}`);
+    console.log(
+      `${name.padEnd(42)} ${r.median.toFixed(1).padStart(10)} ${r.worst.toFixed(1).padStart(9)} ${String(r.rows).padStart(5)}`,
+    );
   }
 }
 

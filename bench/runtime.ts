@@ -38,7 +38,17 @@ import { memory, memoryGoals, printMemory, type MemoryResult } from "./scenarios
 import { newRunGoals, newRunLatency, printNewRun, type NewRunResult } from "./scenarios/new-run-latency";
 import { openGateRoundTrip, printOpenGate, type OpenGateResult } from "./scenarios/open-gate";
 import { printScaling, scaling, scalingGoals, type ScalingResult } from "./scenarios/scaling";
-import { FULL_SCENARIOS, PER_RUN, SEQUENTIAL, WARMUP_STEPS, measure, showSql, warmUp, type Provider, type Scenario } from "./scenarios/throughput";
+import {
+  FULL_SCENARIOS,
+  PER_RUN,
+  SEQUENTIAL,
+  WARMUP_STEPS,
+  measure,
+  showSql,
+  warmUp,
+  type Provider,
+  type Scenario,
+} from "./scenarios/throughput";
 
 installDriverCounters();
 
@@ -52,12 +62,38 @@ if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join
 const selected = (name: Name) => only.includes(name);
 const dbs = list("BENCH_DBS", ["sqlite", "postgres"]);
 
-type Results = { rows: Row[]; io: IoResult[]; gate: GateResult[]; newRun: NewRunResult[]; openGate: OpenGateResult[]; limits: LimitsResult[]; scaling: ScalingResult | null; memory: MemoryResult | null; engineLog: string[] };
-const results: Results = { rows: [], io: [], gate: [], newRun: [], openGate: [], limits: [], scaling: null, memory: null, engineLog: [] };
+type Results = {
+  rows: Row[];
+  io: IoResult[];
+  gate: GateResult[];
+  newRun: NewRunResult[];
+  openGate: OpenGateResult[];
+  limits: LimitsResult[];
+  scaling: ScalingResult | null;
+  memory: MemoryResult | null;
+  engineLog: string[];
+};
+const results: Results = {
+  rows: [],
+  io: [],
+  gate: [],
+  newRun: [],
+  openGate: [],
+  limits: [],
+  scaling: null,
+  memory: null,
+  engineLog: [],
+};
 const t00 = performance.now();
-const progress = (what: string) => process.stderr.write(`  [${((performance.now() - t00) / 1000).toFixed(1)} s] measured ${what}\n`);
+const progress = (what: string) =>
+  process.stderr.write(`  [${((performance.now() - t00) / 1000).toFixed(1)} s] measured ${what}\n`);
 
-async function withBench<T>(url: string, provider: Provider, fn: (bench: Bench) => Promise<T>, setup?: Parameters<typeof buildBench>[2]): Promise<T> {
+async function withBench<T>(
+  url: string,
+  provider: Provider,
+  fn: (bench: Bench) => Promise<T>,
+  setup?: Parameters<typeof buildBench>[2],
+): Promise<T> {
   const { logger, lines } = collectingLogger();
   const bench = await buildBench(url, provider, setup, scenarioOptions(logger));
   try {
@@ -70,9 +106,16 @@ async function withBench<T>(url: string, provider: Provider, fn: (bench: Bench) 
 }
 
 /** Every in-process scenario selected, on one database. */
-async function benchDatabase(db: string, provider: Provider, bench: Bench, pg: PgHandle | null, sequential: Scenario[]) {
+async function benchDatabase(
+  db: string,
+  provider: Provider,
+  bench: Bench,
+  pg: PgHandle | null,
+  sequential: Scenario[],
+) {
   await warmUp(bench);
-  if (process.env.BENCH_SQL === "1") for (const agent of ["pure", "effectful"] as const) await showSql(db, bench, agent);
+  if (process.env.BENCH_SQL === "1")
+    for (const agent of ["pure", "effectful"] as const) await showSql(db, bench, agent);
   if (selected("sequential")) {
     for (const sc of sequential) {
       results.rows.push(await measure(db, provider, bench, sc, pg));
@@ -109,7 +152,9 @@ async function benchDatabase(db: string, provider: Provider, bench: Bench, pg: P
 function treeContext(): string {
   try {
     const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
-    const dirty = git("status", "--porcelain", "--", "lib/runtime", "lib/store", "lib/db.ts").split("\n").filter(Boolean).length;
+    const dirty = git("status", "--porcelain", "--", "lib/runtime", "lib/store", "lib/db.ts")
+      .split("\n")
+      .filter(Boolean).length;
     return `engine measured: commit ${git("rev-parse", "--short", "HEAD")}${dirty ? ` + uncommitted changes in ${dirty} file(s) of lib/runtime, lib/store, lib/db.ts` : ", no uncommitted change in lib/runtime, lib/store, lib/db.ts"}`;
   } catch {
     return "engine measured: (git unavailable)";
@@ -127,17 +172,29 @@ async function main() {
     try {
       await withBench(sqlite.url, "sqlite", async (bench) => {
         const info = await sqliteInfo(bench.db);
-        context.push(`${info.version} (better-sqlite3, WAL file under data/bench/): ${info.settings} — as lib/db.ts configures it`);
+        context.push(
+          `${info.version} (better-sqlite3, WAL file under data/bench/): ${info.settings} — as lib/db.ts configures it`,
+        );
         await benchDatabase("sqlite", "sqlite", bench, null, SEQUENTIAL);
       });
       if (process.env.BENCH_SQLITE_FULL === "1" && selected("sequential")) {
         // lib/db.ts now sets synchronous=FULL on every connection: this pass sets it again, for comparison with older runs.
         const before = results.rows.length;
-        await withBench(sqlite.url, "sqlite", async (bench) => {
-          await warmUp(bench);
-          for (const sc of FULL_SCENARIOS) results.rows.push(await measure("sqlite FULL", "sqlite", bench, sc, null));
-        }, async (d) => { await d.$queryRawUnsafe("PRAGMA synchronous=FULL"); });
-        if (results.rows.length > before) context.push("sqlite FULL = the same file with PRAGMA synchronous=FULL on the bench connection (comparison, not production)");
+        await withBench(
+          sqlite.url,
+          "sqlite",
+          async (bench) => {
+            await warmUp(bench);
+            for (const sc of FULL_SCENARIOS) results.rows.push(await measure("sqlite FULL", "sqlite", bench, sc, null));
+          },
+          async (d) => {
+            await d.$queryRawUnsafe("PRAGMA synchronous=FULL");
+          },
+        );
+        if (results.rows.length > before)
+          context.push(
+            "sqlite FULL = the same file with PRAGMA synchronous=FULL on the bench connection (comparison, not production)",
+          );
       }
     } finally {
       sqlite.drop();
@@ -155,7 +212,9 @@ async function main() {
         const handle = pg;
         progress("postgres · throwaway database created and migrated");
         const info = await postgresInfo(handle);
-        context.push(`${info.version} on 127.0.0.1 (TCP, pg 8 via @prisma/adapter-pg): ${info.settings} — as configured, not changed`);
+        context.push(
+          `${info.version} on 127.0.0.1 (TCP, pg 8 via @prisma/adapter-pg): ${info.settings} — as configured, not changed`,
+        );
         await withBench(handle.url, "postgres", async (bench) => {
           if (inProcess) await benchDatabase("postgres", "postgres", bench, handle, SEQUENTIAL);
           if (selected("scaling")) results.scaling = await scaling(handle, bench, progress);
@@ -173,13 +232,19 @@ async function main() {
   const { rows } = results;
   const longRun = compareLongRun(rows);
   const goals: Goal[] = [
-    ...ioGoals(results.io), ...gateGoals(results.gate), ...newRunGoals(results.newRun), ...longRunGoals(longRun),
-    ...scalingGoals(results.scaling), ...memoryGoals(results.memory),
+    ...ioGoals(results.io),
+    ...gateGoals(results.gate),
+    ...newRunGoals(results.newRun),
+    ...longRunGoals(longRun),
+    ...scalingGoals(results.scaling),
+    ...memoryGoals(results.memory),
   ];
 
   console.log("\nTether runtime benchmark — cost of durability (bench/README.md)");
   for (const line of machineContext(context, loadAtStart)) console.log(`  ${line}`);
-  console.log(`  workload: scripted agent, in-process tool returning ~${process.env.BENCH_PAYLOAD_BYTES ?? 1024} B; ${PER_RUN} tool steps per run unless stated; ${WARMUP_STEPS} pure steps of warm-up; Prisma 6.19 (engineType=client, driver adapters)`);
+  console.log(
+    `  workload: scripted agent, in-process tool returning ~${process.env.BENCH_PAYLOAD_BYTES ?? 1024} B; ${PER_RUN} tool steps per run unless stated; ${WARMUP_STEPS} pure steps of warm-up; Prisma 6.19 (engineType=client, driver adapters)`,
+  );
   console.log(`  scenarios: ${only.join(", ")}${only.length < ALL.length ? " (BENCH_ONLY)" : ""}`);
   if (rows.length) printTables(rows);
   printLongRun(longRun);
@@ -199,30 +264,121 @@ async function main() {
   console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const round = (n: number | null, d = 2) => (n === null || !Number.isFinite(n) ? null : Number(n.toFixed(d)));
-  const timelineJson = (t: TimelineEntry[]) => t.map((e) => ({ call: e.key, rounds: e.rounds, startP50Ms: round(e.startP50), p50Ms: round(e.msP50) }));
+  const timelineJson = (t: TimelineEntry[]) =>
+    t.map((e) => ({ call: e.key, rounds: e.rounds, startP50Ms: round(e.startP50), p50Ms: round(e.msP50) }));
   const summary = {
-    at: new Date().toISOString(), node: process.version, context, load: { start: loadAtStart, end: load() }, scenarios: only,
+    at: new Date().toISOString(),
+    node: process.version,
+    context,
+    load: { start: loadAtStart, end: load() },
+    scenarios: only,
     results: rows.map((r) => ({
-      db: r.db, scenario: r.scenario, steps: r.steps, stepsPerSec: round(r.stepsPerSec, 0), p50Ms: round(r.p50Ms), p99Ms: round(r.p99Ms),
-      writeCommitsPerStep: round(r.perStep.writeCommits), transactionsPerStep: round(r.perStep.transactions), statementsPerStep: round(r.perStep.statements),
-      kbSentPerStep: round(r.perStep.bytesOut / 1024, 1), allInWriteCommitsPerStep: round(r.allInPerStep.writeCommits), allInStatementsPerStep: round(r.allInPerStep.statements),
-      xactCommitPerStep: round(r.xactCommitPerStep), nodeCpuMsPerStep: round(r.cpu.nodeMs, 3), backendCpuMsPerStep: round(r.cpu.backendMs, 3), ...(r.overlapping ? { concurrent: true } : {}),
+      db: r.db,
+      scenario: r.scenario,
+      steps: r.steps,
+      stepsPerSec: round(r.stepsPerSec, 0),
+      p50Ms: round(r.p50Ms),
+      p99Ms: round(r.p99Ms),
+      writeCommitsPerStep: round(r.perStep.writeCommits),
+      transactionsPerStep: round(r.perStep.transactions),
+      statementsPerStep: round(r.perStep.statements),
+      kbSentPerStep: round(r.perStep.bytesOut / 1024, 1),
+      allInWriteCommitsPerStep: round(r.allInPerStep.writeCommits),
+      allInStatementsPerStep: round(r.allInPerStep.statements),
+      xactCommitPerStep: round(r.xactCommitPerStep),
+      nodeCpuMsPerStep: round(r.cpu.nodeMs, 3),
+      backendCpuMsPerStep: round(r.cpu.backendMs, 3),
+      ...(r.overlapping ? { concurrent: true } : {}),
     })),
-    longRun: longRun.map((c) => ({ db: c.db, msPerStepRatio: round(c.msRatio), p50Ratio: round(c.p50Ratio), bytesPerStepRatio: round(c.bytesRatio), kbPerStepShort: round(c.short.perStep.bytesOut / 1024, 1), kbPerStepLong: round(c.long.perStep.bytesOut / 1024, 1) })),
-    ioOverlap: results.io.map((r) => ({ db: r.db, runs: r.runs, steps: r.steps, waitMs: r.waitMs, oneRunMs: round(r.oneMs, 0), allRunsMs: round(r.manyMs, 0), ratio: round(r.ratio), peakInFlight: r.peakInFlight })),
-    gateRoundTrip: results.gate.map((r) => ({ db: r.db, rounds: r.rounds, p50Ms: round(r.roundTrip.p50), p95Ms: round(r.roundTrip.p95), maxMs: round(r.roundTrip.max), decideP50Ms: round(r.decide.p50), fromCallP50Ms: round(r.fromCall.p50), missed: r.missed, claimsPerRound: round(r.claimsPerRound), storeCalls: timelineJson(r.timeline) })),
-    openGateRoundTrip: results.openGate.map((r) => ({ db: r.db, rounds: r.rounds, p50Ms: round(r.woken.p50), p95Ms: round(r.woken.p95), maxMs: round(r.woken.max), fromCallP50Ms: round(r.fromCall.p50), openedP50Ms: round(r.opened.p50), missed: r.missed })),
-    newRunLatency: results.newRun.map((r) => ({ db: r.db, runs: r.runs, p50Ms: round(r.firstStep.p50), p95Ms: round(r.firstStep.p95), maxMs: round(r.firstStep.max), pickupP50Ms: round(r.pickup.p50), startRunP50Ms: round(r.create.p50), fromCallP50Ms: round(r.fromCall.p50), missed: r.missed, claimsPerRun: round(r.claimsPerRun), storeCalls: timelineJson(r.timeline) })),
-    limits: results.limits.map((r) => ({ db: r.db, calls: r.calls, takeP50Ms: round(r.take.p50, 3), takeP95Ms: round(r.take.p95, 3), contendedP50Ms: round(r.contended.p50, 3), contendedP95Ms: round(r.contended.p95, 3), queueCheckP50Ms: round(r.queueCheck.p50, 3), queueCheckP95Ms: round(r.queueCheck.p95, 3) })),
+    longRun: longRun.map((c) => ({
+      db: c.db,
+      msPerStepRatio: round(c.msRatio),
+      p50Ratio: round(c.p50Ratio),
+      bytesPerStepRatio: round(c.bytesRatio),
+      kbPerStepShort: round(c.short.perStep.bytesOut / 1024, 1),
+      kbPerStepLong: round(c.long.perStep.bytesOut / 1024, 1),
+    })),
+    ioOverlap: results.io.map((r) => ({
+      db: r.db,
+      runs: r.runs,
+      steps: r.steps,
+      waitMs: r.waitMs,
+      oneRunMs: round(r.oneMs, 0),
+      allRunsMs: round(r.manyMs, 0),
+      ratio: round(r.ratio),
+      peakInFlight: r.peakInFlight,
+    })),
+    gateRoundTrip: results.gate.map((r) => ({
+      db: r.db,
+      rounds: r.rounds,
+      p50Ms: round(r.roundTrip.p50),
+      p95Ms: round(r.roundTrip.p95),
+      maxMs: round(r.roundTrip.max),
+      decideP50Ms: round(r.decide.p50),
+      fromCallP50Ms: round(r.fromCall.p50),
+      missed: r.missed,
+      claimsPerRound: round(r.claimsPerRound),
+      storeCalls: timelineJson(r.timeline),
+    })),
+    openGateRoundTrip: results.openGate.map((r) => ({
+      db: r.db,
+      rounds: r.rounds,
+      p50Ms: round(r.woken.p50),
+      p95Ms: round(r.woken.p95),
+      maxMs: round(r.woken.max),
+      fromCallP50Ms: round(r.fromCall.p50),
+      openedP50Ms: round(r.opened.p50),
+      missed: r.missed,
+    })),
+    newRunLatency: results.newRun.map((r) => ({
+      db: r.db,
+      runs: r.runs,
+      p50Ms: round(r.firstStep.p50),
+      p95Ms: round(r.firstStep.p95),
+      maxMs: round(r.firstStep.max),
+      pickupP50Ms: round(r.pickup.p50),
+      startRunP50Ms: round(r.create.p50),
+      fromCallP50Ms: round(r.fromCall.p50),
+      missed: r.missed,
+      claimsPerRun: round(r.claimsPerRun),
+      storeCalls: timelineJson(r.timeline),
+    })),
+    limits: results.limits.map((r) => ({
+      db: r.db,
+      calls: r.calls,
+      takeP50Ms: round(r.take.p50, 3),
+      takeP95Ms: round(r.take.p95, 3),
+      contendedP50Ms: round(r.contended.p50, 3),
+      contendedP95Ms: round(r.contended.p95, 3),
+      queueCheckP50Ms: round(r.queueCheck.p50, 3),
+      queueCheckP95Ms: round(r.queueCheck.p95, 3),
+    })),
     scaling: results.scaling && {
-      commitFloorPerSec: round(results.scaling.floor.perSec, 0), concurrency: results.scaling.concurrency,
-      points: results.scaling.points.map((p) => ({ processes: p.processes, runs: p.runs, steps: p.steps, wallMs: round(p.wallMs, 0), stepsPerSec: round(p.stepsPerSec, 0), commitsPerSec: round(p.commitsPerSec, 0), statementsPerStep: round(p.statementsPerStep), workerCores: round(p.workerCores), backendCores: round(p.backendCores), machineCores: round(p.machineCores), engineLogLines: p.engineLogLines })),
+      commitFloorPerSec: round(results.scaling.floor.perSec, 0),
+      concurrency: results.scaling.concurrency,
+      points: results.scaling.points.map((p) => ({
+        processes: p.processes,
+        runs: p.runs,
+        steps: p.steps,
+        wallMs: round(p.wallMs, 0),
+        stepsPerSec: round(p.stepsPerSec, 0),
+        commitsPerSec: round(p.commitsPerSec, 0),
+        statementsPerStep: round(p.statementsPerStep),
+        workerCores: round(p.workerCores),
+        backendCores: round(p.backendCores),
+        machineCores: round(p.machineCores),
+        engineLogLines: p.engineLogLines,
+      })),
     },
     memory: results.memory && {
-      parked: results.memory.parked, active: results.memory.active,
-      rssMB: round(results.memory.loaded.rss / 2 ** 20, 0), heapUsedMB: round(results.memory.loaded.heapUsed / 2 ** 20, 0),
-      rssAfterGcMB: round(results.memory.loadedAfterGc.rss / 2 ** 20, 0), heapUsedAfterGcMB: round(results.memory.loadedAfterGc.heapUsed / 2 ** 20, 0),
-      baselineRssMB: round(results.memory.baseline.rss / 2 ** 20, 0), inFlight: results.memory.loaded.inFlight,
+      parked: results.memory.parked,
+      active: results.memory.active,
+      rssMB: round(results.memory.loaded.rss / 2 ** 20, 0),
+      heapUsedMB: round(results.memory.loaded.heapUsed / 2 ** 20, 0),
+      rssAfterGcMB: round(results.memory.loadedAfterGc.rss / 2 ** 20, 0),
+      heapUsedAfterGcMB: round(results.memory.loadedAfterGc.heapUsed / 2 ** 20, 0),
+      baselineRssMB: round(results.memory.baseline.rss / 2 ** 20, 0),
+      inFlight: results.memory.loaded.inFlight,
     },
     goals: goals.map((g) => ({ id: g.id, db: g.db, ok: g.ok, target: g.target, figure: g.figure })),
     engineLogLines: results.engineLog.length,

@@ -33,7 +33,7 @@ const [command, ...rest] = process.argv.slice(2);
 const flags = {};
 const args = [];
 for (let i = 0; i < rest.length; i++) {
-  if (rest[i].startsWith("--")) flags[rest[i].slice(2)] = rest[i + 1]?.startsWith("--") ? true : rest[++i] ?? true;
+  if (rest[i].startsWith("--")) flags[rest[i].slice(2)] = rest[i + 1]?.startsWith("--") ? true : (rest[++i] ?? true);
   else args.push(rest[i]);
 }
 const baseUrl = (process.env.TETHER_URL ?? "http://localhost:3000").replace(/\/$/, "");
@@ -49,7 +49,10 @@ async function request(method, urlPath, body) {
   try {
     const res = await fetch(baseUrl + urlPath, {
       method,
-      headers: { "content-type": "application/json", ...(process.env.TETHER_TOKEN ? { authorization: `Bearer ${process.env.TETHER_TOKEN}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        ...(process.env.TETHER_TOKEN ? { authorization: `Bearer ${process.env.TETHER_TOKEN}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, statusText: res.statusText, json: await res.json().catch(() => ({})) };
@@ -63,7 +66,10 @@ let apiErrorExit = 1;
 
 function failWith({ status, statusText, json, cause }) {
   if (status === 0) fail(`cannot reach ${baseUrl} (${cause}); is the console running? set TETHER_URL`, apiErrorExit);
-  fail(`${status} ${json.error?.code ?? ""}: ${json.error?.message ?? statusText}${json.error?.fieldErrors ? `\n${JSON.stringify(json.error.fieldErrors, null, 2)}` : ""}`, apiErrorExit);
+  fail(
+    `${status} ${json.error?.code ?? ""}: ${json.error?.message ?? statusText}${json.error?.fieldErrors ? `\n${JSON.stringify(json.error.fieldErrors, null, 2)}` : ""}`,
+    apiErrorExit,
+  );
 }
 
 async function api(method, urlPath, body) {
@@ -91,14 +97,24 @@ const commands = {
     const [agent] = args;
     if (!agent) fail("usage: tether run <agent> [--input file.json | --input-json '{…}'] [--key K]", 2);
     const input = inputFromFlags();
-    const run = await api("POST", "/api/runs", { agent, input, ...(typeof flags.key === "string" ? { idempotencyKey: flags.key } : {}) });
+    const run = await api("POST", "/api/runs", {
+      agent,
+      input,
+      ...(typeof flags.key === "string" ? { idempotencyKey: flags.key } : {}),
+    });
     console.log(`${run.created ? "started" : "already started"} ${run.id} (${run.status})`);
   },
   async runs() {
-    const query = new URLSearchParams({ ...(flags.status ? { status: flags.status } : {}), ...(flags.agent ? { agent: flags.agent } : {}) });
+    const query = new URLSearchParams({
+      ...(flags.status ? { status: flags.status } : {}),
+      ...(flags.agent ? { agent: flags.agent } : {}),
+    });
     const { runs } = await api("GET", `/api/runs?${query}`);
     if (runs.length === 0) return console.log("no runs");
-    for (const r of runs) console.log(`${pad(r.id, 38)} ${pad(r.agent, 16)} ${pad(r.status, 17)} step ${pad(r.step, 4)} ${time(r.updatedAt)}`);
+    for (const r of runs)
+      console.log(
+        `${pad(r.id, 38)} ${pad(r.agent, 16)} ${pad(r.status, 17)} step ${pad(r.step, 4)} ${time(r.updatedAt)}`,
+      );
   },
   async show() {
     const [id] = args;
@@ -108,7 +124,11 @@ const commands = {
     console.log(`${run.id}  ${run.agent}@${run.agentVersion}  ${run.status}${run.error ? `  (${run.error})` : ""}`);
     for (const e of events) {
       const d = e.data;
-      const detail = d.tool ? `${d.tool}${d.attempt ? ` #${d.attempt}` : ""}${d.errorClass ? ` ✘ ${d.errorClass}` : ""}${d.latencyMs !== undefined ? ` ${d.latencyMs}ms` : ""}` : d.to ? `${d.from} → ${d.to}` : "";
+      const detail = d.tool
+        ? `${d.tool}${d.attempt ? ` #${d.attempt}` : ""}${d.errorClass ? ` ✘ ${d.errorClass}` : ""}${d.latencyMs !== undefined ? ` ${d.latencyMs}ms` : ""}`
+        : d.to
+          ? `${d.from} → ${d.to}`
+          : "";
       console.log(`  ${String(e.seq).padStart(4)}  ${time(e.at)}  step ${pad(e.step, 3)} ${pad(e.type, 24)} ${detail}`);
     }
     console.log("\n  definitely happened:", recovery.definitelyHappened.map((i) => i.tool).join(", ") || "nothing");
@@ -129,29 +149,48 @@ const commands = {
   async reject() {
     const [id] = args;
     if (!id || typeof flags.reason !== "string") fail('usage: tether reject <packet> --reason "why"', 2);
-    const { packet } = await api("POST", `/api/packets/${encodeURIComponent(id)}/decision`, { decision: "reject", reason: flags.reason });
+    const { packet } = await api("POST", `/api/packets/${encodeURIComponent(id)}/decision`, {
+      decision: "reject",
+      reason: flags.reason,
+    });
     console.log(`${packet.id}: ${packet.status.toLowerCase()}`);
   },
   // API tokens, over the API (an admin token): a token acts as a person, within their role.
   async token() {
     const [action, id] = args;
-    const usage = 'usage: tether token create --name <n> --scopes <s1,s2> [--user <email>] [--expires-in-days <d>] | tether token list | tether token revoke <id>';
+    const usage =
+      "usage: tether token create --name <n> --scopes <s1,s2> [--user <email>] [--expires-in-days <d>] | tether token list | tether token revoke <id>";
     if (action === "create") {
       if (typeof flags.name !== "string" || typeof flags.scopes !== "string") fail(usage, 2);
       const days = flags["expires-in-days"];
       if (days !== undefined && !/^\d+$/.test(String(days))) fail("--expires-in-days takes a whole number of days", 2);
       const created = await api("POST", "/api/tokens", {
-        name: flags.name, scopes: flags.scopes.split(",").map((s) => s.trim()).filter(Boolean),
-        ...(typeof flags.user === "string" ? { user: flags.user } : {}), ...(days !== undefined ? { expiresInDays: Number(days) } : {}),
+        name: flags.name,
+        scopes: flags.scopes
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+        ...(typeof flags.user === "string" ? { user: flags.user } : {}),
+        ...(days !== undefined ? { expiresInDays: Number(days) } : {}),
       });
-      console.error(`created ${created.id} "${created.name}" acting as ${created.user} (${created.scopes.join(", ")})${created.expiresAt ? `, expires ${time(created.expiresAt)}` : ""}; the token is shown once:`);
+      console.error(
+        `created ${created.id} "${created.name}" acting as ${created.user} (${created.scopes.join(", ")})${created.expiresAt ? `, expires ${time(created.expiresAt)}` : ""}; the token is shown once:`,
+      );
       console.log(created.token);
     } else if (action === "list") {
       const { tokens } = await api("GET", "/api/tokens");
       if (tokens.length === 0) return console.log("no tokens");
       for (const t of tokens) {
-        const state = t.revokedAt ? `revoked ${time(t.revokedAt)}` : t.expiresAt && Date.parse(t.expiresAt) <= Date.now() ? `expired ${time(t.expiresAt)}` : t.expiresAt ? `active until ${time(t.expiresAt)}` : "active";
-        console.log(`${pad(t.id, 38)} ${pad(t.name, 20)} ${pad(t.prefix + "…", 12)} ${pad(t.user ?? "(no owner)", 28)} ${pad(t.scopes.join(","), 40)} ${state}`);
+        const state = t.revokedAt
+          ? `revoked ${time(t.revokedAt)}`
+          : t.expiresAt && Date.parse(t.expiresAt) <= Date.now()
+            ? `expired ${time(t.expiresAt)}`
+            : t.expiresAt
+              ? `active until ${time(t.expiresAt)}`
+              : "active";
+        console.log(
+          `${pad(t.id, 38)} ${pad(t.name, 20)} ${pad(t.prefix + "…", 12)} ${pad(t.user ?? "(no owner)", 28)} ${pad(t.scopes.join(","), 40)} ${state}`,
+        );
       }
     } else if (action === "revoke") {
       if (!id) fail(usage, 2);
@@ -162,7 +201,8 @@ const commands = {
   // Schedules, over the API (schedules:read / schedules:write): a schedule is named by its id or its name.
   async schedule() {
     const [action, ref] = args;
-    const usage = "usage: tether schedule create --name <n> --agent <a> --cron '<expr>' [--tz <zone>] [--input-json '{…}' | --input file.json] [--overlap skip|queue|cancel] [--catch-up <seconds>] [--paused]\n" +
+    const usage =
+      "usage: tether schedule create --name <n> --agent <a> --cron '<expr>' [--tz <zone>] [--input-json '{…}' | --input file.json] [--overlap skip|queue|cancel] [--catch-up <seconds>] [--paused]\n" +
       "       tether schedule list | tether schedule show|pause|resume|delete <id or name>";
     const idOf = async () => {
       if (!ref) fail(usage, 2);
@@ -171,29 +211,47 @@ const commands = {
       if (!found) fail(`no schedule "${ref}"`);
       return found.id;
     };
-    const line = (s) => `${pad(s.name, 24)} ${pad(s.agent, 16)} ${pad(`${s.cron} (${s.timeZone})`, 34)} ${pad(s.overlap, 7)} ${s.paused ? "paused" : `next ${time(s.nextFireAt)} UTC`}`;
+    const line = (s) =>
+      `${pad(s.name, 24)} ${pad(s.agent, 16)} ${pad(`${s.cron} (${s.timeZone})`, 34)} ${pad(s.overlap, 7)} ${s.paused ? "paused" : `next ${time(s.nextFireAt)} UTC`}`;
     if (action === "create") {
-      if (typeof flags.name !== "string" || typeof flags.agent !== "string" || typeof flags.cron !== "string") fail(usage, 2);
-      if (flags["catch-up"] !== undefined && !/^\d+$/.test(String(flags["catch-up"]))) fail("--catch-up takes a whole number of seconds", 2);
+      if (typeof flags.name !== "string" || typeof flags.agent !== "string" || typeof flags.cron !== "string")
+        fail(usage, 2);
+      if (flags["catch-up"] !== undefined && !/^\d+$/.test(String(flags["catch-up"])))
+        fail("--catch-up takes a whole number of seconds", 2);
       const input = inputFromFlags();
       const created = await api("POST", "/api/schedules", {
-        name: flags.name, agent: flags.agent, cron: flags.cron, input,
-        ...(typeof flags.tz === "string" ? { timeZone: flags.tz } : {}), ...(typeof flags.overlap === "string" ? { overlap: flags.overlap } : {}),
-        ...(flags["catch-up"] !== undefined ? { catchUpSeconds: Number(flags["catch-up"]) } : {}), ...(flags.paused ? { paused: true } : {}),
+        name: flags.name,
+        agent: flags.agent,
+        cron: flags.cron,
+        input,
+        ...(typeof flags.tz === "string" ? { timeZone: flags.tz } : {}),
+        ...(typeof flags.overlap === "string" ? { overlap: flags.overlap } : {}),
+        ...(flags["catch-up"] !== undefined ? { catchUpSeconds: Number(flags["catch-up"]) } : {}),
+        ...(flags.paused ? { paused: true } : {}),
       });
       console.log(`created ${created.id} ${line(created)}`);
     } else if (action === "list") {
       const { schedules } = await api("GET", "/api/schedules");
       if (schedules.length === 0) return console.log("no schedules");
-      for (const s of schedules) console.log(`${pad(s.id, 38)} ${line(s)}${s.lastFire ? `  last: ${s.lastFire.outcome} ${time(s.lastFire.tick)}` : ""}`);
+      for (const s of schedules)
+        console.log(
+          `${pad(s.id, 38)} ${line(s)}${s.lastFire ? `  last: ${s.lastFire.outcome} ${time(s.lastFire.tick)}` : ""}`,
+        );
     } else if (action === "show") {
       const s = await api("GET", `/api/schedules/${encodeURIComponent(await idOf())}`);
       console.log(`${s.id} ${line(s)}`);
       for (const t of s.upcoming) console.log(`  next   ${time(t)} UTC`);
-      for (const f of s.fires) console.log(`  fired  ${time(f.tick)} UTC  ${pad(f.outcome, 8)} ${f.runId ?? ""}${f.detail ? ` ${f.detail}` : ""}`);
+      for (const f of s.fires)
+        console.log(
+          `  fired  ${time(f.tick)} UTC  ${pad(f.outcome, 8)} ${f.runId ?? ""}${f.detail ? ` ${f.detail}` : ""}`,
+        );
     } else if (action === "pause" || action === "resume") {
-      const s = await api("PATCH", `/api/schedules/${encodeURIComponent(await idOf())}`, { paused: action === "pause" });
-      console.log(`${action === "pause" ? "paused" : "resumed"} ${s.name}${s.paused ? "" : `, next ${time(s.nextFireAt)} UTC`}`);
+      const s = await api("PATCH", `/api/schedules/${encodeURIComponent(await idOf())}`, {
+        paused: action === "pause",
+      });
+      console.log(
+        `${action === "pause" ? "paused" : "resumed"} ${s.name}${s.paused ? "" : `, next ${time(s.nextFireAt)} UTC`}`,
+      );
     } else if (action === "delete") {
       const id = await idOf();
       await api("DELETE", `/api/schedules/${encodeURIComponent(id)}`);
@@ -202,12 +260,16 @@ const commands = {
   },
   // Tether as a stdio MCP server for MCP clients (docs/mcp.md): stdout carries only MCP messages.
   async mcp() {
-    if (!process.env.TETHER_TOKEN) fail("tether mcp needs TETHER_TOKEN (an API token: tether token create …) and TETHER_URL", 2);
+    if (!process.env.TETHER_TOKEN)
+      fail("tether mcp needs TETHER_TOKEN (an API token: tether token create …) and TETHER_URL", 2);
     const { runStdioRelay } = await import("../lib/mcp-server/stdio.mjs");
     await runStdioRelay({ baseUrl, token: process.env.TETHER_TOKEN });
   },
   worker() {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], { stdio: "inherit", cwd: root });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], {
+      stdio: "inherit",
+      cwd: root,
+    });
     for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
     child.on("exit", (code) => process.exit(code ?? 0));
   },
@@ -224,7 +286,8 @@ const commands = {
   async gate() {
     apiErrorExit = 2;
     const [action, gateId] = args;
-    const usage = "usage: tether gate request --tool <name> --args '<json>' [--description …] [--queue …] [--approvals N] [--expires-in 2h] [--on-expiry reject] [--key K] [--wait [seconds]]\n" +
+    const usage =
+      "usage: tether gate request --tool <name> --args '<json>' [--description …] [--queue …] [--approvals N] [--expires-in 2h] [--on-expiry reject] [--key K] [--wait [seconds]]\n" +
       "       tether gate wait <gate> [--timeout <seconds>]\n       tether gate outcome <gate> --status happened|failed|not_done [--receipt …] [--detail …]";
     if (action === "request") {
       if (typeof flags.tool !== "string" || typeof flags.args !== "string") fail(usage, 2);
@@ -238,7 +301,11 @@ const commands = {
     } else if (action === "outcome") {
       if (!gateId || !["happened", "failed", "not_done"].includes(flags.status)) fail(usage, 2);
       const receipt = typeof flags.receipt === "string" ? parseJsonOr(flags.receipt) : undefined;
-      const gate = await api("POST", `/api/gates/${encodeURIComponent(gateId)}/outcome`, { status: flags.status, ...(receipt !== undefined ? { receipt } : {}), ...(typeof flags.detail === "string" ? { detail: flags.detail } : {}) });
+      const gate = await api("POST", `/api/gates/${encodeURIComponent(gateId)}/outcome`, {
+        status: flags.status,
+        ...(receipt !== undefined ? { receipt } : {}),
+        ...(typeof flags.detail === "string" ? { detail: flags.detail } : {}),
+      });
       console.log(JSON.stringify(gate, null, 2));
     } else fail(usage, 2);
   },
@@ -257,8 +324,13 @@ const commands = {
     }
     for (const file of made.files) console.log(`created ${path.relative(process.cwd(), file)}`);
     if (made.listed) console.log(`listed ${name} in ${path.relative(process.cwd(), path.join(agentsDir, "index.ts"))}`);
-    else console.log(`add it to ${path.relative(process.cwd(), path.join(agentsDir, "index.ts"))} yourself: import it and put it in \`agents\``);
-    console.log(`next: npx vitest run ${path.relative(process.cwd(), path.join(agentsDir, name))}, then read docs/agents.md`);
+    else
+      console.log(
+        `add it to ${path.relative(process.cwd(), path.join(agentsDir, "index.ts"))} yourself: import it and put it in \`agents\``,
+      );
+    console.log(
+      `next: npx vitest run ${path.relative(process.cwd(), path.join(agentsDir, name))}, then read docs/agents.md`,
+    );
   },
   // Local: retention once, as a deployment's periodic purge would (TETHER_RETENTION_DAYS), with the counts.
   async purge() {
@@ -293,7 +365,8 @@ function gateRequestBody() {
   } catch (error) {
     fail(`--args is not valid JSON: ${error.message}`, 2);
   }
-  if (flags.approvals !== undefined && !/^\d+$/.test(String(flags.approvals))) fail("--approvals takes a whole number", 2);
+  if (flags.approvals !== undefined && !/^\d+$/.test(String(flags.approvals)))
+    fail("--approvals takes a whole number", 2);
   const text = (name) => (typeof flags[name] === "string" ? flags[name] : undefined);
   const expiresIn = text("expires-in");
   return {
@@ -356,13 +429,18 @@ async function waitForGate(gateId, timeoutSeconds) {
 /** Runs a TypeScript script of this package in the package's folder; resolves to its exit code. */
 function runScript(script, scriptArgs, stdin, stdout = "inherit") {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, script), ...scriptArgs], { stdio: [stdin, stdout, "inherit"], cwd: root });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, script), ...scriptArgs], {
+      stdio: [stdin, stdout, "inherit"],
+      cwd: root,
+    });
     child.on("exit", (code) => resolve(code ?? 1));
   });
 }
 
 if (!command || !commands[command]) {
-  console.log("usage: tether <run|runs|show|packets|approve|reject|token|schedule|gate|mcp|worker|create-admin|purge|export|import|replay|new> …  (TETHER_URL, TETHER_TOKEN)");
+  console.log(
+    "usage: tether <run|runs|show|packets|approve|reject|token|schedule|gate|mcp|worker|create-admin|purge|export|import|replay|new> …  (TETHER_URL, TETHER_TOKEN)",
+  );
   process.exit(command ? 2 : 0);
 }
 await commands[command]();

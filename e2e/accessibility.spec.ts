@@ -13,14 +13,34 @@ test.describe.configure({ timeout: 90_000 });
 async function expectAccessible(page: Page, path: string) {
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   const serious = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
   expect(serious, `${path}\n${serious.join("\n")}`).toEqual([]);
 }
 
-for (const path of ["/inbox", "/inbox/history", "/runs", "/schedules", "/evals", "/admin/agents", "/admin/tools", "/admin/permissions", "/admin/users", "/admin/tokens", "/admin/audit"]) {
+for (const path of [
+  "/inbox",
+  "/inbox/history",
+  "/runs",
+  "/schedules",
+  "/evals",
+  "/admin/agents",
+  "/admin/tools",
+  "/admin/permissions",
+  "/admin/users",
+  "/admin/tokens",
+  "/admin/audit",
+]) {
   test(`${path} has no serious accessibility violations`, async ({ page }) => {
     await expectAccessible(page, path);
   });

@@ -15,7 +15,10 @@ test.describe("the audit log page", () => {
     const api = tetherApi(request);
     const { orderId } = await api.createOrder({ amountCents: 24_000 });
     const { id: runId } = await api.startRun("refund-agent", { orderId, reason: "Audit e2e." });
-    const cancelled = await request.post(`/api/runs/${runId}/cancel`, { headers: { authorization: `Bearer ${E2E_API_TOKEN}` }, data: { reason: "audit e2e" } });
+    const cancelled = await request.post(`/api/runs/${runId}/cancel`, {
+      headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
+      data: { reason: "audit e2e" },
+    });
     expect(cancelled.status()).toBe(200);
 
     await page.goto("/admin/audit");
@@ -60,7 +63,12 @@ test.describe("the A2A agent card", () => {
     const response = await request.get("/.well-known/agent-card.json", { maxRedirects: 0 });
     expect(response.status()).toBe(200);
     const card = await response.json();
-    expect(card).toMatchObject({ name: "Tether", supportedInterfaces: [{ protocolBinding: "JSONRPC", protocolVersion: "1.0", url: expect.stringMatching(/\/api\/a2a$/) }] });
+    expect(card).toMatchObject({
+      name: "Tether",
+      supportedInterfaces: [
+        { protocolBinding: "JSONRPC", protocolVersion: "1.0", url: expect.stringMatching(/\/api\/a2a$/) },
+      ],
+    });
     expect(card.skills.map((s: { id: string }) => s.id)).toContain("refund-agent");
     // Everything else still needs a session.
     const page = await request.get("/admin/audit", { maxRedirects: 0 });

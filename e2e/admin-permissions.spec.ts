@@ -21,7 +21,11 @@ async function approveAsReviewer(browser: Browser, packetId: string) {
   });
 }
 
-test("an admin revokes a permission while a run waits for approval; the approval is refused at the moment of acting", async ({ page, request, browser }) => {
+test("an admin revokes a permission while a run waits for approval; the approval is refused at the moment of acting", async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const api = tetherApi(request);
   const { runId, packet } = await api.startRefundAwaitingApproval();
@@ -33,7 +37,10 @@ test("an admin revokes a permission while a run waits for approval; the approval
   // $100 (condition 2, on the amount), in the refunds queue
   const form = ruleForm(page, "refund-agent", "payments.refund");
   await expect(form.getByLabel("Effect", { exact: true })).toHaveValue("allow");
-  const [sameOrder, overLimit] = [form.getByRole("group", { name: "Condition 1" }), form.getByRole("group", { name: "Condition 2" })];
+  const [sameOrder, overLimit] = [
+    form.getByRole("group", { name: "Condition 1" }),
+    form.getByRole("group", { name: "Condition 2" }),
+  ];
   await expect(sameOrder.getByLabel("Argument path")).toHaveValue("orderId");
   await expect(sameOrder.getByLabel("Value")).toHaveValue("$input.orderId");
   await expect(overLimit.getByLabel("Argument path")).toHaveValue("amountCents");
@@ -41,7 +48,9 @@ test("an admin revokes a permission while a run waits for approval; the approval
 
   try {
     await setEffect(page, "refund-agent", "payments.refund", "Deny");
-    await expect(cellLink(page, "refund-agent", "payments.refund")).toHaveAccessibleName(/: Deny, only execute, 2 conditions$/);
+    await expect(cellLink(page, "refund-agent", "payments.refund")).toHaveAccessibleName(
+      /: Deny, only execute, 2 conditions$/,
+    );
     const cellHistory = page.getByRole("table", { name: "Changes of refund-agent × payments.refund" });
     await expect(cellHistory.getByRole("row").nth(1)).toContainText("admin@example.com");
     await expect(cellHistory.getByRole("row").nth(1)).toContainText("effect: allow → deny");
@@ -56,14 +65,19 @@ test("an admin revokes a permission while a run waits for approval; the approval
     await page.goto(`/runs/${runId}`);
     // The timeline is virtualized: rows out of view are not in the DOM, so filter to the event as a reader would.
     await page.getByLabel("Filter events").fill("gate.refused");
-    const refused = page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "gate.refused" });
+    const refused = page
+      .getByRole("region", { name: "Trace events" })
+      .getByRole("listitem")
+      .filter({ hasText: "gate.refused" });
     await expect(refused).toHaveCount(1);
     await expect(refused).toContainText("permission was revoked while the run waited");
   } finally {
     // the demo grant back, for every other spec
     await setEffect(page, "refund-agent", "payments.refund", "Allow");
   }
-  await expect(page.getByRole("table", { name: "Changes of refund-agent × payments.refund" }).getByRole("row").nth(1)).toContainText("effect: deny → allow");
+  await expect(
+    page.getByRole("table", { name: "Changes of refund-agent × payments.refund" }).getByRole("row").nth(1),
+  ).toContainText("effect: deny → allow");
 });
 
 test("a new rule, a concurrent edit that conflicts, then removal — each in the history", async ({ page, browser }) => {
@@ -86,7 +100,9 @@ test("a new rule, a concurrent edit that conflicts, then removal — each in the
   await form.getByLabel("Expires after (seconds)").fill("3600");
   await form.getByLabel("On expiry").fill("escalate:leads");
   await form.getByRole("button", { name: "Add rule" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Saved ${agent}/${tool} (all steps): require approval, version 1` })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: `Saved ${agent}/${tool} (all steps): require approval, version 1` }),
+  ).toBeVisible();
 
   // a second admin has the same cell open, then the first saves again: the second's save conflicts
   const other = await browser.newContext({ storageState: storageStateFile("admin") });
@@ -99,7 +115,11 @@ test("a new rule, a concurrent edit that conflicts, then removal — each in the
 
     await ruleForm(second, agent, tool).getByLabel("Effect", { exact: true }).selectOption({ label: "Deny" });
     await ruleForm(second, agent, tool).getByRole("button", { name: "Save rule" }).click();
-    await expect(second.getByRole("alert").filter({ hasText: "Someone changed this permission at the same time. Reload and try again." })).toBeVisible();
+    await expect(
+      second
+        .getByRole("alert")
+        .filter({ hasText: "Someone changed this permission at the same time. Reload and try again." }),
+    ).toBeVisible();
     // reloaded with the winner's version, nothing overwritten
     await expect(ruleForm(second, agent, tool).getByLabel("Effect", { exact: true })).toHaveValue("allow");
     await expect(ruleForm(second, agent, tool)).toContainText("version 2");
@@ -119,7 +139,9 @@ test("a new rule, a concurrent edit that conflicts, then removal — each in the
   await expect(rows.nth(1)).toContainText("removed (was allow)");
   await expect(rows.nth(2)).toContainText("effect: require_approval → allow");
   await expect(rows.nth(3)).toContainText("created: require_approval with 1 condition(s)");
-  await expect(page.getByRole("table", { name: "Every permission change, newest first" })).toContainText(`${agent}/${tool}`);
+  await expect(page.getByRole("table", { name: "Every permission change, newest first" })).toContainText(
+    `${agent}/${tool}`,
+  );
 });
 
 test("the permission matrix: its screenshot, and no serious accessibility violations", async ({ page }) => {
@@ -141,5 +163,9 @@ test("the permission matrix: its screenshot, and no serious accessibility violat
 
   // the sidebar belongs to the shell (components/shell); this page is the main region
   const { violations } = await new AxeBuilder({ page }).include("main").analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 });

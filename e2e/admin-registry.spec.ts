@@ -9,7 +9,8 @@ test.use({ storageState: storageStateFile("admin") });
 // Pages that build a session, a form and a refresh per step: generous on a busy 2-core machine.
 test.describe.configure({ timeout: 90_000 });
 
-const row = (page: Page, tableName: string, text: string) => page.getByRole("table", { name: tableName }).getByRole("row").filter({ hasText: text });
+const row = (page: Page, tableName: string, text: string) =>
+  page.getByRole("table", { name: tableName }).getByRole("row").filter({ hasText: text });
 
 test("an admin registers an HTTP tool, then disables and enables it", async ({ page }) => {
   const name = `http.crm_${Date.now().toString(36)}`;
@@ -24,7 +25,9 @@ test("an admin registers an HTTP tool, then disables and enables it", async ({ p
   await form.getByLabel("URL", { exact: true }).fill("https://crm.example.com/customers/{{customerId}}");
   // idempotent without the header that carries the key: refused, on the field
   await form.getByRole("button", { name: "Register tool" }).click();
-  await expect(page.getByText("An idempotent tool needs the header that carries the idempotency key (e.g. Idempotency-Key).")).toBeVisible();
+  await expect(
+    page.getByText("An idempotent tool needs the header that carries the idempotency key (e.g. Idempotency-Key)."),
+  ).toBeVisible();
   await expect(form.getByLabel("Idempotency header (idempotent tools)")).toHaveAttribute("aria-invalid", "true");
 
   await form.getByLabel("Idempotency header (idempotent tools)").fill("Idempotency-Key");
@@ -70,9 +73,13 @@ test("an admin adds a person, changes their role and disables them; never themse
   await person.getByRole("button", { name: `Change role of ${email}` }).click();
   await expect(person.getByRole("status")).toContainText(`${email} is now operator.`);
   await page.reload();
-  await expect(row(page, "People who can sign in to the console", email).getByLabel(`Role of ${email}`, { exact: true })).toHaveValue("operator");
+  await expect(
+    row(page, "People who can sign in to the console", email).getByLabel(`Role of ${email}`, { exact: true }),
+  ).toHaveValue("operator");
 
-  await row(page, "People who can sign in to the console", email).getByRole("button", { name: `Disable ${email}` }).click();
+  await row(page, "People who can sign in to the console", email)
+    .getByRole("button", { name: `Disable ${email}` })
+    .click();
   await expect(row(page, "People who can sign in to the console", email)).toContainText("Disabled");
 
   // your own row: no role change, no disabling

@@ -9,7 +9,8 @@ test.use({ storageState: storageStateFile("admin") });
 // Pages that build a session, a form and a refresh per step: generous on a busy 2-core machine.
 test.describe.configure({ timeout: 90_000 });
 
-const tokenRow = (page: Page, name: string) => page.getByRole("table", { name: "API tokens" }).getByRole("row").filter({ hasText: name });
+const tokenRow = (page: Page, name: string) =>
+  page.getByRole("table", { name: "API tokens" }).getByRole("row").filter({ hasText: name });
 
 test("an admin creates an API token, sees it once, and revokes it", async ({ page, request }) => {
   const name = `e2e token ${Date.now()}`;
@@ -46,34 +47,51 @@ test("an admin creates an API token, sees it once, and revokes it", async ({ pag
   await expect(page.getByRole("region", { name: /Copy the token/ })).toHaveCount(0);
 
   // the token works against the API, and its last use shows
-  expect((await request.get("/api/runs?limit=1", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
+  expect((await request.get("/api/runs?limit=1", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
+    200,
+  );
   await page.reload();
   await expect(tokenRow(page, name).getByRole("cell").nth(3)).not.toHaveText("never");
 
   // revoke: a confirmation first; Cancel changes nothing
-  await tokenRow(page, name).getByRole("button", { name: `Revoke token ${name}` }).click();
+  await tokenRow(page, name)
+    .getByRole("button", { name: `Revoke token ${name}` })
+    .click();
   const dialog = page.getByRole("dialog", { name: `Revoke the token “${name}”?` });
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
   await expect(tokenRow(page, name)).toContainText("Active");
 
-  await tokenRow(page, name).getByRole("button", { name: `Revoke token ${name}` }).click();
+  await tokenRow(page, name)
+    .getByRole("button", { name: `Revoke token ${name}` })
+    .click();
   await dialog.getByRole("button", { name: "Revoke token" }).click();
   await expect(dialog).toBeHidden();
   await expect(tokenRow(page, name)).toContainText("Revoked");
   await expect(tokenRow(page, name).getByRole("button", { name: /Revoke/ })).toHaveCount(0);
-  expect((await request.get("/api/runs?limit=1", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
+  expect((await request.get("/api/runs?limit=1", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
+    401,
+  );
 });
 
 // One test per page: axe takes seconds on a busy 2-core machine.
-for (const [path, heading] of [["/admin/tokens", "API tokens"], ["/admin/users", "Users"], ["/admin/tools", "Tools"], ["/admin/agents", "Agents"]] as const) {
+for (const [path, heading] of [
+  ["/admin/tokens", "API tokens"],
+  ["/admin/users", "Users"],
+  ["/admin/tools", "Tools"],
+  ["/admin/agents", "Agents"],
+] as const) {
   test(`${path} has no serious accessibility violations`, async ({ page }) => {
     test.setTimeout(90_000);
     await page.goto(path);
     await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
     // A picture for reviewing the page (test-results only; the matrix is the README's admin picture).
-    await page.screenshot({ path: `test-results/e2e-screenshots/admin-${path.split("/").at(-1)}.png`, fullPage: true, animations: "disabled" });
+    await page.screenshot({
+      path: `test-results/e2e-screenshots/admin-${path.split("/").at(-1)}.png`,
+      fullPage: true,
+      animations: "disabled",
+    });
     // The sidebar belongs to the shell (components/shell); these pages are the main region.
     const { violations } = await new AxeBuilder({ page }).include("main").analyze();
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");

@@ -19,7 +19,10 @@ const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
 const versionsOf = (page: Page, slug: string) => page.getByRole("table", { name: `Versions of ${slug}` });
 /** A version's row, found by its run counts' label (an older row's upgrade button names the newest version too). */
-const versionRow = (page: Page, slug: string, version: string) => versionsOf(page, slug).getByRole("row").filter({ has: page.getByLabel(`${slug} ${version}: `) });
+const versionRow = (page: Page, slug: string, version: string) =>
+  versionsOf(page, slug)
+    .getByRole("row")
+    .filter({ has: page.getByLabel(`${slug} ${version}: `) });
 
 /**
  * A run pinned to a version this deployment no longer loads, as after a deploy of changed code: the
@@ -29,15 +32,24 @@ const versionRow = (page: Page, slug: string, version: string) => versionsOf(pag
 function pinToOldVersion(runId: string, version: string, label: string) {
   const db = new Database(e2eDatabaseUrl().slice("file:".length));
   try {
-    db.prepare(`INSERT INTO "AgentVersion" ("slug", "version", "label", "instructions", "model", "tools", "plan", "firstSeenAt") VALUES ('refund-agent', ?, ?, ?, NULL, '["orders.get","payments.refund"]', '[]', ?)`)
-      .run(version, label, "Refund the order if it qualifies (an older wording).", stored(new Date(Date.now() - 86_400_000)));
+    db.prepare(
+      `INSERT INTO "AgentVersion" ("slug", "version", "label", "instructions", "model", "tools", "plan", "firstSeenAt") VALUES ('refund-agent', ?, ?, ?, NULL, '["orders.get","payments.refund"]', '[]', ?)`,
+    ).run(
+      version,
+      label,
+      "Refund the order if it qualifies (an older wording).",
+      stored(new Date(Date.now() - 86_400_000)),
+    );
     db.prepare(`UPDATE "Run" SET "agentVersion" = ? WHERE "id" = ?`).run(version, runId);
   } finally {
     db.close();
   }
 }
 
-test("an admin reads each agent's versions with their run counts and upgrades an old version's waiting run", async ({ page, request }) => {
+test("an admin reads each agent's versions with their run counts and upgrades an old version's waiting run", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
   const { runId } = await api.startRefundAwaitingApproval();
   const newest = (await api.getRun(runId)).agentVersion;
@@ -72,7 +84,10 @@ test("an admin reads each agent's versions with their run counts and upgrades an
   expect(["QUEUED", "RUNNING", "WAITING_APPROVAL"]).toContain(moved.status);
 });
 
-test("an admin replays a version's recent finished runs on the current code and reads the summary", async ({ page, request }) => {
+test("an admin replays a version's recent finished runs on the current code and reads the summary", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
   const { orderId } = await api.createOrder({ amountCents: 4_500 }); // under the approval limit: the run finishes alone
   const { id: runId } = await api.startRun("refund-agent", { orderId, reason: "Wrong size." });

@@ -8,8 +8,25 @@ import { E2E_API_TOKEN } from "./fixtures";
 //   const api = tetherApi(request);   // the `request` fixture, on the e2e server's baseURL
 //   const { runId, packet } = await api.startRefundAwaitingApproval();
 
-export type ApiRun = { id: string; agent: string; agentVersion: string; status: string; step: number; error: string | null };
-export type ApiPacket = { id: string; runId: string; step: number; kind: string; tool: string; args: Record<string, unknown>; status: string; queue: string; assignee: string | null };
+export type ApiRun = {
+  id: string;
+  agent: string;
+  agentVersion: string;
+  status: string;
+  step: number;
+  error: string | null;
+};
+export type ApiPacket = {
+  id: string;
+  runId: string;
+  step: number;
+  kind: string;
+  tool: string;
+  args: Record<string, unknown>;
+  status: string;
+  queue: string;
+  assignee: string | null;
+};
 
 const TERMINAL = ["COMPLETED", "FAILED", "CANCELLED"];
 
@@ -25,11 +42,17 @@ export function tetherApi(request: APIRequestContext) {
 
   const api = {
     /** A paid order for a new customer (no refund history, so the refund agent's evidence is clean). */
-    createOrder: (input: { amountCents: number; customerName?: string }) => call<{ id: string; customerEmail: string }>("POST", "/api/sandbox/orders", input).then((o) => ({ orderId: o.id, customerEmail: o.customerEmail })),
+    createOrder: (input: { amountCents: number; customerName?: string }) =>
+      call<{ id: string; customerEmail: string }>("POST", "/api/sandbox/orders", input).then((o) => ({
+        orderId: o.id,
+        customerEmail: o.customerEmail,
+      })),
 
     /** Sets fault knobs of one sandbox system (unset knobs keep their value). */
-    setFaults: (system: string, knobs: { latencyMs?: number; errorRate?: number; timeoutAfterApply?: number; holdMs?: number }) =>
-      call<unknown>("PUT", `/api/sandbox/faults/${system}`, knobs),
+    setFaults: (
+      system: string,
+      knobs: { latencyMs?: number; errorRate?: number; timeoutAfterApply?: number; holdMs?: number },
+    ) => call<unknown>("PUT", `/api/sandbox/faults/${system}`, knobs),
 
     /** The effects the sandbox applied for a run (its ledger), optionally of one system. */
     ledger: (runId: string, system?: string) =>
@@ -38,7 +61,8 @@ export function tetherApi(request: APIRequestContext) {
         `/api/sandbox/ledger?runId=${encodeURIComponent(runId)}${system ? `&system=${encodeURIComponent(system)}` : ""}`,
       ).then((r) => r.entries),
 
-    startRun: (agent: string, input: unknown) => call<{ id: string }>("POST", "/api/runs", { agent, input }).then((r) => ({ id: r.id })),
+    startRun: (agent: string, input: unknown) =>
+      call<{ id: string }>("POST", "/api/runs", { agent, input }).then((r) => ({ id: r.id })),
 
     getRun: (id: string) => call<{ run: ApiRun }>("GET", `/api/runs/${id}`).then((r) => r.run),
 
@@ -46,11 +70,15 @@ export function tetherApi(request: APIRequestContext) {
     async waitForStatus(runId: string, statuses: string[], timeoutMs = 20_000): Promise<ApiRun> {
       let run: ApiRun | undefined;
       await expect
-        .poll(async () => {
-          run = await api.getRun(runId);
-          if (!statuses.includes(run.status) && TERMINAL.includes(run.status)) throw new Error(`run ${runId} ended ${run.status} (${run.error}), expected ${statuses.join("/")}`);
-          return run.status;
-        }, { timeout: timeoutMs, message: `run ${runId} to reach ${statuses.join("/")}` })
+        .poll(
+          async () => {
+            run = await api.getRun(runId);
+            if (!statuses.includes(run.status) && TERMINAL.includes(run.status))
+              throw new Error(`run ${runId} ended ${run.status} (${run.error}), expected ${statuses.join("/")}`);
+            return run.status;
+          },
+          { timeout: timeoutMs, message: `run ${runId} to reach ${statuses.join("/")}` },
+        )
         .toMatch(new RegExp(`^(${statuses.join("|")})$`));
       return run!;
     },
@@ -59,10 +87,14 @@ export function tetherApi(request: APIRequestContext) {
     async waitForPacket(runId: string, timeoutMs = 20_000): Promise<ApiPacket> {
       let packet: ApiPacket | undefined;
       await expect
-        .poll(async () => {
-          packet = (await call<{ packets: ApiPacket[] }>("GET", `/api/packets?runId=${runId}&status=pending`)).packets[0];
-          return packet?.id ?? null;
-        }, { timeout: timeoutMs, message: `a pending packet of run ${runId}` })
+        .poll(
+          async () => {
+            packet = (await call<{ packets: ApiPacket[] }>("GET", `/api/packets?runId=${runId}&status=pending`))
+              .packets[0];
+            return packet?.id ?? null;
+          },
+          { timeout: timeoutMs, message: `a pending packet of run ${runId}` },
+        )
         .not.toBeNull();
       return packet!;
     },

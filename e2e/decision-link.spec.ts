@@ -16,18 +16,25 @@ const sqliteDate = (date: Date) => date.toISOString().replace("Z", "+00:00");
 function issueLink(packetId: string, email: string): string {
   const db = new Database(e2eDatabaseUrl().slice("file:".length));
   try {
-    const { digest } = db.prepare(`SELECT "digest" FROM "DecisionPacket" WHERE "id" = ?`).get(packetId) as { digest: string };
+    const { digest } = db.prepare(`SELECT "digest" FROM "DecisionPacket" WHERE "id" = ?`).get(packetId) as {
+      digest: string;
+    };
     const { id: userId } = db.prepare(`SELECT "id" FROM "User" WHERE "email" = ?`).get(email) as { id: string };
     const link = { id: newLinkId(), packetId, userId, digest, expiresAt: new Date(Date.now() + 3_600_000) };
-    db.prepare(`INSERT INTO "DecisionLink" ("id", "packetId", "userId", "digest", "expiresAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(link.id, packetId, userId, digest, sqliteDate(link.expiresAt), sqliteDate(new Date()));
+    db.prepare(
+      `INSERT INTO "DecisionLink" ("id", "packetId", "userId", "digest", "expiresAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(link.id, packetId, userId, digest, sqliteDate(link.expiresAt), sqliteDate(new Date()));
     return linkToken(decisionLinkKey(loadConfig({ TETHER_DATA_DIR: E2E_DATA_DIR })), link);
   } finally {
     db.close();
   }
 }
 
-test("a signed-out reviewer opens a decision link, confirms, and the inbox shows the packet decided by them", async ({ browser, page, request }) => {
+test("a signed-out reviewer opens a decision link, confirms, and the inbox shows the packet decided by them", async ({
+  browser,
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const api = tetherApi(request);
   const { runId, packet } = await api.startRefundAwaitingApproval();
@@ -62,6 +69,8 @@ test("a signed-out reviewer opens a decision link, confirms, and the inbox shows
   }
 
   await page.goto(`/inbox/${packet.id}`);
-  await expect(page.getByText(`This packet is approved (${demoEmail("reviewer")}): there is nothing left to decide.`)).toBeVisible();
+  await expect(
+    page.getByText(`This packet is approved (${demoEmail("reviewer")}): there is nothing left to decide.`),
+  ).toBeVisible();
   await api.waitForStatus(runId, ["COMPLETED"]);
 });

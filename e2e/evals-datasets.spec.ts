@@ -15,7 +15,13 @@ const caseLine = (id: string, title: string, extra: Record<string, unknown> = {}
     tags: ["e2e", "refund"],
     input: { orderId: "ord_1001", reason: "Cancelled within the hour." },
     reviewer: [{ tool: "payments.refund", decision: "approve", delayMs: 20 }],
-    expect: { status: "COMPLETED", output: [{ path: "output.refunded", op: "eq", value: true }], tools: { must: ["payments.refund"] }, approvals: ["payments.refund"], budgets: { steps: 20 } },
+    expect: {
+      status: "COMPLETED",
+      output: [{ path: "output.refunded", op: "eq", value: true }],
+      tools: { must: ["payments.refund"] },
+      approvals: ["payments.refund"],
+      budgets: { steps: 20 },
+    },
     ...extra,
   });
 
@@ -24,11 +30,16 @@ const datasetName = () => `e2e-${Date.now().toString(36)}-${Math.floor(Math.rand
 async function expectNoSeriousAxeViolations(page: Page) {
   // The page's own content; the shared sidebar is checked by the shell's specs.
   const { violations } = await new AxeBuilder({ page }).include("main").analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 }
 
 /** A <Card>: a section headed by its title. */
-const card = (page: Page, title: string) => page.locator("section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+const card = (page: Page, title: string) =>
+  page.locator("section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
 /**
  * The requests a browser context sent whose answer has not arrived yet. An answer's Set-Cookie lands with
@@ -48,7 +59,9 @@ function watchAnswers(context: BrowserContext) {
  * is answered, and swap again while the old cookie came back.
  */
 async function useSessionOf(context: BrowserContext, answers: ReturnType<typeof watchAnswers>, role: "reviewer") {
-  const { cookies } = JSON.parse(readFileSync(storageStateFile(role), "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] };
+  const { cookies } = JSON.parse(readFileSync(storageStateFile(role), "utf8")) as {
+    cookies: Parameters<BrowserContext["addCookies"]>[0];
+  };
   const session = cookies.find((c) => c.name.includes("session-token"))!;
   const current = async () => (await context.cookies()).find((c) => c.name === session.name)?.value;
   let sentBefore: Request[] = [];
@@ -75,7 +88,9 @@ async function fillImportForm(page: Page, name: string, jsonl: string) {
 test.describe("as an admin", () => {
   test.use({ storageState: storageStateFile("admin") });
 
-  test("imports a JSONL dataset (invalid lines listed, nothing imported), reads its cases and exports it", async ({ page }) => {
+  test("imports a JSONL dataset (invalid lines listed, nothing imported), reads its cases and exports it", async ({
+    page,
+  }) => {
     test.slow(); // a whole journey with four accessibility scans
     const name = datasetName();
     await page.goto("/evals/datasets");
@@ -84,9 +99,15 @@ test.describe("as an admin", () => {
     await expectNoSeriousAxeViolations(page);
 
     // one good line, one broken JSON line, one case with a bad id: the server lists both bad lines
-    await fillImportForm(page, name, [caseLine("e2e-approved", "Approved refund"), "{not json", caseLine("Bad Id", "Bad")].join("\n"));
+    await fillImportForm(
+      page,
+      name,
+      [caseLine("e2e-approved", "Approved refund"), "{not json", caseLine("Bad Id", "Bad")].join("\n"),
+    );
     await page.getByRole("button", { name: "Import dataset" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "The dataset was not imported" })).toContainText("2 lines are invalid. Nothing was imported.");
+    await expect(page.getByRole("alert").filter({ hasText: "The dataset was not imported" })).toContainText(
+      "2 lines are invalid. Nothing was imported.",
+    );
     const invalid = page.getByRole("region", { name: "Invalid lines" });
     await expect(invalid.getByRole("listitem")).toHaveCount(2);
     await expect(invalid.getByRole("listitem").first()).toHaveText(/^Line 2: not JSON/);
@@ -97,8 +118,17 @@ test.describe("as an admin", () => {
 
     // the fixed file, uploaded as a file this time
     await page.goto("/evals/datasets/import");
-    const jsonl = [caseLine("e2e-approved", "Approved refund"), "// a comment line", caseLine("e2e-rejected", "Rejected refund", { reviewer: [{ decision: "reject", reason: "Not eligible." }], expect: { status: "COMPLETED" } })].join("\n");
-    await page.getByLabel("JSONL file").setInputFiles({ name: `${name}.jsonl`, mimeType: "application/jsonl", buffer: Buffer.from(jsonl) });
+    const jsonl = [
+      caseLine("e2e-approved", "Approved refund"),
+      "// a comment line",
+      caseLine("e2e-rejected", "Rejected refund", {
+        reviewer: [{ decision: "reject", reason: "Not eligible." }],
+        expect: { status: "COMPLETED" },
+      }),
+    ].join("\n");
+    await page
+      .getByLabel("JSONL file")
+      .setInputFiles({ name: `${name}.jsonl`, mimeType: "application/jsonl", buffer: Buffer.from(jsonl) });
     await expect(page.getByLabel("Dataset name")).toHaveValue(name);
     await expect(page.getByLabel("Cases (JSONL: one case a line)")).toHaveValue(jsonl);
     await page.getByRole("button", { name: "Import dataset" }).click();
@@ -113,11 +143,19 @@ test.describe("as an admin", () => {
     await expectNoSeriousAxeViolations(page);
 
     // export: the download is the same cases, one a line
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export JSONL" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export JSONL" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`^${name}-[0-9a-f]{16}\\.jsonl$`));
-    const exported = readFileSync((await download.path())!, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; reviewer: unknown[] });
+    const exported = readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; reviewer: unknown[] });
     expect(exported.map((c) => c.id)).toEqual(["e2e-approved", "e2e-rejected"]);
-    expect(exported[0].reviewer).toEqual([expect.objectContaining({ tool: "payments.refund", decision: "approve", delayMs: 20 })]);
+    expect(exported[0].reviewer).toEqual([
+      expect.objectContaining({ tool: "payments.refund", decision: "approve", delayMs: 20 }),
+    ]);
 
     // a case: input, scripted reviewer answers, expectations
     await cases.getByRole("link", { name: "Approved refund" }).click();
@@ -147,7 +185,9 @@ test.describe("as an admin", () => {
     // The form is on screen; the session behind it is now a reviewer's (as if the role changed meanwhile).
     await useSessionOf(context, answers, "reviewer");
     await page.getByRole("button", { name: "Import dataset" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "The dataset was not imported" })).toContainText("Your role (reviewer) does not allow this.");
+    await expect(page.getByRole("alert").filter({ hasText: "The dataset was not imported" })).toContainText(
+      "Your role (reviewer) does not allow this.",
+    );
     await page.goto(`/evals/datasets/${name}`);
     await expect(page.getByRole("heading", { name: `Dataset ${name}` })).toHaveCount(0);
   });

@@ -13,14 +13,30 @@ test.describe.configure({ mode: "serial" });
 const CLI_TIMEOUT_MS = 240_000;
 
 function runEvalCli(cases: string): string {
-  const result = spawnSync("npx", ["tsx", "scripts/eval.ts", "--dataset", "default", "--case", cases, "--faults", "none", "--report", `${E2E_DATA_DIR}/evals/report-${Date.now()}.json`], {
-    env: { ...process.env, DATABASE_URL: e2eDatabaseUrl(), TETHER_DATA_DIR: E2E_DATA_DIR },
-    encoding: "utf8",
-    timeout: CLI_TIMEOUT_MS,
-  });
+  const result = spawnSync(
+    "npx",
+    [
+      "tsx",
+      "scripts/eval.ts",
+      "--dataset",
+      "default",
+      "--case",
+      cases,
+      "--faults",
+      "none",
+      "--report",
+      `${E2E_DATA_DIR}/evals/report-${Date.now()}.json`,
+    ],
+    {
+      env: { ...process.env, DATABASE_URL: e2eDatabaseUrl(), TETHER_DATA_DIR: E2E_DATA_DIR },
+      encoding: "utf8",
+      timeout: CLI_TIMEOUT_MS,
+    },
+  );
   const id = /eval run (evr_\w+)/.exec(result.stdout)?.[1];
   // exit 1 = a score under its threshold: still a stored eval run; 2 = the CLI itself failed
-  if (!id || (result.status !== 0 && result.status !== 1)) throw new Error(`eval CLI failed (${result.status}): ${result.stdout}\n${result.stderr}`);
+  if (!id || (result.status !== 0 && result.status !== 1))
+    throw new Error(`eval CLI failed (${result.status}): ${result.stdout}\n${result.stderr}`);
   return id;
 }
 
@@ -36,10 +52,18 @@ test.beforeAll(async () => {
 async function expectNoSeriousAxeViolations(page: Page) {
   // The page's own content; the shared sidebar is checked by the shell's specs.
   const { violations } = await new AxeBuilder({ page }).include("main").analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 }
 
-const card = (page: Page, title: string | RegExp) => page.locator("section").filter({ has: page.getByRole("heading", { name: title }) }).last();
+const card = (page: Page, title: string | RegExp) =>
+  page
+    .locator("section")
+    .filter({ has: page.getByRole("heading", { name: title }) })
+    .last();
 
 test("the eval runs list and the chart of each score over eval runs", async ({ page }) => {
   await page.goto("/evals?dataset=default");
@@ -47,7 +71,9 @@ test("the eval runs list and the chart of each score over eval runs", async ({ p
   const chart = page.getByRole("img", { name: "Completion score over eval runs" });
   await expect(chart).toBeVisible();
   // the accessible description carries the numbers: both runs passed every completion check
-  await expect(chart).toHaveAccessibleDescription(/Completion over \d+ eval runs?, oldest first: .*100%\. Threshold 95%\./);
+  await expect(chart).toHaveAccessibleDescription(
+    /Completion over \d+ eval runs?, oldest first: .*100%\. Threshold 95%\./,
+  );
   await expect(page.getByRole("img", { name: /score over eval runs$/ })).toHaveCount(7);
   await page.getByText("Show the scores as a table").click();
   const history = page.getByRole("table", { name: "Scores of each finished eval run, oldest first" });

@@ -8,7 +8,10 @@ import { openCell, ruleForm, cellLink } from "./permission-matrix";
 
 test.use({ storageState: storageStateFile("admin") });
 
-test("a packet's deadline counts down live, in the inbox row and on the packet, with what happens at expiry", async ({ page, request }) => {
+test("a packet's deadline counts down live, in the inbox row and on the packet, with what happens at expiry", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const { packet } = await tetherApi(request).startDeployAwaitingApproval(); // its gate: 1 h, then escalate to oncall
 
@@ -29,7 +32,9 @@ test("a packet's deadline counts down live, in the inbox row and on the packet, 
   await expect(row).toContainText("then it escalates to oncall");
 });
 
-test("an admin writes 'skip the gate when amountCents ≤ 2000'; the matrix says it in words; a rule that asks no one refuses it", async ({ page }) => {
+test("an admin writes 'skip the gate when amountCents ≤ 2000'; the matrix says it in words; a rule that asks no one refuses it", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const agent = "deploy-agent";
   const tool = "mail.send"; // deploy-agent has no rule of its own for it
@@ -51,14 +56,21 @@ test("an admin writes 'skip the gate when amountCents ≤ 2000'; the matrix says
 
   await form.getByLabel("Effect", { exact: true }).selectOption({ label: "Require approval" });
   await form.getByRole("button", { name: "Add rule" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Saved ${agent}/${tool} (all steps): require approval, version 1` })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: `Saved ${agent}/${tool} (all steps): require approval, version 1` }),
+  ).toBeVisible();
   try {
-    await expect(cellLink(page, agent, tool)).toHaveAccessibleName(`${agent} × ${tool}: Require approval, 1 condition, skip the gate when amountCents ≤ 2000`);
+    await expect(cellLink(page, agent, tool)).toHaveAccessibleName(
+      `${agent} × ${tool}: Require approval, 1 condition, skip the gate when amountCents ≤ 2000`,
+    );
     await expect(cellLink(page, agent, tool)).toContainText("skip the gate when amountCents ≤ 2000");
   } finally {
     const saved = ruleForm(page, agent, tool);
     await saved.getByRole("button", { name: "Remove rule" }).click();
-    await page.getByRole("dialog", { name: `Remove the rule ${agent}/${tool}?` }).getByRole("button", { name: "Remove rule" }).click();
+    await page
+      .getByRole("dialog", { name: `Remove the rule ${agent}/${tool}?` })
+      .getByRole("button", { name: "Remove rule" })
+      .click();
     await expect(page.getByRole("status").filter({ hasText: `Removed ${agent}/${tool}.` })).toBeVisible();
   }
 });

@@ -18,23 +18,54 @@ const CREDIT_SCHEMA = {
   additionalProperties: false,
 };
 
-test("a gate requested by the Python client is edited and approved in the inbox; the waiting process gets the edited arguments", async ({ page, baseURL }) => {
+test("a gate requested by the Python client is edited and approved in the inbox; the waiting process gets the edited arguments", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const account = `acct_${randomUUID().slice(0, 8)}`;
-  const python = spawn("/usr/bin/python3", [
-    "-B", "clients/python/tether_gate.py",
-    "--tool", "billing.issue_credit",
-    "--args", JSON.stringify({ account, amountCents: 5_000, note: "late parcel" }),
-    "--schema", JSON.stringify(CREDIT_SCHEMA),
-    "--description", `Credit ${account} for a late parcel.`,
-    "--timeout", "90",
-  ], { env: { PATH: "/usr/bin:/bin", TETHER_URL: baseURL!, TETHER_TOKEN: E2E_API_TOKEN } as unknown as NodeJS.ProcessEnv });
+  const python = spawn(
+    "/usr/bin/python3",
+    [
+      "-B",
+      "clients/python/tether_gate.py",
+      "--tool",
+      "billing.issue_credit",
+      "--args",
+      JSON.stringify({ account, amountCents: 5_000, note: "late parcel" }),
+      "--schema",
+      JSON.stringify(CREDIT_SCHEMA),
+      "--description",
+      `Credit ${account} for a late parcel.`,
+      "--timeout",
+      "90",
+    ],
+    {
+      env: { PATH: "/usr/bin:/bin", TETHER_URL: baseURL!, TETHER_TOKEN: E2E_API_TOKEN } as unknown as NodeJS.ProcessEnv,
+    },
+  );
   const out = { stdout: "", stderr: "", code: null as number | null };
-  python.stdout.on("data", (chunk) => { out.stdout += chunk; });
-  python.stderr.on("data", (chunk) => { out.stderr += chunk; });
-  const exited = new Promise<number | null>((resolve) => python.on("exit", (code) => { out.code = code; resolve(code); }));
+  python.stdout.on("data", (chunk) => {
+    out.stdout += chunk;
+  });
+  python.stderr.on("data", (chunk) => {
+    out.stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    python.on("exit", (code) => {
+      out.code = code;
+      resolve(code);
+    }),
+  );
   try {
-    await expect.poll(() => /gate (\S+) is waiting/.exec(out.stderr)?.[1] ?? (out.code !== null ? `exited ${out.code}: ${out.stderr}` : null), { timeout: 30_000, message: "the Python client opened a gate" }).toMatch(/^[^ ]+$/);
+    await expect
+      .poll(
+        () =>
+          /gate (\S+) is waiting/.exec(out.stderr)?.[1] ??
+          (out.code !== null ? `exited ${out.code}: ${out.stderr}` : null),
+        { timeout: 30_000, message: "the Python client opened a gate" },
+      )
+      .toMatch(/^[^ ]+$/);
     const gateId = /gate (\S+) is waiting/.exec(out.stderr)![1];
 
     // The inbox lists it under its tool (a requested action is Tether's tool "external:<tool>"); the reviewer opens it.
@@ -58,7 +89,9 @@ test("a gate requested by the Python client is edited and approved in the inbox;
     await expect(page.getByText("Decision recorded. The packet is now edited.")).toBeVisible();
 
     // The waiting Python process prints the arguments it may act on: the edited ones.
-    expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r(`still running: ${out.stderr}`), 60_000))])).toBe(0);
+    expect(
+      await Promise.race([exited, new Promise((r) => setTimeout(() => r(`still running: ${out.stderr}`), 60_000))]),
+    ).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({ account, amountCents: 2_500, note: "late parcel" });
     expect(out.stderr).toContain(`gate ${gateId} edited by reviewer@example.com`);
   } finally {

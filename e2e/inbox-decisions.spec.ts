@@ -21,9 +21,14 @@ async function expectNoSeriousAxeViolations(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-test("a reviewer approves, edits (an invalid amount first), rejects and redirects refunds, and the runs continue", async ({ page, request }) => {
+test("a reviewer approves, edits (an invalid amount first), rejects and redirects refunds, and the runs continue", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
-  const [approve, edit, reject, redirect] = await Promise.all([1, 2, 3, 4].map(() => api.startRefundAwaitingApproval(24_000)));
+  const [approve, edit, reject, redirect] = await Promise.all(
+    [1, 2, 3, 4].map(() => api.startRefundAwaitingApproval(24_000)),
+  );
 
   // Approve: the packet says what would happen, in words and arguments, with evidence and the run.
   await page.goto(`/inbox/${approve.packet.id}`);
@@ -96,14 +101,20 @@ test("a reviewer approves, edits (an invalid amount first), rejects and redirect
 
   // The history shows who decided, and what the runs did next.
   await page.goto("/inbox/history");
-  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: new RegExp(`^Run ${reject.runId}: `) }) });
+  const row = page
+    .getByRole("row")
+    .filter({ has: page.getByRole("link", { name: new RegExp(`^Run ${reject.runId}: `) }) });
   await expect(row).toContainText("Rejected");
   await expect(row).toContainText(demoEmail("reviewer"));
   await expect(row).toContainText("reason: The customer already got a voucher.");
   await expect(row.getByRole("link", { name: new RegExp(`^Run ${reject.runId}: `) })).toContainText("Completed");
 });
 
-test("two reviewers decide the same packet: one wins, the other is told it lost the race", async ({ page, browser, request }) => {
+test("two reviewers decide the same packet: one wins, the other is told it lost the race", async ({
+  page,
+  browser,
+  request,
+}) => {
   const { packet } = await tetherApi(request).startRefundAwaitingApproval(24_000);
   const otherContext = await browser.newContext({ storageState: storageStateFile("operator") });
   const other = await otherContext.newPage();
@@ -115,19 +126,31 @@ test("two reviewers decide the same packet: one wins, the other is told it lost 
 
   await page.goto(`/inbox/${packet.id}`);
   await page.getByRole("button", { name: "Approve", exact: true }).click();
-  await page.getByRole("dialog", { name: "Approve this action?" }).getByRole("button", { name: "Confirm approval" }).click();
+  await page
+    .getByRole("dialog", { name: "Approve this action?" })
+    .getByRole("button", { name: "Confirm approval" })
+    .click();
   await expect(page.getByText("Decision recorded. The packet is now approved.")).toBeVisible();
 
   await other.getByRole("button", { name: "Reject", exact: true }).click();
-  await expect(other.getByText(`Someone else decided this packet first. This packet was already decided (approved) by ${demoEmail("reviewer")}.`)).toBeVisible();
+  await expect(
+    other.getByText(
+      `Someone else decided this packet first. This packet was already decided (approved) by ${demoEmail("reviewer")}.`,
+    ),
+  ).toBeVisible();
   await expect(packetStatus(other)).toHaveText("Approved");
   // Once its live poll gets through again, the page says who decided while it was open.
   await other.unroute("**/api/console/packets/**");
-  await expect(other.getByText(`This packet was decided while you had it open: approved by ${demoEmail("reviewer")}.`)).toBeVisible({ timeout: 10_000 });
+  await expect(
+    other.getByText(`This packet was decided while you had it open: approved by ${demoEmail("reviewer")}.`),
+  ).toBeVisible({ timeout: 10_000 });
   await otherContext.close();
 });
 
-test("keyboard: j/k choose a packet on the list, a asks to confirm a high-impact approval, Enter confirms", async ({ page, request }) => {
+test("keyboard: j/k choose a packet on the list, a asks to confirm a high-impact approval, Enter confirms", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
   await page.goto("/inbox?tool=deploys.run_migration");
   await expect(page.getByRole("heading", { name: "Inbox", level: 1 })).toBeVisible();
@@ -165,13 +188,20 @@ test("keyboard: j/k choose a packet on the list, a asks to confirm a high-impact
   await api.waitForStatus(second.runId, ["COMPLETED"]);
 });
 
-test("bulk: two refunds approved at once, each listed in the confirmation, each with its own result", async ({ page, request }) => {
+test("bulk: two refunds approved at once, each listed in the confirmation, each with its own result", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
-  const [first, second] = await Promise.all([api.startRefundAwaitingApproval(15_000), api.startRefundAwaitingApproval(16_000)]);
+  const [first, second] = await Promise.all([
+    api.startRefundAwaitingApproval(15_000),
+    api.startRefundAwaitingApproval(16_000),
+  ]);
   await page.goto("/inbox?tool=payments.refund&sort=age");
   await expect(page).toHaveURL(/tool=payments\.refund/);
   await expect(page.getByTestId("inbox-count")).toHaveText(/^\d+\s*\(\d+ pending/);
-  for (const { packet } of [first, second]) await page.getByRole("checkbox", { name: `Select payments.refund packet ${packet.id}` }).check();
+  for (const { packet } of [first, second])
+    await page.getByRole("checkbox", { name: `Select payments.refund packet ${packet.id}` }).check();
   await page.getByRole("region", { name: "Bulk decision" }).getByRole("button", { name: "Approve 2 selected" }).click();
   const confirm = page.getByRole("dialog", { name: "Approve 2 actions?" });
   const actions = confirm.getByRole("list", { name: "Actions to decide" }).getByRole("listitem");

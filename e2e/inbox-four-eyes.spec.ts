@@ -16,7 +16,11 @@ const setApprovals = (page: Page, approvals: number) =>
     await form.getByLabel("Approvals needed").fill(String(approvals));
   });
 
-test("a refund that needs two approvers: the first approval is recorded, a different reviewer's lets the run act", async ({ page, request, browser }) => {
+test("a refund that needs two approvers: the first approval is recorded, a different reviewer's lets the run act", async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const api = tetherApi(request);
   await setApprovals(page, 2);
@@ -29,7 +33,9 @@ test("a refund that needs two approvers: the first approval is recorded, a diffe
       const choices = reviewer.getByRole("radiogroup", { name: "Decision" });
       await expect(choices.getByRole("radio", { name: "Edit" })).toHaveCount(0); // an edited action would skip the first approver's check
       await approveHighImpact(reviewer);
-      await expect(reviewer.getByText("Your approval is recorded. A different reviewer must give the next one.")).toBeVisible();
+      await expect(
+        reviewer.getByText("Your approval is recorded. A different reviewer must give the next one."),
+      ).toBeVisible();
       await expect(reviewer.getByText(/approved so far by reviewer@example\.com\. You approved already/)).toBeVisible();
       await expect(reviewer.getByRole("form", { name: "Approve packet" })).toHaveCount(0);
     });
@@ -47,7 +53,12 @@ test("a refund that needs two approvers: the first approval is recorded, a diffe
     expect(ledger.entries).toHaveLength(1);
     await page.goto(`/runs/${runId}`);
     await page.getByLabel("Filter events").fill("gate.approval_recorded");
-    await expect(page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "gate.approval_recorded" })).toContainText("reviewer@example.com approved (1 of 2)");
+    await expect(
+      page
+        .getByRole("region", { name: "Trace events" })
+        .getByRole("listitem")
+        .filter({ hasText: "gate.approval_recorded" }),
+    ).toContainText("reviewer@example.com approved (1 of 2)");
   } finally {
     await setApprovals(page, 1); // the demo rule back, for every other spec
   }

@@ -10,14 +10,20 @@ import { storageStateFile } from "./fixtures";
 test.use({ storageState: storageStateFile("operator") });
 test.describe.configure({ timeout: 180_000 });
 
-test("an operator settles an unknown outcome with Check now and It happened; the migration ran once and the run completes", async ({ page, request }) => {
+test("an operator settles an unknown outcome with Check now and It happened; the migration ran once and the run completes", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
   const { runId, packet } = await api.startDeployAwaitingApproval();
   await api.setFaults("deploys", { timeoutAfterApply: 1, holdMs: 300 }); // the next migration runs, its answer is lost
   try {
     await page.goto(`/inbox/${packet.id}`);
     await page.getByRole("button", { name: "Approve", exact: true }).click();
-    await page.getByRole("dialog", { name: "Approve this action?" }).getByRole("button", { name: "Confirm approval" }).click();
+    await page
+      .getByRole("dialog", { name: "Approve this action?" })
+      .getByRole("button", { name: "Confirm approval" })
+      .click();
     await expect(page.getByText("Decision recorded. The packet is now approved.")).toBeVisible();
     await api.waitForStatus(runId, ["NEEDS_ATTENTION"], 60_000);
   } finally {
@@ -28,7 +34,12 @@ test("an operator settles an unknown outcome with Check now and It happened; the
 
   await page.goto(`/inbox/${inDoubt.id}`);
   const decisions = page.getByRole("radiogroup", { name: "Decision" });
-  await expect(decisions.getByRole("radio")).toHaveText(["It happened", "It did not happen — run it again", "It did not happen — skip it", "Redirect"]);
+  await expect(decisions.getByRole("radio")).toHaveText([
+    "It happened",
+    "It did not happen — run it again",
+    "It did not happen — skip it",
+    "Redirect",
+  ]);
   await expect(page.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
 
   // Running it again needs the person to say they checked.

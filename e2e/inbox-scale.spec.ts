@@ -22,13 +22,24 @@ test("a reviewer filters a queue of thousands, pages through it and selects acro
   // (with them) at the end.
   const sqliteDate = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
   const now = Date.now();
-  db.prepare(`INSERT INTO "Run" ("id", "agentSlug", "agentVersion", "status", "input", "state", "createdAt", "updatedAt") VALUES (?, 'refund-agent', '1', 'WAITING_APPROVAL', '{}', '{}', ?, ?)`).run(runId, sqliteDate(now), sqliteDate(now));
+  db.prepare(
+    `INSERT INTO "Run" ("id", "agentSlug", "agentVersion", "status", "input", "state", "createdAt", "updatedAt") VALUES (?, 'refund-agent', '1', 'WAITING_APPROVAL', '{}', '{}', ?, ?)`,
+  ).run(runId, sqliteDate(now), sqliteDate(now));
   try {
-    const insert = db.prepare(`INSERT INTO "DecisionPacket" ("id", "runId", "step", "kind", "tool", "args", "digest", "status", "requestedBy", "packet", "queue", "createdAt", "changedAt", "capability", "impactRank")
+    const insert =
+      db.prepare(`INSERT INTO "DecisionPacket" ("id", "runId", "step", "kind", "tool", "args", "digest", "status", "requestedBy", "packet", "queue", "createdAt", "changedAt", "capability", "impactRank")
       VALUES (?, ?, ?, 'APPROVAL', 'docs.update', '{}', 'd', 'PENDING', 'agent:refund-agent', ?, ?, ?, ?, 'execute', 2)`);
     db.transaction(() => {
       for (let i = 0; i < QUEUE_SIZE; i++) {
-        insert.run(`pkt_${queue}_${String(i).padStart(4, "0")}`, runId, i, JSON.stringify({ impact: `update doc ${i}`, evidence: [], options: ["approve", "reject"] }), queue, sqliteDate(now - i * 1000), sqliteDate(now));
+        insert.run(
+          `pkt_${queue}_${String(i).padStart(4, "0")}`,
+          runId,
+          i,
+          JSON.stringify({ impact: `update doc ${i}`, evidence: [], options: ["approve", "reject"] }),
+          queue,
+          sqliteDate(now - i * 1000),
+          sqliteDate(now),
+        );
       }
     })();
     await page.goto(`/inbox?queue=${queue}&sort=age`);
@@ -56,7 +67,10 @@ test("a reviewer filters a queue of thousands, pages through it and selects acro
   }
 });
 
-test("a packet decided in another tab leaves the list on its own, through the change feed's stream", async ({ page, request }) => {
+test("a packet decided in another tab leaves the list on its own, through the change feed's stream", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
   const { packet } = await api.startRefundAwaitingApproval(24_000);
   // Earlier specs leave packets pending: a queue of its own puts this one on the first page.
@@ -66,13 +80,18 @@ test("a packet decided in another tab leaves the list on its own, through the ch
   db.close();
 
   // The feed streams (GET /api/console/packets/stream): the page is live once its stream is open.
-  const streamOpened = page.waitForResponse((r) => r.url().includes("/api/console/packets/stream") && r.status() === 200);
+  const streamOpened = page.waitForResponse(
+    (r) => r.url().includes("/api/console/packets/stream") && r.status() === 200,
+  );
   await page.goto(`/inbox?queue=${queue}`);
   const checkbox = page.getByRole("checkbox", { name: `Select ${packet.tool} packet ${packet.id}` });
   await expect(checkbox).toBeVisible();
   await streamOpened;
 
-  const decided = await request.post(`/api/packets/${packet.id}/decision`, { headers: { authorization: `Bearer ${E2E_API_TOKEN}` }, data: { decision: "reject", reason: "Decided in another tab." } });
+  const decided = await request.post(`/api/packets/${packet.id}/decision`, {
+    headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
+    data: { decision: "reject", reason: "Decided in another tab." },
+  });
   expect(decided.ok(), await decided.text()).toBe(true);
   // The decision is told to the stream as it commits; 2 s leaves room for two shared cores under a full e2e run.
   await expect(checkbox).toBeHidden({ timeout: 2_000 });

@@ -16,5 +16,8 @@ export async function asRole<T>(browser: Browser, role: E2eRole, act: (page: Pag
 /** Approves the packet open on `page`; the demo's refunds and migrations are high impact, so it confirms. */
 export async function approveHighImpact(page: Page) {
   await page.getByRole("form", { name: "Approve packet" }).getByRole("button", { name: "Approve" }).click();
-  await page.getByRole("dialog", { name: "Approve this action?" }).getByRole("button", { name: "Confirm approval" }).click();
+  await page
+    .getByRole("dialog", { name: "Approve this action?" })
+    .getByRole("button", { name: "Confirm approval" })
+    .click();
 }

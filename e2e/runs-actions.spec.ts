@@ -26,7 +26,9 @@ test.describe("as an operator", () => {
     await expect(page.getByTestId("run-status")).toContainText("Cancelled");
     await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
     await page.getByLabel("Filter events").fill("run.cancelled"); // the virtualized timeline renders only rows in view
-    await expect(page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "run.cancelled" })).toContainText("Wrong customer");
+    await expect(
+      page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "run.cancelled" }),
+    ).toContainText("Wrong customer");
     expect((await api.getRun(runId)).status).toBe("CANCELLED");
   });
 
@@ -42,7 +44,9 @@ test.describe("as an operator", () => {
     // The fork's header links back to the run it came from.
     await expect(page.getByRole("link", { name: runId, exact: true })).toBeVisible();
     await page.getByLabel("Filter events").fill("run.forked");
-    await expect(page.getByRole("region", { name: "Trace events" }).getByText("run.forked", { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole("region", { name: "Trace events" }).getByText("run.forked", { exact: true }),
+    ).toBeVisible();
   });
 });
 
@@ -54,6 +58,7 @@ test.describe("as a reviewer", () => {
     await page.goto(`/runs/${runId}`);
     await expect(page.getByRole("region", { name: "Trace events" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Run actions" })).toHaveCount(0);
-    for (const name of ["Cancel run", "Fork run", "Retry failed step", "Resume run"]) await expect(page.getByRole("button", { name })).toHaveCount(0);
+    for (const name of ["Cancel run", "Fork run", "Retry failed step", "Resume run"])
+      await expect(page.getByRole("button", { name })).toHaveCount(0);
   });
 });

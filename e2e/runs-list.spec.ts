@@ -4,7 +4,11 @@ import { tetherApi } from "./api";
 
 // The runs list: search by run id and by input text, agent and status filters, keyset paging.
 
-const bodyRows = (page: Page) => page.getByRole("table").getByRole("row").filter({ has: page.getByRole("cell") });
+const bodyRows = (page: Page) =>
+  page
+    .getByRole("table")
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell") });
 
 test("search, filters and paging", async ({ page, request }) => {
   test.setTimeout(90_000);
@@ -12,7 +16,8 @@ test("search, filters and paging", async ({ page, request }) => {
   // 52 runs that share a word in their input, so the search narrows the list to exactly them.
   const tag = `pagetest${Date.now().toString(36)}`;
   const ids: string[] = [];
-  for (let i = 0; i < 52; i++) ids.push((await api.startRun("deploy-agent", { migration: `0900_${tag}_${i}`, reason: `Paging test ${tag}` })).id);
+  for (let i = 0; i < 52; i++)
+    ids.push((await api.startRun("deploy-agent", { migration: `0900_${tag}_${i}`, reason: `Paging test ${tag}` })).id);
 
   await page.goto("/runs");
   await page.getByLabel("Search").fill(tag);
@@ -56,9 +61,15 @@ test("search, filters and paging", async ({ page, request }) => {
   await expect(page.getByRole("heading", { level: 1, name: ids[7] })).toBeVisible();
 });
 
-test("a version filter (the agents page links here with one) is shown, and can be removed", async ({ page, request }) => {
+test("a version filter (the agents page links here with one) is shown, and can be removed", async ({
+  page,
+  request,
+}) => {
   const api = tetherApi(request);
-  const { id } = await api.startRun("deploy-agent", { migration: `0901_version_${Date.now().toString(36)}`, reason: "Version filter test" });
+  const { id } = await api.startRun("deploy-agent", {
+    migration: `0901_version_${Date.now().toString(36)}`,
+    reason: "Version filter test",
+  });
   const { agentVersion } = await api.getRun(id);
 
   await page.goto(`/runs?agent=deploy-agent&version=${encodeURIComponent(agentVersion)}&q=${id}`);

@@ -9,9 +9,14 @@ import { approveHighImpact, asRole } from "./inbox";
 
 const trace = (page: Page) => page.getByRole("region", { name: "Trace events" });
 const status = (page: Page) => page.getByTestId("run-status");
-const checkpointList = (page: Page) => page.locator("section").filter({ has: page.getByRole("heading", { name: "Checkpoints", exact: true }) });
+const checkpointList = (page: Page) =>
+  page.locator("section").filter({ has: page.getByRole("heading", { name: "Checkpoints", exact: true }) });
 
-test("an operator follows a running deploy run live, then inspects a checkpoint and a diff", async ({ page, request, browser }) => {
+test("an operator follows a running deploy run live, then inspects a checkpoint and a diff", async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(90_000);
   const api = tetherApi(request);
   const { runId, packet } = await api.startDeployAwaitingApproval();
@@ -26,7 +31,9 @@ test("an operator follows a running deploy run live, then inspects a checkpoint 
   const checkpointLinks = checkpointList(page).getByRole("link", { name: /^#\d+ · step/ });
   const checkpointsAtLoad = await checkpointLinks.count();
   const snapshotRequests: string[] = [];
-  page.on("request", (request) => { if (new URL(request.url()).pathname.endsWith(`/runs/${runId}/snapshot`)) snapshotRequests.push(request.url()); });
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith(`/runs/${runId}/snapshot`)) snapshotRequests.push(request.url());
+  });
 
   // Someone else — a reviewer, in their own browser — approves the packet from the inbox.
   await asRole(browser, "reviewer", async (inbox) => {
@@ -40,7 +47,9 @@ test("an operator follows a running deploy run live, then inspects a checkpoint 
   await expect(decision).toBeVisible({ timeout: 15_000 });
   await expect(decision).toContainText("Human decision");
   await expect(decision).toContainText(/decided approve on deploys\.run_migration after/);
-  await expect(trace(page).getByRole("listitem").filter({ hasText: "tool.call" }).filter({ hasText: "deploys.run_migration" })).toBeVisible({ timeout: 15_000 });
+  await expect(
+    trace(page).getByRole("listitem").filter({ hasText: "tool.call" }).filter({ hasText: "deploys.run_migration" }),
+  ).toBeVisible({ timeout: 15_000 });
   await expect(status(page)).not.toContainText("Waiting approval", { timeout: 15_000 });
   // New checkpoints reach the open page through the run's snapshot (not the whole page): the list grows in place.
   await expect.poll(() => checkpointLinks.count(), { timeout: 15_000 }).toBeGreaterThan(checkpointsAtLoad);
@@ -65,7 +74,9 @@ test("an operator follows a running deploy run live, then inspects a checkpoint 
 
   // A past checkpoint's state, then the diff between the first and the latest checkpoint.
   await page.reload();
-  await checkpointList(page).getByRole("link", { name: /^#1 · step 0/ }).click();
+  await checkpointList(page)
+    .getByRole("link", { name: /^#1 · step 0/ })
+    .click();
   await expect(page.getByRole("heading", { name: "State at checkpoint #1" })).toBeVisible();
   await expect(page).toHaveURL(/checkpoint=1$/);
 

@@ -31,5 +31,7 @@ test("an operator retries a run that failed while the payment provider was down"
   await api.waitForStatus(runId, ["COMPLETED"], 30_000);
   expect(await api.ledger(runId, "payments")).toHaveLength(1);
   await page.getByLabel("Filter events").fill("run.retried");
-  await expect(page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "run.retried" })).toContainText("by operator@example.com — The payment provider is back.");
+  await expect(
+    page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "run.retried" }),
+  ).toContainText("by operator@example.com — The payment provider is back.");
 });

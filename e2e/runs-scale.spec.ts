@@ -24,19 +24,43 @@ const stored = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00")
  * With better-sqlite3: Playwright's runner cannot load Prisma's generated client.
  */
 function insertLongRun(db: Database.Database, runId: string) {
-  const state = JSON.stringify(initialState({ agent: { slug: "refund-agent", version: "1", instructionsHash: "0".repeat(64) }, instructions: "Refund the order if it qualifies.", input: null }));
+  const state = JSON.stringify(
+    initialState({
+      agent: { slug: "refund-agent", version: "1", instructionsHash: "0".repeat(64) },
+      instructions: "Refund the order if it qualifies.",
+      input: null,
+    }),
+  );
   const start = Date.now() - EVENTS * 1000;
-  const insertEvent = db.prepare(`INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at") VALUES (?, ?, ?, ?, ?, ?)`);
-  const insertCheckpoint = db.prepare(`INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt") VALUES (?, ?, ?, ?, 0, ?)`);
+  const insertEvent = db.prepare(
+    `INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at") VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const insertCheckpoint = db.prepare(
+    `INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt") VALUES (?, ?, ?, ?, 0, ?)`,
+  );
   db.transaction(() => {
-    db.prepare(`INSERT INTO "Run" ("id", "agentSlug", "agentVersion", "status", "input", "state", "stateSeq", "eventSeq", "createdAt", "updatedAt") VALUES (?, 'refund-agent', '1', 'COMPLETED', '{}', ?, ?, ?, ?, ?)`)
-      .run(runId, state, CHECKPOINTS, EVENTS, stored(start), stored(start + EVENTS * 1000));
+    db.prepare(
+      `INSERT INTO "Run" ("id", "agentSlug", "agentVersion", "status", "input", "state", "stateSeq", "eventSeq", "createdAt", "updatedAt") VALUES (?, 'refund-agent', '1', 'COMPLETED', '{}', ?, ?, ?, ?, ?)`,
+    ).run(runId, state, CHECKPOINTS, EVENTS, stored(start), stored(start + EVENTS * 1000));
     for (let seq = 1; seq <= EVENTS; seq++) {
       const type = EVENT_TYPES[seq % EVENT_TYPES.length];
-      const data = type === "tool.call" ? { tool: "orders.get", attempt: 1, latencyMs: 12 } : type === "model.decision" ? { decision: { kind: "call", tool: "orders.get" } } : { tool: "orders.get", effect: "allow" };
-      insertEvent.run(runId, seq, Math.floor((seq - 1) / 10), type, JSON.stringify({ ...data, note: `event ${seq}` }), stored(start + seq * 1000));
+      const data =
+        type === "tool.call"
+          ? { tool: "orders.get", attempt: 1, latencyMs: 12 }
+          : type === "model.decision"
+            ? { decision: { kind: "call", tool: "orders.get" } }
+            : { tool: "orders.get", effect: "allow" };
+      insertEvent.run(
+        runId,
+        seq,
+        Math.floor((seq - 1) / 10),
+        type,
+        JSON.stringify({ ...data, note: `event ${seq}` }),
+        stored(start + seq * 1000),
+      );
     }
-    for (let seq = 1; seq <= CHECKPOINTS; seq++) insertCheckpoint.run(runId, seq, seq - 1, state, stored(start + seq * 10_000));
+    for (let seq = 1; seq <= CHECKPOINTS; seq++)
+      insertCheckpoint.run(runId, seq, seq - 1, state, stored(start + seq * 10_000));
   })();
 }
 
@@ -62,7 +86,8 @@ test("the run page of a 5,000-event run scrolls to its end", async ({ page }) =>
     // Each scroll to the bottom reads the next page of events, until the run's last one. (Scrolled again
     // until the page grows: a scroll before the page has hydrated is not seen.)
     const status = page.getByText(/^Showing [\d,]+ of [\d,]+ events/);
-    const heldEvents = async () => Number((await status.textContent())?.match(/of ([\d,]+) events/)?.[1].replaceAll(",", ""));
+    const heldEvents = async () =>
+      Number((await status.textContent())?.match(/of ([\d,]+) events/)?.[1].replaceAll(",", ""));
     for (let held = 200; held < EVENTS; held = await heldEvents()) {
       await expect(async () => {
         await trace.evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
@@ -75,7 +100,9 @@ test("the run page of a 5,000-event run scrolls to its end", async ({ page }) =>
     expect(await trace.getByRole("listitem").count()).toBeLessThan(60);
 
     // Checkpoints: the newest page, then the next one down on request.
-    const checkpoints = page.locator("section").filter({ has: page.getByRole("heading", { name: "Checkpoints", exact: true }) });
+    const checkpoints = page
+      .locator("section")
+      .filter({ has: page.getByRole("heading", { name: "Checkpoints", exact: true }) });
     await expect(checkpoints.getByRole("link", { name: /^#500 · step 499/ })).toBeVisible();
     await expect(checkpoints.getByRole("link", { name: /^#\d+ · step/ })).toHaveCount(50);
     await checkpoints.getByRole("button", { name: "Show older checkpoints" }).click();

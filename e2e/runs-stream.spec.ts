@@ -26,9 +26,14 @@ test("a running run's page shows a new event as it commits, over the live stream
 
   // From here on the trace is not polled: what arrives comes over the stream.
   const polls: string[] = [];
-  page.on("request", (r) => { if (new URL(r.url()).pathname === `/api/console/runs/${runId}/events`) polls.push(r.url()); });
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === `/api/console/runs/${runId}/events`) polls.push(r.url());
+  });
 
-  const decided = await request.post(`/api/packets/${packet.id}/decision`, { headers: { authorization: `Bearer ${E2E_API_TOKEN}` }, data: { decision: "reject", reason: "Decided elsewhere, seen live." } });
+  const decided = await request.post(`/api/packets/${packet.id}/decision`, {
+    headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
+    data: { decision: "reject", reason: "Decided elsewhere, seen live." },
+  });
   expect(decided.ok(), await decided.text()).toBe(true);
 
   const decision = trace(page).getByRole("listitem").filter({ hasText: "gate.decided" });
@@ -43,15 +48,22 @@ test("without EventSource the page falls back to polling the trace", async ({ pa
   test.setTimeout(60_000);
   const api = tetherApi(request);
   const { runId, packet } = await api.startRefundAwaitingApproval();
-  await page.addInitScript(() => { Reflect.deleteProperty(window, "EventSource"); });
+  await page.addInitScript(() => {
+    Reflect.deleteProperty(window, "EventSource");
+  });
   const streams: string[] = [];
-  page.on("request", (r) => { if (isRunStream(r.url(), runId)) streams.push(r.url()); });
+  page.on("request", (r) => {
+    if (isRunStream(r.url(), runId)) streams.push(r.url());
+  });
   const polled = page.waitForRequest((r) => new URL(r.url()).pathname === `/api/console/runs/${runId}/events`);
 
   await page.goto(`/runs/${runId}`);
   await expect(page.getByTestId("run-status").locator('[data-live="poll"]')).toBeVisible();
   await polled;
-  const decided = await request.post(`/api/packets/${packet.id}/decision`, { headers: { authorization: `Bearer ${E2E_API_TOKEN}` }, data: { decision: "reject", reason: "Decided elsewhere, polled." } });
+  const decided = await request.post(`/api/packets/${packet.id}/decision`, {
+    headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
+    data: { decision: "reject", reason: "Decided elsewhere, polled." },
+  });
   expect(decided.ok(), await decided.text()).toBe(true);
   await expect(trace(page).getByRole("listitem").filter({ hasText: "gate.decided" })).toBeVisible({ timeout: 10_000 });
   expect(streams).toEqual([]);

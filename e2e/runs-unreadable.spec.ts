@@ -16,7 +16,10 @@ test("an operator opens a run whose stored state is unreadable", async ({ page, 
   const db = new Database(e2eDatabaseUrl().slice("file:".length));
   try {
     const { state } = db.prepare("SELECT state FROM Run WHERE id = ?").get(runId) as { state: string };
-    db.prepare("UPDATE Run SET state = ? WHERE id = ?").run(JSON.stringify({ ...JSON.parse(state), facts: "broken by hand" }), runId);
+    db.prepare("UPDATE Run SET state = ? WHERE id = ?").run(
+      JSON.stringify({ ...JSON.parse(state), facts: "broken by hand" }),
+      runId,
+    );
   } finally {
     db.close();
   }
@@ -25,8 +28,12 @@ test("an operator opens a run whose stored state is unreadable", async ({ page, 
   await expect(page.getByRole("heading", { level: 1, name: runId })).toBeVisible();
   const alert = page.getByRole("alert").filter({ hasText: "This run's saved state could not be read" });
   await expect(alert).toContainText("state does not match its schema (facts:");
-  await expect(page.locator("section", { has: page.getByRole("heading", { name: "Stored state" }) })).toContainText('"facts": "broken by hand"');
+  await expect(page.locator("section", { has: page.getByRole("heading", { name: "Stored state" }) })).toContainText(
+    '"facts": "broken by hand"',
+  );
   await page.getByLabel("Filter events").fill("payments.refund");
-  await expect(page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "tool.call" }).first()).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Trace events" }).getByRole("listitem").filter({ hasText: "tool.call" }).first(),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0); // no actions on a state nobody can load
 });

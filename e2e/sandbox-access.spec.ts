@@ -10,14 +10,26 @@ import { E2E_API_TOKEN, storageStateFile } from "./fixtures";
 test.describe("without a credential", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
-  test("every sandbox route is a 401, unknown paths included; a webhook for an unconfigured source is a 404", async ({ request }) => {
-    for (const [method, url] of [["GET", "/api/sandbox/ledger"], ["POST", "/api/sandbox/reset"], ["PUT", "/api/sandbox/faults/payments"], ["GET", "/api/sandbox/no/such/route"]] as const) {
+  test("every sandbox route is a 401, unknown paths included; a webhook for an unconfigured source is a 404", async ({
+    request,
+  }) => {
+    for (const [method, url] of [
+      ["GET", "/api/sandbox/ledger"],
+      ["POST", "/api/sandbox/reset"],
+      ["PUT", "/api/sandbox/faults/payments"],
+      ["GET", "/api/sandbox/no/such/route"],
+    ] as const) {
       const response = await request.fetch(url, { method, data: method === "GET" ? undefined : {} });
       expect(response.status(), `${method} ${url}`).toBe(401);
       expect((await response.json()).error.code).toBe("unauthorized");
     }
-    expect((await request.get("/api/sandbox/ledger", { headers: { "x-tether-sandbox-key": "guessed" } })).status()).toBe(401);
-    const webhook = await request.post("/api/webhooks/deploys", { data: { runId: "run_x", type: "deploy.finished" }, headers: { "webhook-id": "msg_1", "webhook-timestamp": "1", "webhook-signature": "v1,x" } });
+    expect(
+      (await request.get("/api/sandbox/ledger", { headers: { "x-tether-sandbox-key": "guessed" } })).status(),
+    ).toBe(401);
+    const webhook = await request.post("/api/webhooks/deploys", {
+      data: { runId: "run_x", type: "deploy.finished" },
+      headers: { "webhook-id": "msg_1", "webhook-timestamp": "1", "webhook-signature": "v1,x" },
+    });
     expect(webhook.status()).toBe(404);
   });
 });
@@ -29,7 +41,9 @@ test.describe("as an operator", () => {
     const refused = await request.put("/api/sandbox/faults/payments", { data: { latencyMs: 0 } });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error.code).toBe("forbidden");
-    expect((await request.get("/api/sandbox/ledger", { headers: { authorization: `Bearer ${E2E_API_TOKEN}` } })).status()).toBe(200);
+    expect(
+      (await request.get("/api/sandbox/ledger", { headers: { authorization: `Bearer ${E2E_API_TOKEN}` } })).status(),
+    ).toBe(200);
   });
 });
 
@@ -38,10 +52,14 @@ test.describe("as an admin", () => {
 
   test("an admin's session opens it, unless another site sent the request", async ({ request }) => {
     expect((await request.get("/api/sandbox/ledger?system=payments")).status()).toBe(200);
-    expect((await request.get("/api/sandbox/ledger", { headers: { "sec-fetch-site": "cross-site" } })).status()).toBe(401);
+    expect((await request.get("/api/sandbox/ledger", { headers: { "sec-fetch-site": "cross-site" } })).status()).toBe(
+      401,
+    );
   });
 
-  test("the built-in tools reach it with the internal key: a refund run completes with one payment", async ({ request }) => {
+  test("the built-in tools reach it with the internal key: a refund run completes with one payment", async ({
+    request,
+  }) => {
     const api = tetherApi(request);
     const { orderId } = await api.createOrder({ amountCents: 3_000 }); // under the approval limit: no gate
     const { id: runId } = await api.startRun("refund-agent", { orderId, reason: "Arrived broken." });

@@ -10,7 +10,14 @@ test("a schedule's next fire times, then its fire and run in the history", async
   // Every five seconds: the embedded worker fires it while the page is open; paused again at the end.
   const created = await request.post("/api/schedules", {
     headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
-    data: { name, agent: "deploy-agent", input: { migration: "0042_add_orders_index" }, cron: "*/5 * * * * *", timeZone: "Europe/Berlin", overlap: "skip" },
+    data: {
+      name,
+      agent: "deploy-agent",
+      input: { migration: "0042_add_orders_index" },
+      cron: "*/5 * * * * *",
+      timeZone: "Europe/Berlin",
+      overlap: "skip",
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id, upcoming } = (await created.json()) as { id: string; upcoming: string[] };
@@ -32,6 +39,9 @@ test("a schedule's next fire times, then its fire and run in the history", async
     await expect(page).toHaveURL(/\/runs\/run_/);
     await expect(page.getByText("deploy-agent").first()).toBeVisible();
   } finally {
-    await request.patch(`/api/schedules/${id}`, { headers: { authorization: `Bearer ${E2E_API_TOKEN}` }, data: { paused: true } });
+    await request.patch(`/api/schedules/${id}`, {
+      headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
+      data: { paused: true },
+    });
   }
 });

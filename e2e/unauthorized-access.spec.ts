@@ -36,7 +36,8 @@ test("every console page redirects to sign-in, remembering where it was going", 
 test("the sign-in page lists the demo accounts and says clearly when the password is wrong", async ({ page }) => {
   await page.goto("/inbox");
   const demo = page.getByRole("region", { name: "Demo accounts" });
-  for (const email of ["reviewer@example.com", "operator@example.com", "admin@example.com"]) await expect(demo).toContainText(email);
+  for (const email of ["reviewer@example.com", "operator@example.com", "admin@example.com"])
+    await expect(demo).toContainText(email);
   await expect(demo).toContainText(DEMO_PASSWORD);
 
   await signIn(page, "reviewer@example.com", "not-the-password");
@@ -86,21 +87,39 @@ test("a demo account can be picked from the list; a foreign callbackUrl is not f
 // ---- The admin surfaces, as a reviewer: every page refuses, and so does every admin server action when
 // it is called directly (not through a hidden button) — and nothing changes.
 
-const ADMIN_PAGES = ["/admin/agents", "/admin/tools", "/admin/permissions", "/admin/users", "/admin/tokens", "/admin/audit"];
+const ADMIN_PAGES = [
+  "/admin/agents",
+  "/admin/tools",
+  "/admin/permissions",
+  "/admin/users",
+  "/admin/tokens",
+  "/admin/audit",
+];
 
 /**
  * Calls a server action the way the browser does (POST to a page that uses it, with its Next-Action id),
  * so a test can call an action no button offers. The id comes from the build's server-reference
  * manifest; the answer is the RSC payload that carries the action's {ok, …} result.
  */
-async function callServerAction(request: APIRequestContext, file: string, name: string, input: unknown): Promise<string> {
-  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, "..", ".next/server/server-reference-manifest.json"), "utf8")) as {
+async function callServerAction(
+  request: APIRequestContext,
+  file: string,
+  name: string,
+  input: unknown,
+): Promise<string> {
+  const manifest = JSON.parse(
+    readFileSync(path.resolve(__dirname, "..", ".next/server/server-reference-manifest.json"), "utf8"),
+  ) as {
     node: Record<string, { workers: Record<string, unknown>; filename: string; exportedName: string }>;
   };
   const entry = Object.entries(manifest.node).find(([, a]) => a.filename === file && a.exportedName === name);
   if (!entry) throw new Error(`server action ${file}#${name} is not in the build`);
   const [id, action] = entry;
-  const pagePath = Object.keys(action.workers)[0].replace(/^app/, "").replace(/\/\([^)]+\)/g, "").replace(/\/page$/, "") || "/";
+  const pagePath =
+    Object.keys(action.workers)[0]
+      .replace(/^app/, "")
+      .replace(/\/\([^)]+\)/g, "")
+      .replace(/\/page$/, "") || "/";
   const response = await request.post(pagePath, {
     headers: { "next-action": id, accept: "text/x-component", "content-type": "text/plain;charset=UTF-8" },
     data: JSON.stringify([input]),
@@ -127,7 +146,8 @@ test.describe("admin pages and actions, as a reviewer", () => {
       await expect(page.getByRole("main").getByRole("form")).toHaveCount(0);
     }
     const nav = page.getByRole("navigation", { name: "Console" });
-    for (const label of ["Agents", "Tools", "Permissions", "Users", "API tokens"]) await expect(nav.getByRole("link", { name: label, exact: true })).toHaveCount(0);
+    for (const label of ["Agents", "Tools", "Permissions", "Users", "API tokens"])
+      await expect(nav.getByRole("link", { name: label, exact: true })).toHaveCount(0);
   });
 
   test("every admin server action called directly is refused, and nothing changes", async ({ page, browser }) => {
@@ -137,7 +157,12 @@ test.describe("admin pages and actions, as a reviewer", () => {
     let token: string;
     let tokenId: string;
     try {
-      const created = okResult(await callServerAction(admin.request, "lib/actions/tokens.ts", "createApiTokenAction", { name: "reviewer cannot revoke", scopes: ["runs:read"] }));
+      const created = okResult(
+        await callServerAction(admin.request, "lib/actions/tokens.ts", "createApiTokenAction", {
+          name: "reviewer cannot revoke",
+          scopes: ["runs:read"],
+        }),
+      );
       token = /"token":"(tth_[^"]+)"/.exec(created)![1];
       tokenId = /"id":"(tok_[^"]+)"/.exec(created)![1];
     } finally {
@@ -147,12 +172,31 @@ test.describe("admin pages and actions, as a reviewer", () => {
     const attempts: Array<[string, string, unknown]> = [
       ["lib/actions/tokens.ts", "revokeApiTokenAction", { tokenId }],
       ["lib/actions/tokens.ts", "createApiTokenAction", { name: "sneaky", scopes: ["admin"] }],
-      ["lib/actions/permissions.ts", "putPermissionAction", { agent: "refund-agent", tool: "payments.refund", effect: "deny", expectedVersion: 1 }],
+      [
+        "lib/actions/permissions.ts",
+        "putPermissionAction",
+        { agent: "refund-agent", tool: "payments.refund", effect: "deny", expectedVersion: 1 },
+      ],
       ["lib/actions/permissions.ts", "removePermissionAction", { permissionId: "perm_any" }],
-      ["lib/actions/users.ts", "createUserAction", { email: "sneaky@example.com", role: "admin", password: "a sturdy passphrase 42" }],
+      [
+        "lib/actions/users.ts",
+        "createUserAction",
+        { email: "sneaky@example.com", role: "admin", password: "a sturdy passphrase 42" },
+      ],
       ["lib/actions/users.ts", "changeUserRoleAction", { userId: "usr_any", role: "admin" }],
       ["lib/actions/users.ts", "setUserDisabledAction", { userId: "usr_any", isDisabled: true }],
-      ["lib/actions/tools.ts", "registerToolAction", { kind: "http", name: "http.sneaky", description: "x", capability: "read", semantics: "pure-read", config: { url: "https://example.com" } }],
+      [
+        "lib/actions/tools.ts",
+        "registerToolAction",
+        {
+          kind: "http",
+          name: "http.sneaky",
+          description: "x",
+          capability: "read",
+          semantics: "pure-read",
+          config: { url: "https://example.com" },
+        },
+      ],
       ["lib/actions/tools.ts", "disableToolAction", { toolId: "tool_any" }],
       ["lib/actions/tools.ts", "enableToolAction", { toolId: "tool_any" }],
     ];
@@ -162,19 +206,30 @@ test.describe("admin pages and actions, as a reviewer", () => {
     }
 
     // nothing changed: the token still works, the grant is the demo one, no account or tool was added
-    expect((await page.request.get("/api/runs?limit=1", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
+    expect(
+      (await page.request.get("/api/runs?limit=1", { headers: { authorization: `Bearer ${token}` } })).status(),
+    ).toBe(200);
     const adminView = await browser.newContext({ storageState: storageStateFile("admin") });
     try {
       const adminPage = await adminView.newPage();
       await adminPage.goto("/admin/permissions");
-      await expect(adminPage.getByRole("link", { name: /^refund-agent × payments\.refund: / })).toHaveAccessibleName(/: Allow, only execute, 2 conditions$/);
-      await expect(adminPage.getByRole("table", { name: "Every permission change, newest first" })).not.toContainText("reviewer@example.com");
+      await expect(adminPage.getByRole("link", { name: /^refund-agent × payments\.refund: / })).toHaveAccessibleName(
+        /: Allow, only execute, 2 conditions$/,
+      );
+      await expect(adminPage.getByRole("table", { name: "Every permission change, newest first" })).not.toContainText(
+        "reviewer@example.com",
+      );
       await adminPage.goto("/admin/users");
       await expect(adminPage.getByText("sneaky@example.com")).toHaveCount(0);
       await adminPage.goto("/admin/tools");
       await expect(adminPage.getByText("http.sneaky")).toHaveCount(0);
       await adminPage.goto("/admin/tokens");
-      await expect(adminPage.getByRole("table", { name: "API tokens" }).getByRole("row").filter({ hasText: "reviewer cannot revoke" })).toContainText("Active");
+      await expect(
+        adminPage
+          .getByRole("table", { name: "API tokens" })
+          .getByRole("row")
+          .filter({ hasText: "reviewer cannot revoke" }),
+      ).toContainText("Active");
       await expect(adminPage.getByRole("table", { name: "API tokens" })).not.toContainText("sneaky");
     } finally {
       await adminView.close();

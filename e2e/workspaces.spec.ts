@@ -7,13 +7,19 @@ import { demoEmail, storageStateFile } from "./fixtures";
 
 test.use({ storageState: storageStateFile("admin") });
 
-test("an admin creates a workspace, works in it at /w/<slug>, switches back; a stranger gets 404", async ({ page, browser }) => {
+test("an admin creates a workspace, works in it at /w/<slug>, switches back; a stranger gets 404", async ({
+  page,
+  browser,
+}) => {
   await page.goto("/runs");
   await expect(page).toHaveURL(/\/w\/default\/runs$/); // an old URL, in the default workspace
   await expect(page.getByRole("region", { name: "Workspace" })).toContainText("Default");
 
   const slug = `e2e-${Date.now().toString(36)}`;
-  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Workspaces", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Console" })
+    .getByRole("link", { name: "Workspaces", exact: true })
+    .click();
   await expect(page).toHaveURL(/\/w\/default\/admin\/workspaces$/);
   const form = page.getByRole("form", { name: "Create a workspace" });
   await form.getByLabel("Name").fill(`Team ${slug}`);
@@ -33,7 +39,10 @@ test("an admin creates a workspace, works in it at /w/<slug>, switches back; a s
 
   // The switcher leads back to the default workspace, whose runs are still there.
   await page.getByRole("region", { name: "Workspace" }).getByText("Switch workspace").click();
-  await page.getByRole("region", { name: "Workspace" }).getByRole("link", { name: /Default/ }).click();
+  await page
+    .getByRole("region", { name: "Workspace" })
+    .getByRole("link", { name: /Default/ })
+    .click();
   await expect(page).toHaveURL(/\/w\/default\/inbox$/);
 
   // A reviewer who is not a member: the workspace does not exist for them.

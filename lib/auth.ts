@@ -14,7 +14,9 @@ import { getDb } from "@/lib/db";
 
 /** Audit writes from sign-in events must not break signing in; they are logged when they fail. */
 const audit = (entry: Parameters<typeof writeAudit>[1]) =>
-  writeAudit(getDb(), entry).catch((error: unknown) => console.error("[tether] audit write failed", entry.action, error));
+  writeAudit(getDb(), entry).catch((error: unknown) =>
+    console.error("[tether] audit write failed", entry.action, error),
+  );
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => {
   const base = baseAuthConfig();
@@ -27,7 +29,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         // Throttled per account and per client address (lib/auth/throttle.ts).
-        authorize: (credentials, request) => authorizeThrottled({ db: getDb(), throttle: signInThrottleFor(getDb()), audit }, credentials, request.headers),
+        authorize: (credentials, request) =>
+          authorizeThrottled(
+            { db: getDb(), throttle: signInThrottleFor(getDb()), audit },
+            credentials,
+            request.headers,
+          ),
       }),
       ...(oidc ? [oidc] : []),
     ],
@@ -36,9 +43,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       async signIn({ user, account, profile }) {
         if (account?.provider !== OIDC_PROVIDER_ID) return true;
         const claims = (profile ?? {}) as Partial<OidcClaims>;
-        const resolved = await resolveOidcUser(getDb(), { email: claims.email ?? user.email, name: claims.name ?? user.name, emailVerified: claims.email_verified }, { defaultRole: oidcDefaultRole(), issuer: oidc?.issuer });
+        const resolved = await resolveOidcUser(
+          getDb(),
+          { email: claims.email ?? user.email, name: claims.name ?? user.name, emailVerified: claims.email_verified },
+          { defaultRole: oidcDefaultRole(), issuer: oidc?.issuer },
+        );
         if (!resolved) {
-          await audit({ actor: normalizeEmail(claims.email ?? user.email ?? "unknown"), action: "auth.signin_failed", data: { provider: OIDC_PROVIDER_ID, reason: "not-allowed" } });
+          await audit({
+            actor: normalizeEmail(claims.email ?? user.email ?? "unknown"),
+            action: "auth.signin_failed",
+            data: { provider: OIDC_PROVIDER_ID, reason: "not-allowed" },
+          });
           return false;
         }
         // The token is built from this same object (base jwt callback): our user's id and role.
@@ -48,7 +63,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     },
     events: {
       async signIn({ user, account }) {
-        if (user.email) await audit({ actor: user.email, action: "auth.signin", data: { provider: account?.provider ?? "unknown" } });
+        if (user.email)
+          await audit({ actor: user.email, action: "auth.signin", data: { provider: account?.provider ?? "unknown" } });
       },
       async signOut(message) {
         const email = "token" in message ? message.token?.email : undefined;

@@ -30,7 +30,10 @@ const CHUNK_CHARS = 64 * 1024;
  * A byte stream of the header and then each record, pulled as the client reads: a slow download holds
  * back the reading of further records instead of buffering them, and a cancelled one stops the reading.
  */
-export function csvStream(header: readonly string[], records: AsyncIterable<readonly unknown[]>): ReadableStream<Uint8Array> {
+export function csvStream(
+  header: readonly string[],
+  records: AsyncIterable<readonly unknown[]>,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = records[Symbol.asyncIterator]();
   let pending = toCsvLine(header);

@@ -45,7 +45,12 @@ export function createDb(url: string = defaultDatabaseUrl()): Db {
   if (providerOf(url) === "postgres") {
     // Prisma's $disconnect leaves a pool it was given open: idle connections close by themselves
     // (and never hold a process that is done), so a disconnected client has no backend left soon after.
-    const pool = new pg.Pool({ connectionString: url, max: poolSize(), allowExitOnIdle: true, idleTimeoutMillis: 2_000 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize(),
+      allowExitOnIdle: true,
+      idleTimeoutMillis: 2_000,
+    });
     // An idle connection the server closed (a restart, a dropped database) is discarded by the pool;
     // without a listener its error would crash the process once Prisma has let go of the pool.
     pool.on("error", () => {});
@@ -75,7 +80,9 @@ function createSqliteClient(url: string): Db {
     keepPreparedStatements(connection); // lib/sqlite-statements.ts: each query text is prepared once, not on every call
     // Planner statistics, as SQLite advises for long-lived connections (bounded by analysis_limit): without
     // them it may pick a filter's less selective index (a history filtered by decision and reviewer: 200 ms → 5 ms).
-    await connection.executeScript("PRAGMA synchronous = FULL; PRAGMA analysis_limit = 400; PRAGMA optimize = 0x10002;");
+    await connection.executeScript(
+      "PRAGMA synchronous = FULL; PRAGMA analysis_limit = 400; PRAGMA optimize = 0x10002;",
+    );
     return connection;
   };
   return new SqliteClient({ adapter });

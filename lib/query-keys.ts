@@ -17,7 +17,8 @@ export const queryKeys = {
     detail: (id: string) => ["runs", "detail", id] as const,
     events: (id: string) => ["runs", "events", id] as const,
     /** What changes with each checkpoint (state, recovery, checkpoint list): one entry per (stateSeq, status). */
-    snapshot: (id: string, at: { stateSeq: number; status: string; withState: boolean }) => ["runs", "snapshot", id, at] as const,
+    snapshot: (id: string, at: { stateSeq: number; status: string; withState: boolean }) =>
+      ["runs", "snapshot", id, at] as const,
   },
   evals: {
     all: ["evals"] as const,

@@ -10,10 +10,24 @@ import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import { applyDefaultPermissions } from "@/lib/sdk";
 import { getDb, type Db } from "@/lib/db";
 import { liveFeedOf, type TokenSink } from "@/lib/live/live-feed";
-import { DEFAULT_CONCURRENCY, type AgentDefinition, type Logger, type Runtime, type ToolDefinition, type Worker, type WorkerOptions } from "@/lib/runtime";
+import {
+  DEFAULT_CONCURRENCY,
+  type AgentDefinition,
+  type Logger,
+  type Runtime,
+  type ToolDefinition,
+  type Worker,
+  type WorkerOptions,
+} from "@/lib/runtime";
 import { isSandboxEnabled } from "@/lib/auth/mode";
 import { getConfig, type Config } from "@/lib/config";
-import { getDeployCallback, logDeployFinished, setDeployCallback, type DeployCallback, type DeployFinished } from "@/lib/sandbox/callbacks";
+import {
+  getDeployCallback,
+  logDeployFinished,
+  setDeployCallback,
+  type DeployCallback,
+  type DeployFinished,
+} from "@/lib/sandbox/callbacks";
 import { startSandboxDeployClock, type DeployClock } from "@/lib/sandbox/deploy-clock";
 import { toolSandboxKey } from "@/lib/sandbox/internal-key";
 import { retentionDaysFromEnv, startRetention, type Retention } from "@/lib/retention/start-retention";
@@ -38,7 +52,11 @@ export const sandboxUrl = () => getConfig().sandbox.url;
 export function deliverDeployCallback(runtime: Runtime) {
   return async (event: DeployFinished) => {
     if (!event.runId) return;
-    await runtime.deliverSignal(event.runId, { type: "deploy.finished", dedupKey: event.deployId, payload: { deployId: event.deployId, outcome: event.outcome, migration: event.migration } });
+    await runtime.deliverSignal(event.runId, {
+      type: "deploy.finished",
+      dedupKey: event.deployId,
+      payload: { deployId: event.deployId, outcome: event.outcome, migration: event.migration },
+    });
   };
 }
 
@@ -91,11 +109,13 @@ export function getRuntime(): Runtime {
     globalForTether.tetherRuntime = { db, runtime };
     // The admin pages show each version's instructions, tools and plan; not awaited (start-up stays fast)
     // and a failure only costs that record, never the runtime.
-    recordAgentVersions(db, agents, { model: getConfig().model.spec?.spec ?? null })
-      .catch((error: unknown) => consoleLogger.warn("could not record agent versions", { error: String(error) }));
+    recordAgentVersions(db, agents, { model: getConfig().model.spec?.spec ?? null }).catch((error: unknown) =>
+      consoleLogger.warn("could not record agent versions", { error: String(error) }),
+    );
     // A team's agents (agents/index.ts) get the permissions their gates declare, once: an admin's edit is kept.
-    void Promise.all(teamAgents.map((agent) => applyDefaultPermissions(runtime, agent, { by: "agents/index.ts" })))
-      .catch((error: unknown) => consoleLogger.warn("could not apply agent permissions", { error: String(error) }));
+    void Promise.all(
+      teamAgents.map((agent) => applyDefaultPermissions(runtime, agent, { by: "agents/index.ts" })),
+    ).catch((error: unknown) => consoleLogger.warn("could not apply agent permissions", { error: String(error) }));
   }
   return globalForTether.tetherRuntime.runtime;
 }
@@ -106,7 +126,11 @@ export function getRuntime(): Runtime {
  */
 export function startDeployClockFromEnv(): DeployClock | null {
   getRuntime(); // registers the hook the clock calls
-  return startSandboxDeployClock({ db: getDb, onDeployFinished: (event) => getDeployCallback()(event), logger: consoleLogger });
+  return startSandboxDeployClock({
+    db: getDb,
+    onDeployFinished: (event) => getDeployCallback()(event),
+    logger: consoleLogger,
+  });
 }
 
 /** A worker's settings from the environment: the embedded worker and `npm run worker` read the same ones. */
@@ -116,20 +140,33 @@ export function workerOptionsFromEnv(config: Config = getConfig()): WorkerOption
 
 /** Retention's periodic purge (TETHER_RETENTION_DAYS; off when unset or 0), once per process. */
 export function startRetentionFromEnv(): Retention {
-  globalForTether.tetherRetention ??= startRetention({ db: getDb(), retentionDays: retentionDaysFromEnv(), logger: consoleLogger });
+  globalForTether.tetherRetention ??= startRetention({
+    db: getDb(),
+    retentionDays: retentionDaysFromEnv(),
+    logger: consoleLogger,
+  });
   return globalForTether.tetherRetention;
 }
 
 /** Tells the queues' notification channels (lib/notifications), once per process; TETHER_SMTP_URL etc. are read here. */
 export function startNotificationsFromEnv(): Notifications {
   // Open gates' signed callbacks ride on the same outbox (lib/gates/callbacks.ts).
-  globalForTether.tetherNotifications ??= startNotifications({ db: getDb, logger: consoleLogger, gateView: (gateId) => getGate({ runtime: getRuntime() }, gateId) });
+  globalForTether.tetherNotifications ??= startNotifications({
+    db: getDb,
+    logger: consoleLogger,
+    gateView: (gateId) => getGate({ runtime: getRuntime() }, gateId),
+  });
   return globalForTether.tetherNotifications;
 }
 
 /** Fires the schedules that are due (lib/schedules), once per process, beside the worker `owner`. */
 export function startSchedules(owner: string): ScheduleTicker {
-  globalForTether.tetherSchedules ??= startScheduleTicker({ db: getDb(), runtime: getRuntime(), owner, logger: consoleLogger });
+  globalForTether.tetherSchedules ??= startScheduleTicker({
+    db: getDb(),
+    runtime: getRuntime(),
+    owner,
+    logger: consoleLogger,
+  });
   return globalForTether.tetherSchedules;
 }
 
@@ -145,7 +182,10 @@ export function startEmbeddedWorker(): Worker {
     startRetentionFromEnv();
     startNotificationsFromEnv();
     startSchedules(globalForTether.tetherWorker.owner);
-    consoleLogger.info("embedded worker started", { owner: globalForTether.tetherWorker.owner, concurrency: workerOptionsFromEnv().concurrency ?? DEFAULT_CONCURRENCY });
+    consoleLogger.info("embedded worker started", {
+      owner: globalForTether.tetherWorker.owner,
+      concurrency: workerOptionsFromEnv().concurrency ?? DEFAULT_CONCURRENCY,
+    });
   }
   return globalForTether.tetherWorker;
 }
@@ -156,7 +196,11 @@ export function recordEmbeddedWorkerFailure(error: unknown) {
 }
 
 /** What readiness says of this process's worker: off, not started (yet, or failed), or running. */
-export function embeddedWorkerStatus(config: Config = getConfig()): { enabled: boolean; running: boolean; failure?: string } {
+export function embeddedWorkerStatus(config: Config = getConfig()): {
+  enabled: boolean;
+  running: boolean;
+  failure?: string;
+} {
   if (!isEmbeddedWorkerEnabled(config)) return { enabled: false, running: false };
   return { enabled: true, running: !!globalForTether.tetherWorker, failure: globalForTether.tetherWorkerFailure };
 }
@@ -173,7 +217,12 @@ export function installConsoleShutdown(config: Config = getConfig()): GracefulSh
     drain: async ({ graceMs }) => {
       const worker = globalForTether.tetherWorker;
       if (worker) consoleLogger.info("embedded worker stopping", { owner: worker.owner, inFlight: worker.inFlight });
-      await Promise.all([worker?.stop({ graceMs }), globalForTether.tetherRetention?.stop(), globalForTether.tetherNotifications?.stop(), globalForTether.tetherSchedules?.stop()]);
+      await Promise.all([
+        worker?.stop({ graceMs }),
+        globalForTether.tetherRetention?.stop(),
+        globalForTether.tetherNotifications?.stop(),
+        globalForTether.tetherSchedules?.stop(),
+      ]);
       await shutdownTraceExport();
     },
   });

@@ -41,6 +41,10 @@ export function keepPreparedStatements(connection: object): void {
   client.prepare = ((sql: string) => {
     const statement = prepared(sql);
     // The adapter binds once per call; a bound statement could not be bound again, so the values travel with the call.
-    return { reader: statement.reader, bind: (values: Values) => withValues(statement, values), run: () => statement.run() };
+    return {
+      reader: statement.reader,
+      bind: (values: Values) => withValues(statement, values),
+      run: () => statement.run(),
+    };
   }) as unknown as typeof client.prepare;
 }

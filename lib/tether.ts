@@ -1,6 +1,13 @@
 import type { Db } from "@/lib/db";
 import { builtInAgents } from "@/lib/agents";
-import { createRuntime, type AgentDefinition, type Runtime, type RuntimeOptions, type RuntimeStore, type ToolDefinition } from "@/lib/runtime";
+import {
+  createRuntime,
+  type AgentDefinition,
+  type Runtime,
+  type RuntimeOptions,
+  type RuntimeStore,
+  type ToolDefinition,
+} from "@/lib/runtime";
 import { liveFeedOf, type LiveFeed } from "@/lib/live/live-feed";
 import { withLiveFeed } from "@/lib/live/live-store";
 import { createPrismaStore } from "@/lib/store/prisma-store";
@@ -33,7 +40,15 @@ export type TetherOptions = Omit<RuntimeOptions, "store" | "agents" | "tools" | 
 export type Tether = { db: Db; runtime: Runtime; agents: AgentDefinition[]; tools: ToolDefinition[]; live: LiveFeed };
 
 export function createTether(options: TetherOptions): Tether {
-  const { db, agents = builtInAgents, sandbox, registeredTools = true, wrapStore, live = liveFeedOf(db), ...engine } = options;
+  const {
+    db,
+    agents = builtInAgents,
+    sandbox,
+    registeredTools = true,
+    wrapStore,
+    live = liveFeedOf(db),
+    ...engine
+  } = options;
   const tools = options.tools ?? defaultTools(sandbox);
   const store = createPrismaStore(db, { logger: engine.logger, ...(engine.clock ? { now: engine.clock.now } : {}) });
   const runtime = createRuntime({

@@ -49,7 +49,8 @@ export async function seedDatabase(db: Db): Promise<void> {
 
 async function runDemos(db: Db, runtime: Runtime, sandboxUrl: string) {
   const worker = runtime.createWorker({ owner: "seed" });
-  const start = async (agent: string, input: unknown) => (await runtime.startRun({ agent, input, startedBy: "demo@example.com" })).run.id;
+  const start = async (agent: string, input: unknown) =>
+    (await runtime.startRun({ agent, input, startedBy: "demo@example.com" })).run.id;
   const pendingPacket = async (runId: string) => (await runtime.store.findPackets({ runId, status: ["PENDING"] }))[0];
   const decide = async (runId: string, reviewer: string, input: unknown) => {
     const packet = await pendingPacket(runId);
@@ -59,22 +60,46 @@ async function runDemos(db: Db, runtime: Runtime, sandboxUrl: string) {
   // Refunds: the $240.00 one waiting for a reviewer; one with weak evidence (three earlier refunds),
   // rejected with a reason the agent acts on; a small one that needs no approval, whose payment
   // response is lost once and retried under the same idempotency key; and a plain small one.
-  await start("refund-agent", { orderId: "ord_1001", reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001)." });
-  const doubtful = await start("refund-agent", { orderId: "ord_1004", reason: "Says the parcel never arrived (ticket tkt_2002)." });
+  await start("refund-agent", {
+    orderId: "ord_1001",
+    reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001).",
+  });
+  const doubtful = await start("refund-agent", {
+    orderId: "ord_1004",
+    reason: "Says the parcel never arrived (ticket tkt_2002).",
+  });
   await start("refund-agent", { orderId: "ord_1003", reason: "Changed her mind." });
   await worker.drain();
-  await decide(doubtful, "reviewer@example.com", { decision: "reject", reason: "Fourth refund claim this year: ask for proof of non-delivery first." });
+  await decide(doubtful, "reviewer@example.com", {
+    decision: "reject",
+    reason: "Fourth refund claim this year: ask for proof of non-delivery first.",
+  });
   await putFault(db, "payments", { timeoutAfterApply: 1, holdMs: 300 });
   await start("refund-agent", { orderId: "ord_1002", reason: "Item arrived damaged." });
   await worker.drain();
 
   // Deploys: one waiting for an operator; one approved and waiting for its callback; one completed with
   // its callback delivered twice; one whose migration failed; one whose outcome is unknown (NEEDS_ATTENTION).
-  await start("deploy-agent", { migration: "0043_drop_legacy_sessions", reason: "The legacy session table is unused since 4.0." });
-  const waiting = await start("deploy-agent", { migration: "0042_add_orders_customer_email_index", reason: "Order history lookups by email are slow." });
-  const done = await start("deploy-agent", { migration: "0041_add_refunds_reason_column", reason: "Refund reasons are kept in notes today." });
-  const unknown = await start("deploy-agent", { migration: "0044_backfill_invoice_totals", reason: "Invoice totals are computed on read." });
-  const failed = await start("deploy-agent", { migration: "0040_rename_customer_tables", reason: "Table names predate the customer model." });
+  await start("deploy-agent", {
+    migration: "0043_drop_legacy_sessions",
+    reason: "The legacy session table is unused since 4.0.",
+  });
+  const waiting = await start("deploy-agent", {
+    migration: "0042_add_orders_customer_email_index",
+    reason: "Order history lookups by email are slow.",
+  });
+  const done = await start("deploy-agent", {
+    migration: "0041_add_refunds_reason_column",
+    reason: "Refund reasons are kept in notes today.",
+  });
+  const unknown = await start("deploy-agent", {
+    migration: "0044_backfill_invoice_totals",
+    reason: "Invoice totals are computed on read.",
+  });
+  const failed = await start("deploy-agent", {
+    migration: "0040_rename_customer_tables",
+    reason: "Table names predate the customer model.",
+  });
   await worker.drain();
   for (const runId of [waiting, done, failed]) await decide(runId, "operator@example.com", { decision: "approve" });
   await worker.drain();
@@ -96,8 +121,14 @@ async function runDemos(db: Db, runtime: Runtime, sandboxUrl: string) {
 
 /** The deploy system reports a run's migration finished (the callback may be delivered several times). */
 async function complete(sandboxUrl: string, runId: string, outcome: "succeeded" | "failed", deliveries: number) {
-  const { entries } = (await (await fetch(`${sandboxUrl}/ledger?runId=${runId}&system=deploys`)).json()) as { entries: Array<{ data: { deployId: string } }> };
+  const { entries } = (await (await fetch(`${sandboxUrl}/ledger?runId=${runId}&system=deploys`)).json()) as {
+    entries: Array<{ data: { deployId: string } }>;
+  };
   for (const entry of entries) {
-    await fetch(`${sandboxUrl}/deploys/${entry.data.deployId}/complete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome, deliveries }) });
+    await fetch(`${sandboxUrl}/deploys/${entry.data.deployId}/complete`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ outcome, deliveries }),
+    });
   }
 }

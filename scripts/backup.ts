@@ -19,7 +19,8 @@ import { createDb, defaultDatabaseUrl, providerOf } from "../lib/db.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
 
-const USAGE = "usage: tether export [--since <date>] [--run <id,…>] > backup.jsonl\n       tether import [<file> | -] [--json]   (DATABASE_URL picks the database)";
+const USAGE =
+  "usage: tether export [--since <date>] [--run <id,…>] > backup.jsonl\n       tether import [<file> | -] [--json]   (DATABASE_URL picks the database)";
 
 class UsageError extends Error {}
 
@@ -30,7 +31,8 @@ function parseArgs(argv: string[]) {
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].slice(2);
-    if (argv[i].startsWith("--")) flags[name] = SWITCHES.has(name) || argv[i + 1] === undefined || argv[i + 1].startsWith("--") ? true : argv[++i];
+    if (argv[i].startsWith("--"))
+      flags[name] = SWITCHES.has(name) || argv[i + 1] === undefined || argv[i + 1].startsWith("--") ? true : argv[++i];
     else args.push(argv[i]);
   }
   return { flags, args };
@@ -39,8 +41,14 @@ function parseArgs(argv: string[]) {
 /** A day (2026-12-01, midnight UTC) or an instant (2026-12-01T09:30:00Z). */
 function parseSince(value: string | true | undefined): Date | undefined {
   if (value === undefined) return undefined;
-  if (value === true || !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new UsageError(`--since takes a date (2026-12-01) or a date and time (2026-12-01T09:30:00Z), not ${value === true ? "nothing" : JSON.stringify(value)}`);
+  if (
+    value === true ||
+    !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ||
+    Number.isNaN(Date.parse(value))
+  ) {
+    throw new UsageError(
+      `--since takes a date (2026-12-01) or a date and time (2026-12-01T09:30:00Z), not ${value === true ? "nothing" : JSON.stringify(value)}`,
+    );
   }
   return new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
 }
@@ -54,7 +62,13 @@ function openDb() {
 async function runExport(flags: Record<string, string | true>) {
   const since = parseSince(flags.since);
   if (flags.run === true) throw new UsageError("--run takes run ids, separated by commas");
-  const runIds = typeof flags.run === "string" ? flags.run.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
+  const runIds =
+    typeof flags.run === "string"
+      ? flags.run
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
   const db = openDb();
   try {
     const out = process.stdout;
@@ -88,10 +102,19 @@ async function runImport(args: string[], flags: Record<string, string | true>) {
 }
 
 function describe(report: ImportReport): string {
-  const tally = (counts: ImportReport["written"]) => Object.entries(counts).map(([table, n]) => `${n} ${table}`).join(", ") || "nothing";
-  const lines = [`imported ${report.runs.imported} run(s); skipped ${report.runs.skipped} already here`, `  written: ${tally(report.written)}`, `  skipped: ${tally(report.skipped)}`];
+  const tally = (counts: ImportReport["written"]) =>
+    Object.entries(counts)
+      .map(([table, n]) => `${n} ${table}`)
+      .join(", ") || "nothing";
+  const lines = [
+    `imported ${report.runs.imported} run(s); skipped ${report.runs.skipped} already here`,
+    `  written: ${tally(report.written)}`,
+    `  skipped: ${tally(report.skipped)}`,
+  ];
   if (report.runs.differing.length > 0) {
-    lines.push(`  ${report.runs.differing.length} skipped run(s) differ from the file (the copy here was kept): ${report.runs.differing.join(", ")}`);
+    lines.push(
+      `  ${report.runs.differing.length} skipped run(s) differ from the file (the copy here was kept): ${report.runs.differing.join(", ")}`,
+    );
   }
   return lines.join("\n");
 }

@@ -6,7 +6,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFIG_AREAS, ENV_VARIABLES, envSchema, TOOL_ENV_PREFIX, type VariableMeta } from "../lib/config.ts";
 
-export const CONFIGURATION_DOC = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "docs", "configuration.md");
+export const CONFIGURATION_DOC = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "docs",
+  "configuration.md",
+);
 
 /** Text for a table cell: "|" escaped, and "<" outside `code` too (Markdown would read <TETHER_DATA_DIR> as HTML). */
 const cell = (text: string) =>
@@ -35,10 +40,14 @@ export function renderConfigurationDoc(): string {
       const schema = envSchema.shape[name];
       const meta = schema.meta() as VariableMeta;
       if (meta.area !== area) continue;
-      lines.push(`| \`${name}\`${meta.secret ? " 🔒" : ""} | ${meta.default ? cell(meta.default) : "—"} | ${cell(schema.description ?? "")} |`);
+      lines.push(
+        `| \`${name}\`${meta.secret ? " 🔒" : ""} | ${meta.default ? cell(meta.default) : "—"} | ${cell(schema.description ?? "")} |`,
+      );
     }
     if (area === "Tools") {
-      lines.push(`| \`${TOOL_ENV_PREFIX}*\` 🔒 | — | Secrets a registered tool's headers or MCP environment reference as \`{{env.${TOOL_ENV_PREFIX}NAME}}\`, read at each call (never stored). |`);
+      lines.push(
+        `| \`${TOOL_ENV_PREFIX}*\` 🔒 | — | Secrets a registered tool's headers or MCP environment reference as \`{{env.${TOOL_ENV_PREFIX}NAME}}\`, read at each call (never stored). |`,
+      );
     }
   }
   lines.push(

@@ -23,21 +23,29 @@ function flag(name: string): string | undefined {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 async function main(): Promise<number> {
   const email = flag("email");
   const password = process.argv.includes("--password-stdin") ? await readStdin() : flag("password");
   if (!email || !password) {
-    console.error("usage: tether create-admin --email <email> (--password <password> | --password-stdin) [--name <name>]");
+    console.error(
+      "usage: tether create-admin --email <email> (--password <password> | --password-stdin) [--name <name>]",
+    );
     return 2;
   }
   let url = defaultDatabaseUrl();
   if (providerOf(url) === "sqlite") url = `file:${path.resolve(url.replace(/^file:(\/\/)?/, ""))}`;
   const db = createDb(url);
   try {
-    const user = await createUser(db, { email, password, name: flag("name"), role: "admin" }, { actor: `cli:${userInfo().username}` });
+    const user = await createUser(
+      db,
+      { email, password, name: flag("name"), role: "admin" },
+      { actor: `cli:${userInfo().username}` },
+    );
     console.log(`created admin ${user.email} (${user.id}); sign in at /signin`);
     return 0;
   } catch (error) {

@@ -59,13 +59,17 @@ async function resultsDb(): Promise<Db | null> {
     await db.evalRun.count();
     return db;
   } catch {
-    console.warn(`eval: results are not stored: ${defaultDatabaseUrl().replace(/\/\/[^@]*@/, "//…@")} has no eval tables (npm run db:deploy sets it up)`);
+    console.warn(
+      `eval: results are not stored: ${defaultDatabaseUrl().replace(/\/\/[^@]*@/, "//…@")} has no eval tables (npm run db:deploy sets it up)`,
+    );
     await db.$disconnect();
     return null;
   }
 }
 
-async function loadDataset(db: Db | null): Promise<{ cases: EvalCaseSpec[]; dataset: { id: string | null; name: string; version: string } }> {
+async function loadDataset(
+  db: Db | null,
+): Promise<{ cases: EvalCaseSpec[]; dataset: { id: string | null; name: string; version: string } }> {
   const ref = values.dataset!;
   const file = BUILT_IN[ref] ?? (ref.endsWith(".jsonl") || existsSync(ref) ? ref : null);
   if (file) {
@@ -81,17 +85,22 @@ async function loadDataset(db: Db | null): Promise<{ cases: EvalCaseSpec[]; data
   }
   if (!db) throw new Error(`no dataset file ${ref}, and no database to find a stored dataset in`);
   const stored = await getDataset(ref, db);
-  return { cases: stored.cases.map((c) => c.spec), dataset: { id: stored.id, name: stored.name, version: stored.version } };
+  return {
+    cases: stored.cases.map((c) => c.spec),
+    dataset: { id: stored.id, name: stored.name, version: stored.version },
+  };
 }
 
 function thresholds(): Partial<Record<Dimension, number>> {
-  return Object.fromEntries(values.threshold!.map((t) => {
-    const [dimension, value] = t.split("=");
-    if (!(DIMENSIONS as readonly string[]).includes(dimension) || !(Number(value) >= 0 && Number(value) <= 1)) {
-      throw new Error(`--threshold ${t}: use <${DIMENSIONS.join("|")}>=<0..1>`);
-    }
-    return [dimension, Number(value)];
-  }));
+  return Object.fromEntries(
+    values.threshold!.map((t) => {
+      const [dimension, value] = t.split("=");
+      if (!(DIMENSIONS as readonly string[]).includes(dimension) || !(Number(value) >= 0 && Number(value) <= 1)) {
+        throw new Error(`--threshold ${t}: use <${DIMENSIONS.join("|")}>=<0..1>`);
+      }
+      return [dimension, Number(value)];
+    }),
+  );
 }
 
 async function main(): Promise<number> {
@@ -100,7 +109,11 @@ async function main(): Promise<number> {
     try {
       if (values.import) {
         const name = values.name ?? path.basename(values.import).replace(/\.jsonl$/, "");
-        const stored = await importDatasetJsonl(readFileSync(values.import, "utf8"), { name, source: values.import }, db);
+        const stored = await importDatasetJsonl(
+          readFileSync(values.import, "utf8"),
+          { name, source: values.import },
+          db,
+        );
         console.log(`imported ${stored.caseCount} cases as dataset "${stored.name}" (version ${stored.version})`);
       } else {
         const text = await exportDatasetJsonl(values.export!, db);
@@ -115,13 +128,24 @@ async function main(): Promise<number> {
 
   const db = await resultsDb();
   const { cases, dataset } = await loadDataset(db);
-  const policy = values.policy === "scripted" || values.policy === "model" ? values.policy : process.env.TETHER_MODEL ? "model" : "scripted";
+  const policy =
+    values.policy === "scripted" || values.policy === "model"
+      ? values.policy
+      : process.env.TETHER_MODEL
+        ? "model"
+        : "scripted";
   const progress = createProgress();
   const outcome = await runEval({
-    cases, dataset, db, policy,
+    cases,
+    dataset,
+    db,
+    policy,
     subject: values.agents,
     faults: values.faults!,
-    caseFilter: values.case?.split(",").map((s) => s.trim()).filter(Boolean),
+    caseFilter: values.case
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     thresholds: thresholds(),
     concurrency: Math.max(1, Number(values.concurrency) || 2),
     onProgress: (p) => progress.update(p),
@@ -142,8 +166,14 @@ async function main(): Promise<number> {
 function replay(): Promise<number> {
   const { values: flags } = parseArgs({
     options: {
-      replay: { type: "boolean" }, agent: { type: "string" }, since: { type: "string" }, runs: { type: "string" }, dataset: { type: "string" },
-      limit: { type: "string" }, allow: { type: "string" }, json: { type: "string" },
+      replay: { type: "boolean" },
+      agent: { type: "string" },
+      since: { type: "string" },
+      runs: { type: "string" },
+      dataset: { type: "string" },
+      limit: { type: "string" },
+      allow: { type: "string" },
+      json: { type: "string" },
     },
   });
   return replayCommand(flags);

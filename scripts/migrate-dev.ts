@@ -12,7 +12,8 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(2);
 }
 const env = { ...process.env, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" };
-const prisma = (url: string, ...args: string[]) => execFileSync("npx", ["prisma", ...args], { stdio: "inherit", env: { ...env, DATABASE_URL: url } });
+const prisma = (url: string, ...args: string[]) =>
+  execFileSync("npx", ["prisma", ...args], { stdio: "inherit", env: { ...env, DATABASE_URL: url } });
 
 const sqliteFile = path.join(tmpdir(), `tether-migrate-${process.pid}.db`);
 prisma(`file:${sqliteFile}`, "migrate", "deploy");

@@ -27,10 +27,14 @@ async function main(): Promise<number> {
     const started = Date.now();
     const now = new Date();
     const result = await purgeFinishedRuns(db, { now, retentionDays });
-    console.log(`compacted ${result.runs} finished run(s) older than ${retentionDays} day(s): deleted ${result.checkpointsDeleted} checkpoint(s) and ${result.eventsDeleted} trace event(s) in ${Date.now() - started} ms`);
+    console.log(
+      `compacted ${result.runs} finished run(s) older than ${retentionDays} day(s): deleted ${result.checkpointsDeleted} checkpoint(s) and ${result.eventsDeleted} trace event(s) in ${Date.now() - started} ms`,
+    );
     const firesStarted = Date.now();
     const fires = await purgeScheduleFires(db, { now, retentionDays });
-    console.log(`deleted ${fires} schedule fire(s) older than ${retentionDays} day(s), keeping each schedule's newest ${DEFAULT_KEPT_FIRES}, in ${Date.now() - firesStarted} ms`);
+    console.log(
+      `deleted ${fires} schedule fire(s) older than ${retentionDays} day(s), keeping each schedule's newest ${DEFAULT_KEPT_FIRES}, in ${Date.now() - firesStarted} ms`,
+    );
     return 0;
   } finally {
     await db.$disconnect();

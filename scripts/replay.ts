@@ -13,8 +13,13 @@ import { REPLAY_USAGE, replayCommand } from "../lib/replay/cli.ts";
 
 const { values } = parseArgs({
   options: {
-    agent: { type: "string" }, since: { type: "string" }, runs: { type: "string" }, dataset: { type: "string" },
-    limit: { type: "string" }, allow: { type: "string" }, json: { type: "string" },
+    agent: { type: "string" },
+    since: { type: "string" },
+    runs: { type: "string" },
+    dataset: { type: "string" },
+    limit: { type: "string" },
+    allow: { type: "string" },
+    json: { type: "string" },
   },
 });
 

@@ -46,9 +46,11 @@ async function main() {
     if (process.env.TETHER_BOOTSTRAP_TOKEN) {
       const { ensureBootstrapToken } = await import("../lib/api/tokens.ts");
       const bootstrap = await ensureBootstrapToken(db, process.env.TETHER_BOOTSTRAP_TOKEN);
-      log(bootstrap === "revoked"
-        ? "TETHER_BOOTSTRAP_TOKEN was revoked and is not re-created: set a new value to have a bootstrap token again"
-        : "bootstrap API token in place");
+      log(
+        bootstrap === "revoked"
+          ? "TETHER_BOOTSTRAP_TOKEN was revoked and is not re-created: set a new value to have a bootstrap token again"
+          : "bootstrap API token in place",
+      );
     }
     if (isFresh && seed) {
       log("seeding the new database");
@@ -71,7 +73,8 @@ function ensureAuthSecret() {
   if (process.env.AUTH_SECRET) return;
   const file = authSecretFile();
   const shown = path.relative(root, file).startsWith("..") ? file : path.relative(root, file);
-  if (ensureAuthSecretFile(file).created) log(`generated the session secret in ${shown} (set AUTH_SECRET to use your own)`);
+  if (ensureAuthSecretFile(file).created)
+    log(`generated the session secret in ${shown} (set AUTH_SECRET to use your own)`);
 }
 
 /** SQLite paths become absolute, so this script, the Prisma CLI and the app open the same file. */

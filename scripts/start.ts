@@ -22,22 +22,32 @@ try {
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   // Each message starts with the variable's name; a cross-variable one is prefixed with the variable it is about.
-  for (const { variable, message } of error.issues) console.error(`[start] ${message.startsWith(variable) ? message : `${variable}: ${message}`}`);
+  for (const { variable, message } of error.issues)
+    console.error(`[start] ${message.startsWith(variable) ? message : `${variable}: ${message}`}`);
   process.exit(1);
 }
 
 const port = config.server.port;
 const hostname = config.server.listenHostname;
 if (hostname === "127.0.0.1" && !config.server.hostname) {
-  console.log(`[start] demo mode: serving on 127.0.0.1 only (http://localhost:${port}); set HOSTNAME=0.0.0.0 to serve on every interface`);
+  console.log(
+    `[start] demo mode: serving on 127.0.0.1 only (http://localhost:${port}); set HOSTNAME=0.0.0.0 to serve on every interface`,
+  );
 }
 // The built-in tools reach this server's /api/sandbox at 127.0.0.1 by default (lib/runtime.server.ts);
 // bound to one other address, that is where they must go.
-if (hostname && !["0.0.0.0", "::", "127.0.0.1", "::1", "localhost"].includes(hostname) && !process.env.TETHER_SANDBOX_URL) {
+if (
+  hostname &&
+  !["0.0.0.0", "::", "127.0.0.1", "::1", "localhost"].includes(hostname) &&
+  !process.env.TETHER_SANDBOX_URL
+) {
   process.env.TETHER_SANDBOX_URL = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/api/sandbox`;
 }
 
 const next = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const child = spawn(process.execPath, [next, "start", "-p", port, ...(hostname ? ["-H", hostname] : [])], { cwd: root, stdio: "inherit" });
+const child = spawn(process.execPath, [next, "start", "-p", port, ...(hostname ? ["-H", hostname] : [])], {
+  cwd: root,
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1)));

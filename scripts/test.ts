@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, as CI runs it.
-//   1. typecheck and lint;
+//   1. typecheck, lint and format (Prettier: `npm run format` writes it);
 //   2. unit + integration tests (Vitest) on SQLite, and on Postgres when reachable — with
 //      TETHER_REQUIRE_PG=1 (CI) a missing Postgres, or Postgres tests that did not run, fail the run;
 //   3. journey evals (npm run eval -- --dataset default --faults all, held to their thresholds);
@@ -18,7 +18,12 @@ function run({ name, cmd, args, env: extra, timeoutMs }: Step): boolean {
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);
   const started = Date.now();
   // A step that hangs fails the run instead of holding CI until its hard limit.
-  const result = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extra }, timeout: timeoutMs, killSignal: "SIGKILL" });
+  const result = spawnSync(cmd, args, {
+    stdio: "inherit",
+    env: { ...env, ...extra },
+    timeout: timeoutMs,
+    killSignal: "SIGKILL",
+  });
   if (result.error) console.log(`${name}: ${result.error.message}`);
   console.log(`${result.status === 0 ? "✔" : "✘"} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return result.status === 0;
@@ -32,25 +37,50 @@ let failed = 0;
 for (const step of [
   { name: "typecheck", cmd: "npx", args: ["tsc", "--noEmit"] },
   { name: "lint", cmd: "npx", args: ["eslint", ".", "--max-warnings=0"] },
-]) if (!run(step)) failures.push(step.name);
+  { name: "format", cmd: "npx", args: ["prettier", "--check", "."] },
+])
+  if (!run(step)) failures.push(step.name);
 
 const vitestReport = "test-results/vitest.json";
-if (!run({ name: "unit + integration", cmd: "npx", args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`] })) failures.push("vitest");
+if (
+  !run({
+    name: "unit + integration",
+    cmd: "npx",
+    args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
+  })
+)
+  failures.push("vitest");
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, "utf8")) as {
-    numPassedTests: number; numFailedTests: number;
+    numPassedTests: number;
+    numFailedTests: number;
     testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }>;
   };
   passed += report.numPassedTests;
   failed += report.numFailedTests;
-  failedTests.push(...report.testResults.flatMap((f) => f.assertionResults).filter((t) => t.status === "failed").map((t) => `vitest: ${t.fullName}`));
-  const pgPassed = report.testResults.flatMap((f) => f.assertionResults).filter((t) => t.fullName.includes("[postgres]") && t.status === "passed").length;
+  failedTests.push(
+    ...report.testResults
+      .flatMap((f) => f.assertionResults)
+      .filter((t) => t.status === "failed")
+      .map((t) => `vitest: ${t.fullName}`),
+  );
+  const pgPassed = report.testResults
+    .flatMap((f) => f.assertionResults)
+    .filter((t) => t.fullName.includes("[postgres]") && t.status === "passed").length;
   console.log(`Postgres tests passed: ${pgPassed}`);
   if (requirePg && pgPassed === 0) failures.push("no Postgres test ran (TETHER_REQUIRE_PG=1)");
 } else failures.push("vitest wrote no report");
 
 // Journey evals: the default dataset under every fault; exits non-zero when a score is under its threshold.
-if (!run({ name: "journey evals", cmd: "npx", args: ["tsx", "scripts/eval.ts", "--dataset", "default", "--faults", "all"], timeoutMs: 30 * 60_000 })) failures.push("journey evals");
+if (
+  !run({
+    name: "journey evals",
+    cmd: "npx",
+    args: ["tsx", "scripts/eval.ts", "--dataset", "default", "--faults", "all"],
+    timeoutMs: 30 * 60_000,
+  })
+)
+  failures.push("journey evals");
 
 if (skipE2e) {
   console.log("\n(e2e skipped: TETHER_SKIP_E2E=1)");
@@ -60,9 +90,20 @@ if (skipE2e) {
   if (!run({ name: "build", cmd: "npx", args: ["next", "build"] })) failures.push("next build");
   else {
     const e2eReport = "test-results/e2e.json";
-    if (!run({ name: "e2e (Chromium)", cmd: "npx", args: ["playwright", "test", "--reporter=list,json"], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport } })) failures.push("e2e");
+    if (
+      !run({
+        name: "e2e (Chromium)",
+        cmd: "npx",
+        args: ["playwright", "test", "--reporter=list,json"],
+        env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+      })
+    )
+      failures.push("e2e");
     if (existsSync(e2eReport)) {
-      const report = JSON.parse(readFileSync(e2eReport, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number }; suites: PlaywrightSuite[] };
+      const report = JSON.parse(readFileSync(e2eReport, "utf8")) as {
+        stats: { expected: number; unexpected: number; flaky: number };
+        suites: PlaywrightSuite[];
+      };
       passed += report.stats.expected + report.stats.flaky;
       failed += report.stats.unexpected;
       failedTests.push(...unexpectedSpecs(report.suites).map((title) => `e2e: ${title}`));
@@ -76,11 +117,17 @@ console.log(failures.length ? `\nFailed: ${failures.join("; ")}` : "\nAll checks
 console.log(`Tests: ${passed} passed, ${failed} failed`);
 process.exit(failures.length ? 1 : 0);
 
-type PlaywrightSuite = { title: string; suites?: PlaywrightSuite[]; specs?: Array<{ title: string; ok: boolean; file?: string }> };
+type PlaywrightSuite = {
+  title: string;
+  suites?: PlaywrightSuite[];
+  specs?: Array<{ title: string; ok: boolean; file?: string }>;
+};
 
 function unexpectedSpecs(suites: PlaywrightSuite[], path: string[] = []): string[] {
   return suites.flatMap((suite) => [
-    ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => [...path, suite.title, spec.title].filter(Boolean).join(" › ")),
+    ...(suite.specs ?? [])
+      .filter((spec) => !spec.ok)
+      .map((spec) => [...path, suite.title, spec.title].filter(Boolean).join(" › ")),
     ...unexpectedSpecs(suite.suites ?? [], [...path, suite.title]),
   ]);
 }

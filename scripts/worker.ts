@@ -6,7 +6,14 @@
 // (and TETHER_SANDBOX, as the console has it) to the console's values. A bad TETHER_SANDBOX stops it.
 import { config as loadEnvFile } from "dotenv";
 import { DEFAULT_CONCURRENCY } from "../lib/runtime";
-import { consoleLogger, getRuntime, startNotificationsFromEnv, startRetentionFromEnv, startSchedules, workerOptionsFromEnv } from "../lib/runtime.server";
+import {
+  consoleLogger,
+  getRuntime,
+  startNotificationsFromEnv,
+  startRetentionFromEnv,
+  startSchedules,
+  workerOptionsFromEnv,
+} from "../lib/runtime.server";
 import { shutdownTraceExport } from "../lib/telemetry";
 import { getConfig } from "../lib/config";
 import { installGracefulShutdown } from "../lib/lifecycle/shutdown";
@@ -42,4 +49,6 @@ installGracefulShutdown({
   },
 });
 // Said once the drain is in place: a SIGTERM from here on drains.
-console.log(`[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`);
+console.log(
+  `[tether] worker ${worker.owner} started (up to ${options.concurrency ?? DEFAULT_CONCURRENCY} runs at once)`,
+);

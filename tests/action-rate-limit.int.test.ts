@@ -21,7 +21,9 @@ describe.each(providers())("server actions' rate limit [%s]", (_provider, url) =
     server = await startRouteServer();
     setActionEnvironment({ getUser: async () => session, getDb: () => db, revalidatePath: () => {} });
   });
-  afterEach(() => { delete process.env.TETHER_RATE_LIMIT; });
+  afterEach(() => {
+    delete process.env.TETHER_RATE_LIMIT;
+  });
   afterAll(async () => {
     setActionEnvironment(null);
     await server.close();
@@ -39,10 +41,15 @@ describe.each(providers())("server actions' rate limit [%s]", (_provider, url) =
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await createApiTokenAction({ name: uid("ci"), scopes: ["runs:read"] }));
     expect(results.map((r) => (r.ok ? "ok" : r.code))).toEqual(["ok", "ok", "ok", "RATE_LIMITED"]);
-    expect(results[3]).toMatchObject({ ok: false, message: expect.stringMatching(/Too many requests: try again in \d+ s/) });
+    expect(results[3]).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/Too many requests: try again in \d+ s/),
+    });
     expect(await db.apiToken.count({ where: { createdBy: user.email } })).toBe(4); // the refused one made nothing
 
-    const res = await fetch(`${server.url}/api/runs?limit=1`, { headers: { authorization: `Bearer ${created.data.token}` } });
+    const res = await fetch(`${server.url}/api/runs?limit=1`, {
+      headers: { authorization: `Bearer ${created.data.token}` },
+    });
     expect(res.status).toBe(429); // the same person's bucket, emptied by the actions
     const other: SessionUser = { id: uid("usr"), email: `${uid("admin")}@test.example`, name: null, role: "admin" };
     await db.user.create({ data: { id: other.id, email: other.email, role: "admin" } });

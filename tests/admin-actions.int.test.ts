@@ -26,8 +26,18 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
   let db: Db;
   let sandbox: SandboxServer;
   let session: SessionUser | null = null;
-  const admin = (): SessionUser => ({ id: uid("usr"), email: `${uid("admin")}@test.example`, name: null, role: "admin" });
-  const reviewer = (): SessionUser => ({ id: uid("usr"), email: `${uid("reviewer")}@test.example`, name: null, role: "reviewer" });
+  const admin = (): SessionUser => ({
+    id: uid("usr"),
+    email: `${uid("admin")}@test.example`,
+    name: null,
+    role: "admin",
+  });
+  const reviewer = (): SessionUser => ({
+    id: uid("usr"),
+    email: `${uid("reviewer")}@test.example`,
+    name: null,
+    role: "reviewer",
+  });
 
   beforeAll(async () => {
     db = createDb(url);
@@ -58,7 +68,15 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     expect(created.data.token).toMatch(/^tth_/);
     expect(await authenticateApiToken(db, created.data.token)).toMatchObject({ name, scopes: ["runs:read"] });
     const listed = (await findTokens(db)).find((t) => t.id === created.data.id)!;
-    expect(listed).toMatchObject({ name, scopes: ["runs:read"], createdBy: me.email, user: me.email, expiresAt: null, revokedAt: null, lastUsedAt: expect.any(Date) });
+    expect(listed).toMatchObject({
+      name,
+      scopes: ["runs:read"],
+      createdBy: me.email,
+      user: me.email,
+      expiresAt: null,
+      revokedAt: null,
+      lastUsedAt: expect.any(Date),
+    });
     expect(JSON.stringify(listed)).not.toContain(created.data.token);
     const [audit] = await findAuditLog(db, { target: created.data.id });
     // The same row POST /api/tokens writes (create-token), without `via`: the console is the default.
@@ -66,10 +84,17 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     expect(audit.data).toEqual({ name, scopes: ["runs:read"], user: me.email, expiresAt: null });
     expect(JSON.stringify(audit)).not.toContain(created.data.token);
 
-    expect(await revokeApiTokenAction({ tokenId: created.data.id })).toEqual({ ok: true, data: { tokenId: created.data.id } });
+    expect(await revokeApiTokenAction({ tokenId: created.data.id })).toEqual({
+      ok: true,
+      data: { tokenId: created.data.id },
+    });
     expect(await authenticateApiToken(db, created.data.token)).toBeNull();
     expect(await revokeApiTokenAction({ tokenId: created.data.id })).toMatchObject({ ok: false, code: "NOT_FOUND" });
-    expect(await createApiTokenAction({ name: "", scopes: [] })).toMatchObject({ ok: false, code: "INVALID_INPUT", fieldErrors: { name: expect.any(Array), scopes: expect.any(Array) } });
+    expect(await createApiTokenAction({ name: "", scopes: [] })).toMatchObject({
+      ok: false,
+      code: "INVALID_INPUT",
+      fieldErrors: { name: expect.any(Array), scopes: expect.any(Array) },
+    });
   });
 
   it("refuses every admin action to a reviewer, changes nothing and audits the attempt", async () => {
@@ -92,80 +117,177 @@ describe.each(providers())("admin actions [%s]", (_provider, url) => {
     ]);
     for (const result of refusals) expect(result).toMatchObject({ ok: false, code: "FORBIDDEN" });
     expect(await authenticateApiToken(db, token.data.token)).not.toBeNull();
-    expect((await getRuntime().permissions.list(agent))).toEqual([expect.objectContaining({ id: rule.data.id, effect: "allow", version: 1 })]);
+    expect(await getRuntime().permissions.list(agent)).toEqual([
+      expect.objectContaining({ id: rule.data.id, effect: "allow", version: 1 }),
+    ]);
     expect(await findAuditLog(db, { actor: session.email, action: "tokens.revoke.denied" })).toHaveLength(1);
     // the tokens page's activity list: this admin's create and the reviewer's refused revoke, not other kinds
     const activity = await findAdminAudit(["tokens."], { db, limit: 200 });
-    expect(activity.filter((e) => e.actor === session!.email).map((e) => e.action)).toEqual(expect.arrayContaining(["tokens.revoke.denied", "tokens.create.denied"]));
+    expect(activity.filter((e) => e.actor === session!.email).map((e) => e.action)).toEqual(
+      expect.arrayContaining(["tokens.revoke.denied", "tokens.create.denied"]),
+    );
     expect(activity.every((e) => e.action.startsWith("tokens."))).toBe(true);
     // no session at all: UNAUTHENTICATED, before any validation
     session = null;
-    expect(await putPermissionAction({ agent: "", tool: "", effect: "deny", expectedVersion: -1 } as never)).toMatchObject({ ok: false, code: "UNAUTHENTICATED" });
+    expect(
+      await putPermissionAction({ agent: "", tool: "", effect: "deny", expectedVersion: -1 } as never),
+    ).toMatchObject({ ok: false, code: "UNAUTHENTICATED" });
   });
 
   it("users: creates one (no password in the audit), changes a role, refuses self-demotion and self-disabling", async () => {
     const me = admin();
     session = me;
     const email = `${uid("new")}@test.example`;
-    const created = await createUserAction({ email, name: "New", role: "reviewer", password: "a sturdy passphrase 42" });
+    const created = await createUserAction({
+      email,
+      name: "New",
+      role: "reviewer",
+      password: "a sturdy passphrase 42",
+    });
     if (!created.ok) throw new Error(created.message);
     const [audit] = await findAuditLog(db, { target: email, action: "users.create" });
     expect(JSON.stringify(audit.data)).not.toContain("sturdy");
-    expect(await createUserAction({ email: `${uid("weak")}@test.example`, role: "reviewer", password: "short" })).toMatchObject({ ok: false, code: "INVALID_INPUT", fieldErrors: { password: expect.any(Array) } });
+    expect(
+      await createUserAction({ email: `${uid("weak")}@test.example`, role: "reviewer", password: "short" }),
+    ).toMatchObject({ ok: false, code: "INVALID_INPUT", fieldErrors: { password: expect.any(Array) } });
 
-    expect(await changeUserRoleAction({ userId: created.data.id, role: "operator" })).toMatchObject({ ok: true, data: { before: { role: "reviewer" }, after: { role: "operator" } } });
-    expect(await findAuditLog(db, { target: email, action: "users.role" })).toEqual([expect.objectContaining({ actor: me.email, data: { email, before: { role: "reviewer" }, after: { role: "operator" } } })]);
-    expect(await setUserDisabledAction({ userId: created.data.id, isDisabled: true })).toMatchObject({ ok: true, data: { after: { disabled: true } } });
+    expect(await changeUserRoleAction({ userId: created.data.id, role: "operator" })).toMatchObject({
+      ok: true,
+      data: { before: { role: "reviewer" }, after: { role: "operator" } },
+    });
+    expect(await findAuditLog(db, { target: email, action: "users.role" })).toEqual([
+      expect.objectContaining({
+        actor: me.email,
+        data: { email, before: { role: "reviewer" }, after: { role: "operator" } },
+      }),
+    ]);
+    expect(await setUserDisabledAction({ userId: created.data.id, isDisabled: true })).toMatchObject({
+      ok: true,
+      data: { after: { disabled: true } },
+    });
 
     // the signed-in admin is a real row so the self checks are about them
-    const self = await createUserAction({ email: `${uid("self")}@test.example`, role: "admin", password: "a sturdy passphrase 42" });
+    const self = await createUserAction({
+      email: `${uid("self")}@test.example`,
+      role: "admin",
+      password: "a sturdy passphrase 42",
+    });
     if (!self.ok) throw new Error(self.message);
     session = { ...self.data };
-    expect(await changeUserRoleAction({ userId: self.data.id, role: "reviewer" })).toMatchObject({ ok: false, code: "FORBIDDEN", message: "You cannot remove your own admin role. Ask another admin." });
-    expect(await setUserDisabledAction({ userId: self.data.id, isDisabled: true })).toMatchObject({ ok: false, code: "FORBIDDEN", message: "You cannot disable your own account." });
-    expect(await db.user.findUniqueOrThrow({ where: { id: self.data.id } })).toMatchObject({ role: "admin", disabledAt: null });
+    expect(await changeUserRoleAction({ userId: self.data.id, role: "reviewer" })).toMatchObject({
+      ok: false,
+      code: "FORBIDDEN",
+      message: "You cannot remove your own admin role. Ask another admin.",
+    });
+    expect(await setUserDisabledAction({ userId: self.data.id, isDisabled: true })).toMatchObject({
+      ok: false,
+      code: "FORBIDDEN",
+      message: "You cannot disable your own account.",
+    });
+    expect(await db.user.findUniqueOrThrow({ where: { id: self.data.id } })).toMatchObject({
+      role: "admin",
+      disabledAt: null,
+    });
   });
 
   it("permissions: a stale expected version is a CONFLICT; the winner stays", async () => {
     session = admin();
     const agent = uid("agent");
-    const first = await putPermissionAction({ agent, tool: "payments.refund", effect: "allow", conditions: [{ path: "amountCents", op: "gt", value: 10000, effect: "require_approval" }], queue: "refunds", expectedVersion: 0 });
+    const first = await putPermissionAction({
+      agent,
+      tool: "payments.refund",
+      effect: "allow",
+      conditions: [{ path: "amountCents", op: "gt", value: 10000, effect: "require_approval" }],
+      queue: "refunds",
+      expectedVersion: 0,
+    });
     expect(first).toMatchObject({ ok: true, data: { version: 1, queue: "refunds" } });
-    const [a, b] = [await putPermissionAction({ agent, tool: "payments.refund", effect: "deny", expectedVersion: 1 }), await putPermissionAction({ agent, tool: "payments.refund", effect: "require_approval", expectedVersion: 1 })];
+    const [a, b] = [
+      await putPermissionAction({ agent, tool: "payments.refund", effect: "deny", expectedVersion: 1 }),
+      await putPermissionAction({ agent, tool: "payments.refund", effect: "require_approval", expectedVersion: 1 }),
+    ];
     expect(a).toMatchObject({ ok: true, data: { effect: "deny", version: 2 } });
-    expect(b).toMatchObject({ ok: false, code: "CONFLICT", message: "Someone changed this permission at the same time. Reload and try again." });
-    expect(await putPermissionAction({ agent, tool: "payments.refund", effect: "allow", expectedVersion: 0 })).toMatchObject({ ok: false, code: "CONFLICT" });
-    expect(await putPermissionAction({ agent, tool: "payments.refund", effect: "allow", onExpire: "later", expectedVersion: 2 })).toMatchObject({ ok: false, code: "INVALID_INPUT", fieldErrors: { onExpire: expect.any(Array) } });
+    expect(b).toMatchObject({
+      ok: false,
+      code: "CONFLICT",
+      message: "Someone changed this permission at the same time. Reload and try again.",
+    });
+    expect(
+      await putPermissionAction({ agent, tool: "payments.refund", effect: "allow", expectedVersion: 0 }),
+    ).toMatchObject({ ok: false, code: "CONFLICT" });
+    expect(
+      await putPermissionAction({
+        agent,
+        tool: "payments.refund",
+        effect: "allow",
+        onExpire: "later",
+        expectedVersion: 2,
+      }),
+    ).toMatchObject({ ok: false, code: "INVALID_INPUT", fieldErrors: { onExpire: expect.any(Array) } });
     expect((await getRuntime().permissions.list(agent))[0]).toMatchObject({ effect: "deny", version: 2 });
     // One audit row per saved version, written with it; the refused puts wrote none.
     if (!first.ok) throw new Error(first.message);
     const audit = await findAuditLog(db, { action: "permissions.put", target: first.data.id });
-    expect(audit.map((row) => (row.data as { version: number; effect: string })).map(({ version, effect }) => [version, effect])).toEqual([[2, "deny"], [1, "allow"]]);
+    expect(
+      audit
+        .map((row) => row.data as { version: number; effect: string })
+        .map(({ version, effect }) => [version, effect]),
+    ).toEqual([
+      [2, "deny"],
+      [1, "allow"],
+    ]);
   });
 
   it("a permission revoked while a run waits for approval: the approval is refused at the moment of acting", async () => {
     session = admin();
-    for (const agent of demoAgents) for (const p of agent.defaultPermissions) await getRuntime().permissions.put(p, { by: "test" });
+    for (const agent of demoAgents)
+      for (const p of agent.defaultPermissions) await getRuntime().permissions.put(p, { by: "test" });
     const order = await createSandboxOrder(db, { amountCents: 24_000 });
-    const { run } = await getRuntime().startRun({ agent: "refund-agent", input: { orderId: order.id }, startedBy: "support@test" });
+    const { run } = await getRuntime().startRun({
+      agent: "refund-agent",
+      input: { orderId: order.id },
+      startedBy: "support@test",
+    });
     await getRuntime().createWorker().drain();
     const [packet] = await getRuntime().store.findPackets({ runId: run.id, status: ["PENDING"] });
     expect(packet.tool).toBe("payments.refund");
 
-    const rule = (await getRuntime().permissions.list("refund-agent")).find((r) => r.agent === "refund-agent" && r.tool === "payments.refund" && r.step === "*")!;
-    expect(await putPermissionAction({ agent: "refund-agent", tool: "payments.refund", effect: "deny", expectedVersion: rule.version })).toMatchObject({ ok: true });
+    const rule = (await getRuntime().permissions.list("refund-agent")).find(
+      (r) => r.agent === "refund-agent" && r.tool === "payments.refund" && r.step === "*",
+    )!;
+    expect(
+      await putPermissionAction({
+        agent: "refund-agent",
+        tool: "payments.refund",
+        effect: "deny",
+        expectedVersion: rule.version,
+      }),
+    ).toMatchObject({ ok: true });
 
     session = reviewer();
     await db.user.create({ data: { id: session.id, email: session.email, role: session.role } }); // a decider is a stored person
-    expect(await decidePacketAction({ packetId: packet.id, decision: "approve" })).toMatchObject({ ok: true, data: { status: "APPROVED" } });
+    expect(await decidePacketAction({ packetId: packet.id, decision: "approve" })).toMatchObject({
+      ok: true,
+      data: { status: "APPROVED" },
+    });
     await getRuntime().createWorker().drain();
     const events = await getRuntime().store.listEvents(run.id);
-    expect(events.find((e) => e.type === "gate.refused")?.data).toMatchObject({ packetId: packet.id, why: expect.stringContaining("permission was revoked while the run waited") });
+    expect(events.find((e) => e.type === "gate.refused")?.data).toMatchObject({
+      packetId: packet.id,
+      why: expect.stringContaining("permission was revoked while the run waited"),
+    });
     const ledger = await db.sandboxLedgerEntry.count({ where: { runId: run.id, system: "payments" } });
     expect(ledger).toBe(0);
     // put the demo grant back for the other tests
     session = admin();
     const denied = (await getRuntime().permissions.list("refund-agent")).find((r) => r.id === rule.id)!;
-    await putPermissionAction({ agent: "refund-agent", tool: "payments.refund", effect: "allow", conditions: rule.conditions, queue: rule.queue, expectedVersion: denied.version });
+    await putPermissionAction({
+      agent: "refund-agent",
+      tool: "payments.refund",
+      effect: "allow",
+      conditions: rule.conditions,
+      queue: rule.queue,
+      expectedVersion: denied.version,
+    });
   });
 });

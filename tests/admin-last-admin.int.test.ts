@@ -18,7 +18,10 @@ describe.each(providers())("the last active admin [%s]", (provider) => {
   const activeAdmins = () => db.user.count({ where: { role: "admin", disabledAt: null } });
 
   beforeAll(async () => {
-    const fresh = provider === "postgres" ? createPostgres(`tether_test_admins_${process.pid}_${Date.now()}`)! : await createSqlite(path.resolve("data/test", `admins-${process.pid}.db`));
+    const fresh =
+      provider === "postgres"
+        ? createPostgres(`tether_test_admins_${process.pid}_${Date.now()}`)!
+        : await createSqlite(path.resolve("data/test", `admins-${process.pid}.db`));
     drop = fresh.drop;
     db = createDb(fresh.url);
     for (const key of ["a", "b"] as const) {
@@ -34,10 +37,16 @@ describe.each(providers())("the last active admin [%s]", (provider) => {
   it("is neither demoted nor disabled, by anyone; with a second admin again, both are allowed", async () => {
     const tokenPrincipal = actor(uid("api-token")); // not one of the two: the self-guards do not apply
     await setUserDisabled({ db }, { userId: ids.b, isDisabled: true }, actor(ids.a));
-    const demote = await expectError(changeUserRole({ db }, { userId: ids.a, role: "reviewer" }, tokenPrincipal), "CONFLICT");
+    const demote = await expectError(
+      changeUserRole({ db }, { userId: ids.a, role: "reviewer" }, tokenPrincipal),
+      "CONFLICT",
+    );
     expect(demote.userMessage).toBe("This is the last active admin: make someone else an admin first.");
     await expectError(setUserDisabled({ db }, { userId: ids.a, isDisabled: true }, tokenPrincipal), "CONFLICT");
-    expect(await db.user.findUniqueOrThrow({ where: { id: ids.a } })).toMatchObject({ role: "admin", disabledAt: null });
+    expect(await db.user.findUniqueOrThrow({ where: { id: ids.a } })).toMatchObject({
+      role: "admin",
+      disabledAt: null,
+    });
 
     await setUserDisabled({ db }, { userId: ids.b, isDisabled: false }, actor(ids.a));
     await changeUserRole({ db }, { userId: ids.b, role: "operator" }, tokenPrincipal);

@@ -5,7 +5,14 @@ import { createUser, getActiveUser } from "../lib/auth/users";
 import type { Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { findAgentsWithVersions } from "../lib/queries/agents";
-import { ANY, cellKey, describeChange, findCellHistory, findPermissionHistory, getPermissionMatrix } from "../lib/queries/permissions";
+import {
+  ANY,
+  cellKey,
+  describeChange,
+  findCellHistory,
+  findPermissionHistory,
+  getPermissionMatrix,
+} from "../lib/queries/permissions";
 import { findToolRegistry } from "../lib/queries/tools";
 import { changeUserRole } from "../lib/commands/change-user-role";
 import { setUserDisabled } from "../lib/commands/set-user-disabled";
@@ -20,8 +27,16 @@ import { createTestRuntime, providers, uid } from "./support/runtime";
 // permission matrix with its history.
 
 const agentDef = (slug: string, version: string, overrides: Partial<AgentDefinition> = {}): AgentDefinition => ({
-  slug, version, name: `Agent ${slug}`, description: "test agent", instructions: `instructions of ${version}`, input: z.unknown(), tools: ["orders.get"],
-  plan: [{ id: "read", title: "Read", status: "pending" }], policy: { decide: async () => ({ decision: { kind: "complete", output: null } }) }, ...overrides,
+  slug,
+  version,
+  name: `Agent ${slug}`,
+  description: "test agent",
+  instructions: `instructions of ${version}`,
+  input: z.unknown(),
+  tools: ["orders.get"],
+  plan: [{ id: "read", title: "Read", status: "pending" }],
+  policy: { decide: async () => ({ decision: { kind: "complete", output: null } }) },
+  ...overrides,
 });
 
 async function createRun(db: Db, agentSlug: string, agentVersion: string, status = "COMPLETED") {
@@ -44,10 +59,19 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       expect(await recordAgentVersions(db, [v1], { model: null })).toBe(1);
       // start-up again, even with a changed definition under the same version: nothing is rewritten
       expect(await recordAgentVersions(db, [agentDef(slug, "1", { instructions: "changed" })])).toBe(0);
-      const v2 = agentDef(slug, "2", { tools: ["orders.get", "payments.refund"], plan: [{ id: "a", title: "A", status: "pending" }, { id: "b", title: "B", status: "pending" }] });
+      const v2 = agentDef(slug, "2", {
+        tools: ["orders.get", "payments.refund"],
+        plan: [
+          { id: "a", title: "A", status: "pending" },
+          { id: "b", title: "B", status: "pending" },
+        ],
+      });
       expect(await recordAgentVersions(db, [v2], { model: "openai:gpt-test" })).toBe(1);
       // concurrent start-ups record it once
-      await Promise.all([recordAgentVersions(db, [agentDef(slug, "3")]), recordAgentVersions(db, [agentDef(slug, "3")])]);
+      await Promise.all([
+        recordAgentVersions(db, [agentDef(slug, "3")]),
+        recordAgentVersions(db, [agentDef(slug, "3")]),
+      ]);
       expect(await db.agentVersion.count({ where: { slug } })).toBe(3);
 
       for (let i = 0; i < 3; i++) await createRun(db, slug, "1");
@@ -57,8 +81,24 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       const agent = (await findAgentsWithVersions(db, [v2])).find((a) => a.slug === slug)!;
       expect(agent).toMatchObject({ slug, name: `Agent ${slug}`, currentVersion: "2", totalRuns: 5 });
       const byVersion = Object.fromEntries(agent.versions.map((v) => [v.version, v]));
-      expect(byVersion["1"]).toMatchObject({ instructions: "instructions of 1", runCount: 3, isCurrent: false, model: null, tools: ["orders.get"], plan: [{ id: "read", title: "Read" }] });
-      expect(byVersion["2"]).toMatchObject({ runCount: 1, isCurrent: true, model: "openai:gpt-test", tools: ["orders.get", "payments.refund"], plan: [{ id: "a", title: "A" }, { id: "b", title: "B" }] });
+      expect(byVersion["1"]).toMatchObject({
+        instructions: "instructions of 1",
+        runCount: 3,
+        isCurrent: false,
+        model: null,
+        tools: ["orders.get"],
+        plan: [{ id: "read", title: "Read" }],
+      });
+      expect(byVersion["2"]).toMatchObject({
+        runCount: 1,
+        isCurrent: true,
+        model: "openai:gpt-test",
+        tools: ["orders.get", "payments.refund"],
+        plan: [
+          { id: "a", title: "A" },
+          { id: "b", title: "B" },
+        ],
+      });
       expect(byVersion["3"]).toMatchObject({ runCount: 0 });
       // a version only a run remembers is listed, with its runs and no details
       expect(byVersion["0-unrecorded"]).toMatchObject({ instructions: null, runCount: 1, firstSeenAt: null });
@@ -68,16 +108,42 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       const slug = uid("agent");
       const [v1, v2, v3] = ["1", "2", "3"].map((v) => agentDef(slug, `hash${v}`, { label: `v${v}` }));
       await recordAgentVersions(db, [v1, v2, v3]);
-      for (const status of ["QUEUED", "RUNNING", "SLEEPING", "WAITING_EVENT", "WAITING_APPROVAL", "NEEDS_ATTENTION", "COMPLETED", "CANCELLED"]) await createRun(db, slug, "hash1", status);
+      for (const status of [
+        "QUEUED",
+        "RUNNING",
+        "SLEEPING",
+        "WAITING_EVENT",
+        "WAITING_APPROVAL",
+        "NEEDS_ATTENTION",
+        "COMPLETED",
+        "CANCELLED",
+      ])
+        await createRun(db, slug, "hash1", status);
       await createRun(db, slug, "hash2", "NEEDS_ATTENTION");
       await createRun(db, slug, "hash2", "NEEDS_ATTENTION");
 
       const agent = (await findAgentsWithVersions(db, [v2, v3])).find((a) => a.slug === slug)!; // 2 and 3 side by side, 1 gone
       expect(agent.currentVersion).toBe("hash3"); // the one listed last
       const byVersion = Object.fromEntries(agent.versions.map((v) => [v.version, v]));
-      expect(byVersion.hash1).toMatchObject({ label: "v1", loaded: false, runCount: 8, runs: { active: 2, waiting: 3, parked: 1 } });
-      expect(byVersion.hash2).toMatchObject({ label: "v2", loaded: true, runCount: 2, runs: { active: 0, waiting: 0, parked: 2 } });
-      expect(byVersion.hash3).toMatchObject({ label: "v3", loaded: true, isCurrent: true, runCount: 0, runs: { active: 0, waiting: 0, parked: 0 } });
+      expect(byVersion.hash1).toMatchObject({
+        label: "v1",
+        loaded: false,
+        runCount: 8,
+        runs: { active: 2, waiting: 3, parked: 1 },
+      });
+      expect(byVersion.hash2).toMatchObject({
+        label: "v2",
+        loaded: true,
+        runCount: 2,
+        runs: { active: 0, waiting: 0, parked: 2 },
+      });
+      expect(byVersion.hash3).toMatchObject({
+        label: "v3",
+        loaded: true,
+        isCurrent: true,
+        runCount: 0,
+        runs: { active: 0, waiting: 0, parked: 0 },
+      });
     });
 
     it("lists an agent that is no longer deployed after the deployed ones", async () => {
@@ -85,7 +151,10 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       await recordAgentVersions(db, [agentDef(gone, "7")]);
       const agents = await findAgentsWithVersions(db, [agentDef(uid("live"), "1")]);
       expect(agents[0].currentVersion).toBe("1");
-      expect(agents.find((a) => a.slug === gone)).toMatchObject({ currentVersion: null, description: "No longer deployed." });
+      expect(agents.find((a) => a.slug === gone)).toMatchObject({
+        currentVersion: null,
+        description: "No longer deployed.",
+      });
     });
   });
 
@@ -93,57 +162,126 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
     it("lists built-in tools with their semantics and an example impact, then registered ones", async () => {
       const tools = await findToolRegistry(db);
       const refund = tools.find((tool) => tool.name === "payments.refund")!;
-      expect(refund).toMatchObject({ source: "built-in", capability: "execute", semantics: "idempotent", id: null, impact: "refunds $240.00 to card •‹cardLast4›" });
+      expect(refund).toMatchObject({
+        source: "built-in",
+        capability: "execute",
+        semantics: "idempotent",
+        id: null,
+        impact: "refunds $240.00 to card •‹cardLast4›",
+      });
       expect(refund.inputSchema).toMatchObject({ type: "object", properties: { amountCents: expect.any(Object) } });
       expect(tools.find((tool) => tool.name === "deploys.run_migration")).toMatchObject({ semantics: "unsafe" });
     });
 
     it("disables and enables a registered tool, compare-and-set both ways", async () => {
       const name = `http.${uid("crm").replace("-", "_")}`;
-      const tool = await registerTool({ db }, { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key" }, impactTemplate: "updates the CRM" }, { by: "admin@test" });
-      expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({ id: tool.id, source: "http", impact: "updates the CRM", disabledAt: null, createdBy: "admin@test" });
+      const tool = await registerTool(
+        { db },
+        {
+          kind: "http",
+          name,
+          description: "Update the CRM",
+          capability: "execute",
+          semantics: "idempotent",
+          config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key" },
+          impactTemplate: "updates the CRM",
+        },
+        { by: "admin@test" },
+      );
+      expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({
+        id: tool.id,
+        source: "http",
+        impact: "updates the CRM",
+        disabledAt: null,
+        createdBy: "admin@test",
+      });
       await disableTool({ db }, tool.id, { by: "admin@test" });
-      expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({ disabledBy: "admin@test", disabledAt: expect.any(Date) });
-      expect(await enableTool({ db }, tool.id, { by: "admin@test" })).toMatchObject({ name, disabledAt: null, disabledBy: null });
+      expect((await findToolRegistry(db)).find((row) => row.name === name)).toMatchObject({
+        disabledBy: "admin@test",
+        disabledAt: expect.any(Date),
+      });
+      expect(await enableTool({ db }, tool.id, { by: "admin@test" })).toMatchObject({
+        name,
+        disabledAt: null,
+        disabledBy: null,
+      });
       await expect(enableTool({ db }, tool.id, { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-      await expect(enableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(enableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
     });
 
     it("audits registering, disabling and enabling in the change's own transaction; a refused change writes nothing", async () => {
       const name = `http.${uid("audited").replace("-", "_")}`;
-      const input = { kind: "http", name, description: "Update the CRM", capability: "execute", semantics: "idempotent", config: { url: "https://crm.example.com/x", idempotencyHeader: "Idempotency-Key", headers: { authorization: "Bearer secret-value" } } };
+      const input = {
+        kind: "http",
+        name,
+        description: "Update the CRM",
+        capability: "execute",
+        semantics: "idempotent",
+        config: {
+          url: "https://crm.example.com/x",
+          idempotencyHeader: "Idempotency-Key",
+          headers: { authorization: "Bearer secret-value" },
+        },
+      };
       const tool = await registerTool({ db }, input, { by: "admin@test" });
       await disableTool({ db }, tool.id, { by: "admin@test" });
       await enableTool({ db }, tool.id, { by: "admin@test" });
       await expect(registerTool({ db }, input, { by: "admin@test" })).rejects.toMatchObject({ code: "CONFLICT" });
-      await expect(disableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(disableTool({ db }, "tool_missing", { by: "admin@test" })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
       const rows = await db.auditLog.findMany({ where: { target: name }, orderBy: { at: "asc" } });
-      expect(rows.map((row) => [row.actor, row.action])).toEqual([["admin@test", "tools.register"], ["admin@test", "tools.disable"], ["admin@test", "tools.enable"]]);
+      expect(rows.map((row) => [row.actor, row.action])).toEqual([
+        ["admin@test", "tools.register"],
+        ["admin@test", "tools.disable"],
+        ["admin@test", "tools.enable"],
+      ]);
       expect(rows.map((row) => row.data).join(" ")).not.toContain("secret-value"); // what the tool is, not its settings
     });
   });
 
   describe("users", () => {
     const strong = "a sturdy passphrase 42";
-    const newUser = (role: "admin" | "reviewer" | "operator") => createUser(db, { email: `${uid(role)}@test.example`, role, password: strong }, { actor: "t" });
+    const newUser = (role: "admin" | "reviewer" | "operator") =>
+      createUser(db, { email: `${uid(role)}@test.example`, role, password: strong }, { actor: "t" });
 
     it("changes a role and disables/enables an account; a disabled account has no session", async () => {
       const admin = await newUser("admin");
       const person = await newUser("reviewer");
-      expect(await changeUserRole({ db }, { userId: person.id, role: "operator" }, admin)).toEqual({ email: person.email, before: { role: "reviewer" }, after: { role: "operator" } });
+      expect(await changeUserRole({ db }, { userId: person.id, role: "operator" }, admin)).toEqual({
+        email: person.email,
+        before: { role: "reviewer" },
+        after: { role: "operator" },
+      });
       expect((await getActiveUser(db, person.id))?.role).toBe("operator");
-      expect(await setUserDisabled({ db }, { userId: person.id, isDisabled: true }, admin)).toMatchObject({ before: { disabled: false }, after: { disabled: true } });
+      expect(await setUserDisabled({ db }, { userId: person.id, isDisabled: true }, admin)).toMatchObject({
+        before: { disabled: false },
+        after: { disabled: true },
+      });
       expect(await getActiveUser(db, person.id)).toBeNull();
-      expect((await findUsers(db)).find((u) => u.id === person.id)).toMatchObject({ role: "operator", disabledAt: expect.any(Date), hasPassword: true });
+      expect((await findUsers(db)).find((u) => u.id === person.id)).toMatchObject({
+        role: "operator",
+        disabledAt: expect.any(Date),
+        hasPassword: true,
+      });
       await setUserDisabled({ db }, { userId: person.id, isDisabled: false }, admin);
       expect((await getActiveUser(db, person.id))?.email).toBe(person.email);
-      await expect(changeUserRole({ db }, { userId: "usr_missing", role: "admin" }, admin)).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(changeUserRole({ db }, { userId: "usr_missing", role: "admin" }, admin)).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
     });
 
     it("an admin cannot remove their own admin role or disable themselves", async () => {
       const admin = await newUser("admin");
-      await expect(changeUserRole({ db }, { userId: admin.id, role: "operator" }, admin)).rejects.toMatchObject({ code: "FORBIDDEN", userMessage: "You cannot remove your own admin role. Ask another admin." });
-      await expect(setUserDisabled({ db }, { userId: admin.id, isDisabled: true }, admin)).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(changeUserRole({ db }, { userId: admin.id, role: "operator" }, admin)).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        userMessage: "You cannot remove your own admin role. Ask another admin.",
+      });
+      await expect(setUserDisabled({ db }, { userId: admin.id, isDisabled: true }, admin)).rejects.toMatchObject({
+        code: "FORBIDDEN",
+      });
       expect(await getActiveUser(db, admin.id)).toMatchObject({ role: "admin" });
       // another admin can
       const other = await newUser("admin");
@@ -158,7 +296,15 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       const agent = uid("pm");
       const other = uid("pm-other");
       const deployed = [agentDef(agent, "1"), agentDef(other, "1")];
-      await runtime.permissions.put({ agent, tool: "payments.refund", effect: "allow", conditions: [{ path: "amountCents", op: "gt", value: 10000, effect: "require_approval" }] }, { by: "a@test" });
+      await runtime.permissions.put(
+        {
+          agent,
+          tool: "payments.refund",
+          effect: "allow",
+          conditions: [{ path: "amountCents", op: "gt", value: 10000, effect: "require_approval" }],
+        },
+        { by: "a@test" },
+      );
       await runtime.permissions.put({ agent, tool: "payments.refund", step: "read", effect: "deny" }, { by: "a@test" });
       await runtime.permissions.put({ agent, tool: ANY, effect: "require_approval" }, { by: "a@test" });
 
@@ -168,9 +314,16 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       expect(matrix.tools).toContain("payments.refund");
       expect(matrix.tools.at(-1)).toBe(ANY);
       const cell = matrix.cells[cellKey(agent, "payments.refund")];
-      expect(cell.rules.map((r) => [r.step, r.effect])).toEqual([["*", "allow"], ["read", "deny"]]);
+      expect(cell.rules.map((r) => [r.step, r.effect])).toEqual([
+        ["*", "allow"],
+        ["read", "deny"],
+      ]);
       expect(cell.inherited).toBeNull();
-      expect(matrix.cells[cellKey(agent, "mail.send")].inherited).toMatchObject({ agent, tool: ANY, effect: "require_approval" });
+      expect(matrix.cells[cellKey(agent, "mail.send")].inherited).toMatchObject({
+        agent,
+        tool: ANY,
+        effect: "require_approval",
+      });
       expect(matrix.cells[cellKey(other, "mail.send")].rules).toEqual([]);
     });
 
@@ -178,8 +331,13 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
       const { runtime } = t;
       const agent = uid("ph");
       const first = await runtime.permissions.put({ agent, tool: "mail.send", effect: "allow" }, { by: "ada@test" });
-      await runtime.permissions.put({ agent, tool: "mail.send", effect: "deny" }, { by: "bob@test", expectedVersion: 1 });
-      await expect(runtime.permissions.put({ agent, tool: "mail.send", effect: "allow" }, { by: "eve@test", expectedVersion: 1 })).rejects.toMatchObject({ code: "CONFLICT" });
+      await runtime.permissions.put(
+        { agent, tool: "mail.send", effect: "deny" },
+        { by: "bob@test", expectedVersion: 1 },
+      );
+      await expect(
+        runtime.permissions.put({ agent, tool: "mail.send", effect: "allow" }, { by: "eve@test", expectedVersion: 1 }),
+      ).rejects.toMatchObject({ code: "CONFLICT" });
       await runtime.permissions.remove(first.id, "cy@test");
 
       const history = await findCellHistory(agent, "mail.send", { runtime });

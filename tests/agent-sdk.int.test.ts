@@ -87,7 +87,10 @@ describe.each(providers())("an agent written with the SDK, through the HTTP API 
     }).runtime;
     server = await startRouteServer();
     admin = await createPersonWithToken(db, { role: "admin", scopes: ["admin"] });
-    operator = await createPersonWithToken(db, { role: "operator", scopes: ["runs:write", "runs:read", "packets:decide"] });
+    operator = await createPersonWithToken(db, {
+      role: "operator",
+      scopes: ["runs:write", "runs:read", "packets:decide"],
+    });
     reviewer = await createPersonWithToken(db, { role: "reviewer", scopes: ["packets:decide", "runs:read"] });
   });
   afterAll(async () => {
@@ -101,18 +104,41 @@ describe.each(providers())("an agent written with the SDK, through the HTTP API 
   });
 
   const call = async (method: string, urlPath: string, token: string, body?: unknown) => {
-    const res = await fetch(server.url + urlPath, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(server.url + urlPath, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, json: await res.json() };
   };
   const work = () => composed.runtime!.createWorker().drain();
-  const ledgerLines = () => { try { return readFileSync(ledger, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)); } catch { return []; } };
+  const ledgerLines = () => {
+    try {
+      return readFileSync(ledger, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+    } catch {
+      return [];
+    }
+  };
 
   it("starts over POST /api/runs, waits at its gate, runs once a second person approves, and completes", async () => {
     // An admin registers the MCP tool the agent names; the agent's gate becomes its permission rule.
     const registered = await call("POST", "/api/tools", admin.token, {
-      kind: "mcp", name: tool, description: "Create a note.", capability: "draft", semantics: "idempotent",
-      inputSchema: { type: "object", properties: { title: { type: "string", minLength: 1 }, body: { type: "string" } }, required: ["title"] },
-      config: { transport: "http", url: mcp.url, tool: "create_note" }, impactTemplate: 'creates the note "{{title}}"',
+      kind: "mcp",
+      name: tool,
+      description: "Create a note.",
+      capability: "draft",
+      semantics: "idempotent",
+      inputSchema: {
+        type: "object",
+        properties: { title: { type: "string", minLength: 1 }, body: { type: "string" } },
+        required: ["title"],
+      },
+      config: { transport: "http", url: mcp.url, tool: "create_note" },
+      impactTemplate: 'creates the note "{{title}}"',
     });
     expect(registered.status).toBe(201);
     const rules = await applyDefaultPermissions(composed.runtime!, agent, { by: admin.email });
@@ -123,11 +149,17 @@ describe.each(providers())("an agent written with the SDK, through the HTTP API 
     const refused = await call("POST", "/api/runs", operator.token, { agent: slug, input: { title: "  " } });
     expect(refused).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT" } } });
 
-    const started = await call("POST", "/api/runs", operator.token, { agent: slug, input: { title: "Standup", body: "Ship the SDK." } });
+    const started = await call("POST", "/api/runs", operator.token, {
+      agent: slug,
+      input: { title: "Standup", body: "Ship the SDK." },
+    });
     expect(started).toMatchObject({ status: 201, json: { status: "QUEUED" } });
     const runId = started.json.id as string;
     await work();
-    expect((await call("GET", `/api/runs/${runId}`, operator.token)).json.run).toMatchObject({ status: "WAITING_APPROVAL", agentVersion: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    expect((await call("GET", `/api/runs/${runId}`, operator.token)).json.run).toMatchObject({
+      status: "WAITING_APPROVAL",
+      agentVersion: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
     expect(ledgerLines()).toHaveLength(0); // nothing happened before a person approved
 
     const { json } = await call("GET", `/api/packets?status=pending&runId=${runId}`, reviewer.token);
@@ -135,8 +167,12 @@ describe.each(providers())("an agent written with the SDK, through the HTTP API 
     const packet = json.packets[0];
     expect(packet).toMatchObject({ tool, queue: "notes", content: { impact: 'creates the note "Standup"' } });
     // Whoever started the run may not approve its action; a second person may.
-    expect(await call("POST", `/api/packets/${packet.id}/decision`, operator.token, { decision: "approve" })).toMatchObject({ status: 403, json: { error: { code: "FORBIDDEN" } } });
-    expect(await call("POST", `/api/packets/${packet.id}/decision`, reviewer.token, { decision: "approve" })).toMatchObject({ status: 200, json: { packet: { status: "APPROVED" } } });
+    expect(
+      await call("POST", `/api/packets/${packet.id}/decision`, operator.token, { decision: "approve" }),
+    ).toMatchObject({ status: 403, json: { error: { code: "FORBIDDEN" } } });
+    expect(
+      await call("POST", `/api/packets/${packet.id}/decision`, reviewer.token, { decision: "approve" }),
+    ).toMatchObject({ status: 200, json: { packet: { status: "APPROVED" } } });
 
     await work();
     const done = (await call("GET", `/api/runs/${runId}`, operator.token)).json.run;

@@ -12,11 +12,16 @@ import { defineAgent, sourceFiles, sourceHash, z, type AgentSpec } from "@/lib/s
 
 const input = z.object({ orderId: z.string(), amountCents: z.number().int() });
 const base = {
-  slug: "versioned-agent", description: "Refunds.", instructions: "Refund what is owed.", input,
-  tools: ["orders.get", "payments.refund"], gates: { "payments.refund": { when: { path: "amountCents", op: "gt" as const, value: 10_000 } } },
+  slug: "versioned-agent",
+  description: "Refunds.",
+  instructions: "Refund what is owed.",
+  input,
+  tools: ["orders.get", "payments.refund"],
+  gates: { "payments.refund": { when: { path: "amountCents", op: "gt" as const, value: 10_000 } } },
   policy: () => ({ kind: "complete" as const, output: null }),
 } satisfies AgentSpec<typeof input>;
-const versionOf = (spec: Partial<AgentSpec<typeof input>>) => defineAgent({ ...base, ...spec } as AgentSpec<typeof input>).definition.version;
+const versionOf = (spec: Partial<AgentSpec<typeof input>>) =>
+  defineAgent({ ...base, ...spec } as AgentSpec<typeof input>).definition.version;
 
 describe("derived agent versions", () => {
   it("is the same for the same definition and changes with anything that shapes decisions", () => {
@@ -37,17 +42,27 @@ describe("derived agent versions", () => {
   });
 
   it("gives each demo agent a derived version beside its label", () => {
-    for (const agent of demoAgents) expect(agent.definition).toMatchObject({ version: expect.stringMatching(/^[0-9a-f]{12}$/), label: expect.any(String) });
+    for (const agent of demoAgents)
+      expect(agent.definition).toMatchObject({
+        version: expect.stringMatching(/^[0-9a-f]{12}$/),
+        label: expect.any(String),
+      });
   });
 });
 
 describe("source hash", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "tether-source-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const write = (file: string, text: string) => { mkdirSync(path.dirname(path.join(dir, file)), { recursive: true }); writeFileSync(path.join(dir, file), text); };
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  };
 
   it("covers the module and its relative imports, transitively, but not packages or the @/ alias", () => {
-    write("agent/index.ts", `import { z } from "zod";\nimport { defineAgent } from "@/lib/sdk";\nimport { decide } from "./policy";\nexport default decide;`);
+    write(
+      "agent/index.ts",
+      `import { z } from "zod";\nimport { defineAgent } from "@/lib/sdk";\nimport { decide } from "./policy";\nexport default decide;`,
+    );
     write("agent/policy.ts", `import { LIMIT } from "../shared/limits.js";\nexport const decide = () => LIMIT;`);
     write("shared/limits.ts", `export const LIMIT = 100;`);
     const url = pathToFileURL(path.join(dir, "agent/index.ts")).href;
@@ -71,7 +86,16 @@ describe("source hash", () => {
 });
 
 describe("agent registry", () => {
-  const agent = (version: string): AgentDefinition => ({ slug: "a", version, name: "a", description: "", instructions: "", input: z.unknown(), tools: [], policy: { decide: async () => ({ decision: { kind: "complete", output: null } }) } });
+  const agent = (version: string): AgentDefinition => ({
+    slug: "a",
+    version,
+    name: "a",
+    description: "",
+    instructions: "",
+    input: z.unknown(),
+    tools: [],
+    policy: { decide: async () => ({ decision: { kind: "complete", output: null } }) },
+  });
 
   it("holds several versions of one agent: the newest is the one loaded last, each is found by its version", () => {
     const registry = new AgentRegistry([agent("1"), agent("2")]);

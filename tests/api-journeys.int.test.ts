@@ -32,24 +32,42 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
     process.env.TETHER_SANDBOX = "1"; // served on Postgres too (off by default outside demo mode)
     await seedSandbox(db);
     const runtime = getRuntime();
-    for (const agent of demoAgents) for (const p of agent.defaultPermissions) await runtime.permissions.put(p, { by: "test" });
-    operator = (await createPersonWithToken(db, { role: "operator", scopes: ["runs:write", "runs:read", "signals:write"] })).token;
+    for (const agent of demoAgents)
+      for (const p of agent.defaultPermissions) await runtime.permissions.put(p, { by: "test" });
+    operator = (
+      await createPersonWithToken(db, { role: "operator", scopes: ["runs:write", "runs:read", "signals:write"] })
+    ).token;
     reviewer = (await createPersonWithToken(db, { role: "reviewer", scopes: ["packets:decide", "runs:read"] })).token;
     admin = (await createPersonWithToken(db, { role: "admin", scopes: ["admin"] })).token;
   });
-  afterAll(async () => { delete process.env.TETHER_SANDBOX; await server.close(); await db.$disconnect(); });
+  afterAll(async () => {
+    delete process.env.TETHER_SANDBOX;
+    await server.close();
+    await db.$disconnect();
+  });
 
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const res = await fetch(server.url + path, { method, headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, json: await res.json() };
   };
   const work = () => getRuntime().createWorker().drain();
   const status = async (id: string) => (await call("GET", `/api/runs/${id}`, operator)).json.run.status;
-  const ledger = async (runId: string) => (await call("GET", `/api/sandbox/ledger?runId=${runId}`, admin)).json.entries as Array<{ system: string; action: string; data: { deployId?: string } }>;
+  const ledger = async (runId: string) =>
+    (await call("GET", `/api/sandbox/ledger?runId=${runId}`, admin)).json.entries as Array<{
+      system: string;
+      action: string;
+      data: { deployId?: string };
+    }>;
   const approveOnly = async (runId: string) => {
     const { json } = await call("GET", `/api/packets?status=pending&runId=${runId}`, operator);
     expect(json.packets).toHaveLength(1);
-    const decided = await call("POST", `/api/packets/${json.packets[0].id}/decision`, reviewer, { decision: "approve" });
+    const decided = await call("POST", `/api/packets/${json.packets[0].id}/decision`, reviewer, {
+      decision: "approve",
+    });
     expect(decided).toMatchObject({ status: 200, json: { packet: { status: "APPROVED" } } });
     return json.packets[0];
   };
@@ -57,21 +75,44 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
   it("GET /api/agents lists every agent with an input schema and a working example", async () => {
     const { status: code, json } = await call("GET", "/api/agents", operator);
     expect(code).toBe(200);
-    expect(json.agents.map((a: { slug: string }) => a.slug).sort()).toEqual(["deploy-agent", "outreach-agent", "refund-agent"]);
-    for (const agent of json.agents) expect(agent).toMatchObject({ name: expect.any(String), description: expect.any(String), inputSchema: expect.objectContaining({ type: "object" }), exampleInput: expect.anything() });
+    expect(json.agents.map((a: { slug: string }) => a.slug).sort()).toEqual([
+      "deploy-agent",
+      "outreach-agent",
+      "refund-agent",
+    ]);
+    for (const agent of json.agents)
+      expect(agent).toMatchObject({
+        name: expect.any(String),
+        description: expect.any(String),
+        inputSchema: expect.objectContaining({ type: "object" }),
+        exampleInput: expect.anything(),
+      });
   });
 
   it("refund-agent: POST /api/runs → approval → completed; the same idempotencyKey returns the same run", async () => {
     const order = await createSandboxOrder(db, { amountCents: 24_000 });
     const key = uid("key");
-    const started = await call("POST", "/api/runs", operator, { agent: "refund-agent", input: { orderId: order.id }, idempotencyKey: key });
+    const started = await call("POST", "/api/runs", operator, {
+      agent: "refund-agent",
+      input: { orderId: order.id },
+      idempotencyKey: key,
+    });
     expect(started).toMatchObject({ status: 201, json: { id: expect.any(String), status: "QUEUED" } });
-    expect(await call("POST", "/api/runs", operator, { agent: "refund-agent", input: { orderId: order.id }, idempotencyKey: key })).toMatchObject({ status: 200, json: { id: started.json.id } });
+    expect(
+      await call("POST", "/api/runs", operator, {
+        agent: "refund-agent",
+        input: { orderId: order.id },
+        idempotencyKey: key,
+      }),
+    ).toMatchObject({ status: 200, json: { id: started.json.id } });
     await work();
     expect(await status(started.json.id)).toBe("WAITING_APPROVAL");
     const packet = await approveOnly(started.json.id);
     expect(packet.content.impact).toMatch(/refunds \$240\.00 to card/);
-    expect((await call("POST", `/api/packets/${packet.id}/decision`, reviewer, { decision: "reject", reason: "late" })).status).toBe(409);
+    expect(
+      (await call("POST", `/api/packets/${packet.id}/decision`, reviewer, { decision: "reject", reason: "late" }))
+        .status,
+    ).toBe(409);
     await work();
     expect(await status(started.json.id)).toBe("COMPLETED");
     const effects = await ledger(started.json.id);
@@ -82,27 +123,51 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
   });
 
   it("deploy-agent: approval, the unsafe migration once, the callback delivered twice and once more as a duplicate signal", async () => {
-    const started = await call("POST", "/api/runs", operator, { agent: "deploy-agent", input: { migration: `00${Date.now() % 100}_${uid("m").replace("-", "_")}` } });
+    const started = await call("POST", "/api/runs", operator, {
+      agent: "deploy-agent",
+      input: { migration: `00${Date.now() % 100}_${uid("m").replace("-", "_")}` },
+    });
     await work();
     await approveOnly(started.json.id);
     await work();
     expect(await status(started.json.id)).toBe("WAITING_EVENT");
     const [deploy] = (await ledger(started.json.id)).filter((e) => e.system === "deploys");
     const deployId = deploy.data.deployId!;
-    expect((await call("POST", `/api/sandbox/deploys/${deployId}/complete`, null, { outcome: "succeeded", deliveries: 2 })).status).toBe(401);
-    expect((await call("POST", `/api/sandbox/deploys/${deployId}/complete`, admin, { outcome: "succeeded", deliveries: 2 })).status).toBe(200);
-    expect(await call("POST", `/api/runs/${started.json.id}/signals`, operator, { type: "deploy.finished", dedupKey: deployId, payload: { deployId, outcome: "succeeded" } })).toMatchObject({ status: 200, json: { duplicate: true } });
+    expect(
+      (await call("POST", `/api/sandbox/deploys/${deployId}/complete`, null, { outcome: "succeeded", deliveries: 2 }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await call("POST", `/api/sandbox/deploys/${deployId}/complete`, admin, { outcome: "succeeded", deliveries: 2 }))
+        .status,
+    ).toBe(200);
+    expect(
+      await call("POST", `/api/runs/${started.json.id}/signals`, operator, {
+        type: "deploy.finished",
+        dedupKey: deployId,
+        payload: { deployId, outcome: "succeeded" },
+      }),
+    ).toMatchObject({ status: 200, json: { duplicate: true } });
     await work();
     expect(await status(started.json.id)).toBe("COMPLETED");
     expect((await ledger(started.json.id)).filter((e) => e.system === "deploys")).toHaveLength(1);
   });
 
   it("outreach-agent: research, a draft, a durable timer, then sending needs approval", async () => {
-    const started = await call("POST", "/api/runs", operator, { agent: "outreach-agent", input: { to: "ada@example.com", query: "scheduled exports", waitMs: 1_000 } });
+    const started = await call("POST", "/api/runs", operator, {
+      agent: "outreach-agent",
+      input: { to: "ada@example.com", query: "scheduled exports", waitMs: 1_000 },
+    });
     await work();
     expect(await status(started.json.id)).toBe("SLEEPING");
     // The timer is durable and real: work on until it has fired.
-    await until(async () => { await work(); return status(started.json.id); }, { what: "the timer fires and the run asks for approval", holds: (s) => s === "WAITING_APPROVAL" });
+    await until(
+      async () => {
+        await work();
+        return status(started.json.id);
+      },
+      { what: "the timer fires and the run asks for approval", holds: (s) => s === "WAITING_APPROVAL" },
+    );
     await approveOnly(started.json.id);
     await work();
     expect(await status(started.json.id)).toBe("COMPLETED");
@@ -112,9 +177,14 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
   });
 
   it("cancel and resume through the API", async () => {
-    const started = await call("POST", "/api/runs", operator, { agent: "deploy-agent", input: { migration: "0099_cancel_me" } });
+    const started = await call("POST", "/api/runs", operator, {
+      agent: "deploy-agent",
+      input: { migration: "0099_cancel_me" },
+    });
     expect((await call("POST", `/api/runs/${started.json.id}/resume`, operator)).status).toBe(409);
-    expect(await call("POST", `/api/runs/${started.json.id}/cancel`, operator, { reason: "wrong target" })).toMatchObject({ status: 200, json: { run: { status: "CANCELLED" } } });
+    expect(
+      await call("POST", `/api/runs/${started.json.id}/cancel`, operator, { reason: "wrong target" }),
+    ).toMatchObject({ status: 200, json: { run: { status: "CANCELLED" } } });
     expect((await call("POST", `/api/runs/${started.json.id}/cancel`, operator, {})).status).toBe(409);
   });
 
@@ -127,8 +197,13 @@ describe.each(providers())("agents through the HTTP API [%s]", (_provider, url) 
     await work();
     expect((await cli("runs", "--status", "WAITING_APPROVAL")).stdout).toContain(runId);
     const { stdout: packets } = await cli("packets");
-    const packetId = packets.split("\n").find((l) => l.includes(runId))!.split(/\s+/)[0];
-    const approve = await run(process.execPath, ["bin/tether.mjs", "approve", packetId], { env: { ...env, TETHER_TOKEN: reviewer } });
+    const packetId = packets
+      .split("\n")
+      .find((l) => l.includes(runId))!
+      .split(/\s+/)[0];
+    const approve = await run(process.execPath, ["bin/tether.mjs", "approve", packetId], {
+      env: { ...env, TETHER_TOKEN: reviewer },
+    });
     expect(approve.stdout).toContain("approved");
     await work();
     const { stdout: shown } = await cli("show", runId);

@@ -22,7 +22,10 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
     tokens.signals = (await createPersonWithToken(db, { role: "operator", scopes: ["signals:write"] })).token;
     server = await startRouteServer();
   });
-  afterAll(async () => { await server.close(); await db.$disconnect(); });
+  afterAll(async () => {
+    await server.close();
+    await db.$disconnect();
+  });
 
   const call = async (method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}) => {
     const res = await fetch(server.url + path, {
@@ -40,8 +43,14 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
   it("refuses a missing, unknown or revoked token with 401, and a token without the scope with 403", async () => {
     expect(await call("GET", "/api/runs")).toMatchObject({ status: 401, json: { error: { code: "UNAUTHENTICATED" } } });
     expect((await call("GET", "/api/runs", { token: "tth_nope" })).status).toBe(401);
-    expect(await call("POST", "/api/runs", { token: tokens.reader, body: { agent: "x", input: {} } })).toMatchObject({ status: 403, json: { error: { code: "FORBIDDEN" } } });
-    expect((await call("POST", "/api/packets/pkt_x/decision", { token: tokens.writer, body: { decision: "approve" } })).status).toBe(403);
+    expect(await call("POST", "/api/runs", { token: tokens.reader, body: { agent: "x", input: {} } })).toMatchObject({
+      status: 403,
+      json: { error: { code: "FORBIDDEN" } },
+    });
+    expect(
+      (await call("POST", "/api/packets/pkt_x/decision", { token: tokens.writer, body: { decision: "approve" } }))
+        .status,
+    ).toBe(403);
     const revoked = await createPersonWithToken(db, { role: "admin", scopes: ["admin"] });
     expect((await call("GET", "/api/runs", { token: revoked.token })).status).toBe(200);
     await revokeApiToken(db, revoked.id);
@@ -59,7 +68,9 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
   it("a revoked bootstrap token is not revived by the next start", async () => {
     const value = `${uid("boot")}-0123456789`; // its prefix (8 characters) names it in the list
     await ensureBootstrapToken(db, value);
-    const [token] = (await findApiTokens(db)).filter((t) => t.name === "bootstrap" && t.revokedAt === null && t.prefix === value.slice(0, 8));
+    const [token] = (await findApiTokens(db)).filter(
+      (t) => t.name === "bootstrap" && t.revokedAt === null && t.prefix === value.slice(0, 8),
+    );
     await revokeApiToken(db, token.id);
     expect(await ensureBootstrapToken(db, value)).toBe("revoked");
     expect((await call("GET", "/api/runs", { token: value })).status).toBe(401);
@@ -86,12 +97,20 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
     for (const [method, path, opts, status] of malformed) {
       const res = await call(method, path, opts);
       expect(res.status, `${method} ${path} ${opts.raw ?? JSON.stringify(opts.body ?? "")}`).toBe(status);
-      expect(res.json.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+      expect(res.json.error).toEqual(
+        expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+      );
     }
   });
 
   it("lists runs and packets for a reader", async () => {
-    expect(await call("GET", "/api/runs?limit=5", { token: tokens.reader })).toMatchObject({ status: 200, json: { runs: expect.any(Array) } });
-    expect(await call("GET", "/api/packets?status=pending", { token: tokens.reader })).toMatchObject({ status: 200, json: { packets: expect.any(Array) } });
+    expect(await call("GET", "/api/runs?limit=5", { token: tokens.reader })).toMatchObject({
+      status: 200,
+      json: { runs: expect.any(Array) },
+    });
+    expect(await call("GET", "/api/packets?status=pending", { token: tokens.reader })).toMatchObject({
+      status: 200,
+      json: { packets: expect.any(Array) },
+    });
   });
 });

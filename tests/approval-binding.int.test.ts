@@ -24,7 +24,10 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
     refundTool = tools.find((tool) => tool.name === "payments.refund")!;
     t = createTestRuntime(url, { agents, tools });
   });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
   const drain = () => t.runtime.createWorker().drain();
   const refundsOf = (runId: string) => world.effects("payments").filter((e) => e.runId === runId);
 
@@ -38,7 +41,9 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
     const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "bob@example.com" } });
     await drain();
     const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
-    const rule = (await t.runtime.permissions.list()).find((r) => r.agent === agent.slug && r.tool === "payments.refund")!;
+    const rule = (await t.runtime.permissions.list()).find(
+      (r) => r.agent === agent.slug && r.tool === "payments.refund",
+    )!;
     return { agent, runId: run.id, orderId, packet, rule };
   }
 
@@ -50,7 +55,10 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
   it("a rule raised from one approver to two after the approval: the refund does not run; two people are asked", async () => {
     const { agent, runId, packet, rule } = await waitingRefund();
     await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
-    await t.runtime.permissions.put({ agent: agent.slug, tool: "payments.refund", effect: "allow", conditions: [OVER_LIMIT], approvals: 2 }, { by: "admin@test", expectedVersion: rule.version });
+    await t.runtime.permissions.put(
+      { agent: agent.slug, tool: "payments.refund", effect: "allow", conditions: [OVER_LIMIT], approvals: 2 },
+      { by: "admin@test", expectedVersion: rule.version },
+    );
     await drain();
     expect(refundsOf(runId)).toHaveLength(0);
     expect((await t.runtime.getRun(runId)).status).toBe("WAITING_APPROVAL");
@@ -69,15 +77,36 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
 
   it("any other change to the rule (a new version) asks again; a rule now allowing it runs it", async () => {
     const changed = await waitingRefund();
-    await t.runtime.decidePacket({ packetId: changed.packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
-    await t.runtime.permissions.put({ agent: changed.agent.slug, tool: "payments.refund", effect: "allow", conditions: [{ ...OVER_LIMIT, value: 5_000 }] }, { by: "admin@test", expectedVersion: changed.rule.version });
+    await t.runtime.decidePacket({
+      packetId: changed.packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "approve" },
+    });
+    await t.runtime.permissions.put(
+      {
+        agent: changed.agent.slug,
+        tool: "payments.refund",
+        effect: "allow",
+        conditions: [{ ...OVER_LIMIT, value: 5_000 }],
+      },
+      { by: "admin@test", expectedVersion: changed.rule.version },
+    );
     await drain();
     expect(refundsOf(changed.runId)).toHaveLength(0);
-    expect((await t.store.listEvents(changed.runId)).find((e) => e.type === "gate.revalidated")?.data.why).toMatch(/permission rule changed/);
+    expect((await t.store.listEvents(changed.runId)).find((e) => e.type === "gate.revalidated")?.data.why).toMatch(
+      /permission rule changed/,
+    );
 
     const allowed = await waitingRefund();
-    await t.runtime.decidePacket({ packetId: allowed.packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
-    await t.runtime.permissions.put({ agent: allowed.agent.slug, tool: "payments.refund", effect: "allow" }, { by: "admin@test", expectedVersion: allowed.rule.version });
+    await t.runtime.decidePacket({
+      packetId: allowed.packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "approve" },
+    });
+    await t.runtime.permissions.put(
+      { agent: allowed.agent.slug, tool: "payments.refund", effect: "allow" },
+      { by: "admin@test", expectedVersion: allowed.rule.version },
+    );
     await drain();
     expect((await t.runtime.getRun(allowed.runId)).status).toBe("COMPLETED");
     expect(refundsOf(allowed.runId)).toHaveLength(1);
@@ -88,11 +117,17 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
     try {
       const { runId, packet } = await waitingRefund();
       expect(packet.content.binding?.tool).toBe("reg_1:aaaa");
-      await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+      await t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "approve" },
+      });
       t.runtime.context.tools.set("payments.refund", { ...refundTool, registration: "reg_2:bbbb" }); // re-registered under the same name
       await drain();
       expect(refundsOf(runId)).toHaveLength(0);
-      expect((await t.store.listEvents(runId)).find((e) => e.type === "gate.revalidated")?.data.why).toMatch(/registration changed/);
+      expect((await t.store.listEvents(runId)).find((e) => e.type === "gate.revalidated")?.data.why).toMatch(
+        /registration changed/,
+      );
       expect((await t.runtime.getRun(runId)).status).toBe("WAITING_APPROVAL");
     } finally {
       t.runtime.context.tools.set("payments.refund", refundTool);
@@ -103,10 +138,21 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
     t.runtime.context.tools.set("payments.refund", { ...refundTool, editableFields: ["amountCents"] });
     try {
       const { runId, orderId, packet } = await waitingRefund();
-      const error = await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "edit", args: { orderId: "someone-elses-order", amountCents: 24_000 } } }), "INVALID_INPUT");
+      const error = await expectError(
+        t.runtime.decidePacket({
+          packetId: packet.id,
+          reviewer: "rita@example.com",
+          input: { decision: "edit", args: { orderId: "someone-elses-order", amountCents: 24_000 } },
+        }),
+        "INVALID_INPUT",
+      );
       expect(error.fieldErrors).toHaveProperty("orderId");
       expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: packet.version });
-      await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "edit", args: { orderId, amountCents: 12_000 } } });
+      await t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "edit", args: { orderId, amountCents: 12_000 } },
+      });
       await drain();
       expect(refundsOf(runId).map((e) => (e.data as { amountCents: number }).amountCents)).toEqual([12_000]);
     } finally {
@@ -117,15 +163,27 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
 
 describe("a registered tool's fingerprint", () => {
   const row: ToolRegistrationRow = {
-    id: "reg_1", name: "http.crm_update", kind: "http", description: "updates the CRM", capability: "execute", semantics: "idempotent",
+    id: "reg_1",
+    name: "http.crm_update",
+    kind: "http",
+    description: "updates the CRM",
+    capability: "execute",
+    semantics: "idempotent",
     inputSchema: JSON.stringify({ type: "object", properties: { id: { type: "string" } } }),
-    config: JSON.stringify({ url: "https://crm.example.com/customers/{{id}}", method: "POST" }), impactTemplate: null, disabledAt: null,
+    config: JSON.stringify({ url: "https://crm.example.com/customers/{{id}}", method: "POST" }),
+    impactTemplate: null,
+    disabledAt: null,
   };
   it("changes with what the tool calls, and with a re-registration; not with its description", () => {
     const base = toolFromRegistration(row).registration;
     expect(base).toMatch(/^reg_1:/);
     expect(toolFromRegistration({ ...row, description: "reworded" }).registration).toBe(base);
-    expect(toolFromRegistration({ ...row, config: JSON.stringify({ url: "https://elsewhere.example.com/{{id}}", method: "POST" }) }).registration).not.toBe(base);
+    expect(
+      toolFromRegistration({
+        ...row,
+        config: JSON.stringify({ url: "https://elsewhere.example.com/{{id}}", method: "POST" }),
+      }).registration,
+    ).not.toBe(base);
     expect(toolFromRegistration({ ...row, id: "reg_2" }).registration).not.toBe(base);
   });
 });

@@ -13,7 +13,17 @@ import { createPersonWithToken } from "./support/tokens";
 // written while someone pages; before/after where Tether records them; admin tokens only; bad
 // parameters are a 400 naming the field, and write nothing.
 
-type Line = { id: string; at: string; actor: string; via: string | null; action: string; target: string | null; before: unknown; after: unknown; data: Record<string, unknown> };
+type Line = {
+  id: string;
+  at: string;
+  actor: string;
+  via: string | null;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+  data: Record<string, unknown>;
+};
 
 describe.each(providers())("audit export [%s]", (_provider, url) => {
   let server: Awaited<ReturnType<typeof startRouteServer>>;
@@ -36,12 +46,30 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
   });
 
   const get = (query: Record<string, string | number>, token: string | null = admin.token) =>
-    fetch(`${server.url}/api/audit?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const lines = async (response: Response): Promise<Line[]> => (await response.text()).split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    fetch(`${server.url}/api/audit?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  const lines = async (response: Response): Promise<Line[]> =>
+    (await response.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   /** Audit rows of a person of this test only (the database is shared with other test files). */
-  const seed = async (actor: string, rows: Array<{ minutes: number; action?: string; target?: string | null; data?: unknown; id?: string }>) => {
+  const seed = async (
+    actor: string,
+    rows: Array<{ minutes: number; action?: string; target?: string | null; data?: unknown; id?: string }>,
+  ) => {
     for (const row of rows) {
-      await db.auditLog.create({ data: { id: row.id ?? `aud_${randomUUID().replaceAll("-", "")}`, actor, action: row.action ?? "runs.cancel", target: row.target ?? null, data: JSON.stringify(row.data ?? {}), at: at(row.minutes) } });
+      await db.auditLog.create({
+        data: {
+          id: row.id ?? `aud_${randomUUID().replaceAll("-", "")}`,
+          actor,
+          action: row.action ?? "runs.cancel",
+          target: row.target ?? null,
+          data: JSON.stringify(row.data ?? {}),
+          at: at(row.minutes),
+        },
+      });
     }
   };
   const exportsBy = (email: string) => db.auditLog.count({ where: { actor: email, action: "audit.export" } });
@@ -51,7 +79,12 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
     await seed(actor, [
       { minutes: 0, action: "runs.cancel", target: "run_a", data: { reason: "r", via: "token:ci" } },
       { minutes: 5, action: "packets.decide", target: "pkt_a", data: { decision: "approve", via: "a2a:bot" } },
-      { minutes: 10, action: "users.role", target: "x@example.com", data: { email: "x@example.com", before: { role: "reviewer" }, after: { role: "operator" } } },
+      {
+        minutes: 10,
+        action: "users.role",
+        target: "x@example.com",
+        data: { email: "x@example.com", before: { role: "reviewer" }, after: { role: "operator" } },
+      },
       { minutes: 15, action: "runs.retry", target: "run_b" },
     ]);
     const response = await get({ actor, since: at(0).toISOString(), until: at(15).toISOString() });
@@ -59,14 +92,25 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
     expect(response.headers.get("content-type")).toMatch(/application\/x-ndjson/);
     expect(response.headers.get("x-next-cursor")).toBeNull();
     const got = await lines(response);
-    expect(got.map((l) => [l.action, l.at])).toEqual([["runs.cancel", at(0).toISOString()], ["packets.decide", at(5).toISOString()], ["users.role", at(10).toISOString()]]);
-    expect(got[0]).toMatchObject({ actor, via: "token:ci", target: "run_a", before: null, after: null, data: { reason: "r", via: "token:ci" } });
+    expect(got.map((l) => [l.action, l.at])).toEqual([
+      ["runs.cancel", at(0).toISOString()],
+      ["packets.decide", at(5).toISOString()],
+      ["users.role", at(10).toISOString()],
+    ]);
+    expect(got[0]).toMatchObject({
+      actor,
+      via: "token:ci",
+      target: "run_a",
+      before: null,
+      after: null,
+      data: { reason: "r", via: "token:ci" },
+    });
     expect(got[1].via).toBe("a2a:bot");
     expect(got[2]).toMatchObject({ via: null, before: { role: "reviewer" }, after: { role: "operator" } });
 
     expect((await lines(await get({ actor, action: "runs." }))).map((l) => l.target)).toEqual(["run_a", "run_b"]);
     expect((await lines(await get({ actor, target: "pkt_a" }))).map((l) => l.action)).toEqual(["packets.decide"]);
-    expect((await lines(await get({ actor, since: "2026-03-01", until: "2026-03-02" })))).toHaveLength(4);
+    expect(await lines(await get({ actor, since: "2026-03-01", until: "2026-03-02" }))).toHaveLength(4);
     expect(await lines(await get({ actor, since: "2026-03-02" }))).toEqual([]);
   });
 
@@ -75,10 +119,23 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
     const runtime = getRuntime();
     const agent = uid("agent");
     const first = await runtime.permissions.put({ agent, tool: "payments.refund", effect: "allow" }, { by: actor });
-    const second = await runtime.permissions.put({ agent, tool: "payments.refund", effect: "require_approval" }, { by: actor });
+    const second = await runtime.permissions.put(
+      { agent, tool: "payments.refund", effect: "require_approval" },
+      { by: actor },
+    );
     await seed(actor, [
-      { minutes: 1, action: "permissions.put", target: first.id, data: { agent, effect: "allow", version: first.version } },
-      { minutes: 2, action: "permissions.put", target: second.id, data: { agent, effect: "require_approval", version: second.version } },
+      {
+        minutes: 1,
+        action: "permissions.put",
+        target: first.id,
+        data: { agent, effect: "allow", version: first.version },
+      },
+      {
+        minutes: 2,
+        action: "permissions.put",
+        target: second.id,
+        data: { agent, effect: "require_approval", version: second.version },
+      },
     ]);
     const [created, changed] = await lines(await get({ actor }));
     expect(created).toMatchObject({ before: null, after: { effect: "allow" } });
@@ -87,7 +144,14 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
 
   it("exports CSV through lib/csv: a header, JSON cells, and a formula in a value neutralised", async () => {
     const actor = `${uid("csv")}@example.com`;
-    await seed(actor, [{ minutes: 0, action: "packets.decide", target: "=HYPERLINK(\"http://evil\")", data: { decision: "reject", reason: "-2+3", via: "token:ci" } }]);
+    await seed(actor, [
+      {
+        minutes: 0,
+        action: "packets.decide",
+        target: '=HYPERLINK("http://evil")',
+        data: { decision: "reject", reason: "-2+3", via: "token:ci" },
+      },
+    ]);
     const response = await get({ actor, format: "csv" });
     expect(response.headers.get("content-type")).toMatch(/text\/csv/);
     expect(response.headers.get("content-disposition")).toContain("audit-log.csv");
@@ -101,7 +165,13 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
   it("pages by X-Next-Cursor without gaps or duplicates, also across entries at the same instant and one written while paging", async () => {
     const actor = `${uid("pages")}@example.com`;
     // 23 entries, several sharing a millisecond (the id breaks the tie).
-    await seed(actor, Array.from({ length: 23 }, (_, i) => ({ minutes: Math.floor(i / 3), target: `run_${String(i).padStart(2, "0")}` })));
+    await seed(
+      actor,
+      Array.from({ length: 23 }, (_, i) => ({
+        minutes: Math.floor(i / 3),
+        target: `run_${String(i).padStart(2, "0")}`,
+      })),
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -117,7 +187,9 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
       }
       if (++pages === 2) await seed(actor, [{ minutes: 60, target: "run_late" }]); // written while paging
     } while (cursor);
-    const expected = (await db.auditLog.findMany({ where: { actor }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { id: true } })).map((r) => r.id);
+    const expected = (
+      await db.auditLog.findMany({ where: { actor }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { id: true } })
+    ).map((r) => r.id);
     expect(expected).toHaveLength(24);
     expect(seen).toEqual(expected);
     expect(new Set(seen).size).toBe(seen.length);
@@ -127,7 +199,16 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
   it("streams a large range in batches: every entry, once", async () => {
     const actor = `${uid("bulk")}@example.com`;
     const base = at(1000).getTime();
-    await db.auditLog.createMany({ data: Array.from({ length: 1_234 }, (_, i) => ({ id: `aud_${randomUUID().replaceAll("-", "")}`, actor, action: "runs.cancel", target: `run_${i}`, data: "{}", at: new Date(base + i) })) });
+    await db.auditLog.createMany({
+      data: Array.from({ length: 1_234 }, (_, i) => ({
+        id: `aud_${randomUUID().replaceAll("-", "")}`,
+        actor,
+        action: "runs.cancel",
+        target: `run_${i}`,
+        data: "{}",
+        at: new Date(base + i),
+      })),
+    });
     const got = await lines(await get({ actor }));
     expect(got).toHaveLength(1_234);
     expect(new Set(got.map((l) => l.id)).size).toBe(1_234);
@@ -136,7 +217,14 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
 
   it("the admin page's query: newest first, a page at a time, the older cursor continuing without overlap; a bad filter field is off and named", async () => {
     const actor = `${uid("page")}@example.com`;
-    await seed(actor, Array.from({ length: AUDIT_PAGE_SIZE + 7 }, (_, i) => ({ minutes: i, action: i % 2 ? "runs.cancel" : "users.role", target: `obj_${i}` })));
+    await seed(
+      actor,
+      Array.from({ length: AUDIT_PAGE_SIZE + 7 }, (_, i) => ({
+        minutes: i,
+        action: i % 2 ? "runs.cancel" : "users.role",
+        target: `obj_${i}`,
+      })),
+    );
     const { filter, ignored } = parseAuditPageParams({ actor, since: "not a day" });
     expect(ignored).toEqual(["since"]);
     const first = await findAuditPage(db, filter, undefined);
@@ -145,8 +233,14 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
     const next = parseAuditPageParams({ actor, cursor: first.olderCursor! });
     const second = await findAuditPage(db, next.filter, next.cursor);
     expect(second).toMatchObject({ olderCursor: null });
-    expect([...first.entries, ...second.entries].map((e) => e.target)).toEqual(Array.from({ length: AUDIT_PAGE_SIZE + 7 }, (_, i) => `obj_${AUDIT_PAGE_SIZE + 6 - i}`));
-    const cancels = await findAuditPage(db, parseAuditPageParams({ actor, action: "runs.", target: "obj_3" }).filter, undefined);
+    expect([...first.entries, ...second.entries].map((e) => e.target)).toEqual(
+      Array.from({ length: AUDIT_PAGE_SIZE + 7 }, (_, i) => `obj_${AUDIT_PAGE_SIZE + 6 - i}`),
+    );
+    const cancels = await findAuditPage(
+      db,
+      parseAuditPageParams({ actor, action: "runs.", target: "obj_3" }).filter,
+      undefined,
+    );
     expect(cancels.entries.map((e) => [e.action, e.target])).toEqual([["runs.cancel", "obj_3"]]);
   });
 
@@ -172,7 +266,14 @@ describe.each(providers())("audit export [%s]", (_provider, url) => {
     expect(await exportsBy(admin.email)).toBe(before);
 
     await (await get({ actor: "nobody@example.com", format: "csv" })).text();
-    const audit = await db.auditLog.findFirstOrThrow({ where: { actor: admin.email, action: "audit.export" }, orderBy: { at: "desc" } });
-    expect(JSON.parse(audit.data)).toMatchObject({ actor: "nobody@example.com", format: "csv", via: expect.stringMatching(/^token:/) });
+    const audit = await db.auditLog.findFirstOrThrow({
+      where: { actor: admin.email, action: "audit.export" },
+      orderBy: { at: "desc" },
+    });
+    expect(JSON.parse(audit.data)).toMatchObject({
+      actor: "nobody@example.com",
+      format: "csv",
+      via: expect.stringMatching(/^token:/),
+    });
   });
 });

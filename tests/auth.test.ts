@@ -9,7 +9,13 @@ import { oidcDefaultRole, oidcProviderFromEnv } from "../lib/auth/oidc";
 import { passwordWeakness } from "../lib/auth/password";
 import { can, requireScope, ROLE_SCOPES, ROLES, SCOPES, type Scope } from "../lib/auth/rbac";
 import { ensureAuthSecretFile, resolveAuthSecret } from "../lib/auth/secret";
-import { addressThrottleKey, clientAddress, createSignInThrottle, SIGN_IN_LIMITS, signInLockMessage } from "../lib/auth/throttle";
+import {
+  addressThrottleKey,
+  clientAddress,
+  createSignInThrottle,
+  SIGN_IN_LIMITS,
+  signInLockMessage,
+} from "../lib/auth/throttle";
 import { createMemoryFailureCounter } from "../lib/limits/failure-counter";
 import { trustedProxyHops } from "../lib/auth/trust-proxy";
 
@@ -35,7 +41,9 @@ describe("RBAC", () => {
     const reviewer = { id: "u", email: "r@test", name: null, role: "reviewer" as const };
     expect(() => requireScope(null, "runs:read")).toThrow(expect.objectContaining({ code: "UNAUTHENTICATED" }));
     expect(() => requireScope(reviewer, "admin:manage")).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
-    expect(() => requireScope(reviewer, "runs:operate" as Scope)).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
+    expect(() => requireScope(reviewer, "runs:operate" as Scope)).toThrow(
+      expect.objectContaining({ code: "FORBIDDEN" }),
+    );
     expect(requireScope(reviewer, "packets:decide")).toBe(reviewer);
   });
 });
@@ -62,7 +70,9 @@ describe("configuration from the environment", () => {
   it("trusts the host header when embedded or when AUTH_URL is set; AUTH_TRUST_HOST wins", () => {
     expect(trustHostFromEnv(loadConfig({}))).toBe(true);
     expect(trustHostFromEnv(loadConfig({ DATABASE_URL: "postgresql://db/t" }))).toBe(false);
-    expect(trustHostFromEnv(loadConfig({ DATABASE_URL: "postgresql://db/t", AUTH_URL: "https://tether.example.com" }))).toBe(true);
+    expect(
+      trustHostFromEnv(loadConfig({ DATABASE_URL: "postgresql://db/t", AUTH_URL: "https://tether.example.com" })),
+    ).toBe(true);
     expect(trustHostFromEnv(loadConfig({ DATABASE_URL: "postgresql://db/t", AUTH_TRUST_HOST: "true" }))).toBe(true);
     expect(trustHostFromEnv(loadConfig({ AUTH_TRUST_HOST: "false" }))).toBe(false);
   });
@@ -74,9 +84,29 @@ describe("configuration from the environment", () => {
     expect(safeCallbackPath("/")).toBe("/");
     const hostile = [
       // browsers drop tabs and newlines and read "\\" as "/" ("/\t/evil.example" lands on //evil.example): none may appear
-      "/\t/evil.example/x", "/\n/evil.example", "/\r\n/evil.example", "/\\evil.example", "/\\/evil.example", "/runs\\..\\..\\x", "/\u0000/evil.example", "/\u007f",
-      "//evil.example", "//evil.example/x", "https://evil.example", "http:/evil.example", "javascript:alert(1)", " /runs", "\t/runs",
-      "", undefined, null, 42, ["/runs"], "/signin", "/signin?callbackUrl=/x", "/api/auth/signout",
+      "/\t/evil.example/x",
+      "/\n/evil.example",
+      "/\r\n/evil.example",
+      "/\\evil.example",
+      "/\\/evil.example",
+      "/runs\\..\\..\\x",
+      "/\u0000/evil.example",
+      "/\u007f",
+      "//evil.example",
+      "//evil.example/x",
+      "https://evil.example",
+      "http:/evil.example",
+      "javascript:alert(1)",
+      " /runs",
+      "\t/runs",
+      "",
+      undefined,
+      null,
+      42,
+      ["/runs"],
+      "/signin",
+      "/signin?callbackUrl=/x",
+      "/api/auth/signout",
     ];
     for (const bad of hostile) expect(safeCallbackPath(bad), JSON.stringify(bad)).toBe("/");
   });
@@ -84,8 +114,23 @@ describe("configuration from the environment", () => {
   it("an OIDC provider exists only when issuer and client id are configured", () => {
     expect(oidcProviderFromEnv(loadConfig({}))).toBeNull();
     expect(oidcProviderFromEnv(loadConfig({ AUTH_OIDC_ISSUER: "https://idp.example.com" }))).toBeNull();
-    expect(oidcProviderFromEnv(loadConfig({ AUTH_OIDC_ISSUER: "https://idp.example.com", AUTH_OIDC_ID: "tether", AUTH_OIDC_SECRET: "s3cret", AUTH_OIDC_NAME: "Okta" }))).toMatchObject({
-      id: "oidc", type: "oidc", name: "Okta", issuer: "https://idp.example.com", clientId: "tether", clientSecret: "s3cret", checks: ["pkce", "state", "nonce"],
+    expect(
+      oidcProviderFromEnv(
+        loadConfig({
+          AUTH_OIDC_ISSUER: "https://idp.example.com",
+          AUTH_OIDC_ID: "tether",
+          AUTH_OIDC_SECRET: "s3cret",
+          AUTH_OIDC_NAME: "Okta",
+        }),
+      ),
+    ).toMatchObject({
+      id: "oidc",
+      type: "oidc",
+      name: "Okta",
+      issuer: "https://idp.example.com",
+      clientId: "tether",
+      clientSecret: "s3cret",
+      checks: ["pkce", "state", "nonce"],
     });
     expect(oidcDefaultRole(loadConfig({}))).toBe("none"); // nobody is let in by default: an admin adds people, or sets a role
     expect(oidcDefaultRole(loadConfig({ AUTH_OIDC_DEFAULT_ROLE: "reviewer" }))).toBe("reviewer");
@@ -111,7 +156,9 @@ describe("the session secret", () => {
   });
 
   it("AUTH_SECRET wins, and nothing is written then", () => {
-    expect(resolveAuthSecret(loadConfig({ AUTH_SECRET: "from-the-environment", TETHER_DATA_DIR: path.join(dir, "unused") }))).toBe("from-the-environment");
+    expect(
+      resolveAuthSecret(loadConfig({ AUTH_SECRET: "from-the-environment", TETHER_DATA_DIR: path.join(dir, "unused") })),
+    ).toBe("from-the-environment");
     expect(() => statSync(path.join(dir, "unused"))).toThrow();
   });
 });
@@ -147,7 +194,11 @@ describe("sign-in throttle", () => {
 
   it("per account and per address: the address's lock first, whatever the account; a success clears only the account", async () => {
     let now = 0;
-    const throttle = createSignInThrottle({ perAccount: { max: 2, windowMs: 60_000 }, perAddress: { max: 3, windowMs: 120_000 }, now: () => now });
+    const throttle = createSignInThrottle({
+      perAccount: { max: 2, windowMs: 60_000 },
+      perAddress: { max: 3, windowMs: 120_000 },
+      now: () => now,
+    });
     const from = (email: string, address: string | null = "192.0.2.7") => ({ email, address });
     await throttle.fail(from("a@x"));
     await throttle.succeed(from("a@x")); // clears a@x, not the address
@@ -164,16 +215,27 @@ describe("sign-in throttle", () => {
   });
 
   it("the limits: 10 failures per account, 30 per address, in 15 minutes", () => {
-    expect(SIGN_IN_LIMITS).toEqual({ perAccount: { max: 10, windowMs: 900_000 }, perAddress: { max: 30, windowMs: 900_000 } });
+    expect(SIGN_IN_LIMITS).toEqual({
+      perAccount: { max: 10, windowMs: 900_000 },
+      perAddress: { max: 30, windowMs: 900_000 },
+    });
   });
 
   it("the sign-in form says which lock it is, in whole minutes", () => {
-    expect(signInLockMessage({ by: "address", retryAfterMs: 14 * 60_000 + 1 })).toBe("Too many failed sign-ins from your network address, for any account. Try again in 15 minutes.");
-    expect(signInLockMessage({ by: "account", retryAfterMs: 30_000 })).toBe("Too many failed attempts for this account. Try again in 1 minute.");
+    expect(signInLockMessage({ by: "address", retryAfterMs: 14 * 60_000 + 1 })).toBe(
+      "Too many failed sign-ins from your network address, for any account. Try again in 15 minutes.",
+    );
+    expect(signInLockMessage({ by: "account", retryAfterMs: 30_000 })).toBe(
+      "Too many failed attempts for this account. Try again in 1 minute.",
+    );
   });
 
   it("the client's address: the entry the nearest trusted proxy wrote in X-Forwarded-For, never the client's own first entry", () => {
-    const at = (xff: string | null, hops?: string) => clientAddress(new Headers(xff === null ? {} : { "x-forwarded-for": xff }), loadConfig({ TETHER_TRUST_PROXY: hops }));
+    const at = (xff: string | null, hops?: string) =>
+      clientAddress(
+        new Headers(xff === null ? {} : { "x-forwarded-for": xff }),
+        loadConfig({ TETHER_TRUST_PROXY: hops }),
+      );
     expect(at("203.0.113.9")).toBe("203.0.113.9"); // next start: the socket's address
     expect(at("::ffff:127.0.0.1")).toBe("127.0.0.1");
     expect(at("1.1.1.1, 203.0.113.9", "1")).toBe("203.0.113.9"); // one proxy appended the client's address
@@ -186,7 +248,10 @@ describe("sign-in throttle", () => {
     expect(trustedProxyHops(loadConfig({}))).toBe(0);
     expect(trustedProxyHops(loadConfig({ TETHER_TRUST_PROXY: "off" }))).toBe(0);
     expect(trustedProxyHops(loadConfig({ TETHER_TRUST_PROXY: "on" }))).toBe(1);
-    for (const bad of ["yes", "-1", "6", "1.5"]) expect(() => trustedProxyHops(loadConfig({ TETHER_TRUST_PROXY: bad })), bad).toThrow(/TETHER_TRUST_PROXY must be/);
+    for (const bad of ["yes", "-1", "6", "1.5"])
+      expect(() => trustedProxyHops(loadConfig({ TETHER_TRUST_PROXY: bad })), bad).toThrow(
+        /TETHER_TRUST_PROXY must be/,
+      );
   });
 
   it("an IPv6 address is counted by its /64, so a host cannot rotate through its own prefix", () => {

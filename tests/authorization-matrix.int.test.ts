@@ -11,7 +11,18 @@ import { createDb, type Db } from "../lib/db";
 import { SANDBOX_KEY_HEADER } from "../lib/sandbox/internal-key";
 import { signWebhook } from "../lib/webhooks/signature";
 import { startRouteServer } from "./support/route-server";
-import { checkRouteTable, concretePath, discoverApiRoutes, exportedNames, findServerActionModules, ROUTE_TABLE, tableKeyFor, type DiscoveredRoute, type HttpMethod, type RouteAuth } from "./support/route-table";
+import {
+  checkRouteTable,
+  concretePath,
+  discoverApiRoutes,
+  exportedNames,
+  findServerActionModules,
+  ROUTE_TABLE,
+  tableKeyFor,
+  type DiscoveredRoute,
+  type HttpMethod,
+  type RouteAuth,
+} from "./support/route-table";
 import { providers, uid } from "./support/runtime";
 import { createPersonWithToken } from "./support/tokens";
 
@@ -33,7 +44,16 @@ vi.mock("@/lib/auth/session", () => ({
 /** What a token of a person with this role may do over the API, whatever scopes the token names (lib/api/scopes.ts). */
 const API_SCOPES_OF_ROLE: Record<Role, readonly ApiScope[]> = {
   reviewer: ["runs:read", "packets:decide", "schedules:read"],
-  operator: ["runs:read", "packets:decide", "runs:write", "signals:write", "metrics:read", "gates:request", "schedules:read", "schedules:write"],
+  operator: [
+    "runs:read",
+    "packets:decide",
+    "runs:write",
+    "signals:write",
+    "metrics:read",
+    "gates:request",
+    "schedules:read",
+    "schedules:write",
+  ],
   admin: API_SCOPES,
 };
 
@@ -75,13 +95,20 @@ const ACTION_TABLE: Record<string, Scope | "public"> = {
   "lib/actions/workspaces.ts#removeMemberAction": "admin:manage",
 };
 
-
 /** Authorized calls this matrix does not make, because no fake id or invalid body stops them before they act. */
 // POST /api/sandbox/reset empties and re-seeds the sandbox world; the packets' live stream does not end by itself
 // (its refusals are still checked; tests/live-stream.int.test.ts reads it).
 const NOT_CALLED_WHEN_ALLOWED = new Set(["POST /api/sandbox/reset", "GET /api/console/packets/stream"]);
 
-const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_SANDBOX", "TETHER_SANDBOX_SECRET", "TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_EMBEDDED_WORKER"] as const;
+const ENV = [
+  "DATABASE_URL",
+  "TETHER_RATE_LIMIT",
+  "TETHER_SANDBOX",
+  "TETHER_SANDBOX_SECRET",
+  "TETHER_WEBHOOK_SECRETS",
+  "TETHER_WEBHOOK_SIGNAL_TYPES",
+  "TETHER_EMBEDDED_WORKER",
+] as const;
 const SANDBOX_KEY = `matrix-${randomBytes(24).toString("hex")}`;
 const WEBHOOK_KEY = randomBytes(32);
 const INVALID_BODY = JSON.stringify("authorization matrix: not a valid body");
@@ -129,15 +156,26 @@ describe("the route and action tables", () => {
     const routes = discoverApiRoutes();
     expect(routes.length).toBeGreaterThan(40);
     const { unlisted, unused } = checkRouteTable(routes);
-    expect(unlisted, "routes without an entry in ROUTE_TABLE (tests/support/route-table.ts): say who may call them").toEqual([]);
+    expect(
+      unlisted,
+      "routes without an entry in ROUTE_TABLE (tests/support/route-table.ts): say who may call them",
+    ).toEqual([]);
     expect(unused, "ROUTE_TABLE entries that name no route").toEqual([]);
   });
 
   it("name every server action, and nothing else", () => {
-    const found = findServerActionModules().flatMap((file) => exportedNames(readFileSync(file, "utf8")).map((name) => `${file}#${name}`));
+    const found = findServerActionModules().flatMap((file) =>
+      exportedNames(readFileSync(file, "utf8")).map((name) => `${file}#${name}`),
+    );
     expect(found.length).toBeGreaterThan(15);
-    expect(found.filter((key) => !(key in ACTION_TABLE)), "server actions without an entry in ACTION_TABLE").toEqual([]);
-    expect(Object.keys(ACTION_TABLE).filter((key) => !found.includes(key)), "ACTION_TABLE entries that name no action").toEqual([]);
+    expect(
+      found.filter((key) => !(key in ACTION_TABLE)),
+      "server actions without an entry in ACTION_TABLE",
+    ).toEqual([]);
+    expect(
+      Object.keys(ACTION_TABLE).filter((key) => !found.includes(key)),
+      "ACTION_TABLE entries that name no action",
+    ).toEqual([]);
   });
 });
 
@@ -173,7 +211,8 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
     process.env.TETHER_EMBEDDED_WORKER = "0";
     db = createDb(url);
     session.db = db;
-    for (const scope of API_SCOPES) tokens.set(`scope:${scope}`, (await createPersonWithToken(db, { role: "admin", scopes: [scope] })).token);
+    for (const scope of API_SCOPES)
+      tokens.set(`scope:${scope}`, (await createPersonWithToken(db, { role: "admin", scopes: [scope] })).token);
     // A token of each role: an admin token whose owner now has that role (the role bounds what it may do).
     for (const role of ROLES) {
       const person = await createPersonWithToken(db, { role: "admin", scopes: ["admin"] });
@@ -192,11 +231,18 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
   afterAll(async () => {
     await server?.close();
     session.userId = null;
-    for (const key of ENV) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
+    for (const key of ENV)
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
     await db.$disconnect();
   });
 
-  async function call(method: HttpMethod, pathname: string, c: Credential, init: { body?: string; headers?: Record<string, string> } = {}) {
+  async function call(
+    method: HttpMethod,
+    pathname: string,
+    c: Credential,
+    init: { body?: string; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { "content-type": "application/json", ...init.headers };
     const bearer = tokens.get(label(c));
     if (bearer) headers.authorization = `Bearer ${bearer}`;
@@ -204,7 +250,11 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
     if (c.kind === "wrong-sandbox-key") headers[SANDBOX_KEY_HEADER] = `wrong-${SANDBOX_KEY}`;
     session.userId = sessionIds.get(label(c)) ?? null;
     if (session.userId) headers.cookie = "authjs.session-token=matrix"; // the sandbox reads a session only when a cookie came
-    const res = await fetch(server.url + pathname, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : (init.body ?? INVALID_BODY) });
+    const res = await fetch(server.url + pathname, {
+      method,
+      headers,
+      body: method === "GET" || method === "HEAD" ? undefined : (init.body ?? INVALID_BODY),
+    });
     const text = await res.text();
     session.userId = null;
     return { status: res.status, text };
@@ -212,13 +262,17 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
 
   /** Every (route, method) of the table's kind `filter`, with fake ids in its path. */
   function cases(filter: (auth: RouteAuth) => boolean) {
-    return routes.flatMap((route) =>
-      route.methods.map((method) => {
-        const key = tableKeyFor(route.template, method)!;
-        const pathname = concretePath(route.template, (name) => (name === "source" ? "matrix" : `fake-${name}-${uid()}`));
-        return { key, method, pathname, auth: ROUTE_TABLE[key], call: `${method} ${route.template}` };
-      }),
-    ).filter((c) => filter(c.auth));
+    return routes
+      .flatMap((route) =>
+        route.methods.map((method) => {
+          const key = tableKeyFor(route.template, method)!;
+          const pathname = concretePath(route.template, (name) =>
+            name === "source" ? "matrix" : `fake-${name}-${uid()}`,
+          );
+          return { key, method, pathname, auth: ROUTE_TABLE[key], call: `${method} ${route.template}` };
+        }),
+      )
+      .filter((c) => filter(c.auth));
   }
 
   /** Calls each case with every credential; returns every answer the table does not allow. */
@@ -232,15 +286,23 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
         const { status, text } = await call(c.method, c.pathname, credential);
         const ok = expected === "allow" ? status < 500 && status !== 401 && status !== 403 : status === expected;
         if (expected === "allow" && ok) allowed++;
-        if (!ok) wrong.push(`${c.method} ${c.pathname} as ${label(credential)}: expected ${expected}, got ${status} ${text.slice(0, 200)}`);
-        else if (expected !== "allow" && !/"error"/.test(text)) wrong.push(`${c.method} ${c.pathname} as ${label(credential)}: ${status} without a JSON error body: ${text.slice(0, 200)}`);
+        if (!ok)
+          wrong.push(
+            `${c.method} ${c.pathname} as ${label(credential)}: expected ${expected}, got ${status} ${text.slice(0, 200)}`,
+          );
+        else if (expected !== "allow" && !/"error"/.test(text))
+          wrong.push(
+            `${c.method} ${c.pathname} as ${label(credential)}: ${status} without a JSON error body: ${text.slice(0, 200)}`,
+          );
       }
     }
     return { wrong, allowed };
   }
 
   it("API routes: bearer tokens by scope and by their owner's role; no token, an unknown one, a disabled person's or a session → 401", async () => {
-    const list = cases((auth) => Array.isArray(auth) || (typeof auth === "string" && (API_SCOPES as readonly string[]).includes(auth)));
+    const list = cases(
+      (auth) => Array.isArray(auth) || (typeof auth === "string" && (API_SCOPES as readonly string[]).includes(auth)),
+    );
     expect(list.length).toBeGreaterThanOrEqual(24);
     const { wrong, allowed } = await mismatches(list);
     expect(wrong).toEqual([]);
@@ -253,7 +315,13 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
     const { wrong, allowed } = await mismatches(list);
     expect(wrong).toEqual([]);
     // every role whose console scopes hold the route's let through (reads: all three roles; admin pages: the admin)
-    const rolesLetThrough = list.filter((c) => !NOT_CALLED_WHEN_ALLOWED.has(c.call)).reduce((sum, c) => sum + ROLES.filter((role) => can(role, (c.auth as string).slice("console:".length) as Scope)).length, 0);
+    const rolesLetThrough = list
+      .filter((c) => !NOT_CALLED_WHEN_ALLOWED.has(c.call))
+      .reduce(
+        (sum, c) =>
+          sum + ROLES.filter((role) => can(role, (c.auth as string).slice("console:".length) as Scope)).length,
+        0,
+      );
     expect(allowed).toBeGreaterThanOrEqual(rolesLetThrough);
   });
 
@@ -278,26 +346,67 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
     const body = JSON.stringify({ runId: `run_${uid()}`, type: "matrix.test" });
     const id = `msg_${uid()}`;
     const timestamp = Math.floor(Date.now() / 1000);
-    const signed = (signature: string) => ({ body, headers: { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature } });
+    const signed = (signature: string) => ({
+      body,
+      headers: { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature },
+    });
     // Signed by the source's secret: past authorization, the run does not exist.
-    expect((await call("POST", "/api/webhooks/matrix", { kind: "none" }, signed(signWebhook(WEBHOOK_KEY, id, timestamp, body)))).status).toBe(404);
-    expect((await call("POST", "/api/webhooks/matrix", { kind: "scope", scope: "admin" }, signed(signWebhook(randomBytes(32), id, timestamp, body)))).status).toBe(401);
-    expect((await call("POST", `/api/webhooks/nosuch-${uid()}`, { kind: "none" }, signed(signWebhook(WEBHOOK_KEY, id, timestamp, body)))).status).toBe(404);
+    expect(
+      (
+        await call(
+          "POST",
+          "/api/webhooks/matrix",
+          { kind: "none" },
+          signed(signWebhook(WEBHOOK_KEY, id, timestamp, body)),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(
+          "POST",
+          "/api/webhooks/matrix",
+          { kind: "scope", scope: "admin" },
+          signed(signWebhook(randomBytes(32), id, timestamp, body)),
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(
+          "POST",
+          `/api/webhooks/nosuch-${uid()}`,
+          { kind: "none" },
+          signed(signWebhook(WEBHOOK_KEY, id, timestamp, body)),
+        )
+      ).status,
+    ).toBe(404);
   });
 
   describe("server actions", () => {
-    const actions: Array<{ key: string; scope: Scope; fn: (input: unknown) => Promise<{ ok: boolean; code?: string }> }> = [];
+    const actions: Array<{
+      key: string;
+      scope: Scope;
+      fn: (input: unknown) => Promise<{ ok: boolean; code?: string }>;
+    }> = [];
     let current: SessionUser | null = null;
 
     beforeAll(async () => {
       for (const [key, scope] of Object.entries(ACTION_TABLE)) {
         if (scope === "public") continue; // the sign-in form: Auth.js's signIn, which needs a Next request
         const [file, name] = key.split("#");
-        const mod = (await import(path.join(process.cwd(), file))) as Record<string, (input: unknown) => Promise<{ ok: boolean; code?: string }>>;
+        const mod = (await import(path.join(process.cwd(), file))) as Record<
+          string,
+          (input: unknown) => Promise<{ ok: boolean; code?: string }>
+        >;
         actions.push({ key, scope, fn: mod[name] });
       }
       // The real session's rule: the user is re-read, and a disabled one is no one.
-      setActionEnvironment({ getUser: async () => (current ? getActiveUser(db, current.id) : null), getDb: () => db, revalidatePath: () => {} });
+      setActionEnvironment({
+        getUser: async () => (current ? getActiveUser(db, current.id) : null),
+        getDb: () => db,
+        revalidatePath: () => {},
+      });
     });
     afterAll(() => setActionEnvironment(null));
 
@@ -305,10 +414,16 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
       const people = await Promise.all(ROLES.map(async (role) => ({ role, user: await createUser(db, role) })));
       const disabled = await createUser(db, "admin", new Date());
       const wrong: string[] = [];
-      const expectCode = async (key: string, fn: (input: unknown) => Promise<{ ok: boolean; code?: string }>, who: string, expected: string) => {
+      const expectCode = async (
+        key: string,
+        fn: (input: unknown) => Promise<{ ok: boolean; code?: string }>,
+        who: string,
+        expected: string,
+      ) => {
         // null is not valid input for any action: one that gets past authorization stops at INVALID_INPUT
         const result = await fn(null);
-        if (result.ok || result.code !== expected) wrong.push(`${key} as ${who}: expected ${expected}, got ${JSON.stringify(result)}`);
+        if (result.ok || result.code !== expected)
+          wrong.push(`${key} as ${who}: expected ${expected}, got ${JSON.stringify(result)}`);
       };
       for (const { key, scope, fn } of actions) {
         current = null;
@@ -321,7 +436,8 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
           const before = (await findAuditLog(db, { actor: user.email, limit: 500 })).length;
           await expectCode(key, fn, role, isAllowed ? "INVALID_INPUT" : "FORBIDDEN");
           const after = await findAuditLog(db, { actor: user.email, limit: 500 });
-          if (!isAllowed && (after.length !== before + 1 || !after.some((row) => row.action.endsWith(".denied")))) wrong.push(`${key} as ${role}: the refusal was not audited`);
+          if (!isAllowed && (after.length !== before + 1 || !after.some((row) => row.action.endsWith(".denied"))))
+            wrong.push(`${key} as ${role}: the refusal was not audited`);
           if (isAllowed && after.length !== before) wrong.push(`${key} as ${role}: an invalid call wrote an audit row`);
         }
       }
@@ -333,7 +449,12 @@ describe.each(providers())("authorization matrix [%s]", (_provider, url) => {
 });
 
 async function createUser(db: Db, role: Role, disabledAt: Date | null = null): Promise<SessionUser> {
-  const user: SessionUser = { id: `usr_${randomBytes(12).toString("hex")}`, email: `${uid(role)}@matrix.example`, name: null, role };
+  const user: SessionUser = {
+    id: `usr_${randomBytes(12).toString("hex")}`,
+    email: `${uid(role)}@matrix.example`,
+    name: null,
+    role,
+  };
   await db.user.create({ data: { id: user.id, email: user.email, role, disabledAt } });
   return user;
 }

@@ -43,8 +43,16 @@ async function exportText(db: Db, opts: ExportOptions): Promise<string> {
   for await (const line of exportBackup(db, opts)) text += line;
   return text;
 }
-const sourceOf = (text: string): BackupSource => async function* lines() { yield* text.split("\n").filter((l, i, all) => i < all.length - 1 || l !== ""); };
-const rowCounts = async (db: Db) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await (delegateOf(db, t) as unknown as { count(): Promise<number> }).count()])));
+const sourceOf = (text: string): BackupSource =>
+  async function* lines() {
+    yield* text.split("\n").filter((l, i, all) => i < all.length - 1 || l !== "");
+  };
+const rowCounts = async (db: Db) =>
+  Object.fromEntries(
+    await Promise.all(
+      TABLES.map(async (t) => [t, await (delegateOf(db, t) as unknown as { count(): Promise<number> }).count()]),
+    ),
+  );
 
 /** What the run page and the packet page show of a run, as they cross the wire (the read time left out). */
 async function runPage(side: Side, runId: string) {
@@ -76,26 +84,46 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
     side.t.runtime.context.agents.set(agent.slug, agent as never);
     await grant(side.t.runtime, agent);
     await recordAgentVersions(side.t.db, [agent]);
-    const order = (cents: number) => { const id = uid("ord"); world.orders.set(id, { id, amountCents: cents, status: "paid" }); return id; };
-    const start = async (cents: number) => (await side.t.runtime.startRun({ agent: agent.slug, input: { orderId: order(cents), email: "c@example.com" } })).run.id;
+    const order = (cents: number) => {
+      const id = uid("ord");
+      world.orders.set(id, { id, amountCents: cents, status: "paid" });
+      return id;
+    };
+    const start = async (cents: number) =>
+      (await side.t.runtime.startRun({ agent: agent.slug, input: { orderId: order(cents), email: "c@example.com" } }))
+        .run.id;
     const drain = () => side.t.runtime.createWorker().drain();
 
     const completed = await start(1_200);
     await drain();
-    await side.t.runtime.permissions.put({ agent: agent.slug, tool: "payments.refund", effect: "require_approval" }, { by: "admin@test" });
+    await side.t.runtime.permissions.put(
+      { agent: agent.slug, tool: "payments.refund", effect: "require_approval" },
+      { by: "admin@test" },
+    );
     const parked = await start(50_000);
     const approved = await start(70_000);
     await drain();
     const [toApprove] = await side.t.store.findPackets({ runId: approved });
-    await side.t.runtime.decidePacket({ packetId: toApprove.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+    await side.t.runtime.decidePacket({
+      packetId: toApprove.id,
+      reviewer: "rita@example.com",
+      input: { decision: "approve" },
+    });
     await drain();
     const [parkedPacket] = await side.t.store.findPackets({ runId: parked });
-    await writeAudit(side.t.db, { actor: "olga@example.com", action: "packets.assign", target: parkedPacket.id, data: { assignee: "rita@example.com" } });
+    await writeAudit(side.t.db, {
+      actor: "olga@example.com",
+      action: "packets.assign",
+      target: parkedPacket.id,
+      data: { assignee: "rita@example.com" },
+    });
 
     expect(await side.t.runtime.getRun(completed)).toMatchObject({ status: "COMPLETED" });
     expect(await side.t.runtime.getRun(parked)).toMatchObject({ status: "WAITING_APPROVAL" });
     expect(await side.t.runtime.getRun(approved)).toMatchObject({ status: "COMPLETED" });
-    expect(await side.t.store.listIntents(completed)).toEqual(expect.arrayContaining([expect.objectContaining({ tool: "payments.refund", status: "SUCCEEDED" })]));
+    expect(await side.t.store.listIntents(completed)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tool: "payments.refund", status: "SUCCEEDED" })]),
+    );
     made[side.name] = { completed, parked, approved };
   }
 
@@ -108,13 +136,25 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       // before anything is counted.
       process.env.DATABASE_URL = side.url;
       getRuntime();
-      await until("built-in agent versions recorded", async () => (await side.t.db.agentVersion.count({ where: { slug: { in: builtInAgents.map((a) => a.slug) } } })) >= builtInAgents.length);
+      await until(
+        "built-in agent versions recorded",
+        async () =>
+          (await side.t.db.agentVersion.count({ where: { slug: { in: builtInAgents.map((a) => a.slug) } } })) >=
+          builtInAgents.length,
+      );
       await makeRuns(side);
     }
   }, 120_000);
-  afterAll(async () => { await sqlite?.t.close(); await postgres?.t.close(); await world?.close(); });
+  afterAll(async () => {
+    await sqlite?.t.close();
+    await postgres?.t.close();
+    await world?.close();
+  });
 
-  for (const [from, to] of [["sqlite", "postgres"], ["postgres", "sqlite"]] as const) {
+  for (const [from, to] of [
+    ["sqlite", "postgres"],
+    ["postgres", "sqlite"],
+  ] as const) {
     it(`${from} → ${to}: every run reads the same on its page; importing again changes nothing`, async () => {
       const source = from === "sqlite" ? sqlite : postgres;
       const target = to === "sqlite" ? sqlite : postgres;
@@ -122,20 +162,41 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       const before = await Promise.all(ids.map((id) => runPage(source, id)));
       // A small page size: the export crosses page boundaries of runs and of a run's rows.
       const text = await exportText(source.t.db, { runIds: ids, pageSize: 2 });
-      const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l));
+      const lines = text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(lines[0]).toMatchObject({ format: "tether-backup", version: 2, database: from });
       expect(lines.at(-1)).toEqual({ end: { rows: lines.length - 2, runs: 3 } });
       const tables = new Set(lines.slice(1, -1).map((l) => l.table));
-      expect([...tables].sort()).toEqual(["AgentVersion", "AuditLog", "Checkpoint", "DecisionPacket", "EffectIntent", "PacketApproval", "Run", "StateEntry", "TraceEvent", "Workspace"]);
+      expect([...tables].sort()).toEqual([
+        "AgentVersion",
+        "AuditLog",
+        "Checkpoint",
+        "DecisionPacket",
+        "EffectIntent",
+        "PacketApproval",
+        "Run",
+        "StateEntry",
+        "TraceEvent",
+        "Workspace",
+      ]);
       // Every column of a row travels, not a chosen few: a run's line holds every scalar column of Run.
-      expect(Object.keys(lines.find((l) => l.table === "Run").row).sort()).toEqual(Object.keys(await source.t.db.run.findUniqueOrThrow({ where: { id: ids[0] } })).sort());
+      expect(Object.keys(lines.find((l) => l.table === "Run").row).sort()).toEqual(
+        Object.keys(await source.t.db.run.findUniqueOrThrow({ where: { id: ids[0] } })).sort(),
+      );
 
       const report = await importBackup(target.t.db, sourceOf(text));
       expect(report.runs).toMatchObject({ imported: 3, skipped: 0 });
       expect(report.written).toMatchObject({ Run: 3, AgentVersion: 1, PacketApproval: 1, DecisionPacket: 2 });
       expect(report.skipped).toMatchObject({ Workspace: 1 }); // the default workspace, which every deployment has
       // The console's audit rows about the runs travel with them: the reviewer's decision, and the assignment.
-      expect(lines.filter((l) => l.table === "AuditLog").map((l) => l.row.action).sort()).toEqual(["packets.assign", "packets.decide"]);
+      expect(
+        lines
+          .filter((l) => l.table === "AuditLog")
+          .map((l) => l.row.action)
+          .sort(),
+      ).toEqual(["packets.assign", "packets.decide"]);
       expect(report.written.AuditLog).toBe(2);
       const after = await Promise.all(ids.map((id) => runPage(target, id)));
       expect(after).toEqual(before);
@@ -185,7 +246,9 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       for (const cents of [100, 200]) {
         const orderId = uid("ord");
         world.orders.set(orderId, { id: orderId, amountCents: cents, status: "paid" });
-        ids.push((await side.t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "c@example.com" } })).run.id);
+        ids.push(
+          (await side.t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "c@example.com" } })).run.id,
+        );
       }
       await side.t.runtime.createWorker().drain();
       text = await exportText(side.t.db, { runIds: ids });
@@ -194,7 +257,10 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
 
     async function refused(file: string, line: number, message: RegExp) {
       const counts = await rowCounts(postgres.t.db);
-      const error = await importBackup(postgres.t.db, sourceOf(file)).then(() => null, (e: unknown) => e);
+      const error = await importBackup(postgres.t.db, sourceOf(file)).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(BackupFileError);
       expect((error as BackupFileError).line).toBe(line);
       expect((error as Error).message).toMatch(new RegExp(`^line ${line}: ${message.source}`));
@@ -205,17 +271,37 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
     const lastOf = (table: string) => lines.findLastIndex((l) => l.includes(`"table":"${table}"`)) + 1;
 
     it("a line that is not JSON", async () => {
-      await refused(replace(lastOf("TraceEvent"), '{"table":"TraceEvent","row":{"runId"'), lastOf("TraceEvent"), /not JSON/);
+      await refused(
+        replace(lastOf("TraceEvent"), '{"table":"TraceEvent","row":{"runId"'),
+        lastOf("TraceEvent"),
+        /not JSON/,
+      );
     });
     it("a value of the wrong type, a date that is not one, a column this database does not have, a missing required column", async () => {
       const at = lastOf("TraceEvent");
       const row = JSON.parse(lines[at - 1]);
-      await refused(replace(at, JSON.stringify({ ...row, row: { ...row.row, seq: "7" } })), at, /TraceEvent\.seq: expected a 32-bit integer/);
-      await refused(replace(at, JSON.stringify({ ...row, row: { ...row.row, at: "yesterday" } })), at, /TraceEvent\.at: expected an ISO 8601 date-time/);
-      await refused(replace(at, JSON.stringify({ ...row, row: { ...row.row, colour: "blue" } })), at, /TraceEvent has no column "colour"/);
+      await refused(
+        replace(at, JSON.stringify({ ...row, row: { ...row.row, seq: "7" } })),
+        at,
+        /TraceEvent\.seq: expected a 32-bit integer/,
+      );
+      await refused(
+        replace(at, JSON.stringify({ ...row, row: { ...row.row, at: "yesterday" } })),
+        at,
+        /TraceEvent\.at: expected an ISO 8601 date-time/,
+      );
+      await refused(
+        replace(at, JSON.stringify({ ...row, row: { ...row.row, colour: "blue" } })),
+        at,
+        /TraceEvent has no column "colour"/,
+      );
       const { type: _dropped, ...withoutType } = row.row;
       await refused(replace(at, JSON.stringify({ ...row, row: withoutType })), at, /TraceEvent row without "type"/);
-      await refused(replace(at, JSON.stringify({ ...row, row: { ...row.row, data: null } })), at, /TraceEvent\.data is null/);
+      await refused(
+        replace(at, JSON.stringify({ ...row, row: { ...row.row, data: null } })),
+        at,
+        /TraceEvent\.data is null/,
+      );
       await refused(replace(at, JSON.stringify({ table: "Secrets", row: {} })), at, /unknown table "Secrets"/);
     });
     it("a row away from its run, a row twice, a header that is not one, a file cut short", async () => {
@@ -223,7 +309,11 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       const at = lastOf("TraceEvent");
       await refused(replace(at, lines[firstRunEvent - 1]), at, /a TraceEvent of run .* among the rows of run /);
       await refused(replace(at, lines[at - 2]), at, /TraceEvent .* appears twice/);
-      await refused(replace(1, JSON.stringify({ format: "tether-backup", version: 99 })), 1, /backup format version 99/);
+      await refused(
+        replace(1, JSON.stringify({ format: "tether-backup", version: 99 })),
+        1,
+        /backup format version 99/,
+      );
       await refused(replace(1, '{"hello":1}'), 1, /not a Tether backup/);
       await refused(lines.slice(0, -1).join("\n") + "\n", lines.length - 1, /the file ends without its end line/);
       await refused(lines.filter((_, i) => i !== at - 1).join("\n") + "\n", lines.length - 1, /the end line counts/);
@@ -241,7 +331,9 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
     for (const cents of [300, 400]) {
       const orderId = uid("ord");
       world.orders.set(orderId, { id: orderId, amountCents: cents, status: "paid" });
-      ids.push((await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "c@example.com" } })).run.id);
+      ids.push(
+        (await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "c@example.com" } })).run.id,
+      );
     }
     await sqlite.t.runtime.createWorker().drain();
     const taken = (await postgres.t.store.listIntents(made.sqlite.completed))[0].id; // imported into Postgres above
@@ -249,50 +341,99 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
     const clash = lines.findLastIndex((l) => l.includes('"table":"EffectIntent"')); // the second run's
     const row = JSON.parse(lines[clash]);
     lines[clash] = JSON.stringify({ ...row, row: { ...row.row, id: taken } });
-    const error = await importBackup(postgres.t.db, sourceOf(lines.join("\n") + "\n")).then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(new RegExp(`^run ${ids[1]} \\(line \\d+\\) could not be written, nothing of it was: .*1 run\\(s\\) before it were imported`, "s")) });
+    const error = await importBackup(postgres.t.db, sourceOf(lines.join("\n") + "\n")).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(
+        new RegExp(
+          `^run ${ids[1]} \\(line \\d+\\) could not be written, nothing of it was: .*1 run\\(s\\) before it were imported`,
+          "s",
+        ),
+      ),
+    });
     expect(await postgres.t.db.run.findUnique({ where: { id: ids[0] }, select: { id: true } })).toEqual({ id: ids[0] });
     expect(await postgres.t.db.run.findUnique({ where: { id: ids[1] } })).toBeNull();
     expect(await postgres.t.db.traceEvent.count({ where: { runId: ids[1] } })).toBe(0);
   });
 
   it("a run of another workspace arrives with its workspace; a workspace whose slug another one holds here is refused, with nothing written", async () => {
-    const slug = uid("bk").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40);
+    const slug = uid("bk")
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .slice(0, 40);
     const admin = `${uid("root")}@example.com`;
     await sqlite.t.db.user.create({ data: { id: uid("usr"), email: admin, role: "admin", instanceAdmin: true } });
     const workspace = await createWorkspace(sqlite.t.db, { slug, name: "Backed up" }, { by: admin });
     const agent = refundAgent(uid("backup-ws"));
     sqlite.t.runtime.context.agents.set(agent.slug, agent as never);
-    const runId = await inWorkspace(workspace.id, async () => (await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } })).run.id);
+    const runId = await inWorkspace(
+      workspace.id,
+      async () =>
+        (await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } })).run
+          .id,
+    );
     const text = await exportText(sqlite.t.db, { runIds: [runId] });
-    expect(text.split("\n").filter((l) => l.includes('"table":"Workspace"')).map((l) => JSON.parse(l).row)).toEqual([expect.objectContaining({ id: workspace.id, slug, name: "Backed up" })]);
+    expect(
+      text
+        .split("\n")
+        .filter((l) => l.includes('"table":"Workspace"'))
+        .map((l) => JSON.parse(l).row),
+    ).toEqual([expect.objectContaining({ id: workspace.id, slug, name: "Backed up" })]);
 
     // Another deployment already calls a different workspace by that slug: refused at the Workspace line.
     const other = { id: uid("ws_other"), slug, name: "Someone else's" };
     await postgres.t.db.workspace.create({ data: other });
     const counts = await rowCounts(postgres.t.db);
-    const error = await importBackup(postgres.t.db, sourceOf(text)).then(() => null, (e: unknown) => e);
+    const error = await importBackup(postgres.t.db, sourceOf(text)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BackupFileError);
-    expect((error as Error).message).toMatch(new RegExp(`^line 2: workspace ${workspace.id} is called "${slug}", which workspace ${other.id} is already called`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^line 2: workspace ${workspace.id} is called "${slug}", which workspace ${other.id} is already called`,
+      ),
+    );
     expect(await rowCounts(postgres.t.db)).toEqual(counts);
 
     // Once that slug is free, the workspace and its run arrive, and the run is found in that workspace only.
     await postgres.t.db.workspace.delete({ where: { id: other.id } });
     const report = await importBackup(postgres.t.db, sourceOf(text));
     expect(report.written).toMatchObject({ Workspace: 1, Run: 1 });
-    expect(await postgres.t.db.workspace.findUnique({ where: { id: workspace.id }, select: { slug: true, name: true } })).toEqual({ slug, name: "Backed up" });
-    expect(await inWorkspace(workspace.id, () => postgres.t.db.run.findUnique({ where: { id: runId }, select: { id: true } }))).toEqual({ id: runId });
-    expect(await inWorkspace(DEFAULT_WORKSPACE_ID, () => postgres.t.db.run.findUnique({ where: { id: runId }, select: { id: true } }))).toBeNull();
+    expect(
+      await postgres.t.db.workspace.findUnique({ where: { id: workspace.id }, select: { slug: true, name: true } }),
+    ).toEqual({ slug, name: "Backed up" });
+    expect(
+      await inWorkspace(workspace.id, () =>
+        postgres.t.db.run.findUnique({ where: { id: runId }, select: { id: true } }),
+      ),
+    ).toEqual({ id: runId });
+    expect(
+      await inWorkspace(DEFAULT_WORKSPACE_ID, () =>
+        postgres.t.db.run.findUnique({ where: { id: runId }, select: { id: true } }),
+      ),
+    ).toBeNull();
     expect((await importBackup(postgres.t.db, sourceOf(text))).skipped).toMatchObject({ Workspace: 1, Run: 1 });
   });
 
   it("--since: only the runs created at or after it", async () => {
     const agent = refundAgent(uid("backup-since"));
     sqlite.t.runtime.context.agents.set(agent.slug, agent as never);
-    const first = (await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } })).run;
+    const first = (
+      await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } })
+    ).run;
     await until("the clock moved on", () => Date.now() > first.createdAt.getTime() + 1);
-    const second = (await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } })).run;
-    const runsOf = async (since: Date) => (await exportText(sqlite.t.db, { since, runIds: [first.id, second.id] })).split("\n").filter((l) => l.includes('"table":"Run"')).map((l) => JSON.parse(l).row.id);
+    const second = (
+      await sqlite.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } })
+    ).run;
+    const runsOf = async (since: Date) =>
+      (await exportText(sqlite.t.db, { since, runIds: [first.id, second.id] }))
+        .split("\n")
+        .filter((l) => l.includes('"table":"Run"'))
+        .map((l) => JSON.parse(l).row.id);
     expect(await runsOf(first.createdAt)).toEqual([first.id, second.id]);
     expect(await runsOf(second.createdAt)).toEqual([second.id]);
     expect(await runsOf(new Date(second.createdAt.getTime() + 1))).toEqual([]);
@@ -302,16 +443,26 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
 
   describe("the CLI: npx tether export / import, DATABASE_URL choosing the database", () => {
     let dir: string;
-    beforeAll(() => { dir = mkdtempSync(path.join(tmpdir(), "tether-backup-")); });
+    beforeAll(() => {
+      dir = mkdtempSync(path.join(tmpdir(), "tether-backup-"));
+    });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const tether = (args: string[], url: string) =>
-      execFileAsync(process.execPath, ["bin/tether.mjs", ...args], { env: { ...process.env, DATABASE_URL: url, TETHER_DATA_DIR: "data/test", TETHER_BOOTSTRAP_TOKEN: "" }, maxBuffer: 64 * 1024 * 1024 })
-        .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+      execFileAsync(process.execPath, ["bin/tether.mjs", ...args], {
+        env: { ...process.env, DATABASE_URL: url, TETHER_DATA_DIR: "data/test", TETHER_BOOTSTRAP_TOKEN: "" },
+        maxBuffer: 64 * 1024 * 1024,
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+      );
 
     it("exports from Postgres into a file, imports it into SQLite, a second import skips it, a bad file is refused with its line", async () => {
       const agent = refundAgent(uid("backup-cli"));
       postgres.t.runtime.context.agents.set(agent.slug, agent as never);
-      const { run: made } = await postgres.t.runtime.startRun({ agent: agent.slug, input: { orderId: "o", email: "c@example.com" } });
+      const { run: made } = await postgres.t.runtime.startRun({
+        agent: agent.slug,
+        input: { orderId: "o", email: "c@example.com" },
+      });
       const file = path.join(dir, "runs.jsonl");
       const exported = await tether(["export", "--run", made.id], pgUrl!);
       expect(exported).toMatchObject({ code: 0, stderr: "" });
@@ -330,7 +481,10 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       const refused = await tether(["import", bad], sqliteUrl);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/import refused, nothing was written: line 3: unknown table "Rum"/); // after the header and the workspace
-      expect((await tether(["export", "--since", "last week"], sqliteUrl))).toMatchObject({ code: 2, stderr: expect.stringMatching(/--since takes a date/) });
+      expect(await tether(["export", "--since", "last week"], sqliteUrl)).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/--since takes a date/),
+      });
     }, 180_000);
   });
 });

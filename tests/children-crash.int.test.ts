@@ -22,13 +22,27 @@ describe.each(providers())("child runs under SIGKILL [%s]", (_provider, url) => 
     world = await startWorld(); // the crash worker's tools need a world, though these agents call none
     t = createTestRuntime(url, { agents: [parent, child] });
   });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
 
   it("killed after-spawn: one child, and the parent completes with its result", async () => {
-    const { run } = await t.runtime.startRun({ agent: parent.slug, input: { tag: "t1" }, startedBy: "ana@example.com" });
+    const { run } = await t.runtime.startRun({
+      agent: parent.slug,
+      input: { tag: "t1" },
+      startedBy: "ana@example.com",
+    });
     const victim = spawnWorker({
-      TETHER_LEASE_MS: String(LEASE_MS), DATABASE_URL: url, WORLD_URL: world.url, TETHER_FAULT_AT: "after-spawn", TETHER_FAULT_TOOL: `spawn:${child.slug}`,
-      AGENTS: JSON.stringify([{ kind: "spawn-parent", slug: parent.slug, child: child.slug }, { kind: "echo", slug: child.slug }]),
+      TETHER_LEASE_MS: String(LEASE_MS),
+      DATABASE_URL: url,
+      WORLD_URL: world.url,
+      TETHER_FAULT_AT: "after-spawn",
+      TETHER_FAULT_TOOL: `spawn:${child.slug}`,
+      AGENTS: JSON.stringify([
+        { kind: "spawn-parent", slug: parent.slug, child: child.slug },
+        { kind: "echo", slug: child.slug },
+      ]),
     });
     try {
       await victim.waitFor(`FAULT after-spawn spawn:${child.slug} ${run.id}`);
@@ -44,7 +58,12 @@ describe.each(providers())("child runs under SIGKILL [%s]", (_provider, url) => 
     expect(orphaned.leaseOwner).not.toBeNull();
 
     // Whatever the dead worker held (the parent, perhaps the child it picked up meanwhile) comes back now.
-    const held = (await t.db.run.findMany({ where: { id: { in: [run.id, started[0].id] }, leaseOwner: { not: null } }, select: { id: true } })).map((r) => r.id);
+    const held = (
+      await t.db.run.findMany({
+        where: { id: { in: [run.id, started[0].id] }, leaseOwner: { not: null } },
+        select: { id: true },
+      })
+    ).map((r) => r.id);
     await expireLeases(t.db, held);
     await t.runtime.createWorker({ leaseMs: 5_000 }).drain();
 
@@ -53,7 +72,12 @@ describe.each(providers())("child runs under SIGKILL [%s]", (_provider, url) => 
     expect(children[0]).toMatchObject({ id: started[0].id, status: "COMPLETED" });
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toEqual({ runId: children[0].id, agent: child.slug, status: "COMPLETED", output: { echoed: { from: "t1" } } });
+    expect(done.state.output).toEqual({
+      runId: children[0].id,
+      agent: child.slug,
+      status: "COMPLETED",
+      output: { echoed: { from: "t1" } },
+    });
     const startedEvents = (await t.store.listEvents(run.id)).filter((e) => e.type === "child.started");
     expect(startedEvents).toHaveLength(1); // the dead step's event never committed; the retry's found the child
     expect(startedEvents[0].data).toMatchObject({ childRunId: children[0].id, created: false });

@@ -25,7 +25,8 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
       clock,
       childCheckMs: 60_000,
       onFaultPoint: (point, info) => {
-        if (point === "after-spawn" && crashAfterSpawn.delete(info.runId)) throw new Error("simulated crash after the child started");
+        if (point === "after-spawn" && crashAfterSpawn.delete(info.runId))
+          throw new Error("simulated crash after the child started");
       },
     });
   });
@@ -38,21 +39,53 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
   const drain = () => t.runtime.createWorker().drain();
   /** A parent that starts one child and completes with what the child gave. */
   const parentOf = (child: string, input: unknown = { n: 1 }) =>
-    register(spawning([child], scriptedAgent(uid("parent"), [], [
-      spawn(child, input, { reason: "delegate" }),
-      ({ state }) => ({ kind: "complete", output: { child: childResult(state, child) ?? null } }),
-    ])));
-  const childThatWaits = () => register(scriptedAgent(uid("child-wait"), [], [{ kind: "wait_event", eventType: "go" }, { kind: "complete", output: { went: true } }]));
+    register(
+      spawning(
+        [child],
+        scriptedAgent(
+          uid("parent"),
+          [],
+          [
+            spawn(child, input, { reason: "delegate" }),
+            ({ state }) => ({ kind: "complete", output: { child: childResult(state, child) ?? null } }),
+          ],
+        ),
+      ),
+    );
+  const childThatWaits = () =>
+    register(
+      scriptedAgent(
+        uid("child-wait"),
+        [],
+        [
+          { kind: "wait_event", eventType: "go" },
+          { kind: "complete", output: { went: true } },
+        ],
+      ),
+    );
   const childrenOf = (runId: string) => t.db.run.findMany({ where: { spawnedByRunId: runId } });
 
   it("a step starts a child run; the parent waits and records the child's outcome as a receipt", async () => {
-    const child = register(scriptedAgent(uid("child"), [], [({ state }) => ({ kind: "complete", output: { doubled: (state.input as { n: number }).n * 2 } })]));
+    const child = register(
+      scriptedAgent(
+        uid("child"),
+        [],
+        [({ state }) => ({ kind: "complete", output: { doubled: (state.input as { n: number }).n * 2 } })],
+      ),
+    );
     const parent = parentOf(child.slug, { n: 21 });
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {}, startedBy: "ana@example.com" });
     await drain();
 
     const [childRow] = await childrenOf(run.id);
-    expect(childRow).toMatchObject({ agentSlug: child.slug, status: "COMPLETED", spawnedAtStep: 0, startedBy: "ana@example.com", idempotencyKey: childIdempotencyKey(run.id, 0), parentRunId: null });
+    expect(childRow).toMatchObject({
+      agentSlug: child.slug,
+      status: "COMPLETED",
+      spawnedAtStep: 0,
+      startedBy: "ana@example.com",
+      idempotencyKey: childIdempotencyKey(run.id, 0),
+      parentRunId: null,
+    });
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
     const outcome = { runId: childRow.id, agent: child.slug, status: "COMPLETED", output: { doubled: 42 } };
@@ -82,7 +115,9 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect((await t.runtime.getRun(childRow.id)).status).toBe("COMPLETED");
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toEqual({ child: { runId: childRow.id, agent: child.slug, status: "COMPLETED", output: { went: true } } });
+    expect(done.state.output).toEqual({
+      child: { runId: childRow.id, agent: child.slug, status: "COMPLETED", output: { went: true } },
+    });
     expect(await t.store.listSignals(run.id, { unconsumed: true })).toEqual([]);
   });
 
@@ -91,7 +126,10 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     const parent = parentOf(child.slug);
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
-    for (const [checks, waitMs] of [[1, 120_000], [2, 240_000]]) {
+    for (const [checks, waitMs] of [
+      [1, 120_000],
+      [2, 240_000],
+    ]) {
       const due = (await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).runnableAt!;
       clock.set(new Date(due.getTime() + 1));
       await drain();
@@ -122,7 +160,10 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
     expect(done.state.output).toMatchObject({ child: { runId: children[0].id, status: "COMPLETED", output: "once" } });
-    expect((await t.store.listEvents(run.id)).find((e) => e.type === "child.started")?.data).toMatchObject({ childRunId: children[0].id, created: false });
+    expect((await t.store.listEvents(run.id)).find((e) => e.type === "child.started")?.data).toMatchObject({
+      childRunId: children[0].id,
+      created: false,
+    });
   });
 
   it("a child that fails is recorded as failed; the parent decides what next", async () => {
@@ -137,7 +178,10 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
   it("an agent its definition does not name, an unknown agent or an input its schema refuses is fed back to the policy; no child starts", async () => {
     const typed = register({ ...scriptedAgent(uid("child-typed"), [], []), input: z.object({ n: z.number() }) });
     const other = register(scriptedAgent(uid("child-other"), [], []));
-    const lastObservation = ({ state }: { state: { observations: unknown[] } }) => ({ kind: "complete" as const, output: state.observations.at(-1) });
+    const lastObservation = ({ state }: { state: { observations: unknown[] } }) => ({
+      kind: "complete" as const,
+      output: state.observations.at(-1),
+    });
     const cases = [
       { spawns: [typed.slug], decision: spawn(other.slug, {}), code: "SPAWN_NOT_ALLOWED" },
       { spawns: ["no-such-agent"], decision: spawn("no-such-agent", {}), code: "UNKNOWN_AGENT" },
@@ -155,7 +199,9 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
 
   it("cancelling the parent cancels its running children (and theirs)", async () => {
     const grandchild = childThatWaits();
-    const child = register(spawning([grandchild.slug], scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})])));
+    const child = register(
+      spawning([grandchild.slug], scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})])),
+    );
     const parent = parentOf(child.slug);
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
@@ -166,7 +212,11 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     await t.runtime.cancelRun({ runId: run.id, by: "ops@example.com", reason: "not needed" });
     for (const id of [run.id, childRow.id, grandRow.id]) expect((await t.runtime.getRun(id)).status).toBe("CANCELLED");
     const cancelled = (await t.store.listEvents(grandRow.id)).find((e) => e.type === "run.cancelled");
-    expect(cancelled?.data).toMatchObject({ by: "ops@example.com", cascaded: true, reason: `its parent run ${childRow.id} was cancelled` });
+    expect(cancelled?.data).toMatchObject({
+      by: "ops@example.com",
+      cascaded: true,
+      reason: `its parent run ${childRow.id} was cancelled`,
+    });
   });
 
   it("a child whose parent was cancelled without it (a crash mid-cascade) ends when it is next stepped", async () => {
@@ -182,7 +232,10 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     const ended = await t.runtime.getRun(childRow.id);
     expect(ended.status).toBe("CANCELLED");
     expect(ended.state.output).toBeUndefined(); // it did not go on to complete
-    expect((await t.store.listEvents(childRow.id)).find((e) => e.type === "run.cancelled")?.data).toMatchObject({ cascaded: true, reason: `its parent run ${run.id} was cancelled` });
+    expect((await t.store.listEvents(childRow.id)).find((e) => e.type === "run.cancelled")?.data).toMatchObject({
+      cascaded: true,
+      reason: `its parent run ${run.id} was cancelled`,
+    });
   });
 
   it("a child cancelled by hand wakes its parent, which records the cancellation", async () => {
@@ -208,10 +261,20 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect(before.runnableAt!.getTime()).toBeGreaterThan(clock.now().getTime()); // parked until the backstop
     // The child's final commit, as the worker writes it, with nothing after it (as if its worker died there).
     await t.runtime.deliverSignal(childRow.id, { type: "go", dedupKey: "go-1" });
-    const claim = (await t.store.claimRun({ owner: "w-child", now: clock.now(), leaseMs: 60_000, runId: childRow.id }))!;
+    const claim = (await t.store.claimRun({
+      owner: "w-child",
+      now: clock.now(),
+      leaseMs: 60_000,
+      runId: childRow.id,
+    }))!;
     await t.store.commitStep({
-      lease: claim.lease, status: "COMPLETED", state: { ...claim.run.state, output: { went: true } }, storedEntries: claim.run.storedEntries, releaseLease: true,
-      events: [{ type: "run.completed", step: claim.run.state.step, data: { output: { went: true } } }], wakeRun: { runId: run.id, waitingFor: `child:${childRow.id}` },
+      lease: claim.lease,
+      status: "COMPLETED",
+      state: { ...claim.run.state, output: { went: true } },
+      storedEntries: claim.run.storedEntries,
+      releaseLease: true,
+      events: [{ type: "run.completed", step: claim.run.state.step, data: { output: { went: true } } }],
+      wakeRun: { runId: run.id, waitingFor: `child:${childRow.id}` },
     });
     const woken = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(woken.runnableAt!.getTime()).toBeLessThanOrEqual(clock.now().getTime());
@@ -219,7 +282,9 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     await drain();
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toMatchObject({ child: { runId: childRow.id, status: "COMPLETED", output: { went: true } } });
+    expect(done.state.output).toMatchObject({
+      child: { runId: childRow.id, status: "COMPLETED", output: { went: true } },
+    });
   });
 
   it("a child's cancel wakes its parked parent in the cancel's own transaction", async () => {
@@ -229,12 +294,21 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     await drain();
     const [childRow] = await childrenOf(run.id);
     // The store's half of cancelRun, with nothing after it (no signal).
-    await t.store.transitionRun({ runId: childRow.id, from: ["WAITING_EVENT"], to: "CANCELLED", revokeLease: true, events: [], wakeRun: { runId: run.id, waitingFor: `child:${childRow.id}` } });
+    await t.store.transitionRun({
+      runId: childRow.id,
+      from: ["WAITING_EVENT"],
+      to: "CANCELLED",
+      revokeLease: true,
+      events: [],
+      wakeRun: { runId: run.id, waitingFor: `child:${childRow.id}` },
+    });
     const woken = await t.db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(woken.runnableAt!.getTime()).toBeLessThanOrEqual(clock.now().getTime());
     expect(await t.store.listSignals(run.id)).toEqual([]);
     await drain();
-    expect((await t.runtime.getRun(run.id)).state.output).toMatchObject({ child: { runId: childRow.id, status: "CANCELLED" } });
+    expect((await t.runtime.getRun(run.id)).state.output).toMatchObject({
+      child: { runId: childRow.id, status: "CANCELLED" },
+    });
   });
 
   it("a lost wake-up is made good by the backstop timer: the parent reads the child itself", async () => {
@@ -247,7 +321,10 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     await t.runtime.createWorker().runOnce({ runId: childRow.id });
     // The wake-up is lost (as if the child's worker died between its last commit and the signal).
     await t.db.signal.deleteMany({ where: { runId: run.id } });
-    await t.db.run.update({ where: { id: run.id }, data: { runnableAt: new Date(clock.now().getTime() + 60_000), wakeAt: new Date(clock.now().getTime() + 60_000) } });
+    await t.db.run.update({
+      where: { id: run.id },
+      data: { runnableAt: new Date(clock.now().getTime() + 60_000), wakeAt: new Date(clock.now().getTime() + 60_000) },
+    });
     await drain();
     expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_EVENT");
     clock.advance(60_001);
@@ -259,7 +336,9 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
 
   it("deleting a finished parent deletes its children and theirs, each audited; a child still going refuses it", async () => {
     const grandchild = register(scriptedAgent(uid("grand"), [], [{ kind: "complete", output: 1 }]));
-    const child = register(spawning([grandchild.slug], scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})])));
+    const child = register(
+      spawning([grandchild.slug], scriptedAgent(uid("child-mid"), [], [spawn(grandchild.slug, {})])),
+    );
     const parent = parentOf(child.slug);
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
@@ -270,9 +349,14 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     const deleted = await deleteRun(t.db, { runId: run.id, by: "ada@example.com" });
     expect(deleted.children).toEqual([childRow.id, grandRow.id]);
     expect(await t.db.run.count({ where: { id: { in: [run.id, childRow.id, grandRow.id] } } })).toBe(0);
-    const audit = await t.db.auditLog.findMany({ where: { target: { in: [run.id, childRow.id, grandRow.id] }, action: "runs.delete" } });
+    const audit = await t.db.auditLog.findMany({
+      where: { target: { in: [run.id, childRow.id, grandRow.id] }, action: "runs.delete" },
+    });
     expect(audit).toHaveLength(3);
-    expect(JSON.parse(audit.find((a) => a.target === grandRow.id)!.data)).toMatchObject({ cascadedFrom: run.id, spawnedByRunId: childRow.id });
+    expect(JSON.parse(audit.find((a) => a.target === grandRow.id)!.data)).toMatchObject({
+      cascadedFrom: run.id,
+      spawnedByRunId: childRow.id,
+    });
 
     const waiting = childThatWaits();
     const other = parentOf(waiting.slug);
@@ -286,7 +370,12 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
 
   it("retention compacts a finished child only once its parent has finished too", async () => {
     const child = register(scriptedAgent(uid("child"), [], [{ kind: "complete", output: 1 }]));
-    const parent = register(spawning([child.slug], scriptedAgent(uid("parent-hold"), [], [spawn(child.slug, {}), { kind: "wait_event", eventType: "hold" }])));
+    const parent = register(
+      spawning(
+        [child.slug],
+        scriptedAgent(uid("parent-hold"), [], [spawn(child.slug, {}), { kind: "wait_event", eventType: "hold" }]),
+      ),
+    );
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
     const [childRow] = await childrenOf(run.id);
@@ -308,12 +397,26 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
 
   it("the console reads a run's family, and a child's packet carries its parent's context", async () => {
     const tool: ToolDefinition = {
-      name: uid("notes.write"), description: "writes a note", capability: "execute", semantics: "idempotent",
-      input: z.object({ text: z.string() }), impact: ({ text }: { text: string }) => `writes "${text}"`, run: async () => ({ ok: true }),
+      name: uid("notes.write"),
+      description: "writes a note",
+      capability: "execute",
+      semantics: "idempotent",
+      input: z.object({ text: z.string() }),
+      impact: ({ text }: { text: string }) => `writes "${text}"`,
+      run: async () => ({ ok: true }),
     };
     t.runtime.context.tools.set(tool.name, tool);
-    const child = register(scriptedAgent(uid("child-gated"), [tool.name], [{ kind: "call", tool: tool.name, args: { text: "hi" }, evidence: [] }]));
-    await t.runtime.permissions.put({ agent: child.slug, tool: tool.name, effect: "require_approval" }, { by: "admin@test" });
+    const child = register(
+      scriptedAgent(
+        uid("child-gated"),
+        [tool.name],
+        [{ kind: "call", tool: tool.name, args: { text: "hi" }, evidence: [] }],
+      ),
+    );
+    await t.runtime.permissions.put(
+      { agent: child.slug, tool: tool.name, effect: "require_approval" },
+      { by: "admin@test" },
+    );
     const parent = parentOf(child.slug);
     const { run } = await t.runtime.startRun({ agent: parent.slug, input: {} });
     await drain();
@@ -321,13 +424,27 @@ describe.each(providers())("child runs [%s]", (_provider, url) => {
     expect(childRow.status).toBe("WAITING_APPROVAL");
 
     const parentRun = await t.runtime.getRun(run.id);
-    expect(await findRunFamily(parentRun, t.db)).toEqual({ parent: null, children: [{ id: childRow.id, agentSlug: child.slug, status: "WAITING_APPROVAL", spawnedAtStep: 0 }] });
+    expect(await findRunFamily(parentRun, t.db)).toEqual({
+      parent: null,
+      children: [{ id: childRow.id, agentSlug: child.slug, status: "WAITING_APPROVAL", spawnedAtStep: 0 }],
+    });
     const childRun = await t.runtime.getRun(childRow.id);
-    expect(await findRunFamily(childRun, t.db)).toEqual({ parent: { id: run.id, agentSlug: parent.slug, status: "WAITING_EVENT", spawnedAtStep: 0 }, children: [] });
+    expect(await findRunFamily(childRun, t.db)).toEqual({
+      parent: { id: run.id, agentSlug: parent.slug, status: "WAITING_EVENT", spawnedAtStep: 0 },
+      children: [],
+    });
 
     const [packet] = await t.store.findPackets({ runId: childRow.id, status: ["PENDING"] });
-    const view = await getPacketView(packet.id, { store: t.store, db: t.db, findTool: (name) => findTool(t.runtime.context, name) });
-    expect(view?.run).toEqual({ status: "WAITING_APPROVAL", agent: child.slug, parent: { id: run.id, agentSlug: parent.slug, status: "WAITING_EVENT", spawnedAtStep: 0 } });
+    const view = await getPacketView(packet.id, {
+      store: t.store,
+      db: t.db,
+      findTool: (name) => findTool(t.runtime.context, name),
+    });
+    expect(view?.run).toEqual({
+      status: "WAITING_APPROVAL",
+      agent: child.slug,
+      parent: { id: run.id, agentSlug: parent.slug, status: "WAITING_EVENT", spawnedAtStep: 0 },
+    });
     await t.runtime.cancelRun({ runId: run.id, by: "ops@example.com" });
   });
 

@@ -6,7 +6,9 @@ import { CONFIGURATION_DOC, renderConfigurationDoc } from "../scripts/config-doc
 describe("docs/configuration.md", () => {
   it("is what `npm run docs:config` prints from lib/config.ts (run it after changing a variable)", () => {
     const rendered = renderConfigurationDoc();
-    expect(readFileSync(CONFIGURATION_DOC, "utf8"), "docs/configuration.md is stale: run npm run docs:config").toBe(rendered);
+    expect(readFileSync(CONFIGURATION_DOC, "utf8"), "docs/configuration.md is stale: run npm run docs:config").toBe(
+      rendered,
+    );
     for (const name of ENV_VARIABLES) expect(rendered).toContain(`| \`${name}\``);
   });
 });

@@ -18,7 +18,9 @@ const ALLOWED_FILES = new Set([
   "bin/tether.mjs",
 ]);
 // Next's own switch, inlined at build time so that the edge bundle drops the Node-only import after it.
-const ALLOWED_READS: Record<string, RegExp> = { "instrumentation.ts": /^\s*if \(process\.env\.NEXT_RUNTIME !== "nodejs"\) return;$/ };
+const ALLOWED_READS: Record<string, RegExp> = {
+  "instrumentation.ts": /^\s*if \(process\.env\.NEXT_RUNTIME !== "nodejs"\) return;$/,
+};
 
 const READS_ENV = /\bprocess\s*(?:\?\.|\.)\s*env\b|\bprocess\s*\[\s*["'`]env|\benv\b[^=;]*\}\s*=\s*process\b/;
 
@@ -51,7 +53,19 @@ describe("environment reads", () => {
   });
 
   it("the check sees the ways a file can read the environment", () => {
-    for (const line of ["const x = process.env.PORT;", "const { env } = process;", 'process["env"].X', "process?.env?.X", "f(process.env)"]) expect(READS_ENV.test(line), line).toBe(true);
-    for (const line of ["const environment = loadConfig(env);", "processEnvironment()", "const env = toolEnvironment();"]) expect(READS_ENV.test(line), line).toBe(false);
+    for (const line of [
+      "const x = process.env.PORT;",
+      "const { env } = process;",
+      'process["env"].X',
+      "process?.env?.X",
+      "f(process.env)",
+    ])
+      expect(READS_ENV.test(line), line).toBe(true);
+    for (const line of [
+      "const environment = loadConfig(env);",
+      "processEnvironment()",
+      "const env = toolEnvironment();",
+    ])
+      expect(READS_ENV.test(line), line).toBe(false);
   });
 });

@@ -1,7 +1,16 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONFIG_AREAS, ConfigError, ENV_VARIABLES, envSchema, getConfig, loadConfig, toolEnvironment, type VariableMeta } from "../lib/config";
+import {
+  CONFIG_AREAS,
+  ConfigError,
+  ENV_VARIABLES,
+  envSchema,
+  getConfig,
+  loadConfig,
+  toolEnvironment,
+  type VariableMeta,
+} from "../lib/config";
 
 // lib/config.ts: every variable parsed at once, with defaults, ranges and errors that name the variable.
 
@@ -20,11 +29,39 @@ describe("loadConfig", () => {
   it("an empty environment is the embedded demo with every default", () => {
     const config = loadConfig({});
     expect(config.dataDir).toBe(path.resolve("./data"));
-    expect(config.database).toEqual({ url: `file:${path.join("./data", "tether.db")}`, isEmbedded: true, poolSize: 10 });
-    expect(config.server).toMatchObject({ port: "3000", listenHostname: "127.0.0.1", publicUrl: "http://127.0.0.1:3000", trustedProxyHops: 0, maxBodyBytes: 1024 * 1024, rateLimit: { perSecond: 20, burst: 200 }, maxQueuedRuns: 10_000 });
-    expect(config.auth).toMatchObject({ isDemoMode: true, trustHost: true, oidc: null, oidcDefaultRole: "none", secret: undefined });
-    expect(config.sandbox).toEqual({ isEnabled: true, secret: undefined, url: "http://127.0.0.1:3000/api/sandbox", deployFinishMs: 5000 });
-    expect(config.worker).toEqual({ isEmbedded: true, options: { concurrency: undefined, leaseMs: undefined, pollMs: undefined }, shutdownMs: 25_000, retentionDays: 0 });
+    expect(config.database).toEqual({
+      url: `file:${path.join("./data", "tether.db")}`,
+      isEmbedded: true,
+      poolSize: 10,
+    });
+    expect(config.server).toMatchObject({
+      port: "3000",
+      listenHostname: "127.0.0.1",
+      publicUrl: "http://127.0.0.1:3000",
+      trustedProxyHops: 0,
+      maxBodyBytes: 1024 * 1024,
+      rateLimit: { perSecond: 20, burst: 200 },
+      maxQueuedRuns: 10_000,
+    });
+    expect(config.auth).toMatchObject({
+      isDemoMode: true,
+      trustHost: true,
+      oidc: null,
+      oidcDefaultRole: "none",
+      secret: undefined,
+    });
+    expect(config.sandbox).toEqual({
+      isEnabled: true,
+      secret: undefined,
+      url: "http://127.0.0.1:3000/api/sandbox",
+      deployFinishMs: 5000,
+    });
+    expect(config.worker).toEqual({
+      isEmbedded: true,
+      options: { concurrency: undefined, leaseMs: undefined, pollMs: undefined },
+      shutdownMs: 25_000,
+      retentionDays: 0,
+    });
     expect(config.model).toMatchObject({ spec: null, pricing: undefined });
     expect(config.tools).toEqual({ allowedHosts: [], mcpCommands: "" });
     expect(config.notifications).toEqual({ smtpUrl: undefined, from: undefined });
@@ -34,7 +71,12 @@ describe("loadConfig", () => {
   });
 
   it("derives what depends on more than one variable: Postgres turns demo mode, the sandbox and the open host header off", () => {
-    const pg = loadConfig({ DATABASE_URL: "postgresql://db/tether", PORT: "4000", TETHER_PUBLIC_URL: "https://tether.example.com/", TETHER_SMTP_URL: "smtp://mail:25" });
+    const pg = loadConfig({
+      DATABASE_URL: "postgresql://db/tether",
+      PORT: "4000",
+      TETHER_PUBLIC_URL: "https://tether.example.com/",
+      TETHER_SMTP_URL: "smtp://mail:25",
+    });
     expect(pg.database.isEmbedded).toBe(false);
     expect(pg.auth).toMatchObject({ isDemoMode: false, trustHost: false });
     expect(pg.sandbox).toMatchObject({ isEnabled: false, url: "http://127.0.0.1:4000/api/sandbox" });
@@ -46,26 +88,55 @@ describe("loadConfig", () => {
   it("TETHER_SHUTDOWN_MS: the drain's budget in ms, 25 s unset, a whole number from 0 to an hour", () => {
     expect(loadConfig({ TETHER_SHUTDOWN_MS: "5000" }).worker.shutdownMs).toBe(5000);
     expect(loadConfig({ TETHER_SHUTDOWN_MS: "0" }).worker.shutdownMs).toBe(0);
-    expect(configErrorOf({ TETHER_SHUTDOWN_MS: "soon" }).issues).toEqual([{ variable: "TETHER_SHUTDOWN_MS", message: 'TETHER_SHUTDOWN_MS must be a whole number from 0 to 3600000, got "soon"' }]);
+    expect(configErrorOf({ TETHER_SHUTDOWN_MS: "soon" }).issues).toEqual([
+      {
+        variable: "TETHER_SHUTDOWN_MS",
+        message: 'TETHER_SHUTDOWN_MS must be a whole number from 0 to 3600000, got "soon"',
+      },
+    ]);
     expect(configErrorOf({ TETHER_SHUTDOWN_MS: "-1" }).issues[0].variable).toBe("TETHER_SHUTDOWN_MS");
   });
 
   it("names every bad variable at once, each with what it must be (the wording the docs and start-up show)", () => {
-    const error = configErrorOf({ TETHER_RATE_LIMIT: "fast", TETHER_PG_POOL_SIZE: "0", TETHER_SANDBOX: "maybe", UNRELATED: "ignored" });
+    const error = configErrorOf({
+      TETHER_RATE_LIMIT: "fast",
+      TETHER_PG_POOL_SIZE: "0",
+      TETHER_SANDBOX: "maybe",
+      UNRELATED: "ignored",
+    });
     expect(error.issues).toEqual([
-      { variable: "TETHER_PG_POOL_SIZE", message: 'TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000, got "0"' },
-      { variable: "TETHER_RATE_LIMIT", message: 'TETHER_RATE_LIMIT must be "<requests per second>,<burst>" (e.g. 20,200) or "off", not "fast"' },
-      { variable: "TETHER_SANDBOX", message: 'TETHER_SANDBOX must be 1/true/on or 0/false/off (unset: on in demo mode), got "maybe"' },
+      {
+        variable: "TETHER_PG_POOL_SIZE",
+        message: 'TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000, got "0"',
+      },
+      {
+        variable: "TETHER_RATE_LIMIT",
+        message: 'TETHER_RATE_LIMIT must be "<requests per second>,<burst>" (e.g. 20,200) or "off", not "fast"',
+      },
+      {
+        variable: "TETHER_SANDBOX",
+        message: 'TETHER_SANDBOX must be 1/true/on or 0/false/off (unset: on in demo mode), got "maybe"',
+      },
     ]);
     expect(error.message.split("\n")).toHaveLength(3);
   });
 
   it("checks settings that need each other: a model without its key, a signal-type list naming an unknown source", () => {
-    expect(configErrorOf({ TETHER_MODEL: "anthropic:claude-x" }).issues).toEqual([{ variable: "TETHER_MODEL", message: "TETHER_MODEL=anthropic:claude-x needs ANTHROPIC_API_KEY" }]);
-    expect(loadConfig({ TETHER_MODEL: "openai:m", OPENAI_BASE_URL: "http://127.0.0.1:1234/v1/" }).model).toMatchObject({ spec: { provider: "openai", modelId: "m" }, openai: { baseURL: "http://127.0.0.1:1234/v1" } });
+    expect(configErrorOf({ TETHER_MODEL: "anthropic:claude-x" }).issues).toEqual([
+      { variable: "TETHER_MODEL", message: "TETHER_MODEL=anthropic:claude-x needs ANTHROPIC_API_KEY" },
+    ]);
+    expect(loadConfig({ TETHER_MODEL: "openai:m", OPENAI_BASE_URL: "http://127.0.0.1:1234/v1/" }).model).toMatchObject({
+      spec: { provider: "openai", modelId: "m" },
+      openai: { baseURL: "http://127.0.0.1:1234/v1" },
+    });
     const secret = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
-    expect(configErrorOf({ TETHER_WEBHOOK_SECRETS: `deploys=${secret}`, TETHER_WEBHOOK_SIGNAL_TYPES: "github=*" }).issues).toEqual([
-      { variable: "TETHER_WEBHOOK_SIGNAL_TYPES", message: 'TETHER_WEBHOOK_SIGNAL_TYPES entry 1: no source "github" in TETHER_WEBHOOK_SECRETS' },
+    expect(
+      configErrorOf({ TETHER_WEBHOOK_SECRETS: `deploys=${secret}`, TETHER_WEBHOOK_SIGNAL_TYPES: "github=*" }).issues,
+    ).toEqual([
+      {
+        variable: "TETHER_WEBHOOK_SIGNAL_TYPES",
+        message: 'TETHER_WEBHOOK_SIGNAL_TYPES entry 1: no source "github" in TETHER_WEBHOOK_SECRETS',
+      },
     ]);
   });
 
@@ -77,7 +148,16 @@ describe("loadConfig", () => {
   });
 
   it("every variable has a description and an area for docs/configuration.md", () => {
-    expect(ENV_VARIABLES).toEqual(expect.arrayContaining(["DATABASE_URL", "AUTH_SECRET", "TETHER_SANDBOX", "TETHER_MODEL", "TETHER_WEBHOOK_SECRETS", "OTEL_EXPORTER_OTLP_ENDPOINT"]));
+    expect(ENV_VARIABLES).toEqual(
+      expect.arrayContaining([
+        "DATABASE_URL",
+        "AUTH_SECRET",
+        "TETHER_SANDBOX",
+        "TETHER_MODEL",
+        "TETHER_WEBHOOK_SECRETS",
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+      ]),
+    );
     for (const name of ENV_VARIABLES) {
       const schema = envSchema.shape[name];
       expect(schema.description, name).toMatch(/\S{3}/);
@@ -87,7 +167,10 @@ describe("loadConfig", () => {
 });
 
 describe("getConfig", () => {
-  const saved = { TETHER_RATE_LIMIT: process.env.TETHER_RATE_LIMIT, TETHER_TOOL_CRM_TOKEN: process.env.TETHER_TOOL_CRM_TOKEN };
+  const saved = {
+    TETHER_RATE_LIMIT: process.env.TETHER_RATE_LIMIT,
+    TETHER_TOOL_CRM_TOKEN: process.env.TETHER_TOOL_CRM_TOKEN,
+  };
   afterEach(() => {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
@@ -117,8 +200,17 @@ describe("getConfig", () => {
 
 describe("npm start", () => {
   it("checks every variable before the server starts: a bad one exits 1, naming each variable and what it must be", () => {
-    const env = { ...process.env, TETHER_RATE_LIMIT: "fast", TETHER_OTEL_TOOL_PAYLOADS: "everything", TETHER_PG_POOL_SIZE: "0" };
-    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, encoding: "utf8", timeout: 60_000 });
+    const env = {
+      ...process.env,
+      TETHER_RATE_LIMIT: "fast",
+      TETHER_OTEL_TOOL_PAYLOADS: "everything",
+      TETHER_PG_POOL_SIZE: "0",
+    };
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(result.status, result.stderr).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([
       '[start] TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000, got "0"',

@@ -20,7 +20,6 @@ const LEASE_MS = 30_000;
 const FROZEN_LEASE_MS = 1_500;
 const RUNS = 8;
 
-
 describe.each(providers())("a worker holding many runs, crashed or frozen [%s]", (_provider, url) => {
   let world: World;
   let t: ReturnType<typeof createTestRuntime>;
@@ -31,32 +30,46 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
     t = createTestRuntime(url, { agents: [refunder], tools: worldTools(world.url) });
     await grant(t.runtime, refunder);
   });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
 
   async function startRefunds(n: number) {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const orderId = uid("order");
       world.orders.set(orderId, { id: orderId, amountCents: 1000 + i, status: "paid" });
-      ids.push((await t.runtime.startRun({ agent: refunder.slug, input: { orderId, email: "many@example.com" } })).run.id);
+      ids.push(
+        (await t.runtime.startRun({ agent: refunder.slug, input: { orderId, email: "many@example.com" } })).run.id,
+      );
     }
     return ids;
   }
 
   async function spawnVictim(leaseMs = LEASE_MS): Promise<{ victim: WorkerProcess; owner: string }> {
     const victim = spawnWorker({
-      DATABASE_URL: url, WORLD_URL: world.url, TETHER_LEASE_MS: String(leaseMs), TETHER_WORKER_CONCURRENCY: "32",
+      DATABASE_URL: url,
+      WORLD_URL: world.url,
+      TETHER_LEASE_MS: String(leaseMs),
+      TETHER_WORKER_CONCURRENCY: "32",
       AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]),
     });
     const owner = (await victim.waitFor("READY")).split(" ")[1].trim();
     return { victim, owner };
   }
 
-  const held = async (ids: string[], owner: string) => (await Promise.all(ids.map((id) => t.runtime.getRun(id)))).filter((r) => r.leaseOwner === owner).length;
-  const refundsArrived = (ids: string[]) => world.requests.filter((r) => r.path === "/payments/refund" && ids.includes(r.runId ?? "")).length;
+  const held = async (ids: string[], owner: string) =>
+    (await Promise.all(ids.map((id) => t.runtime.getRun(id)))).filter((r) => r.leaseOwner === owner).length;
+  const refundsArrived = (ids: string[]) =>
+    world.requests.filter((r) => r.path === "/payments/refund" && ids.includes(r.runId ?? "")).length;
   const untilRefundsInFlight = (ids: string[], victim: WorkerProcess) =>
-    until(() => ({ arrived: refundsArrived(ids), inFlight: world.inFlight }), { what: `all ${RUNS} refund calls are in flight at once`, holds: (seen) => seen.arrived === RUNS && seen.inFlight >= RUNS })
-      .catch((error: Error) => { throw new Error(`${error.message}\nthe worker's log: ${victim.stderr().slice(-3000)}`); });
+    until(() => ({ arrived: refundsArrived(ids), inFlight: world.inFlight }), {
+      what: `all ${RUNS} refund calls are in flight at once`,
+      holds: (seen) => seen.arrived === RUNS && seen.inFlight >= RUNS,
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\nthe worker's log: ${victim.stderr().slice(-3000)}`);
+    });
 
   async function expectEachRefundedOnce(ids: string[]) {
     for (const id of ids) {
@@ -141,18 +154,27 @@ describe.each(providers())("a worker holding many runs, crashed or frozen [%s]",
       await t.runtime.createWorker({ leaseMs: 10_000, concurrency: 32 }).drain();
       await expectEachRefundedOnce(ids);
 
-      const before = await Promise.all(ids.map(async (id) => ({ run: await t.runtime.getRun(id), events: (await t.store.listEvents(id)).length })));
+      const before = await Promise.all(
+        ids.map(async (id) => ({ run: await t.runtime.getRun(id), events: (await t.store.listEvents(id)).length })),
+      );
       const requestsBefore = world.requests.length;
       victim.child.kill("SIGCONT");
       // The woken worker finds out, run by run, that it was fenced out (its heartbeat, or its commit
       // after the call's answer or time-out): each drive ends with "lease lost", and after that no
       // drive of it is left to call a tool or commit.
-      await until(() => ids.filter((id) => victim.stderr().includes(`lease lost {"runId":"${id}"`)), { what: "the woken worker stands down from every run", holds: (gone) => gone.length === RUNS });
+      await until(() => ids.filter((id) => victim.stderr().includes(`lease lost {"runId":"${id}"`)), {
+        what: "the woken worker stands down from every run",
+        holds: (gone) => gone.length === RUNS,
+      });
       expect(victim.child.exitCode).toBeNull(); // still alive: it stood down, it did not crash
       expect(world.requests.slice(requestsBefore)).toEqual([]);
       for (const [i, id] of ids.entries()) {
         const run = await t.runtime.getRun(id);
-        expect({ stateSeq: run.stateSeq, eventSeq: run.eventSeq, leaseOwner: run.leaseOwner }).toEqual({ stateSeq: before[i].run.stateSeq, eventSeq: before[i].run.eventSeq, leaseOwner: before[i].run.leaseOwner });
+        expect({ stateSeq: run.stateSeq, eventSeq: run.eventSeq, leaseOwner: run.leaseOwner }).toEqual({
+          stateSeq: before[i].run.stateSeq,
+          eventSeq: before[i].run.eventSeq,
+          leaseOwner: before[i].run.leaseOwner,
+        });
         expect((await t.store.listEvents(id)).length).toBe(before[i].events);
       }
       await expectEachRefundedOnce(ids);

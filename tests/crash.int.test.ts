@@ -27,14 +27,24 @@ describe.each(providers())("crash injection with SIGKILL [%s]", (_provider, url)
     await grant(t.runtime, refunder);
     await grant(t.runtime, deployer);
   });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
 
   /** Start a run, kill a worker process at `point` before/after `tool`, then let a fresh worker finish. */
   async function crashAt(point: FaultPoint, tool: string, start: () => Promise<string>) {
     const runId = await start();
     const victim = spawnWorker({
-      TETHER_LEASE_MS: String(LEASE_MS), DATABASE_URL: url, WORLD_URL: world.url, TETHER_FAULT_AT: point, TETHER_FAULT_TOOL: tool,
-      AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }, { kind: "deploy", slug: deployer.slug }]),
+      TETHER_LEASE_MS: String(LEASE_MS),
+      DATABASE_URL: url,
+      WORLD_URL: world.url,
+      TETHER_FAULT_AT: point,
+      TETHER_FAULT_TOOL: tool,
+      AGENTS: JSON.stringify([
+        { kind: "refund", slug: refunder.slug },
+        { kind: "deploy", slug: deployer.slug },
+      ]),
     });
     try {
       const line = await victim.waitFor(`FAULT ${point} ${tool} ${runId}`);
@@ -71,7 +81,11 @@ describe.each(providers())("crash injection with SIGKILL [%s]", (_provider, url)
 
   for (const point of FAULT_POINTS) {
     it(`deploy.migrate (unsafe) killed ${point}: never repeated; an unknown outcome asks a person`, async () => {
-      const runId = await crashAt(point, "deploy.migrate", async () => (await t.runtime.startRun({ agent: deployer.slug, input: { migration: uid("m") } })).run.id);
+      const runId = await crashAt(
+        point,
+        "deploy.migrate",
+        async () => (await t.runtime.startRun({ agent: deployer.slug, input: { migration: uid("m") } })).run.id,
+      );
       const run = await t.runtime.getRun(runId);
       const applied = world.effects("deploys").filter((e) => e.runId === runId);
       expect(applied.length).toBeLessThanOrEqual(1);

@@ -6,7 +6,10 @@ import { createDb, poolOf, poolSize } from "../lib/db";
 
 describe("TETHER_PG_POOL_SIZE", () => {
   const saved = process.env.TETHER_PG_POOL_SIZE;
-  afterEach(() => { if (saved === undefined) delete process.env.TETHER_PG_POOL_SIZE; else process.env.TETHER_PG_POOL_SIZE = saved; });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TETHER_PG_POOL_SIZE;
+    else process.env.TETHER_PG_POOL_SIZE = saved;
+  });
 
   it("is pg's default of 10 when unset, the number given otherwise", () => {
     expect(poolSize(loadConfig({}))).toBe(10);
@@ -15,7 +18,9 @@ describe("TETHER_PG_POOL_SIZE", () => {
 
   it("refuses what is not a whole number from 1 to 1000, naming the variable", () => {
     for (const bad of ["0", "-3", "2.5", "many", "1001"]) {
-      expect(() => poolSize(loadConfig({ TETHER_PG_POOL_SIZE: bad }))).toThrow(/TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000/);
+      expect(() => poolSize(loadConfig({ TETHER_PG_POOL_SIZE: bad }))).toThrow(
+        /TETHER_PG_POOL_SIZE must be a whole number from 1 to 1000/,
+      );
     }
   });
 

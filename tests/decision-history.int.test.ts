@@ -41,9 +41,24 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
   const idOf = (key: string) => `pkt_${s}_${key}`; // within a test, ids differ in their last letter only: same order in every collation
   const specs: PacketSpec[] = [
     { key: "a", tool: "refund", status: "APPROVED", by: rita, at: "2031-03-01T00:00:00.000Z", run: "shared" },
-    { key: "b", tool: "refund", status: "REJECTED", by: sam, at: "2031-03-01T23:59:59.999Z", run: "shared", reason: 'duplicate, see "ticket 7"\n=cmd' },
+    {
+      key: "b",
+      tool: "refund",
+      status: "REJECTED",
+      by: sam,
+      at: "2031-03-01T23:59:59.999Z",
+      run: "shared",
+      reason: 'duplicate, see "ticket 7"\n=cmd',
+    },
     { key: "c", tool: "refund", status: "EDITED", by: rita, at: "2031-03-02T12:00:00.000Z" },
-    { key: "d", tool: "refund", status: "REDIRECTED", by: sam, at: "2031-03-02T12:00:00.000Z", instruction: "@offer store credit" },
+    {
+      key: "d",
+      tool: "refund",
+      status: "REDIRECTED",
+      by: sam,
+      at: "2031-03-02T12:00:00.000Z",
+      instruction: "@offer store credit",
+    },
     { key: "e", tool: "refund", status: "APPROVED", by: sam, at: "2031-03-02T12:00:00.000Z", approvers: [rita, sam] }, // four eyes: rita approved first
     { key: "f", tool: "email", status: "EXPIRED", by: "policy:expiry", at: "2031-03-03T00:00:00.000Z" },
     { key: "g", tool: "email", status: "STALE", by: rita, at: "2031-02-28T23:59:59.999Z", approvers: [rita] },
@@ -54,21 +69,47 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
   const ours = { from: "2031-02-28", to: "2031-03-03" } satisfies DecisionHistoryFilter;
 
   async function createRun(id: string) {
-    await db.run.create({ data: { id, agentSlug: `agent-${s}`, agentVersion: "1", status: "COMPLETED", input: "{}", state: "{}" } });
+    await db.run.create({
+      data: { id, agentSlug: `agent-${s}`, agentVersion: "1", status: "COMPLETED", input: "{}", state: "{}" },
+    });
   }
 
   async function createDecidedPacket(spec: PacketSpec) {
     const runId = `run_${s}_${spec.run ?? spec.key}`;
     if (!(await db.run.findUnique({ where: { id: runId } }))) await createRun(runId);
     const decidedAt = new Date(spec.at);
-    const decision = spec.reason ? { decision: "reject", reason: spec.reason } : spec.instruction ? { decision: "redirect", instruction: spec.instruction } : { decision: "approve" };
+    const decision = spec.reason
+      ? { decision: "reject", reason: spec.reason }
+      : spec.instruction
+        ? { decision: "redirect", instruction: spec.instruction }
+        : { decision: "approve" };
     await db.decisionPacket.create({
       data: {
-        id: idOf(spec.key), runId, step: 1, kind: "APPROVAL", tool: tools[spec.tool], args: "{}", digest: "d", status: spec.status, requestedBy: `agent:agent-${s}`,
-        packet: JSON.stringify({ impact: `refunds $240.00 on order ${spec.key}, partly`, evidence: [], options: ["approve", "reject"] }),
-        requiredApprovals: spec.approvers?.length ?? 1, decision: JSON.stringify(decision), decidedBy: spec.by, decidedAt,
+        id: idOf(spec.key),
+        runId,
+        step: 1,
+        kind: "APPROVAL",
+        tool: tools[spec.tool],
+        args: "{}",
+        digest: "d",
+        status: spec.status,
+        requestedBy: `agent:agent-${s}`,
+        packet: JSON.stringify({
+          impact: `refunds $240.00 on order ${spec.key}, partly`,
+          evidence: [],
+          options: ["approve", "reject"],
+        }),
+        requiredApprovals: spec.approvers?.length ?? 1,
+        decision: JSON.stringify(decision),
+        decidedBy: spec.by,
+        decidedAt,
         createdAt: new Date(decidedAt.getTime() - 90_000),
-        approvals: { create: (spec.approvers ?? []).map((approver, i, all) => ({ approver, at: new Date(decidedAt.getTime() - (all.length - 1 - i) * 60_000) })) },
+        approvals: {
+          create: (spec.approvers ?? []).map((approver, i, all) => ({
+            approver,
+            at: new Date(decidedAt.getTime() - (all.length - 1 - i) * 60_000),
+          })),
+        },
       },
     });
   }
@@ -78,9 +119,29 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
     for (const spec of specs) await createDecidedPacket(spec);
     // A pending packet is not history.
     await createRun(`run_${s}_pending`);
-    await db.decisionPacket.create({ data: { id: idOf("pending"), runId: `run_${s}_pending`, step: 1, kind: "APPROVAL", tool: tools.refund, args: "{}", digest: "d", status: "PENDING", requestedBy: "agent:x", packet: "{}" } });
+    await db.decisionPacket.create({
+      data: {
+        id: idOf("pending"),
+        runId: `run_${s}_pending`,
+        step: 1,
+        kind: "APPROVAL",
+        tool: tools.refund,
+        args: "{}",
+        digest: "d",
+        status: "PENDING",
+        requestedBy: "agent:x",
+        packet: "{}",
+      },
+    });
     // What the shared run did: a's decision, b's decision, and the steps around them.
-    const event = (seq: number, type: string, at: string) => ({ runId: `run_${s}_shared`, seq, step: seq, type, data: "{}", at: new Date(at) });
+    const event = (seq: number, type: string, at: string) => ({
+      runId: `run_${s}_shared`,
+      seq,
+      step: seq,
+      type,
+      data: "{}",
+      at: new Date(at),
+    });
     await db.traceEvent.createMany({
       data: [
         event(1, "run.created", "2031-02-28T10:00:00.000Z"),
@@ -98,7 +159,9 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
       ],
     });
   });
-  afterAll(async () => { await db.$disconnect(); });
+  afterAll(async () => {
+    await db.$disconnect();
+  });
 
   const keysOf = (entries: HistoryEntry[]) => entries.map((e) => e.packet.id.slice(idOf("").length));
 
@@ -116,7 +179,12 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
 
   it("pages newest first: every decided packet exactly once, ties on decidedAt broken by id, across page boundaries", async () => {
     const pages = await olderPages(ours, 2); // h f | e d | c b | a g: the e-d-c tie spans two pages
-    expect(pages.map(keysOf)).toEqual([["h", "f"], ["e", "d"], ["c", "b"], ["a", "g"]]);
+    expect(pages.map(keysOf)).toEqual([
+      ["h", "f"],
+      ["e", "d"],
+      ["c", "b"],
+      ["a", "g"],
+    ]);
 
     // The whole history (other files' decisions too): each once, in order, ours among them, none pending.
     const all = (await olderPages({}, 25)).flat();
@@ -169,18 +237,30 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
     const pageOfH = await findDecisionHistory(db, ours, 1);
     expect(keysOf(pageOfH.entries)).toEqual(["h"]);
     const cursorAtH = pageOfH.olderCursor!;
-    expect(keysOf((await findDecisionHistory(db, { from: "2031-03-01", to: "2031-03-01", cursor: cursorAtH }, 5)).entries)).toEqual(["b", "a"]);
+    expect(
+      keysOf((await findDecisionHistory(db, { from: "2031-03-01", to: "2031-03-01", cursor: cursorAtH }, 5)).entries),
+    ).toEqual(["b", "a"]);
   });
 
   it("shows what each run did after its decision, decision events left out, for the page in one packet query", async () => {
     const recorder = recordQueries(db);
     const { entries } = await findDecisionHistory(recorder.db, { from: "2031-03-01", to: "2031-03-01" });
     const [b, a] = entries;
-    expect(a.next.map((e) => [e.seq, e.type])).toEqual([[4, "tool.called"], [6, "model.decided"], [8, "tool.result"], [9, "model.decided"], [10, "tool.called"]]);
+    expect(a.next.map((e) => [e.seq, e.type])).toEqual([
+      [4, "tool.called"],
+      [6, "model.decided"],
+      [8, "tool.result"],
+      [9, "model.decided"],
+      [10, "tool.called"],
+    ]);
     expect(b.next.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
     expect(b.next[0].at).toEqual(new Date("2031-03-02T00:00:00.000Z"));
     expect(recorder.queries.map((q) => [q.model, q.operation])).toEqual([["DecisionPacket", "findMany"]]); // the events: one raw statement, not a query per entry
-    expect(a).toMatchObject({ waitedMs: 90_000, run: { status: "COMPLETED", agent: `agent-${s}` }, packet: { decidedBy: rita, status: "APPROVED" } });
+    expect(a).toMatchObject({
+      waitedMs: 90_000,
+      run: { status: "COMPLETED", agent: `agent-${s}` },
+      packet: { decidedBy: rita, status: "APPROVED" },
+    });
   });
 
   it("iterates the whole filtered history in keyset batches, the same entries as the pages", async () => {
@@ -203,7 +283,9 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
 
     async function exportCsv(query: string) {
       const { GET } = await import("../app/api/console/packets/history.csv/route");
-      return GET(new Request(`http://localhost/api/console/packets/history.csv?${query}`), { params: Promise.resolve({}) });
+      return GET(new Request(`http://localhost/api/console/packets/history.csv?${query}`), {
+        params: Promise.resolve({}),
+      });
     }
 
     it("refuses a caller who is not signed in, and a filter that does not parse", async () => {
@@ -212,25 +294,43 @@ describe.each(providers())("decision history [%s]", (_provider, url) => {
       session.user = { id: "usr_1", email: rita, name: null, role: "reviewer" };
       const bad = await exportCsv("from=2031-03-10&to=2031-03-01");
       expect(bad.status).toBe(400);
-      expect(await bad.json()).toMatchObject({ error: { code: "INVALID_INPUT", fieldErrors: { to: expect.any(Array) } } });
+      expect(await bad.json()).toMatchObject({
+        error: { code: "INVALID_INPUT", fieldErrors: { to: expect.any(Array) } },
+      });
       expect((await exportCsv("decision=PENDING")).status).toBe(400);
     });
 
     it("downloads the filtered history as CSV: a header, then the same rows as the history, escaped", async () => {
       session.user = { id: "usr_1", email: rita, name: null, role: "reviewer" };
-      const response = await exportCsv(`tool=${encodeURIComponent(tools.refund)}&from=2031-02-28&to=2031-03-03&reviewer=`);
+      const response = await exportCsv(
+        `tool=${encodeURIComponent(tools.refund)}&from=2031-02-28&to=2031-03-03&reviewer=`,
+      );
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-      expect(response.headers.get("content-disposition")).toBe('attachment; filename="decision-history_2031-02-28_2031-03-03.csv"');
+      expect(response.headers.get("content-disposition")).toBe(
+        'attachment; filename="decision-history_2031-02-28_2031-03-03.csv"',
+      );
       const [header, ...rows] = parseCsv(await response.text());
       expect(header).toEqual([...DECISION_HISTORY_CSV_HEADER]);
       const history = (await olderPages({ tool: tools.refund, ...ours }, 2)).flat();
       expect(rows.map((row) => row[0])).toEqual(history.map((e) => e.packet.id));
-      const record = (key: string) => Object.fromEntries(header.map((name, i) => [name, rows.find((row) => row[0] === idOf(key))![i]]));
+      const record = (key: string) =>
+        Object.fromEntries(header.map((name, i) => [name, rows.find((row) => row[0] === idOf(key))![i]]));
       expect(record("b")).toEqual({
-        packetId: idOf("b"), runId: `run_${s}_shared`, agent: `agent-${s}`, tool: tools.refund, kind: "APPROVAL", decision: "REJECTED", decidedBy: sam, approvers: "",
-        decidedAt: "2031-03-01T23:59:59.999Z", createdAt: "2031-03-01T23:58:29.999Z", waitedMs: "90000",
-        reason: 'duplicate, see "ticket 7"\n=cmd', instruction: "", impact: "refunds $240.00 on order b, partly",
+        packetId: idOf("b"),
+        runId: `run_${s}_shared`,
+        agent: `agent-${s}`,
+        tool: tools.refund,
+        kind: "APPROVAL",
+        decision: "REJECTED",
+        decidedBy: sam,
+        approvers: "",
+        decidedAt: "2031-03-01T23:59:59.999Z",
+        createdAt: "2031-03-01T23:58:29.999Z",
+        waitedMs: "90000",
+        reason: 'duplicate, see "ticket 7"\n=cmd',
+        instruction: "",
+        impact: "refunds $240.00 on order b, partly",
       });
       expect(record("d").instruction).toBe("'@offer store credit"); // a formula-like cell, neutralised
       expect(record("e").approvers).toBe(`${rita} ${sam}`);

@@ -31,7 +31,11 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
     world = await startWorld();
     smtp = await startSmtpSink();
     api = await startRouteServer();
-    t = createTestRuntime(url, { agents, tools: worldTools(world.url), authorizeDecision: (reviewer, packet) => whyNotDecider(t.db, reviewer, packet) });
+    t = createTestRuntime(url, {
+      agents,
+      tools: worldTools(world.url),
+      authorizeDecision: (reviewer, packet) => whyNotDecider(t.db, reviewer, packet),
+    });
   });
   afterAll(async () => {
     await Promise.all([api.close(), smtp.close(), world.close()]);
@@ -43,17 +47,30 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
     const [reviewer, notNamed] = [await createPerson(t.db), await createPerson(t.db)];
     await putQueueDeciders(t.db, { queue, input: { people: [reviewer.email] }, by: "admin@example.com" });
     for (const target of [reviewer.email, notNamed.email, "finance-leads@example.com"]) {
-      await createChannel(t.db, { queue, kind: "email", target, events: ["packet.opened"] }, { by: "admin@example.com" });
+      await createChannel(
+        t.db,
+        { queue, kind: "email", target, events: ["packet.opened"] },
+        { by: "admin@example.com" },
+      );
     }
     const packet = await waitingRefundPacket(t, world, agents, { queue });
-    const dispatcher = startNotifications({ db: t.db, baseUrl: BASE_URL, logger: silent, smtp: { url: smtp.url, from: "tether@example.com" }, intervalMs: 0 });
+    const dispatcher = startNotifications({
+      db: t.db,
+      baseUrl: BASE_URL,
+      logger: silent,
+      smtp: { url: smtp.url, from: "tether@example.com" },
+      intervalMs: 0,
+    });
     try {
       await dispatcher.runOnce();
     } finally {
       await dispatcher.stop();
     }
 
-    const mailTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address) && decodeQp(m.raw).includes(packet.id)).map((m) => decodeQp(m.raw));
+    const mailTo = (address: string) =>
+      smtp.mails
+        .filter((m) => m.to.includes(address) && decodeQp(m.raw).includes(packet.id))
+        .map((m) => decodeQp(m.raw));
     const [personal] = mailTo(reviewer.email);
     expect(personal).toContain(`Open the packet: ${BASE_URL}/inbox/${packet.id}`);
     const approve = /^Approve: (\S+)$/m.exec(personal)?.[1];
@@ -71,10 +88,18 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
     // Follow the link: the page (GET) shows the packet and decides nothing; the form (POST) decides.
     const link = new URL(approve!);
     const token = decodeURIComponent(link.pathname.replace(/^\/d\//, ""));
-    const opened = await openDecisionLink({ db: t.db, getPacket: (id) => t.store.getPacket(id), key: decisionLinkKey(), now: () => new Date() }, token);
-    expect(opened).toMatchObject({ state: "open", person: { email: reviewer.email }, packet: { id: packet.id, status: "PENDING" } });
+    const opened = await openDecisionLink(
+      { db: t.db, getPacket: (id) => t.store.getPacket(id), key: decisionLinkKey(), now: () => new Date() },
+      token,
+    );
+    expect(opened).toMatchObject({
+      state: "open",
+      person: { email: reviewer.email },
+      packet: { id: packet.id, status: "PENDING" },
+    });
     const res = await fetch(`${api.url}/api/decision-links`, {
-      method: "POST", redirect: "manual",
+      method: "POST",
+      redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ token, decision: link.searchParams.get("choice")! }),
     });

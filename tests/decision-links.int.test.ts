@@ -28,7 +28,11 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     process.env.DATABASE_URL = url; // the route handlers' composition root follows it
     world = await startWorld();
     api = await startRouteServer();
-    t = createTestRuntime(url, { agents, tools: worldTools(world.url), authorizeDecision: (reviewer, packet) => whyNotDecider(t.db, reviewer, packet) });
+    t = createTestRuntime(url, {
+      agents,
+      tools: worldTools(world.url),
+      authorizeDecision: (reviewer, packet) => whyNotDecider(t.db, reviewer, packet),
+    });
     deps = { db: t.db, getPacket: (id) => t.store.getPacket(id), decide: t.runtime.decidePacket, key, now: () => now };
   });
   afterAll(async () => {
@@ -37,8 +41,11 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
   });
 
   const packetFor = (opts: { queue?: string; startedBy?: string } = {}) => waitingRefundPacket(t, world, agents, opts);
-  const issue = (packet: Pick<DecisionPacket, "id" | "digest">, userId: string, opts: { ttlMs?: number; at?: Date } = {}) =>
-    issueDecisionLink(t.db, { packet, userId, key, now: opts.at ?? new Date(), ttlMs: opts.ttlMs });
+  const issue = (
+    packet: Pick<DecisionPacket, "id" | "digest">,
+    userId: string,
+    opts: { ttlMs?: number; at?: Date } = {},
+  ) => issueDecisionLink(t.db, { packet, userId, key, now: opts.at ?? new Date(), ttlMs: opts.ttlMs });
 
   /** Runs a refused decision and checks it changed nothing. */
   async function expectRefusedWithoutWrites(packetId: string, body: unknown, code: string) {
@@ -55,7 +62,12 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     now = new Date();
 
     const opened = await openDecisionLink(deps, link.token);
-    expect(opened).toMatchObject({ state: "open", person: { email: reviewer.email }, packet: { id: packet.id, tool: "payments.refund" }, choices: ["approve", "reject", "redirect"] });
+    expect(opened).toMatchObject({
+      state: "open",
+      person: { email: reviewer.email },
+      packet: { id: packet.id, tool: "payments.refund" },
+      choices: ["approve", "reject", "redirect"],
+    });
     expect((await decisionFootprint(t.db, packet.id)).packet.status).toBe("PENDING"); // a GET never decides
 
     const decided = await decideByLink(deps, { token: link.token, decision: "approve" });
@@ -63,10 +75,18 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const audit = await t.db.auditLog.findFirstOrThrow({ where: { target: packet.id, action: "packets.decide" } });
     expect(audit.actor).toBe(reviewer.email);
     expect(JSON.parse(audit.data)).toMatchObject({ via: `link:${link.id}`, decision: "approve" });
-    expect(await openDecisionLink(deps, link.token)).toMatchObject({ state: "used", usedFor: "approve", packet: { status: "APPROVED", decidedBy: reviewer.email } });
+    expect(await openDecisionLink(deps, link.token)).toMatchObject({
+      state: "used",
+      usedFor: "approve",
+      packet: { status: "APPROVED", decidedBy: reviewer.email },
+    });
 
     // The second POST of the same link: refused, nothing written.
-    const error = await expectRefusedWithoutWrites(packet.id, { token: link.token, decision: "reject", reason: "again" }, "CONFLICT");
+    const error = await expectRefusedWithoutWrites(
+      packet.id,
+      { token: link.token, decision: "reject", reason: "again" },
+      "CONFLICT",
+    );
     expect(error.userMessage).toMatch(/already used/);
   });
 
@@ -74,7 +94,10 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const reviewer = await createPerson(t.db);
     const packet = await packetFor();
     const link = await issue(packet, reviewer.id);
-    const results = await Promise.allSettled([decideByLink(deps, { token: link.token, decision: "approve" }), decideByLink(deps, { token: link.token, decision: "approve" })]);
+    const results = await Promise.allSettled([
+      decideByLink(deps, { token: link.token, decision: "approve" }),
+      decideByLink(deps, { token: link.token, decision: "approve" }),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.auditLog.count({ where: { target: packet.id, action: "packets.decide" } })).toBe(1);
   });
@@ -139,8 +162,15 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const [reviewer, other] = [await createPerson(t.db), await createPerson(t.db)];
     const packet = await packetFor();
     const link = await issue(packet, reviewer.id);
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: other.email, input: { decision: "reject", reason: "not this one" } });
-    expect(await openDecisionLink(deps, link.token)).toMatchObject({ state: "decided", packet: { status: "REJECTED", decidedBy: other.email } });
+    await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: other.email,
+      input: { decision: "reject", reason: "not this one" },
+    });
+    expect(await openDecisionLink(deps, link.token)).toMatchObject({
+      state: "decided",
+      packet: { status: "REJECTED", decidedBy: other.email },
+    });
     await expectRefusedWithoutWrites(packet.id, { token: link.token, decision: "approve" }, "PACKET_ALREADY_DECIDED");
   });
 
@@ -150,7 +180,11 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     await putQueueDeciders(t.db, { queue, input: { people: [named.email] }, by: "admin@example.com" });
     const restricted = await packetFor({ queue });
     const link = await issue(restricted, reviewer.id);
-    const error = await expectRefusedWithoutWrites(restricted.id, { token: link.token, decision: "approve" }, "FORBIDDEN");
+    const error = await expectRefusedWithoutWrites(
+      restricted.id,
+      { token: link.token, decision: "approve" },
+      "FORBIDDEN",
+    );
     expect(error.userMessage).toMatch(/decided by/);
     expect((await t.db.decisionLink.findUniqueOrThrow({ where: { id: link.id } })).usedAt).toBeNull();
 
@@ -158,7 +192,11 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const own = await issue(ownRun, reviewer.id);
     await expectRefusedWithoutWrites(ownRun.id, { token: own.token, decision: "approve" }, "FORBIDDEN");
     // Rejecting one's own request is allowed: the link was released by the refusal and still works.
-    const rejected = await decideByLink(deps, { token: own.token, decision: "reject", reason: "I asked for the wrong amount" });
+    const rejected = await decideByLink(deps, {
+      token: own.token,
+      decision: "reject",
+      reason: "I asked for the wrong amount",
+    });
     expect(rejected.packet).toMatchObject({ status: "REJECTED", decidedBy: reviewer.email });
   });
 
@@ -166,14 +204,26 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const reviewer = await createPerson(t.db);
     const packet = await packetFor();
     const link = await issue(packet, reviewer.id);
-    const noReason = await expectRefusedWithoutWrites(packet.id, { token: link.token, decision: "reject" }, "INVALID_INPUT");
+    const noReason = await expectRefusedWithoutWrites(
+      packet.id,
+      { token: link.token, decision: "reject" },
+      "INVALID_INPUT",
+    );
     expect(noReason.fieldErrors).toHaveProperty("reason");
     const noToken = await expectRefusedWithoutWrites(packet.id, { decision: "approve" }, "INVALID_INPUT");
     expect(noToken.fieldErrors).toHaveProperty("token");
-    const edit = await expectRefusedWithoutWrites(packet.id, { token: link.token, decision: "edit", args: {} }, "INVALID_INPUT");
+    const edit = await expectRefusedWithoutWrites(
+      packet.id,
+      { token: link.token, decision: "edit", args: {} },
+      "INVALID_INPUT",
+    );
     expect(edit.fieldErrors).toHaveProperty("decision");
 
-    const res = await fetch(`${api.url}/api/decision-links`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: link.token, decision: "redirect" }) });
+    const res = await fetch(`${api.url}/api/decision-links`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: link.token, decision: "redirect" }),
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error.fieldErrors).toHaveProperty("instruction");
     expect((await decisionFootprint(t.db, packet.id)).packet.status).toBe("PENDING");
@@ -183,15 +233,29 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const reviewer = await createPerson(t.db);
     const packet = await packetFor();
     const link = await issue(packet, reviewer.id, { at: new Date() });
-    const form = new URLSearchParams({ token: link.token, decision: "redirect", instruction: "Refund half, then ask the customer." });
-    const res = await fetch(`${api.url}/api/decision-links`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form, redirect: "manual" });
+    const form = new URLSearchParams({
+      token: link.token,
+      decision: "redirect",
+      instruction: "Refund half, then ask the customer.",
+    });
+    const res = await fetch(`${api.url}/api/decision-links`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+      redirect: "manual",
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/d/${link.token}?outcome=done`);
     expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "REDIRECTED", decidedBy: reviewer.email });
 
     // The same form again: 303 back with the refusal's code; nothing more written.
     const before = await decisionFootprint(t.db, packet.id);
-    const again = await fetch(`${api.url}/api/decision-links`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form, redirect: "manual" });
+    const again = await fetch(`${api.url}/api/decision-links`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+      redirect: "manual",
+    });
     expect(again.headers.get("location")).toBe(`/d/${link.token}?outcome=CONFLICT`);
     expect(await decisionFootprint(t.db, packet.id)).toEqual(before);
   });

@@ -11,7 +11,10 @@ import { envSchema } from "../lib/config";
 // (HELM_BIN, .cache/helm/helm from deploy/helm/fetch-helm.sh, or PATH), its values references checked always.
 
 // js-yaml comes with eslint; no package is added for it.
-const yaml = createRequire(import.meta.url)("js-yaml") as { load: (text: string) => unknown; loadAll: (text: string) => unknown[] };
+const yaml = createRequire(import.meta.url)("js-yaml") as {
+  load: (text: string) => unknown;
+  loadAll: (text: string) => unknown[];
+};
 const root = path.resolve(__dirname, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 const CONFIG_VARIABLES = new Set(Object.keys(envSchema.shape));
@@ -49,7 +52,8 @@ describe("deploy/docker-entrypoint.sh", () => {
     expect(roles.get("worker")).toBe('node --import tsx scripts/worker.ts "$@"');
     expect(scripts["db:deploy"]).toBe("tsx scripts/setup.ts --no-seed");
     expect(roles.get("migrate")).toBe('node --import tsx scripts/setup.ts --no-seed "$@"');
-    for (const file of ["scripts/worker.ts", "scripts/setup.ts"]) expect(existsSync(path.join(root, file)), file).toBe(true);
+    for (const file of ["scripts/worker.ts", "scripts/setup.ts"])
+      expect(existsSync(path.join(root, file)), file).toBe(true);
     accessSync(path.join(root, "deploy/docker-entrypoint.sh"), constants.X_OK);
   });
 });
@@ -63,7 +67,10 @@ describe("Dockerfile", () => {
     const copies = lines.filter((line) => line.startsWith("COPY "));
     expect(copies.length).toBeGreaterThan(5);
     for (const line of copies) {
-      const parts = line.replace(/^COPY\s+/, "").split(/\s+/).filter((p) => !p.startsWith("--chown"));
+      const parts = line
+        .replace(/^COPY\s+/, "")
+        .split(/\s+/)
+        .filter((p) => !p.startsWith("--chown"));
       const from = parts[0].startsWith("--from=") ? parts.shift()!.slice("--from=".length) : null;
       const sources = parts.slice(0, -1);
       for (const source of sources) {
@@ -85,11 +92,15 @@ describe("Dockerfile", () => {
     expect(dockerfile).toMatch(/^RUN npm prune --omit=dev /m);
     expect(read("next.config.ts")).toMatch(/TETHER_STANDALONE_BUILD === "1" \? "standalone"/);
     // postinstall generates the Prisma clients from the files copied before npm ci.
-    const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+    const pkg = JSON.parse(read("package.json")) as {
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
     expect(pkg.scripts.postinstall).toBe("tsx scripts/generate.ts");
     expect(dockerfile).toContain("COPY scripts/generate.ts ./scripts/generate.ts");
     // What the worker and migrate roles run at run time is a production dependency (npm prune keeps it).
-    for (const dependency of ["tsx", "prisma", "@prisma/client", "@prisma/adapter-pg", "pg", "dotenv"]) expect(pkg.dependencies[dependency], dependency).toBeDefined();
+    for (const dependency of ["tsx", "prisma", "@prisma/client", "@prisma/adapter-pg", "pg", "dotenv"])
+      expect(pkg.dependencies[dependency], dependency).toBeDefined();
   });
 
   it("runs as a non-root user, with the entrypoint's roles and a health check on the live endpoint", () => {
@@ -104,7 +115,12 @@ describe("Dockerfile", () => {
     // The ENV it sets are Tether's variables (or Node's, Next's and Prisma's own).
     const env = /^ENV ([\s\S]*?)\nWORKDIR/m.exec(runtimeStage)![1];
     const names = [...env.matchAll(/([A-Z_]+)=/g)].map((m) => m[1]);
-    const notOurs = new Set(["NODE_ENV", "NEXT_TELEMETRY_DISABLED", "CHECKPOINT_DISABLE", "PRISMA_HIDE_UPDATE_MESSAGE"]);
+    const notOurs = new Set([
+      "NODE_ENV",
+      "NEXT_TELEMETRY_DISABLED",
+      "CHECKPOINT_DISABLE",
+      "PRISMA_HIDE_UPDATE_MESSAGE",
+    ]);
     for (const name of names) expect(notOurs.has(name) || CONFIG_VARIABLES.has(name), name).toBe(true);
     expect(names).toEqual(expect.arrayContaining(["HOSTNAME", "PORT", "TETHER_DATA_DIR"]));
   });
@@ -137,7 +153,9 @@ describe("deploy/compose.yaml", () => {
       expect(service.command).toEqual([name]);
       expect(roles.has(service.command![0])).toBe(true);
     }
-    expect(existsSync(path.join(root, "deploy", services.console.build!.context, services.console.build!.dockerfile))).toBe(true);
+    expect(
+      existsSync(path.join(root, "deploy", services.console.build!.context, services.console.build!.dockerfile)),
+    ).toBe(true);
   });
 
   it("starts migrate once after Postgres is healthy, and the consoles and workers only after it succeeded", () => {
@@ -151,12 +169,17 @@ describe("deploy/compose.yaml", () => {
   it("sets only variables lib/config.ts reads, with the workers outside the consoles", () => {
     for (const name of tether) {
       const env = services[name].environment ?? {};
-      for (const variable of Object.keys(env)) expect(CONFIG_VARIABLES.has(variable), `${name}: ${variable}`).toBe(true);
-      expect(Object.keys(env)).toEqual(expect.arrayContaining(["DATABASE_URL", "AUTH_SECRET", "TETHER_SANDBOX_SECRET", "TETHER_SHUTDOWN_MS"]));
+      for (const variable of Object.keys(env))
+        expect(CONFIG_VARIABLES.has(variable), `${name}: ${variable}`).toBe(true);
+      expect(Object.keys(env)).toEqual(
+        expect.arrayContaining(["DATABASE_URL", "AUTH_SECRET", "TETHER_SANDBOX_SECRET", "TETHER_SHUTDOWN_MS"]),
+      );
       expect(env.DATABASE_URL).toMatch(/^postgresql:\/\/tether:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/tether$/);
       expect(env.TETHER_EMBEDDED_WORKER).toBe("0");
       // Docker's SIGKILL comes after the drain's budget.
-      expect(Number(/^(\d+)s$/.exec(services[name].stop_grace_period ?? "")?.[1]) * 1000).toBeGreaterThan(Number(env.TETHER_SHUTDOWN_MS));
+      expect(Number(/^(\d+)s$/.exec(services[name].stop_grace_period ?? "")?.[1]) * 1000).toBeGreaterThan(
+        Number(env.TETHER_SHUTDOWN_MS),
+      );
     }
     expect(services.console.environment?.TETHER_TRUST_PROXY).toBe("1");
   });
@@ -167,7 +190,9 @@ describe("deploy/compose.yaml", () => {
 const chartDir = path.join(root, "deploy/helm/tether");
 
 function findHelm(): string | null {
-  const candidates = [process.env.HELM_BIN, path.join(root, ".cache/helm/helm"), "helm"].filter((c): c is string => !!c);
+  const candidates = [process.env.HELM_BIN, path.join(root, ".cache/helm/helm"), "helm"].filter(
+    (c): c is string => !!c,
+  );
   for (const candidate of candidates) {
     try {
       execFileSync(candidate, ["version", "--short"], { stdio: "pipe" });
@@ -206,23 +231,54 @@ describe("deploy/helm/tether: static checks", () => {
   it("Chart.yaml and values.yaml parse; the settings are lib/config.ts variables; the secret holds the sensitive ones", () => {
     const chart = yaml.load(readFileSync(path.join(chartDir, "Chart.yaml"), "utf8")) as Record<string, string>;
     expect(chart).toMatchObject({ apiVersion: "v2", name: "tether", type: "application" });
-    const v = values as { env: Record<string, string>; console: { env: Record<string, string> }; worker: { env: Record<string, string> }; secret: { keys: Record<string, string> } };
-    for (const variable of [...Object.keys(v.env), ...Object.keys(v.console.env), ...Object.keys(v.worker.env), ...Object.keys(v.secret.keys)]) {
+    const v = values as {
+      env: Record<string, string>;
+      console: { env: Record<string, string> };
+      worker: { env: Record<string, string> };
+      secret: { keys: Record<string, string> };
+    };
+    for (const variable of [
+      ...Object.keys(v.env),
+      ...Object.keys(v.console.env),
+      ...Object.keys(v.worker.env),
+      ...Object.keys(v.secret.keys),
+    ]) {
       expect(CONFIG_VARIABLES.has(variable), variable).toBe(true);
     }
     expect(Object.keys(v.secret.keys).sort()).toEqual(["AUTH_SECRET", "DATABASE_URL", "TETHER_SANDBOX_SECRET"]);
-    expect(templates.sort()).toEqual(["_helpers.tpl", "console-deployment.yaml", "ingress.yaml", "migrate-job.yaml", "service.yaml", "worker-deployment.yaml", "worker-hpa.yaml"]);
+    expect(templates.sort()).toEqual([
+      "_helpers.tpl",
+      "console-deployment.yaml",
+      "ingress.yaml",
+      "migrate-job.yaml",
+      "service.yaml",
+      "worker-deployment.yaml",
+      "worker-hpa.yaml",
+    ]);
   });
 });
 
 const helm = findHelm();
 
 describe.skipIf(!helm)("deploy/helm/tether: rendered by helm", () => {
-  type Manifest = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec: Record<string, unknown> };
-  type Container = { args: string[]; env: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }>; livenessProbe?: { httpGet: { path: string; port: string } }; readinessProbe?: { httpGet: { path: string; port: string } } };
+  type Manifest = {
+    kind: string;
+    metadata: { name: string; annotations?: Record<string, string> };
+    spec: Record<string, unknown>;
+  };
+  type Container = {
+    args: string[];
+    env: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }>;
+    livenessProbe?: { httpGet: { path: string; port: string } };
+    readinessProbe?: { httpGet: { path: string; port: string } };
+  };
   const render = (...set: string[]) =>
-    (yaml.loadAll(execFileSync(helm!, ["template", "rel", chartDir, ...set.flatMap((s) => ["--set", s])], { encoding: "utf8" })) as Manifest[]).filter(Boolean);
-  const containerOf = (m: Manifest) => ((m.spec.template as { spec: { containers: Container[] } }).spec.containers)[0];
+    (
+      yaml.loadAll(
+        execFileSync(helm!, ["template", "rel", chartDir, ...set.flatMap((s) => ["--set", s])], { encoding: "utf8" }),
+      ) as Manifest[]
+    ).filter(Boolean);
+  const containerOf = (m: Manifest) => (m.spec.template as { spec: { containers: Container[] } }).spec.containers[0];
 
   it("lints clean", () => {
     expect(execFileSync(helm!, ["lint", chartDir], { encoding: "utf8" })).toContain("0 chart(s) failed");
@@ -231,8 +287,12 @@ describe.skipIf(!helm)("deploy/helm/tether: rendered by helm", () => {
   it("renders the console, the workers with their autoscaler, the migration hook, the Service and the Ingress", () => {
     const manifests = render();
     expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual([
-      "Deployment/rel-tether-console", "Deployment/rel-tether-worker", "HorizontalPodAutoscaler/rel-tether-worker",
-      "Ingress/rel-tether", "Job/rel-tether-migrate", "Service/rel-tether-console",
+      "Deployment/rel-tether-console",
+      "Deployment/rel-tether-worker",
+      "HorizontalPodAutoscaler/rel-tether-worker",
+      "Ingress/rel-tether",
+      "Job/rel-tether-migrate",
+      "Service/rel-tether-console",
     ]);
     const byKind = (kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name)!;
     const roles = entrypointRoles();
@@ -247,20 +307,39 @@ describe.skipIf(!helm)("deploy/helm/tether: rendered by helm", () => {
     expect(worker.args).toEqual(["worker"]);
     // The autoscaler owns the workers' replica count.
     expect(byKind("Deployment", "rel-tether-worker").spec.replicas).toBeUndefined();
-    expect(byKind("HorizontalPodAutoscaler", "rel-tether-worker").spec).toMatchObject({ scaleTargetRef: { kind: "Deployment", name: "rel-tether-worker" }, minReplicas: 2, maxReplicas: 8 });
+    expect(byKind("HorizontalPodAutoscaler", "rel-tether-worker").spec).toMatchObject({
+      scaleTargetRef: { kind: "Deployment", name: "rel-tether-worker" },
+      minReplicas: 2,
+      maxReplicas: 8,
+    });
 
     const job = byKind("Job", "rel-tether-migrate");
     expect(job.metadata.annotations?.["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
     expect(containerOf(job).args).toEqual(["migrate"]);
     for (const container of [console, worker, containerOf(job)]) {
       expect(roles.has(container.args[0])).toBe(true);
-      const secretRefs = container.env.filter((e) => e.valueFrom).map((e) => [e.name, e.valueFrom!.secretKeyRef.name, e.valueFrom!.secretKeyRef.key]);
-      expect(secretRefs).toEqual(expect.arrayContaining([["DATABASE_URL", "tether", "database-url"], ["AUTH_SECRET", "tether", "auth-secret"], ["TETHER_SANDBOX_SECRET", "tether", "sandbox-secret"]]));
+      const secretRefs = container.env
+        .filter((e) => e.valueFrom)
+        .map((e) => [e.name, e.valueFrom!.secretKeyRef.name, e.valueFrom!.secretKeyRef.key]);
+      expect(secretRefs).toEqual(
+        expect.arrayContaining([
+          ["DATABASE_URL", "tether", "database-url"],
+          ["AUTH_SECRET", "tether", "auth-secret"],
+          ["TETHER_SANDBOX_SECRET", "tether", "sandbox-secret"],
+        ]),
+      );
       for (const { name } of container.env) expect(CONFIG_VARIABLES.has(name), name).toBe(true);
       expect(container.env.find((e) => e.name === "TETHER_EMBEDDED_WORKER")?.value).toBe("0");
     }
     expect(byKind("Service", "rel-tether-console").spec).toMatchObject({ ports: [{ port: 80, targetPort: "http" }] });
-    expect(byKind("Ingress", "rel-tether").spec).toMatchObject({ rules: [{ host: "tether.example.com", http: { paths: [{ backend: { service: { name: "rel-tether-console", port: { name: "http" } } } }] } }] });
+    expect(byKind("Ingress", "rel-tether").spec).toMatchObject({
+      rules: [
+        {
+          host: "tether.example.com",
+          http: { paths: [{ backend: { service: { name: "rel-tether-console", port: { name: "http" } } } }] },
+        },
+      ],
+    });
   });
 
   it("follows its values: no autoscaler gives the workers a replica count; no ingress, none rendered", () => {

@@ -1,7 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkEgress, egressFetch, EgressRefusedError, resolverFrom, type EgressPolicy } from "../lib/tools/registered/egress";
+import {
+  checkEgress,
+  egressFetch,
+  EgressRefusedError,
+  resolverFrom,
+  type EgressPolicy,
+} from "../lib/tools/registered/egress";
 import { startDnsStub } from "./support/dns-stub";
 
 // Security (docs/security.md): the egress policy of registered tools against a real DNS server. A UDP DNS server on
@@ -64,16 +70,29 @@ afterEach(() => {
 });
 
 async function refusal(promise: Promise<unknown>): Promise<EgressRefusedError> {
-  const error = await promise.then(() => { throw new Error("expected a refusal"); }, (e: unknown) => e);
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a refusal");
+    },
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(EgressRefusedError);
   return error as EgressRefusedError;
 }
 
 describe("the resolver (a node:dns Resolver on the local DNS server)", () => {
   it("returns every A and AAAA record the server gives, asking it each time", async () => {
-    expect(await policy.resolve!("public.test")).toEqual([{ address: PUBLIC_V4, family: 4 }, { address: PUBLIC_V6, family: 6 }]);
+    expect(await policy.resolve!("public.test")).toEqual([
+      { address: PUBLIC_V4, family: 4 },
+      { address: PUBLIC_V6, family: 6 },
+    ]);
     expect(await policy.resolve!("public.test")).toHaveLength(2);
-    expect(dns.asked("public.test").map((q) => q.type).sort()).toEqual(["A", "A", "AAAA", "AAAA"]);
+    expect(
+      dns
+        .asked("public.test")
+        .map((q) => q.type)
+        .sort(),
+    ).toEqual(["A", "A", "AAAA", "AAAA"]);
     await expect(checkEgress("https://public.test/x", policy)).resolves.toBeUndefined();
   });
 
@@ -89,7 +108,9 @@ describe("the resolver (a node:dns Resolver on the local DNS server)", () => {
 describe("DNS rebinding", () => {
   it("a name that answers a public address when checked and 127.0.0.1 when connecting never reaches the local server", async () => {
     const before = local.hits.length;
-    const error = await refusal(egressFetch(policy)(`http://rebind.test:${local.port}/ping`, { method: "POST", body: "{}" }));
+    const error = await refusal(
+      egressFetch(policy)(`http://rebind.test:${local.port}/ping`, { method: "POST", body: "{}" }),
+    );
     expect(error.message).toMatch(/egress to rebind\.test refused: it resolves to 127\.0\.0\.1, a loopback address/);
     expect(dns.asked("rebind.test").filter((q) => q.type === "A")).toHaveLength(2); // checked, then asked again at connect time
     expect(local.hits.length).toBe(before);
@@ -130,17 +151,21 @@ describe("a name with a public and a private address", () => {
 });
 
 describe("numeric IPv4 forms in URLs", () => {
-  it.each(["http://2130706433", "http://0x7f000001", "http://017700000001", "http://127.1", "http://0x7f.1", "http://[::ffff:7f00:1]"])(
-    "%s is refused without any DNS question, and nothing reaches the local server",
-    async (origin) => {
-      const url = `${origin}:${local.port}/ping`;
-      const before = local.hits.length;
-      expect((await refusal(checkEgress(url, policy))).message).toMatch(/loopback address/);
-      await refusal(egressFetch(policy)(url));
-      expect(dns.questions).toEqual([]);
-      expect(local.hits.length).toBe(before);
-    },
-  );
+  it.each([
+    "http://2130706433",
+    "http://0x7f000001",
+    "http://017700000001",
+    "http://127.1",
+    "http://0x7f.1",
+    "http://[::ffff:7f00:1]",
+  ])("%s is refused without any DNS question, and nothing reaches the local server", async (origin) => {
+    const url = `${origin}:${local.port}/ping`;
+    const before = local.hits.length;
+    expect((await refusal(checkEgress(url, policy))).message).toMatch(/loopback address/);
+    await refusal(egressFetch(policy)(url));
+    expect(dns.questions).toEqual([]);
+    expect(local.hits.length).toBe(before);
+  });
 });
 
 describe("TETHER_TOOL_ALLOWED_HOSTS", () => {

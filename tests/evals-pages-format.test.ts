@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { eventCategory, formatBudget, formatMs, formatOffset, formatScore, formatScoreDelta, formatUsd, humanShare, judgeScore, summarizeExpectations } from "../components/evals/format";
+import {
+  eventCategory,
+  formatBudget,
+  formatMs,
+  formatOffset,
+  formatScore,
+  formatScoreDelta,
+  formatUsd,
+  humanShare,
+  judgeScore,
+  summarizeExpectations,
+} from "../components/evals/format";
 import { expectSchema } from "../lib/evals/spec";
 
 // The Evals pages' formatting: what people read in the tables, the eval-run page and the case page.

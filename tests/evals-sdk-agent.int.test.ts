@@ -44,17 +44,30 @@ describe("journey evals of an agent written with the SDK", () => {
 
   it("runs the case under every fault its journey admits, read from what its tools declare", () => {
     expect(outcome.results.map((r) => r.fault).sort()).toEqual([
-      "crash:after-call:billing.issue_credit", "crash:after-commit:billing.issue_credit",
-      "crash:after-intent:billing.issue_credit", "crash:before-intent:billing.issue_credit",
-      "none", "tool-timeout",
+      "crash:after-call:billing.issue_credit",
+      "crash:after-commit:billing.issue_credit",
+      "crash:after-intent:billing.issue_credit",
+      "crash:before-intent:billing.issue_credit",
+      "none",
+      "tool-timeout",
     ]);
     expect(outcome.agentVersions).toEqual({ "credit-agent": expect.stringMatching(/^[0-9a-f]{12}\+/) });
   });
 
   it("scores every trial on every dimension, and each passes: one credit, approved, never repeated", () => {
-    expect(outcome.results.filter((r) => !r.passed).map((r) => ({ fault: r.fault, failed: r.checks.filter((c) => !c.ok) }))).toEqual([]);
+    expect(
+      outcome.results.filter((r) => !r.passed).map((r) => ({ fault: r.fault, failed: r.checks.filter((c) => !c.ok) })),
+    ).toEqual([]);
     for (const r of outcome.results) {
-      expect(r.scores).toEqual({ completion: 1, toolSelection: 1, stateAccuracy: 1, recovery: 1, approvalCompliance: 1, cost: 1, latency: 1 });
+      expect(r.scores).toEqual({
+        completion: 1,
+        toolSelection: 1,
+        stateAccuracy: 1,
+        recovery: 1,
+        approvalCompliance: 1,
+        cost: 1,
+        latency: 1,
+      });
       expect(r.ledger.filter((e) => e.runId === r.runId && e.system === "payments")).toHaveLength(1);
     }
     // The crash trials compared their effects with the baseline's, by the declared entry.

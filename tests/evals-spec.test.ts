@@ -16,7 +16,18 @@ describe("the default dataset", () => {
     expect(cases.length).toBeGreaterThanOrEqual(30);
     expect(new Set(cases.map((c) => c.agent))).toEqual(new Set(["refund-agent", "deploy-agent", "outreach-agent"]));
     const tags = new Set(cases.flatMap((c) => c.tags));
-    for (const tag of ["declined", "rejection", "redirect", "expiry", "timeout", "missing-data", "weak-evidence", "world-changed", "callbacks"]) expect(tags).toContain(tag);
+    for (const tag of [
+      "declined",
+      "rejection",
+      "redirect",
+      "expiry",
+      "timeout",
+      "missing-data",
+      "weak-evidence",
+      "world-changed",
+      "callbacks",
+    ])
+      expect(tags).toContain(tag);
   });
 
   it("round-trips through JSONL with the same version", () => {
@@ -29,7 +40,8 @@ describe("the default dataset", () => {
 
 describe("parseCasesJsonl", () => {
   it("names the lines that are wrong", () => {
-    const bad = '// a comment\n{"id":"a","agent":"refund-agent","title":"t","input":{},"expect":{"status":"COMPLETED"}}\nnot json\n{"id":"A B","agent":"x","title":"t","input":{},"expect":{"status":"NOPE"}}\n';
+    const bad =
+      '// a comment\n{"id":"a","agent":"refund-agent","title":"t","input":{},"expect":{"status":"COMPLETED"}}\nnot json\n{"id":"A B","agent":"x","title":"t","input":{},"expect":{"status":"NOPE"}}\n';
     try {
       parseCasesJsonl(bad);
       expect.unreachable();
@@ -41,7 +53,12 @@ describe("parseCasesJsonl", () => {
 });
 
 describe("checks over a snapshot", () => {
-  const snapshot = { output: { refunded: true, sources: ["doc_a"] }, ledger: { payments: { refund: 1 } }, facts: { "signal:deploy.finished": { kind: "receipt" } }, events: {} };
+  const snapshot = {
+    output: { refunded: true, sources: ["doc_a"] },
+    ledger: { payments: { refund: 1 } },
+    facts: { "signal:deploy.finished": { kind: "receipt" } },
+    events: {},
+  };
   it("reads dot paths, bracketed keys and array indexes", () => {
     expect(readPath(snapshot, "facts[signal:deploy.finished].kind")).toBe("receipt");
     expect(readPath(snapshot, "output.sources[0]")).toBe("doc_a");
@@ -61,16 +78,36 @@ describe("checks over a snapshot", () => {
 
 describe("fault schedules", () => {
   const [refundCase] = parseCasesJsonl(text).filter((c) => c.id === "refund-large-approved");
-  const event = (type: string, data: Record<string, unknown>): TraceEventSummary => ({ seq: 0, step: 0, type, at: "", data });
+  const event = (type: string, data: Record<string, unknown>): TraceEventSummary => ({
+    seq: 0,
+    step: 0,
+    type,
+    at: "",
+    data,
+  });
   const baseline = [
     event("gate.decided", { tool: "payments.refund", decision: "approve" }),
     event("effect.intent", { tool: "payments.refund" }),
     event("effect.intent", { tool: "mail.send" }),
   ];
   it("--faults all: a kill at every fault point around every effect the journey made, and the waits' faults", () => {
-    const faults = faultsFor(refundCase, baseline, parseFaultSelection("all").kinds, declaredLedgerEffects(appSubject)).map((f) => f.id);
+    const faults = faultsFor(
+      refundCase,
+      baseline,
+      parseFaultSelection("all").kinds,
+      declaredLedgerEffects(appSubject),
+    ).map((f) => f.id);
     expect(faults.filter((f) => f.startsWith("crash:"))).toHaveLength(8);
-    expect(faults).toEqual(expect.arrayContaining(["crash:before-intent:payments.refund", "crash:after-commit:mail.send", "permission-revoked", "permission-narrowed", "world-changed", "tool-timeout"]));
+    expect(faults).toEqual(
+      expect.arrayContaining([
+        "crash:before-intent:payments.refund",
+        "crash:after-commit:mail.send",
+        "permission-revoked",
+        "permission-narrowed",
+        "world-changed",
+        "tool-timeout",
+      ]),
+    );
     expect(faults).not.toContain("callback-duplicate"); // the journey never waits for a callback
   });
   it("rejects unknown fault kinds", () => {
@@ -90,8 +127,32 @@ describe("what tools declare about the world's ledger", () => {
   });
   it("defineTool keeps the declaration, and refuses one on a pure read or in the wrong shape", () => {
     const base = { description: "d", input: z.object({ id: z.string() }), impact: () => "i", run: async () => ({}) };
-    expect(defineTool({ ...base, name: "crm.update", capability: "execute", semantics: "idempotent", ledger: { system: "crm", action: "update" } }).ledger).toEqual({ system: "crm", action: "update" });
-    expect(() => defineTool({ ...base, name: "crm.get", capability: "read", semantics: "pure-read", ledger: { system: "crm", action: "get" } })).toThrow(/pure-read tool changes nothing/);
-    expect(() => defineTool({ ...base, name: "crm.update", capability: "execute", semantics: "idempotent", ledger: { system: "CRM", action: "" } })).toThrow(/lowercase words/);
+    expect(
+      defineTool({
+        ...base,
+        name: "crm.update",
+        capability: "execute",
+        semantics: "idempotent",
+        ledger: { system: "crm", action: "update" },
+      }).ledger,
+    ).toEqual({ system: "crm", action: "update" });
+    expect(() =>
+      defineTool({
+        ...base,
+        name: "crm.get",
+        capability: "read",
+        semantics: "pure-read",
+        ledger: { system: "crm", action: "get" },
+      }),
+    ).toThrow(/pure-read tool changes nothing/);
+    expect(() =>
+      defineTool({
+        ...base,
+        name: "crm.update",
+        capability: "execute",
+        semantics: "idempotent",
+        ledger: { system: "CRM", action: "" },
+      }),
+    ).toThrow(/lowercase words/);
   });
 });

@@ -17,13 +17,21 @@ describe.each(providers())("skip the gate when … [%s]", (_provider, url) => {
     world = await startWorld();
     t = createTestRuntime(url, { agents, tools: worldTools(world.url) });
   });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
 
   async function refundOf(amountCents: number) {
     const agent = refundAgent(uid("skip-refund"));
     agents.push(agent);
     t.runtime.context.agents.set(agent.slug, agent);
-    await grant(t.runtime, agent, { "payments.refund": { effect: "require_approval", conditions: [{ path: "amountCents", op: "lte", value: 2_000, effect: "skip_gate" }] } });
+    await grant(t.runtime, agent, {
+      "payments.refund": {
+        effect: "require_approval",
+        conditions: [{ path: "amountCents", op: "lte", value: 2_000, effect: "skip_gate" }],
+      },
+    });
     const orderId = uid("order");
     world.orders.set(orderId, { id: orderId, amountCents, status: "paid" });
     const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "bob@example.com" } });
@@ -50,8 +58,21 @@ describe.each(providers())("skip the gate when … [%s]", (_provider, url) => {
 
   it("refuses a skip-the-gate condition on a rule that asks no one, and writes nothing", async () => {
     const agent = uid("skip-misplaced");
-    const error = await expectError(t.runtime.permissions.put({ agent, tool: "payments.refund", effect: "allow", conditions: [{ path: "amountCents", op: "lte", value: 2_000, effect: "skip_gate" }] }, { by: "admin@test" }), "INVALID_INPUT");
-    expect(error.fieldErrors).toEqual({ "conditions.0.effect": ["a condition can skip the gate only on a rule that requires approval"] });
+    const error = await expectError(
+      t.runtime.permissions.put(
+        {
+          agent,
+          tool: "payments.refund",
+          effect: "allow",
+          conditions: [{ path: "amountCents", op: "lte", value: 2_000, effect: "skip_gate" }],
+        },
+        { by: "admin@test" },
+      ),
+      "INVALID_INPUT",
+    );
+    expect(error.fieldErrors).toEqual({
+      "conditions.0.effect": ["a condition can skip the gate only on a rule that requires approval"],
+    });
     expect(await t.runtime.permissions.list(agent)).toEqual([]);
   });
 });

@@ -20,17 +20,26 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     world = await startWorld();
     t = createTestRuntime(url, { clock, agents, tools: worldTools(world.url) });
   });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
 
   /** A fresh refund agent whose refunds over $100 need approval, and a run of it waiting on its packet. */
-  async function waitingRefund(opts: { amountCents?: number; refundRule?: Record<string, unknown>; startedBy?: string } = {}) {
+  async function waitingRefund(
+    opts: { amountCents?: number; refundRule?: Record<string, unknown>; startedBy?: string } = {},
+  ) {
     const agent = refundAgent(uid("gate-refund"));
     agents.push(agent);
     t.runtime.context.agents.set(agent.slug, agent);
     await grant(t.runtime, agent, { "payments.refund": { conditions: [OVER_LIMIT], ...opts.refundRule } });
     const orderId = uid("order");
     world.orders.set(orderId, { id: orderId, amountCents: opts.amountCents ?? 24_000, status: "paid" });
-    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "bob@example.com" }, startedBy: opts.startedBy });
+    const { run } = await t.runtime.startRun({
+      agent: agent.slug,
+      input: { orderId, email: "bob@example.com" },
+      startedBy: opts.startedBy,
+    });
     await t.runtime.createWorker().drain();
     const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
     return { agent, runId: run.id, orderId, packet };
@@ -41,9 +50,22 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
   it("pauses a refund over the limit with a packet: impact, evidence with provenance and age, digest", async () => {
     const { runId, packet } = await waitingRefund();
     expect((await t.runtime.getRun(runId)).status).toBe("WAITING_APPROVAL");
-    expect(packet).toMatchObject({ kind: "APPROVAL", tool: "payments.refund", args: { amountCents: 24_000 }, requiredApprovals: 1, digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(packet).toMatchObject({
+      kind: "APPROVAL",
+      tool: "payments.refund",
+      args: { amountCents: 24_000 },
+      requiredApprovals: 1,
+      digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(packet.content.impact).toMatch(/refunds \$240\.00 on order/);
-    expect(packet.content.evidence).toEqual([expect.objectContaining({ key: "order", kind: "observation", ageMs: expect.any(Number), source: expect.objectContaining({ tool: "orders.get" }) })]);
+    expect(packet.content.evidence).toEqual([
+      expect.objectContaining({
+        key: "order",
+        kind: "observation",
+        ageMs: expect.any(Number),
+        source: expect.objectContaining({ tool: "orders.get" }),
+      }),
+    ]);
     expect(packet.content.options).toEqual(["approve", "edit", "reject", "redirect"]);
     expect(refundsOf(runId)).toHaveLength(0);
   });
@@ -54,21 +76,40 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     await drain();
     const run = await t.runtime.getRun(runId);
     expect(run.status).toBe("COMPLETED");
-    expect(refundsOf(runId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ amountCents: 24_000 }) })]);
+    expect(refundsOf(runId)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ amountCents: 24_000 }) }),
+    ]);
     const used = await t.store.getPacket(packet.id);
     expect(used!.usedAt).not.toBeNull();
-    expect(run.state.facts.find((f) => f.kind === "decision")).toMatchObject({ source: { by: "rita@example.com", packetId: packet.id } });
+    expect(run.state.facts.find((f) => f.kind === "decision")).toMatchObject({
+      source: { by: "rita@example.com", packetId: packet.id },
+    });
     const events = await t.store.listEvents(runId);
-    expect(events.find((e) => e.type === "gate.decided")!.data).toMatchObject({ by: "rita@example.com", decision: "approve", waitedMs: expect.any(Number) });
+    expect(events.find((e) => e.type === "gate.decided")!.data).toMatchObject({
+      by: "rita@example.com",
+      decision: "approve",
+      waitedMs: expect.any(Number),
+    });
   });
 
   it("edit: invalid arguments are refused and change nothing; valid ones run instead of the proposal", async () => {
     const { runId, packet } = await waitingRefund();
-    const error = await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "edit", args: { orderId: (packet.args as { orderId: string }).orderId, amountCents: -5 } } }), "INVALID_INPUT");
+    const error = await expectError(
+      t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "edit", args: { orderId: (packet.args as { orderId: string }).orderId, amountCents: -5 } },
+      }),
+      "INVALID_INPUT",
+    );
     expect(error.fieldErrors).toHaveProperty("amountCents");
     expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: packet.version });
 
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "edit", args: { orderId: (packet.args as { orderId: string }).orderId, amountCents: 12_000 } } });
+    await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "edit", args: { orderId: (packet.args as { orderId: string }).orderId, amountCents: 12_000 } },
+    });
     await drain();
     expect((await t.runtime.getRun(runId)).status).toBe("COMPLETED");
     expect(refundsOf(runId).map((e) => (e.data as { amountCents: number }).amountCents)).toEqual([12_000]);
@@ -76,18 +117,36 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
 
   it("reject: the reason reaches the agent, which replans; nothing is refunded", async () => {
     const { runId, packet } = await waitingRefund();
-    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "reject", reason: "  " } }), "INVALID_INPUT");
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "reject", reason: "customer already got store credit" } });
+    await expectError(
+      t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "reject", reason: "  " },
+      }),
+      "INVALID_INPUT",
+    );
+    await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "reject", reason: "customer already got store credit" },
+    });
     await drain();
     const run = await t.runtime.getRun(runId);
     expect(run.status).toBe("COMPLETED");
-    expect(run.state.output).toMatchObject({ refunded: false, why: expect.stringContaining("customer already got store credit") });
+    expect(run.state.output).toMatchObject({
+      refunded: false,
+      why: expect.stringContaining("customer already got store credit"),
+    });
     expect(refundsOf(runId)).toHaveLength(0);
   });
 
   it("redirect: the instruction joins the agent's instructions and the run continues from it", async () => {
     const { runId, packet } = await waitingRefund();
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "redirect", instruction: "Offer store credit instead." } });
+    await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "redirect", instruction: "Offer store credit instead." },
+    });
     await drain();
     const run = await t.runtime.getRun(runId);
     expect(run.state.instructions.at(-1)).toBe("Offer store credit instead.");
@@ -98,31 +157,51 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     const { runId, packet } = await waitingRefund();
     const results = await Promise.allSettled([
       t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } }),
-      t.runtime.decidePacket({ packetId: packet.id, reviewer: "sam@example.com", input: { decision: "reject", reason: "no" } }),
+      t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "sam@example.com",
+        input: { decision: "reject", reason: "no" },
+      }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const loser = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(["PACKET_ALREADY_DECIDED", "CONFLICT"]).toContain(loser.reason.code);
-    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "tom@example.com", input: { decision: "approve" } }), "PACKET_ALREADY_DECIDED");
+    await expectError(
+      t.runtime.decidePacket({ packetId: packet.id, reviewer: "tom@example.com", input: { decision: "approve" } }),
+      "PACKET_ALREADY_DECIDED",
+    );
     const events = await t.store.listEvents(runId);
     expect(events.filter((e) => e.type === "gate.decided")).toHaveLength(1);
   });
 
   it("the requester of an action cannot approve it", async () => {
     const { packet } = await waitingRefund({ startedBy: "ann@example.com" });
-    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "ann@example.com", input: { decision: "approve" } }), "FORBIDDEN");
-    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: packet.requestedBy, input: { decision: "approve" } }), "FORBIDDEN");
+    await expectError(
+      t.runtime.decidePacket({ packetId: packet.id, reviewer: "ann@example.com", input: { decision: "approve" } }),
+      "FORBIDDEN",
+    );
+    await expectError(
+      t.runtime.decidePacket({ packetId: packet.id, reviewer: packet.requestedBy, input: { decision: "approve" } }),
+      "FORBIDDEN",
+    );
     expect((await t.store.getPacket(packet.id))!.status).toBe("PENDING");
   });
 
   it("four eyes: two distinct approvers are needed; the same one twice is refused", async () => {
     const { runId, packet } = await waitingRefund({ refundRule: { approvals: 2 } });
     expect(packet.requiredApprovals).toBe(2);
-    const first = await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+    const first = await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "approve" },
+    });
     expect(first).toMatchObject({ status: "PENDING", approvers: ["rita@example.com"] });
     await drain();
     expect(refundsOf(runId)).toHaveLength(0);
-    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } }), "CONFLICT");
+    await expectError(
+      t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } }),
+      "CONFLICT",
+    );
     await t.runtime.decidePacket({ packetId: packet.id, reviewer: "sam@example.com", input: { decision: "approve" } });
     await drain();
     expect((await t.runtime.getRun(runId)).status).toBe("COMPLETED");
@@ -136,7 +215,10 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     expect((await t.runtime.getRun(runId)).status).toBe("WAITING_APPROVAL"); // not yet
     clock.advance(31 * 60_000);
     await drain();
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "EXPIRED", decision: { decision: "reject", reason: "expired" } });
+    expect(await t.store.getPacket(packet.id)).toMatchObject({
+      status: "EXPIRED",
+      decision: { decision: "reject", reason: "expired" },
+    });
     const run = await t.runtime.getRun(runId);
     expect(run.status).toBe("COMPLETED");
     expect(run.state.output).toMatchObject({ refunded: false });
@@ -144,12 +226,19 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
   });
 
   it("expiry can escalate to another queue with a fresh deadline", async () => {
-    const { runId, packet } = await waitingRefund({ refundRule: { ttlSeconds: 60, onExpire: "escalate:finance-leads", queue: "finance" } });
+    const { runId, packet } = await waitingRefund({
+      refundRule: { ttlSeconds: 60, onExpire: "escalate:finance-leads", queue: "finance" },
+    });
     expect(packet.queue).toBe("finance");
     clock.advance(61_000);
     await drain();
     const escalated = await t.store.getPacket(packet.id);
-    expect(escalated).toMatchObject({ status: "PENDING", queue: "finance-leads", onExpire: "reject", content: { escalatedFrom: "finance" } });
+    expect(escalated).toMatchObject({
+      status: "PENDING",
+      queue: "finance-leads",
+      onExpire: "reject",
+      content: { escalatedFrom: "finance" },
+    });
     expect((await t.runtime.getRun(runId)).status).toBe("WAITING_APPROVAL");
     clock.advance(61_000);
     await drain();
@@ -158,15 +247,25 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
 
   it("packets can be assigned to a queue or a person", async () => {
     const { packet } = await waitingRefund();
-    const assigned = await t.runtime.assignPacket({ packetId: packet.id, by: "lead@example.com", queue: "vip", assignee: "rita@example.com" });
+    const assigned = await t.runtime.assignPacket({
+      packetId: packet.id,
+      by: "lead@example.com",
+      queue: "vip",
+      assignee: "rita@example.com",
+    });
     expect(assigned).toMatchObject({ queue: "vip", assignee: "rita@example.com" });
-    expect(await t.store.findPackets({ assignee: "rita@example.com", status: ["PENDING"] })).toEqual([expect.objectContaining({ id: packet.id })]);
+    expect(await t.store.findPackets({ assignee: "rita@example.com", status: ["PENDING"] })).toEqual([
+      expect.objectContaining({ id: packet.id }),
+    ]);
   });
 
   it("a permission revoked while the run waited: the approved action is not executed and the run says why", async () => {
     const { agent, runId, packet } = await waitingRefund();
     await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
-    await t.runtime.permissions.put({ agent: agent.slug, tool: "payments.refund", effect: "deny" }, { by: "admin@example.com" });
+    await t.runtime.permissions.put(
+      { agent: agent.slug, tool: "payments.refund", effect: "deny" },
+      { by: "admin@example.com" },
+    );
     await drain();
     const run = await t.runtime.getRun(runId);
     expect(refundsOf(runId)).toHaveLength(0);
@@ -174,7 +273,12 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     const events = await t.store.listEvents(runId);
     expect(events.find((e) => e.type === "gate.refused")!.data.why).toMatch(/permission was revoked/);
     const history = await t.runtime.permissions.history();
-    expect(history.find((h) => (h.after as { effect?: string })?.effect === "deny" && (h.before as { effect?: string })?.effect === "allow")).toBeTruthy();
+    expect(
+      history.find(
+        (h) =>
+          (h.after as { effect?: string })?.effect === "deny" && (h.before as { effect?: string })?.effect === "allow",
+      ),
+    ).toBeTruthy();
   });
 
   it("evidence changed while waiting: the approval goes stale, is not executed, and the agent asks again", async () => {
@@ -184,7 +288,13 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     await drain();
     const stale = await t.store.getPacket(packet.id);
     expect(stale!.status).toBe("STALE");
-    expect(stale!.content.staleChanges).toEqual([expect.objectContaining({ key: "order", before: expect.objectContaining({ amountCents: 24_000 }), after: expect.objectContaining({ amountCents: 18_000 }) })]);
+    expect(stale!.content.staleChanges).toEqual([
+      expect.objectContaining({
+        key: "order",
+        before: expect.objectContaining({ amountCents: 24_000 }),
+        after: expect.objectContaining({ amountCents: 18_000 }),
+      }),
+    ]);
     expect(refundsOf(runId)).toHaveLength(0);
     const [fresh] = await t.store.findPackets({ runId, status: ["PENDING"] });
     expect(fresh.args).toMatchObject({ amountCents: 18_000 });
@@ -202,7 +312,10 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     expect((await t.store.getPacket(packet.id))!.status).toBe("APPROVED");
     expect(refundsOf(runId)).toHaveLength(1);
     const rechecks = (await t.store.listEvents(runId)).filter((e) => e.type === "evidence.rechecked");
-    expect(rechecks.map((e) => [e.data.attempt, e.data.ok])).toEqual([[1, false], [2, true]]);
+    expect(rechecks.map((e) => [e.data.attempt, e.data.ok])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
     expect(rechecks[0].data.error).toMatch(/HTTP 503/);
   });
 
@@ -217,7 +330,9 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     }
     const stale = await t.store.getPacket(packet.id);
     expect(stale!.status).toBe("STALE");
-    expect(stale!.content.staleChanges).toEqual([expect.objectContaining({ key: "order", after: { unavailable: expect.stringMatching(/HTTP 503/) } })]);
+    expect(stale!.content.staleChanges).toEqual([
+      expect.objectContaining({ key: "order", after: { unavailable: expect.stringMatching(/HTTP 503/) } }),
+    ]);
     expect(refundsOf(runId)).toHaveLength(0);
   });
 
@@ -236,9 +351,15 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
   });
 
   it("a decision on a packet that does not exist, or with a malformed body, changes nothing", async () => {
-    await expectError(t.runtime.decidePacket({ packetId: "pkt_nope", reviewer: "rita@example.com", input: { decision: "approve" } }), "NOT_FOUND");
+    await expectError(
+      t.runtime.decidePacket({ packetId: "pkt_nope", reviewer: "rita@example.com", input: { decision: "approve" } }),
+      "NOT_FOUND",
+    );
     const { packet } = await waitingRefund();
-    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "yolo" } }), "INVALID_INPUT");
+    await expectError(
+      t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "yolo" } }),
+      "INVALID_INPUT",
+    );
     expect((await t.store.getPacket(packet.id))!.version).toBe(packet.version);
   });
 });

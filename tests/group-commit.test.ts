@@ -10,14 +10,21 @@ function fakeDatabase() {
   const pending: Array<() => void> = [];
   const failing = new Set<string>();
   let failCommit = false;
-  const answer = (sql: string) => new Promise<unknown[]>((resolve, reject) => {
-    pending.push(() => (failing.has(sql) ? reject(new Error(`${sql} failed`)) : resolve([{ sql }])));
-  });
-  const single: HotQuery = async <T>(s: Statement) => { sent.push(`alone:${s.sql}`); return (await answer(s.sql)) as T[]; };
+  const answer = (sql: string) =>
+    new Promise<unknown[]>((resolve, reject) => {
+      pending.push(() => (failing.has(sql) ? reject(new Error(`${sql} failed`)) : resolve([{ sql }])));
+    });
+  const single: HotQuery = async <T>(s: Statement) => {
+    sent.push(`alone:${s.sql}`);
+    return (await answer(s.sql)) as T[];
+  };
   const transaction: HotTransaction = async (work) => {
     sent.push("begin");
     try {
-      const result = await work(async <T>(s: Statement) => { sent.push(`in:${s.sql}`); return (await answer(s.sql)) as T[]; });
+      const result = await work(async <T>(s: Statement) => {
+        sent.push(`in:${s.sql}`);
+        return (await answer(s.sql)) as T[];
+      });
       if (failCommit) throw new Error("connection lost at COMMIT");
       sent.push("commit");
       return result;
@@ -35,7 +42,16 @@ function fakeDatabase() {
       now.forEach((go) => go());
     }
   };
-  return { sent, single, transaction, failing, failCommitOnce: () => { failCommit = true; }, settle };
+  return {
+    sent,
+    single,
+    transaction,
+    failing,
+    failCommitOnce: () => {
+      failCommit = true;
+    },
+    settle,
+  };
 }
 
 const st = (sql: string): Statement => ({ sql, values: [] });
@@ -57,9 +73,21 @@ describe("group commit", () => {
     const db = fakeDatabase();
     const { query, stats } = groupCommits(db.single, db.transaction);
     db.failing.add("y");
-    const results = ["a", "b", "c", "x", "y", "z"].map((s) => query(st(s)).then((rows) => rows, (e: Error) => e.message));
+    const results = ["a", "b", "c", "x", "y", "z"].map((s) =>
+      query(st(s)).then(
+        (rows) => rows,
+        (e: Error) => e.message,
+      ),
+    );
     await db.settle();
-    expect(await Promise.all(results)).toEqual([[{ sql: "a" }], [{ sql: "b" }], [{ sql: "c" }], [{ sql: "x" }], "y failed", [{ sql: "z" }]]);
+    expect(await Promise.all(results)).toEqual([
+      [{ sql: "a" }],
+      [{ sql: "b" }],
+      [{ sql: "c" }],
+      [{ sql: "x" }],
+      "y failed",
+      [{ sql: "z" }],
+    ]);
     expect(db.sent.slice(3)).toEqual(["begin", "in:x", "in:y", "rollback", "alone:x", "alone:y", "alone:z"]);
     expect(stats.retriedAlone).toBe(3);
   });
@@ -68,9 +96,20 @@ describe("group commit", () => {
     const db = fakeDatabase();
     const { query } = groupCommits(db.single, db.transaction);
     db.failCommitOnce();
-    const results = ["a", "b", "c", "x", "y"].map((s) => query(st(s)).then(() => "ok", (e: Error) => e.message));
+    const results = ["a", "b", "c", "x", "y"].map((s) =>
+      query(st(s)).then(
+        () => "ok",
+        (e: Error) => e.message,
+      ),
+    );
     await db.settle();
-    expect(await Promise.all(results)).toEqual(["ok", "ok", "ok", "connection lost at COMMIT", "connection lost at COMMIT"]);
+    expect(await Promise.all(results)).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "connection lost at COMMIT",
+      "connection lost at COMMIT",
+    ]);
     expect(db.sent.filter((s) => s.startsWith("alone:x") || s.startsWith("alone:y"))).toEqual([]);
   });
 });

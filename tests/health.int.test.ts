@@ -34,7 +34,14 @@ describe.each(providers())("readiness [%s]", (provider, url) => {
   const db = createDb(url);
   const tmp = mkdtempSync(path.join(tmpdir(), "tether-ready-"));
   const shipped = migrationsDir(root, provider);
-  const base = (over: Partial<ReadinessInput> = {}): ReadinessInput => ({ db, provider, migrationsDir: shipped, worker: { enabled: false, running: false }, isShuttingDown: false, ...over });
+  const base = (over: Partial<ReadinessInput> = {}): ReadinessInput => ({
+    db,
+    provider,
+    migrationsDir: shipped,
+    worker: { enabled: false, running: false },
+    isShuttingDown: false,
+    ...over,
+  });
   const others: Db[] = [];
   afterAll(async () => {
     await Promise.all([db, ...others].map((d) => d.$disconnect()));
@@ -42,8 +49,16 @@ describe.each(providers())("readiness [%s]", (provider, url) => {
   });
 
   it("ready on a database at head, with the worker off or running", async () => {
-    expect(await checkReadiness(base())).toEqual({ ready: true, database: provider, migrations: { pending: [], ahead: [] }, worker: "off" });
-    expect(await checkReadiness(base({ worker: { enabled: true, running: true } }))).toMatchObject({ ready: true, worker: "running" });
+    expect(await checkReadiness(base())).toEqual({
+      ready: true,
+      database: provider,
+      migrations: { pending: [], ahead: [] },
+      worker: "off",
+    });
+    expect(await checkReadiness(base({ worker: { enabled: true, running: true } }))).toMatchObject({
+      ready: true,
+      worker: "running",
+    });
   });
 
   it("a migration this build ships and the database lacks (or applied from another file) is pending", async () => {
@@ -64,7 +79,10 @@ describe.each(providers())("readiness [%s]", (provider, url) => {
     cpSync(shipped, dir, { recursive: true });
     const last = shippedMigrations(shipped).at(-1)!.name;
     rmSync(path.join(dir, last), { recursive: true });
-    expect(await checkReadiness(base({ migrationsDir: dir }))).toMatchObject({ ready: true, migrations: { pending: [], ahead: [last] } });
+    expect(await checkReadiness(base({ migrationsDir: dir }))).toMatchObject({
+      ready: true,
+      migrations: { pending: [], ahead: [last] },
+    });
   });
 
   // A Postgres database without tables answers the same query; SQLite makes an empty one cheaply.
@@ -77,9 +95,20 @@ describe.each(providers())("readiness [%s]", (provider, url) => {
   });
 
   it("the embedded worker enabled and not started (or failed), and a console that is shutting down, are not ready", async () => {
-    expect(await checkReadiness(base({ worker: { enabled: true, running: false } }))).toMatchObject({ ready: false, reason: "embedded worker not started yet", worker: "not started" });
-    expect(await checkReadiness(base({ worker: { enabled: true, running: false, failure: "TETHER_SANDBOX must be 1/true/on" } }))).toMatchObject({ ready: false, reason: "embedded worker failed to start: TETHER_SANDBOX must be 1/true/on" });
-    expect(await checkReadiness(base({ isShuttingDown: true }))).toMatchObject({ ready: false, reason: "shutting down: draining the worker before exit" });
+    expect(await checkReadiness(base({ worker: { enabled: true, running: false } }))).toMatchObject({
+      ready: false,
+      reason: "embedded worker not started yet",
+      worker: "not started",
+    });
+    expect(
+      await checkReadiness(
+        base({ worker: { enabled: true, running: false, failure: "TETHER_SANDBOX must be 1/true/on" } }),
+      ),
+    ).toMatchObject({ ready: false, reason: "embedded worker failed to start: TETHER_SANDBOX must be 1/true/on" });
+    expect(await checkReadiness(base({ isShuttingDown: true }))).toMatchObject({
+      ready: false,
+      reason: "shutting down: draining the worker before exit",
+    });
   });
 
   it("an unreachable database is a 503 whose reason carries no connection string", async () => {
@@ -92,7 +121,10 @@ describe.each(providers())("readiness [%s]", (provider, url) => {
   });
 
   it("the route answers 200 on this database, and 503 with the reason while its worker is not started", async () => {
-    const saved = { DATABASE_URL: process.env.DATABASE_URL, TETHER_EMBEDDED_WORKER: process.env.TETHER_EMBEDDED_WORKER };
+    const saved = {
+      DATABASE_URL: process.env.DATABASE_URL,
+      TETHER_EMBEDDED_WORKER: process.env.TETHER_EMBEDDED_WORKER,
+    };
     process.env.DATABASE_URL = url;
     try {
       process.env.TETHER_EMBEDDED_WORKER = "0";
@@ -102,7 +134,11 @@ describe.each(providers())("readiness [%s]", (provider, url) => {
       process.env.TETHER_EMBEDDED_WORKER = "1"; // this test process never started one
       response = await ready();
       expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ ready: false, reason: "embedded worker not started yet", error: { code: "NOT_READY", message: "embedded worker not started yet" } });
+      expect(await response.json()).toMatchObject({
+        ready: false,
+        reason: "embedded worker not started yet",
+        error: { code: "NOT_READY", message: "embedded worker not started yet" },
+      });
     } finally {
       for (const [key, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[key];

@@ -26,30 +26,61 @@ async function startServer() {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }));
   };
   // The request body is read first, so hanging up never discards an unread request.
-  const server = createServer((req, res) => { req.resume(); req.on("end", () => answer(req, res)); });
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => answer(req, res));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  const close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return { host: `127.0.0.1:${port}`, url: `http://127.0.0.1:${port}`, hits, close };
 }
 
-const ctx = (): ToolCallContext => ({ runId: "run_h", step: 0, operationId: "op_h", idempotencyKey: "op_h", attempt: 1 });
+const ctx = (): ToolCallContext => ({
+  runId: "run_h",
+  step: 0,
+  operationId: "op_h",
+  idempotencyKey: "op_h",
+  attempt: 1,
+});
 
 let server: Awaited<ReturnType<typeof startServer>>;
-beforeAll(async () => { server = await startServer(); });
+beforeAll(async () => {
+  server = await startServer();
+});
 afterAll(() => server.close());
 
 type Send = (method: "GET" | "POST", path: string) => Promise<unknown>;
 
 const paths: Array<[string, () => Send]> = [
-  ["the sandbox client", () => {
-    const client = createSandboxClient({ sandboxUrl: server.url });
-    return (method, path) => (method === "GET" ? client.get(path, ctx()) : client.post(path, ctx(), { body: {} }));
-  }],
-  ["a registered HTTP tool", () => (method, path) => {
-    const base = { name: "http.probe", description: "Probe.", capability: "execute" as const, semantics: "unsafe" as const, input: z.record(z.string(), z.unknown()), impact: () => "probes" };
-    return httpTool(base, { url: `${server.url}${path}`, method }, { egress: { allowedHosts: [server.host] } }).run({}, ctx());
-  }],
+  [
+    "the sandbox client",
+    () => {
+      const client = createSandboxClient({ sandboxUrl: server.url });
+      return (method, path) => (method === "GET" ? client.get(path, ctx()) : client.post(path, ctx(), { body: {} }));
+    },
+  ],
+  [
+    "a registered HTTP tool",
+    () => (method, path) => {
+      const base = {
+        name: "http.probe",
+        description: "Probe.",
+        capability: "execute" as const,
+        semantics: "unsafe" as const,
+        input: z.record(z.string(), z.unknown()),
+        impact: () => "probes",
+      };
+      return httpTool(base, { url: `${server.url}${path}`, method }, { egress: { allowedHosts: [server.host] } }).run(
+        {},
+        ctx(),
+      );
+    },
+  ],
 ];
 
 describe.each(paths)("%s", (_name, makeSend) => {
@@ -62,7 +93,10 @@ describe.each(paths)("%s", (_name, makeSend) => {
   it("does not follow a redirect after a GET, and says nothing changed", async () => {
     const before = server.hits.length;
     await expect(send("GET", "/moved")).rejects.toMatchObject({
-      name: "ToolError", errorClass: "rejected", outcome: "not_applied", details: { status: 302 },
+      name: "ToolError",
+      errorClass: "rejected",
+      outcome: "not_applied",
+      details: { status: 302 },
       message: expect.stringMatching(/HTTP 302 redirect \(not followed\)$/),
     });
     expect(server.hits.slice(before)).toEqual(["GET /moved"]);
@@ -71,7 +105,10 @@ describe.each(paths)("%s", (_name, makeSend) => {
   it("does not follow a redirect after a write, and says it may have been applied", async () => {
     const before = server.hits.length;
     await expect(send("POST", "/see-other")).rejects.toMatchObject({
-      name: "ToolError", errorClass: "invalid_output", outcome: "unknown", details: { status: 303 },
+      name: "ToolError",
+      errorClass: "invalid_output",
+      outcome: "unknown",
+      details: { status: 303 },
       message: expect.stringMatching(/HTTP 303 redirect \(not followed\); the request may have been applied$/),
     });
     expect(server.hits.slice(before)).toEqual(["POST /see-other"]);
@@ -79,7 +116,9 @@ describe.each(paths)("%s", (_name, makeSend) => {
 
   it.each(["GET", "POST"] as const)("a %s whose body is cut off has an unknown outcome", async (method) => {
     await expect(send(method, "/cut")).rejects.toMatchObject({
-      name: "ToolError", errorClass: "network", outcome: "unknown",
+      name: "ToolError",
+      errorClass: "network",
+      outcome: "unknown",
       message: expect.stringMatching(/HTTP 200, the response body was cut off$/),
     });
   });

@@ -31,7 +31,8 @@ function layOutApp(): string {
   mkdirSync(app, { recursive: true });
   // Hard links: the same bytes as the build, copied in no time.
   const link = (from: string, to: string) => execFileSync("cp", ["-al", path.join(root, from), path.join(app, to)]);
-  for (const file of ["package.json", "tsconfig.json", "prisma.config.ts", "lib", "agents", "scripts", "prisma"]) link(file, file);
+  for (const file of ["package.json", "tsconfig.json", "prisma.config.ts", "lib", "agents", "scripts", "prisma"])
+    link(file, file);
   link(".next/standalone", "console");
   mkdirSync(path.join(app, "console/.next"), { recursive: true });
   link(".next/static", "console/.next/static");
@@ -47,11 +48,20 @@ function layOutApp(): string {
 type Role = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 function startRole(app: string, role: string, env: Record<string, string>): Role {
-  const child = spawn(path.join(app, "deploy/docker-entrypoint.sh"), [role], { cwd: "/", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(path.join(app, "deploy/docker-entrypoint.sh"), [role], {
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code, signal) => { if (signal) out += `\n[killed by ${signal}]`; resolve(code ?? (signal ? -1 : null)); }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, signal) => {
+      if (signal) out += `\n[killed by ${signal}]`;
+      resolve(code ?? (signal ? -1 : null));
+    }),
+  );
   return { child, output: () => out, exited };
 }
 
@@ -72,7 +82,8 @@ describe.skipIf(!existsSync(standalone) || !pgUrl)("the image's roles, laid out 
 
   afterAll(async () => {
     for (const role of started) if (role.child.exitCode === null) role.child.kill("SIGKILL");
-    if (pgUrl) execFileSync("psql", [pgUrl, "-qc", `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`], { stdio: "pipe" });
+    if (pgUrl)
+      execFileSync("psql", [pgUrl, "-qc", `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`], { stdio: "pipe" });
     if (app) rmSync(path.dirname(app), { recursive: true, force: true });
   });
 
@@ -93,7 +104,13 @@ describe.skipIf(!existsSync(standalone) || !pgUrl)("the image's roles, laid out 
     const console = startRole(app, "console", { ...env, TETHER_EMBEDDED_WORKER: "1" });
     started.push(console);
     let live: Awaited<ReturnType<typeof get>> = null;
-    await until("the console listens", async () => (live = await get("/api/health/live")) !== null || console.child.exitCode !== null, 60_000).catch((e) => { throw new Error(`${e}\n${console.output()}`); });
+    await until(
+      "the console listens",
+      async () => (live = await get("/api/health/live")) !== null || console.child.exitCode !== null,
+      60_000,
+    ).catch((e) => {
+      throw new Error(`${e}\n${console.output()}`);
+    });
     expect(live).toEqual({ status: 200, json: { ok: true } });
     const notReady = await get("/api/health/ready");
     expect(notReady?.status).toBe(503);
@@ -106,13 +123,28 @@ describe.skipIf(!existsSync(standalone) || !pgUrl)("the image's roles, laid out 
     expect(migrate.output()).toContain("[setup] applying");
 
     let readiness: Awaited<ReturnType<typeof get>> = null;
-    await until("the console is ready", async () => (readiness = await get("/api/health/ready"))?.status === 200, 60_000).catch((e) => { throw new Error(`${e}: ${JSON.stringify(readiness)}\n${console.output()}`); });
-    expect(readiness!.json).toMatchObject({ ready: true, database: "postgres", migrations: { pending: [], ahead: [] }, worker: "running" });
+    await until(
+      "the console is ready",
+      async () => (readiness = await get("/api/health/ready"))?.status === 200,
+      60_000,
+    ).catch((e) => {
+      throw new Error(`${e}: ${JSON.stringify(readiness)}\n${console.output()}`);
+    });
+    expect(readiness!.json).toMatchObject({
+      ready: true,
+      database: "postgres",
+      migrations: { pending: [], ahead: [] },
+      worker: "running",
+    });
     expect((await get("/api/health"))?.json).toEqual({ ok: true, database: "postgres" });
 
     const worker = startRole(app, "worker", env);
     started.push(worker);
-    await until("the worker starts", () => /worker \S+ started/.test(worker.output()) || worker.child.exitCode !== null, 60_000);
+    await until(
+      "the worker starts",
+      () => /worker \S+ started/.test(worker.output()) || worker.child.exitCode !== null,
+      60_000,
+    );
     expect(worker.child.exitCode, worker.output()).toBeNull();
 
     worker.child.kill("SIGTERM");

@@ -27,11 +27,28 @@ describe("schema → form model", () => {
   });
 
   it("maps enum, boolean, nested object and the rest (arrays, nullable) to JSON", () => {
-    const schema = z.object({ mode: z.enum(["fast", "safe"]), dryRun: z.boolean().optional(), target: z.object({ host: z.string(), port: z.number().int().min(1).max(65535) }), tags: z.array(z.string()), note: z.string().nullable() });
+    const schema = z.object({
+      mode: z.enum(["fast", "safe"]),
+      dryRun: z.boolean().optional(),
+      target: z.object({ host: z.string(), port: z.number().int().min(1).max(65535) }),
+      tags: z.array(z.string()),
+      note: z.string().nullable(),
+    });
     const model = buildFormModel(argsJsonSchema({ input: schema }))!;
-    expect(model.fields.map((f) => [f.name, f.kind])).toEqual([["mode", "enum"], ["dryRun", "boolean"], ["target", "object"], ["tags", "json"], ["note", "json"]]);
+    expect(model.fields.map((f) => [f.name, f.kind])).toEqual([
+      ["mode", "enum"],
+      ["dryRun", "boolean"],
+      ["target", "object"],
+      ["tags", "json"],
+      ["note", "json"],
+    ]);
     expect(field(model.fields, "mode")).toMatchObject({ options: ["fast", "safe"] });
-    expect(field(model.fields, "target.port")).toMatchObject({ kind: "integer", minimum: 1, maximum: 65535, isRequired: true });
+    expect(field(model.fields, "target.port")).toMatchObject({
+      kind: "integer",
+      minimum: 1,
+      maximum: 65535,
+      isRequired: true,
+    });
   });
 
   it("has no form for a schema that is not an object with properties", () => {
@@ -61,17 +78,33 @@ describe("form values ↔ arguments, with client-side validation", () => {
     const result = readFormValues(model, { orderId: "", amountCents: "-5", cardLast4: "42", currency: "dollars" });
     expect(result).toEqual({
       ok: false,
-      fieldErrors: { orderId: ["Required."], amountCents: ["Must be more than 0."], cardLast4: ["Does not match the expected format (^\\d{4}$)."], currency: ["At most 3 characters."] },
+      fieldErrors: {
+        orderId: ["Required."],
+        amountCents: ["Must be more than 0."],
+        cardLast4: ["Does not match the expected format (^\\d{4}$)."],
+        currency: ["At most 3 characters."],
+      },
     });
-    expect(readFormValues(model, { ...initialFormValues(model, proposal), amountCents: "12.5" })).toMatchObject({ fieldErrors: { amountCents: ["Enter a whole number."] } });
-    expect(readFormValues(model, { ...initialFormValues(model, proposal), amountCents: "abc" })).toMatchObject({ fieldErrors: { amountCents: ["Enter a number."] } });
+    expect(readFormValues(model, { ...initialFormValues(model, proposal), amountCents: "12.5" })).toMatchObject({
+      fieldErrors: { amountCents: ["Enter a whole number."] },
+    });
+    expect(readFormValues(model, { ...initialFormValues(model, proposal), amountCents: "abc" })).toMatchObject({
+      fieldErrors: { amountCents: ["Enter a number."] },
+    });
   });
 
   it("checks emails with the schema's pattern, enums against their options, JSON by parsing", () => {
     const mail = buildFormModel(argsJsonSchema({ input: sendMailInputSchema }))!;
     expect(readLeaf(field(mail.fields, "to"), "not-an-email")).toEqual({ error: "Not a valid email address." });
     expect(readLeaf(field(mail.fields, "to"), "ann@example.com")).toEqual({ value: "ann@example.com" });
-    const enumField: FormField = { kind: "enum", path: "mode", name: "mode", label: "Mode", isRequired: true, options: ["fast", 2, true] };
+    const enumField: FormField = {
+      kind: "enum",
+      path: "mode",
+      name: "mode",
+      label: "Mode",
+      isRequired: true,
+      options: ["fast", 2, true],
+    };
     expect(readLeaf(enumField, "2")).toEqual({ value: 2 });
     expect(readLeaf(enumField, "slow")).toEqual({ error: "Choose one of: fast, 2, true." });
     const json: FormField = { kind: "json", path: "tags", name: "tags", label: "Tags", isRequired: false };
@@ -81,10 +114,19 @@ describe("form values ↔ arguments, with client-side validation", () => {
   });
 
   it("leaves out an optional object left blank but checks a required one", () => {
-    const schema = z.object({ target: z.object({ host: z.string().min(1) }), extra: z.object({ note: z.string().min(1) }).optional() });
+    const schema = z.object({
+      target: z.object({ host: z.string().min(1) }),
+      extra: z.object({ note: z.string().min(1) }).optional(),
+    });
     const model = buildFormModel(argsJsonSchema({ input: schema }))!;
-    expect(readFormValues(model, { "target.host": "db1", "extra.note": "" })).toEqual({ ok: true, args: { target: { host: "db1" } } });
-    expect(readFormValues(model, { "target.host": "", "extra.note": "" })).toEqual({ ok: false, fieldErrors: { "target.host": ["Required."] } });
+    expect(readFormValues(model, { "target.host": "db1", "extra.note": "" })).toEqual({
+      ok: true,
+      args: { target: { host: "db1" } },
+    });
+    expect(readFormValues(model, { "target.host": "", "extra.note": "" })).toEqual({
+      ok: false,
+      fieldErrors: { "target.host": ["Required."] },
+    });
   });
 
   it("agrees with the tool's own zod schema on what it accepts", () => {
@@ -97,7 +139,11 @@ describe("form values ↔ arguments, with client-side validation", () => {
     ];
     for (const values of samples) {
       const client = readFormValues(model, values);
-      const server = refundInputSchema.safeParse(client.ok ? client.args : { ...values, amountCents: Number(values.amountCents), currency: values.currency || undefined });
+      const server = refundInputSchema.safeParse(
+        client.ok
+          ? client.args
+          : { ...values, amountCents: Number(values.amountCents), currency: values.currency || undefined },
+      );
       expect(client.ok, JSON.stringify(values)).toBe(server.success);
     }
   });

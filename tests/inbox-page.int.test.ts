@@ -26,7 +26,9 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
   beforeAll(async () => {
     db = createDb(url);
     const runId = uid("run");
-    await db.run.create({ data: { id: runId, agentSlug: agent, agentVersion: "1", status: "WAITING_APPROVAL", input: "{}", state: "{}" } });
+    await db.run.create({
+      data: { id: runId, agentSlug: agent, agentVersion: "1", status: "WAITING_APPROVAL", input: "{}", state: "{}" },
+    });
     // 60 packets: impact levels, deadlines (none, passed, within 1 h, within 24 h, later), ages (a few
     // created in the same millisecond, so the id breaks ties), queues and assignees all mixed.
     const rows = Array.from({ length: 60 }, (_, i) => {
@@ -34,17 +36,49 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
       const deadline = [null, -HOUR, HOUR / 2, 5 * HOUR, 72 * HOUR][i % 5];
       const createdAt = new Date(NOW.getTime() - Math.floor(i / 2) * 37 * 60_000);
       return {
-        id: `pkt_${agent}_${String(i).padStart(2, "0")}`, runId, step: i, kind: "APPROVAL", tool: i % 4 === 0 ? "mail.send" : "payments.refund", args: "{}", digest: "d",
-        status: i % 10 === 9 ? "APPROVED" : "PENDING", requestedBy: `agent:${agent}`, packet: JSON.stringify({ impact: `packet ${i}`, evidence: [], options: [] }),
-        queue: QUEUES[i % 3 === 0 ? 0 : i % 7 === 0 ? 2 : 1], assignee: i % 6 === 0 ? me : null, expiresAt: deadline === null ? null : new Date(NOW.getTime() + deadline),
-        createdAt, changedAt: createdAt, capability: i % 8 === 0 ? "draft" : "execute", impactRank: IMPACT_RANK[level],
+        id: `pkt_${agent}_${String(i).padStart(2, "0")}`,
+        runId,
+        step: i,
+        kind: "APPROVAL",
+        tool: i % 4 === 0 ? "mail.send" : "payments.refund",
+        args: "{}",
+        digest: "d",
+        status: i % 10 === 9 ? "APPROVED" : "PENDING",
+        requestedBy: `agent:${agent}`,
+        packet: JSON.stringify({ impact: `packet ${i}`, evidence: [], options: [] }),
+        queue: QUEUES[i % 3 === 0 ? 0 : i % 7 === 0 ? 2 : 1],
+        assignee: i % 6 === 0 ? me : null,
+        expiresAt: deadline === null ? null : new Date(NOW.getTime() + deadline),
+        createdAt,
+        changedAt: createdAt,
+        capability: i % 8 === 0 ? "draft" : "execute",
+        impactRank: IMPACT_RANK[level],
       };
     });
     for (const row of rows) await db.decisionPacket.create({ data: row });
-    model = rows.filter((r) => r.status === "PENDING").map((r) => ({
-      id: r.id, runId, step: r.step, kind: "APPROVAL", tool: r.tool, impact: "", args: {}, digest: "d", agent, capability: r.capability as InboxItem["capability"], semantics: null,
-      impactLevel: LEVELS[r.impactRank - 1], queue: r.queue, assignee: r.assignee, requiredApprovals: 1, approvers: [], createdAt: r.createdAt.toISOString(), expiresAt: r.expiresAt?.toISOString() ?? null, onExpire: "reject",
-    }));
+    model = rows
+      .filter((r) => r.status === "PENDING")
+      .map((r) => ({
+        id: r.id,
+        runId,
+        step: r.step,
+        kind: "APPROVAL",
+        tool: r.tool,
+        impact: "",
+        args: {},
+        digest: "d",
+        agent,
+        capability: r.capability as InboxItem["capability"],
+        semantics: null,
+        impactLevel: LEVELS[r.impactRank - 1],
+        queue: r.queue,
+        assignee: r.assignee,
+        requiredApprovals: 1,
+        approvers: [],
+        createdAt: r.createdAt.toISOString(),
+        expiresAt: r.expiresAt?.toISOString() ?? null,
+        onExpire: "reject",
+      }));
   });
   afterAll(async () => {
     await db.run.deleteMany({ where: { agentSlug: agent } });
@@ -92,7 +126,13 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
   it("keeps one order across pages while the clock moves (the cursor carries its now)", async () => {
     const filters = parseInboxFilters({ agent });
     const first = await findInboxPage(db, { filters, me, pageSize: 10, now: NOW });
-    const second = await findInboxPage(db, { filters, me, pageSize: 10, cursor: first.nextCursor!, now: new Date(NOW.getTime() + 30 * HOUR) });
+    const second = await findInboxPage(db, {
+      filters,
+      me,
+      pageSize: 10,
+      cursor: first.nextCursor!,
+      now: new Date(NOW.getTime() + 30 * HOUR),
+    });
     const expected = sortInbox(model, "urgency", NOW).map((item) => item.id);
     expect([...first.items, ...second.items].map((item) => item.id)).toEqual(expected.slice(0, 20));
   });
@@ -114,7 +154,17 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
     expect(badge.mine).toBe(model.filter((item) => item.assignee === me).length);
     expect(page.pending).toBe(badge.pending);
     // A later page of the same walk carries no menus (the first page's serve the whole walk).
-    expect((await findInboxPage(db, { filters: parseInboxFilters({ agent }), me, pageSize: 1, cursor: page.nextCursor!, now: NOW })).facets).toBeNull();
+    expect(
+      (
+        await findInboxPage(db, {
+          filters: parseInboxFilters({ agent }),
+          me,
+          pageSize: 1,
+          cursor: page.nextCursor!,
+          now: NOW,
+        })
+      ).facets,
+    ).toBeNull();
   });
 
   it("reports packets written since the cursor (and again within the overlap), nothing when nothing moved", async () => {
@@ -126,7 +176,10 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
     expect(quiet.changes.filter((c) => c.id.includes(agent))).toEqual([]);
 
     const target = model[0].id;
-    const written = await db.decisionPacket.update({ where: { id: target }, data: { status: "REJECTED", version: { increment: 1 }, changedAt: new Date() } });
+    const written = await db.decisionPacket.update({
+      where: { id: target },
+      data: { status: "REJECTED", version: { increment: 1 }, changedAt: new Date() },
+    });
     const news = await findPacketChanges(db, start.cursor);
     expect(news.changes).toContainEqual({ id: target, status: "REJECTED", version: written.version });
     // A commit that lands just after a poll read, stamped just before it, is still reported by the next poll.

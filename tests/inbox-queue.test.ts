@@ -12,9 +12,26 @@ const inMinutes = (m: number) => new Date(NOW.getTime() + m * 60_000).toISOStrin
 
 function buildItem(overrides: Partial<InboxItem> = {}): InboxItem {
   return {
-    id: `pkt_${Math.random().toString(36).slice(2, 8)}`, runId: "run_1", step: 3, kind: "APPROVAL", tool: "docs.search", impact: "does a thing", args: {}, digest: "d",
-    agent: "refund-agent", capability: "read", semantics: "pure-read", impactLevel: "low", queue: "default", assignee: null, requiredApprovals: 1, approvers: [],
-    createdAt: minutesAgo(10), expiresAt: null, onExpire: "reject", ...overrides,
+    id: `pkt_${Math.random().toString(36).slice(2, 8)}`,
+    runId: "run_1",
+    step: 3,
+    kind: "APPROVAL",
+    tool: "docs.search",
+    impact: "does a thing",
+    args: {},
+    digest: "d",
+    agent: "refund-agent",
+    capability: "read",
+    semantics: "pure-read",
+    impactLevel: "low",
+    queue: "default",
+    assignee: null,
+    requiredApprovals: 1,
+    approvers: [],
+    createdAt: minutesAgo(10),
+    expiresAt: null,
+    onExpire: "reject",
+    ...overrides,
   };
 }
 
@@ -23,7 +40,9 @@ describe("impact rule", () => {
     expect(impactLevel("deploys.run_migration", { capability: "execute", semantics: "unsafe" })).toBe("high");
     expect(impactLevel("payments.refund", { capability: "execute", semantics: "idempotent" })).toBe("high");
     expect(impactLevel("mail.send", { capability: "execute", semantics: "reconcilable" })).toBe("high");
-    expect(impactLevel("tickets.update", { capability: "execute", semantics: "idempotent" }, "UNKNOWN_OUTCOME")).toBe("high");
+    expect(impactLevel("tickets.update", { capability: "execute", semantics: "idempotent" }, "UNKNOWN_OUTCOME")).toBe(
+      "high",
+    );
     expect(impactLevel("anything", null)).toBe("high");
   });
   it("is medium for other effects and low for reads and drafts", () => {
@@ -36,8 +55,18 @@ describe("impact rule", () => {
 describe("sorting the queue", () => {
   const oldLow = buildItem({ id: "old-low", createdAt: minutesAgo(300) });
   const newHigh = buildItem({ id: "new-high", impactLevel: "high", createdAt: minutesAgo(1) });
-  const soonMedium = buildItem({ id: "soon-medium", impactLevel: "medium", createdAt: minutesAgo(5), expiresAt: inMinutes(30) });
-  const laterHigh = buildItem({ id: "later-high", impactLevel: "high", createdAt: minutesAgo(2), expiresAt: inMinutes(600) });
+  const soonMedium = buildItem({
+    id: "soon-medium",
+    impactLevel: "medium",
+    createdAt: minutesAgo(5),
+    expiresAt: inMinutes(30),
+  });
+  const laterHigh = buildItem({
+    id: "later-high",
+    impactLevel: "high",
+    createdAt: minutesAgo(2),
+    expiresAt: inMinutes(600),
+  });
   const items = [oldLow, newHigh, soonMedium, laterHigh];
   const ids = (sorted: InboxItem[]) => sorted.map((i) => i.id);
 
@@ -58,11 +87,24 @@ describe("sorting the queue", () => {
 });
 
 describe("filters", () => {
-  const mine = buildItem({ id: "mine", assignee: "me@x", tool: "payments.refund", capability: "execute", queue: "refunds" });
-  const theirs = buildItem({ id: "theirs", assignee: "you@x", agent: "deploy-agent", tool: "deploys.run_migration", queue: "operators" });
+  const mine = buildItem({
+    id: "mine",
+    assignee: "me@x",
+    tool: "payments.refund",
+    capability: "execute",
+    queue: "refunds",
+  });
+  const theirs = buildItem({
+    id: "theirs",
+    assignee: "you@x",
+    agent: "deploy-agent",
+    tool: "deploys.run_migration",
+    queue: "operators",
+  });
   const free = buildItem({ id: "free" });
   const items = [mine, theirs, free];
-  const run = (params: Record<string, string>) => filterInbox(items, parseInboxFilters(params), "me@x").map((i) => i.id);
+  const run = (params: Record<string, string>) =>
+    filterInbox(items, parseInboxFilters(params), "me@x").map((i) => i.id);
 
   it("by agent, tool, capability, queue, assignee, unassigned and assigned to me", () => {
     expect(run({ agent: "deploy-agent" })).toEqual(["theirs"]);
@@ -82,7 +124,11 @@ describe("filters", () => {
     expect(inboxFiltersToParams(parseInboxFilters({})).toString()).toBe("");
   });
   it("facets list the values present; bulk needs one tool", () => {
-    expect(inboxFacets(items)).toMatchObject({ agents: ["deploy-agent", "refund-agent"], assignees: ["me@x", "you@x"], queues: ["default", "operators", "refunds"] });
+    expect(inboxFacets(items)).toMatchObject({
+      agents: ["deploy-agent", "refund-agent"],
+      assignees: ["me@x", "you@x"],
+      queues: ["default", "operators", "refunds"],
+    });
     expect(canDecideTogether([mine, buildItem({ tool: "payments.refund" })])).toBe(true);
     expect(canDecideTogether([mine, theirs])).toBe(false);
     expect(canDecideTogether([])).toBe(false);
@@ -91,7 +137,9 @@ describe("filters", () => {
 
 describe("diff against the proposal", () => {
   it("lists changed, added and removed leaves by path", () => {
-    expect(diffArgs({ a: 1, b: { c: "x", d: [1, 2] }, gone: true }, { a: 2, b: { c: "x", d: [1, 2] }, added: "y" })).toEqual([
+    expect(
+      diffArgs({ a: 1, b: { c: "x", d: [1, 2] }, gone: true }, { a: 2, b: { c: "x", d: [1, 2] }, added: "y" }),
+    ).toEqual([
       { path: "a", kind: "changed", before: 1, after: 2 },
       { path: "added", kind: "added", after: "y" },
       { path: "gone", kind: "removed", before: true },
@@ -99,20 +147,31 @@ describe("diff against the proposal", () => {
   });
   it("is empty for equal arguments, whatever the key order; arrays compare whole", () => {
     expect(diffArgs({ a: 1, b: { x: 1, y: 2 } }, { b: { y: 2, x: 1 }, a: 1 })).toEqual([]);
-    expect(diffArgs({ tags: ["a"] }, { tags: ["a", "b"] })).toEqual([{ path: "tags", kind: "changed", before: ["a"], after: ["a", "b"] }]);
+    expect(diffArgs({ tags: ["a"] }, { tags: ["a", "b"] })).toEqual([
+      { path: "tags", kind: "changed", before: ["a"], after: ["a", "b"] },
+    ]);
     expect(diffArgs(1, 2)).toEqual([{ path: "(arguments)", kind: "changed", before: 1, after: 2 }]);
   });
 });
 
 describe("decision errors and shortcuts", () => {
   it("a lost race, an expiry and stale evidence read differently", () => {
-    const kinds = ["PACKET_ALREADY_DECIDED", "CONFLICT", "PACKET_EXPIRED", "PACKET_STALE", "FORBIDDEN", "INTERNAL"].map((c) => describeDecisionError(c, "m").kind);
+    const kinds = ["PACKET_ALREADY_DECIDED", "CONFLICT", "PACKET_EXPIRED", "PACKET_STALE", "FORBIDDEN", "INTERNAL"].map(
+      (c) => describeDecisionError(c, "m").kind,
+    );
     expect(kinds).toEqual(["race", "race", "expired", "stale", "forbidden", "other"]);
-    expect(new Set(["PACKET_ALREADY_DECIDED", "PACKET_EXPIRED", "PACKET_STALE"].map((c) => describeDecisionError(c, "m").title)).size).toBe(3);
+    expect(
+      new Set(
+        ["PACKET_ALREADY_DECIDED", "PACKET_EXPIRED", "PACKET_STALE"].map((c) => describeDecisionError(c, "m").title),
+      ).size,
+    ).toBe(3);
   });
   it("never fire while typing, with a modifier, or under a dialog", () => {
-    const key = (k: string, target: object | null = { tagName: "BODY" }, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) =>
-      ({ key: k, ctrlKey: false, metaKey: false, altKey: false, defaultPrevented: false, target, ...mods });
+    const key = (
+      k: string,
+      target: object | null = { tagName: "BODY" },
+      mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {},
+    ) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, defaultPrevented: false, target, ...mods });
     expect(shortcutKey(key("J"), false)).toBe("j");
     expect(shortcutKey(key("Enter"), false)).toBe("Enter");
     expect(shortcutKey(key("a", { tagName: "INPUT", type: "text" }), false)).toBeNull();

@@ -16,13 +16,21 @@ describe.each(providers())("journeys [%s]", (_provider, url) => {
     world = await startWorld();
     t = createTestRuntime(url, { agents: [refunder, deployer], tools: worldTools(world.url) });
   });
-  afterEach(() => { world.ledger.length = 0; });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterEach(() => {
+    world.ledger.length = 0;
+  });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
 
   it("completes a refund: read, refund, email, each effect exactly once", async () => {
     await grant(t.runtime, refunder);
     world.orders.set("o-1", { id: "o-1", amountCents: 2400, status: "paid" });
-    const { run } = await t.runtime.startRun({ agent: refunder.slug, input: { orderId: "o-1", email: "ann@example.com" } });
+    const { run } = await t.runtime.startRun({
+      agent: refunder.slug,
+      input: { orderId: "o-1", email: "ann@example.com" },
+    });
     await t.runtime.createWorker().drain();
 
     const done = await t.runtime.getRun(run.id);
@@ -35,7 +43,11 @@ describe.each(providers())("journeys [%s]", (_provider, url) => {
     const events = await t.store.listEvents(run.id);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const call = events.find((e) => e.type === "tool.call" && e.data.tool === "payments.refund")!;
-    expect(call.data).toMatchObject({ attempt: 1, idempotencyKey: expect.stringMatching(/^op_/), result: { amountCents: 2400 } });
+    expect(call.data).toMatchObject({
+      attempt: 1,
+      idempotencyKey: expect.stringMatching(/^op_/),
+      result: { amountCents: 2400 },
+    });
     expect(call.data.latencyMs).toEqual(expect.any(Number));
     const checkpoints = await t.store.listCheckpoints(run.id);
     expect(checkpoints.length).toBeGreaterThanOrEqual(5);
@@ -50,7 +62,14 @@ describe.each(providers())("journeys [%s]", (_provider, url) => {
     expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_EVENT");
 
     const answers = [];
-    for (let i = 0; i < 10; i++) answers.push(await t.runtime.deliverSignal(run.id, { type: "deploy.finished", dedupKey: "deploy-cb-1", payload: { ok: true } }));
+    for (let i = 0; i < 10; i++)
+      answers.push(
+        await t.runtime.deliverSignal(run.id, {
+          type: "deploy.finished",
+          dedupKey: "deploy-cb-1",
+          payload: { ok: true },
+        }),
+      );
     expect(answers.filter((a) => !a.duplicate)).toHaveLength(1);
     expect(answers.filter((a) => a.duplicate)).toHaveLength(9);
     await worker.drain();

@@ -16,12 +16,20 @@ describe.each(providers())("limits [%s]", (provider, url) => {
   let db: Db;
   let now = 0;
   const clock = () => now;
-  beforeAll(() => { db = createDb(url); now = 1_000_000; });
-  afterAll(async () => { await db.$disconnect(); });
+  beforeAll(() => {
+    db = createDb(url);
+    now = 1_000_000;
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+  });
 
-  const limiter = (limit: RateLimit): Limiter => (provider === "postgres" ? createPostgresLimiter(queryOf(db), limit, clock) : createMemoryLimiter(limit, clock));
+  const limiter = (limit: RateLimit): Limiter =>
+    provider === "postgres" ? createPostgresLimiter(queryOf(db), limit, clock) : createMemoryLimiter(limit, clock);
   const counter = (limit: ThrottleLimit, random = () => 0.5): FailureCounter =>
-    provider === "postgres" ? createPostgresFailureCounter(queryOf(db), { ...limit, namespace: uid("ns"), now: clock, random }) : createMemoryFailureCounter({ ...limit, now: clock });
+    provider === "postgres"
+      ? createPostgresFailureCounter(queryOf(db), { ...limit, namespace: uid("ns"), now: clock, random })
+      : createMemoryFailureCounter({ ...limit, now: clock });
 
   it("lets a burst through, then one request per refill, and says how long to wait", async () => {
     const l = limiter({ perSecond: 2, burst: 3 });
@@ -65,44 +73,58 @@ describe.each(providers())("limits [%s]", (provider, url) => {
     expect(await c.retryAfterMs("a@x")).toBe(0);
   });
 
-  it.runIf(provider === "postgres")("two clients of one database share the buckets and the failure counts (two replicas count once)", async () => {
-    const other = createDb(url);
-    try {
-      const limit = { perSecond: 0.001, burst: 4 };
-      const key = uid("person");
-      const waits = [];
-      for (let i = 0; i < 6; i++) waits.push(await limiterFor(i % 2 ? other : db, limit).take([key]));
-      expect(waits.map((w) => w > 0)).toEqual([false, false, false, false, true, true]);
+  it.runIf(provider === "postgres")(
+    "two clients of one database share the buckets and the failure counts (two replicas count once)",
+    async () => {
+      const other = createDb(url);
+      try {
+        const limit = { perSecond: 0.001, burst: 4 };
+        const key = uid("person");
+        const waits = [];
+        for (let i = 0; i < 6; i++) waits.push(await limiterFor(i % 2 ? other : db, limit).take([key]));
+        expect(waits.map((w) => w > 0)).toEqual([false, false, false, false, true, true]);
 
-      const limits = { max: 2, windowMs: 60_000, namespace: uid("signin") };
-      await failureCounterFor(db, limits).fail("a@x");
-      await failureCounterFor(other, limits).fail("a@x");
-      expect(await failureCounterFor(db, limits).retryAfterMs("a@x")).toBeGreaterThan(0);
-    } finally {
-      await other.$disconnect();
-    }
-  });
+        const limits = { max: 2, windowMs: 60_000, namespace: uid("signin") };
+        await failureCounterFor(db, limits).fail("a@x");
+        await failureCounterFor(other, limits).fail("a@x");
+        expect(await failureCounterFor(db, limits).retryAfterMs("a@x")).toBeGreaterThan(0);
+      } finally {
+        await other.$disconnect();
+      }
+    },
+  );
 
   it.runIf(provider === "postgres")("concurrent takes on one bucket never let more through than it holds", async () => {
     const l = createPostgresLimiter(queryOf(db), { perSecond: 0.001, burst: 10 });
     const key = uid("racing");
-    const waits = await Promise.all(Array.from({ length: 40 }, (_, i) => l.take(i % 2 ? [key, uid("token")] : [uid("token"), key])));
+    const waits = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => l.take(i % 2 ? [key, uid("token")] : [uid("token"), key])),
+    );
     expect(waits.filter((w) => w === 0)).toHaveLength(10);
   });
 
-  it.runIf(provider === "postgres")("a failure deletes its key's rows that left the window; a sweeping one deletes its namespace's", async () => {
-    let sweep = false;
-    const namespace = uid("sweep");
-    const c = createPostgresFailureCounter(queryOf(db), { max: 5, windowMs: 1_000, namespace, now: clock, random: () => (sweep ? 0 : 0.5) });
-    const rows = () => db.throttleFailure.count({ where: { key: { startsWith: `${namespace}:` } } });
-    await c.fail("a");
-    await c.fail("b");
-    now += 2_000;
-    await c.fail("a");
-    expect(await rows()).toBe(2); // a's old row went, b's stays
-    sweep = true;
-    now += 2_000;
-    await c.fail("c");
-    expect(await rows()).toBe(1);
-  });
+  it.runIf(provider === "postgres")(
+    "a failure deletes its key's rows that left the window; a sweeping one deletes its namespace's",
+    async () => {
+      let sweep = false;
+      const namespace = uid("sweep");
+      const c = createPostgresFailureCounter(queryOf(db), {
+        max: 5,
+        windowMs: 1_000,
+        namespace,
+        now: clock,
+        random: () => (sweep ? 0 : 0.5),
+      });
+      const rows = () => db.throttleFailure.count({ where: { key: { startsWith: `${namespace}:` } } });
+      await c.fail("a");
+      await c.fail("b");
+      now += 2_000;
+      await c.fail("a");
+      expect(await rows()).toBe(2); // a's old row went, b's stays
+      sweep = true;
+      now += 2_000;
+      await c.fail("c");
+      expect(await rows()).toBe(1);
+    },
+  );
 });

@@ -28,11 +28,15 @@ const ENV = ["DATABASE_URL", "TETHER_RATE_LIMIT", "TETHER_EMBEDDED_WORKER"] as c
 describe.each(providers())("live streams [%s]", (_provider, url) => {
   const saved: Record<string, string | undefined> = {};
   const s = uid("live");
-  const agent = scriptedAgent(`${s}-waits`, [], [
-    { kind: "wait_event", eventType: "go" },
-    { kind: "wait_event", eventType: "go" },
-    { kind: "complete", output: { done: true } },
-  ]);
+  const agent = scriptedAgent(
+    `${s}-waits`,
+    [],
+    [
+      { kind: "wait_event", eventType: "go" },
+      { kind: "wait_event", eventType: "go" },
+      { kind: "complete", output: { done: true } },
+    ],
+  );
   let t: ReturnType<typeof createTestRuntime>;
   let server: Awaited<ReturnType<typeof startRouteServer>>;
 
@@ -48,7 +52,9 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
   afterAll(async () => {
     await server?.close();
     session.user = null;
-    for (const key of ENV) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
+    for (const key of ENV)
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
     await t?.close();
   });
 
@@ -64,7 +70,8 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
     await t.runtime.deliverSignal(runId, { type: "go", dedupKey: key, payload: {} });
     await t.runtime.createWorker().drain();
   };
-  const traceSeqs = (messages: SseEvent[]) => messages.filter((m) => m.event === "trace").map((m) => (m.data as TimelineEvent).seq);
+  const traceSeqs = (messages: SseEvent[]) =>
+    messages.filter((m) => m.event === "trace").map((m) => (m.data as TimelineEvent).seq);
 
   it("sends the trace from after=, then each event as it commits, in order, and the run's head as it moves", async () => {
     const runId = await startWaitingRun();
@@ -97,7 +104,13 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
   it("a commit by another process (a feed this one does not hear) arrives by the stream's fallback read", async () => {
     const runId = await startWaitingRun();
     // Another process: its own engine on the same database, with a live feed of its own.
-    const other = createTether({ db: createDb(url), agents: [agent], tools: [], registeredTools: false, live: createLiveFeed() });
+    const other = createTether({
+      db: createDb(url),
+      agents: [agent],
+      tools: [],
+      registeredTools: false,
+      live: createLiveFeed(),
+    });
     const abort = new AbortController();
     const stream = sseReader(await open(`/api/console/runs/${runId}/stream`, { signal: abort.signal }));
     await stream.nextOf("run");
@@ -117,7 +130,10 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
     const total = (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).eventSeq;
     expect(total).toBeGreaterThan(3);
     const abort = new AbortController();
-    const res = await open(`/api/console/runs/${runId}/stream?after=0`, { headers: { "last-event-id": "2" }, signal: abort.signal });
+    const res = await open(`/api/console/runs/${runId}/stream?after=0`, {
+      headers: { "last-event-id": "2" },
+      signal: abort.signal,
+    });
     const seen: SseEvent[] = [];
     await sseReader(res).nextOf("run", seen);
     expect(traceSeqs(seen)).toEqual(Array.from({ length: total - 2 }, (_, i) => i + 3));
@@ -140,13 +156,25 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
   });
 
   it("a model step's tokens stream over the run's stream while it runs, before the step's committed events", async () => {
-    const tools: ToolDefinition[] = [{
-      name: "notes.read", description: "Read a note", capability: "read", semantics: "pure-read", input: z.object({ noteId: z.string() }),
-      impact: () => "reads a note", run: async () => ({ text: "Ship on Friday." }),
-    }];
+    const tools: ToolDefinition[] = [
+      {
+        name: "notes.read",
+        description: "Read a note",
+        capability: "read",
+        semantics: "pure-read",
+        input: z.object({ noteId: z.string() }),
+        impact: () => "reads a note",
+        run: async () => ({ text: "Ship on Friday." }),
+      },
+    ];
     const thinker: AgentDefinition = {
-      slug: `${s}-thinks`, version: "1", name: "Reader", description: "Reads a note", instructions: "Read the note, then complete.",
-      input: z.object({ noteId: z.string() }), tools: ["notes.read"],
+      slug: `${s}-thinks`,
+      version: "1",
+      name: "Reader",
+      description: "Reads a note",
+      instructions: "Read the note, then complete.",
+      input: z.object({ noteId: z.string() }),
+      tools: ["notes.read"],
       policy: createModelPolicy({ model: streamingModel(), tools, tokens: liveFeedOf(t.db) }),
     };
     t.runtime.context.agents.set(thinker.slug, thinker);
@@ -170,7 +198,13 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
       const at = seen.indexOf(decision);
       const tokens = seen.filter((m, i) => m.event === "token" && (m.data as TokenChunk).step === step && i < at);
       expect(tokens.length).toBeGreaterThan(2);
-      expect(tokens.map((m) => m.data as TokenChunk).filter((c) => c.kind === "text").map((c) => c.delta).join("")).toBe((data.raw as { text: string }).text);
+      expect(
+        tokens
+          .map((m) => m.data as TokenChunk)
+          .filter((c) => c.kind === "text")
+          .map((c) => c.delta)
+          .join(""),
+      ).toBe((data.raw as { text: string }).text);
     }
     expect(seen.filter((m) => m.event === "token").every((m) => m.id === undefined)).toBe(true);
   });
@@ -194,7 +228,11 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
       session.user = user;
       try {
         const res = await open(path);
-        return { status: res.status, type: res.headers.get("content-type"), body: (await res.json()) as { error?: { code: string } } };
+        return {
+          status: res.status,
+          type: res.headers.get("content-type"),
+          body: (await res.json()) as { error?: { code: string } },
+        };
       } finally {
         session.user = was;
       }
@@ -217,7 +255,20 @@ describe.each(providers())("live streams [%s]", (_provider, url) => {
     const runId = await startWaitingRun();
     const packetId = `pkt_${s}_1`;
     await t.db.decisionPacket.create({
-      data: { id: packetId, runId, step: 1, kind: "APPROVAL", tool: `${s}.tool`, args: "{}", digest: "d", status: "PENDING", requestedBy: "test", packet: "{}", requiredApprovals: 1, changedAt: new Date() },
+      data: {
+        id: packetId,
+        runId,
+        step: 1,
+        kind: "APPROVAL",
+        tool: `${s}.tool`,
+        args: "{}",
+        digest: "d",
+        status: "PENDING",
+        requestedBy: "test",
+        packet: "{}",
+        requiredApprovals: 1,
+        changedAt: new Date(),
+      },
     });
     liveFeedOf(t.db).packetsChanged();
     const news = await stream.nextOf("changes");

@@ -18,24 +18,32 @@ import { startWorld, type World } from "./support/world";
 // a packet, decided, completed. A token without metrics:read is refused; a label value with quotes,
 // backslashes or newlines (an agent, a queue, a worker) stays one line.
 
-const parsePrometheus = (text: string): Promise<PromMetrics> => getMetricsFromIterator(text.split("\n")[Symbol.iterator]());
+const parsePrometheus = (text: string): Promise<PromMetrics> =>
+  getMetricsFromIterator(text.split("\n")[Symbol.iterator]());
 
 const sameLabels = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(b).every(([k, v]) => a[k] === v);
-const seriesOf = <T extends { labels: Record<string, string> }>(scrape: PromMetrics, name: string, labels: Record<string, string>) => {
+const seriesOf = <T extends { labels: Record<string, string> }>(
+  scrape: PromMetrics,
+  name: string,
+  labels: Record<string, string>,
+) => {
   const family = scrape[name];
   if (!family) throw new Error(`no family ${name}`);
   return (family.data as unknown as T[]).find((series) => sameLabels(series.labels, labels));
 };
 /** A gauge's value for exactly these labels; 0 when the series is absent (nothing to count). */
-const value = (scrape: PromMetrics, name: string, labels: Record<string, string> = {}) => seriesOf<PromData>(scrape, name, labels)?.value ?? 0;
+const value = (scrape: PromMetrics, name: string, labels: Record<string, string> = {}) =>
+  seriesOf<PromData>(scrape, name, labels)?.value ?? 0;
 const histogram = (scrape: PromMetrics, name: string, labels: Record<string, string>) => {
   const series = seriesOf<PromHistogramData>(scrape, name, labels);
   return { count: series?.count ?? 0, sum: series?.sum ?? 0, buckets: series?.buckets ?? {} };
 };
 /** A histogram's buckets in the order of their bounds (an object lists integer-like keys first). */
 const bucketsInOrder = (buckets: Record<string, number>) =>
-  Object.entries(buckets).map(([le, count]) => [le === "+Inf" ? Infinity : Number(le), count] as const).sort((a, b) => a[0] - b[0]);
+  Object.entries(buckets)
+    .map(([le, count]) => [le === "+Inf" ? Infinity : Number(le), count] as const)
+    .sort((a, b) => a[0] - b[0]);
 
 describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
   let server: Awaited<ReturnType<typeof startRouteServer>>;
@@ -51,13 +59,23 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     server = await startRouteServer();
     tokens.metrics = (await createPersonWithToken(t.db, { role: "operator", scopes: ["metrics:read"] })).token;
     tokens.admin = (await createPersonWithToken(t.db, { role: "admin", scopes: ["admin"] })).token;
-    tokens.operator = (await createPersonWithToken(t.db, { role: "operator", scopes: ["runs:read", "runs:write"] })).token;
-    tokens.reviewer = (await createPersonWithToken(t.db, { role: "reviewer", scopes: ["runs:read", "packets:decide"] })).token;
+    tokens.operator = (
+      await createPersonWithToken(t.db, { role: "operator", scopes: ["runs:read", "runs:write"] })
+    ).token;
+    tokens.reviewer = (
+      await createPersonWithToken(t.db, { role: "reviewer", scopes: ["runs:read", "packets:decide"] })
+    ).token;
   });
-  afterAll(async () => { await server.close(); await world.close(); await t.close(); });
+  afterAll(async () => {
+    await server.close();
+    await world.close();
+    await t.close();
+  });
 
   const get = async (token?: string) => {
-    const res = await fetch(`${server.url}/api/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const res = await fetch(`${server.url}/api/metrics`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     return { status: res.status, contentType: res.headers.get("content-type"), text: await res.text() };
   };
   const scrape = async (): Promise<PromMetrics> => {
@@ -84,7 +102,10 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     expect(await get(tokens.metrics)).toMatchObject({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE });
     expect(await get(tokens.admin)).toMatchObject({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE });
     const reviewer = await createPersonWithToken(t.db, { role: "reviewer", scopes: ["runs:read"] });
-    const beyond = await expectError(createApiToken(t.db, { name: "scraper", scopes: ["metrics:read"] }, { createdBy: reviewer.email }), "INVALID_INPUT");
+    const beyond = await expectError(
+      createApiToken(t.db, { name: "scraper", scopes: ["metrics:read"] }, { createdBy: reviewer.email }),
+      "INVALID_INPUT",
+    );
     expect(beyond.fieldErrors).toHaveProperty("scopes");
   });
 
@@ -96,9 +117,15 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     world.orders.set(orderId, { id: orderId, amountCents: 24_000, status: "paid" });
     const before = await scrape();
 
-    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "bob@example.com" }, startedBy: "ops@example.com" });
+    const { run } = await t.runtime.startRun({
+      agent: agent.slug,
+      input: { orderId, email: "bob@example.com" },
+      startedBy: "ops@example.com",
+    });
     const queued = await scrape();
-    expect(value(queued, "tether_runs", { status: "QUEUED" })).toBe(value(before, "tether_runs", { status: "QUEUED" }) + 1);
+    expect(value(queued, "tether_runs", { status: "QUEUED" })).toBe(
+      value(before, "tether_runs", { status: "QUEUED" }) + 1,
+    );
     expect(value(queued, "tether_runs_active", { status: "QUEUED", agent: agent.slug })).toBe(1);
     expect(value(queued, "tether_runs_created", { status: "QUEUED", agent: agent.slug })).toBe(1);
 
@@ -115,7 +142,9 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     expect(value(waiting, "tether_step_commits", { agent: agent.slug })).toBe(2);
     expect(histogram(waiting, "tether_step_duration_seconds", { agent: agent.slug }).count).toBe(1);
     // two days on, the same packet is in the oldest band (the collector reads the clock it is given)
-    const later = await parsePrometheus(formatPrometheus(await collectMetrics(t.db, new Date(Date.now() + 2 * 86_400_000))));
+    const later = await parsePrometheus(
+      formatPrometheus(await collectMetrics(t.db, new Date(Date.now() + 2 * 86_400_000))),
+    );
     expect(value(later, "tether_packets_pending", { queue, age: "under_5m" })).toBe(0);
     expect(value(later, "tether_packets_pending", { queue, age: "over_24h" })).toBe(1);
     expect(value(later, "tether_packets_pending_oldest_age_seconds", { queue })).toBeGreaterThan(2 * 86_400 - 60);
@@ -125,7 +154,9 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     await drain();
     expect((await t.runtime.getRun(run.id)).status).toBe("COMPLETED");
     const done = await scrape();
-    expect(value(done, "tether_runs", { status: "COMPLETED" })).toBe(value(before, "tether_runs", { status: "COMPLETED" }) + 1);
+    expect(value(done, "tether_runs", { status: "COMPLETED" })).toBe(
+      value(before, "tether_runs", { status: "COMPLETED" }) + 1,
+    );
     expect(value(done, "tether_runs_active", { status: "WAITING_APPROVAL", agent: agent.slug })).toBe(0);
     expect(value(done, "tether_runs_created", { status: "COMPLETED", agent: agent.slug })).toBe(1);
     expect(value(done, "tether_packets_pending", { queue, age: "under_5m" })).toBe(0);
@@ -133,10 +164,14 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     expect(decided).toMatchObject({ count: 1, buckets: expect.objectContaining({ "+Inf": 1, "604800": 1 }) });
     expect(decided.sum).toBeGreaterThanOrEqual(0);
     for (const tool of ["payments.refund", "mail.send"]) {
-      expect(value(done, "tether_effects", { tool, status: "SUCCEEDED" })).toBe(value(before, "tether_effects", { tool, status: "SUCCEEDED" }) + 1);
+      expect(value(done, "tether_effects", { tool, status: "SUCCEEDED" })).toBe(
+        value(before, "tether_effects", { tool, status: "SUCCEEDED" }) + 1,
+      );
     }
     // the refund after the decision, the mail's intent and result, the completion: more commits, more of them measured
-    expect(value(done, "tether_step_commits", { agent: agent.slug })).toBeGreaterThan(value(waiting, "tether_step_commits", { agent: agent.slug }));
+    expect(value(done, "tether_step_commits", { agent: agent.slug })).toBeGreaterThan(
+      value(waiting, "tether_step_commits", { agent: agent.slug }),
+    );
     const steps = histogram(done, "tether_step_duration_seconds", { agent: agent.slug });
     expect(steps.count).toBeGreaterThan(1);
     expect(steps.count).toBeLessThan(value(done, "tether_step_commits", { agent: agent.slug }));
@@ -145,7 +180,12 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
   it("leaves waiting out of step durations: an approval an hour later makes no hour-long step, and an hour-long decision", async () => {
     // a clock that moves 5 ms each time it is read (so the commits of one hold are apart), and an hour at once
     const manual = manualClock();
-    const clock = { now: () => { manual.advance(5); return manual.now(); } };
+    const clock = {
+      now: () => {
+        manual.advance(5);
+        return manual.now();
+      },
+    };
     const timed = createTestRuntime(url, { clock, agents, tools: worldTools(world.url) });
     try {
       const agent = register(refundAgent(uid("metrics-wait")));
@@ -154,17 +194,31 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
       await grant(timed.runtime, agent, { "payments.refund": { effect: "require_approval", queue } });
       const orderId = uid("order");
       world.orders.set(orderId, { id: orderId, amountCents: 24_000, status: "paid" });
-      const { run } = await timed.runtime.startRun({ agent: agent.slug, input: { orderId, email: "bob@example.com" }, startedBy: "ops@example.com" });
+      const { run } = await timed.runtime.startRun({
+        agent: agent.slug,
+        input: { orderId, email: "bob@example.com" },
+        startedBy: "ops@example.com",
+      });
       await timed.runtime.createWorker().drain();
       manual.advance(3_600_000);
       const [packet] = await timed.store.findPackets({ runId: run.id, status: ["PENDING"] });
-      await timed.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+      await timed.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "approve" },
+      });
       await timed.runtime.createWorker().drain();
       expect((await timed.runtime.getRun(run.id)).status).toBe("COMPLETED");
-      const commits = await timed.db.checkpoint.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" }, select: { createdAt: true } });
+      const commits = await timed.db.checkpoint.findMany({
+        where: { runId: run.id },
+        orderBy: { seq: "asc" },
+        select: { createdAt: true },
+      });
       expect(commits.at(-1)!.createdAt.getTime() - commits[0].createdAt.getTime()).toBeGreaterThanOrEqual(3_600_000);
 
-      const scrape = await parsePrometheus(formatPrometheus(await collectMetrics(timed.db, new Date(manual.now().getTime() + 1_000))));
+      const scrape = await parsePrometheus(
+        formatPrometheus(await collectMetrics(timed.db, new Date(manual.now().getTime() + 1_000))),
+      );
       const steps = histogram(scrape, "tether_step_duration_seconds", { agent: agent.slug });
       expect(steps.count).toBeGreaterThan(1);
       expect(steps.buckets["300"]).toBe(steps.count); // every measured step took under 5 minutes
@@ -186,7 +240,16 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     await t.runtime.cancelRun({ runId: ended.id, by: "test" });
     const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
     await t.db.effectIntent.createMany({
-      data: [open, ended].map((run) => ({ id: uid("op"), runId: run.id, step: 0, tool, args: "{}", semantics: "unsafe", status: "UNKNOWN", createdAt: threeDaysAgo })),
+      data: [open, ended].map((run) => ({
+        id: uid("op"),
+        runId: run.id,
+        step: 0,
+        tool,
+        args: "{}",
+        semantics: "unsafe",
+        status: "UNKNOWN",
+        createdAt: threeDaysAgo,
+      })),
     });
     expect(value(await scrape(), "tether_effects", { tool, status: "UNKNOWN" })).toBe(1);
     await t.runtime.cancelRun({ runId: open.id, by: "test" });
@@ -200,7 +263,10 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     const lapsed = (await t.runtime.startRun({ agent: agent.slug, input: {} })).run;
     expect(await t.store.claimRun({ owner, now: new Date(), leaseMs: 60_000, runId: held.id })).not.toBeNull();
     expect(await t.store.claimRun({ owner, now: new Date(), leaseMs: 1, runId: lapsed.id })).not.toBeNull();
-    const leased = await until(scrape, { what: "the 1 ms lease counts as expired", holds: (m) => value(m, "tether_leases_expired", { owner }) === 1 });
+    const leased = await until(scrape, {
+      what: "the 1 ms lease counts as expired",
+      holds: (m) => value(m, "tether_leases_expired", { owner }) === 1,
+    });
     expect(value(leased, "tether_leases", { owner })).toBe(1);
     expect(value(leased, "tether_leases_expired", { owner })).toBe(1);
     for (const run of [held, lapsed]) await t.runtime.cancelRun({ runId: run.id, by: "test" });
@@ -214,14 +280,27 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     expect(text.endsWith("\n")).toBe(true);
     const families = await parsePrometheus(text);
     expect(Object.keys(families)).toEqual([
-      "tether_runs", "tether_runs_active", "tether_runs_created", "tether_step_commits", "tether_step_duration_seconds",
-      "tether_packets_pending", "tether_packets_pending_oldest_age_seconds", "tether_packet_decision_seconds",
-      "tether_effects", "tether_leases", "tether_leases_expired", "tether_metrics_collect_seconds",
+      "tether_runs",
+      "tether_runs_active",
+      "tether_runs_created",
+      "tether_step_commits",
+      "tether_step_duration_seconds",
+      "tether_packets_pending",
+      "tether_packets_pending_oldest_age_seconds",
+      "tether_packet_decision_seconds",
+      "tether_effects",
+      "tether_leases",
+      "tether_leases_expired",
+      "tether_metrics_collect_seconds",
     ]);
     for (const [name, family] of Object.entries(families)) {
       expect(family.help.length, name).toBeGreaterThan(10);
-      expect(family.type, name).toBe(["tether_step_duration_seconds", "tether_packet_decision_seconds"].includes(name) ? "histogram" : "gauge");
-      if (family.type === "gauge") for (const sample of family.data as PromData[]) expect(Number.isFinite(sample.value), `${name} ${sample.value}`).toBe(true);
+      expect(family.type, name).toBe(
+        ["tether_step_duration_seconds", "tether_packet_decision_seconds"].includes(name) ? "histogram" : "gauge",
+      );
+      if (family.type === "gauge")
+        for (const sample of family.data as PromData[])
+          expect(Number.isFinite(sample.value), `${name} ${sample.value}`).toBe(true);
       else {
         for (const series of family.data as PromHistogramData[]) {
           const counts = bucketsInOrder(series.buckets).map(([, count]) => count);
@@ -234,16 +313,30 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
     expect((families.tether_step_duration_seconds.data as PromHistogramData[]).length).toBeGreaterThan(0);
     expect((families.tether_packet_decision_seconds.data as PromHistogramData[]).length).toBeGreaterThan(0);
     // every status is there, also at zero
-    expect((families.tether_runs.data as PromData[]).map((m) => m.labels.status).sort()).toEqual(["CANCELLED", "COMPLETED", "FAILED", "NEEDS_ATTENTION", "QUEUED", "RUNNING", "SLEEPING", "WAITING_APPROVAL", "WAITING_EVENT"]);
+    expect((families.tether_runs.data as PromData[]).map((m) => m.labels.status).sort()).toEqual([
+      "CANCELLED",
+      "COMPLETED",
+      "FAILED",
+      "NEEDS_ATTENTION",
+      "QUEUED",
+      "RUNNING",
+      "SLEEPING",
+      "WAITING_APPROVAL",
+      "WAITING_EVENT",
+    ]);
   });
 
   it("escapes label values: quotes, backslashes and newlines in an agent's name stay in one sample line", async () => {
     const agent = register(scriptedAgent(`${uid("esc")} "quoted" back\\slash\nnext line`, [], []));
     await t.runtime.startRun({ agent: agent.slug, input: {} });
     const { text } = await get(tokens.metrics);
-    expect(text).toContain(`agent="${agent.slug.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n")}"`);
+    expect(text).toContain(
+      `agent="${agent.slug.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n")}"`,
+    );
     for (const line of text.split("\n").filter((l) => l && !l.startsWith("#"))) {
-      expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*\})? \S+$/);
+      expect(line).toMatch(
+        /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*\})? \S+$/,
+      );
     }
     const parsed = await parsePrometheus(text);
     expect(value(parsed, "tether_runs_active", { status: "QUEUED", agent: agent.slug })).toBe(1);
@@ -255,17 +348,53 @@ describe.each(providers())("GET /api/metrics [%s]", (_provider, url) => {
 describe("the Prometheus text format", () => {
   it("escapes HELP text and label values, writes +Inf/NaN, refuses a bad name or a histogram's own label", () => {
     const text = formatPrometheus([
-      { name: "x_total", help: "a \\ back\nslash", type: "counter", samples: [{ labels: { a: 'q"\\\n' }, value: Infinity }, { labels: {}, value: Number.NaN }] },
-      { name: "h_seconds", help: "h", type: "histogram", bounds: [1, 2.5], series: [{ labels: { k: "v" }, buckets: [1, 3], count: 4, sum: 7.5 }] },
+      {
+        name: "x_total",
+        help: "a \\ back\nslash",
+        type: "counter",
+        samples: [
+          { labels: { a: 'q"\\\n' }, value: Infinity },
+          { labels: {}, value: Number.NaN },
+        ],
+      },
+      {
+        name: "h_seconds",
+        help: "h",
+        type: "histogram",
+        bounds: [1, 2.5],
+        series: [{ labels: { k: "v" }, buckets: [1, 3], count: 4, sum: 7.5 }],
+      },
     ]);
-    expect(text).toBe([
-      "# HELP x_total a \\\\ back\\nslash", "# TYPE x_total counter", 'x_total{a="q\\"\\\\\\n"} +Inf', "x_total NaN",
-      "# HELP h_seconds h", "# TYPE h_seconds histogram",
-      'h_seconds_bucket{k="v",le="1"} 1', 'h_seconds_bucket{k="v",le="2.5"} 3', 'h_seconds_bucket{k="v",le="+Inf"} 4', 'h_seconds_sum{k="v"} 7.5', 'h_seconds_count{k="v"} 4',
-      "",
-    ].join("\n"));
+    expect(text).toBe(
+      [
+        "# HELP x_total a \\\\ back\\nslash",
+        "# TYPE x_total counter",
+        'x_total{a="q\\"\\\\\\n"} +Inf',
+        "x_total NaN",
+        "# HELP h_seconds h",
+        "# TYPE h_seconds histogram",
+        'h_seconds_bucket{k="v",le="1"} 1',
+        'h_seconds_bucket{k="v",le="2.5"} 3',
+        'h_seconds_bucket{k="v",le="+Inf"} 4',
+        'h_seconds_sum{k="v"} 7.5',
+        'h_seconds_count{k="v"} 4',
+        "",
+      ].join("\n"),
+    );
     expect(() => formatPrometheus([{ name: "bad-name", help: "", type: "gauge", samples: [] }])).toThrow();
-    expect(() => formatPrometheus([{ name: "g", help: "", type: "gauge", samples: [{ labels: { "bad-label": "x" }, value: 1 }] }])).toThrow();
-    expect(() => formatPrometheus([{ name: "h", help: "", type: "histogram", bounds: [1], series: [{ labels: { le: "1" }, buckets: [1], count: 1, sum: 1 }] }])).toThrow();
+    expect(() =>
+      formatPrometheus([{ name: "g", help: "", type: "gauge", samples: [{ labels: { "bad-label": "x" }, value: 1 }] }]),
+    ).toThrow();
+    expect(() =>
+      formatPrometheus([
+        {
+          name: "h",
+          help: "",
+          type: "histogram",
+          bounds: [1],
+          series: [{ labels: { le: "1" }, buckets: [1], count: 1, sum: 1 }],
+        },
+      ]),
+    ).toThrow();
   });
 });

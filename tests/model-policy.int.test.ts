@@ -24,7 +24,11 @@ const call = (toolName: string, input: unknown): GenerateResult => ({
 });
 
 function promptText(options: CallOptions): string {
-  return options.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("\n"))).join("\n");
+  return options.prompt
+    .map((m) =>
+      typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("\n"),
+    )
+    .join("\n");
 }
 
 /** The model's script: read the note (correcting a bad call), write the summary once, then complete. */
@@ -36,9 +40,21 @@ function scriptedModel(opts: { badFirstCall?: boolean } = {}) {
       const prompt = promptText(options);
       const last = prompt.split("## LAST OBSERVATION")[1] ?? "";
       if (/- summary \[receipt/.test(prompt)) return call("complete", { output: { summarized: true } });
-      if (/- note \[observation/.test(prompt)) return call("notes_write", { args: { text: "summary of n-1" }, reasoning: "the note was read", evidence: ["note"], resultKey: "summary" });
-      if (opts.badFirstCall && !/tool_error notes_read/.test(last)) return call("notes_read", { args: { noteId: 7 }, reasoning: "read the note", evidence: [] });
-      return call("notes_read", { args: { noteId: "n-1" }, reasoning: "read the note", evidence: [], resultKey: "note" });
+      if (/- note \[observation/.test(prompt))
+        return call("notes_write", {
+          args: { text: "summary of n-1" },
+          reasoning: "the note was read",
+          evidence: ["note"],
+          resultKey: "summary",
+        });
+      if (opts.badFirstCall && !/tool_error notes_read/.test(last))
+        return call("notes_read", { args: { noteId: 7 }, reasoning: "read the note", evidence: [] });
+      return call("notes_read", {
+        args: { noteId: "n-1" },
+        reasoning: "read the note",
+        evidence: [],
+        resultKey: "note",
+      });
     },
   });
 }
@@ -56,7 +72,10 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
       input: z.object({ noteId: z.string().min(1) }),
       impact: ({ noteId }: { noteId: string }) => `reads note ${noteId}`,
       freshnessMs: 60_000,
-      run: async ({ noteId }: { noteId: string }) => { calls.read++; return { noteId, text: "Ship on Friday." }; },
+      run: async ({ noteId }: { noteId: string }) => {
+        calls.read++;
+        return { noteId, text: "Ship on Friday." };
+      },
     },
     {
       name: "notes.write",
@@ -93,7 +112,9 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
     return (await runtime.startRun({ agent: agent.slug, input: { noteId: "n-1" } })).run.id;
   }
 
-  beforeAll(() => { t = createTestRuntime(url, { clock, tools }); });
+  beforeAll(() => {
+    t = createTestRuntime(url, { clock, tools });
+  });
   afterAll(() => t.close());
 
   it("runs the agent to completion; the run's usage sums tokens and cost, each model.decision carries its usage", async () => {
@@ -105,7 +126,10 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
     const run = await t.runtime.getRun(runId);
     expect(run.status).toBe("COMPLETED");
     expect(run.state.output).toEqual({ summarized: true });
-    expect(Object.fromEntries(run.state.facts.map((f) => [f.key, f.kind]))).toEqual({ note: "observation", summary: "receipt" });
+    expect(Object.fromEntries(run.state.facts.map((f) => [f.key, f.kind]))).toEqual({
+      note: "observation",
+      summary: "receipt",
+    });
     expect(model.doGenerateCalls).toHaveLength(3);
     expect(run.state.usage.modelCalls).toBe(3);
     expect(run.state.usage.inputTokens).toBe(3 * USAGE.inputTokens);
@@ -118,7 +142,12 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
       expect(e.data.usage).toEqual({ ...USAGE, costUsd: STEP_COST });
       expect(e.data.raw).toMatchObject({ model: "mock:scripted", attempts: 1, toolCall: { name: expect.any(String) } });
     }
-    expect(decisions[1].data.decision).toMatchObject({ tool: "notes.write", args: { text: "summary of n-1" }, evidence: ["note"], reasoning: "the note was read" });
+    expect(decisions[1].data.decision).toMatchObject({
+      tool: "notes.write",
+      args: { text: "summary of n-1" },
+      evidence: ["note"],
+      reasoning: "the note was read",
+    });
   });
 
   it("arguments that fail the tool's schema come back as the last observation, and the model corrects its call", async () => {
@@ -131,9 +160,13 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
     expect(run.status).toBe("COMPLETED");
     expect(model.doGenerateCalls).toHaveLength(4);
     expect(calls.read).toBe(1); // the bad call was never executed
-    expect(promptText(model.doGenerateCalls[1])).toMatch(/LAST OBSERVATION[^\n]*\nstep 0: tool_error notes_read: arguments do not match notes\.read's schema — .*"noteId"/);
+    expect(promptText(model.doGenerateCalls[1])).toMatch(
+      /LAST OBSERVATION[^\n]*\nstep 0: tool_error notes_read: arguments do not match notes\.read's schema — .*"noteId"/,
+    );
     const rejected = (await t.store.listEvents(runId)).filter((e) => e.type === "tool.rejected");
-    expect(rejected).toEqual([expect.objectContaining({ data: expect.objectContaining({ tool: "notes.read", code: "INVALID_ARGS" }) })]);
+    expect(rejected).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ tool: "notes.read", code: "INVALID_ARGS" }) }),
+    ]);
   });
 
   it("after a worker restart the model is not asked again for the steps already committed", async () => {
@@ -143,7 +176,10 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
     // One step (the model chose notes.read; the read and its fact are committed), then the worker is gone.
     await t.runtime.createWorker({ maxStepsPerClaim: 1 }).runOnce({ runId });
     expect(first.doGenerateCalls).toHaveLength(1);
-    expect(await t.runtime.getRun(runId)).toMatchObject({ status: "RUNNING", state: { step: 1, usage: { modelCalls: 1 } } });
+    expect(await t.runtime.getRun(runId)).toMatchObject({
+      status: "RUNNING",
+      state: { step: 1, usage: { modelCalls: 1 } },
+    });
 
     // A new process: new database client, new runtime, a fresh model that counts its calls.
     const second = scriptedModel();
@@ -155,7 +191,11 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
       // Two steps were left (write, complete): two calls, none for the committed read.
       expect(second.doGenerateCalls).toHaveLength(2);
       expect(promptText(second.doGenerateCalls[0])).toMatch(/- note \[observation; read by notes\.read/);
-      expect(run.state.usage).toMatchObject({ modelCalls: 3, inputTokens: 3 * USAGE.inputTokens, outputTokens: 3 * USAGE.outputTokens });
+      expect(run.state.usage).toMatchObject({
+        modelCalls: 3,
+        inputTokens: 3 * USAGE.inputTokens,
+        outputTokens: 3 * USAGE.outputTokens,
+      });
       expect((await restarted.store.listEvents(runId)).filter((e) => e.type === "model.decision")).toHaveLength(3);
     } finally {
       await restarted.close();
@@ -168,8 +208,12 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
     const slug = uid("model");
     const first = scriptedModel();
     const crashing = createTestRuntime(url, {
-      clock, tools, agents: [modelAgent(slug, first)],
-      onFaultPoint: (point, info) => { if (point === "after-call" && info.tool === "notes.write") throw new Error("worker died"); },
+      clock,
+      tools,
+      agents: [modelAgent(slug, first)],
+      onFaultPoint: (point, info) => {
+        if (point === "after-call" && info.tool === "notes.write") throw new Error("worker died");
+      },
     });
     let runId: string;
     try {
@@ -196,7 +240,10 @@ describe.each(providers())("model policy through the engine [%s]", (_provider, u
     expect(intents).toMatchObject([{ status: "SUCCEEDED", tool: "notes.write" }]);
     expect(writes.size - effectsBefore).toBe(1);
     expect(writes.has(intents[0].id)).toBe(true);
-    expect(run.state.facts.find((f) => f.key === "summary")).toMatchObject({ kind: "receipt", source: { receiptId: writes.get(intents[0].id)!.id } });
+    expect(run.state.facts.find((f) => f.key === "summary")).toMatchObject({
+      kind: "receipt",
+      source: { receiptId: writes.get(intents[0].id)!.id },
+    });
     expect(run.state.usage.modelCalls).toBe(3);
   });
 });

@@ -25,7 +25,9 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
     },
   ];
   let t: ReturnType<typeof createTestRuntime>;
-  beforeAll(() => { t = createTestRuntime(url, { tools }); });
+  beforeAll(() => {
+    t = createTestRuntime(url, { tools });
+  });
   afterAll(() => t.close());
 
   async function run(model: MockLanguageModelV2, opts: { streamed: boolean }) {
@@ -43,7 +45,9 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
     await grant(t.runtime, agent);
     const runId = (await t.runtime.startRun({ agent: agent.slug, input: { noteId: "n-1" } })).run.id;
     const heard: TokenChunk[] = [];
-    const off = liveFeedOf(t.db).onRun(runId, (news) => { if (news.kind === "tokens") heard.push(news.chunk); });
+    const off = liveFeedOf(t.db).onRun(runId, (news) => {
+      if (news.kind === "tokens") heard.push(news.chunk);
+    });
     await t.runtime.createWorker().runOnce({ runId });
     off();
     const events = await t.store.listEvents(runId);
@@ -81,7 +85,9 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
     expect(plain.heard).toEqual([]);
     // (not the input digest: the two agents' slugs differ, and the digest covers the agent)
     const committed = (events: typeof plain.events) =>
-      events.filter((e) => e.type === "model.decision").map((e) => ({ step: e.step, decision: e.data.decision, usage: e.data.usage, raw: e.data.raw }));
+      events
+        .filter((e) => e.type === "model.decision")
+        .map((e) => ({ step: e.step, decision: e.data.decision, usage: e.data.usage, raw: e.data.raw }));
     expect(committed(streamed.events)).toEqual(committed(plain.events));
     expect(streamed.events.map((e) => e.type)).toEqual(plain.events.map((e) => e.type));
     expect(streamed.run.state.usage).toEqual(plain.run.state.usage);
@@ -91,9 +97,19 @@ describe.each(providers())("model tokens streamed live [%s]", (_provider, url) =
     const model = streamingModel();
     const heard: TokenChunk[] = [];
     const agent: AgentDefinition = {
-      slug: uid("nostream"), version: "1", name: "Reader", description: "Reads a note", instructions: "Read the note, then complete.",
-      input: z.object({ noteId: z.string() }), tools: ["notes.read"],
-      policy: createModelPolicy({ model, tools, tokens: { publishTokens: (_runId, chunk) => heard.push(chunk) }, stream: false }),
+      slug: uid("nostream"),
+      version: "1",
+      name: "Reader",
+      description: "Reads a note",
+      instructions: "Read the note, then complete.",
+      input: z.object({ noteId: z.string() }),
+      tools: ["notes.read"],
+      policy: createModelPolicy({
+        model,
+        tools,
+        tokens: { publishTokens: (_runId, chunk) => heard.push(chunk) },
+        stream: false,
+      }),
     };
     t.runtime.context.agents.set(agent.slug, agent);
     await grant(t.runtime, agent);

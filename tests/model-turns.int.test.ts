@@ -15,24 +15,43 @@ type Call = [fn: string, input: Record<string, unknown>];
 
 /** One reply of the model: its tool calls, in order. */
 const reply = (...calls: Call[]): GenerateResult => ({
-  content: calls.map(([toolName, input]) => ({ type: "tool-call" as const, toolCallId: uid("call"), toolName, input: JSON.stringify(input) })),
+  content: calls.map(([toolName, input]) => ({
+    type: "tool-call" as const,
+    toolCallId: uid("call"),
+    toolName,
+    input: JSON.stringify(input),
+  })),
   finishReason: "tool-calls",
   usage: { inputTokens: 100, outputTokens: 10, totalTokens: 110 },
   warnings: [],
 });
 
 function promptText(options: CallOptions): string {
-  return options.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("\n"))).join("\n");
+  return options.prompt
+    .map((m) =>
+      typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("\n"),
+    )
+    .join("\n");
 }
 const lastObservation = (prompt: string) => prompt.split("## LAST OBSERVATION")[1] ?? "";
 
 /** A model that answers from the prompt; it counts its calls (doGenerateCalls). */
 const scripted = (answer: (prompt: string) => GenerateResult) =>
-  new MockLanguageModelV2({ provider: "mock", modelId: "turns", doGenerate: async (options) => answer(promptText(options)) });
+  new MockLanguageModelV2({
+    provider: "mock",
+    modelId: "turns",
+    doGenerate: async (options) => answer(promptText(options)),
+  });
 
 const READ: Call = ["notes_read", { args: { noteId: "n-1" }, reasoning: "read it", evidence: [], resultKey: "note" }];
-const WRITE: Call = ["notes_write", { args: { text: "summary" }, reasoning: "write it", evidence: [], resultKey: "summary" }];
-const PUBLISH: Call = ["notes_publish", { args: { noteId: "n-1" }, reasoning: "publish it", evidence: [], resultKey: "published" }];
+const WRITE: Call = [
+  "notes_write",
+  { args: { text: "summary" }, reasoning: "write it", evidence: [], resultKey: "summary" },
+];
+const PUBLISH: Call = [
+  "notes_publish",
+  { args: { noteId: "n-1" }, reasoning: "publish it", evidence: [], resultKey: "published" },
+];
 const COMPLETE: Call = ["complete", { output: { done: true } }];
 
 /** Read, write and publish in one turn; complete once published; give up once told the turn was dropped. */
@@ -55,40 +74,71 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
   };
   const tools: ToolDefinition[] = [
     {
-      name: "notes.read", description: "Read a note", capability: "read", semantics: "pure-read",
-      input: z.object({ noteId: z.string() }), impact: () => "reads a note",
-      run: async ({ noteId }: { noteId: string }) => { calls.set("notes.read", (calls.get("notes.read") ?? 0) + 1); return { noteId, text: noteText }; },
+      name: "notes.read",
+      description: "Read a note",
+      capability: "read",
+      semantics: "pure-read",
+      input: z.object({ noteId: z.string() }),
+      impact: () => "reads a note",
+      run: async ({ noteId }: { noteId: string }) => {
+        calls.set("notes.read", (calls.get("notes.read") ?? 0) + 1);
+        return { noteId, text: noteText };
+      },
     },
     {
-      name: "notes.write", description: "Write a summary", capability: "draft", semantics: "idempotent",
-      input: z.object({ text: z.string() }), impact: ({ text }: { text: string }) => `writes "${text}"`,
+      name: "notes.write",
+      description: "Write a summary",
+      capability: "draft",
+      semantics: "idempotent",
+      input: z.object({ text: z.string() }),
+      impact: ({ text }: { text: string }) => `writes "${text}"`,
       run: async ({ text }: { text: string }, ctx) => effect("notes.write", ctx.idempotencyKey, { text }),
     },
     {
-      name: "notes.publish", description: "Publish a note", capability: "execute", semantics: "idempotent",
-      input: z.object({ noteId: z.string() }), impact: ({ noteId }: { noteId: string }) => `publishes ${noteId}`,
-      run: async ({ noteId }: { noteId: string }, ctx) => effect("notes.publish", ctx.idempotencyKey, { noteId, version: publishVersion }),
+      name: "notes.publish",
+      description: "Publish a note",
+      capability: "execute",
+      semantics: "idempotent",
+      input: z.object({ noteId: z.string() }),
+      impact: ({ noteId }: { noteId: string }) => `publishes ${noteId}`,
+      run: async ({ noteId }: { noteId: string }, ctx) =>
+        effect("notes.publish", ctx.idempotencyKey, { noteId, version: publishVersion }),
     },
   ];
   let t: ReturnType<typeof createTestRuntime>;
 
-  function modelAgent(model: MockLanguageModelV2, opts: { slug?: string; plan?: RunState["plan"] } = {}): AgentDefinition {
+  function modelAgent(
+    model: MockLanguageModelV2,
+    opts: { slug?: string; plan?: RunState["plan"] } = {},
+  ): AgentDefinition {
     return {
-      slug: opts.slug ?? uid("turns"), version: "1", name: "Publisher", description: "Reads, summarizes and publishes a note",
+      slug: opts.slug ?? uid("turns"),
+      version: "1",
+      name: "Publisher",
+      description: "Reads, summarizes and publishes a note",
       instructions: "Read the note, write its summary, publish it, then complete.",
-      input: z.object({ noteId: z.string() }), tools: ["notes.read", "notes.write", "notes.publish"], plan: opts.plan,
+      input: z.object({ noteId: z.string() }),
+      tools: ["notes.read", "notes.write", "notes.publish"],
+      plan: opts.plan,
       policy: createModelPolicy({ model, tools }),
     };
   }
-  async function start(agent: AgentDefinition, overrides: Record<string, Record<string, unknown>> = {}, runtime = t.runtime) {
+  async function start(
+    agent: AgentDefinition,
+    overrides: Record<string, Record<string, unknown>> = {},
+    runtime = t.runtime,
+  ) {
     runtime.context.agents.set(agent.slug, agent);
     await grant(runtime, agent, overrides);
     return (await runtime.startRun({ agent: agent.slug, input: { noteId: "n-1" } })).run.id;
   }
-  const eventsOf = async (runId: string, type: string) => (await t.store.listEvents(runId)).filter((e) => e.type === type);
+  const eventsOf = async (runId: string, type: string) =>
+    (await t.store.listEvents(runId)).filter((e) => e.type === type);
   const intentsOf = (runId: string) => t.store.listIntents(runId);
 
-  beforeAll(() => { t = createTestRuntime(url, { clock, tools }); });
+  beforeAll(() => {
+    t = createTestRuntime(url, { clock, tools });
+  });
   afterAll(() => t.close());
 
   it("three calls in one turn: one model call, each call its own step, intent, key and receipt; the trace shows the turn", async () => {
@@ -101,19 +151,36 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     expect(model.doGenerateCalls).toHaveLength(2); // the turn, then `complete`
     expect(run.state.usage.modelCalls).toBe(2);
     expect(run.state.turn).toBeNull();
-    expect(run.state.facts.map((f) => [f.key, f.kind, f.step])).toEqual([["note", "observation", 0], ["summary", "receipt", 1], ["published", "receipt", 2]]);
+    expect(run.state.facts.map((f) => [f.key, f.kind, f.step])).toEqual([
+      ["note", "observation", 0],
+      ["summary", "receipt", 1],
+      ["published", "receipt", 2],
+    ]);
 
     const intents = await intentsOf(runId);
-    expect(intents.map((i) => [i.tool, i.step, i.status])).toEqual([["notes.write", 1, "SUCCEEDED"], ["notes.publish", 2, "SUCCEEDED"]]);
+    expect(intents.map((i) => [i.tool, i.step, i.status])).toEqual([
+      ["notes.write", 1, "SUCCEEDED"],
+      ["notes.publish", 2, "SUCCEEDED"],
+    ]);
     expect(new Set(intents.map((i) => i.id)).size).toBe(2);
     for (const intent of intents) expect(effects.get(intent.id)).toMatchObject({ tool: intent.tool }); // each applied under its own key
 
     const [turn] = await eventsOf(runId, "model.decision");
-    expect(turn).toMatchObject({ step: 0, data: { decision: { tool: "notes.read" }, queued: [{ tool: "notes.write" }, { tool: "notes.publish" }] } });
+    expect(turn).toMatchObject({
+      step: 0,
+      data: { decision: { tool: "notes.read" }, queued: [{ tool: "notes.write" }, { tool: "notes.publish" }] },
+    });
     const next = await eventsOf(runId, "model.turn_next");
-    expect(next.map((e) => [e.step, e.data.turn])).toEqual([[1, { askedAt: 0, call: 2, of: 3 }], [2, { askedAt: 0, call: 3, of: 3 }]]);
+    expect(next.map((e) => [e.step, e.data.turn])).toEqual([
+      [1, { askedAt: 0, call: 2, of: 3 }],
+      [2, { askedAt: 0, call: 3, of: 3 }],
+    ]);
     // Each call of the turn went through the permission check at its own step.
-    expect((await eventsOf(runId, "permission.checked")).map((e) => [e.step, e.data.tool])).toEqual([[0, "notes.read"], [1, "notes.write"], [2, "notes.publish"]]);
+    expect((await eventsOf(runId, "permission.checked")).map((e) => [e.step, e.data.tool])).toEqual([
+      [0, "notes.read"],
+      [1, "notes.write"],
+      [2, "notes.publish"],
+    ]);
   });
 
   it("a worker that dies between the calls of a turn: the next one does not ask the model for them, nor repeat the first effect", async () => {
@@ -121,8 +188,12 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     const slug = uid("turns");
     const first = scripted(threeCalls);
     const crashing = createTestRuntime(url, {
-      clock, tools, agents: [modelAgent(first, { slug })],
-      onFaultPoint: (point, info) => { if (point === "after-call" && info.tool === "notes.write") throw new Error("worker died"); },
+      clock,
+      tools,
+      agents: [modelAgent(first, { slug })],
+      onFaultPoint: (point, info) => {
+        if (point === "after-call" && info.tool === "notes.write") throw new Error("worker died");
+      },
     });
     let runId: string;
     try {
@@ -145,7 +216,10 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     expect(run.status).toBe("COMPLETED");
     expect(second.doGenerateCalls).toHaveLength(1); // only `complete`: the write came from its intent, the publish from the turn
     const intents = await intentsOf(runId);
-    expect(intents.map((i) => [i.tool, i.status])).toEqual([["notes.write", "SUCCEEDED"], ["notes.publish", "SUCCEEDED"]]);
+    expect(intents.map((i) => [i.tool, i.status])).toEqual([
+      ["notes.write", "SUCCEEDED"],
+      ["notes.publish", "SUCCEEDED"],
+    ]);
     expect(calls.get("notes.write")).toBe(2); // retried with the same key: one effect in the world
     expect(intents.filter((i) => effects.has(i.id))).toHaveLength(2);
     expect(calls.get("notes.publish")).toBe(1);
@@ -176,15 +250,23 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     const runId = await start(modelAgent(model), { "notes.publish": { effect: "require_approval" } });
     await t.runtime.createWorker().runOnce({ runId });
     const [packet] = await t.store.findPackets({ runId, status: ["PENDING"] });
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "reject", reason: "not this week" } });
+    await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "reject", reason: "not this week" },
+    });
     await t.runtime.createWorker().runOnce({ runId });
 
     const run = await t.runtime.getRun(runId);
     expect(run).toMatchObject({ status: "FAILED", error: "not approved" });
     expect(await intentsOf(runId)).toEqual([]); // the write was never made
     expect(model.doGenerateCalls).toHaveLength(2);
-    expect(lastObservation(promptText(model.doGenerateCalls[1]))).toMatch(/turn_dropped: The rest of the turn chosen at step 0 was not made \(notes\.write\): the call before did not succeed \(rejected of notes\.publish/);
-    expect(await eventsOf(runId, "model.turn_dropped")).toMatchObject([{ data: { askedAt: 0, dropped: ["notes.write"] } }]);
+    expect(lastObservation(promptText(model.doGenerateCalls[1]))).toMatch(
+      /turn_dropped: The rest of the turn chosen at step 0 was not made \(notes\.write\): the call before did not succeed \(rejected of notes\.publish/,
+    );
+    expect(await eventsOf(runId, "model.turn_dropped")).toMatchObject([
+      { data: { askedAt: 0, dropped: ["notes.write"] } },
+    ]);
     expect(run.state.turn).toBeNull();
   });
 
@@ -202,7 +284,9 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     await t.runtime.createWorker().runOnce({ runId: sourceId });
     expect(await t.runtime.getRun(sourceId)).toMatchObject({ status: "COMPLETED" });
     expect(source.doGenerateCalls).toHaveLength(4);
-    const afterRead = (await t.store.listCheckpoints(sourceId)).find((c) => c.state.step === 1 && c.state.facts.length === 1)!;
+    const afterRead = (await t.store.listCheckpoints(sourceId)).find(
+      (c) => c.state.step === 1 && c.state.facts.length === 1,
+    )!;
 
     // Same world: every decision after the checkpoint is replayed, the model is never asked.
     const replaying = scripted(oneAtATime);
@@ -210,9 +294,16 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     const fork = await t.runtime.forkRun({ runId: sourceId, checkpointSeq: afterRead.seq });
     expect(fork.state.replay?.decisions.map((d) => d.step)).toEqual([1, 2, 3]);
     await t.runtime.createWorker().runOnce({ runId: fork.id });
-    expect(await t.runtime.getRun(fork.id)).toMatchObject({ status: "COMPLETED", state: { output: { done: true }, replay: null } });
+    expect(await t.runtime.getRun(fork.id)).toMatchObject({
+      status: "COMPLETED",
+      state: { output: { done: true }, replay: null },
+    });
     expect(replaying.doGenerateCalls).toHaveLength(0);
-    expect((await eventsOf(fork.id, "model.replayed")).map((e) => [e.step, e.data.from])).toEqual([[1, sourceId], [2, sourceId], [3, sourceId]]);
+    expect((await eventsOf(fork.id, "model.replayed")).map((e) => [e.step, e.data.from])).toEqual([
+      [1, sourceId],
+      [2, sourceId],
+      [3, sourceId],
+    ]);
     expect((await intentsOf(fork.id)).map((i) => i.tool)).toEqual(["notes.write", "notes.publish"]); // the fork acts for itself
 
     // The world moved: the publish returns something else, so the state at step 3 is not the source's.
@@ -224,7 +315,9 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     expect(await t.runtime.getRun(second.id)).toMatchObject({ status: "COMPLETED", state: { replay: null } });
     expect(diverging.doGenerateCalls).toHaveLength(1); // only at step 3, where the state differs
     expect((await eventsOf(second.id, "model.replayed")).map((e) => e.step)).toEqual([1, 2]);
-    expect(await eventsOf(second.id, "model.replay_ended")).toMatchObject([{ step: 3, data: { from: sourceId, why: "the state differs from the source's at this step" } }]);
+    expect(await eventsOf(second.id, "model.replay_ended")).toMatchObject([
+      { step: 3, data: { from: sourceId, why: "the state differs from the source's at this step" } },
+    ]);
     expect((await eventsOf(second.id, "model.decision")).map((e) => e.step)).toEqual([3]);
   });
 
@@ -232,7 +325,8 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
     noteText = "Ship on Friday.";
     const model = scripted((prompt) => {
       if (/- notes\.write \[receipt/.test(prompt)) return reply(COMPLETE);
-      if (/- note \[observation/.test(prompt)) return reply(["notes_write", { args: { text: "overwrite" }, reasoning: "w", evidence: [], resultKey: "note" }]);
+      if (/- note \[observation/.test(prompt))
+        return reply(["notes_write", { args: { text: "overwrite" }, reasoning: "w", evidence: [], resultKey: "note" }]);
       return reply(READ);
     });
     const runId = await start(modelAgent(model));
@@ -240,21 +334,37 @@ describe.each(providers())("model turns through the engine [%s]", (_provider, ur
 
     const run = await t.runtime.getRun(runId);
     expect(run.status).toBe("COMPLETED");
-    expect(run.state.facts.filter((f) => f.key === "note")).toEqual([expect.objectContaining({ kind: "observation", value: { noteId: "n-1", text: "Ship on Friday." } })]);
-    expect(run.state.facts.find((f) => f.key === "notes.write")).toMatchObject({ kind: "receipt", value: { text: "overwrite" }, source: { tool: "notes.write" } });
+    expect(run.state.facts.filter((f) => f.key === "note")).toEqual([
+      expect.objectContaining({ kind: "observation", value: { noteId: "n-1", text: "Ship on Friday." } }),
+    ]);
+    expect(run.state.facts.find((f) => f.key === "notes.write")).toMatchObject({
+      kind: "receipt",
+      value: { text: "overwrite" },
+      source: { tool: "notes.write" },
+    });
     const told = run.state.observations.find((o) => o.tool === "notes.write")!;
     expect(told).toMatchObject({ kind: "tool_result", data: { factKey: "notes.write", requestedKey: "note" } });
     expect(told.message).toMatch(/kept under "notes\.write", not "note": that key holds an observation of notes\.read/);
-    expect(promptText(model.doGenerateCalls[2])).toMatch(/LAST OBSERVATION[^\n]*\nstep 1: tool_result notes_write: notes\.write succeeded; its result is kept under "notes\.write"/);
+    expect(promptText(model.doGenerateCalls[2])).toMatch(
+      /LAST OBSERVATION[^\n]*\nstep 1: tool_result notes_write: notes\.write succeeded; its result is kept under "notes\.write"/,
+    );
   });
 
   it("the model cannot pick the plan step its permission row matches: the call serves the plan's active step", async () => {
-    const model = scripted(() => reply(["notes_publish", { args: { noteId: "n-1" }, reasoning: "p", evidence: [], planStep: "publish" }]));
-    const plan: RunState["plan"] = [{ id: "draft", title: "Draft", status: "active" }, { id: "publish", title: "Publish", status: "pending" }];
+    const model = scripted(() =>
+      reply(["notes_publish", { args: { noteId: "n-1" }, reasoning: "p", evidence: [], planStep: "publish" }]),
+    );
+    const plan: RunState["plan"] = [
+      { id: "draft", title: "Draft", status: "active" },
+      { id: "publish", title: "Publish", status: "pending" },
+    ];
     const agent = modelAgent(model, { plan });
     // Publishing is allowed without a person only at the plan's publish step.
     const runId = await start(agent, { "notes.publish": { effect: "require_approval" } });
-    await t.runtime.permissions.put({ agent: agent.slug, tool: "notes.publish", step: "publish", effect: "allow" }, { by: "admin@test" });
+    await t.runtime.permissions.put(
+      { agent: agent.slug, tool: "notes.publish", step: "publish", effect: "allow" },
+      { by: "admin@test" },
+    );
     await t.runtime.createWorker().runOnce({ runId });
 
     expect(await t.runtime.getRun(runId)).toMatchObject({ status: "WAITING_APPROVAL" });

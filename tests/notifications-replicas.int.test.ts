@@ -20,9 +20,14 @@ const OVER_LIMIT = { path: "amountCents", op: "gt", value: 10_000, effect: "requ
 type Notifier = { child: ChildProcess; passes: () => number };
 
 function spawnNotifier(env: Record<string, string>): Notifier {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/notifier-process.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/notifier-process.ts"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let passes = 0;
-  child.stdout!.on("data", (d: Buffer) => { passes += (String(d).match(/^PASS /gm) ?? []).length; });
+  child.stdout!.on("data", (d: Buffer) => {
+    passes += (String(d).match(/^PASS /gm) ?? []).length;
+  });
   return { child, passes: () => passes };
 }
 
@@ -62,8 +67,13 @@ describe.runIf(inject("postgresUrl"))("notifications with two console processes 
   it("a packet opening is sent once and recorded once, whichever process claims it", async () => {
     const queue = uid("finance");
     const { port } = receiver.address() as AddressInfo;
-    await createChannel(t.db, { queue, kind: "slack", target: `http://127.0.0.1:${port}/hook`, events: ["packet.opened"] }, { by: "admin@test" });
-    for (let i = 0; i < 2; i++) notifiers.push(spawnNotifier({ DATABASE_URL: database.url, TETHER_TOOL_ALLOWED_HOSTS: "127.0.0.1" }));
+    await createChannel(
+      t.db,
+      { queue, kind: "slack", target: `http://127.0.0.1:${port}/hook`, events: ["packet.opened"] },
+      { by: "admin@test" },
+    );
+    for (let i = 0; i < 2; i++)
+      notifiers.push(spawnNotifier({ DATABASE_URL: database.url, TETHER_TOOL_ALLOWED_HOSTS: "127.0.0.1" }));
     await until("both processes make passes", () => notifiers.every((n) => n.passes() >= 2));
 
     const agent = refundAgent(uid("notify-refund"));

@@ -32,7 +32,9 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 type Received = { headers: IncomingHttpHeaders; body: string; isVerified: boolean | null };
 
 /** An HTTP receiver; with a secret it verifies Standard Webhooks signatures as a real one would (401 when wrong). */
-async function startReceiver(opts: { secret?: () => string | undefined; respond?: (n: number) => number | "hang" } = {}) {
+async function startReceiver(
+  opts: { secret?: () => string | undefined; respond?: (n: number) => number | "hang" } = {},
+) {
   const received: Received[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -51,12 +53,20 @@ async function startReceiver(opts: { secret?: () => string | undefined; respond?
       }
     }
     received.push({ headers: req.headers, body: body.toString("utf8"), isVerified });
-    const status = isVerified === false ? 401 : opts.respond?.(received.length) ?? 200;
+    const status = isVerified === false ? 401 : (opts.respond?.(received.length) ?? 200);
     if (status !== "hang") res.writeHead(status).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 describe.each(providers())("notifications [%s]", (_provider, url) => {
@@ -85,15 +95,29 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
   });
 
   const dispatcher = (opts: Partial<NotificationsOptions> = {}) => {
-    const d = startNotifications({ db: t.db, baseUrl: BASE_URL, logger: silent, smtp: { url: smtp.url, from: "tether@example.com" }, intervalMs: 0, retry: { baseDelayMs: 0 }, now: clock.now, ...opts });
+    const d = startNotifications({
+      db: t.db,
+      baseUrl: BASE_URL,
+      logger: silent,
+      smtp: { url: smtp.url, from: "tether@example.com" },
+      intervalMs: 0,
+      retry: { baseDelayMs: 0 },
+      now: clock.now,
+      ...opts,
+    });
     dispatchers.push(d);
     return d;
   };
   const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(api.url + path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(api.url + path, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, json: await res.json() };
   };
-  const deliveriesOf = (packetId: string) => t.db.notificationDelivery.findMany({ where: { packetId }, orderBy: { createdAt: "asc" } });
+  const deliveriesOf = (packetId: string) =>
+    t.db.notificationDelivery.findMany({ where: { packetId }, orderBy: { createdAt: "asc" } });
   const drain = () => t.runtime.createWorker().drain();
 
   /** A run of a fresh refund agent waiting on its approval packet in `queue`. */
@@ -118,11 +142,29 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
     const slack = await startReceiver();
     try {
       const queue = uid("finance");
-      const created = await call("POST", "/api/notifications", admin.token, { queue, kind: "webhook", target: webhook.url, events: ["packet.opened"] });
-      expect(created).toMatchObject({ status: 201, json: { queue, kind: "webhook", isSigned: true, secret: expect.stringMatching(/^whsec_/) } });
+      const created = await call("POST", "/api/notifications", admin.token, {
+        queue,
+        kind: "webhook",
+        target: webhook.url,
+        events: ["packet.opened"],
+      });
+      expect(created).toMatchObject({
+        status: 201,
+        json: { queue, kind: "webhook", isSigned: true, secret: expect.stringMatching(/^whsec_/) },
+      });
       secret = created.json.secret;
-      expect((await call("POST", "/api/notifications", admin.token, { queue, kind: "slack", target: slack.url })).status).toBe(201);
-      expect((await call("POST", "/api/notifications", admin.token, { queue, kind: "email", target: "finance-leads@example.com" })).status).toBe(201);
+      expect(
+        (await call("POST", "/api/notifications", admin.token, { queue, kind: "slack", target: slack.url })).status,
+      ).toBe(201);
+      expect(
+        (
+          await call("POST", "/api/notifications", admin.token, {
+            queue,
+            kind: "email",
+            target: "finance-leads@example.com",
+          })
+        ).status,
+      ).toBe(201);
 
       const { runId, packet } = await waitingPacket(queue);
       // Two consoles at once, then again: each notification is queued and sent once.
@@ -135,7 +177,17 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       expect(hook.isVerified).toBe(true);
       expect(hook.headers["content-type"]).toBe("application/json");
       const event = JSON.parse(hook.body);
-      expect(event).toMatchObject({ type: "packet.opened", data: { packetId: packet.id, runId, queue, tool: "payments.refund", impact: packet.content.impact, link: `${BASE_URL}/inbox/${packet.id}` } });
+      expect(event).toMatchObject({
+        type: "packet.opened",
+        data: {
+          packetId: packet.id,
+          runId,
+          queue,
+          tool: "payments.refund",
+          impact: packet.content.impact,
+          link: `${BASE_URL}/inbox/${packet.id}`,
+        },
+      });
 
       expect(slack.received).toHaveLength(1);
       const message = JSON.parse(slack.received[0].body);
@@ -153,11 +205,19 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       const link = new URL(event.data.link);
       const id = decodeURIComponent(/^\/inbox\/([^/]+)$/.exec(link.pathname)![1]);
       expect(existsSync("app/(console)/inbox/[id]/page.tsx")).toBe(true);
-      const view = await getPacketView(id, { store: t.store, db: t.db, findTool: async (name) => t.runtime.context.tools.get(name) });
+      const view = await getPacketView(id, {
+        store: t.store,
+        db: t.db,
+        findTool: async (name) => t.runtime.context.tools.get(name),
+      });
       expect(view?.packet).toMatchObject({ id: packet.id, status: "PENDING" });
 
       const deliveries = await deliveriesOf(packet.id);
-      expect(deliveries.map((d) => [d.status, d.attempts, d.event])).toEqual([["delivered", 1, "packet.opened"], ["delivered", 1, "packet.opened"], ["delivered", 1, "packet.opened"]]);
+      expect(deliveries.map((d) => [d.status, d.attempts, d.event])).toEqual([
+        ["delivered", 1, "packet.opened"],
+        ["delivered", 1, "packet.opened"],
+        ["delivered", 1, "packet.opened"],
+      ]);
       expect(hook.headers["webhook-id"]).toBe(deliveries.find((d) => d.channelId === created.json.id)!.id);
 
       const listed = await call("GET", "/api/notifications", admin.token);
@@ -172,15 +232,23 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
   it("a failing receiver is retried with the same signed message, and each attempt is recorded", async () => {
     const secret = `whsec_${randomBytes(32).toString("base64")}`; // the receiver's own secret
     const webhook = await startReceiver({ secret: () => secret, respond: (n) => (n === 1 ? 500 : 200) });
-    const channel = await createChannel(t.db, { queue: uid("ops"), kind: "webhook", target: webhook.url, events: ["packet.opened"], secret }, { by: "admin@example.com" });
+    const channel = await createChannel(
+      t.db,
+      { queue: uid("ops"), kind: "webhook", target: webhook.url, events: ["packet.opened"], secret },
+      { by: "admin@example.com" },
+    );
     expect(channel.secret).toBe(secret);
     try {
       const { packet } = await waitingPacket(channel.queue);
       const d = dispatcher();
       expect(await d.runOnce()).toMatchObject({ queued: 1, retrying: 1 });
-      expect(await deliveriesOf(packet.id)).toEqual([expect.objectContaining({ status: "pending", attempts: 1, lastError: "HTTP 500", deliveredAt: null })]);
+      expect(await deliveriesOf(packet.id)).toEqual([
+        expect.objectContaining({ status: "pending", attempts: 1, lastError: "HTTP 500", deliveredAt: null }),
+      ]);
       expect(await d.runOnce()).toMatchObject({ queued: 0, delivered: 1 });
-      expect(await deliveriesOf(packet.id)).toEqual([expect.objectContaining({ status: "delivered", attempts: 2, lastError: null, deliveredAt: expect.any(Date) })]);
+      expect(await deliveriesOf(packet.id)).toEqual([
+        expect.objectContaining({ status: "delivered", attempts: 2, lastError: null, deliveredAt: expect.any(Date) }),
+      ]);
       expect(webhook.received.map((r) => r.isVerified)).toEqual([true, true]);
       expect(new Set(webhook.received.map((r) => r.headers["webhook-id"])).size).toBe(1);
       expect(webhook.received[1].body).toBe(webhook.received[0].body);
@@ -203,14 +271,25 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       const { runId, packet } = await waitingPacket(queue);
       await until("a send to the hanging channel is in flight", () => hanging.received.length > 0);
 
-      await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+      await t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "approve" },
+      });
       await drain();
       expect((await t.runtime.getRun(runId)).status).toBe("COMPLETED");
 
-      const errors = await until(async () => (await deliveriesOf(packet.id)).map((x) => x.lastError).sort(), { what: "both deliveries record their failure", holds: (seen) => seen.length === 2 && seen.every((e) => e !== null) });
+      const errors = await until(async () => (await deliveriesOf(packet.id)).map((x) => x.lastError).sort(), {
+        what: "both deliveries record their failure",
+        holds: (seen) => seen.length === 2 && seen.every((e) => e !== null),
+      });
       expect(errors).toEqual([expect.stringMatching(/ECONNREFUSED/), "timed out"]);
       await d.stop();
-      expect((await deliveriesOf(packet.id)).every((x) => x.status === "pending" && x.attempts >= 1 && x.deliveredAt === null)).toBe(true);
+      expect(
+        (await deliveriesOf(packet.id)).every(
+          (x) => x.status === "pending" && x.attempts >= 1 && x.deliveredAt === null,
+        ),
+      ).toBe(true);
     } finally {
       await hanging.close();
     }
@@ -220,8 +299,16 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
     const receiver = await startReceiver();
     try {
       const [finance, leads] = [uid("finance"), uid("leads")];
-      const expiring = await createChannel(t.db, { queue: finance, kind: "slack", target: receiver.url, events: ["packet.expiring"] }, { by: "admin@example.com" });
-      const escalated = await createChannel(t.db, { queue: leads, kind: "slack", target: receiver.url, events: ["packet.escalated"] }, { by: "admin@example.com" });
+      const expiring = await createChannel(
+        t.db,
+        { queue: finance, kind: "slack", target: receiver.url, events: ["packet.expiring"] },
+        { by: "admin@example.com" },
+      );
+      const escalated = await createChannel(
+        t.db,
+        { queue: leads, kind: "slack", target: receiver.url, events: ["packet.escalated"] },
+        { by: "admin@example.com" },
+      );
       const { packet } = await waitingPacket(finance, { ttlSeconds: 600, onExpire: `escalate:${leads}` });
       const d = dispatcher();
       await d.runOnce();
@@ -236,9 +323,15 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       await d.runOnce();
 
       const deliveries = await deliveriesOf(packet.id);
-      expect(deliveries.map((x) => [x.channelId, x.event, x.status])).toEqual([[expiring.id, "packet.expiring", "delivered"], [escalated.id, "packet.escalated", "delivered"]]);
+      expect(deliveries.map((x) => [x.channelId, x.event, x.status])).toEqual([
+        [expiring.id, "packet.expiring", "delivered"],
+        [escalated.id, "packet.escalated", "delivered"],
+      ]);
       const texts = receiver.received.map((r) => JSON.parse(r.body).text as string);
-      expect(texts).toEqual([expect.stringContaining(`*About to expire in ${finance}*`), expect.stringContaining(`*Escalated from ${finance} to ${leads}*`)]);
+      expect(texts).toEqual([
+        expect.stringContaining(`*About to expire in ${finance}*`),
+        expect.stringContaining(`*Escalated from ${finance} to ${leads}*`),
+      ]);
     } finally {
       await receiver.close();
     }
@@ -247,14 +340,28 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
   it("tells the attention queue when a run needs attention (an effect whose outcome is unknown)", async () => {
     const receiver = await startReceiver();
     try {
-      const channel = await createChannel(t.db, { queue: "attention", kind: "slack", target: receiver.url, events: ["run.needs_attention"] }, { by: "admin@example.com" });
+      const channel = await createChannel(
+        t.db,
+        { queue: "attention", kind: "slack", target: receiver.url, events: ["run.needs_attention"] },
+        { by: "admin@example.com" },
+      );
       const tool: ToolDefinition = {
-        name: `lossy.send.${uid("t")}`, description: "its answer is lost", capability: "execute", semantics: "unsafe",
-        input: z.object({ to: z.string() }), impact: ({ to }) => `sends to ${to}`,
-        async run() { throw new ToolError("timeout", "no answer in time"); },
+        name: `lossy.send.${uid("t")}`,
+        description: "its answer is lost",
+        capability: "execute",
+        semantics: "unsafe",
+        input: z.object({ to: z.string() }),
+        impact: ({ to }) => `sends to ${to}`,
+        async run() {
+          throw new ToolError("timeout", "no answer in time");
+        },
       };
       t.runtime.context.tools.set(tool.name, tool);
-      const agent = scriptedAgent(uid("lossy"), [tool.name], [{ kind: "call", tool: tool.name, args: { to: "a@example.com" }, resultKey: "sent", evidence: [] }]);
+      const agent = scriptedAgent(
+        uid("lossy"),
+        [tool.name],
+        [{ kind: "call", tool: tool.name, args: { to: "a@example.com" }, resultKey: "sent", evidence: [] }],
+      );
       t.runtime.context.agents.set(agent.slug, agent);
       await grant(t.runtime, agent);
       const { run } = await t.runtime.startRun({ agent: agent.slug, input: {} });
@@ -263,9 +370,13 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
 
       await dispatcher().runOnce();
-      expect((await deliveriesOf(packet.id)).map((x) => [x.channelId, x.event, x.runId, x.status])).toEqual([[channel.id, "run.needs_attention", run.id, "delivered"]]);
+      expect((await deliveriesOf(packet.id)).map((x) => [x.channelId, x.event, x.runId, x.status])).toEqual([
+        [channel.id, "run.needs_attention", run.id, "delivered"],
+      ]);
       const text = receiver.received.map((r) => JSON.parse(r.body).text as string).find((s) => s.includes(packet.id));
-      expect(text).toMatch(/A run needs attention in attention\*: sends to a@example\.com — may or may not have happened/);
+      expect(text).toMatch(
+        /A run needs attention in attention\*: sends to a@example\.com — may or may not have happened/,
+      );
       await t.db.notificationChannel.update({ where: { id: channel.id }, data: { disabledAt: new Date() } }); // the attention queue is shared
     } finally {
       await receiver.close();
@@ -279,7 +390,10 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
     const receiver = await startReceiver();
     try {
       expect((await call("GET", "/api/notifications", operator.token)).status).toBe(403);
-      expect((await call("POST", "/api/notifications", operator.token, { queue, kind: "slack", target: receiver.url })).status).toBe(403);
+      expect(
+        (await call("POST", "/api/notifications", operator.token, { queue, kind: "slack", target: receiver.url }))
+          .status,
+      ).toBe(403);
 
       const refused = async (body: Record<string, unknown>, field: string) => {
         const res = await call("POST", "/api/notifications", admin.token, { queue, ...body });
@@ -296,16 +410,40 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       await refused({ kind: "webhook", target: receiver.url, secret: "not-a-secret" }, "secret");
       await refused({ kind: "slack", target: receiver.url, queue: "no spaces" }, "queue");
       expect(await t.db.notificationChannel.count({ where: { queue } })).toBe(0);
-      expect(await t.db.auditLog.count({ where: { actor: { in: [admin.email, operator.email] }, action: "notifications.create" } })).toBe(0);
+      expect(
+        await t.db.auditLog.count({
+          where: { actor: { in: [admin.email, operator.email] }, action: "notifications.create" },
+        }),
+      ).toBe(0);
 
-      const created = await call("POST", "/api/notifications", admin.token, { queue, kind: "slack", target: receiver.url });
-      expect(created).toMatchObject({ status: 201, json: { events: ["packet.opened", "packet.escalated", "packet.expiring", "run.needs_attention"], isSigned: false } });
+      const created = await call("POST", "/api/notifications", admin.token, {
+        queue,
+        kind: "slack",
+        target: receiver.url,
+      });
+      expect(created).toMatchObject({
+        status: 201,
+        json: {
+          events: ["packet.opened", "packet.escalated", "packet.expiring", "run.needs_attention"],
+          isSigned: false,
+        },
+      });
       expect(created.json).not.toHaveProperty("secret");
-      expect(await call("DELETE", `/api/notifications/${created.json.id}`, admin.token)).toMatchObject({ status: 200, json: { removed: created.json.id } });
+      expect(await call("DELETE", `/api/notifications/${created.json.id}`, admin.token)).toMatchObject({
+        status: 200,
+        json: { removed: created.json.id },
+      });
       expect((await call("DELETE", `/api/notifications/${created.json.id}`, admin.token)).status).toBe(404);
       expect((await call("DELETE", `/api/notifications/${created.json.id}`, operator.token)).status).toBe(403);
-      const audit = await t.db.auditLog.findMany({ where: { target: created.json.id }, orderBy: { at: "asc" }, select: { actor: true, action: true } });
-      expect(audit).toEqual([{ actor: admin.email, action: "notifications.create" }, { actor: admin.email, action: "notifications.delete" }]);
+      const audit = await t.db.auditLog.findMany({
+        where: { target: created.json.id },
+        orderBy: { at: "asc" },
+        select: { actor: true, action: true },
+      });
+      expect(audit).toEqual([
+        { actor: admin.email, action: "notifications.create" },
+        { actor: admin.email, action: "notifications.delete" },
+      ]);
 
       const { packet } = await waitingPacket(queue);
       await dispatcher().runOnce();

@@ -8,7 +8,11 @@ import { toolSandboxKey } from "../lib/sandbox/internal-key";
 import { shutdownTraceExport, withTraceExportFromEnv } from "../lib/telemetry";
 import { createTether } from "../lib/tether";
 
-const logger = { info() {}, warn: (msg: string, data?: object) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg: string, data?: object) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) };
+const logger = {
+  info() {},
+  warn: (msg: string, data?: object) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})),
+  error: (msg: string, data?: object) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})),
+};
 const { runtime } = createTether({
   db: createDb(process.env.DATABASE_URL),
   wrapStore: (store) => withTraceExportFromEnv(store, { logger }),

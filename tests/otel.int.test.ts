@@ -23,10 +23,22 @@ import { until } from "./support/until";
 // processes export: one trace under the caller's span, run → steps → model / tool / human-wait
 // spans, each span once, and no trace of the secret planted in the tool's arguments and results.
 
-type OtlpValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values: OtlpValue[] } };
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values: OtlpValue[] };
+};
 type OtlpSpan = {
-  traceId: string; spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string;
-  attributes?: Array<{ key: string; value: OtlpValue }>; events?: Array<{ name: string }>;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes?: Array<{ key: string; value: OtlpValue }>;
+  events?: Array<{ name: string }>;
 };
 type Span = OtlpSpan & { attrs: Record<string, unknown> };
 
@@ -52,25 +64,47 @@ async function startReceiver() {
   const spans = (): Span[] =>
     bodies.flatMap((body) =>
       (JSON.parse(body).resourceSpans ?? []).flatMap((rs: { scopeSpans?: Array<{ spans?: OtlpSpan[] }> }) =>
-        (rs.scopeSpans ?? []).flatMap((ss) => (ss.spans ?? []).map((s) => ({ ...s, attrs: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)])) }))),
+        (rs.scopeSpans ?? []).flatMap((ss) =>
+          (ss.spans ?? []).map((s) => ({
+            ...s,
+            attrs: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)])),
+          })),
+        ),
       ),
     );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, spans, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    spans,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 function spawnOtelWorker(env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "tests/otel-worker.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "tests/otel-worker.ts"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (err += d));
   const waitFor = async (text: string, ms = 60_000) => {
     let line: string | undefined;
-    await until(`the worker printed "${text}"\nstdout: ${out}\nstderr: ${err}`, () => {
-      if (child.exitCode !== null && !out.includes(text)) throw new Error(`the worker exited (${child.exitCode}) before "${text}"\nstdout: ${out}\nstderr: ${err}`);
-      line = out.split("\n").find((l) => l.includes(text));
-      return line !== undefined;
-    }, ms);
+    await until(
+      `the worker printed "${text}"\nstdout: ${out}\nstderr: ${err}`,
+      () => {
+        if (child.exitCode !== null && !out.includes(text))
+          throw new Error(`the worker exited (${child.exitCode}) before "${text}"\nstdout: ${out}\nstderr: ${err}`);
+        line = out.split("\n").find((l) => l.includes(text));
+        return line !== undefined;
+      },
+      ms,
+    );
     return line!;
   };
   return { child, waitFor };
@@ -108,12 +142,30 @@ describe.each(providers())("OpenTelemetry export across a crash and a person [%s
     await db.$disconnect();
   });
 
-  const call = async (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(server.url + path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (
+    method: string,
+    path: string,
+    token: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, json: await res.json() };
   };
-  const statusOf = async (runId: string) => (await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status;
-  const workerEnv = () => ({ DATABASE_URL: url, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "20", TETHER_SANDBOX_URL: `${server.url}/api/sandbox`, TETHER_SANDBOX: "1", TETHER_LEASE_MS: String(LEASE_MS) });
+  const statusOf = async (runId: string) =>
+    (await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status;
+  const workerEnv = () => ({
+    DATABASE_URL: url,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_BSP_SCHEDULE_DELAY: "20",
+    TETHER_SANDBOX_URL: `${server.url}/api/sandbox`,
+    TETHER_SANDBOX: "1",
+    TETHER_LEASE_MS: String(LEASE_MS),
+  });
 
   it("exports one trace under the caller's span: run → steps → model, tool and human-wait spans, each once, with no secret", async () => {
     const secret = `sk_live_${randomBytes(12).toString("hex")}`;
@@ -122,19 +174,35 @@ describe.each(providers())("OpenTelemetry export across a crash and a person [%s
     const caller = { traceId: randomBytes(16).toString("hex"), spanId: randomBytes(8).toString("hex") };
 
     // Worker A drives the run until the refund's intent is committed after the approval, then hangs there.
-    const a = spawnOtelWorker({ ...workerEnv(), TETHER_FAULT_AT: "after-intent", TETHER_FAULT_TOOL: "payments.refund" });
+    const a = spawnOtelWorker({
+      ...workerEnv(),
+      TETHER_FAULT_AT: "after-intent",
+      TETHER_FAULT_TOOL: "payments.refund",
+    });
     workers.push(a.child);
     await a.waitFor("READY");
-    const started = await call("POST", "/api/runs", operator, { agent: "refund-agent", input: { orderId: order.id, reason: `card ${secret}` } }, { traceparent: `00-${caller.traceId}-${caller.spanId}-01` });
+    const started = await call(
+      "POST",
+      "/api/runs",
+      operator,
+      { agent: "refund-agent", input: { orderId: order.id, reason: `card ${secret}` } },
+      { traceparent: `00-${caller.traceId}-${caller.spanId}-01` },
+    );
     expect(started.status).toBe(201);
     const runId: string = started.json.id;
     const ours = () => receiver.spans().filter((s) => s.traceId === caller.traceId);
 
     await until("the run waits for a person", async () => (await statusOf(runId)) === "WAITING_APPROVAL", 60_000);
     // The spans of the steps before the gate left worker A before it is killed (a kill loses only what was not sent yet).
-    await until("worker A sent the first steps", () => ours().filter((s) => s.attrs["tether.span"] === "step").length >= 3, 30_000);
+    await until(
+      "worker A sent the first steps",
+      () => ours().filter((s) => s.attrs["tether.span"] === "step").length >= 3,
+      30_000,
+    );
     const [packet] = (await call("GET", `/api/packets?status=pending&runId=${runId}`, operator)).json.packets;
-    expect((await call("POST", `/api/packets/${packet.id}/decision`, reviewer, { decision: "approve" })).status).toBe(200);
+    expect((await call("POST", `/api/packets/${packet.id}/decision`, reviewer, { decision: "approve" })).status).toBe(
+      200,
+    );
 
     await a.waitFor(`FAULT after-intent payments.refund ${runId}`);
     await kill(a.child);
@@ -156,30 +224,57 @@ describe.each(providers())("OpenTelemetry export across a crash and a person [%s
     const [root, ...extraRoots] = kind("run");
     expect(extraRoots).toEqual([]);
     expect(root).toMatchObject({ name: "invoke_agent refund-agent", parentSpanId: caller.spanId });
-    expect(root.attrs).toMatchObject({ "tether.run.id": runId, "tether.run.status": "COMPLETED", "gen_ai.operation.name": "invoke_agent" });
+    expect(root.attrs).toMatchObject({
+      "tether.run.id": runId,
+      "tether.run.status": "COMPLETED",
+      "gen_ai.operation.name": "invoke_agent",
+    });
 
     const steps = kind("step").sort((x, y) => Number(x.attrs["tether.step"]) - Number(y.attrs["tether.step"]));
     // read the order, read the history, assess, refund (the gate, the crash, the takeover), email, record, complete
     expect(steps.map((s) => s.attrs["tether.step"])).toEqual([0, 1, 2, 3, 4, 5, 6]);
     for (const step of steps) expect(step.parentSpanId).toBe(root.spanId);
-    for (const child of [...kind("model"), ...kind("tool"), ...kind("human_wait")]) expect(steps.map((s) => s.spanId)).toContain(child.parentSpanId);
+    for (const child of [...kind("model"), ...kind("tool"), ...kind("human_wait")])
+      expect(steps.map((s) => s.spanId)).toContain(child.parentSpanId);
     expect(spans.every((s) => s === root || byId.has(s.parentSpanId!))).toBe(true);
 
     expect(kind("model")).toHaveLength(steps.length); // one decision per step
     const tools = kind("tool");
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["execute_tool orders.get", "execute_tool orders.history", "execute_tool payments.refund", "execute_tool mail.send"]));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        "execute_tool orders.get",
+        "execute_tool orders.history",
+        "execute_tool payments.refund",
+        "execute_tool mail.send",
+      ]),
+    );
     const refund = tools.find((t) => t.name === "execute_tool payments.refund")!;
     const step3 = steps[3];
     expect(refund.parentSpanId).toBe(step3.spanId);
     // The call after the takeover: the second attempt of the committed intent, under its key.
-    expect(refund.attrs).toMatchObject({ "gen_ai.tool.name": "payments.refund", "tether.tool.attempt": 2, "tether.tool.idempotency_key": expect.any(String), "tether.tool.semantics": "idempotent" });
-    expect(refund.attrs["gen_ai.tool.call.arguments"]).toBe(JSON.stringify({ orderId: "string", amountCents: "number", cardLast4: "string", currency: "string" }));
+    expect(refund.attrs).toMatchObject({
+      "gen_ai.tool.name": "payments.refund",
+      "tether.tool.attempt": 2,
+      "tether.tool.idempotency_key": expect.any(String),
+      "tether.tool.semantics": "idempotent",
+    });
+    expect(refund.attrs["gen_ai.tool.call.arguments"]).toBe(
+      JSON.stringify({ orderId: "string", amountCents: "number", cardLast4: "string", currency: "string" }),
+    );
 
     const [wait, ...extraWaits] = kind("human_wait");
     expect(extraWaits).toEqual([]);
-    const decided = await db.decisionPacket.findUniqueOrThrow({ where: { id: packet.id }, select: { decidedBy: true } });
+    const decided = await db.decisionPacket.findUniqueOrThrow({
+      where: { id: packet.id },
+      select: { decidedBy: true },
+    });
     expect(wait).toMatchObject({ name: "await_decision payments.refund", parentSpanId: step3.spanId });
-    expect(wait.attrs).toMatchObject({ "tether.gate.packet_id": packet.id, "tether.gate.decision": "approve", "tether.gate.reviewer": decided.decidedBy, "tether.gate.queue": "refunds" });
+    expect(wait.attrs).toMatchObject({
+      "tether.gate.packet_id": packet.id,
+      "tether.gate.decision": "approve",
+      "tether.gate.reviewer": decided.decidedBy,
+      "tether.gate.queue": "refunds",
+    });
     expect(BigInt(wait.endTimeUnixNano)).toBeLessThanOrEqual(BigInt(refund.startTimeUnixNano) + 1_000_000n);
 
     // Not in any attribute, event or name of anything sent (the planted value was in the input, a tool's result and a tool's arguments).

@@ -29,7 +29,10 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     t = createTestRuntime(url, { clock, agents, tools: worldTools(world.url) });
     deps = { store: t.store, db: t.db, findTool: (name) => findTool(t.runtime.context, name) };
   });
-  afterAll(async () => { await t.close(); await world.close(); });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+  });
 
   const drain = () => t.runtime.createWorker().drain();
   async function waitingRefund(opts: { amountCents?: number; rule?: Record<string, unknown> } = {}) {
@@ -44,20 +47,37 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     return { agent, runId: run.id, orderId, packet };
   }
   /** The inbox page of one agent's packets (other tests' packets share the database). */
-  const inboxOf = async (agent: string) => (await findInboxPage(t.db, { filters: parseInboxFilters({ agent }), me: "me@example.com" }, deps.findTool)).items;
+  const inboxOf = async (agent: string) =>
+    (await findInboxPage(t.db, { filters: parseInboxFilters({ agent }), me: "me@example.com" }, deps.findTool)).items;
   async function createUser(role: string, disabled = false) {
     const email = `${uid(role)}@example.com`;
-    await t.db.user.create({ data: { id: `usr_${randomUUID()}`, email, role, disabledAt: disabled ? new Date() : null } });
+    await t.db.user.create({
+      data: { id: `usr_${randomUUID()}`, email, role, disabledAt: disabled ? new Date() : null },
+    });
     return email;
   }
 
   it("lists a pending packet as an inbox item with its agent, tool traits, impact level and queue", async () => {
     const { agent, packet } = await waitingRefund();
     const item = (await inboxOf(agent.slug)).find((i) => i.id === packet.id);
-    expect(item).toMatchObject({ agent: agent.slug, tool: "payments.refund", capability: "execute", semantics: "idempotent", impactLevel: "high", queue: "refunds", assignee: null, digest: packet.digest, impact: "refunds $240.00 on order " + (packet.args as { orderId: string }).orderId });
+    expect(item).toMatchObject({
+      agent: agent.slug,
+      tool: "payments.refund",
+      capability: "execute",
+      semantics: "idempotent",
+      impactLevel: "high",
+      queue: "refunds",
+      assignee: null,
+      digest: packet.digest,
+      impact: "refunds $240.00 on order " + (packet.args as { orderId: string }).orderId,
+    });
     expect(typeof item!.createdAt).toBe("string");
     const view = await getPacketView(packet.id, deps);
-    expect(view).toMatchObject({ impactLevel: "high", run: { status: "WAITING_APPROVAL", agent: agent.slug }, argsSchema: { type: "object", required: ["orderId", "amountCents"] } });
+    expect(view).toMatchObject({
+      impactLevel: "high",
+      run: { status: "WAITING_APPROVAL", agent: agent.slug },
+      argsSchema: { type: "object", required: ["orderId", "amountCents"] },
+    });
     expect(await getPacketView("pkt_missing", deps)).toBeNull();
   });
 
@@ -71,7 +91,11 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     expect((await findDeciders(deps)).map((d) => d.email)).toContain(reviewer);
     expect((await findDeciders(deps)).map((d) => d.email)).not.toContain(disabled);
 
-    const assign = (assignee: string | null) => assignInboxPacket({ isDecider: (e) => isDecider(e, deps), assignPacket: (o) => t.runtime.assignPacket(o) }, { packetId: packet.id, assignee, by: "lead@example.com" });
+    const assign = (assignee: string | null) =>
+      assignInboxPacket(
+        { isDecider: (e) => isDecider(e, deps), assignPacket: (o) => t.runtime.assignPacket(o) },
+        { packetId: packet.id, assignee, by: "lead@example.com" },
+      );
     const before = await countPendingPackets(reviewer, deps);
     expect(before.mine).toBe(0);
     expect(before.pending).toBeGreaterThanOrEqual(1);
@@ -91,9 +115,16 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     const b = await waitingRefund();
     const c = await waitingRefund();
     const d = await waitingRefund();
-    await t.runtime.decidePacket({ packetId: b.packet.id, reviewer: "other@example.com", input: { decision: "reject", reason: "no" } });
+    await t.runtime.decidePacket({
+      packetId: b.packet.id,
+      reviewer: "other@example.com",
+      input: { decision: "reject", reason: "no" },
+    });
     const bulk = (packets: Array<{ packetId: string; digest: string }>) =>
-      decidePacketsTogether({ getPacket: (id) => t.store.getPacket(id), decidePacket: t.runtime.decidePacket }, { input: { decision: "approve", packets }, reviewer: "rita@example.com" });
+      decidePacketsTogether(
+        { getPacket: (id) => t.store.getPacket(id), decidePacket: t.runtime.decidePacket },
+        { input: { decision: "approve", packets }, reviewer: "rita@example.com" },
+      );
     const results = await bulk([
       { packetId: a.packet.id, digest: a.packet.digest },
       { packetId: b.packet.id, digest: b.packet.digest },
@@ -102,7 +133,12 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     ]);
     expect(results).toEqual([
       { packetId: a.packet.id, ok: true, status: "APPROVED", runId: a.runId },
-      { packetId: b.packet.id, ok: false, code: "PACKET_ALREADY_DECIDED", message: expect.stringContaining("rejected") },
+      {
+        packetId: b.packet.id,
+        ok: false,
+        code: "PACKET_ALREADY_DECIDED",
+        message: expect.stringContaining("rejected"),
+      },
       { packetId: c.packet.id, ok: false, code: "APPROVAL_MISMATCH", message: expect.any(String) },
       { packetId: d.packet.id, ok: true, status: "APPROVED", runId: d.runId },
     ]);
@@ -121,7 +157,20 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     await drain();
     const [deploy] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
     await expectError(
-      decidePacketsTogether({ getPacket: (id) => t.store.getPacket(id), decidePacket: t.runtime.decidePacket }, { input: { decision: "reject", reason: "x", packets: [{ packetId: refund.packet.id, digest: refund.packet.digest }, { packetId: deploy.id, digest: deploy.digest }] }, reviewer: "rita@example.com" }),
+      decidePacketsTogether(
+        { getPacket: (id) => t.store.getPacket(id), decidePacket: t.runtime.decidePacket },
+        {
+          input: {
+            decision: "reject",
+            reason: "x",
+            packets: [
+              { packetId: refund.packet.id, digest: refund.packet.digest },
+              { packetId: deploy.id, digest: deploy.digest },
+            ],
+          },
+          reviewer: "rita@example.com",
+        },
+      ),
       "INVALID_INPUT",
     );
     expect((await t.store.getPacket(deploy.id))!.status).toBe("PENDING");
@@ -130,7 +179,11 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
   it("history: who decided, how long the packet waited, and what the run did next", async () => {
     const { packet } = await waitingRefund();
     clock.advance(90_000);
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "reject", reason: "duplicate request" } });
+    await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: "rita@example.com",
+      input: { decision: "reject", reason: "duplicate request" },
+    });
     await drain();
     // Other test files decide packets in the same database at the same time: find ours by paging the
     // reviewer's history (tests/decision-history.int.test.ts checks paging and filters on data of its own).
@@ -142,7 +195,16 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
       if (!page.olderCursor) break;
       cursor = page.olderCursor;
     }
-    expect(entry).toMatchObject({ packet: { id: packet.id, status: "REJECTED", decidedBy: "rita@example.com", decision: { reason: "duplicate request" } }, waitedMs: 90_000, run: { status: "COMPLETED" } });
+    expect(entry).toMatchObject({
+      packet: {
+        id: packet.id,
+        status: "REJECTED",
+        decidedBy: "rita@example.com",
+        decision: { reason: "duplicate request" },
+      },
+      waitedMs: 90_000,
+      run: { status: "COMPLETED" },
+    });
     expect(entry!.next.map((e) => e.type)).toContain("run.status");
     expect(entry!.next.map((e) => e.type)).not.toContain("gate.decided");
   });
@@ -150,12 +212,22 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
   it("the runtime refuses a packet past its deadline with PACKET_EXPIRED, before and after the worker expires it", async () => {
     const { packet } = await waitingRefund({ rule: { ttlSeconds: 60, onExpire: "reject" } });
     clock.advance(61_000);
-    const early = await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } }), "PACKET_EXPIRED");
+    const early = await expectError(
+      t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } }),
+      "PACKET_EXPIRED",
+    );
     expect(early.userMessage).toMatch(/expired/);
     expect((await t.store.getPacket(packet.id))!.status).toBe("PENDING");
     await drain();
     expect((await t.store.getPacket(packet.id))!.status).toBe("EXPIRED");
-    await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "reject", reason: "late" } }), "PACKET_EXPIRED");
+    await expectError(
+      t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "reject", reason: "late" },
+      }),
+      "PACKET_EXPIRED",
+    );
   });
 
   it("a packet that went stale answers PACKET_STALE, naming what changed", async () => {
@@ -164,7 +236,10 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     world.orders.set(orderId, { id: orderId, amountCents: 18_000, status: "partially_refunded" });
     await drain();
     expect((await t.store.getPacket(packet.id))!.status).toBe("STALE");
-    const error = await expectError(t.runtime.decidePacket({ packetId: packet.id, reviewer: "tom@example.com", input: { decision: "approve" } }), "PACKET_STALE");
+    const error = await expectError(
+      t.runtime.decidePacket({ packetId: packet.id, reviewer: "tom@example.com", input: { decision: "approve" } }),
+      "PACKET_STALE",
+    );
     expect(error.userMessage).toMatch(/order/);
   });
 });

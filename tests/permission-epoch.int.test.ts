@@ -10,14 +10,17 @@ import { startWorld, type World } from "./support/world";
 
 describe.each(providers())("a permission changed between the check and the intent [%s]", (_provider, url) => {
   let world: World;
-  beforeAll(async () => { world = await startWorld(); });
+  beforeAll(async () => {
+    world = await startWorld();
+  });
   afterAll(() => world.close());
 
   it("the refund checked as allowed is not made once the rule is revoked before its intent commits; the run reads the new rule", async () => {
     const agent = refundAgent(uid("epoch-refund"));
     let revoke: (() => Promise<void>) | null = null;
     const t = createTestRuntime(url, {
-      agents: [agent], tools: worldTools(world.url),
+      agents: [agent],
+      tools: worldTools(world.url),
       // "before-intent" comes after the permission check and before the intent's commit.
       onFaultPoint: async (point, info) => {
         if (point === "before-intent" && info.tool === "payments.refund" && revoke) {
@@ -29,10 +32,20 @@ describe.each(providers())("a permission changed between the check and the inten
     });
     try {
       await grant(t.runtime, agent);
-      const [refundRule] = (await t.runtime.permissions.list(agent.slug)).filter((r) => r.agent === agent.slug && r.tool === "payments.refund");
-      revoke = async () => { await t.runtime.permissions.put({ agent: agent.slug, tool: "payments.refund", effect: "deny" }, { by: "admin@test", expectedVersion: refundRule.version }); };
+      const [refundRule] = (await t.runtime.permissions.list(agent.slug)).filter(
+        (r) => r.agent === agent.slug && r.tool === "payments.refund",
+      );
+      revoke = async () => {
+        await t.runtime.permissions.put(
+          { agent: agent.slug, tool: "payments.refund", effect: "deny" },
+          { by: "admin@test", expectedVersion: refundRule.version },
+        );
+      };
       world.orders.set("ord-epoch", { id: "ord-epoch", amountCents: 700, status: "paid" });
-      const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId: "ord-epoch", email: "e@example.com" } });
+      const { run } = await t.runtime.startRun({
+        agent: agent.slug,
+        input: { orderId: "ord-epoch", email: "e@example.com" },
+      });
       await t.runtime.createWorker().drain();
 
       expect(revoke).toBeNull(); // the change was made at that instant
@@ -40,7 +53,9 @@ describe.each(providers())("a permission changed between the check and the inten
       const done = await t.runtime.getRun(run.id);
       expect(done.status).toBe("COMPLETED");
       expect(done.state.output).toMatchObject({ refunded: false });
-      const checks = (await t.store.listEvents(run.id)).filter((e) => e.type === "permission.checked" && e.data.tool === "payments.refund");
+      const checks = (await t.store.listEvents(run.id)).filter(
+        (e) => e.type === "permission.checked" && e.data.tool === "payments.refund",
+      );
       expect(checks.map((e) => e.data.effect)).toEqual(["deny"]); // the allowed check was never written; the second read the new rule
       expect(await t.store.listIntents(run.id)).toEqual([]);
     } finally {

@@ -15,8 +15,12 @@ describe.each(providers())("a read whose permission is revoked before its result
     let calls = 0;
     let revoke: (() => Promise<void>) | null = null;
     const readTool: ToolDefinition<{ id: string }> = {
-      name: uid("records.get"), description: "reads a record", capability: "read", semantics: "pure-read",
-      input: z.object({ id: z.string() }), impact: ({ id }) => `read ${id}`,
+      name: uid("records.get"),
+      description: "reads a record",
+      capability: "read",
+      semantics: "pure-read",
+      input: z.object({ id: z.string() }),
+      impact: ({ id }) => `read ${id}`,
       run: async ({ id }) => {
         calls++;
         const go = revoke;
@@ -25,11 +29,23 @@ describe.each(providers())("a read whose permission is revoked before its result
         return { id, secret: "s3cret" };
       },
     };
-    const agent = scriptedAgent(uid("fence-read"), [readTool.name], [{ kind: "call", tool: readTool.name, args: { id: "r1" }, resultKey: "record", evidence: [] }]);
+    const agent = scriptedAgent(
+      uid("fence-read"),
+      [readTool.name],
+      [{ kind: "call", tool: readTool.name, args: { id: "r1" }, resultKey: "record", evidence: [] }],
+    );
     const worker = createTestRuntime(url, { agents: [agent], tools: [readTool] });
     try {
-      const rule = await admin.runtime.permissions.put({ agent: agent.slug, tool: readTool.name, effect: "allow" }, { by: "admin@test" });
-      revoke = async () => { await admin.runtime.permissions.put({ agent: agent.slug, tool: readTool.name, effect: "deny" }, { by: "admin@test", expectedVersion: rule.version }); };
+      const rule = await admin.runtime.permissions.put(
+        { agent: agent.slug, tool: readTool.name, effect: "allow" },
+        { by: "admin@test" },
+      );
+      revoke = async () => {
+        await admin.runtime.permissions.put(
+          { agent: agent.slug, tool: readTool.name, effect: "deny" },
+          { by: "admin@test", expectedVersion: rule.version },
+        );
+      };
       const { run } = await worker.runtime.startRun({ agent: agent.slug, input: {} });
       await worker.runtime.createWorker().drain();
 

@@ -10,15 +10,25 @@ import { createTestRuntime, manualClock, providers, uid } from "./support/runtim
 describe.each(providers())("policy errors [%s]", (_provider, url) => {
   const clock = manualClock();
   let t: ReturnType<typeof createTestRuntime>;
-  beforeAll(() => { t = createTestRuntime(url, { clock, maxPolicyAttempts: 3, policyRetryBaseMs: 1000 }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(() => {
+    t = createTestRuntime(url, { clock, maxPolicyAttempts: 3, policyRetryBaseMs: 1000 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
   const drain = () => t.runtime.createWorker().drain();
 
   /** A run of an agent whose policy throws while `down()` says so, then completes. */
   async function startFlaky(down: () => boolean) {
     let calls = 0;
     const agent: AgentDefinition = {
-      slug: uid("flaky"), version: "1", name: "flaky", description: "its model provider is down sometimes", instructions: "Complete.", input: z.unknown(), tools: [],
+      slug: uid("flaky"),
+      version: "1",
+      name: "flaky",
+      description: "its model provider is down sometimes",
+      instructions: "Complete.",
+      input: z.unknown(),
+      tools: [],
       policy: {
         async decide() {
           calls++;
@@ -51,7 +61,9 @@ describe.each(providers())("policy errors [%s]", (_provider, url) => {
     await drain();
     run = await t.runtime.getRun(runId);
     expect(run).toMatchObject({ status: "COMPLETED", state: { output: { done: true }, policyFailures: 0 } });
-    const errors = (await t.store.listEvents(runId)).filter((e) => e.type === "policy.error").map((e) => e.data.attempt);
+    const errors = (await t.store.listEvents(runId))
+      .filter((e) => e.type === "policy.error")
+      .map((e) => e.data.attempt);
     expect(errors).toEqual([1, 2]);
   });
 
@@ -66,7 +78,9 @@ describe.each(providers())("policy errors [%s]", (_provider, url) => {
     expect(parked).toMatchObject({ status: "NEEDS_ATTENTION", wakeAt: null, state: { policyFailures: 0 } });
     const view = await t.runtime.recoveryView(runId);
     expect(view.mayHaveHappened).toEqual([]);
-    expect(view.safeNext).toEqual([expect.objectContaining({ action: "resume", description: expect.stringMatching(/policy kept failing .*503/) })]);
+    expect(view.safeNext).toEqual([
+      expect.objectContaining({ action: "resume", description: expect.stringMatching(/policy kept failing .*503/) }),
+    ]);
     expect(calls()).toBe(3);
 
     await drain(); // nobody resumed it: no worker asks the policy again

@@ -22,7 +22,11 @@ describe.runIf(inject("postgresUrl"))("limits across two console processes [post
   beforeAll(async () => {
     database = createPostgres(`tether_replicas_${process.pid}_${Date.now()}`)!;
     db = createDb(database.url);
-    const env = { DATABASE_URL: database.url, TETHER_RATE_LIMIT: `${RATE.perSecond},${RATE.burst}`, TETHER_MAX_QUEUED_RUNS: String(CAP) };
+    const env = {
+      DATABASE_URL: database.url,
+      TETHER_RATE_LIMIT: `${RATE.perSecond},${RATE.burst}`,
+      TETHER_MAX_QUEUED_RUNS: String(CAP),
+    };
     consoles = await Promise.all([spawnConsole(env), spawnConsole(env)]);
   });
   afterAll(async () => {
@@ -32,7 +36,11 @@ describe.runIf(inject("postgresUrl"))("limits across two console processes [post
   });
 
   const call = async (base: string, method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(base + path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + path, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     await res.arrayBuffer();
     return { status: res.status, retryAfter: res.headers.get("retry-after") };
   };
@@ -40,7 +48,8 @@ describe.runIf(inject("postgresUrl"))("limits across two console processes [post
   it("a client alternating between the two meets the limit once, after the burst, and on both", async () => {
     const person = await createPersonWithToken(db, { role: "operator", scopes: ["runs:read"] });
     const answers = [];
-    for (let i = 0; i < RATE.burst * 2; i++) answers.push(await call(consoles[i % 2].url, "GET", "/api/runs?limit=1", person.token));
+    for (let i = 0; i < RATE.burst * 2; i++)
+      answers.push(await call(consoles[i % 2].url, "GET", "/api/runs?limit=1", person.token));
     const statuses = answers.map((a) => a.status);
     // Counted in each process's memory this would be ten 200s (five a process).
     expect(statuses).toEqual([...Array<number>(RATE.burst).fill(200), ...Array<number>(RATE.burst).fill(429)]);
@@ -51,11 +60,29 @@ describe.runIf(inject("postgresUrl"))("limits across two console processes [post
 
   it("starts racing on both processes never pass the agent's queued-runs cap", async () => {
     // One person per start, so the rate limit is not what refuses them.
-    const people = await Promise.all(Array.from({ length: 20 }, () => createPersonWithToken(db, { role: "operator", scopes: ["runs:write"] })));
+    const people = await Promise.all(
+      Array.from({ length: 20 }, () => createPersonWithToken(db, { role: "operator", scopes: ["runs:write"] })),
+    );
     // Both processes warm (route modules loaded, engine built), so their starts overlap in time.
-    for (const c of consoles) expect((await call(c.url, "POST", "/api/runs", people[0].token, { agent: "refund-agent", input: {}, idempotencyKey: "warm-up" })).status).toBeLessThan(500);
+    for (const c of consoles)
+      expect(
+        (
+          await call(c.url, "POST", "/api/runs", people[0].token, {
+            agent: "refund-agent",
+            input: {},
+            idempotencyKey: "warm-up",
+          })
+        ).status,
+      ).toBeLessThan(500);
     await db.run.deleteMany({ where: { idempotencyKey: "warm-up" } });
-    const answers = await Promise.all(people.map((p, i) => call(consoles[i % 2].url, "POST", "/api/runs", p.token, { agent: "refund-agent", input: { orderId: `ord_${i}` } })));
+    const answers = await Promise.all(
+      people.map((p, i) =>
+        call(consoles[i % 2].url, "POST", "/api/runs", p.token, {
+          agent: "refund-agent",
+          input: { orderId: `ord_${i}` },
+        }),
+      ),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([...Array<number>(CAP).fill(201), ...Array<number>(20 - CAP).fill(429)]);
     expect(await db.run.count({ where: { agentSlug: "refund-agent", status: "QUEUED" } })).toBe(CAP);

@@ -10,18 +10,27 @@ describe.each(providers())("replay of a run that spawned a child [%s]", (_provid
   const reviewerSlug = uid("reviewer");
   const deskSlug = uid("desk");
   const reviewer = defineAgent({
-    slug: reviewerSlug, description: "Reviews", instructions: "Approve it.", input: z.object({ orderId: z.string() }), tools: [],
+    slug: reviewerSlug,
+    description: "Reviews",
+    instructions: "Approve it.",
+    input: z.object({ orderId: z.string() }),
+    tools: [],
     policy: ({ input }) => ({ kind: "complete", output: { orderId: input.orderId, approved: true } }),
   });
-  const desk = (changed: boolean) => defineAgent({
-    slug: deskSlug, description: "Asks the reviewer first", instructions: "Have it reviewed.", input: z.object({ orderId: z.string() }), tools: [],
-    spawns: [reviewerSlug],
-    policy: ({ input, state }) => {
-      const review = childResult(state, reviewerSlug);
-      if (!review) return spawn(reviewerSlug, { orderId: input.orderId });
-      return { kind: "complete", output: changed ? { orderId: input.orderId, approved: false } : review.output };
-    },
-  });
+  const desk = (changed: boolean) =>
+    defineAgent({
+      slug: deskSlug,
+      description: "Asks the reviewer first",
+      instructions: "Have it reviewed.",
+      input: z.object({ orderId: z.string() }),
+      tools: [],
+      spawns: [reviewerSlug],
+      policy: ({ input, state }) => {
+        const review = childResult(state, reviewerSlug);
+        if (!review) return spawn(reviewerSlug, { orderId: input.orderId });
+        return { kind: "complete", output: changed ? { orderId: input.orderId, approved: false } : review.output };
+      },
+    });
 
   it("the unchanged agent replays the same from the recorded child's outcome; a changed one differs", async () => {
     const t = createTestRuntime(url, { agents: [desk(false).definition, reviewer.definition] });
@@ -32,7 +41,8 @@ describe.each(providers())("replay of a run that spawned a child [%s]", (_provid
       expect(recorded.status).toBe("COMPLETED");
       expect(recorded.state.output).toEqual({ orderId: "ord_r1", approved: true });
 
-      const replay = (agent: ReturnType<typeof desk>) => replayAgentRuns({ source: t.store, agent, tools: [], selection: { runIds: [run.id] } });
+      const replay = (agent: ReturnType<typeof desk>) =>
+        replayAgentRuns({ source: t.store, agent, tools: [], selection: { runIds: [run.id] } });
       const same = await replay(desk(false));
       expect(same.runs.map((r) => [r.verdict, r.replayedStatus])).toEqual([["same", "COMPLETED"]]);
       expect(same.ok).toBe(true);

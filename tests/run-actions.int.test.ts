@@ -22,7 +22,11 @@ describe.each(providers())("run actions [%s]", (_provider, url) => {
   beforeAll(() => {
     process.env.DATABASE_URL = url; // the runtime's composition root follows it
     db = createDb(url);
-    setActionEnvironment({ getUser: async () => session, getDb: () => db, revalidatePath: (p) => void revalidated.push(p) });
+    setActionEnvironment({
+      getUser: async () => session,
+      getDb: () => db,
+      revalidatePath: (p) => void revalidated.push(p),
+    });
   });
   afterAll(async () => {
     setActionEnvironment(null);
@@ -33,7 +37,9 @@ describe.each(providers())("run actions [%s]", (_provider, url) => {
     getRuntime().context.agents.set(agent.slug, agent);
     return agent;
   }
-  async function startRun(decisions: Parameters<typeof scriptedAgent>[2] = [{ kind: "record", facts: [{ key: "k", value: 1 }] }]) {
+  async function startRun(
+    decisions: Parameters<typeof scriptedAgent>[2] = [{ kind: "record", facts: [{ key: "k", value: 1 }] }],
+  ) {
     const agent = register(scriptedAgent(uid("ops"), [], decisions));
     return (await getRuntime().startRun({ agent: agent.slug, input: {} })).run;
   }
@@ -60,11 +66,19 @@ describe.each(providers())("run actions [%s]", (_provider, url) => {
     const run = await startRun();
     session = operator;
     revalidated.length = 0;
-    expect(await cancelRunAction({ runId: run.id, reason: "wrong customer" })).toEqual({ ok: true, data: { runId: run.id, status: "CANCELLED" } });
+    expect(await cancelRunAction({ runId: run.id, reason: "wrong customer" })).toEqual({
+      ok: true,
+      data: { runId: run.id, status: "CANCELLED" },
+    });
     expect(revalidated).toEqual([`/runs/${run.id}`, "/runs"]);
     const events = await getRuntime().store.listEvents(run.id);
-    expect(events.find((e) => e.type === "run.cancelled")?.data).toEqual({ by: operator.email, reason: "wrong customer" });
-    expect(await findAuditLog(db, { target: run.id })).toEqual([expect.objectContaining({ actor: operator.email, action: "runs.cancel" })]);
+    expect(events.find((e) => e.type === "run.cancelled")?.data).toEqual({
+      by: operator.email,
+      reason: "wrong customer",
+    });
+    expect(await findAuditLog(db, { target: run.id })).toEqual([
+      expect.objectContaining({ actor: operator.email, action: "runs.cancel" }),
+    ]);
     expect(await cancelRunAction({ runId: run.id })).toMatchObject({ ok: false, code: "RUN_NOT_WAITING" });
     expect(await findAuditLog(db, { target: run.id })).toHaveLength(1); // the refused second cancel changed nothing, so audited nothing
   });
@@ -84,15 +98,23 @@ describe.each(providers())("run actions [%s]", (_provider, url) => {
 
   it("an operator retries a failed run and resumes a run that needed attention", async () => {
     let hasFailed = false;
-    const run = await startRun([() => (hasFailed ? { kind: "complete", output: 1 } : ((hasFailed = true), { kind: "fail", reason: "flaky" }))]);
+    const run = await startRun([
+      () => (hasFailed ? { kind: "complete", output: 1 } : ((hasFailed = true), { kind: "fail", reason: "flaky" })),
+    ]);
     await getRuntime().createWorker().drain();
     session = operator;
-    expect(await retryRunAction({ runId: run.id, reason: "try again" })).toEqual({ ok: true, data: { runId: run.id, status: "QUEUED" } });
+    expect(await retryRunAction({ runId: run.id, reason: "try again" })).toEqual({
+      ok: true,
+      data: { runId: run.id, status: "QUEUED" },
+    });
     expect(await retryRunAction({ runId: run.id })).toMatchObject({ ok: false, code: "RUN_NOT_WAITING" });
 
     const parked = await startRun();
     await getRuntime().store.transitionRun({ runId: parked.id, from: ["QUEUED"], to: "NEEDS_ATTENTION", events: [] });
-    expect(await resumeRunAction({ runId: parked.id })).toEqual({ ok: true, data: { runId: parked.id, status: "QUEUED" } });
+    expect(await resumeRunAction({ runId: parked.id })).toEqual({
+      ok: true,
+      data: { runId: parked.id, status: "QUEUED" },
+    });
     expect((await findAuditLog(db, { target: parked.id })).map((r) => r.action)).toEqual(["runs.resume"]);
   });
 
@@ -109,7 +131,10 @@ describe.each(providers())("run actions [%s]", (_provider, url) => {
       expect.objectContaining({ actor: operator.email, data: { checkpointSeq: 1, forkId: forked.id } }),
     ]);
     expect(await forkRunAction({ runId: run.id, checkpointSeq: 999 })).toMatchObject({ ok: false, code: "NOT_FOUND" });
-    expect(await forkRunAction({ runId: run.id, checkpointSeq: 0 })).toMatchObject({ ok: false, code: "INVALID_INPUT" });
+    expect(await forkRunAction({ runId: run.id, checkpointSeq: 0 })).toMatchObject({
+      ok: false,
+      code: "INVALID_INPUT",
+    });
     expect(await findAuditLog(db, { target: run.id, action: "runs.fork" })).toHaveLength(1);
   });
 });

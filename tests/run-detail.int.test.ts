@@ -17,19 +17,54 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
     process.env.DATABASE_URL = url; // getRunDetail goes through the runtime's composition root, which follows it
     db = createDb(url);
   });
-  afterAll(async () => { await db.$disconnect(); });
+  afterAll(async () => {
+    await db.$disconnect();
+  });
 
-  const goodState = JSON.stringify(initialState({ agent: { slug: "detail-agent", version: "1", instructionsHash: "h" }, instructions: "", input: null }));
+  const goodState = JSON.stringify(
+    initialState({
+      agent: { slug: "detail-agent", version: "1", instructionsHash: "h" },
+      instructions: "",
+      input: null,
+    }),
+  );
   /** A state one step on from goodState, with a plan step, so each checkpoint's state is told apart. */
-  const stepOneState = JSON.stringify({ ...JSON.parse(goodState), step: 1, plan: [{ id: "p1", title: "Look the order up", status: "done" }] });
+  const stepOneState = JSON.stringify({
+    ...JSON.parse(goodState),
+    step: 1,
+    plan: [{ id: "p1", title: "Look the order up", status: "done" }],
+  });
 
   async function insertRun(state: string) {
     const id = uid("run_detail");
     await db.run.create({
       data: {
-        id, agentSlug: "detail-agent", agentVersion: "1", status: "FAILED", error: "unreadable state: facts", input: "{}", state, stateSeq: 2, eventSeq: 1,
-        checkpoints: { create: [{ seq: 1, step: 0, state: goodState }, { seq: 2, step: 1, state }] },
-        events: { create: [{ seq: 1, type: "run.status", step: -1, data: JSON.stringify({ from: "RUNNING", to: "FAILED", error: "unreadable state: facts" }), at: new Date() }] },
+        id,
+        agentSlug: "detail-agent",
+        agentVersion: "1",
+        status: "FAILED",
+        error: "unreadable state: facts",
+        input: "{}",
+        state,
+        stateSeq: 2,
+        eventSeq: 1,
+        checkpoints: {
+          create: [
+            { seq: 1, step: 0, state: goodState },
+            { seq: 2, step: 1, state },
+          ],
+        },
+        events: {
+          create: [
+            {
+              seq: 1,
+              type: "run.status",
+              step: -1,
+              data: JSON.stringify({ from: "RUNNING", to: "FAILED", error: "unreadable state: facts" }),
+              at: new Date(),
+            },
+          ],
+        },
       },
     });
     return id;
@@ -44,7 +79,10 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
     expect(detail.run).toMatchObject({ id, status: "FAILED", error: "unreadable state: facts" });
     expect(detail.stateError).toMatch(/^state does not match its schema \(facts: /); // where it fails, for the operator
     expect(detail.storedState).toBe(stored);
-    expect(detail.checkpoints.map((c) => [c.seq, c.step])).toEqual([[1, 0], [2, 1]]);
+    expect(detail.checkpoints.map((c) => [c.seq, c.step])).toEqual([
+      [1, 0],
+      [2, 1],
+    ]);
     expect(detail.trace.events.map((e) => e.type)).toEqual(["run.status"]);
     expect(await db.run.findUniqueOrThrow({ where: { id }, select: { state: true } })).toEqual({ state: stored }); // nothing rewritten
   });
@@ -55,7 +93,13 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
     expect(detail?.kind).toBe("readable");
     if (detail?.kind !== "readable") return;
     expect(detail.shownCheckpoint).toBeNull();
-    expect(detail.snapshot).toMatchObject({ runId: id, status: "FAILED", stateSeq: 2, state: { step: 1 }, hasOlderCheckpoints: false });
+    expect(detail.snapshot).toMatchObject({
+      runId: id,
+      status: "FAILED",
+      stateSeq: 2,
+      state: { step: 1 },
+      hasOlderCheckpoints: false,
+    });
     expect(detail.snapshot.recovery).toMatchObject({ runId: id, status: "FAILED", mayHaveHappened: [] });
     expect(detail.snapshot.checkpoints).toEqual([
       { seq: 1, step: 0, createdAt: expect.any(String) },
@@ -78,13 +122,23 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
 
     const missing = await getRunDetail(id, { checkpoint: 9, compareFrom: 1, compareTo: 9 });
     if (missing?.kind !== "readable") throw new Error("expected a readable run");
-    expect(missing).toMatchObject({ isCheckpointMissing: true, shownCheckpoint: null, compare: null, snapshot: { state: { step: 1 } } });
+    expect(missing).toMatchObject({
+      isCheckpointMissing: true,
+      shownCheckpoint: null,
+      compare: null,
+      snapshot: { state: { step: 1 } },
+    });
   });
 
   it("the live page's snapshot: with or without the current state; NOT_FOUND and INVALID_STATE say why not", async () => {
     const id = await insertRun(stepOneState);
     const withState = await getRunSnapshot(id, { withState: true });
-    expect(withState).toMatchObject({ runId: id, stateSeq: 2, state: { step: 1 }, checkpoints: [{ seq: 1 }, { seq: 2 }] });
+    expect(withState).toMatchObject({
+      runId: id,
+      stateSeq: 2,
+      state: { step: 1 },
+      checkpoints: [{ seq: 1 }, { seq: 2 }],
+    });
     expect(withState.checkpoints[0]).not.toHaveProperty("state");
     expect((await getRunSnapshot(id, { withState: false })).state).toBeNull();
     await expectError(getRunSnapshot(uid("missing"), { withState: true }), "NOT_FOUND");
@@ -96,11 +150,31 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
     const CHECKPOINTS = 120;
     async function insertLongRun(status: "COMPLETED" | "RUNNING") {
       const id = uid("run_long");
-      await db.run.create({ data: { id, agentSlug: "detail-agent", agentVersion: "1", status, input: "{}", state: goodState, stateSeq: CHECKPOINTS, eventSeq: EVENTS } });
-      await db.traceEvent.createMany({
-        data: Array.from({ length: EVENTS }, (_, i) => ({ runId: id, seq: i + 1, step: Math.floor(i / 10), type: i % 2 ? "tool.call" : "model.decision", data: JSON.stringify({ latencyMs: 3, usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.5 } }), at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)) })),
+      await db.run.create({
+        data: {
+          id,
+          agentSlug: "detail-agent",
+          agentVersion: "1",
+          status,
+          input: "{}",
+          state: goodState,
+          stateSeq: CHECKPOINTS,
+          eventSeq: EVENTS,
+        },
       });
-      await db.checkpoint.createMany({ data: Array.from({ length: CHECKPOINTS }, (_, i) => ({ runId: id, seq: i + 1, step: i, state: goodState })) });
+      await db.traceEvent.createMany({
+        data: Array.from({ length: EVENTS }, (_, i) => ({
+          runId: id,
+          seq: i + 1,
+          step: Math.floor(i / 10),
+          type: i % 2 ? "tool.call" : "model.decision",
+          data: JSON.stringify({ latencyMs: 3, usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.5 } }),
+          at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+        })),
+      });
+      await db.checkpoint.createMany({
+        data: Array.from({ length: CHECKPOINTS }, (_, i) => ({ runId: id, seq: i + 1, step: i, state: goodState })),
+      });
       return id;
     }
 
@@ -108,11 +182,26 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
       const detail = await getRunDetail(await insertLongRun("COMPLETED"));
       if (detail?.kind !== "readable") throw new Error("expected a readable run");
       expect(detail.trace).toMatchObject({ hasOlder: false, hasNewer: true });
-      expect(detail.trace.events.map((e) => e.seq)).toEqual(Array.from({ length: TIMELINE_PAGE_SIZE }, (_, i) => i + 1));
-      expect(detail.traceSummary).toMatchObject({ total: EVENTS, countsByType: { "model.decision": EVENTS / 2, "tool.call": EVENTS / 2 }, firstAt: "2030-01-01T00:00:00.000Z" });
+      expect(detail.trace.events.map((e) => e.seq)).toEqual(
+        Array.from({ length: TIMELINE_PAGE_SIZE }, (_, i) => i + 1),
+      );
+      expect(detail.traceSummary).toMatchObject({
+        total: EVENTS,
+        countsByType: { "model.decision": EVENTS / 2, "tool.call": EVENTS / 2 },
+        firstAt: "2030-01-01T00:00:00.000Z",
+      });
       expect(detail.traceSummary.steps).toHaveLength(EVENTS / 10);
-      expect(detail.traceSummary.totals).toEqual({ modelCalls: 500, tokens: 1_000, costUsd: 250, toolCalls: 500, toolLatencyMs: 1_500, toolErrors: 0 });
-      expect(detail.snapshot.checkpoints.map((c) => c.seq)).toEqual(Array.from({ length: CHECKPOINT_PAGE_SIZE }, (_, i) => CHECKPOINTS - CHECKPOINT_PAGE_SIZE + i + 1));
+      expect(detail.traceSummary.totals).toEqual({
+        modelCalls: 500,
+        tokens: 1_000,
+        costUsd: 250,
+        toolCalls: 500,
+        toolLatencyMs: 1_500,
+        toolErrors: 0,
+      });
+      expect(detail.snapshot.checkpoints.map((c) => c.seq)).toEqual(
+        Array.from({ length: CHECKPOINT_PAGE_SIZE }, (_, i) => CHECKPOINTS - CHECKPOINT_PAGE_SIZE + i + 1),
+      );
       expect(detail.snapshot.hasOlderCheckpoints).toBe(true);
     });
 
@@ -120,7 +209,9 @@ describe.each(providers())("run page read model [%s]", (_provider, url) => {
       const detail = await getRunDetail(await insertLongRun("RUNNING"));
       if (detail?.kind !== "readable") throw new Error("expected a readable run");
       expect(detail.trace).toMatchObject({ hasOlder: true, hasNewer: false });
-      expect(detail.trace.events.map((e) => e.seq)).toEqual(Array.from({ length: TIMELINE_PAGE_SIZE }, (_, i) => EVENTS - TIMELINE_PAGE_SIZE + i + 1));
+      expect(detail.trace.events.map((e) => e.seq)).toEqual(
+        Array.from({ length: TIMELINE_PAGE_SIZE }, (_, i) => EVENTS - TIMELINE_PAGE_SIZE + i + 1),
+      );
     });
   });
 

@@ -9,11 +9,28 @@ import type { DecisionPacket } from "@/lib/runtime/types";
 
 describe("run family links", () => {
   it("a child links its parent (agent, step); a parent lists its children; a lone run shows nothing", () => {
-    const child = renderToStaticMarkup(createElement(RunFamilyLinks, { family: { parent: { id: "run_p", agentSlug: "writer", status: "WAITING_EVENT", spawnedAtStep: 2 }, children: [] } }));
+    const child = renderToStaticMarkup(
+      createElement(RunFamilyLinks, {
+        family: {
+          parent: { id: "run_p", agentSlug: "writer", status: "WAITING_EVENT", spawnedAtStep: 2 },
+          children: [],
+        },
+      }),
+    );
     expect(child).toContain("Child run of");
     expect(child).toContain('href="/runs/run_p"');
     expect(child).toContain("(writer, step 2)");
-    const parent = renderToStaticMarkup(createElement(RunFamilyLinks, { family: { parent: null, children: [{ id: "run_c1", agentSlug: "reviewer", status: "COMPLETED", spawnedAtStep: 0 }, { id: "run_c2", agentSlug: "reviewer", status: "RUNNING", spawnedAtStep: 4 }] } }));
+    const parent = renderToStaticMarkup(
+      createElement(RunFamilyLinks, {
+        family: {
+          parent: null,
+          children: [
+            { id: "run_c1", agentSlug: "reviewer", status: "COMPLETED", spawnedAtStep: 0 },
+            { id: "run_c2", agentSlug: "reviewer", status: "RUNNING", spawnedAtStep: 4 },
+          ],
+        },
+      }),
+    );
     expect(parent).toContain("Child runs");
     expect(parent).toContain('href="/runs/run_c1"');
     expect(parent).toContain('href="/runs/run_c2"');
@@ -22,16 +39,50 @@ describe("run family links", () => {
 
   it("a child's packet names the parent run that started it", () => {
     const packet = {
-      id: "pkt_1", workspaceId: "default", runId: "run_c", step: 0, kind: "APPROVAL", tool: "notes.write", args: {}, digest: "d", status: "PENDING", requestedBy: "reviewer",
-      content: { impact: "writes a note", evidence: [], options: ["approve", "reject"] }, queue: "default", assignee: null, requiredApprovals: 1, approvers: [],
-      onExpire: "reject", expiresAt: null, decision: null, decidedBy: null, decidedAt: null, usedAt: null, version: 1, createdAt: new Date(0),
+      id: "pkt_1",
+      workspaceId: "default",
+      runId: "run_c",
+      step: 0,
+      kind: "APPROVAL",
+      tool: "notes.write",
+      args: {},
+      digest: "d",
+      status: "PENDING",
+      requestedBy: "reviewer",
+      content: { impact: "writes a note", evidence: [], options: ["approve", "reject"] },
+      queue: "default",
+      assignee: null,
+      requiredApprovals: 1,
+      approvers: [],
+      onExpire: "reject",
+      expiresAt: null,
+      decision: null,
+      decidedBy: null,
+      decidedAt: null,
+      usedAt: null,
+      version: 1,
+      createdAt: new Date(0),
     } satisfies DecisionPacket;
-    const html = renderToStaticMarkup(createElement(PacketSummary, {
-      packet, now: new Date(0), run: { status: "WAITING_APPROVAL", agent: "reviewer", parent: { id: "run_p", agentSlug: "writer", status: "WAITING_EVENT", spawnedAtStep: 1 } },
-    }));
+    const html = renderToStaticMarkup(
+      createElement(PacketSummary, {
+        packet,
+        now: new Date(0),
+        run: {
+          status: "WAITING_APPROVAL",
+          agent: "reviewer",
+          parent: { id: "run_p", agentSlug: "writer", status: "WAITING_EVENT", spawnedAtStep: 1 },
+        },
+      }),
+    );
     expect(html).toContain("started by writer at step 1 in run");
     expect(html).toContain('href="/runs/run_p"');
-    const lone = renderToStaticMarkup(createElement(PacketSummary, { packet, now: new Date(0), run: { status: "WAITING_APPROVAL", agent: "reviewer", parent: null } }));
+    const lone = renderToStaticMarkup(
+      createElement(PacketSummary, {
+        packet,
+        now: new Date(0),
+        run: { status: "WAITING_APPROVAL", agent: "reviewer", parent: null },
+      }),
+    );
     expect(lone).not.toContain("child run");
   });
 });

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRunEvents } from "../lib/queries/run-events";
-import { decodeRunCursor, encodeRunCursor, findRunList, type RunListFilter, type RunListItem } from "../lib/queries/run-list";
+import {
+  decodeRunCursor,
+  encodeRunCursor,
+  findRunList,
+  type RunListFilter,
+  type RunListItem,
+} from "../lib/queries/run-list";
 import { initialState } from "../lib/runtime/state";
 import { recordQueries, selectedColumns } from "./support/query-recorder";
 import { createTestRuntime, providers, uid } from "./support/runtime";
@@ -18,7 +24,10 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
   const ids: string[] = [];
 
   function stateJson(slug: string, step = 0) {
-    return JSON.stringify({ ...initialState({ agent: { slug, version: "1", instructionsHash: "h" }, instructions: "", input: null }), step });
+    return JSON.stringify({
+      ...initialState({ agent: { slug, version: "1", instructionsHash: "h" }, instructions: "", input: null }),
+      step,
+    });
   }
 
   beforeAll(async () => {
@@ -29,30 +38,77 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
       const id = `run_${agent}_${String(i).padStart(2, "0")}`;
       ids.push(id);
       return {
-        id, agentSlug: agent, agentVersion: "1", status: i % 2 === 0 ? "COMPLETED" : "FAILED", error: null as string | null,
-        input: JSON.stringify({ orderId: `ord-${agent}-${i}`, reason: i === 3 ? "Duplicate charge on Tuesday" : "late" }),
-        state: stateJson(agent, i), stateSeq: i + 1, createdAt: new Date(base + offset), updatedAt: new Date(base + offset),
+        id,
+        agentSlug: agent,
+        agentVersion: "1",
+        status: i % 2 === 0 ? "COMPLETED" : "FAILED",
+        error: null as string | null,
+        input: JSON.stringify({
+          orderId: `ord-${agent}-${i}`,
+          reason: i === 3 ? "Duplicate charge on Tuesday" : "late",
+        }),
+        state: stateJson(agent, i),
+        stateSeq: i + 1,
+        createdAt: new Date(base + offset),
+        updatedAt: new Date(base + offset),
       };
     });
     data.push(
-      { id: `run_${other}_a`, agentSlug: other, agentVersion: "1", status: "COMPLETED", error: null, input: "{}", state: stateJson(other), stateSeq: 1, createdAt: new Date(base + 500), updatedAt: new Date(base) },
+      {
+        id: `run_${other}_a`,
+        agentSlug: other,
+        agentVersion: "1",
+        status: "COMPLETED",
+        error: null,
+        input: "{}",
+        state: stateJson(other),
+        stateSeq: 1,
+        createdAt: new Date(base + 500),
+        updatedAt: new Date(base),
+      },
       // Set aside by a worker that could not load its state (the store's quarantine writes this error); no checkpoint.
-      { id: `run_${other}_bad`, agentSlug: other, agentVersion: "1", status: "FAILED", error: "unreadable state: state is not valid JSON", input: "{}", state: "{not json", stateSeq: 0, createdAt: new Date(base + 600), updatedAt: new Date(base) },
+      {
+        id: `run_${other}_bad`,
+        agentSlug: other,
+        agentVersion: "1",
+        status: "FAILED",
+        error: "unreadable state: state is not valid JSON",
+        input: "{}",
+        state: "{not json",
+        stateSeq: 0,
+        createdAt: new Date(base + 600),
+        updatedAt: new Date(base),
+      },
       // Broken by hand after it finished: nothing has loaded it since, and the list does not load states.
-      { id: `run_${other}_edited`, agentSlug: other, agentVersion: "1", status: "COMPLETED", error: null, input: "{}", state: "{not json either", stateSeq: 2, createdAt: new Date(base + 700), updatedAt: new Date(base) },
+      {
+        id: `run_${other}_edited`,
+        agentSlug: other,
+        agentVersion: "1",
+        status: "COMPLETED",
+        error: null,
+        input: "{}",
+        state: "{not json either",
+        stateSeq: 2,
+        createdAt: new Date(base + 700),
+        updatedAt: new Date(base),
+      },
     );
     await t.db.run.createMany({ data });
     // Every run of `agent` has a checkpoint per step; the list's step is the latest one's (seq = stateSeq).
     await t.db.checkpoint.createMany({
       data: [
-        ...ids.flatMap((runId, i) => Array.from({ length: i + 1 }, (_, seq) => ({ runId, seq: seq + 1, step: seq, state: stateJson(agent, seq) }))),
+        ...ids.flatMap((runId, i) =>
+          Array.from({ length: i + 1 }, (_, seq) => ({ runId, seq: seq + 1, step: seq, state: stateJson(agent, seq) })),
+        ),
         { runId: `run_${other}_a`, seq: 1, step: 0, state: stateJson(other) },
         { runId: `run_${other}_edited`, seq: 1, step: 0, state: stateJson(other) },
         { runId: `run_${other}_edited`, seq: 2, step: 3, state: stateJson(other, 3) },
       ],
     });
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   const idsOf = (runs: RunListItem[]) => runs.map((r) => r.id);
 
@@ -91,7 +147,8 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
     // Shorter than a trigram: matched without the index, with the same meaning.
     expect(await search("tU")).toEqual([ids[3]]);
     // LIKE's wildcards and FTS5's syntax are plain text to the search.
-    for (const q of ["%", "_", "%late", "late OR charge", "late*", "NEAR(late)", "\\"]) expect(await search(q)).toEqual([]);
+    for (const q of ["%", "_", "%late", "late OR charge", "late*", "NEAR(late)", "\\"])
+      expect(await search(q)).toEqual([]);
     expect(await search("Reykjavik")).toEqual([]);
   });
 
@@ -131,7 +188,10 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
       expect(run).not.toHaveProperty("state");
       expect(run).not.toHaveProperty("input");
     }
-    expect(recorder.queries.map((q) => [q.model, q.operation])).toEqual([["Run", "findMany"], ["Checkpoint", "findMany"]]);
+    expect(recorder.queries.map((q) => [q.model, q.operation])).toEqual([
+      ["Run", "findMany"],
+      ["Checkpoint", "findMany"],
+    ]);
     for (const query of recorder.queries) {
       expect(selectedColumns(query)).not.toContain("*");
       expect(selectedColumns(query)).not.toContain("state");
@@ -147,7 +207,16 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
   });
 
   it("reads a run's events after a seq, in pages, with the run's head", async () => {
-    t.runtime.context.agents.set(agent, { slug: agent, version: "1", name: agent, description: "", instructions: "x", input: (await import("zod")).z.unknown(), tools: [], policy: { decide: async () => ({ decision: { kind: "complete", output: 1 } }) } });
+    t.runtime.context.agents.set(agent, {
+      slug: agent,
+      version: "1",
+      name: agent,
+      description: "",
+      instructions: "x",
+      input: (await import("zod")).z.unknown(),
+      tools: [],
+      policy: { decide: async () => ({ decision: { kind: "complete", output: 1 } }) },
+    });
     const { run } = await t.runtime.startRun({ agent, input: { n: 1 } });
     await t.runtime.createWorker().drain();
     const all = await findRunEvents(t.db, run.id);
@@ -163,7 +232,10 @@ describe.each(providers())("runs list and events queries [%s]", (_provider, url)
     const last = all.run.eventSeq;
     const newest = await findRunEvents(t.db, run.id, { before: last + 1, limit: 2 });
     expect(newest).toMatchObject({ hasMore: true, events: [{ seq: last - 1 }, { seq: last }] });
-    expect(await findRunEvents(t.db, run.id, { before: 2, limit: 2 })).toMatchObject({ hasMore: false, events: [{ seq: 1 }] });
+    expect(await findRunEvents(t.db, run.id, { before: 2, limit: 2 })).toMatchObject({
+      hasMore: false,
+      events: [{ seq: 1 }],
+    });
     expect((await findRunEvents(t.db, run.id, { before: 1 })).events).toEqual([]);
     await expect(findRunEvents(t.db, "run_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(findRunEvents(t.db, "run_missing", { before: 5 })).rejects.toMatchObject({ code: "NOT_FOUND" });

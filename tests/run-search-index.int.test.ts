@@ -35,7 +35,16 @@ describe.each(providers())("runs search index and counts [%s]", (provider, url) 
   const search = async (q: string) => (await findRunList(db, { agent, q })).runs.map((r) => r.id);
 
   async function insertRun(n: string, input: unknown) {
-    await db.run.create({ data: { id: runId(n), agentSlug: agent, agentVersion: "1", status: "COMPLETED", input: JSON.stringify(input), state: "{}" } });
+    await db.run.create({
+      data: {
+        id: runId(n),
+        agentSlug: agent,
+        agentVersion: "1",
+        status: "COMPLETED",
+        input: JSON.stringify(input),
+        state: "{}",
+      },
+    });
   }
 
   beforeAll(async () => {
@@ -72,7 +81,10 @@ describe.each(providers())("runs search index and counts [%s]", (provider, url) 
     await ensureSearchIndex(db);
     expect(await search("wrong size")).toEqual([runId("b")]);
     if (provider !== "sqlite") return;
-    const triggers = () => db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'Run' ORDER BY name`);
+    const triggers = () =>
+      db.$queryRawUnsafe<Array<{ name: string }>>(
+        `SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'Run' ORDER BY name`,
+      );
     const before = await triggers();
     expect(before).toHaveLength(3);
     // What a migration that redefines Run leaves behind: no triggers, and runs written since unindexed.
@@ -91,8 +103,13 @@ describe.each(providers())("runs search index and counts [%s]", (provider, url) 
     const base = Date.UTC(2029, 0, 1);
     await db.run.createMany({
       data: Array.from({ length: 2_100 }, (_, i) => ({
-        id: `run_${crowd}_${String(i).padStart(4, "0")}`, agentSlug: crowd, agentVersion: "1", status: "COMPLETED",
-        input: JSON.stringify({ reason: i < 60 ? "Parcel held at customs" : "Left at the door" }), state: "{}", createdAt: new Date(base + i * 1000),
+        id: `run_${crowd}_${String(i).padStart(4, "0")}`,
+        agentSlug: crowd,
+        agentVersion: "1",
+        status: "COMPLETED",
+        input: JSON.stringify({ reason: i < 60 ? "Parcel held at customs" : "Left at the door" }),
+        state: "{}",
+        createdAt: new Date(base + i * 1000),
       })),
     });
     try {

@@ -4,7 +4,12 @@ import { deployAgent } from "../lib/agents";
 import type { RunRecord } from "../lib/runtime";
 import { deliverDeployCallback } from "../lib/runtime.server";
 import type { DeployFinished } from "../lib/sandbox/callbacks";
-import { deployFinishMsFromEnv, startDeployClock, startSandboxDeployClock, type DeployClock } from "../lib/sandbox/deploy-clock";
+import {
+  deployFinishMsFromEnv,
+  startDeployClock,
+  startSandboxDeployClock,
+  type DeployClock,
+} from "../lib/sandbox/deploy-clock";
 import { putFault, resetFaults } from "../lib/sandbox/faults";
 import { startSandboxServer, type SandboxServer } from "../lib/sandbox/http-server";
 import { seedSandbox } from "../lib/sandbox/seed";
@@ -27,22 +32,53 @@ describe("deploy clock settings", () => {
     expect(deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: " 0.25 " }))).toBe(250);
     expect(deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: "0" }))).toBe(0);
     expect(deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: "OFF" }))).toBeNull();
-    for (const bad of ["soon", "-1", "1e9", "5s"]) expect(() => deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: bad }))).toThrow(/TETHER_SANDBOX_DEPLOY_SECONDS/);
+    for (const bad of ["soon", "-1", "1e9", "5s"])
+      expect(() => deployFinishMsFromEnv(loadConfig({ TETHER_SANDBOX_DEPLOY_SECONDS: bad }))).toThrow(
+        /TETHER_SANDBOX_DEPLOY_SECONDS/,
+      );
   });
 
   it("the console runs no clock with the sandbox off, or with deploys set to finish only by hand", () => {
-    const opts = { db: () => { throw new Error("no database is read"); }, onDeployFinished: () => {} };
+    const opts = {
+      db: () => {
+        throw new Error("no database is read");
+      },
+      onDeployFinished: () => {},
+    };
     expect(startSandboxDeployClock({ ...opts, config: loadConfig({ TETHER_SANDBOX: "0" }) })).toBeNull();
-    expect(startSandboxDeployClock({ ...opts, config: loadConfig({ TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "off" }) })).toBeNull();
-    expect(() => startSandboxDeployClock({ ...opts, config: loadConfig({ TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "later" }) })).toThrow(/TETHER_SANDBOX_DEPLOY_SECONDS/);
+    expect(
+      startSandboxDeployClock({
+        ...opts,
+        config: loadConfig({ TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "off" }),
+      }),
+    ).toBeNull();
+    expect(() =>
+      startSandboxDeployClock({
+        ...opts,
+        config: loadConfig({ TETHER_SANDBOX: "1", TETHER_SANDBOX_DEPLOY_SECONDS: "later" }),
+      }),
+    ).toThrow(/TETHER_SANDBOX_DEPLOY_SECONDS/);
   });
 });
 
 describe.each(providers())("the deploy system's clock [%s]", (_provider, url) => {
   let w: TestSandbox;
   const clocks: DeployClock[] = [];
-  const clock = (opts: { finishAfterMs: number; onDeployFinished?: (event: DeployFinished) => void | Promise<void> }) => {
-    const started = startDeployClock({ db: w.db, tickMs: 50, retryDelayMs: 5, onDeployFinished: opts.onDeployFinished ?? ((event) => { w.deliveries.push(event); }), finishAfterMs: opts.finishAfterMs });
+  const clock = (opts: {
+    finishAfterMs: number;
+    onDeployFinished?: (event: DeployFinished) => void | Promise<void>;
+  }) => {
+    const started = startDeployClock({
+      db: w.db,
+      tickMs: 50,
+      retryDelayMs: 5,
+      onDeployFinished:
+        opts.onDeployFinished ??
+        ((event) => {
+          w.deliveries.push(event);
+        }),
+      finishAfterMs: opts.finishAfterMs,
+    });
     clocks.push(started);
     return started;
   };
@@ -54,13 +90,17 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
   const status = async (deployId: string) => (await w.call("GET", `/deploys/${deployId}`)).body;
   const deliveriesOf = (deployId: string) => w.deliveries.filter((d) => d.deployId === deployId);
 
-  beforeAll(async () => { w = await startTestSandbox(url); });
+  beforeAll(async () => {
+    w = await startTestSandbox(url);
+  });
   afterEach(async () => {
     await Promise.all(clocks.splice(0).map((c) => c.stop()));
     await resetFaults(w.db);
     w.deliveries.length = 0;
   });
-  afterAll(async () => { await w.close(); });
+  afterAll(async () => {
+    await w.close();
+  });
 
   it("finishes a deploy `succeeded` once it has run long enough, and calls back once", async () => {
     const c = clock({ finishAfterMs: 400 });
@@ -73,7 +113,9 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
     expect(Date.parse(completedAt) - Date.parse(startedAt)).toBeGreaterThanOrEqual(400);
     await c.tick(); // two more passes, the second begun after the callback
     await c.tick();
-    expect(deliveriesOf(deployId)).toEqual([{ deployId, runId, outcome: "succeeded", migration: "0060_add_clock_index" }]);
+    expect(deliveriesOf(deployId)).toEqual([
+      { deployId, runId, outcome: "succeeded", migration: "0060_add_clock_index" },
+    ]);
     // Finished: a completion by hand is refused and reports nothing.
     expect((await w.call("POST", `/deploys/${deployId}/complete`, { body: { outcome: "failed" } })).status).toBe(409);
     expect(deliveriesOf(deployId)).toHaveLength(1);
@@ -90,7 +132,9 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
   });
 
   it("holdDeploys holds the clock; released, the deploys that came due finish", async () => {
-    expect((await w.call("PUT", "/faults/deploys", { body: { holdDeploys: true } })).body).toMatchObject({ holdDeploys: true });
+    expect((await w.call("PUT", "/faults/deploys", { body: { holdDeploys: true } })).body).toMatchObject({
+      holdDeploys: true,
+    });
     const held = clock({ finishAfterMs: 0 });
     const deployId = await start();
     await held.tick(); // a pass begun after the deploy started finishes nothing while held
@@ -106,7 +150,9 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
   it("a deploy completed by hand is the clock's no more: its callback comes as often as the hand asked, never again", async () => {
     await putFault(w.db, "deploys", { holdDeploys: true });
     const deployId = await start();
-    const manual = await w.call("POST", `/deploys/${deployId}/complete`, { body: { outcome: "failed", deliveries: 2 } });
+    const manual = await w.call("POST", `/deploys/${deployId}/complete`, {
+      body: { outcome: "failed", deliveries: 2 },
+    });
     expect(manual).toMatchObject({ status: 200, body: { status: "failed", delivered: 2 } });
     await putFault(w.db, "deploys", { holdDeploys: false });
     const c = clock({ finishAfterMs: 0 });
@@ -136,7 +182,10 @@ describe.each(providers())("the deploy system's clock [%s]", (_provider, url) =>
     };
     await putFault(w.db, "deploys", { holdDeploys: true });
     const recovers = await start();
-    const c = clock({ finishAfterMs: 0, onDeployFinished: (event) => (event.deployId === recovers ? flaky(2)(event) : flaky(10)(event)) });
+    const c = clock({
+      finishAfterMs: 0,
+      onDeployFinished: (event) => (event.deployId === recovers ? flaky(2)(event) : flaky(10)(event)),
+    });
     await putFault(w.db, "deploys", { holdDeploys: false });
     await until("the retried delivery arrives", () => deliveriesOf(recovers).length > 0, 10_000);
     expect(failures.get(recovers)).toBe(3);
@@ -161,9 +210,16 @@ describe.each(providers())("deploy-agent against a deploy system that finishes o
 
   const drain = () => t.runtime.createWorker().drain();
   const pending = async (runId: string) => (await t.store.findPackets({ runId, status: ["PENDING"] }))[0];
-  const effects = async (runId: string) => (await (await fetch(`${sandbox.url}/ledger?runId=${runId}&system=deploys`)).json()).entries as Array<{ data: { deployId: string } }>;
+  const effects = async (runId: string) =>
+    (await (await fetch(`${sandbox.url}/ledger?runId=${runId}&system=deploys`)).json()).entries as Array<{
+      data: { deployId: string };
+    }>;
   async function start(migration: string): Promise<RunRecord> {
-    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { migration, callbackTimeoutMs: 60_000 }, startedBy: "dev@test" });
+    const { run } = await t.runtime.startRun({
+      agent: agent.slug,
+      input: { migration, callbackTimeoutMs: 60_000 },
+      startedBy: "dev@test",
+    });
     mine.add(run.id);
     await drain();
     return t.runtime.getRun(run.id);
@@ -176,16 +232,23 @@ describe.each(providers())("deploy-agent against a deploy system that finishes o
   /** The worker, as the console's would, until the run ends. */
   async function finished(runId: string): Promise<RunRecord> {
     let run = await t.runtime.getRun(runId);
-    await until(`run ${runId} ends`, async () => {
-      await drain();
-      run = await t.runtime.getRun(runId);
-      return ["COMPLETED", "FAILED", "CANCELLED"].includes(run.status);
-    }, 15_000);
+    await until(
+      `run ${runId} ends`,
+      async () => {
+        await drain();
+        run = await t.runtime.getRun(runId);
+        return ["COMPLETED", "FAILED", "CANCELLED"].includes(run.status);
+      },
+      15_000,
+    );
     return run;
   }
 
   beforeAll(async () => {
-    t = createTestRuntime(url, { agents: [agent], tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2_000 }) });
+    t = createTestRuntime(url, {
+      agents: [agent],
+      tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2_000 }),
+    });
     // The app's own callback (lib/runtime.server.ts): the deploy becomes the run's deploy.finished signal.
     const callback = deliverDeployCallback(t.runtime);
     const onDeployFinished = async (event: DeployFinished) => {
@@ -195,11 +258,18 @@ describe.each(providers())("deploy-agent against a deploy system that finishes o
     };
     sandbox = await startSandboxServer(t.db, { onDeployFinished });
     await seedSandbox(t.db);
-    for (const rule of deployAgent.defaultPermissions) await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
+    for (const rule of deployAgent.defaultPermissions)
+      await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
     clock = startDeployClock({ db: t.db, finishAfterMs: 300, tickMs: 50, onDeployFinished });
   });
-  afterEach(async () => { await resetFaults(t.db); });
-  afterAll(async () => { await clock.stop(); await sandbox.close(); await t.close(); });
+  afterEach(async () => {
+    await resetFaults(t.db);
+  });
+  afterAll(async () => {
+    await clock.stop();
+    await sandbox.close();
+    await t.close();
+  });
 
   it("a deploy run completes with no manual step: the deploy finishes, calls back once, the agent verifies", async () => {
     const waiting = await decide((await start("0061_add_orders_region_index")).id, { decision: "approve" });
@@ -207,8 +277,20 @@ describe.each(providers())("deploy-agent against a deploy system that finishes o
     const done = await finished(waiting.id);
     expect(done.status).toBe("COMPLETED");
     const [deploy] = await effects(done.id);
-    expect(done.state.output).toMatchObject({ deployed: true, deployId: deploy.data.deployId, status: "succeeded", callbackReceived: true });
-    expect(delivered.filter((d) => d.runId === done.id)).toEqual([{ deployId: deploy.data.deployId, runId: done.id, outcome: "succeeded", migration: "0061_add_orders_region_index" }]);
+    expect(done.state.output).toMatchObject({
+      deployed: true,
+      deployId: deploy.data.deployId,
+      status: "succeeded",
+      callbackReceived: true,
+    });
+    expect(delivered.filter((d) => d.runId === done.id)).toEqual([
+      {
+        deployId: deploy.data.deployId,
+        runId: done.id,
+        outcome: "succeeded",
+        migration: "0061_add_orders_region_index",
+      },
+    ]);
     const events = await t.store.listEvents(done.id);
     expect(events.filter((e) => e.type === "signal.consumed")).toHaveLength(1);
     expect(await effects(done.id)).toHaveLength(1);
@@ -222,13 +304,19 @@ describe.each(providers())("deploy-agent against a deploy system that finishes o
     expect(packet).toMatchObject({ kind: "UNKNOWN_OUTCOME", tool: "deploys.run_migration" });
     const [deploy] = await effects(inDoubt.id);
     // "Check now" runs the tool's lookup (by run + migration): the person sees the deploy before answering.
-    expect(await t.runtime.checkUnknownOutcome({ packetId: packet.id })).toMatchObject({ found: true, receipt: deploy.data.deployId });
+    expect(await t.runtime.checkUnknownOutcome({ packetId: packet.id })).toMatchObject({
+      found: true,
+      receipt: deploy.data.deployId,
+    });
 
     await decide(inDoubt.id, { decision: "happened", note: "The deploy dashboard shows it." });
     const done = await finished(inDoubt.id);
     expect(done.status).toBe("COMPLETED");
     expect(done.state.facts.find((f) => f.key === "deploy")).toMatchObject({ kind: "decision" });
-    expect(done.state.facts.find((f) => f.key === "deploy:found")).toMatchObject({ kind: "observation", value: { deploys: [{ deployId: deploy.data.deployId, migration: "0062_add_invoices_due_index" }] } });
+    expect(done.state.facts.find((f) => f.key === "deploy:found")).toMatchObject({
+      kind: "observation",
+      value: { deploys: [{ deployId: deploy.data.deployId, migration: "0062_add_invoices_due_index" }] },
+    });
     expect(done.state.output).toMatchObject({ deployed: true, deployId: deploy.data.deployId, callbackReceived: true });
     expect(await effects(done.id)).toHaveLength(1);
   });
@@ -240,7 +328,9 @@ describe.each(providers())("deploy-agent against a deploy system that finishes o
     const done = await decide(inDoubt.id, { decision: "skip", reason: "Nothing in the deploy log." });
     expect(done.status).toBe("FAILED");
     const [deploy] = await effects(done.id);
-    expect(done.error).toContain(`A person said 0063_add_refunds_day_index did not run, but the deploy system shows ${deploy.data.deployId}`);
+    expect(done.error).toContain(
+      `A person said 0063_add_refunds_day_index did not run, but the deploy system shows ${deploy.data.deployId}`,
+    );
     expect(await effects(done.id)).toHaveLength(1);
   });
 

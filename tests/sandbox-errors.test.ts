@@ -27,12 +27,18 @@ describe("the sandbox's wire error", () => {
     ["UNAVAILABLE", 503, "unavailable"],
     ["TIMEOUT", 504, "timeout"],
   ])("%s is answered %i `%s`", async (code, status, wire) => {
-    expect(await answer(sandboxError(code, "Something's off."))).toEqual({ status, text: `{"error":{"code":"${wire}","message":"Something's off."}}` });
+    expect(await answer(sandboxError(code, "Something's off."))).toEqual({
+      status,
+      text: `{"error":{"code":"${wire}","message":"Something's off."}}`,
+    });
   });
 
   it("carries the field errors of invalid input as `fields`, after the message", async () => {
     const error = sandboxError("INVALID_INPUT", "Invalid request body: title: Required.", { title: ["Required."] });
-    expect(await answer(error)).toEqual({ status: 400, text: '{"error":{"code":"invalid_input","message":"Invalid request body: title: Required.","fields":{"title":["Required."]}}}' });
+    expect(await answer(error)).toEqual({
+      status: 400,
+      text: '{"error":{"code":"invalid_input","message":"Invalid request body: title: Required.","fields":{"title":["Required."]}}}',
+    });
   });
 
   it.each([
@@ -41,7 +47,10 @@ describe("the sandbox's wire error", () => {
     ["an AppError the sandbox has no code for", new AppError("RATE_LIMITED", { message: "slow down" })],
   ])("%s is the generic 500, without its text", async (_what, error) => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(await answer(error)).toEqual({ status: 500, text: '{"error":{"code":"internal","message":"The sandbox failed unexpectedly."}}' });
+    expect(await answer(error)).toEqual({
+      status: 500,
+      text: '{"error":{"code":"internal","message":"The sandbox failed unexpectedly."}}',
+    });
     expect(logged).toHaveBeenCalledWith("[sandbox] unexpected error", error);
   });
 });

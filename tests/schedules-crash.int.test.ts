@@ -28,14 +28,21 @@ describe.each(providers())("schedules under worker kills [%s]", (_provider, url)
   };
   const spawn = (env: Record<string, string> = {}) => {
     const w = spawnWorker({
-      DATABASE_URL: url, WORLD_URL: "http://127.0.0.1:9", AGENTS: JSON.stringify([{ kind: "noop", slug: agent.slug }]),
-      TETHER_LEASE_MS: HOLD_MS, SCHEDULE_TICK_MS: "100", SCHEDULE_CLAIM_MS: HOLD_MS, ...env,
+      DATABASE_URL: url,
+      WORLD_URL: "http://127.0.0.1:9",
+      AGENTS: JSON.stringify([{ kind: "noop", slug: agent.slug }]),
+      TETHER_LEASE_MS: HOLD_MS,
+      SCHEDULE_TICK_MS: "100",
+      SCHEDULE_CLAIM_MS: HOLD_MS,
+      ...env,
     });
     workers.push(w);
     return w;
   };
 
-  beforeAll(() => { t = createTestRuntime(url, { agents: [agent] }); });
+  beforeAll(() => {
+    t = createTestRuntime(url, { agents: [agent] });
+  });
   afterAll(async () => {
     await Promise.all(workers.map((w) => kill(w.child)));
     await t.close();
@@ -43,7 +50,11 @@ describe.each(providers())("schedules under worker kills [%s]", (_provider, url)
 
   it("each tick fires once: killed after recording a tick, killed after starting its run, then three workers racing", async () => {
     // queue: no tick is skipped because a dead worker still holds the previous run; an hour of catch-up: none is missed.
-    const s = await createSchedule({ db: t.db, runtime: t.runtime }, { name: uid("crash"), agent: agent.slug, cron: EVERY_SECOND, overlap: "queue", catchUpSeconds: 3600 }, { by: "ops@test" });
+    const s = await createSchedule(
+      { db: t.db, runtime: t.runtime },
+      { name: uid("crash"), agent: agent.slug, cron: EVERY_SECOND, overlap: "queue", catchUpSeconds: 3600 },
+      { by: "ops@test" },
+    );
 
     const first = spawn({ SCHEDULE_FAULT_AT: "after-record", SCHEDULE_FAULT_FOR: s.id });
     const recorded = await first.waitFor("SCHEDULE_FAULT after-record");
@@ -54,15 +65,32 @@ describe.each(providers())("schedules under worker kills [%s]", (_provider, url)
     const orphanTick = new Date(startedLine.split(" ")[2]);
     // The run the second worker started and never recorded exists; its fire is still pending.
     expect(await t.db.run.count({ where: { idempotencyKey: scheduleRunKey(s.id, orphanTick) } })).toBe(1);
-    expect((await t.db.scheduleFire.findUniqueOrThrow({ where: { scheduleId_tick: { scheduleId: s.id, tick: orphanTick } } })).outcome).toBe("pending");
+    expect(
+      (
+        await t.db.scheduleFire.findUniqueOrThrow({
+          where: { scheduleId_tick: { scheduleId: s.id, tick: orphanTick } },
+        })
+      ).outcome,
+    ).toBe("pending");
 
     const racers = [spawn(), spawn(), spawn()];
     await Promise.all(racers.map((w) => w.waitFor("READY")));
     // Five more ticks after the orphaned one, all settled.
-    await until("five more ticks fired", async () => (await t.db.scheduleFire.count({ where: { scheduleId: s.id, tick: { gt: new Date(orphanTick.getTime() + 5000) }, outcome: "started" } })) > 0, 30_000);
+    await until(
+      "five more ticks fired",
+      async () =>
+        (await t.db.scheduleFire.count({
+          where: { scheduleId: s.id, tick: { gt: new Date(orphanTick.getTime() + 5000) }, outcome: "started" },
+        })) > 0,
+      30_000,
+    );
     // No further ticks (a schedule without a next tick is never due); the racers settle what is recorded.
     await t.db.schedule.update({ where: { id: s.id }, data: { nextFireAt: null } });
-    await until("no fire left pending", async () => (await t.db.scheduleFire.count({ where: { scheduleId: s.id, outcome: "pending" } })) === 0, 30_000);
+    await until(
+      "no fire left pending",
+      async () => (await t.db.scheduleFire.count({ where: { scheduleId: s.id, outcome: "pending" } })) === 0,
+      30_000,
+    );
     await Promise.all(racers.map((w) => kill(w.child)));
 
     const fires = await t.db.scheduleFire.findMany({ where: { scheduleId: s.id }, orderBy: { tick: "asc" } });

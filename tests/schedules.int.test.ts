@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fireDueSchedules, scheduleRunKey } from "../lib/schedules/fire-schedules";
-import { createSchedule, deleteSchedule, pauseSchedule, resumeSchedule, updateSchedule } from "../lib/schedules/manage-schedules";
+import {
+  createSchedule,
+  deleteSchedule,
+  pauseSchedule,
+  resumeSchedule,
+  updateSchedule,
+} from "../lib/schedules/manage-schedules";
 import { scriptedAgent } from "./support/agents";
 import { createTestRuntime, expectError, manualClock, providers, uid } from "./support/runtime";
 
@@ -19,19 +25,39 @@ describe.each(providers())("schedules [%s]", (_provider, url) => {
   const pass = (owner = "w1") => fireDueSchedules({ ...deps(), owner, now: clock.now });
   const by = { by: "ops@test", via: "test" };
   const fires = (scheduleId: string) => t.db.scheduleFire.findMany({ where: { scheduleId }, orderBy: { tick: "asc" } });
-  const runsOf = (scheduleId: string) => t.db.run.findMany({ where: { idempotencyKey: { startsWith: `schedule:${scheduleId}:` } }, orderBy: { createdAt: "asc" } });
+  const runsOf = (scheduleId: string) =>
+    t.db.run.findMany({
+      where: { idempotencyKey: { startsWith: `schedule:${scheduleId}:` } },
+      orderBy: { createdAt: "asc" },
+    });
   const create = (extra: Record<string, unknown> = {}) =>
-    createSchedule(deps(), { name: uid("s"), agent: agent.slug, input: { note: "hi" }, cron: "* * * * *", ...extra }, by);
+    createSchedule(
+      deps(),
+      { name: uid("s"), agent: agent.slug, input: { note: "hi" }, cron: "* * * * *", ...extra },
+      by,
+    );
 
-  beforeAll(() => { t = createTestRuntime(url, { agents: [agent], clock }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(() => {
+    t = createTestRuntime(url, { agents: [agent], clock });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it("refuses what could never fire or start a run, naming the field", async () => {
-    expect((await expectError(create({ cron: "61 * * * *" }), "INVALID_INPUT")).fieldErrors.cron[0]).toMatch(/not a minute/);
-    expect((await expectError(create({ timeZone: "Nowhere/Else" }), "INVALID_INPUT")).fieldErrors.timeZone[0]).toMatch(/IANA/);
-    expect((await expectError(create({ cron: "0 0 30 feb *" }), "INVALID_INPUT")).fieldErrors.cron[0]).toMatch(/never fires/);
+    expect((await expectError(create({ cron: "61 * * * *" }), "INVALID_INPUT")).fieldErrors.cron[0]).toMatch(
+      /not a minute/,
+    );
+    expect((await expectError(create({ timeZone: "Nowhere/Else" }), "INVALID_INPUT")).fieldErrors.timeZone[0]).toMatch(
+      /IANA/,
+    );
+    expect((await expectError(create({ cron: "0 0 30 feb *" }), "INVALID_INPUT")).fieldErrors.cron[0]).toMatch(
+      /never fires/,
+    );
     expect((await expectError(create({ agent: "no-such-agent" }), "INVALID_INPUT")).fieldErrors.agent).toBeDefined();
-    expect((await expectError(create({ input: { note: 5 } }), "INVALID_INPUT")).fieldErrors["input.note"]).toBeDefined();
+    expect(
+      (await expectError(create({ input: { note: 5 } }), "INVALID_INPUT")).fieldErrors["input.note"],
+    ).toBeDefined();
     expect((await expectError(create({ overlap: "sometimes" }), "INVALID_INPUT")).fieldErrors.overlap).toBeDefined();
   });
 
@@ -45,7 +71,9 @@ describe.each(providers())("schedules [%s]", (_provider, url) => {
     await updateSchedule(deps(), s.id, { overlap: "queue" }, by);
     await deleteSchedule(deps(), s.id, by);
     const audit = await t.db.auditLog.findMany({ where: { target: s.id }, orderBy: { at: "asc" } });
-    expect(audit.map((a) => a.action).sort()).toEqual(["schedules.create", "schedules.delete", "schedules.pause", "schedules.resume", "schedules.update"].sort());
+    expect(audit.map((a) => a.action).sort()).toEqual(
+      ["schedules.create", "schedules.delete", "schedules.pause", "schedules.resume", "schedules.update"].sort(),
+    );
     expect(audit.every((a) => a.actor === "ops@test")).toBe(true);
     // A change that fails writes neither the change nor an audit row.
     const other = await create();
@@ -66,7 +94,9 @@ describe.each(providers())("schedules [%s]", (_provider, url) => {
     expect(more).toEqual([]);
     expect(fire).toMatchObject({ tick: minute(1), outcome: "started" });
     const runs = await runsOf(s.id);
-    expect(runs.map((r) => [r.id, r.idempotencyKey, r.startedBy])).toEqual([[fire.runId, scheduleRunKey(s.id, minute(1)), `schedule:${s.id}`]]);
+    expect(runs.map((r) => [r.id, r.idempotencyKey, r.startedBy])).toEqual([
+      [fire.runId, scheduleRunKey(s.id, minute(1)), `schedule:${s.id}`],
+    ]);
     expect(JSON.parse(runs[0].input)).toEqual({ note: "hi" });
     expect((await t.db.schedule.findUniqueOrThrow({ where: { id: s.id } })).nextFireAt).toEqual(minute(2));
   });
@@ -97,7 +127,10 @@ describe.each(providers())("schedules [%s]", (_provider, url) => {
     await pass();
     let history = await fires(s.id);
     expect(history.map((f) => [f.tick.toISOString(), f.outcome])).toEqual([
-      [minute(7).toISOString(), "missed"], [minute(8).toISOString(), "started"], [minute(9).toISOString(), "pending"], [minute(10).toISOString(), "pending"],
+      [minute(7).toISOString(), "missed"],
+      [minute(8).toISOString(), "started"],
+      [minute(9).toISOString(), "pending"],
+      [minute(10).toISOString(), "pending"],
     ]);
     expect(history[0].detail).toMatch(/^7 tick/);
     await t.runtime.cancelRun({ runId: history[1].runId!, by: "ops@test" });
@@ -124,8 +157,15 @@ describe.each(providers())("schedules [%s]", (_provider, url) => {
     clock.set(new Date(minute(1).getTime() + 1000));
     // What the dead worker left: the fire pending, its run already started under the tick's key.
     await t.db.scheduleFire.create({ data: { id: uid("sfi"), scheduleId: s.id, tick: minute(1), outcome: "pending" } });
-    await t.db.schedule.update({ where: { id: s.id }, data: { nextFireAt: minute(2), claimedBy: "dead", claimedUntil: new Date(minute(1).getTime() + 500) } });
-    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { note: "hi" }, idempotencyKey: scheduleRunKey(s.id, minute(1)) });
+    await t.db.schedule.update({
+      where: { id: s.id },
+      data: { nextFireAt: minute(2), claimedBy: "dead", claimedUntil: new Date(minute(1).getTime() + 500) },
+    });
+    const { run } = await t.runtime.startRun({
+      agent: agent.slug,
+      input: { note: "hi" },
+      idempotencyKey: scheduleRunKey(s.id, minute(1)),
+    });
     await pass("w2");
     const [fire] = await fires(s.id);
     expect(fire).toMatchObject({ outcome: "started", runId: run.id });

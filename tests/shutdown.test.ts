@@ -10,11 +10,16 @@ function fakeProcess() {
   const emitter = new EventEmitter();
   const exits: Array<{ code: number | undefined; at: number }> = [];
   let exited!: (code: number | undefined) => void;
-  const firstExit = new Promise<number | undefined>((resolve) => { exited = resolve; });
+  const firstExit = new Promise<number | undefined>((resolve) => {
+    exited = resolve;
+  });
   const proc = {
     once: emitter.once.bind(emitter),
     listeners: emitter.listeners.bind(emitter),
-    exit: ((code?: number) => { exits.push({ code, at: Date.now() }); exited(code); }) as ShutdownProcess["exit"],
+    exit: ((code?: number) => {
+      exits.push({ code, at: Date.now() });
+      exited(code);
+    }) as ShutdownProcess["exit"],
   } as unknown as ShutdownProcess;
   return { proc, emitter, exits, firstExit };
 }
@@ -26,7 +31,17 @@ describe("graceful shutdown", () => {
     const { proc, emitter, exits, firstExit } = fakeProcess();
     let grace = -1;
     let drainDone = 0;
-    const shutdown = installGracefulShutdown({ name: "t", shutdownMs: 10_000, logger: quiet, proc, drain: async ({ graceMs }) => { grace = graceMs; await new Promise((r) => setTimeout(r, 30)); drainDone = Date.now(); } });
+    const shutdown = installGracefulShutdown({
+      name: "t",
+      shutdownMs: 10_000,
+      logger: quiet,
+      proc,
+      drain: async ({ graceMs }) => {
+        grace = graceMs;
+        await new Promise((r) => setTimeout(r, 30));
+        drainDone = Date.now();
+      },
+    });
     expect(shutdown.isShuttingDown).toBe(false);
     emitter.emit("SIGTERM", "SIGTERM");
     expect(shutdown.isShuttingDown).toBe(true);
@@ -40,7 +55,16 @@ describe("graceful shutdown", () => {
   it("Next's handler exiting at once waits for the drain, and keeps its exit code", async () => {
     const { proc, emitter, exits, firstExit } = fakeProcess();
     let drainDone = 0;
-    installGracefulShutdown({ name: "t", shutdownMs: 10_000, logger: quiet, proc, drain: async () => { await new Promise((r) => setTimeout(r, 50)); drainDone = Date.now(); } });
+    installGracefulShutdown({
+      name: "t",
+      shutdownMs: 10_000,
+      logger: quiet,
+      proc,
+      drain: async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        drainDone = Date.now();
+      },
+    });
     emitter.on("SIGTERM", () => proc.exit(143)); // Next's cleanup, registered too
     emitter.emit("SIGTERM", "SIGTERM");
     expect(exits).toEqual([]); // deferred
@@ -62,7 +86,16 @@ describe("graceful shutdown", () => {
   it("a failing drain still exits, and a second signal starts nothing new", async () => {
     const { proc, emitter, exits, firstExit } = fakeProcess();
     let drains = 0;
-    installGracefulShutdown({ name: "t", shutdownMs: 5_000, logger: quiet, proc, drain: async () => { drains++; throw new Error("database gone"); } });
+    installGracefulShutdown({
+      name: "t",
+      shutdownMs: 5_000,
+      logger: quiet,
+      proc,
+      drain: async () => {
+        drains++;
+        throw new Error("database gone");
+      },
+    });
     emitter.emit("SIGTERM", "SIGTERM");
     emitter.emit("SIGINT", "SIGINT");
     expect(await firstExit).toBe(0);

@@ -1,7 +1,13 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findAuditLog, writeAudit } from "../lib/audit/audit-log";
-import { authorizeThrottled, createSignInThrottle, SIGN_IN_LIMITS, signInThrottleFor, type SignInThrottle } from "../lib/auth/throttle";
+import {
+  authorizeThrottled,
+  createSignInThrottle,
+  SIGN_IN_LIMITS,
+  signInThrottleFor,
+  type SignInThrottle,
+} from "../lib/auth/throttle";
 import { createUser } from "../lib/auth/users";
 import { createDb, type Db } from "../lib/db";
 import { providers, uid } from "./support/runtime";
@@ -19,7 +25,10 @@ const email = (name = "user") => `${uid(name)}@test.example`.toLowerCase();
 const address = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 255)}`;
 
 type Outcome = "signed-in" | "refused";
-const LIMITS = { perAccount: { max: 3, windowMs: SIGN_IN_LIMITS.perAccount.windowMs }, perAddress: { max: 5, windowMs: SIGN_IN_LIMITS.perAddress.windowMs } };
+const LIMITS = {
+  perAccount: { max: 3, windowMs: SIGN_IN_LIMITS.perAccount.windowMs },
+  perAddress: { max: 5, windowMs: SIGN_IN_LIMITS.perAddress.windowMs },
+};
 
 describe.each(providers())("the throttled credentials authorize [%s]", (provider, url) => {
   let db: Db;
@@ -37,7 +46,10 @@ describe.each(providers())("the throttled credentials authorize [%s]", (provider
     // The production limits (SIGN_IN_LIMITS: 10 per account, 30 per address) scaled down: every attempt
     // runs the real scrypt check, and the logic does not depend on the numbers.
     // On Postgres the counts are rows every client shares (unique emails and addresses keep tests apart).
-    throttles = provider === "postgres" ? [signInThrottleFor(db, LIMITS), signInThrottleFor(replica, LIMITS)] : [createSignInThrottle(LIMITS)];
+    throttles =
+      provider === "postgres"
+        ? [signInThrottleFor(db, LIMITS), signInThrottleFor(replica, LIMITS)]
+        : [createSignInThrottle(LIMITS)];
   });
   afterAll(async () => {
     if (savedTrustProxy === undefined) delete process.env.TETHER_TRUST_PROXY;
@@ -48,7 +60,11 @@ describe.each(providers())("the throttled credentials authorize [%s]", (provider
 
   async function signInOnce(credentials: { email: string; password: string }, forwardedFor: string): Promise<Outcome> {
     const throttle = throttles[attempts++ % throttles.length];
-    const user = await authorizeThrottled({ db, throttle, audit: (entry) => writeAudit(db, entry) }, credentials, new Headers({ "x-forwarded-for": forwardedFor }));
+    const user = await authorizeThrottled(
+      { db, throttle, audit: (entry) => writeAudit(db, entry) },
+      credentials,
+      new Headers({ "x-forwarded-for": forwardedFor }),
+    );
     if (user) expect(user.email).toBe(credentials.email);
     return user ? "signed-in" : "refused";
   }
@@ -64,21 +80,29 @@ describe.each(providers())("the throttled credentials authorize [%s]", (provider
     const attacker = address();
     const { max } = LIMITS.perAddress;
     // one wrong password on each of `max` accounts: no account reaches its own limit
-    for (let i = 0; i < max; i++) expect(await signInOnce({ email: email("sprayed"), password: "Winter2026!" }, attacker)).toBe("refused");
+    for (let i = 0; i < max; i++)
+      expect(await signInOnce({ email: email("sprayed"), password: "Winter2026!" }, attacker)).toBe("refused");
 
     expect(await signInOnce({ email: person, password }, attacker)).toBe("refused");
     expect(await signInOnce({ email: person, password }, address())).toBe("signed-in");
-    expect(await findAuditLog(db, { actor: person })).toEqual(expect.arrayContaining([
-      expect.objectContaining({ action: "auth.signin_failed", data: { provider: "credentials", reason: "throttled-address", address: attacker } }),
-    ]));
+    expect(await findAuditLog(db, { actor: person })).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          action: "auth.signin_failed",
+          data: { provider: "credentials", reason: "throttled-address", address: attacker },
+        }),
+      ]),
+    );
   });
 
   it("an account that failed its limit is locked from every address; a success before that clears its count", async () => {
     const person = await createPerson();
     const { max } = LIMITS.perAccount;
-    for (let i = 0; i < max - 1; i++) expect(await signInOnce({ email: person, password: "wrong password 1" }, address())).toBe("refused");
+    for (let i = 0; i < max - 1; i++)
+      expect(await signInOnce({ email: person, password: "wrong password 1" }, address())).toBe("refused");
     expect(await signInOnce({ email: person, password }, address())).toBe("signed-in"); // one short of the limit: not locked, and now cleared
-    for (let i = 0; i < max; i++) expect(await signInOnce({ email: person, password: "wrong password 2" }, address())).toBe("refused");
+    for (let i = 0; i < max; i++)
+      expect(await signInOnce({ email: person, password: "wrong password 2" }, address())).toBe("refused");
     expect(await signInOnce({ email: person, password }, address())).toBe("refused");
   });
 
@@ -101,7 +125,9 @@ describe.each(providers())("the throttled credentials authorize [%s]", (provider
     process.env.TETHER_TRUST_PROXY = "1";
     try {
       for (let i = 0; i < LIMITS.perAddress.max; i++) {
-        expect(await signInOnce({ email: email("sprayed"), password: "Winter2026!" }, `10.9.${i}.1, ${attacker}`)).toBe("refused");
+        expect(await signInOnce({ email: email("sprayed"), password: "Winter2026!" }, `10.9.${i}.1, ${attacker}`)).toBe(
+          "refused",
+        );
       }
       expect(await signInOnce({ email: person, password }, `203.0.113.77, ${attacker}`)).toBe("refused");
       expect(await signInOnce({ email: person, password }, `${attacker}, ${address()}`)).toBe("signed-in");

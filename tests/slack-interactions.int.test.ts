@@ -32,10 +32,15 @@ async function startFakeSlack() {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method === "GET" && url.pathname === "/api/users.info") {
       usersInfoCalls++;
-      if (req.headers.authorization !== `Bearer ${BOT_TOKEN}`) return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, error: "invalid_auth" }));
+      if (req.headers.authorization !== `Bearer ${BOT_TOKEN}`)
+        return res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ ok: false, error: "invalid_auth" }));
       const id = url.searchParams.get("user") ?? "";
       const email = emails.get(id);
-      const body = email ? { ok: true, user: { id, name: id.toLowerCase(), profile: { email, real_name: id } } } : { ok: false, error: "user_not_found" };
+      const body = email
+        ? { ok: true, user: { id, name: id.toLowerCase(), profile: { email, real_name: id } } }
+        : { ok: false, error: "user_not_found" };
       return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     }
     if (req.method === "POST" && url.pathname.startsWith("/response/")) {
@@ -46,7 +51,17 @@ async function startFakeSlack() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, emails, responses, usersInfoCalls: () => usersInfoCalls, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    base,
+    emails,
+    responses,
+    usersInfoCalls: () => usersInfoCalls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
@@ -62,8 +77,16 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     world = await startWorld();
     slack = await startFakeSlack();
     api = await startRouteServer();
-    Object.assign(process.env, { TETHER_SLACK_SIGNING_SECRET: SIGNING_SECRET, TETHER_SLACK_BOT_TOKEN: BOT_TOKEN, TETHER_SLACK_API_URL: `${slack.base}/api` });
-    t = createTestRuntime(url, { agents, tools: worldTools(world.url), authorizeDecision: (reviewer, packet) => whyNotDecider(t.db, reviewer, packet) });
+    Object.assign(process.env, {
+      TETHER_SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      TETHER_SLACK_BOT_TOKEN: BOT_TOKEN,
+      TETHER_SLACK_API_URL: `${slack.base}/api`,
+    });
+    t = createTestRuntime(url, {
+      agents,
+      tools: worldTools(world.url),
+      authorizeDecision: (reviewer, packet) => whyNotDecider(t.db, reviewer, packet),
+    });
   });
   afterAll(async () => {
     for (const name of ["TETHER_SLACK_SIGNING_SECRET", "TETHER_SLACK_BOT_TOKEN", "TETHER_SLACK_API_URL"]) {
@@ -86,10 +109,27 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
   async function notificationButtons(packet: DecisionPacket) {
     const row = await t.db.decisionPacket.findUniqueOrThrow({
       where: { id: packet.id },
-      select: { id: true, workspaceId: true, runId: true, kind: true, tool: true, digest: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true },
+      select: {
+        id: true,
+        workspaceId: true,
+        runId: true,
+        kind: true,
+        tool: true,
+        digest: true,
+        queue: true,
+        requestedBy: true,
+        packet: true,
+        createdAt: true,
+        changedAt: true,
+        expiresAt: true,
+      },
     });
-    const message = slackMessage(buildPayload("packet.opened", row, { now: new Date(), baseUrl: "https://tether.example.com" }));
-    const actions = message.blocks.find((b) => b.type === "actions") as { elements: Array<{ action_id: string; value?: string; url?: string }> };
+    const message = slackMessage(
+      buildPayload("packet.opened", row, { now: new Date(), baseUrl: "https://tether.example.com" }),
+    );
+    const actions = message.blocks.find((b) => b.type === "actions") as {
+      elements: Array<{ action_id: string; value?: string; url?: string }>;
+    };
     return Object.fromEntries(actions.elements.map((e) => [e.action_id, e]));
   }
 
@@ -97,9 +137,15 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
   function interaction(slackId: string, action: { action_id: string; value?: string }) {
     const responsePath = `/response/${++responseCount}`;
     const payload = {
-      type: "block_actions", user: { id: slackId, username: slackId.toLowerCase(), team_id: "T0001" }, api_app_id: "A0001", team: { id: "T0001", domain: "acme" },
-      container: { type: "message", message_ts: "1700000000.000100", channel_id: "C0001", is_ephemeral: false }, trigger_id: "1.2.3", channel: { id: "C0001", name: "finance" },
-      response_url: `${slack.base}${responsePath}`, actions: [{ type: "button", block_id: "tether_decision", action_ts: "1700000001.000200", ...action }],
+      type: "block_actions",
+      user: { id: slackId, username: slackId.toLowerCase(), team_id: "T0001" },
+      api_app_id: "A0001",
+      team: { id: "T0001", domain: "acme" },
+      container: { type: "message", message_ts: "1700000000.000100", channel_id: "C0001", is_ephemeral: false },
+      trigger_id: "1.2.3",
+      channel: { id: "C0001", name: "finance" },
+      response_url: `${slack.base}${responsePath}`,
+      actions: [{ type: "button", block_id: "tether_decision", action_ts: "1700000001.000200", ...action }],
     };
     return { body: `payload=${encodeURIComponent(JSON.stringify(payload))}`, responsePath };
   }
@@ -108,14 +154,21 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
     const res = await fetch(`${api.url}/api/slack/interactions`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-slack-request-timestamp": timestamp, "x-slack-signature": opts.signature ?? slackSignature(SIGNING_SECRET, timestamp, body) },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-slack-request-timestamp": timestamp,
+        "x-slack-signature": opts.signature ?? slackSignature(SIGNING_SECRET, timestamp, body),
+      },
       body,
     });
     const text = await res.text();
     return { status: res.status, json: text ? JSON.parse(text) : null };
   }
 
-  async function expectRefusedWithoutWrites(packetId: string, send: () => Promise<{ status: number; json: { text?: string; response_type?: string; error?: unknown } }>) {
+  async function expectRefusedWithoutWrites(
+    packetId: string,
+    send: () => Promise<{ status: number; json: { text?: string; response_type?: string; error?: unknown } }>,
+  ) {
     const before = await decisionFootprint(t.db, packetId);
     const res = await send();
     expect(await decisionFootprint(t.db, packetId)).toEqual(before);
@@ -132,7 +185,10 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     const { body, responsePath } = interaction(alice.slackId, buttons["tether.approve"]);
     const res = await post(body);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ replace_original: true, text: expect.stringContaining(`Approved* by ${alice.email}`) });
+    expect(res.json).toMatchObject({
+      replace_original: true,
+      text: expect.stringContaining(`Approved* by ${alice.email}`),
+    });
     expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "APPROVED", decidedBy: alice.email });
     const audit = await t.db.auditLog.findFirstOrThrow({ where: { target: packet.id, action: "packets.decide" } });
     expect(JSON.parse(audit.data)).toMatchObject({ via: `slack:${alice.slackId}` });
@@ -140,8 +196,14 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     expect(reply?.body).toMatchObject({ replace_original: true, text: expect.stringContaining(alice.email) });
 
     // A second click (another copy of the message): already decided, told only to the clicker.
-    const again = await expectRefusedWithoutWrites(packet.id, () => post(interaction(alice.slackId, buttons["tether.approve"]).body));
-    expect(again.json).toMatchObject({ response_type: "ephemeral", replace_original: false, text: expect.stringMatching(/already decided/) });
+    const again = await expectRefusedWithoutWrites(packet.id, () =>
+      post(interaction(alice.slackId, buttons["tether.approve"]).body),
+    );
+    expect(again.json).toMatchObject({
+      response_type: "ephemeral",
+      replace_original: false,
+      text: expect.stringMatching(/already decided/),
+    });
   });
 
   it("Reject in Slack rejects with a reason naming the person; users.info is asked once for both clicks", async () => {
@@ -150,8 +212,15 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     const calls = slack.usersInfoCalls();
     for (const packet of [first, second]) {
       const buttons = await notificationButtons(packet);
-      expect((await post(interaction(bob.slackId, buttons["tether.reject"]).body)).json).toMatchObject({ replace_original: true, text: expect.stringContaining(`Rejected* by ${bob.email}`) });
-      expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "REJECTED", decidedBy: bob.email, decision: { decision: "reject", reason: `Rejected in Slack by ${bob.email}.` } });
+      expect((await post(interaction(bob.slackId, buttons["tether.reject"]).body)).json).toMatchObject({
+        replace_original: true,
+        text: expect.stringContaining(`Rejected* by ${bob.email}`),
+      });
+      expect(await t.store.getPacket(packet.id)).toMatchObject({
+        status: "REJECTED",
+        decidedBy: bob.email,
+        decision: { decision: "reject", reason: `Rejected in Slack by ${bob.email}.` },
+      });
     }
     expect(slack.usersInfoCalls() - calls).toBe(1);
   });
@@ -161,33 +230,67 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     const packet = await waitingRefundPacket(t, world, agents);
     const { body } = interaction(alice.slackId, (await notificationButtons(packet))["tether.approve"]);
     const now = Math.floor(Date.now() / 1000);
-    const badSignature = await expectRefusedWithoutWrites(packet.id, () => post(body, { signature: slackSignature("not-the-secret", String(now), body) }));
-    expect(badSignature).toMatchObject({ status: 401, json: { error: { code: "UNAUTHENTICATED", message: "The Slack signature does not match." } } });
-    const otherBody = await expectRefusedWithoutWrites(packet.id, () => post(body, { signature: slackSignature(SIGNING_SECRET, String(now), `${body}x`) }));
+    const badSignature = await expectRefusedWithoutWrites(packet.id, () =>
+      post(body, { signature: slackSignature("not-the-secret", String(now), body) }),
+    );
+    expect(badSignature).toMatchObject({
+      status: 401,
+      json: { error: { code: "UNAUTHENTICATED", message: "The Slack signature does not match." } },
+    });
+    const otherBody = await expectRefusedWithoutWrites(packet.id, () =>
+      post(body, { signature: slackSignature(SIGNING_SECRET, String(now), `${body}x`) }),
+    );
     expect(otherBody.status).toBe(401);
     const old = now - 301;
-    const replayed = await expectRefusedWithoutWrites(packet.id, () => post(body, { timestamp: old, signature: slackSignature(SIGNING_SECRET, String(old), body) }));
-    expect(replayed).toMatchObject({ status: 401, json: { error: { message: expect.stringMatching(/five-minute window/) } } });
+    const replayed = await expectRefusedWithoutWrites(packet.id, () =>
+      post(body, { timestamp: old, signature: slackSignature(SIGNING_SECRET, String(old), body) }),
+    );
+    expect(replayed).toMatchObject({
+      status: 401,
+      json: { error: { message: expect.stringMatching(/five-minute window/) } },
+    });
     const unsigned = await expectRefusedWithoutWrites(packet.id, async () => {
-      const res = await fetch(`${api.url}/api/slack/interactions`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+      const res = await fetch(`${api.url}/api/slack/interactions`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
       return { status: res.status, json: await res.json() };
     });
     expect(unsigned.status).toBe(401);
     // Within the window, the same body signed right is accepted: the refusals above were the signature's.
-    expect((await post(body, { timestamp: now - 200, signature: slackSignature(SIGNING_SECRET, String(now - 200), body) })).status).toBe(200);
+    expect(
+      (await post(body, { timestamp: now - 200, signature: slackSignature(SIGNING_SECRET, String(now - 200), body) }))
+        .status,
+    ).toBe(200);
     expect((await t.store.getPacket(packet.id))?.status).toBe("APPROVED");
   });
 
   it("a Slack user Tether does not know is refused with an ephemeral message and nothing is written", async () => {
     const packet = await waitingRefundPacket(t, world, agents);
     const approve = (await notificationButtons(packet))["tether.approve"];
-    const unknownInSlack = await expectRefusedWithoutWrites(packet.id, () => post(interaction("UNOBODY01", approve).body));
-    expect(unknownInSlack).toMatchObject({ status: 200, json: { response_type: "ephemeral", replace_original: false, text: expect.stringMatching(/Tether does not know you/) } });
+    const unknownInSlack = await expectRefusedWithoutWrites(packet.id, () =>
+      post(interaction("UNOBODY01", approve).body),
+    );
+    expect(unknownInSlack).toMatchObject({
+      status: 200,
+      json: {
+        response_type: "ephemeral",
+        replace_original: false,
+        text: expect.stringMatching(/Tether does not know you/),
+      },
+    });
     slack.emails.set("UOUTSIDER", "outsider@elsewhere.example");
     const { body, responsePath } = interaction("UOUTSIDER", approve);
     const outsider = await expectRefusedWithoutWrites(packet.id, () => post(body));
-    expect(outsider.json).toMatchObject({ response_type: "ephemeral", text: expect.stringMatching(/Tether does not know you/) });
-    expect(slack.responses.find((r) => r.path === responsePath)?.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
+    expect(outsider.json).toMatchObject({
+      response_type: "ephemeral",
+      text: expect.stringMatching(/Tether does not know you/),
+    });
+    expect(slack.responses.find((r) => r.path === responsePath)?.body).toMatchObject({
+      response_type: "ephemeral",
+      replace_original: false,
+    });
   });
 
   it("a person the queue's deciders exclude, and the person who started the run, are refused and nothing is written", async () => {
@@ -195,20 +298,40 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     const queue = uid("restricted");
     await putQueueDeciders(t.db, { queue, input: { people: [named.email] }, by: "admin@example.com" });
     const restricted = await waitingRefundPacket(t, world, agents, { queue });
-    const notAllowed = await expectRefusedWithoutWrites(restricted.id, async () => post(interaction(carol.slackId, (await notificationButtons(restricted))["tether.approve"]).body));
+    const notAllowed = await expectRefusedWithoutWrites(restricted.id, async () =>
+      post(interaction(carol.slackId, (await notificationButtons(restricted))["tether.approve"]).body),
+    );
     expect(notAllowed.json).toMatchObject({ response_type: "ephemeral", text: expect.stringMatching(/is decided by/) });
 
     const own = await waitingRefundPacket(t, world, agents, { startedBy: carol.email });
-    const sod = await expectRefusedWithoutWrites(own.id, async () => post(interaction(carol.slackId, (await notificationButtons(own))["tether.approve"]).body));
-    expect(sod.json).toMatchObject({ response_type: "ephemeral", text: expect.stringMatching(/You requested this action/) });
+    const sod = await expectRefusedWithoutWrites(own.id, async () =>
+      post(interaction(carol.slackId, (await notificationButtons(own))["tether.approve"]).body),
+    );
+    expect(sod.json).toMatchObject({
+      response_type: "ephemeral",
+      text: expect.stringMatching(/You requested this action/),
+    });
   });
 
   it("a button whose digest is no longer the packet's, or a body that is not a Slack payload, writes nothing", async () => {
     const alice = await slackPerson();
     const packet = await waitingRefundPacket(t, world, agents);
-    const changed = await expectRefusedWithoutWrites(packet.id, () => post(interaction(alice.slackId, { action_id: "tether.approve", value: JSON.stringify({ packetId: packet.id, digest: "0".repeat(64) }) }).body));
-    expect(changed.json).toMatchObject({ response_type: "ephemeral", text: expect.stringMatching(/changed since this message/) });
+    const changed = await expectRefusedWithoutWrites(packet.id, () =>
+      post(
+        interaction(alice.slackId, {
+          action_id: "tether.approve",
+          value: JSON.stringify({ packetId: packet.id, digest: "0".repeat(64) }),
+        }).body,
+      ),
+    );
+    expect(changed.json).toMatchObject({
+      response_type: "ephemeral",
+      text: expect.stringMatching(/changed since this message/),
+    });
     const malformed = await expectRefusedWithoutWrites(packet.id, () => post("payload=%7Bnot-json"));
-    expect(malformed).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", fieldErrors: { payload: expect.any(Array) } } } });
+    expect(malformed).toMatchObject({
+      status: 400,
+      json: { error: { code: "INVALID_INPUT", fieldErrors: { payload: expect.any(Array) } } },
+    });
   });
 });

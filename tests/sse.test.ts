@@ -10,11 +10,14 @@ describe("sseResponse", () => {
   it("writes each message with its id and event, and a heartbeat comment while the source waits", async () => {
     const release = createNudge();
     const stop = new AbortController();
-    const response = sseResponse(async function* (signal): AsyncIterable<SseMessage> {
-      yield { event: "trace", id: "7", data: { seq: 7, text: "two\nlines" } };
-      await release.wait(60_000, signal);
-      yield { event: "run", data: { status: "COMPLETED" } };
-    }, { heartbeatMs: 5, signal: stop.signal });
+    const response = sseResponse(
+      async function* (signal): AsyncIterable<SseMessage> {
+        yield { event: "trace", id: "7", data: { seq: 7, text: "two\nlines" } };
+        await release.wait(60_000, signal);
+        yield { event: "run", data: { status: "COMPLETED" } };
+      },
+      { heartbeatMs: 5, signal: stop.signal },
+    );
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(response.headers.get("cache-control")).toContain("no-transform"); // no compression buffering it
     const stream = sseReader(response);
@@ -29,14 +32,17 @@ describe("sseResponse", () => {
   it("stops the source when the client goes away", async () => {
     const stop = new AbortController();
     let isReleased = false;
-    const response = sseResponse(async function* (signal): AsyncIterable<SseMessage> {
-      try {
-        yield { event: "ready", data: {} };
-        await createNudge().wait(60_000, signal);
-      } finally {
-        isReleased = true;
-      }
-    }, { signal: stop.signal });
+    const response = sseResponse(
+      async function* (signal): AsyncIterable<SseMessage> {
+        try {
+          yield { event: "ready", data: {} };
+          await createNudge().wait(60_000, signal);
+        } finally {
+          isReleased = true;
+        }
+      },
+      { signal: stop.signal },
+    );
     const stream = sseReader(response);
     await stream.next();
     stop.abort();

@@ -15,30 +15,46 @@ import { until } from "./support/until";
 function random(seed: number) {
   const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
-  const text = () => ["", "ü€𝄞", "a\"b\\c", "line\nbreak", "x".repeat(int(300))][int(5)] + int(1000);
+  const text = () => ["", "ü€𝄞", 'a"b\\c', "line\nbreak", "x".repeat(int(300))][int(5)] + int(1000);
   const value = (depth = 0): unknown => {
     switch (depth > 2 ? int(4) : int(7)) {
-      case 0: return int(1e6) - 5e5;
-      case 1: return text();
-      case 2: return null;
-      case 3: return int(2) === 1;
-      case 4: return Array.from({ length: int(4) }, () => value(depth + 1));
-      default: return Object.fromEntries(Array.from({ length: int(4) }, (_, i) => [`${text()}${i}`, value(depth + 1)]));
+      case 0:
+        return int(1e6) - 5e5;
+      case 1:
+        return text();
+      case 2:
+        return null;
+      case 3:
+        return int(2) === 1;
+      case 4:
+        return Array.from({ length: int(4) }, () => value(depth + 1));
+      default:
+        return Object.fromEntries(Array.from({ length: int(4) }, (_, i) => [`${text()}${i}`, value(depth + 1)]));
     }
   };
   return { int, value, text };
 }
 
 const READ: ToolDefinition<{ n: number }> = {
-  name: "test.entries.read", description: "reads something", capability: "read", semantics: "pure-read",
-  input: z.object({ n: z.number() }), impact: () => "reads",
+  name: "test.entries.read",
+  description: "reads something",
+  capability: "read",
+  semantics: "pure-read",
+  input: z.object({ n: z.number() }),
+  impact: () => "reads",
   run: async ({ n }) => ({ n, payload: random(n).value() }),
 };
 
 /** A policy that does random things, decided by (seed, step) so that a replayed step decides the same. */
 function randomAgent(slug: string, seed: number, steps: number): AgentDefinition {
   return {
-    slug, version: "1", name: slug, description: "random steps", instructions: "Do random things.", input: z.unknown(), tools: [READ.name],
+    slug,
+    version: "1",
+    name: slug,
+    description: "random steps",
+    instructions: "Do random things.",
+    input: z.unknown(),
+    tools: [READ.name],
     policy: {
       async decide(input) {
         const { state } = input;
@@ -48,9 +64,15 @@ function randomAgent(slug: string, seed: number, steps: number): AgentDefinition
         if (state.step >= steps) return { decision: { kind: "complete", output: r.value() } };
         const choice = r.int(10);
         let decision: Decision;
-        if (choice < 4) decision = { kind: "record", facts: Array.from({ length: 1 + r.int(3) }, () => ({ key: r.text(), value: r.value() })) };
-        else if (choice < 7) decision = { kind: "call", tool: READ.name, args: { n: r.int(1e6) }, resultKey: r.text(), evidence: [] };
-        else if (choice < 9) decision = { kind: "sleep", durationMs: 1 }; // parks: the next step is a fresh claim
+        if (choice < 4)
+          decision = {
+            kind: "record",
+            facts: Array.from({ length: 1 + r.int(3) }, () => ({ key: r.text(), value: r.value() })),
+          };
+        else if (choice < 7)
+          decision = { kind: "call", tool: READ.name, args: { n: r.int(1e6) }, resultKey: r.text(), evidence: [] };
+        else if (choice < 9)
+          decision = { kind: "sleep", durationMs: 1 }; // parks: the next step is a fresh claim
         else decision = { kind: "record", facts: [] };
         return { decision };
       },
@@ -99,13 +121,21 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
   /** Every stored checkpoint of the run, rebuilt from head + entries, against the whole state written there. */
   async function expectCheckpointsWhole(runId: string) {
     const rows = await t.db.checkpoint.findMany({ where: { runId }, orderBy: { seq: "asc" } });
-    const entries = (await readEntries(t.db, [{ runId, entrySeq: Math.max(...rows.map((r) => r.entrySeq)) }])).get(runId)!;
+    const entries = (await readEntries(t.db, [{ runId, entrySeq: Math.max(...rows.map((r) => r.entrySeq)) }])).get(
+      runId,
+    )!;
     expect(rows.length).toBeGreaterThan(1);
     for (const row of rows) {
       const whole = rec.written.get(rec.key(runId, row.seq));
       expect(whole, `checkpoint ${row.seq} was written through the store`).toBeDefined();
-      const rebuilt = joinState(row.state, entries.filter((e) => e.seq <= row.entrySeq)).raw;
-      expect(typeof rebuilt === "string" ? rebuilt : JSON.stringify(rebuilt), `run ${runId} checkpoint ${row.seq}`).toBe(whole);
+      const rebuilt = joinState(
+        row.state,
+        entries.filter((e) => e.seq <= row.entrySeq),
+      ).raw;
+      expect(
+        typeof rebuilt === "string" ? rebuilt : JSON.stringify(rebuilt),
+        `run ${runId} checkpoint ${row.seq}`,
+      ).toBe(whole);
     }
     // And what the store reads back, the same state as the last one written.
     const run = await t.store.getRun(runId);
@@ -117,7 +147,13 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
   const drain = () => runtime.createWorker({ concurrency: 8 }).drain();
   /** Drains until every run has `status`: a sleeping run comes due only later, so drain again until then. */
   const drainUntil = (ids: string[], status: string) =>
-    until(async () => { await drain(); return Promise.all(ids.map(async (id) => (await t.store.getRun(id))!.status)); }, { what: `every run is ${status}`, holds: (seen) => seen.every((s) => s === status) });
+    until(
+      async () => {
+        await drain();
+        return Promise.all(ids.map(async (id) => (await t.store.getRun(id))!.status));
+      },
+      { what: `every run is ${status}`, holds: (seen) => seen.every((s) => s === status) },
+    );
 
   it("random runs: every checkpoint rebuilds to the whole state, byte for byte, and a step writes only what it added", async () => {
     const seeds = Array.from({ length: 12 }, (_, i) => 7919 * (i + 1));
@@ -188,7 +224,9 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
     await t.db.$transaction([
       t.db.stateEntry.deleteMany({ where: { runId: run.id } }),
       t.db.checkpoint.deleteMany({ where: { runId: run.id } }),
-      t.db.checkpoint.create({ data: { runId: run.id, seq: current.stateSeq, step: current.state.step, state: whole, entrySeq: 0 } }),
+      t.db.checkpoint.create({
+        data: { runId: run.id, seq: current.stateSeq, step: current.state.step, state: whole, entrySeq: 0 },
+      }),
       t.db.run.update({ where: { id: run.id }, data: { state: whole, entrySeq: 0 } }),
     ]);
     rec.written.set(rec.key(run.id, current.stateSeq), whole);
@@ -203,9 +241,15 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
 describe("joinState", () => {
   it("passes a head whose parts are broken on as it is, for the schema to report: never repaired", () => {
     const entries = [{ seq: 1, kind: "fact", key: null, value: JSON.stringify({ id: "f1" }) }];
-    expect(joinState(JSON.stringify({ facts: "broken by hand", journal: {} }), entries).raw).toEqual({ facts: "broken by hand", journal: {} });
+    expect(joinState(JSON.stringify({ facts: "broken by hand", journal: {} }), entries).raw).toEqual({
+      facts: "broken by hand",
+      journal: {},
+    });
     expect(joinState(JSON.stringify({ facts: [], journal: [] }), entries).raw).toEqual({ facts: [], journal: [] });
     expect(joinState("{not json", entries).raw).toBe("{not json");
-    expect(joinState(JSON.stringify({ facts: [], journal: {} }), entries).raw).toEqual({ facts: [{ id: "f1" }], journal: {} });
+    expect(joinState(JSON.stringify({ facts: [], journal: {} }), entries).raw).toEqual({
+      facts: [{ id: "f1" }],
+      journal: {},
+    });
   });
 });

@@ -7,7 +7,12 @@ import type { NewRun, RuntimeStore, StepCommit, Wakeup } from "../lib/runtime/st
 import { createPrismaStore } from "../lib/store/prisma-store";
 import { NOTHING_STORED } from "../lib/store/state-entries";
 import { TERMINAL_STATUSES, type Lease, type PermissionRule } from "../lib/runtime/types";
-import { buildNewPacket, buildNewRun, createClaimedRun as createClaimedRunIn, createRun as createRunIn } from "./support/contract/builders";
+import {
+  buildNewPacket,
+  buildNewRun,
+  createClaimedRun as createClaimedRunIn,
+  createRun as createRunIn,
+} from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 import { until } from "./support/until";
 
@@ -16,7 +21,9 @@ import { until } from "./support/until";
 
 async function expectAppError(promise: Promise<unknown>, codes: ErrorCode | ErrorCode[]): Promise<AppError> {
   const error = await promise.then(
-    () => { throw new Error(`expected AppError ${String(codes)}, but it resolved`); },
+    () => {
+      throw new Error(`expected AppError ${String(codes)}, but it resolved`);
+    },
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(AppError);
@@ -38,17 +45,38 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   const agentSlug = uid("contract-agent");
 
   const createRun = (overrides: Partial<NewRun> = {}) => createRunIn(store, { agentSlug, ...overrides });
-  const createClaimedRun = (opts: Parameters<typeof createClaimedRunIn>[1] = {}) => createClaimedRunIn(store, { ...opts, run: { agentSlug, ...opts.run } });
-  const nextState = (state: RunState, patch: Partial<RunState> = {}): RunState => ({ ...state, step: state.step + 1, ...patch });
-  const commit = (lease: Lease, state: RunState, extra: Partial<StepCommit> = {}): Promise<{ stateSeq: number; eventSeq: number }> =>
-    store.commitStep({ lease, status: "RUNNING", state, storedEntries: NOTHING_STORED, events: [{ type: "step.done", step: state.step, data: {} }], ...extra });
+  const createClaimedRun = (opts: Parameters<typeof createClaimedRunIn>[1] = {}) =>
+    createClaimedRunIn(store, { ...opts, run: { agentSlug, ...opts.run } });
+  const nextState = (state: RunState, patch: Partial<RunState> = {}): RunState => ({
+    ...state,
+    step: state.step + 1,
+    ...patch,
+  });
+  const commit = (
+    lease: Lease,
+    state: RunState,
+    extra: Partial<StepCommit> = {},
+  ): Promise<{ stateSeq: number; eventSeq: number }> =>
+    store.commitStep({
+      lease,
+      status: "RUNNING",
+      state,
+      storedEntries: NOTHING_STORED,
+      events: [{ type: "step.done", step: state.step, data: {} }],
+      ...extra,
+    });
 
   /** A run parked on a decision packet, as a step that asked for approval leaves it. */
   async function createWaitingPacket(packet: Partial<Parameters<typeof buildNewPacket>[1]> = {}) {
     const { run, lease } = await createClaimedRun();
     const newPacket = buildNewPacket(run.id, { step: run.state.step, ...packet });
     await store.commitStep({
-      lease, status: "WAITING_APPROVAL", state: run.state, storedEntries: run.storedEntries, releaseLease: true, createPacket: newPacket,
+      lease,
+      status: "WAITING_APPROVAL",
+      state: run.state,
+      storedEntries: run.storedEntries,
+      releaseLease: true,
+      createPacket: newPacket,
       events: [{ type: "gate.requested", step: run.state.step, data: { packetId: newPacket.id } }],
     });
     return { run, packet: (await store.getPacket(newPacket.id))! };
@@ -62,7 +90,9 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   afterAll(async () => {
     for (const run of await store.findRuns({ agentSlug, limit: 10_000 })) {
       if (!TERMINAL_STATUSES.includes(run.status)) {
-        await store.transitionRun({ runId: run.id, from: [run.status], to: "CANCELLED", revokeLease: true, events: [] }).catch(() => {});
+        await store
+          .transitionRun({ runId: run.id, from: [run.status], to: "CANCELLED", revokeLease: true, events: [] })
+          .catch(() => {});
       }
     }
     await t.close();
@@ -70,12 +100,29 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
   describe("createRun", () => {
     it("writes a queued run with its first checkpoint and events numbered from 1", async () => {
-      const newRun = buildNewRun({ agentSlug, events: [{ type: "run.created", step: 0, data: {} }, { type: "run.note", step: 0, data: { n: 1 } }] });
+      const newRun = buildNewRun({
+        agentSlug,
+        events: [
+          { type: "run.created", step: 0, data: {} },
+          { type: "run.note", step: 0, data: { n: 1 } },
+        ],
+      });
       const { run, created } = await store.createRun(newRun);
       expect(created).toBe(true);
-      expect(run).toMatchObject({ id: newRun.id, status: "QUEUED", state: newRun.state, stateSeq: 1, eventSeq: 2, leaseOwner: null, leaseEpoch: 0 });
+      expect(run).toMatchObject({
+        id: newRun.id,
+        status: "QUEUED",
+        state: newRun.state,
+        stateSeq: 1,
+        eventSeq: 2,
+        leaseOwner: null,
+        leaseEpoch: 0,
+      });
       expect((await store.listCheckpoints(run.id)).map((c) => [c.seq, c.state])).toEqual([[1, newRun.state]]);
-      expect((await store.listEvents(run.id)).map((e) => [e.seq, e.type])).toEqual([[1, "run.created"], [2, "run.note"]]);
+      expect((await store.listEvents(run.id)).map((e) => [e.seq, e.type])).toEqual([
+        [1, "run.created"],
+        [2, "run.note"],
+      ]);
     });
 
     it("with an idempotency key already used, returns the first run and creates nothing", async () => {
@@ -89,26 +136,31 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(await store.getRun(again.id)).toBeNull();
     });
 
-    it.runIf(_provider === "postgres")("a burst of new runs twenty times the connection pool: each is one statement, none waits to BEGIN a transaction", async () => {
-      // An interactive transaction per new run made a burst queue for the pool's connections until
-      // Prisma gave up waiting to start one; the run, its checkpoint and events are now one statement.
-      const sent: string[] = [];
-      const query = pg.Client.prototype.query;
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
-        if (text) sent.push(text.trim().split(/\s+/)[0].toUpperCase());
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
-      const runs = Array.from({ length: 200 }, () => buildNewRun({ agentSlug }));
-      const results = await Promise.all(runs.map((run) => store.createRun(run))).finally(() => { pg.Client.prototype.query = query; });
-      expect(sent.filter((s) => s === "BEGIN")).toEqual([]);
-      expect(sent).toHaveLength(200);
-      expect(results.every((r) => r.created)).toBe(true);
-      for (const run of runs.slice(0, 5)) {
-        expect(await store.listCheckpoints(run.id)).toHaveLength(1);
-        expect((await store.listEvents(run.id)).map((e) => e.seq)).toEqual(run.events.map((_, i) => i + 1));
-      }
-    });
+    it.runIf(_provider === "postgres")(
+      "a burst of new runs twenty times the connection pool: each is one statement, none waits to BEGIN a transaction",
+      async () => {
+        // An interactive transaction per new run made a burst queue for the pool's connections until
+        // Prisma gave up waiting to start one; the run, its checkpoint and events are now one statement.
+        const sent: string[] = [];
+        const query = pg.Client.prototype.query;
+        pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+          const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text;
+          if (text) sent.push(text.trim().split(/\s+/)[0].toUpperCase());
+          return (query as (...a: unknown[]) => unknown).apply(this, args);
+        } as typeof query;
+        const runs = Array.from({ length: 200 }, () => buildNewRun({ agentSlug }));
+        const results = await Promise.all(runs.map((run) => store.createRun(run))).finally(() => {
+          pg.Client.prototype.query = query;
+        });
+        expect(sent.filter((s) => s === "BEGIN")).toEqual([]);
+        expect(sent).toHaveLength(200);
+        expect(results.every((r) => r.created)).toBe(true);
+        for (const run of runs.slice(0, 5)) {
+          expect(await store.listCheckpoints(run.id)).toHaveLength(1);
+          expect((await store.listEvents(run.id)).map((e) => e.seq)).toEqual(run.events.map((_, i) => i + 1));
+        }
+      },
+    );
 
     it("with one idempotency key sent concurrently, creates exactly one run", async () => {
       const idempotencyKey = uid("idem");
@@ -131,15 +183,28 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const run = await createRun();
       const now = new Date();
       const claim = await store.claimRun({ owner: "worker-a", now, leaseMs: 10_000, runId: run.id });
-      expect(claim?.lease).toEqual({ runId: run.id, owner: "worker-a", epoch: 1, expiresAt: new Date(now.getTime() + 10_000) });
-      expect(claim?.run).toMatchObject({ id: run.id, leaseOwner: "worker-a", leaseEpoch: 1, state: run.state, storedEntries: run.storedEntries });
+      expect(claim?.lease).toEqual({
+        runId: run.id,
+        owner: "worker-a",
+        epoch: 1,
+        expiresAt: new Date(now.getTime() + 10_000),
+      });
+      expect(claim?.run).toMatchObject({
+        id: run.id,
+        leaseOwner: "worker-a",
+        leaseEpoch: 1,
+        state: run.state,
+        storedEntries: run.storedEntries,
+      });
     });
 
     it("when two workers race for one run, exactly one gets it", async () => {
       for (let round = 0; round < 5; round++) {
         const run = await createRun();
         const now = new Date();
-        const claims = await Promise.all(["worker-a", "worker-b"].map((owner) => store.claimRun({ owner, now, leaseMs: 10_000, runId: run.id })));
+        const claims = await Promise.all(
+          ["worker-a", "worker-b"].map((owner) => store.claimRun({ owner, now, leaseMs: 10_000, runId: run.id })),
+        );
         const winners = claims.filter((c) => c !== null);
         expect(winners).toHaveLength(1);
         expect(claims.filter((c) => c === null)).toHaveLength(1);
@@ -152,7 +217,11 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("when many workers race, one wins and the epoch moves once", async () => {
       const run = await createRun();
       const now = new Date();
-      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.claimRun({ owner: `worker-${i}`, now, leaseMs: 10_000, runId: run.id })));
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.claimRun({ owner: `worker-${i}`, now, leaseMs: 10_000, runId: run.id }),
+        ),
+      );
       expect(claims.filter((c) => c !== null)).toHaveLength(1);
       expect((await store.getRun(run.id))!.leaseEpoch).toBe(1);
     });
@@ -160,14 +229,26 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("does not take a run whose lease is still live", async () => {
       const now = new Date();
       const { run } = await createClaimedRun({ owner: "worker-a", now, leaseMs: 10_000 });
-      expect(await store.claimRun({ owner: "worker-b", now: new Date(now.getTime() + 9_000), leaseMs: 10_000, runId: run.id })).toBeNull();
+      expect(
+        await store.claimRun({
+          owner: "worker-b",
+          now: new Date(now.getTime() + 9_000),
+          leaseMs: 10_000,
+          runId: run.id,
+        }),
+      ).toBeNull();
       expect(await store.getRun(run.id)).toMatchObject({ leaseOwner: "worker-a", leaseEpoch: 1 });
     });
 
     it("takes over a run whose lease expired, with a higher epoch", async () => {
       const now = new Date();
       const { run } = await createClaimedRun({ owner: "worker-a", now, leaseMs: 1_000 });
-      const claim = await store.claimRun({ owner: "worker-b", now: new Date(now.getTime() + 5_000), leaseMs: 1_000, runId: run.id });
+      const claim = await store.claimRun({
+        owner: "worker-b",
+        now: new Date(now.getTime() + 5_000),
+        leaseMs: 1_000,
+        runId: run.id,
+      });
       expect(claim?.lease).toMatchObject({ owner: "worker-b", epoch: 2 });
     });
 
@@ -183,15 +264,34 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const now = new Date();
       const { run, lease } = await createClaimedRun({ now });
       const wakeAt = new Date(now.getTime() + 60_000);
-      await store.commitStep({ lease, status: "SLEEPING", state: run.state, storedEntries: run.storedEntries, wakeAt, releaseLease: true, events: [] });
-      expect(await store.claimRun({ owner: "w", now: new Date(now.getTime() + 59_000), leaseMs: 1_000, runId: run.id })).toBeNull();
+      await store.commitStep({
+        lease,
+        status: "SLEEPING",
+        state: run.state,
+        storedEntries: run.storedEntries,
+        wakeAt,
+        releaseLease: true,
+        events: [],
+      });
+      expect(
+        await store.claimRun({ owner: "w", now: new Date(now.getTime() + 59_000), leaseMs: 1_000, runId: run.id }),
+      ).toBeNull();
       expect(await store.claimRun({ owner: "w", now: wakeAt, leaseMs: 1_000, runId: run.id })).not.toBeNull();
     });
 
     it("does not take a finished run", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "COMPLETED", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
-      expect(await store.claimRun({ owner: "w", now: new Date(Date.now() + 3_600_000), leaseMs: 1_000, runId: run.id })).toBeNull();
+      await store.commitStep({
+        lease,
+        status: "COMPLETED",
+        state: run.state,
+        storedEntries: run.storedEntries,
+        releaseLease: true,
+        events: [],
+      });
+      expect(
+        await store.claimRun({ owner: "w", now: new Date(Date.now() + 3_600_000), leaseMs: 1_000, runId: run.id }),
+      ).toBeNull();
     });
   });
 
@@ -200,9 +300,20 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     async function takenOver() {
       const t0 = new Date();
       const a = await createClaimedRun({ owner: "worker-a", now: t0, leaseMs: 1_000 });
-      const b = await store.claimRun({ owner: "worker-b", now: new Date(t0.getTime() + 5_000), leaseMs: 30_000, runId: a.run.id });
+      const b = await store.claimRun({
+        owner: "worker-b",
+        now: new Date(t0.getTime() + 5_000),
+        leaseMs: 30_000,
+        runId: a.run.id,
+      });
       if (!b) throw new Error("worker B could not take the run over");
-      return { runId: a.run.id, stale: a.lease, current: b.lease, state: a.run.state, storedEntries: a.run.storedEntries };
+      return {
+        runId: a.run.id,
+        stale: a.lease,
+        current: b.lease,
+        state: a.run.state,
+        storedEntries: a.run.storedEntries,
+      };
     }
 
     it("a worker whose lease was taken over cannot commit a step, and nothing of it is written", async () => {
@@ -215,9 +326,21 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const packet = buildNewPacket(runId);
       await expectAppError(
         store.commitStep({
-          lease: stale, status: "WAITING_APPROVAL", state: nextState(state, { output: "from the stale worker" }), storedEntries: NOTHING_STORED, releaseLease: true,
+          lease: stale,
+          status: "WAITING_APPROVAL",
+          state: nextState(state, { output: "from the stale worker" }),
+          storedEntries: NOTHING_STORED,
+          releaseLease: true,
           events: [{ type: "step.done", step: 0, data: { by: "worker-a" } }],
-          createIntent: { id: intentId, runId, step: 0, tool: "payments.refund", args: { amountCents: 100 }, semantics: "idempotent", decision: null },
+          createIntent: {
+            id: intentId,
+            runId,
+            step: 0,
+            tool: "payments.refund",
+            args: { amountCents: 100 },
+            semantics: "idempotent",
+            decision: null,
+          },
           createPacket: packet,
         }),
         "LEASE_LOST",
@@ -233,13 +356,21 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("a worker whose lease was taken over cannot renew it", async () => {
       const { runId, stale, current } = await takenOver();
       expect(await store.renewLeases(stale.owner, [stale], new Date(), 60_000)).toEqual([]);
-      expect(await store.getRun(runId)).toMatchObject({ leaseOwner: "worker-b", leaseEpoch: current.epoch, leaseExpiresAt: current.expiresAt });
+      expect(await store.getRun(runId)).toMatchObject({
+        leaseOwner: "worker-b",
+        leaseEpoch: current.epoch,
+        leaseExpiresAt: current.expiresAt,
+      });
     });
 
     it("a worker whose lease was taken over cannot release the new holder's lease", async () => {
       const { runId, stale, current } = await takenOver();
       await store.releaseLease(stale);
-      expect(await store.getRun(runId)).toMatchObject({ leaseOwner: "worker-b", leaseEpoch: current.epoch, leaseExpiresAt: current.expiresAt });
+      expect(await store.getRun(runId)).toMatchObject({
+        leaseOwner: "worker-b",
+        leaseEpoch: current.epoch,
+        leaseExpiresAt: current.expiresAt,
+      });
     });
 
     it("the new holder commits normally after the old one was fenced out", async () => {
@@ -261,13 +392,27 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("a lease given back with releaseLease can no longer write", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "never", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
+      await store.commitStep({
+        lease,
+        status: "WAITING_EVENT",
+        waitingFor: "never",
+        state: run.state,
+        storedEntries: run.storedEntries,
+        releaseLease: true,
+        events: [],
+      });
       await expectAppError(commit(lease, nextState(run.state)), "LEASE_LOST");
     });
 
     it("cancelling a run fences out the worker holding it", async () => {
       const { run, lease } = await createClaimedRun();
-      const cancelled = await store.transitionRun({ runId: run.id, from: ["RUNNING", "QUEUED"], to: "CANCELLED", revokeLease: true, events: [{ type: "run.cancelled", step: -1, data: {} }] });
+      const cancelled = await store.transitionRun({
+        runId: run.id,
+        from: ["RUNNING", "QUEUED"],
+        to: "CANCELLED",
+        revokeLease: true,
+        events: [{ type: "run.cancelled", step: -1, data: {} }],
+      });
       expect(cancelled).toMatchObject({ status: "CANCELLED", leaseOwner: null, leaseEpoch: lease.epoch + 1 });
       await expectAppError(commit(lease, nextState(run.state)), "LEASE_LOST");
       expect(await store.renewLeases(lease.owner, [lease], new Date(), 1_000)).toEqual([]);
@@ -282,11 +427,21 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     let clock = new Date("2001-01-01T00:00:00.000Z");
     const tick = (ms = 1_000) => (clock = new Date(clock.getTime() + ms));
     const made: string[] = [];
-    beforeAll(() => { past = createPrismaStore(t.db, { now: () => clock }); });
+    beforeAll(() => {
+      past = createPrismaStore(t.db, { now: () => clock });
+    });
     // Each test ends its runs, so that none of them comes due in the next one as the clock moves on.
     afterEach(async () => {
       for (const runId of made.splice(0)) {
-        await past.transitionRun({ runId, from: ["QUEUED", "RUNNING", "SLEEPING"], to: "CANCELLED", revokeLease: true, events: [] }).catch(() => {});
+        await past
+          .transitionRun({
+            runId,
+            from: ["QUEUED", "RUNNING", "SLEEPING"],
+            to: "CANCELLED",
+            revokeLease: true,
+            events: [],
+          })
+          .catch(() => {});
       }
     });
     const createPastRuns = async (n: number) => {
@@ -303,7 +458,13 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const ids = await createPastRuns(5);
       const claims = await past.claimRuns({ owner: "batch-a", now: tick(), leaseMs: 10_000, limit: 3 });
       expect(claims.map((c) => c.run.id).sort()).toEqual(ids.slice(0, 3).sort());
-      for (const c of claims) expect(c.lease).toEqual({ runId: c.run.id, owner: "batch-a", epoch: 1, expiresAt: new Date(clock.getTime() + 10_000) });
+      for (const c of claims)
+        expect(c.lease).toEqual({
+          runId: c.run.id,
+          owner: "batch-a",
+          epoch: 1,
+          expiresAt: new Date(clock.getTime() + 10_000),
+        });
       const rest = await past.claimRuns({ owner: "batch-b", now: clock, leaseMs: 10_000, limit: 10 });
       expect(rest.map((c) => c.run.id).sort()).toEqual(ids.slice(3).sort());
     });
@@ -311,31 +472,52 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("two workers claiming at once never share a run", async () => {
       const ids = await createPastRuns(12);
       const now = tick();
-      const [a, b] = await Promise.all(["race-a", "race-b"].map((owner) => past.claimRuns({ owner, now, leaseMs: 10_000, limit: 8 })));
+      const [a, b] = await Promise.all(
+        ["race-a", "race-b"].map((owner) => past.claimRuns({ owner, now, leaseMs: 10_000, limit: 8 })),
+      );
       const claimed = [...a, ...b].map((c) => c.run.id);
       expect(new Set(claimed).size).toBe(claimed.length);
       expect(claimed.sort()).toEqual([...ids].sort());
     });
 
-    it.runIf(_provider === "postgres")("a claim prepared before a migration changed the table still works after it", async () => {
-      await createPastRuns(2);
-      expect(await past.claimRuns({ owner: "before-migration", now: tick(), leaseMs: 60_000, limit: 1 })).toHaveLength(1);
-      await t.db.$executeRawUnsafe(`ALTER TABLE "Run" ADD COLUMN "migrationProbe" INTEGER`);
-      try {
-        // The prepared RETURNING "Run".* no longer matches the table: Postgres refuses it once, and it is prepared again.
-        expect(await past.claimRuns({ owner: "after-migration", now: tick(), leaseMs: 60_000, limit: 1 })).toHaveLength(1);
-      } finally {
-        await t.db.$executeRawUnsafe(`ALTER TABLE "Run" DROP COLUMN "migrationProbe"`);
-      }
-    });
+    it.runIf(_provider === "postgres")(
+      "a claim prepared before a migration changed the table still works after it",
+      async () => {
+        await createPastRuns(2);
+        expect(
+          await past.claimRuns({ owner: "before-migration", now: tick(), leaseMs: 60_000, limit: 1 }),
+        ).toHaveLength(1);
+        await t.db.$executeRawUnsafe(`ALTER TABLE "Run" ADD COLUMN "migrationProbe" INTEGER`);
+        try {
+          // The prepared RETURNING "Run".* no longer matches the table: Postgres refuses it once, and it is prepared again.
+          expect(
+            await past.claimRuns({ owner: "after-migration", now: tick(), leaseMs: 60_000, limit: 1 }),
+          ).toHaveLength(1);
+        } finally {
+          await t.db.$executeRawUnsafe(`ALTER TABLE "Run" DROP COLUMN "migrationProbe"`);
+        }
+      },
+    );
 
     it("a held run is claimable again exactly when its lease runs out", async () => {
       const [id] = await createPastRuns(1);
       const [held] = await past.claimRuns({ owner: "dies", now: tick(), leaseMs: 5_000, limit: 1 });
       expect(held.run.id).toBe(id);
       expect(await past.nextRunnableAt({ owner: "other", after: clock })).toEqual(held.lease.expiresAt);
-      expect(await past.claimRuns({ owner: "other", now: new Date(held.lease.expiresAt.getTime() - 1), leaseMs: 5_000, limit: 5 })).toEqual([]);
-      const [taken] = await past.claimRuns({ owner: "other", now: new Date(held.lease.expiresAt.getTime() + 1), leaseMs: 5_000, limit: 5 });
+      expect(
+        await past.claimRuns({
+          owner: "other",
+          now: new Date(held.lease.expiresAt.getTime() - 1),
+          leaseMs: 5_000,
+          limit: 5,
+        }),
+      ).toEqual([]);
+      const [taken] = await past.claimRuns({
+        owner: "other",
+        now: new Date(held.lease.expiresAt.getTime() + 1),
+        leaseMs: 5_000,
+        limit: 5,
+      });
       expect(taken).toMatchObject({ run: { id }, lease: { owner: "other", epoch: 2 } });
       clock = new Date(held.lease.expiresAt.getTime() + 2);
     });
@@ -344,8 +526,19 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       await createPastRuns(3);
       const claims = await past.claimRuns({ owner: "beater", now: tick(), leaseMs: 5_000, limit: 3 });
       expect(claims).toHaveLength(3);
-      await past.transitionRun({ runId: claims[1].run.id, from: ["QUEUED"], to: "CANCELLED", revokeLease: true, events: [] });
-      const renewed = await past.renewLeases("beater", claims.map((c) => c.lease), tick(), 5_000);
+      await past.transitionRun({
+        runId: claims[1].run.id,
+        from: ["QUEUED"],
+        to: "CANCELLED",
+        revokeLease: true,
+        events: [],
+      });
+      const renewed = await past.renewLeases(
+        "beater",
+        claims.map((c) => c.lease),
+        tick(),
+        5_000,
+      );
       expect(renewed.map((l) => l.runId)).toEqual([claims[0].run.id, claims[2].run.id]);
       expect(renewed.every((l) => l.expiresAt.getTime() === clock.getTime() + 5_000)).toBe(true);
       expect((await past.getRun(claims[2].run.id))!.leaseExpiresAt).toEqual(renewed[1].expiresAt);
@@ -355,11 +548,23 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       await createPastRuns(2);
       const [sleeper, yielder] = await past.claimRuns({ owner: "parker", now: tick(), leaseMs: 60_000, limit: 2 });
       const wakeAt = new Date(clock.getTime() + 30_000);
-      await past.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, storedEntries: sleeper.run.storedEntries, wakeAt, releaseLease: true, events: [] });
+      await past.commitStep({
+        lease: sleeper.lease,
+        status: "SLEEPING",
+        state: sleeper.run.state,
+        storedEntries: sleeper.run.storedEntries,
+        wakeAt,
+        releaseLease: true,
+        events: [],
+      });
       await past.releaseLease(yielder.lease);
       expect(await past.nextRunnableAt({ owner: "x", after: clock })).toEqual(wakeAt);
-      expect((await past.claimRuns({ owner: "x", now: clock, leaseMs: 60_000, limit: 5 })).map((c) => c.run.id)).toEqual([yielder.run.id]);
-      expect((await past.claimRuns({ owner: "x", now: wakeAt, leaseMs: 1_000, limit: 5 })).map((c) => c.run.id)).toEqual([sleeper.run.id]);
+      expect(
+        (await past.claimRuns({ owner: "x", now: clock, leaseMs: 60_000, limit: 5 })).map((c) => c.run.id),
+      ).toEqual([yielder.run.id]);
+      expect(
+        (await past.claimRuns({ owner: "x", now: wakeAt, leaseMs: 1_000, limit: 5 })).map((c) => c.run.id),
+      ).toEqual([sleeper.run.id]);
       clock = new Date(wakeAt.getTime() + 1_000);
     });
 
@@ -370,15 +575,43 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
         const created = await createRun();
         expect(heard).toContainEqual({ runId: created.id });
         const { run, packet } = await createWaitingPacket();
-        await store.decidePacket({ packetId: packet.id, version: packet.version, final: { status: "APPROVED", decision: { decision: "approve" }, decidedBy: "ann", now: new Date() }, events: [] });
+        await store.decidePacket({
+          packetId: packet.id,
+          version: packet.version,
+          final: { status: "APPROVED", decision: { decision: "approve" }, decidedBy: "ann", now: new Date() },
+          events: [],
+        });
         expect(heard).toContainEqual({ runId: run.id });
         const waiting = await createClaimedRun();
-        await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "ping", state: waiting.run.state, storedEntries: waiting.run.storedEntries, releaseLease: true, events: [] });
-        await store.deliverSignal({ id: uid("sig"), runId: waiting.run.id, type: "ping", dedupKey: uid("k"), payload: {}, now: new Date() });
+        await store.commitStep({
+          lease: waiting.lease,
+          status: "WAITING_EVENT",
+          waitingFor: "ping",
+          state: waiting.run.state,
+          storedEntries: waiting.run.storedEntries,
+          releaseLease: true,
+          events: [],
+        });
+        await store.deliverSignal({
+          id: uid("sig"),
+          runId: waiting.run.id,
+          type: "ping",
+          dedupKey: uid("k"),
+          payload: {},
+          now: new Date(),
+        });
         expect(heard).toContainEqual({ runId: waiting.run.id });
         const sleeper = await createClaimedRun();
         const wakeAt = new Date(Date.now() + 60_000);
-        await store.commitStep({ lease: sleeper.lease, status: "SLEEPING", state: sleeper.run.state, storedEntries: sleeper.run.storedEntries, wakeAt, releaseLease: true, events: [] });
+        await store.commitStep({
+          lease: sleeper.lease,
+          status: "SLEEPING",
+          state: sleeper.run.state,
+          storedEntries: sleeper.run.storedEntries,
+          wakeAt,
+          releaseLease: true,
+          events: [],
+        });
         expect(heard).toContainEqual({ runId: sleeper.run.id, at: wakeAt });
         const yielder = await createClaimedRun();
         await store.releaseLease(yielder.lease);
@@ -392,42 +625,50 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
      *  changes under test, it has heard every NOTIFY those changes sent. */
     async function untilNotifiesArrive(heard: Wakeup[]) {
       const marker = await createRun();
-      await until(`the NOTIFY of run ${marker.id}, created last, arrives`, () => heard.some((w) => w.runId === marker.id));
+      await until(`the NOTIFY of run ${marker.id}, created last, arrives`, () =>
+        heard.some((w) => w.runId === marker.id),
+      );
     }
 
-    it.runIf(_provider === "postgres")("the process that made a change is woken once for it, not again by its own NOTIFY", async () => {
-      const own = createPrismaStore(createDb(url));
-      const heard: Wakeup[] = [];
-      const unsubscribe = own.onRunnable((w) => heard.push(w));
-      try {
-        await until("the store listens", () => heard.length > 0);
-        const { run } = await own.createRun(buildNewRun({ agentSlug }));
-        await untilNotifiesArrive(heard); // its own NOTIFY, had it not been dropped, would be among them
-        expect(heard.filter((w) => w.runId === run.id)).toEqual([{ runId: run.id }]);
-      } finally {
-        unsubscribe();
-        await own.close();
-      }
-    });
+    it.runIf(_provider === "postgres")(
+      "the process that made a change is woken once for it, not again by its own NOTIFY",
+      async () => {
+        const own = createPrismaStore(createDb(url));
+        const heard: Wakeup[] = [];
+        const unsubscribe = own.onRunnable((w) => heard.push(w));
+        try {
+          await until("the store listens", () => heard.length > 0);
+          const { run } = await own.createRun(buildNewRun({ agentSlug }));
+          await untilNotifiesArrive(heard); // its own NOTIFY, had it not been dropped, would be among them
+          expect(heard.filter((w) => w.runId === run.id)).toEqual([{ runId: run.id }]);
+        } finally {
+          unsubscribe();
+          await own.close();
+        }
+      },
+    );
 
-    it.runIf(_provider === "postgres")("another process hears a new run by LISTEN/NOTIFY, sent only when the change commits", async () => {
-      const elsewhere = createPrismaStore(createDb(url));
-      const heard: Wakeup[] = [];
-      const unsubscribe = elsewhere.onRunnable((w) => heard.push(w));
-      try {
-        await until("the other store listens", () => heard.length > 0); // "listening": a first look
-        const created = await createRun();
-        await until(`the other store hears run ${created.id}`, () => heard.some((w) => w.runId === created.id));
-        // A change that rolls back sends nothing: the same id again is a unique violation inside createRun's transaction.
-        const duplicate = buildNewRun({ agentSlug, id: created.id });
-        await store.createRun(duplicate).catch(() => {});
-        await untilNotifiesArrive(heard);
-        expect(heard.filter((w) => w.runId === created.id)).toHaveLength(1);
-      } finally {
-        unsubscribe();
-        await elsewhere.close();
-      }
-    });
+    it.runIf(_provider === "postgres")(
+      "another process hears a new run by LISTEN/NOTIFY, sent only when the change commits",
+      async () => {
+        const elsewhere = createPrismaStore(createDb(url));
+        const heard: Wakeup[] = [];
+        const unsubscribe = elsewhere.onRunnable((w) => heard.push(w));
+        try {
+          await until("the other store listens", () => heard.length > 0); // "listening": a first look
+          const created = await createRun();
+          await until(`the other store hears run ${created.id}`, () => heard.some((w) => w.runId === created.id));
+          // A change that rolls back sends nothing: the same id again is a unique violation inside createRun's transaction.
+          const duplicate = buildNewRun({ agentSlug, id: created.id });
+          await store.createRun(duplicate).catch(() => {});
+          await untilNotifiesArrive(heard);
+          expect(heard.filter((w) => w.runId === created.id)).toHaveLength(1);
+        } finally {
+          unsubscribe();
+          await elsewhere.close();
+        }
+      },
+    );
   });
 
   describe("commitStep", () => {
@@ -435,15 +676,44 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const runs = await Promise.all(Array.from({ length: 30 }, () => createClaimedRun()));
       const taken = uid("op");
       await commit(runs[0].lease, nextState(runs[0].run.state), {
-        createIntent: { id: taken, runId: runs[0].run.id, step: 0, tool: "payments.refund", args: {}, semantics: "idempotent", decision: null },
+        createIntent: {
+          id: taken,
+          runId: runs[0].run.id,
+          step: 0,
+          tool: "payments.refund",
+          args: {},
+          semantics: "idempotent",
+          decision: null,
+        },
       });
       // Run 7 records an intent under an id that is taken: its commit fails (a unique violation). The
       // others, sent in the same moment, must not be rolled back with it.
-      const results = await Promise.allSettled(runs.slice(1).map(({ run, lease }, i) =>
-        commit(lease, nextState(run.state, { output: `run ${i + 1}` }), i + 1 === 7
-          ? { createIntent: { id: taken, runId: run.id, step: 0, tool: "payments.refund", args: {}, semantics: "idempotent", decision: null } }
-          : {})));
-      expect(results.map((r) => r.status)).toEqual(runs.slice(1).map((_, i) => (i + 1 === 7 ? "rejected" : "fulfilled")));
+      const results = await Promise.allSettled(
+        runs
+          .slice(1)
+          .map(({ run, lease }, i) =>
+            commit(
+              lease,
+              nextState(run.state, { output: `run ${i + 1}` }),
+              i + 1 === 7
+                ? {
+                    createIntent: {
+                      id: taken,
+                      runId: run.id,
+                      step: 0,
+                      tool: "payments.refund",
+                      args: {},
+                      semantics: "idempotent",
+                      decision: null,
+                    },
+                  }
+                : {},
+            ),
+          ),
+      );
+      expect(results.map((r) => r.status)).toEqual(
+        runs.slice(1).map((_, i) => (i + 1 === 7 ? "rejected" : "fulfilled")),
+      );
       for (const [i, { run }] of runs.entries()) {
         if (i === 0) continue;
         const stored = await store.getRun(run.id);
@@ -455,35 +725,103 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("writes the state, a checkpoint, the events, the intent and its result", async () => {
       const { run, lease } = await createClaimedRun();
       const intentId = uid("op");
-      const s1 = nextState(run.state, { pending: { kind: "effect", intentId, step: 0, call: 0, action: { tool: "payments.refund", args: { amountCents: 100 }, evidence: [] } } });
+      const s1 = nextState(run.state, {
+        pending: {
+          kind: "effect",
+          intentId,
+          step: 0,
+          call: 0,
+          action: { tool: "payments.refund", args: { amountCents: 100 }, evidence: [] },
+        },
+      });
       const r1 = await store.commitStep({
-        lease, status: "RUNNING", state: s1, storedEntries: run.storedEntries, events: [{ type: "effect.intent", step: 0, data: { intentId } }],
-        createIntent: { id: intentId, runId: run.id, step: 0, tool: "payments.refund", args: { amountCents: 100 }, semantics: "idempotent", decision: { kind: "call" } },
+        lease,
+        status: "RUNNING",
+        state: s1,
+        storedEntries: run.storedEntries,
+        events: [{ type: "effect.intent", step: 0, data: { intentId } }],
+        createIntent: {
+          id: intentId,
+          runId: run.id,
+          step: 0,
+          tool: "payments.refund",
+          args: { amountCents: 100 },
+          semantics: "idempotent",
+          decision: { kind: "call" },
+        },
       });
       expect(r1).toEqual({ stateSeq: 2, eventSeq: 2 });
-      expect(await store.getIntent(intentId)).toMatchObject({ status: "PENDING", attempt: 1, result: null, completedAt: null, args: { amountCents: 100 } });
+      expect(await store.getIntent(intentId)).toMatchObject({
+        status: "PENDING",
+        attempt: 1,
+        result: null,
+        completedAt: null,
+        args: { amountCents: 100 },
+      });
 
       const s2 = nextState(s1, { pending: null });
       const r2 = await store.commitStep({
-        lease, status: "RUNNING", state: s2, storedEntries: run.storedEntries, events: [{ type: "tool.call", step: 1, data: {} }, { type: "step.done", step: 1, data: {} }],
+        lease,
+        status: "RUNNING",
+        state: s2,
+        storedEntries: run.storedEntries,
+        events: [
+          { type: "tool.call", step: 1, data: {} },
+          { type: "step.done", step: 1, data: {} },
+        ],
         updateIntent: { id: intentId, status: "SUCCEEDED", attempt: 1, result: { refundId: "re_1" } },
       });
       expect(r2).toEqual({ stateSeq: 3, eventSeq: 4 });
-      expect(await store.getIntent(intentId)).toMatchObject({ status: "SUCCEEDED", result: { refundId: "re_1" }, completedAt: expect.any(Date) });
-      expect((await store.listCheckpoints(run.id)).map((c) => [c.seq, c.state])).toEqual([[1, run.state], [2, s1], [3, s2]]);
+      expect(await store.getIntent(intentId)).toMatchObject({
+        status: "SUCCEEDED",
+        result: { refundId: "re_1" },
+        completedAt: expect.any(Date),
+      });
+      expect((await store.listCheckpoints(run.id)).map((c) => [c.seq, c.state])).toEqual([
+        [1, run.state],
+        [2, s1],
+        [3, s2],
+      ]);
       expect(await store.getCheckpoint(run.id, 2)).toMatchObject({ seq: 2, step: s1.step, state: s1 });
       expect(await store.getCheckpoint(run.id, 4)).toBeNull();
-      expect(await store.getRun(run.id)).toMatchObject({ state: s2, stateSeq: 3, eventSeq: 4, leaseOwner: lease.owner });
+      expect(await store.getRun(run.id)).toMatchObject({
+        state: s2,
+        stateSeq: 3,
+        eventSeq: 4,
+        leaseOwner: lease.owner,
+      });
     });
 
     it("a packet update that lost its compare-and-set throws CONFLICT and writes nothing", async () => {
       const { run, packet } = await createWaitingPacket();
-      await store.decidePacket({ packetId: packet.id, version: packet.version, final: { status: "REJECTED", decision: { decision: "reject", reason: "no" }, decidedBy: "ann", now: new Date() }, events: [] });
-      const woken = await store.claimRun({ owner: "w", now: new Date(Date.now() + 1_000), leaseMs: 10_000, runId: run.id });
+      await store.decidePacket({
+        packetId: packet.id,
+        version: packet.version,
+        final: {
+          status: "REJECTED",
+          decision: { decision: "reject", reason: "no" },
+          decidedBy: "ann",
+          now: new Date(),
+        },
+        events: [],
+      });
+      const woken = await store.claimRun({
+        owner: "w",
+        now: new Date(Date.now() + 1_000),
+        leaseMs: 10_000,
+        runId: run.id,
+      });
       expect(woken).not.toBeNull();
       const before = await store.getRun(run.id);
       await expectAppError(
-        store.commitStep({ lease: woken!.lease, status: "RUNNING", state: nextState(woken!.run.state), storedEntries: woken!.run.storedEntries, events: [{ type: "x", step: 0, data: {} }], updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED" } }),
+        store.commitStep({
+          lease: woken!.lease,
+          status: "RUNNING",
+          state: nextState(woken!.run.state),
+          storedEntries: woken!.run.storedEntries,
+          events: [{ type: "x", step: 0, data: {} }],
+          updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED" },
+        }),
         "CONFLICT",
       );
       expect(await store.getRun(run.id)).toEqual(before);
@@ -499,10 +837,29 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       for (let round = 0; round < 5; round++) {
         state = nextState(state);
         const dedupKey = uid("cb");
-        const signal = (n: number) => store.deliverSignal({ id: uid("sig"), runId: run.id, type: "ping", dedupKey: n === 2 ? uid("cb") : dedupKey, payload: { round }, now: new Date() });
+        const signal = (n: number) =>
+          store.deliverSignal({
+            id: uid("sig"),
+            runId: run.id,
+            type: "ping",
+            dedupKey: n === 2 ? uid("cb") : dedupKey,
+            payload: { round },
+            now: new Date(),
+          });
         const [committed] = await Promise.all([
-          store.commitStep({ lease, status: "RUNNING", state, storedEntries: NOTHING_STORED, events: [{ type: "step.a", step: round, data: { round } }, { type: "step.b", step: round, data: { round } }] }),
-          signal(0), signal(1), signal(2),
+          store.commitStep({
+            lease,
+            status: "RUNNING",
+            state,
+            storedEntries: NOTHING_STORED,
+            events: [
+              { type: "step.a", step: round, data: { round } },
+              { type: "step.b", step: round, data: { round } },
+            ],
+          }),
+          signal(0),
+          signal(1),
+          signal(2),
         ]);
         commits.push({ eventSeq: committed.eventSeq, round });
       }
@@ -523,15 +880,28 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("numbers each run's events on their own", async () => {
       const [x, y] = await Promise.all([createClaimedRun(), createClaimedRun()]);
-      await Promise.all([commit(x.lease, nextState(x.run.state)), commit(y.lease, nextState(y.run.state)), commit(x.lease, nextState(x.run.state, { step: 2 }))]);
+      await Promise.all([
+        commit(x.lease, nextState(x.run.state)),
+        commit(y.lease, nextState(y.run.state)),
+        commit(x.lease, nextState(x.run.state, { step: 2 })),
+      ]);
       expect((await store.listEvents(x.run.id)).map((e) => e.seq)).toEqual([1, 2, 3]);
       expect((await store.listEvents(y.run.id)).map((e) => e.seq)).toEqual([1, 2]);
     });
 
     it("lists events after a seq, with a limit", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), storedEntries: run.storedEntries, events: [1, 2, 3, 4].map((n) => ({ type: "e", step: 0, data: { n } })) });
-      expect((await store.listEvents(run.id, { afterSeq: 2, limit: 2 })).map((e) => [e.seq, e.data.n])).toEqual([[3, 2], [4, 3]]);
+      await store.commitStep({
+        lease,
+        status: "RUNNING",
+        state: nextState(run.state),
+        storedEntries: run.storedEntries,
+        events: [1, 2, 3, 4].map((n) => ({ type: "e", step: 0, data: { n } })),
+      });
+      expect((await store.listEvents(run.id, { afterSeq: 2, limit: 2 })).map((e) => [e.seq, e.data.n])).toEqual([
+        [3, 2],
+        [4, 3],
+      ]);
     });
   });
 
@@ -555,7 +925,9 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("stores ten concurrent deliveries of one callback once; nine are duplicates", async () => {
       const run = await createRun();
       const dedupKey = uid("cb");
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(run.id, dedupKey, { attempt: i })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => deliver(run.id, dedupKey, { attempt: i })),
+      );
       expect(answers.filter((a) => !a.duplicate)).toHaveLength(1);
       expect(answers.filter((a) => a.duplicate)).toHaveLength(9);
       expect(await store.listSignals(run.id)).toHaveLength(1);
@@ -581,8 +953,24 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("wakes a run waiting for its type, and not one waiting for another type", async () => {
       const now = new Date();
       const [waiting, other] = await Promise.all([createClaimedRun({ now }), createClaimedRun({ now })]);
-      await store.commitStep({ lease: waiting.lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: waiting.run.state, storedEntries: waiting.run.storedEntries, releaseLease: true, events: [] });
-      await store.commitStep({ lease: other.lease, status: "WAITING_EVENT", waitingFor: "mail.bounced", state: other.run.state, storedEntries: other.run.storedEntries, releaseLease: true, events: [] });
+      await store.commitStep({
+        lease: waiting.lease,
+        status: "WAITING_EVENT",
+        waitingFor: "deploy.finished",
+        state: waiting.run.state,
+        storedEntries: waiting.run.storedEntries,
+        releaseLease: true,
+        events: [],
+      });
+      await store.commitStep({
+        lease: other.lease,
+        status: "WAITING_EVENT",
+        waitingFor: "mail.bounced",
+        state: other.run.state,
+        storedEntries: other.run.storedEntries,
+        releaseLease: true,
+        events: [],
+      });
       await Promise.all([deliver(waiting.run.id, uid("cb")), deliver(other.run.id, uid("cb"))]);
       const later = new Date(Date.now() + 1_000);
       expect(await store.claimRun({ owner: "w", now: later, leaseMs: 1_000, runId: waiting.run.id })).not.toBeNull();
@@ -592,14 +980,29 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("a run that parks for an event already delivered is woken at once", async () => {
       const { run, lease } = await createClaimedRun();
       await deliver(run.id, uid("cb"));
-      await store.commitStep({ lease, status: "WAITING_EVENT", waitingFor: "deploy.finished", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
+      await store.commitStep({
+        lease,
+        status: "WAITING_EVENT",
+        waitingFor: "deploy.finished",
+        state: run.state,
+        storedEntries: run.storedEntries,
+        releaseLease: true,
+        events: [],
+      });
       expect((await store.getRun(run.id))!.wakeAt).not.toBeNull();
     });
 
     it("a consumed signal is consumed once", async () => {
       const { run, lease } = await createClaimedRun();
       const { signal } = await deliver(run.id, uid("cb"));
-      await store.commitStep({ lease, status: "RUNNING", state: nextState(run.state), storedEntries: run.storedEntries, events: [], consumeSignalIds: [signal.id] });
+      await store.commitStep({
+        lease,
+        status: "RUNNING",
+        state: nextState(run.state),
+        storedEntries: run.storedEntries,
+        events: [],
+        consumeSignalIds: [signal.id],
+      });
       const [consumed] = await store.listSignals(run.id);
       expect(consumed.consumedAt).not.toBeNull();
       expect(await store.listSignals(run.id, { unconsumed: true })).toEqual([]);
@@ -609,27 +1012,46 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   describe("decidePacket", () => {
     const approve = (packetId: string, version: number, by: string) =>
       store.decidePacket({
-        packetId, version, approver: by,
+        packetId,
+        version,
+        approver: by,
         final: { status: "APPROVED", decision: { decision: "approve", digest: "d" }, decidedBy: by, now: new Date() },
         events: [{ type: "gate.decided", step: 0, data: { packetId, by } }],
       });
     const reject = (packetId: string, version: number, by: string) =>
       store.decidePacket({
-        packetId, version,
-        final: { status: "REJECTED", decision: { decision: "reject", reason: `${by} says no` }, decidedBy: by, now: new Date() },
+        packetId,
+        version,
+        final: {
+          status: "REJECTED",
+          decision: { decision: "reject", reason: `${by} says no` },
+          decidedBy: by,
+          now: new Date(),
+        },
         events: [{ type: "gate.decided", step: 0, data: { packetId, by } }],
       });
 
     it("a packet created with a step is pending at version 0", async () => {
       const { run, packet } = await createWaitingPacket({ requiredApprovals: 2 });
-      expect(packet).toMatchObject({ runId: run.id, status: "PENDING", version: 0, approvers: [], decision: null, decidedBy: null, requiredApprovals: 2 });
+      expect(packet).toMatchObject({
+        runId: run.id,
+        status: "PENDING",
+        version: 0,
+        approvers: [],
+        decision: null,
+        decidedBy: null,
+        requiredApprovals: 2,
+      });
       expect(await store.getRun(run.id)).toMatchObject({ status: "WAITING_APPROVAL", leaseOwner: null });
       expect((await store.findPackets({ runId: run.id, status: ["PENDING"] })).map((p) => p.id)).toEqual([packet.id]);
     });
 
     it("of two concurrent final decisions, exactly one is written", async () => {
       const { run, packet } = await createWaitingPacket();
-      const results = await Promise.allSettled([approve(packet.id, packet.version, "ann"), reject(packet.id, packet.version, "bob")]);
+      const results = await Promise.allSettled([
+        approve(packet.id, packet.version, "ann"),
+        reject(packet.id, packet.version, "bob"),
+      ]);
       const { won, lost } = settled(results);
       expect(won).toHaveLength(1);
       expect(lost).toHaveLength(1);
@@ -640,8 +1062,14 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const stored = (await store.getPacket(packet.id))!;
       expect(stored).toEqual(won[0]);
       expect(stored.version).toBe(1);
-      if (winner === "ann") expect(stored).toMatchObject({ status: "APPROVED", decision: { decision: "approve" }, approvers: ["ann"] });
-      else expect(stored).toMatchObject({ status: "REJECTED", decision: { decision: "reject", reason: "bob says no" }, approvers: [] });
+      if (winner === "ann")
+        expect(stored).toMatchObject({ status: "APPROVED", decision: { decision: "approve" }, approvers: ["ann"] });
+      else
+        expect(stored).toMatchObject({
+          status: "REJECTED",
+          decision: { decision: "reject", reason: "bob says no" },
+          approvers: [],
+        });
       const decided = (await store.listEvents(run.id)).filter((e) => e.type === "gate.decided");
       expect(decided.map((e) => e.data.by)).toEqual([winner]);
     });
@@ -649,7 +1077,9 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("of many concurrent approvals, exactly one is written", async () => {
       const { run, packet } = await createWaitingPacket();
       const reviewers = ["r1", "r2", "r3", "r4", "r5"];
-      const { won, lost } = settled(await Promise.allSettled(reviewers.map((by) => approve(packet.id, packet.version, by))));
+      const { won, lost } = settled(
+        await Promise.allSettled(reviewers.map((by) => approve(packet.id, packet.version, by))),
+      );
       expect(won).toHaveLength(1);
       for (const error of lost) expect(["PACKET_ALREADY_DECIDED", "CONFLICT"]).toContain((error as AppError).code);
       expect((await store.getPacket(packet.id))!.approvers).toEqual([won[0].decidedBy]);
@@ -658,12 +1088,16 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("a final decision wakes the waiting run", async () => {
       const { run, packet } = await createWaitingPacket();
-      expect(await store.claimRun({ owner: "w", now: new Date(Date.now() + 60_000), leaseMs: 1_000, runId: run.id })).toBeNull();
+      expect(
+        await store.claimRun({ owner: "w", now: new Date(Date.now() + 60_000), leaseMs: 1_000, runId: run.id }),
+      ).toBeNull();
       const decidedAt = new Date();
       await reject(packet.id, packet.version, "ann");
       const stored = await store.getRun(run.id);
       expect(stored!.wakeAt).not.toBeNull();
-      expect(await store.claimRun({ owner: "w", now: new Date(decidedAt.getTime() + 1_000), leaseMs: 1_000, runId: run.id })).not.toBeNull();
+      expect(
+        await store.claimRun({ owner: "w", now: new Date(decidedAt.getTime() + 1_000), leaseMs: 1_000, runId: run.id }),
+      ).not.toBeNull();
     });
 
     it("a decided packet refuses another decision with PACKET_ALREADY_DECIDED", async () => {
@@ -677,10 +1111,20 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("a decision on a stale version is a CONFLICT and writes nothing", async () => {
       const { run, packet } = await createWaitingPacket({ requiredApprovals: 2 });
-      await store.decidePacket({ packetId: packet.id, version: 0, approver: "ann", events: [{ type: "gate.approval_recorded", step: 0, data: {} }] });
+      await store.decidePacket({
+        packetId: packet.id,
+        version: 0,
+        approver: "ann",
+        events: [{ type: "gate.approval_recorded", step: 0, data: {} }],
+      });
       const eventsBefore = await store.listEvents(run.id);
       await expectAppError(approve(packet.id, 0, "bob"), "CONFLICT");
-      expect(await store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: 1, approvers: ["ann"], decision: null });
+      expect(await store.getPacket(packet.id)).toMatchObject({
+        status: "PENDING",
+        version: 1,
+        approvers: ["ann"],
+        decision: null,
+      });
       expect(await store.listEvents(run.id)).toEqual(eventsBefore);
     });
 
@@ -688,7 +1132,10 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const { packet } = await createWaitingPacket({ requiredApprovals: 2 });
       const first = await store.decidePacket({ packetId: packet.id, version: 0, approver: "ann", events: [] });
       expect(first).toMatchObject({ status: "PENDING", version: 1, approvers: ["ann"] });
-      await expectAppError(store.decidePacket({ packetId: packet.id, version: 1, approver: "ann", events: [] }), "CONFLICT");
+      await expectAppError(
+        store.decidePacket({ packetId: packet.id, version: 1, approver: "ann", events: [] }),
+        "CONFLICT",
+      );
       const second = await approve(packet.id, 1, "bob");
       expect(second).toMatchObject({ status: "APPROVED", version: 2, approvers: ["ann", "bob"], decidedBy: "bob" });
     });
@@ -700,9 +1147,20 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
   describe("permissions", () => {
     const rule = (agent: string, patch: Partial<PermissionRule> = {}) => ({
-      agent, tool: "payments.refund", step: "*", effect: "allow" as const, conditions: [], approvals: 1, onExpire: "reject", queue: "default", ttlSeconds: null, updatedBy: "admin@test", ...patch,
+      agent,
+      tool: "payments.refund",
+      step: "*",
+      effect: "allow" as const,
+      conditions: [],
+      approvals: 1,
+      onExpire: "reject",
+      queue: "default",
+      ttlSeconds: null,
+      updatedBy: "admin@test",
+      ...patch,
     });
-    const put = (r: ReturnType<typeof rule>, expectedVersion?: number) => store.putPermission(r, { id: uid("perm"), auditId: uid("pchg"), expectedVersion });
+    const put = (r: ReturnType<typeof rule>, expectedVersion?: number) =>
+      store.putPermission(r, { id: uid("perm"), auditId: uid("pchg"), expectedVersion });
     /** The agent's own rules (other files may leave wildcard rules in the shared database). */
     const ownRules = async (agent: string) => (await store.listPermissions({ agent })).filter((r) => r.agent === agent);
 
@@ -723,13 +1181,27 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const { run, lease } = await createClaimedRun();
       const checkedAt = await store.permissionEpoch();
       await put(rule(uid("agent"))); // someone changes a permission between the check and the commit
-      const intent = (id: string) => ({ id, runId: run.id, step: 0, tool: "payments.refund", args: {}, semantics: "idempotent" as const, decision: {} });
+      const intent = (id: string) => ({
+        id,
+        runId: run.id,
+        step: 0,
+        tool: "payments.refund",
+        args: {},
+        semantics: "idempotent" as const,
+        decision: {},
+      });
       const stale = intent(uid("op"));
-      await expectAppError(commit(lease, nextState(run.state), { createIntent: stale, permissionEpoch: checkedAt }), "PERMISSIONS_CHANGED");
+      await expectAppError(
+        commit(lease, nextState(run.state), { createIntent: stale, permissionEpoch: checkedAt }),
+        "PERMISSIONS_CHANGED",
+      );
       expect(await store.getIntent(stale.id)).toBeNull();
       expect((await store.getRun(run.id))!.stateSeq).toBe(1);
       const fresh = intent(uid("op"));
-      await commit(lease, nextState(run.state), { createIntent: fresh, permissionEpoch: await store.permissionEpoch() });
+      await commit(lease, nextState(run.state), {
+        createIntent: fresh,
+        permissionEpoch: await store.permissionEpoch(),
+      });
       expect(await store.getIntent(fresh.id)).toMatchObject({ status: "PENDING" });
     });
 
@@ -748,13 +1220,28 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("putting a rule twice makes version 2 of one rule, with two audit rows", async () => {
       const agent = uid("agent");
       const v1 = await put(rule(agent));
-      const v2 = await put(rule(agent, { effect: "require_approval", conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "deny" }], updatedBy: "boss@test" }));
+      const v2 = await put(
+        rule(agent, {
+          effect: "require_approval",
+          conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "deny" }],
+          updatedBy: "boss@test",
+        }),
+      );
       expect(v1).toMatchObject({ version: 1, effect: "allow" });
-      expect(v2).toMatchObject({ id: v1.id, version: 2, effect: "require_approval", updatedBy: "boss@test", conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "deny" }] });
+      expect(v2).toMatchObject({
+        id: v1.id,
+        version: 2,
+        effect: "require_approval",
+        updatedBy: "boss@test",
+        conditions: [{ path: "amountCents", op: "gt", value: 10_000, effect: "deny" }],
+      });
       expect(await ownRules(agent)).toEqual([v2]);
 
       const changes = await store.listPermissionChanges({ permissionId: v1.id });
-      expect(changes.map((c) => [c.version, c.changedBy])).toEqual([[2, "boss@test"], [1, "admin@test"]]);
+      expect(changes.map((c) => [c.version, c.changedBy])).toEqual([
+        [2, "boss@test"],
+        [1, "admin@test"],
+      ]);
       const [second, first] = changes;
       expect(first.before).toBeNull();
       expect(first.after).toMatchObject({ id: v1.id, version: 1, effect: "allow" });
@@ -785,23 +1272,51 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       await store.deletePermission({ id: v1.id, changedBy: "boss@test", auditId: uid("pchg") });
       expect(await ownRules(agent)).toEqual([]);
       const [deletion] = await store.listPermissionChanges({ permissionId: v1.id });
-      expect(deletion).toMatchObject({ version: 3, changedBy: "boss@test", after: null, before: expect.objectContaining({ version: 2, effect: "deny" }) });
+      expect(deletion).toMatchObject({
+        version: 3,
+        changedBy: "boss@test",
+        after: null,
+        before: expect.objectContaining({ version: 2, effect: "deny" }),
+      });
       expect(deletion.before).toEqual(JSON.parse(JSON.stringify(v2)));
     });
 
     it("a person's change writes its audit log row in the change's transaction: the saved rule's id and version, or neither", async () => {
       const agent = uid("agent");
-      const note = (action: string) => (saved: PermissionRule) => ({ actor: "boss@test", action, target: saved.id, data: { version: saved.version } });
-      const v1 = await store.putPermission(rule(agent), { id: uid("perm"), auditId: uid("pchg"), audit: note("permissions.put") });
-      const rows = () => t.db.auditLog.findMany({ where: { target: v1.id }, orderBy: { at: "asc" }, select: { action: true, data: true } });
+      const note = (action: string) => (saved: PermissionRule) => ({
+        actor: "boss@test",
+        action,
+        target: saved.id,
+        data: { version: saved.version },
+      });
+      const v1 = await store.putPermission(rule(agent), {
+        id: uid("perm"),
+        auditId: uid("pchg"),
+        audit: note("permissions.put"),
+      });
+      const rows = () =>
+        t.db.auditLog.findMany({
+          where: { target: v1.id },
+          orderBy: { at: "asc" },
+          select: { action: true, data: true },
+        });
       expect(await rows()).toEqual([{ action: "permissions.put", data: JSON.stringify({ version: 1 }) }]);
 
-      const failing = () => { throw new Error("the audit row cannot be written"); };
-      await expect(store.putPermission(rule(agent, { effect: "deny" }), { id: uid("perm"), auditId: uid("pchg"), audit: failing })).rejects.toThrow("cannot be written");
+      const failing = () => {
+        throw new Error("the audit row cannot be written");
+      };
+      await expect(
+        store.putPermission(rule(agent, { effect: "deny" }), { id: uid("perm"), auditId: uid("pchg"), audit: failing }),
+      ).rejects.toThrow("cannot be written");
       expect(await ownRules(agent)).toEqual([expect.objectContaining({ version: 1, effect: "allow" })]);
       expect(await store.listPermissionChanges({ permissionId: v1.id })).toHaveLength(1);
 
-      await store.deletePermission({ id: v1.id, changedBy: "boss@test", auditId: uid("pchg"), audit: { actor: "boss@test", action: "permissions.remove", target: v1.id } });
+      await store.deletePermission({
+        id: v1.id,
+        changedBy: "boss@test",
+        auditId: uid("pchg"),
+        audit: { actor: "boss@test", action: "permissions.remove", target: v1.id },
+      });
       expect((await rows()).map((r) => r.action)).toEqual(["permissions.put", "permissions.remove"]);
     });
 
@@ -823,11 +1338,27 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   describe("transitionRun", () => {
     it("moves a run from an expected status and appends its events", async () => {
       const { run, lease } = await createClaimedRun();
-      await store.commitStep({ lease, status: "NEEDS_ATTENTION", state: run.state, storedEntries: run.storedEntries, releaseLease: true, events: [] });
+      await store.commitStep({
+        lease,
+        status: "NEEDS_ATTENTION",
+        state: run.state,
+        storedEntries: run.storedEntries,
+        releaseLease: true,
+        events: [],
+      });
       const state = nextState(run.state, { instructions: [...run.state.instructions, "resolved by a person"] });
-      const moved = await store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "RUNNING", state: { state, storedEntries: run.storedEntries }, events: [{ type: "run.resolved", step: -1, data: { by: "ann" } }] });
+      const moved = await store.transitionRun({
+        runId: run.id,
+        from: ["NEEDS_ATTENTION"],
+        to: "RUNNING",
+        state: { state, storedEntries: run.storedEntries },
+        events: [{ type: "run.resolved", step: -1, data: { by: "ann" } }],
+      });
       expect(moved).toMatchObject({ status: "RUNNING", state, stateSeq: 3, eventSeq: 2 });
-      expect((await store.listEvents(run.id)).map((e) => [e.seq, e.type])).toEqual([[1, "run.created"], [2, "run.resolved"]]);
+      expect((await store.listEvents(run.id)).map((e) => [e.seq, e.type])).toEqual([
+        [1, "run.created"],
+        [2, "run.resolved"],
+      ]);
       expect((await store.listCheckpoints(run.id)).at(-1)).toMatchObject({ seq: 3, state });
     });
 
@@ -835,7 +1366,14 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const run = await createRun();
       const before = await store.getRun(run.id);
       await expectAppError(
-        store.transitionRun({ runId: run.id, from: ["WAITING_APPROVAL", "NEEDS_ATTENTION"], to: "RUNNING", state: { state: nextState(run.state), storedEntries: run.storedEntries }, error: "nope", events: [{ type: "run.resumed", step: -1, data: {} }] }),
+        store.transitionRun({
+          runId: run.id,
+          from: ["WAITING_APPROVAL", "NEEDS_ATTENTION"],
+          to: "RUNNING",
+          state: { state: nextState(run.state), storedEntries: run.storedEntries },
+          error: "nope",
+          events: [{ type: "run.resumed", step: -1, data: {} }],
+        }),
         "RUN_NOT_WAITING",
       );
       expect(await store.getRun(run.id)).toEqual(before);
@@ -844,15 +1382,30 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     });
 
     it("of an unknown run is NOT_FOUND", async () => {
-      await expectAppError(store.transitionRun({ runId: uid("run"), from: ["QUEUED"], to: "CANCELLED", events: [] }), "NOT_FOUND");
+      await expectAppError(
+        store.transitionRun({ runId: uid("run"), from: ["QUEUED"], to: "CANCELLED", events: [] }),
+        "NOT_FOUND",
+      );
     });
 
     it("of two concurrent transitions from the same status, one wins", async () => {
       const run = await createRun();
-      const { won, lost } = settled(await Promise.allSettled([
-        store.transitionRun({ runId: run.id, from: ["QUEUED"], to: "CANCELLED", events: [{ type: "run.cancelled", step: -1, data: {} }] }),
-        store.transitionRun({ runId: run.id, from: ["QUEUED"], to: "FAILED", events: [{ type: "run.failed", step: -1, data: {} }] }),
-      ]));
+      const { won, lost } = settled(
+        await Promise.allSettled([
+          store.transitionRun({
+            runId: run.id,
+            from: ["QUEUED"],
+            to: "CANCELLED",
+            events: [{ type: "run.cancelled", step: -1, data: {} }],
+          }),
+          store.transitionRun({
+            runId: run.id,
+            from: ["QUEUED"],
+            to: "FAILED",
+            events: [{ type: "run.failed", step: -1, data: {} }],
+          }),
+        ]),
+      );
       expect(won).toHaveLength(1);
       expect((lost[0] as AppError).code).toBe("RUN_NOT_WAITING");
       expect((await store.getRun(run.id))!.status).toBe(won[0].status);

@@ -9,11 +9,15 @@ import { createTestRuntime, providers, uid } from "./support/runtime";
 
 describe.each(providers())("store races that must end in an AppError [%s]", (_provider, url) => {
   let t: ReturnType<typeof createTestRuntime>;
-  beforeAll(() => { t = createTestRuntime(url); });
+  beforeAll(() => {
+    t = createTestRuntime(url);
+  });
   afterAll(() => t.close());
 
-  const failures = (results: PromiseSettledResult<unknown>[]) => results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
-  const describeError = (e: unknown) => (e instanceof AppError ? `AppError ${e.code}` : `${(e as Error).name} ${(e as { code?: string }).code ?? ""}`.trim());
+  const failures = (results: PromiseSettledResult<unknown>[]) =>
+    results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+  const describeError = (e: unknown) =>
+    e instanceof AppError ? `AppError ${e.code}` : `${(e as Error).name} ${(e as { code?: string }).code ?? ""}`.trim();
 
   // lib/store/prisma-store.ts decidePacket: the "already approved" check reads the approvers, then
   // inserts the PacketApproval row; two concurrent requests both pass the check and the loser's
@@ -23,17 +27,42 @@ describe.each(providers())("store races that must end in an AppError [%s]", (_pr
     for (let round = 0; round < 5; round++) {
       const { run, lease } = await createClaimedRun(t.store);
       const packet = buildNewPacket(run.id, { requiredApprovals: 2 });
-      await t.store.commitStep({ lease, status: "WAITING_APPROVAL", state: run.state, storedEntries: run.storedEntries, releaseLease: true, createPacket: packet, events: [] });
+      await t.store.commitStep({
+        lease,
+        status: "WAITING_APPROVAL",
+        state: run.state,
+        storedEntries: run.storedEntries,
+        releaseLease: true,
+        createPacket: packet,
+        events: [],
+      });
 
-      const results = await Promise.allSettled([0, 1, 2, 3].map(() => t.store.decidePacket({ packetId: packet.id, version: 0, approver: "carol", events: [] })));
+      const results = await Promise.allSettled(
+        [0, 1, 2, 3].map(() =>
+          t.store.decidePacket({ packetId: packet.id, version: 0, approver: "carol", events: [] }),
+        ),
+      );
       await t.store.transitionRun({ runId: run.id, from: ["WAITING_APPROVAL"], to: "CANCELLED", events: [] });
-      expect(failures(results).map(describeError)).toEqual(["AppError CONFLICT", "AppError CONFLICT", "AppError CONFLICT"]);
+      expect(failures(results).map(describeError)).toEqual([
+        "AppError CONFLICT",
+        "AppError CONFLICT",
+        "AppError CONFLICT",
+      ]);
       expect((await t.store.getPacket(packet.id))!.approvers).toEqual(["carol"]);
     }
   });
 
   const rule = (agent: string, effect: PermissionRule["effect"]) => ({
-    agent, tool: "payments.refund", step: "*", effect, conditions: [], approvals: 1, onExpire: "reject", queue: "default", ttlSeconds: null, updatedBy: `${effect}@test`,
+    agent,
+    tool: "payments.refund",
+    step: "*",
+    effect,
+    conditions: [],
+    approvals: 1,
+    onExpire: "reject",
+    queue: "default",
+    ttlSeconds: null,
+    updatedBy: `${effect}@test`,
   });
   const put = (agent: string, effect: PermissionRule["effect"], expectedVersion?: number) =>
     t.store.putPermission(rule(agent, effect), { id: uid("perm"), auditId: uid("pchg"), expectedVersion });
@@ -43,7 +72,11 @@ describe.each(providers())("store races that must end in an AppError [%s]", (_pr
   it("concurrent puts with the same expectedVersion: one wins, the others are CONFLICT", async () => {
     const agent = uid("agent");
     const first = await put(agent, "allow");
-    const results = await Promise.allSettled([put(agent, "deny", 1), put(agent, "require_approval", 1), put(agent, "deny", 1)]);
+    const results = await Promise.allSettled([
+      put(agent, "deny", 1),
+      put(agent, "require_approval", 1),
+      put(agent, "deny", 1),
+    ]);
     expect(failures(results).map(describeError)).toEqual(["AppError CONFLICT", "AppError CONFLICT"]);
     expect(await t.store.listPermissionChanges({ permissionId: first.id })).toHaveLength(2);
   });

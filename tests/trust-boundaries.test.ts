@@ -12,13 +12,20 @@ import { config as proxyConfig, proxy } from "../proxy";
 
 // Auth.js's ESM build does not load under Vitest (it imports "next/server" without an extension); the
 // paths tested here are answered before the proxy asks it for a session, so a stand-in that fails is enough.
-vi.mock("next-auth", () => ({ default: () => ({ auth: () => { throw new Error("no session check expected"); } }) }));
+vi.mock("next-auth", () => ({
+  default: () => ({
+    auth: () => {
+      throw new Error("no session check expected");
+    },
+  }),
+}));
 
 /** How `next build` turns the proxy's matcher into regular expressions (the same function). */
 const { getMiddlewareMatchers } = createRequire(import.meta.url)("next/dist/build/analysis/get-page-static-info") as {
   getMiddlewareMatchers: (matcher: unknown, nextConfig: object) => Array<{ regexp: string }>;
 };
-const proxyRuns = (pathname: string) => getMiddlewareMatchers(proxyConfig.matcher, {}).some((m) => new RegExp(m.regexp).test(pathname));
+const proxyRuns = (pathname: string) =>
+  getMiddlewareMatchers(proxyConfig.matcher, {}).some((m) => new RegExp(m.regexp).test(pathname));
 const callProxy = (path: string) => proxy(new NextRequest(`http://localhost:3000${path}`), {} as NextFetchEvent);
 
 describe("malformed percent-encoding in a path", () => {
@@ -36,13 +43,17 @@ describe("malformed percent-encoding in a path", () => {
   it("is a 400 in the API's error shape, the sandbox's, or plain text for a page", async () => {
     const api = await callProxy("/api/runs/%E0%A4%A");
     expect(api.status).toBe(400);
-    expect(await api.json()).toEqual({ error: { code: "INVALID_INPUT", message: "The request path is not valid percent-encoding." } });
+    expect(await api.json()).toEqual({
+      error: { code: "INVALID_INPUT", message: "The request path is not valid percent-encoding." },
+    });
     const events = await callProxy("/api/runs/%ZZ/events");
     expect(events.status).toBe(400);
 
     const sandbox = await callProxy("/api/sandbox/orders/%E0%A4%A");
     expect(sandbox.status).toBe(400);
-    expect(await sandbox.json()).toEqual({ error: { code: "invalid_input", message: "The request path is not valid percent-encoding." } });
+    expect(await sandbox.json()).toEqual({
+      error: { code: "invalid_input", message: "The request path is not valid percent-encoding." },
+    });
 
     const page = await callProxy("/runs/%E0%A4%A");
     expect(page.status).toBe(400);
@@ -69,7 +80,8 @@ describe("security headers (next.config.ts)", () => {
     });
     // "/:path*" covers the root, pages, the API and static files alike
     const source = new RegExp(getMiddlewareMatchers("/:path*", {})[0].regexp);
-    for (const path of ["/", "/runs", "/api/runs/run_1", "/signin", "/_next/static/chunks/main.js"]) expect(source.test(path), path).toBe(true);
+    for (const path of ["/", "/runs", "/api/runs/run_1", "/signin", "/_next/static/chunks/main.js"])
+      expect(source.test(path), path).toBe(true);
   });
 });
 
@@ -79,7 +91,8 @@ describe("body limit settings", () => {
     expect(maxBodyBytes(loadConfig({}))).toBe(DEFAULT_MAX_BODY_BYTES);
     expect(DEFAULT_MAX_BODY_BYTES).toBe(1024 * 1024);
     expect(maxBodyBytes(loadConfig({ TETHER_MAX_BODY_BYTES: "2048" }))).toBe(2048);
-    for (const bad of ["0", "-5", "1.5", "1e6", "lots", " "]) expect(maxBodyBytes(loadConfig({ TETHER_MAX_BODY_BYTES: bad })), bad).toBe(DEFAULT_MAX_BODY_BYTES);
+    for (const bad of ["0", "-5", "1.5", "1e6", "lots", " "])
+      expect(maxBodyBytes(loadConfig({ TETHER_MAX_BODY_BYTES: bad })), bad).toBe(DEFAULT_MAX_BODY_BYTES);
     warn.mockRestore();
   });
 

@@ -1,9 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as webhookRoute } from "../app/api/webhooks/[source]/route";
-import { decodeWebhookSecret, mayDeliverSignalType, parseWebhookSecrets, parseWebhookSignalTypes, parseWebhookTolerance } from "../lib/webhooks/config";
+import {
+  decodeWebhookSecret,
+  mayDeliverSignalType,
+  parseWebhookSecrets,
+  parseWebhookSignalTypes,
+  parseWebhookTolerance,
+} from "../lib/webhooks/config";
 import { loadConfig } from "../lib/config";
-import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders, signWebhook } from "../lib/webhooks/signature";
+import {
+  checkWebhookSignature,
+  checkWebhookTimestamp,
+  readWebhookHeaders,
+  signWebhook,
+} from "../lib/webhooks/signature";
 import { createRun } from "./support/contract/builders";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 
@@ -14,7 +25,13 @@ import { createTestRuntime, providers, uid } from "./support/runtime";
 
 const secret = () => `whsec_${randomBytes(32).toString("base64")}`;
 const keyOf = (s: string) => decodeWebhookSecret(s)!;
-const ENV_KEYS = ["TETHER_WEBHOOK_SECRETS", "TETHER_WEBHOOK_SIGNAL_TYPES", "TETHER_WEBHOOK_TOLERANCE_SECONDS", "TETHER_MAX_BODY_BYTES", "DATABASE_URL"] as const;
+const ENV_KEYS = [
+  "TETHER_WEBHOOK_SECRETS",
+  "TETHER_WEBHOOK_SIGNAL_TYPES",
+  "TETHER_WEBHOOK_TOLERANCE_SECONDS",
+  "TETHER_MAX_BODY_BYTES",
+  "DATABASE_URL",
+] as const;
 
 describe("the Standard Webhooks scheme", () => {
   it("reproduces the specification's published test vector, and verifies it", () => {
@@ -22,9 +39,17 @@ describe("the Standard Webhooks scheme", () => {
     const body = '{"test": 2432232314}';
     const signature = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
     expect(signWebhook(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body)).toBe(signature);
-    const headers = readWebhookHeaders(new Headers({ "webhook-id": "msg_p5jXN8AQM9LWM0D4loKWxJek", "webhook-timestamp": "1614265330", "webhook-signature": signature }));
+    const headers = readWebhookHeaders(
+      new Headers({
+        "webhook-id": "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        "webhook-timestamp": "1614265330",
+        "webhook-signature": signature,
+      }),
+    );
     expect(() => checkWebhookSignature(headers, new TextEncoder().encode(body), [key])).not.toThrow();
-    expect(() => checkWebhookSignature(headers, new TextEncoder().encode('{"test":2432232314}'), [key])).toThrow(/No webhook-signature matches/);
+    expect(() => checkWebhookSignature(headers, new TextEncoder().encode('{"test":2432232314}'), [key])).toThrow(
+      /No webhook-signature matches/,
+    );
   });
 });
 
@@ -46,21 +71,33 @@ describe("TETHER_WEBHOOK_SECRETS and TETHER_WEBHOOK_TOLERANCE_SECONDS", () => {
       ["github", /entry 1: expected <source>=whsec_<base64>/],
       [`GitHub=${secret()}`, /entry 1: expected/],
       [`ok=${secret()},bad name=${secret()}`, /entry 2: expected/], // the space splits it: "bad" has no "="
-      [`github=${short}`, /entry 1 \(github\): the secret must be "whsec_" followed by the base64 of 24 to 64 random bytes/],
+      [
+        `github=${short}`,
+        /entry 1 \(github\): the secret must be "whsec_" followed by the base64 of 24 to 64 random bytes/,
+      ],
       ["github=sk_live_notawebhooksecret000000000000", /entry 1 \(github\): the secret must be/],
       ["github=whsec_!!!!notbase64!!!!notbase64!!!!notbase64", /entry 1 \(github\): the secret must be/],
     ] as const) {
       expect(() => parseWebhookSecrets(raw), raw).toThrow(message);
-      const thrown = (() => { try { parseWebhookSecrets(raw); } catch (e) { return String(e); } })();
+      const thrown = (() => {
+        try {
+          parseWebhookSecrets(raw);
+        } catch (e) {
+          return String(e);
+        }
+      })();
       for (const value of raw.split(/[=,]/).filter((v) => v.length > 20)) expect(thrown).not.toContain(value);
     }
     expect(parseWebhookTolerance(undefined)).toBe(300);
     const at = new Date("2025-06-01T12:00:00.900Z");
     const seconds = Math.floor(at.getTime() / 1000);
-    for (const ok of [seconds - 300, seconds, seconds + 300]) expect(() => checkWebhookTimestamp(ok, at, 300)).not.toThrow();
-    for (const bad of [seconds - 301, seconds + 301, 0]) expect(() => checkWebhookTimestamp(bad, at, 300)).toThrow(/more than 300 seconds/);
+    for (const ok of [seconds - 300, seconds, seconds + 300])
+      expect(() => checkWebhookTimestamp(ok, at, 300)).not.toThrow();
+    for (const bad of [seconds - 301, seconds + 301, 0])
+      expect(() => checkWebhookTimestamp(bad, at, 300)).toThrow(/more than 300 seconds/);
     expect(parseWebhookTolerance("60")).toBe(60);
-    for (const bad of ["0", "-1", "1.5", "5m", "100000"]) expect(() => parseWebhookTolerance(bad), bad).toThrow(/TETHER_WEBHOOK_TOLERANCE_SECONDS/);
+    for (const bad of ["0", "-1", "1.5", "5m", "100000"])
+      expect(() => parseWebhookTolerance(bad), bad).toThrow(/TETHER_WEBHOOK_TOLERANCE_SECONDS/);
   });
 });
 
@@ -95,7 +132,9 @@ describe("TETHER_WEBHOOK_SIGNAL_TYPES", () => {
     ] as const) {
       expect(() => parseWebhookSignalTypes(raw, sources), raw).toThrow(message);
     }
-    expect(() => loadConfig({ TETHER_WEBHOOK_SECRETS: `deploys=${secret()}`, TETHER_WEBHOOK_SIGNAL_TYPES: "github=*" })).toThrow(/no source "github"/);
+    expect(() =>
+      loadConfig({ TETHER_WEBHOOK_SECRETS: `deploys=${secret()}`, TETHER_WEBHOOK_SIGNAL_TYPES: "github=*" }),
+    ).toThrow(/no source "github"/);
   });
 });
 
@@ -135,18 +174,36 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     return run.id;
   };
   const now = () => Math.floor(Date.now() / 1000);
-  const body = (runId: string, extra: Record<string, unknown> = {}) => JSON.stringify({ runId, type: "deploy.finished", payload: { deployId: "dep_9", outcome: "succeeded" }, ...extra });
+  const body = (runId: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ runId, type: "deploy.finished", payload: { deployId: "dep_9", outcome: "succeeded" }, ...extra });
 
-  type Delivery = { source?: string; id?: string; timestamp?: number; body: string; signature?: string; sign?: { secret: string; id?: string; timestamp?: number; body?: string }; omit?: string[] };
+  type Delivery = {
+    source?: string;
+    id?: string;
+    timestamp?: number;
+    body: string;
+    signature?: string;
+    sign?: { secret: string; id?: string; timestamp?: number; body?: string };
+    omit?: string[];
+  };
   const deliver = async (d: Delivery) => {
     const id = d.id ?? `msg_${uid("w")}`;
     const timestamp = d.timestamp ?? now();
     const s = d.sign ?? { secret: deploysSecret };
-    const signature = d.signature ?? signWebhook(keyOf(s.secret), s.id ?? id, s.timestamp ?? timestamp, s.body ?? d.body);
-    const headers: Record<string, string> = { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature };
+    const signature =
+      d.signature ?? signWebhook(keyOf(s.secret), s.id ?? id, s.timestamp ?? timestamp, s.body ?? d.body);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "webhook-id": id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signature,
+    };
     for (const name of d.omit ?? []) delete headers[name];
     const source = d.source ?? "deploys";
-    const response = await webhookRoute(new Request(`http://localhost/api/webhooks/${source}`, { method: "POST", headers, body: d.body }), { params: Promise.resolve({ source }) });
+    const response = await webhookRoute(
+      new Request(`http://localhost/api/webhooks/${source}`, { method: "POST", headers, body: d.body }),
+      { params: Promise.resolve({ source }) },
+    );
     return { status: response.status, json: await response.json() };
   };
   const signals = (runId: string) => t.db.signal.findMany({ where: { runId } });
@@ -154,14 +211,27 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
 
   it("a verified call becomes the run's signal: 202, the signal stored with the webhook's type and payload, a waiting run woken", async () => {
     const run = await createRun(t.store);
-    await t.db.run.update({ where: { id: run.id }, data: { status: "WAITING_EVENT", waitingFor: "deploy.finished", runnableAt: null } });
+    await t.db.run.update({
+      where: { id: run.id },
+      data: { status: "WAITING_EVENT", waitingFor: "deploy.finished", runnableAt: null },
+    });
     const id = `msg_${uid("w")}`;
     const reply = await deliver({ id, body: body(run.id, { timestamp: "2025-01-01T00:00:00Z" }) });
-    expect(reply).toEqual({ status: 202, json: { outcome: "delivered", signalId: expect.stringMatching(/^sig_/), runId: run.id } });
+    expect(reply).toEqual({
+      status: 202,
+      json: { outcome: "delivered", signalId: expect.stringMatching(/^sig_/), runId: run.id },
+    });
     const [signal] = await signals(run.id);
-    expect(signal).toMatchObject({ id: reply.json.signalId, type: "deploy.finished", dedupKey: `webhook:deploys:${id}`, consumedAt: null });
+    expect(signal).toMatchObject({
+      id: reply.json.signalId,
+      type: "deploy.finished",
+      dedupKey: `webhook:deploys:${id}`,
+      consumedAt: null,
+    });
     expect(JSON.parse(signal.payload)).toEqual({ deployId: "dep_9", outcome: "succeeded" });
-    expect(await t.db.run.findUnique({ where: { id: run.id }, select: { runnableAt: true } })).toMatchObject({ runnableAt: expect.any(Date) });
+    expect(await t.db.run.findUnique({ where: { id: run.id }, select: { runnableAt: true } })).toMatchObject({
+      runnableAt: expect.any(Date),
+    });
     // leave nothing runnable behind for the other test files' workers
     await t.db.run.update({ where: { id: run.id }, data: { status: "CANCELLED", runnableAt: null } });
   });
@@ -177,7 +247,9 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     expect(await signals(runId)).toHaveLength(1);
     // another webhook-id, or the same id from another source, is another signal
     expect((await deliver({ body: body(runId) })).status).toBe(202);
-    expect((await deliver({ source: "github", id, body: body(runId), sign: { secret: githubSecret } })).status).toBe(202);
+    expect((await deliver({ source: "github", id, body: body(runId), sign: { secret: githubSecret } })).status).toBe(
+      202,
+    );
     expect(await signals(runId)).toHaveLength(3);
   });
 
@@ -188,7 +260,12 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     const text = body(runId);
     const valid = signWebhook(keyOf(deploysSecret), id, timestamp, text);
     const other = signWebhook(keyOf(secret()), id, timestamp, text);
-    const reply = await deliver({ id, timestamp, body: text, signature: `v1a,${other.slice(3)} ${other} v1,bm90LWEtc2lnbmF0dXJl   ${valid}` });
+    const reply = await deliver({
+      id,
+      timestamp,
+      body: text,
+      signature: `v1a,${other.slice(3)} ${other} v1,bm90LWEtc2lnbmF0dXJl   ${valid}`,
+    });
     expect(reply.status).toBe(202);
     expect((await deliver({ body: body(runId), sign: { secret: rotatedSecret } })).status).toBe(202);
     expect(await signals(runId)).toHaveLength(2);
@@ -220,7 +297,9 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
       expect(reply.status, name).toBe(401);
       expect(reply.json, name).toEqual({ error: { code: "UNAUTHENTICATED", message: expect.any(String) } });
     }
-    expect((await deliver({ body: text, omit: ["webhook-id", "webhook-signature"] })).json.error.message).toBe("Missing webhook-id, webhook-signature headers.");
+    expect((await deliver({ body: text, omit: ["webhook-id", "webhook-signature"] })).json.error.message).toBe(
+      "Missing webhook-id, webhook-signature headers.",
+    );
     expect(await signals(runId)).toHaveLength(0);
     expect(await events(runId)).toBe(before);
   });
@@ -236,7 +315,10 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
 
   it("an unknown source, or none configured, is a 404", async () => {
     const runId = await parkedRun();
-    expect(await deliver({ source: "stripe", body: body(runId) })).toEqual({ status: 404, json: { error: { code: "NOT_FOUND", message: "There is no webhook source by that name." } } });
+    expect(await deliver({ source: "stripe", body: body(runId) })).toEqual({
+      status: 404,
+      json: { error: { code: "NOT_FOUND", message: "There is no webhook source by that name." } },
+    });
     expect((await deliver({ source: "Deploys", body: body(runId) })).status).toBe(404);
     delete process.env.TETHER_WEBHOOK_SECRETS;
     delete process.env.TETHER_WEBHOOK_SIGNAL_TYPES;
@@ -248,14 +330,29 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
 
   it("a signed body that is not JSON or not the contract is a 400; an unknown run a 404; too large a 413", async () => {
     const runId = await parkedRun();
-    expect(await deliver({ body: "{not json" })).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", message: "The request body is not valid JSON." } } });
+    expect(await deliver({ body: "{not json" })).toMatchObject({
+      status: 400,
+      json: { error: { code: "INVALID_INPUT", message: "The request body is not valid JSON." } },
+    });
     expect((await deliver({ body: "" })).status).toBe(400);
     expect((await deliver({ body: "[".repeat(100) + "]".repeat(100) })).status).toBe(400);
-    expect(await deliver({ body: JSON.stringify({ runId, payload: {} }) })).toMatchObject({ status: 400, json: { error: { code: "INVALID_INPUT", fieldErrors: { type: expect.any(Array) } } } });
-    expect(await deliver({ body: JSON.stringify({ runId, type: "deploy.finished", data: {} }) })).toMatchObject({ status: 400, json: { error: { fieldErrors: { _: expect.any(Array) } } } });
-    expect(await deliver({ body: body(uid("run_missing")) })).toEqual({ status: 404, json: { error: { code: "NOT_FOUND", message: "That run does not exist." } } });
+    expect(await deliver({ body: JSON.stringify({ runId, payload: {} }) })).toMatchObject({
+      status: 400,
+      json: { error: { code: "INVALID_INPUT", fieldErrors: { type: expect.any(Array) } } },
+    });
+    expect(await deliver({ body: JSON.stringify({ runId, type: "deploy.finished", data: {} }) })).toMatchObject({
+      status: 400,
+      json: { error: { fieldErrors: { _: expect.any(Array) } } },
+    });
+    expect(await deliver({ body: body(uid("run_missing")) })).toEqual({
+      status: 404,
+      json: { error: { code: "NOT_FOUND", message: "That run does not exist." } },
+    });
     process.env.TETHER_MAX_BODY_BYTES = "512";
-    expect(await deliver({ body: body(runId, { payload: { note: "x".repeat(600) } }) })).toMatchObject({ status: 413, json: { error: { code: "PAYLOAD_TOO_LARGE" } } });
+    expect(await deliver({ body: body(runId, { payload: { note: "x".repeat(600) } }) })).toMatchObject({
+      status: 413,
+      json: { error: { code: "PAYLOAD_TOO_LARGE" } },
+    });
     expect(await signals(runId)).toHaveLength(0);
   });
 
@@ -263,7 +360,16 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     const runId = await parkedRun();
     const before = await events(runId);
     const forged = await deliver({ body: body(runId, { type: "approval.granted" }) });
-    expect(forged).toEqual({ status: 403, json: { error: { code: "FORBIDDEN", message: 'This source may not deliver signals of type "approval.granted"; it may deliver: deploy.finished, deploy.failed.' } } });
+    expect(forged).toEqual({
+      status: 403,
+      json: {
+        error: {
+          code: "FORBIDDEN",
+          message:
+            'This source may not deliver signals of type "approval.granted"; it may deliver: deploy.finished, deploy.failed.',
+        },
+      },
+    });
     expect((await deliver({ body: body(runId, { type: "deploy.finished.extra" }) })).status).toBe(403);
     expect((await deliver({ body: body(runId, { type: "Deploy.Finished" }) })).status).toBe(403);
     // the refusal comes before the run is looked up: an unknown run is a 403 too, not a 404
@@ -282,9 +388,20 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     // the same delivery once the type is listed; "*" allows any type
     process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "deploys=deploy.failed|deploy.finished";
     expect((await deliver({ body: body(runId) })).status).toBe(202);
-    expect((await deliver({ source: "github", body: body(runId, { type: "approval.granted" }), sign: { secret: githubSecret } })).status).toBe(403);
+    expect(
+      (
+        await deliver({
+          source: "github",
+          body: body(runId, { type: "approval.granted" }),
+          sign: { secret: githubSecret },
+        })
+      ).status,
+    ).toBe(403);
     process.env.TETHER_WEBHOOK_SIGNAL_TYPES = "deploys=deploy.finished,github=*";
-    expect((await deliver({ source: "github", body: body(runId, { type: "pr.merged" }), sign: { secret: githubSecret } })).status).toBe(202);
+    expect(
+      (await deliver({ source: "github", body: body(runId, { type: "pr.merged" }), sign: { secret: githubSecret } }))
+        .status,
+    ).toBe(202);
     expect((await signals(runId)).map((s) => s.type).sort()).toEqual(["deploy.finished", "pr.merged"]);
   });
 
@@ -293,7 +410,10 @@ describe.each(providers())("POST /api/webhooks/:source [%s]", (_provider, url) =
     const leaked = `whsec_${randomBytes(8).toString("base64")}`;
     process.env.TETHER_WEBHOOK_SECRETS = `deploys=${leaked}`;
     const reply = await deliver({ body: body(await parkedRun()) });
-    expect(reply).toEqual({ status: 500, json: { error: { code: "INTERNAL", message: "Something went wrong on the server." } } });
+    expect(reply).toEqual({
+      status: 500,
+      json: { error: { code: "INTERNAL", message: "Something went wrong on the server." } },
+    });
     expect(String(error.mock.calls[0]?.[1])).toMatch(/TETHER_WEBHOOK_SECRETS entry 1 \(deploys\)/);
     expect(JSON.stringify(error.mock.calls)).not.toContain(leaked.slice(6));
     error.mockRestore();

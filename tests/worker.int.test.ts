@@ -19,13 +19,27 @@ const HOUR = 3_600_000;
 function barrierTool(size: number): ToolDefinition<Record<string, never>> {
   let waiting: Array<() => void> = [];
   return {
-    name: "test.barrier", description: "waits for company", capability: "read", semantics: "pure-read",
-    input: z.object({}), impact: () => "waits",
-    run: () => new Promise((resolve, reject) => {
-      const timeout = setTimeout(() => reject(new ToolError("rejected", `only ${waiting.length} of ${size} calls arrived together`)), UNTIL_MS);
-      waiting.push(() => { clearTimeout(timeout); resolve({ met: size }); });
-      if (waiting.length === size) { for (const go of waiting) go(); waiting = []; }
-    }),
+    name: "test.barrier",
+    description: "waits for company",
+    capability: "read",
+    semantics: "pure-read",
+    input: z.object({}),
+    impact: () => "waits",
+    run: () =>
+      new Promise((resolve, reject) => {
+        const timeout = setTimeout(
+          () => reject(new ToolError("rejected", `only ${waiting.length} of ${size} calls arrived together`)),
+          UNTIL_MS,
+        );
+        waiting.push(() => {
+          clearTimeout(timeout);
+          resolve({ met: size });
+        });
+        if (waiting.length === size) {
+          for (const go of waiting) go();
+          waiting = [];
+        }
+      }),
   };
 }
 
@@ -33,7 +47,12 @@ function barrierTool(size: number): ToolDefinition<Record<string, never>> {
 function countingTool() {
   const seen = { inFlight: 0, max: 0, calls: 0 };
   const tool: ToolDefinition<Record<string, never>> = {
-    name: "test.slow", description: "slow read", capability: "read", semantics: "pure-read", input: z.object({}), impact: () => "reads slowly",
+    name: "test.slow",
+    description: "slow read",
+    capability: "read",
+    semantics: "pure-read",
+    input: z.object({}),
+    impact: () => "reads slowly",
     run: async () => {
       seen.calls++;
       seen.max = Math.max(seen.max, ++seen.inFlight);
@@ -49,12 +68,16 @@ function countingTool() {
 function heldTool() {
   const held: Array<() => void> = [];
   const tool: ToolDefinition<Record<string, never>> = {
-    name: "test.held", description: "waits to be let go", capability: "read", semantics: "pure-read", input: z.object({}), impact: () => "waits",
+    name: "test.held",
+    description: "waits to be let go",
+    capability: "read",
+    semantics: "pure-read",
+    input: z.object({}),
+    impact: () => "waits",
     run: () => new Promise((resolve) => held.push(() => resolve({ released: true }))),
   };
   return { tool, held, release: () => held.splice(0).forEach((go) => go()) };
 }
-
 
 describe.each(providers())("the worker [%s]", (provider, url) => {
   const barrier = barrierTool(10);
@@ -68,23 +91,53 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
   const waiter = scriptedAgent(uid("waiter"), [], [{ kind: "wait_event", eventType: "ping" }]);
   const asker = scriptedAgent(uid("asker"), [counting.tool.name], [call(counting.tool.name)]);
   const pauseTool: ToolDefinition<{ ms: number }> = {
-    name: "test.pause", description: "waits as long as asked", capability: "read", semantics: "pure-read", input: z.object({ ms: z.number() }), impact: () => "waits",
-    run: async ({ ms }) => { await new Promise((r) => setTimeout(r, ms)); return { waited: ms }; },
+    name: "test.pause",
+    description: "waits as long as asked",
+    capability: "read",
+    semantics: "pure-read",
+    input: z.object({ ms: z.number() }),
+    impact: () => "waits",
+    run: async ({ ms }) => {
+      await new Promise((r) => setTimeout(r, ms));
+      return { waited: ms };
+    },
   };
-  const pause = scriptedAgent(uid("pause"), [pauseTool.name], [({ state }) => ({ kind: "call", tool: pauseTool.name, args: { ms: (state.input as { ms: number }).ms }, evidence: [] })]);
+  const pause = scriptedAgent(
+    uid("pause"),
+    [pauseTool.name],
+    [
+      ({ state }) => ({
+        kind: "call",
+        tool: pauseTool.name,
+        args: { ms: (state.input as { ms: number }).ms },
+        evidence: [],
+      }),
+    ],
+  );
   const longSleeper = scriptedAgent(uid("long-sleeper"), [], [{ kind: "sleep", durationMs: 1_500 }]);
   let t: ReturnType<typeof createTestRuntime>;
 
   const log: string[] = [];
   beforeAll(async () => {
-    const logger = { info: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`), warn: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`), error: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`) };
-    t = createTestRuntime(url, { agents: [together, slow, held, sleeper, waiter, asker, pause, longSleeper], tools: [barrier, counting.tool, hold.tool, pauseTool], logger });
+    const logger = {
+      info: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`),
+      warn: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`),
+      error: (m: string, d?: object) => log.push(`${m} ${JSON.stringify(d)}`),
+    };
+    t = createTestRuntime(url, {
+      agents: [together, slow, held, sleeper, waiter, asker, pause, longSleeper],
+      tools: [barrier, counting.tool, hold.tool, pauseTool],
+      logger,
+    });
     for (const agent of [together, slow, held, pause]) await grant(t.runtime, agent);
     await grant(t.runtime, asker, { [counting.tool.name]: { effect: "require_approval" } });
   });
   afterAll(() => t.close());
 
-  const start = async (agent: { slug: string }, n: number) => Promise.all(Array.from({ length: n }, async () => (await t.runtime.startRun({ agent: agent.slug, input: null })).run.id));
+  const start = async (agent: { slug: string }, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, async () => (await t.runtime.startRun({ agent: agent.slug, input: null })).run.id),
+    );
   const statuses = async (ids: string[]) => Promise.all(ids.map(async (id) => (await t.runtime.getRun(id)).status));
   const allAre = async (ids: string[], status: RunStatus) => (await statuses(ids)).every((s) => s === status);
 
@@ -119,7 +172,11 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
       const [id] = await start(asker, 1);
       await until("the run waits for approval", () => allAre([id], "WAITING_APPROVAL"));
       const [packet] = await t.store.findPackets({ runId: id, status: ["PENDING"] });
-      await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
+      await t.runtime.decidePacket({
+        packetId: packet.id,
+        reviewer: "rita@example.com",
+        input: { decision: "approve" },
+      });
       await until("the approved run completes", () => allAre([id], "COMPLETED"));
     });
 
@@ -127,8 +184,13 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
       const [id] = await start(sleeper, 1);
       await until("the run sleeps", () => allAre([id], "SLEEPING"));
       await until("the timer fires and the run completes", () => allAre([id], "COMPLETED")).catch(async (error) => {
-        const run = await t.db.run.findUniqueOrThrow({ where: { id }, select: { status: true, wakeAt: true, runnableAt: true, leaseOwner: true } });
-        throw new Error(`${error.message}: ${JSON.stringify(run)}, ${worker.inFlight} in flight, now ${new Date().toISOString()}; log: ${log.join(" | ")}`);
+        const run = await t.db.run.findUniqueOrThrow({
+          where: { id },
+          select: { status: true, wakeAt: true, runnableAt: true, leaseOwner: true },
+        });
+        throw new Error(
+          `${error.message}: ${JSON.stringify(run)}, ${worker.inFlight} in flight, now ${new Date().toISOString()}; log: ${log.join(" | ")}`,
+        );
       });
     });
 
@@ -144,7 +206,12 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
     // Runs ending every ~150 ms wake the worker's sleep each time; neither that nor the poll may
     // push the sleeper's timer away.
     const worker = t.runtime.createWorker({ pollMs: 1_000, concurrency: 64 });
-    const churn = await Promise.all(Array.from({ length: 30 }, async (_, i) => (await t.runtime.startRun({ agent: pause.slug, input: { ms: 200 + i * 150 } })).run.id));
+    const churn = await Promise.all(
+      Array.from(
+        { length: 30 },
+        async (_, i) => (await t.runtime.startRun({ agent: pause.slug, input: { ms: 200 + i * 150 } })).run.id,
+      ),
+    );
     const [id] = await start(longSleeper, 1);
     worker.start();
     try {
@@ -188,7 +255,9 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
           return claims;
         },
       },
-      agents: [slow], tools: [counting.tool], retryBaseDelayMs: 5,
+      agents: [slow],
+      tools: [counting.tool],
+      retryBaseDelayMs: 5,
     });
     const worker = late.createWorker({ maxStepsPerClaim: 1 });
     const [id] = await start(slow, 1);
@@ -206,7 +275,9 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
     const stalled = createRuntime({
       store: {
         ...t.store,
-        renewLeases: async () => { throw new Error("the database did not answer (test)"); },
+        renewLeases: async () => {
+          throw new Error("the database did not answer (test)");
+        },
         claimRuns: async (o) => {
           const claims = await t.store.claimRuns(o);
           claimsAsked++;
@@ -214,7 +285,9 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
           return claims;
         },
       },
-      agents: [held], tools: [hold.tool], retryBaseDelayMs: 5,
+      agents: [held],
+      tools: [hold.tool],
+      retryBaseDelayMs: 5,
     });
     const worker = stalled.createWorker({ leaseMs: 300, pollMs: 20, concurrency: 4 });
     const [id] = await start(held, 1);
@@ -223,7 +296,10 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
       await until("the run is in its call", () => hold.held.length === 1);
       await untilLeasesLapse(t.db, [id]); // the lease did lapse
       const before = claimsAsked;
-      await until(() => claimsAsked, { what: "the worker asks for runs ten more times while the run is claimable", holds: (n) => n >= before + 10 });
+      await until(() => claimsAsked, {
+        what: "the worker asks for runs ten more times while the run is claimable",
+        holds: (n) => n >= before + 10,
+      });
       expect(claimed.filter((c) => c === id)).toHaveLength(1); // no claim but the first returned the run
       expect(hold.held.length).toBe(1); // and no second drive called the tool
       hold.release();
@@ -237,19 +313,32 @@ describe.each(providers())("the worker [%s]", (provider, url) => {
 
   describe.runIf(provider === "postgres")("across processes", () => {
     let world: World;
-    beforeAll(async () => { world = await startWorld(); });
+    beforeAll(async () => {
+      world = await startWorld();
+    });
     afterAll(() => world.close());
 
     it("a worker in another process, polling once an hour, takes a new run at once (LISTEN/NOTIFY)", async () => {
       const refunder = refundAgent(uid("notified-refund"));
       const local = createTestRuntime(url, { agents: [refunder], tools: worldTools(world.url) });
       await grant(local.runtime, refunder);
-      const other = spawnWorker({ DATABASE_URL: url, WORLD_URL: world.url, TETHER_POLL_MS: String(HOUR), AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]) });
+      const other = spawnWorker({
+        DATABASE_URL: url,
+        WORLD_URL: world.url,
+        TETHER_POLL_MS: String(HOUR),
+        AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]),
+      });
       try {
         await other.waitFor("LISTENING");
         world.orders.set("ord-notify", { id: "ord-notify", amountCents: 500, status: "paid" });
-        const { run } = await local.runtime.startRun({ agent: refunder.slug, input: { orderId: "ord-notify", email: "n@example.com" } });
-        await until("the other process completes the run", async () => (await local.runtime.getRun(run.id)).status === "COMPLETED");
+        const { run } = await local.runtime.startRun({
+          agent: refunder.slug,
+          input: { orderId: "ord-notify", email: "n@example.com" },
+        });
+        await until(
+          "the other process completes the run",
+          async () => (await local.runtime.getRun(run.id)).status === "COMPLETED",
+        );
         expect(world.effects("payments").filter((e) => e.runId === run.id)).toHaveLength(1);
       } finally {
         await kill(other.child);

@@ -13,7 +13,9 @@ describe("the workspace frame around a lazy Prisma call", () => {
   beforeAll(async () => {
     db = createDb(inject("sqliteUrl"));
     await asSystem(() => db.workspace.create({ data: { id, slug: id.replace("_", "-"), name: "Frame" } }));
-    await inWorkspace(id, () => db.auditLog.create({ data: { id: randomUUID(), actor: "a", action, target: "t", data: "{}" } }));
+    await inWorkspace(id, () =>
+      db.auditLog.create({ data: { id: randomUUID(), actor: "a", action, target: "t", data: "{}" } }),
+    );
   });
   afterAll(() => db.$disconnect());
 

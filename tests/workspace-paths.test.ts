@@ -17,7 +17,15 @@ describe("workspace paths", () => {
   });
 
   it("leaves every other href alone: already in a workspace, the API, sign-in, relative, other sites", () => {
-    for (const href of ["/w/other/runs", "/api/console/audit?format=csv", "/signin", "?status=COMPLETED", "#t", "https://example.com/runs", "/runsx"]) {
+    for (const href of [
+      "/w/other/runs",
+      "/api/console/audit?format=csv",
+      "/signin",
+      "?status=COMPLETED",
+      "#t",
+      "https://example.com/runs",
+      "/runsx",
+    ]) {
       expect(hrefInWorkspace("acme", href)).toBe(href);
     }
     expect(isWorkspacePage("/runsx")).toBe(false);

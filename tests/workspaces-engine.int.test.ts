@@ -14,7 +14,9 @@ import { startWorld, type World } from "./support/world";
 
 describe.each(providers())("a run acts under its own workspace's rules [%s]", (_provider, url) => {
   let world: World;
-  beforeAll(async () => { world = await startWorld(); });
+  beforeAll(async () => {
+    world = await startWorld();
+  });
   afterAll(() => world.close());
 
   it("the same refund is made in the workspace that allows it and refused in the one that denies it; one worker drives both", async () => {
@@ -22,8 +24,20 @@ describe.each(providers())("a run acts under its own workspace's rules [%s]", (_
     const t = createTestRuntime(url, { agents: [agent], tools: worldTools(world.url) });
     try {
       const admin = `${uid("owner")}@example.com`;
-      await t.db.user.create({ data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email: admin, role: "admin", instanceAdmin: true } });
-      const other = await createWorkspace(t.db, { slug: uid("ws").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40), name: "Other" }, { by: admin });
+      await t.db.user.create({
+        data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email: admin, role: "admin", instanceAdmin: true },
+      });
+      const other = await createWorkspace(
+        t.db,
+        {
+          slug: uid("ws")
+            .toLowerCase()
+            .replace(/[^a-z0-9-]/g, "-")
+            .slice(0, 40),
+          name: "Other",
+        },
+        { by: admin },
+      );
       await inWorkspace(DEFAULT_WORKSPACE_ID, () => grant(t.runtime, agent));
       await inWorkspace(other.id, () => grant(t.runtime, agent, { "payments.refund": { effect: "deny" } }));
       // Each workspace lists only its own rules.
@@ -33,14 +47,21 @@ describe.each(providers())("a run acts under its own workspace's rules [%s]", (_
 
       world.orders.set("ord-ws-a", { id: "ord-ws-a", amountCents: 700, status: "paid" });
       world.orders.set("ord-ws-b", { id: "ord-ws-b", amountCents: 700, status: "paid" });
-      const { run: allowed } = await inWorkspace(DEFAULT_WORKSPACE_ID, () => t.runtime.startRun({ agent: agent.slug, input: { orderId: "ord-ws-a", email: "a@example.com" } }));
-      const { run: refused } = await inWorkspace(other.id, () => t.runtime.startRun({ agent: agent.slug, input: { orderId: "ord-ws-b", email: "b@example.com" } }));
+      const { run: allowed } = await inWorkspace(DEFAULT_WORKSPACE_ID, () =>
+        t.runtime.startRun({ agent: agent.slug, input: { orderId: "ord-ws-a", email: "a@example.com" } }),
+      );
+      const { run: refused } = await inWorkspace(other.id, () =>
+        t.runtime.startRun({ agent: agent.slug, input: { orderId: "ord-ws-b", email: "b@example.com" } }),
+      );
       expect([allowed.workspaceId, refused.workspaceId]).toEqual([DEFAULT_WORKSPACE_ID, other.id]);
       await t.runtime.createWorker().drain(); // the system's worker: not inside either workspace
 
       expect(world.effects("payments").filter((e) => e.runId === allowed.id)).toHaveLength(1);
       expect(world.effects("payments").filter((e) => e.runId === refused.id)).toEqual([]);
-      const checked = async (runId: string) => (await t.store.listEvents(runId)).filter((e) => e.type === "permission.checked" && e.data.tool === "payments.refund").map((e) => e.data.effect);
+      const checked = async (runId: string) =>
+        (await t.store.listEvents(runId))
+          .filter((e) => e.type === "permission.checked" && e.data.tool === "payments.refund")
+          .map((e) => e.data.effect);
       expect(await checked(allowed.id)).toEqual(["allow"]);
       expect(await checked(refused.id)).toEqual(["deny"]);
       // From inside a workspace, another workspace's run is not there.
@@ -55,11 +76,25 @@ describe.each(providers())("a run acts under its own workspace's rules [%s]", (_
     const t = createTestRuntime(url);
     try {
       const admin = `${uid("owner")}@example.com`;
-      await t.db.user.create({ data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email: admin, role: "admin", instanceAdmin: true } });
-      const fresh = await createWorkspaceWithDefaults({ db: t.db, runtime: t.runtime }, { slug: uid("fresh").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40), name: "Fresh" }, { by: admin });
+      await t.db.user.create({
+        data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email: admin, role: "admin", instanceAdmin: true },
+      });
+      const fresh = await createWorkspaceWithDefaults(
+        { db: t.db, runtime: t.runtime },
+        {
+          slug: uid("fresh")
+            .toLowerCase()
+            .replace(/[^a-z0-9-]/g, "-")
+            .slice(0, 40),
+          name: "Fresh",
+        },
+        { by: admin },
+      );
       const rules = await inWorkspace(fresh.id, () => t.runtime.permissions.list("refund-agent"));
       expect(rules.some((r) => r.agent === "refund-agent" && r.tool === "payments.refund")).toBe(true);
-      expect(await t.db.membership.findMany({ where: { workspaceId: fresh.id }, select: { role: true } })).toEqual([{ role: "admin" }]);
+      expect(await t.db.membership.findMany({ where: { workspaceId: fresh.id }, select: { role: true } })).toEqual([
+        { role: "admin" },
+      ]);
     } finally {
       await t.close();
     }

@@ -30,13 +30,19 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
   const b = { token: "", email: "", workspaceId: "", slug: "" };
 
   const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(server.url + path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, text: await res.text() };
   };
 
   const person = async (role: "admin" | "reviewer", opts: { instanceAdmin?: boolean } = {}) => {
     const email = `${uid(role)}@example.com`;
-    await db.user.create({ data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email, role, instanceAdmin: opts.instanceAdmin ?? false } });
+    await db.user.create({
+      data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email, role, instanceAdmin: opts.instanceAdmin ?? false },
+    });
     return email;
   };
 
@@ -46,29 +52,66 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     server = await startRouteServer();
     // Workspace A is the default one; B is new, with an admin who is a member of B only.
     a.email = await person("admin");
-    a.token = (await inWorkspace(DEFAULT_WORKSPACE_ID, () => createApiToken(db, { name: uid("a"), scopes: [...API_SCOPES] }, { createdBy: a.email }))).token;
+    a.token = (
+      await inWorkspace(DEFAULT_WORKSPACE_ID, () =>
+        createApiToken(db, { name: uid("a"), scopes: [...API_SCOPES] }, { createdBy: a.email }),
+      )
+    ).token;
     const creator = await person("admin", { instanceAdmin: true });
-    b.slug = uid("ws").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40);
+    b.slug = uid("ws")
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .slice(0, 40);
     const workspace = await createWorkspace(db, { slug: b.slug, name: "Team B" }, { by: creator });
     b.workspaceId = workspace.id;
     b.email = await person("reviewer"); // a reviewer in the default workspace…
     await putMember(db, b.workspaceId, { email: b.email, role: "admin" }, { by: creator }); // …and an admin in B
-    b.token = (await inWorkspace(b.workspaceId, () => createApiToken(db, { name: uid("b"), scopes: [...API_SCOPES] }, { createdBy: b.email }))).token;
+    b.token = (
+      await inWorkspace(b.workspaceId, () =>
+        createApiToken(db, { name: uid("b"), scopes: [...API_SCOPES] }, { createdBy: b.email }),
+      )
+    ).token;
 
     // A's objects: an open gate (a run), a pending packet of its run, a token and a schedule.
-    const gate = await call("POST", "/api/gates", a.token, { action: { tool: "payments.refund", args: { orderId: uid("ord"), amount: 4200 } }, description: "Refund", idempotencyKey: uid("gate") });
+    const gate = await call("POST", "/api/gates", a.token, {
+      action: { tool: "payments.refund", args: { orderId: uid("ord"), amount: 4200 } },
+      description: "Refund",
+      idempotencyKey: uid("gate"),
+    });
     expect(gate.status, gate.text).toBeLessThan(300);
     a.gateId = (JSON.parse(gate.text) as { gateId: string }).gateId;
-    const run = await db.run.findFirstOrThrow({ where: { workspaceId: DEFAULT_WORKSPACE_ID }, orderBy: { createdAt: "desc" } });
+    const run = await db.run.findFirstOrThrow({
+      where: { workspaceId: DEFAULT_WORKSPACE_ID },
+      orderBy: { createdAt: "desc" },
+    });
     a.runId = run.id;
     a.packetId = uid("pkt");
     await db.decisionPacket.create({
-      data: { id: a.packetId, runId: a.runId, step: 1, kind: "APPROVAL", tool: "payments.refund", args: "{}", digest: "d", status: "PENDING", requestedBy: "agent:x", packet: "{}" },
+      data: {
+        id: a.packetId,
+        runId: a.runId,
+        step: 1,
+        kind: "APPROVAL",
+        tool: "payments.refund",
+        args: "{}",
+        digest: "d",
+        status: "PENDING",
+        requestedBy: "agent:x",
+        packet: "{}",
+      },
     });
-    const tokens = JSON.parse((await call("GET", "/api/tokens", a.token)).text) as { tokens?: Array<{ id: string }> } | Array<{ id: string }>;
-    a.tokenId = (Array.isArray(tokens) ? tokens : tokens.tokens ?? [])[0]!.id;
-    const schedule = await call("POST", "/api/schedules", a.token, { name: uid("nightly"), agent: "refund-agent", cron: "0 3 * * *", input: { orderId: "ord_1" } });
-    a.scheduleId = (JSON.parse(schedule.text) as { id?: string; schedule?: { id: string } }).id ?? (JSON.parse(schedule.text) as { schedule: { id: string } }).schedule.id;
+    const tokens = JSON.parse((await call("GET", "/api/tokens", a.token)).text) as
+      { tokens?: Array<{ id: string }> } | Array<{ id: string }>;
+    a.tokenId = (Array.isArray(tokens) ? tokens : (tokens.tokens ?? []))[0]!.id;
+    const schedule = await call("POST", "/api/schedules", a.token, {
+      name: uid("nightly"),
+      agent: "refund-agent",
+      cron: "0 3 * * *",
+      input: { orderId: "ord_1" },
+    });
+    a.scheduleId =
+      (JSON.parse(schedule.text) as { id?: string; schedule?: { id: string } }).id ??
+      (JSON.parse(schedule.text) as { schedule: { id: string } }).schedule.id;
   }, 120_000);
 
   afterAll(async () => {
@@ -82,14 +125,23 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     expect(await roleIn(db, { email: b.email }, b.workspaceId)).toBe("admin");
     expect(await roleIn(db, { email: a.email }, b.workspaceId)).toBeNull();
     // Someone created from B's admin page is B's only: the default workspace does not exist for them.
-    const newcomer = await inWorkspace(b.workspaceId, () => createUser(db, { email: `${uid("new")}@example.com`, role: "operator", password: "correct horse battery staple 42" }, { actor: b.email }));
+    const newcomer = await inWorkspace(b.workspaceId, () =>
+      createUser(
+        db,
+        { email: `${uid("new")}@example.com`, role: "operator", password: "correct horse battery staple 42" },
+        { actor: b.email },
+      ),
+    );
     expect(await roleIn(db, { email: newcomer.email }, b.workspaceId)).toBe("operator");
     expect(await roleIn(db, { email: newcomer.email }, DEFAULT_WORKSPACE_ID)).toBeNull();
   });
 
   it("a member taken out of a workspace cannot open it any more, with an audit row; the last admin, an instance admin and a default-only person stay", async () => {
     const creator = await person("admin", { instanceAdmin: true });
-    const slug = uid("rm").toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 40);
+    const slug = uid("rm")
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .slice(0, 40);
     const workspace = await createWorkspace(db, { slug, name: "Team R" }, { by: creator });
     const admin = await person("reviewer");
     const operator = await person("reviewer");
@@ -97,39 +149,63 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     await putMember(db, workspace.id, { email: operator, role: "operator" }, { by: creator });
 
     // The page offers Remove only where it takes effect.
-    const removable = async (workspaceId: string) => Object.fromEntries((await findWorkspaceMembers(workspaceId)).map((m) => [m.email, m.removable]));
+    const removable = async (workspaceId: string) =>
+      Object.fromEntries((await findWorkspaceMembers(workspaceId)).map((m) => [m.email, m.removable]));
     expect(await removable(workspace.id)).toMatchObject({ [operator]: true, [admin]: true, [creator]: false });
     expect(await removable(DEFAULT_WORKSPACE_ID)).toMatchObject({ [operator]: true, [creator]: false });
 
     await removeMember(db, workspace.id, { email: operator }, { by: admin });
     expect(await roleIn(db, { email: operator }, workspace.id)).toBeNull();
     expect(await roleIn(db, { email: operator }, DEFAULT_WORKSPACE_ID)).toBe("reviewer"); // their other workspace stays
-    const audit = await inWorkspace(workspace.id, () => db.auditLog.findMany({ where: { action: "workspaces.member.remove" } }));
+    const audit = await inWorkspace(workspace.id, () =>
+      db.auditLog.findMany({ where: { action: "workspaces.member.remove" } }),
+    );
     expect(audit.map((row) => [row.actor, row.target])).toEqual([[admin, operator]]);
-    await expect(removeMember(db, workspace.id, { email: operator }, { by: admin })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(removeMember(db, workspace.id, { email: operator }, { by: admin })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
 
     // Refused, and nothing changes: an instance admin (they open every workspace anyway); the last admin who can sign
     // in (once the creator's account is disabled); someone whose only workspace is the default one; a malformed email.
-    await expect(removeMember(db, workspace.id, { email: creator }, { by: admin })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(removeMember(db, workspace.id, { email: creator }, { by: admin })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
     await db.user.update({ where: { email: creator }, data: { disabledAt: new Date() } });
-    await expect(removeMember(db, workspace.id, { email: admin }, { by: creator })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(removeMember(db, workspace.id, { email: admin }, { by: creator })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
     expect(await roleIn(db, { email: admin }, workspace.id)).toBe("admin");
     const defaultOnly = await person("reviewer");
     expect(await removable(DEFAULT_WORKSPACE_ID)).toMatchObject({ [defaultOnly]: false, [operator]: false });
-    await expect(removeMember(db, DEFAULT_WORKSPACE_ID, { email: defaultOnly }, { by: creator })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(removeMember(db, DEFAULT_WORKSPACE_ID, { email: defaultOnly }, { by: creator })).rejects.toMatchObject(
+      { code: "CONFLICT" },
+    );
     expect(await roleIn(db, { email: defaultOnly }, DEFAULT_WORKSPACE_ID)).toBe("reviewer");
-    await expect(removeMember(db, workspace.id, { email: "not an email" }, { by: admin })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(removeMember(db, workspace.id, { email: "not an email" }, { by: admin })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
   });
 
   it("every API route that names an object answers 404 to another workspace's token, and the object is unchanged", async () => {
     const idFor: Record<string, string> = {
-      "/api/runs/[id]": a.runId, "/api/packets/[id]": a.packetId, "/api/gates/[id]": a.gateId, "/api/tokens/[id]": a.tokenId,
-      "/api/schedules/[id]": a.scheduleId, "/api/langgraph/threads/[id]": a.runId,
+      "/api/runs/[id]": a.runId,
+      "/api/packets/[id]": a.packetId,
+      "/api/gates/[id]": a.gateId,
+      "/api/tokens/[id]": a.tokenId,
+      "/api/schedules/[id]": a.scheduleId,
+      "/api/langgraph/threads/[id]": a.runId,
     };
     const checked: string[] = [];
     for (const [entry, auth] of Object.entries(ROUTE_TABLE)) {
       const [method, pattern] = entry.split(" ");
-      if (!pattern || method === "OPTIONS" || pattern.startsWith("/api/console/") || auth === "signature" || auth === "method-not-allowed") continue;
+      if (
+        !pattern ||
+        method === "OPTIONS" ||
+        pattern.startsWith("/api/console/") ||
+        auth === "signature" ||
+        auth === "method-not-allowed"
+      )
+        continue;
       const prefix = Object.keys(idFor).find((p) => pattern.startsWith(p));
       if (!prefix) continue;
       const path = pattern.replace(prefix, prefix.replace("[id]", idFor[prefix]));
@@ -146,8 +222,10 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
       expect(own.status, `${path}: ${own.text.slice(0, 200)}`).toBe(200);
     }
     const [run, packet, token, schedule] = await Promise.all([
-      db.run.findUniqueOrThrow({ where: { id: a.runId } }), db.decisionPacket.findUniqueOrThrow({ where: { id: a.packetId } }),
-      db.apiToken.findUniqueOrThrow({ where: { id: a.tokenId } }), db.schedule.findUnique({ where: { id: a.scheduleId } }),
+      db.run.findUniqueOrThrow({ where: { id: a.runId } }),
+      db.decisionPacket.findUniqueOrThrow({ where: { id: a.packetId } }),
+      db.apiToken.findUniqueOrThrow({ where: { id: a.tokenId } }),
+      db.schedule.findUnique({ where: { id: a.scheduleId } }),
     ]);
     expect(run.status).not.toBe("CANCELLED");
     expect(packet.status).toBe("PENDING");
@@ -159,7 +237,8 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     for (const path of ["/api/runs", "/api/packets", "/api/tokens", "/api/schedules", "/api/audit"]) {
       const answer = await call("GET", path, b.token);
       expect(answer.status, path).toBe(200);
-      for (const id of [a.runId, a.packetId, a.tokenId, a.scheduleId]) expect(answer.text, `${path} shows ${id}`).not.toContain(id);
+      for (const id of [a.runId, a.packetId, a.tokenId, a.scheduleId])
+        expect(answer.text, `${path} shows ${id}`).not.toContain(id);
     }
     expect((await call("GET", "/api/runs", a.token)).text).toContain(a.runId);
   });
@@ -167,8 +246,18 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
   it("an MCP tool answers another workspace's run as not found", async () => {
     const res = await fetch(`${server.url}/api/mcp`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${b.token}`, "mcp-protocol-version": "2025-11-25" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_run", arguments: { id: a.runId } } }),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${b.token}`,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_run", arguments: { id: a.runId } },
+      }),
     });
     const text = await res.text();
     expect(text).not.toContain('"status":"');
@@ -176,13 +265,22 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
   });
 
   it("server actions and read models in B do not find A's objects, and change nothing", async () => {
-    const user: SessionUser = { id: "usr_b", email: b.email, name: null, role: "admin", workspace: { id: b.workspaceId, slug: b.slug, name: "Team B" } };
+    const user: SessionUser = {
+      id: "usr_b",
+      email: b.email,
+      name: null,
+      role: "admin",
+      workspace: { id: b.workspaceId, slug: b.slug, name: "Team B" },
+    };
     setActionEnvironment({ getUser: async () => user, getDb: () => db, revalidatePath: () => {} });
     expect(await cancelRunAction({ runId: a.runId })).toMatchObject({ ok: false, code: "NOT_FOUND" });
     expect(await revokeApiTokenAction({ tokenId: a.tokenId })).toMatchObject({ ok: false, code: "NOT_FOUND" });
     // An admin of B is a reviewer in the default workspace: B's admin pages cannot raise their own account's role.
     const own = await db.user.findUniqueOrThrow({ where: { email: b.email } });
-    expect(await changeUserRoleAction({ userId: own.id, role: "admin" })).toMatchObject({ ok: false, code: "FORBIDDEN" });
+    expect(await changeUserRoleAction({ userId: own.id, role: "admin" })).toMatchObject({
+      ok: false,
+      code: "FORBIDDEN",
+    });
     expect((await db.user.findUniqueOrThrow({ where: { email: b.email } })).role).toBe("reviewer");
     expect((await db.run.findUniqueOrThrow({ where: { id: a.runId } })).status).not.toBe("CANCELLED");
     expect((await db.apiToken.findUniqueOrThrow({ where: { id: a.tokenId } })).revokedAt).toBeNull();
@@ -198,7 +296,19 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
   });
 
   it("every model a workspace owns gets the workspace's condition on every operation, and its id on every create", () => {
-    const operations = ["findUnique", "findFirst", "findMany", "count", "update", "updateMany", "delete", "deleteMany", "upsert", "aggregate", "groupBy"];
+    const operations = [
+      "findUnique",
+      "findFirst",
+      "findMany",
+      "count",
+      "update",
+      "updateMany",
+      "delete",
+      "deleteMany",
+      "upsert",
+      "aggregate",
+      "groupBy",
+    ];
     for (const model of [...WORKSPACE_MODELS, ...Object.keys(OWNED_THROUGH)]) {
       for (const operation of operations) {
         const scoped = scopeArgs(model, operation, { where: { id: "x" } }, "ws_1");
@@ -206,12 +316,18 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
       }
     }
     // Every model with a workspaceId column is scoped (a new one cannot be forgotten); Membership is the person's, across workspaces.
-    const models = (db as unknown as { _runtimeDataModel: { models: Record<string, { fields: Array<{ name: string }> }> } })._runtimeDataModel.models;
-    const withColumn = Object.entries(models).filter(([, m]) => m.fields.some((f) => f.name === "workspaceId")).map(([name]) => name);
+    const models = (
+      db as unknown as { _runtimeDataModel: { models: Record<string, { fields: Array<{ name: string }> }> } }
+    )._runtimeDataModel.models;
+    const withColumn = Object.entries(models)
+      .filter(([, m]) => m.fields.some((f) => f.name === "workspaceId"))
+      .map(([name]) => name);
     expect(withColumn.filter((name) => name !== "Membership").sort()).toEqual([...WORKSPACE_MODELS].sort());
     for (const model of WORKSPACE_MODELS) {
       expect(scopeArgs(model, "create", { data: { id: "x" } }, "ws_1").data).toMatchObject({ workspaceId: "ws_1" });
-      expect(() => scopeArgs(model, "create", { data: { id: "x", workspaceId: "ws_2" } }, "ws_1")).toThrow(/another workspace/);
+      expect(() => scopeArgs(model, "create", { data: { id: "x", workspaceId: "ws_2" } }, "ws_1")).toThrow(
+        /another workspace/,
+      );
     }
   });
 });

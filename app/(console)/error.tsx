@@ -7,7 +7,8 @@ export default function ConsoleError({ error, retry }: { error: unknown; retry: 
     <div role="alert" className="rounded-lg border border-red-200 bg-white p-6">
       <h1 className="text-base font-semibold text-zinc-900">This page could not be loaded</h1>
       <p className="mt-1 text-sm text-zinc-600">
-        The server hit an error{digest ? ` (reference ${digest})` : ""}. Check that the database is reachable and try again.
+        The server hit an error{digest ? ` (reference ${digest})` : ""}. Check that the database is reachable and try
+        again.
       </p>
       <button
         type="button"

@@ -12,7 +12,11 @@ export async function scratchDatabase(admin: pg.Client, label: string): Promise<
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
-  return { name, url: url.toString(), drop: async () => void (await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)) };
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => void (await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+  };
 }
 
 /** The server as configured (nothing is changed): what every figure of the run depends on. */

@@ -40,11 +40,18 @@ function gateGraph(checkpointer: PostgresSaver): Graph {
   return builder()
     .addNode("gate", () => ({ decision: interrupt<{ ask: string }, string>({ ask: "approve?" }) }))
     .addNode("after", (s) => ({ order: payload(s.i), done: 1 }))
-    .addEdge(START, "gate").addEdge("gate", "after").addEdge("after", END)
+    .addEdge(START, "gate")
+    .addEdge("gate", "after")
+    .addEdge("after", END)
     .compile({ checkpointer });
 }
 
-export async function benchLangGraph(url: string, plan: Plan, durability: Durability, withGate: boolean): Promise<PeerFigures> {
+export async function benchLangGraph(
+  url: string,
+  plan: Plan,
+  durability: Durability,
+  withGate: boolean,
+): Promise<PeerFigures> {
   const checkpointer = PostgresSaver.fromConnString(url);
   await checkpointer.setup();
   try {
@@ -52,7 +59,10 @@ export async function benchLangGraph(url: string, plan: Plan, durability: Durabi
     let seq = 0;
     const one = async () => {
       const i = seq++;
-      const out = await graph.invoke({ i, order: null, done: 0, decision: null }, { configurable: { thread_id: `${durability}-${i}` }, durability });
+      const out = await graph.invoke(
+        { i, order: null, done: 0, decision: null },
+        { configurable: { thread_id: `${durability}-${i}` }, durability },
+      );
       if (out.done !== STEPS) throw new Error(`LangGraph thread ${i} ended after ${out.done} steps`);
     };
     const { sequential, concurrent } = await sequentialAndConcurrent(plan, one);
@@ -60,14 +70,18 @@ export async function benchLangGraph(url: string, plan: Plan, durability: Durabi
     const gateMs: number[] = [];
     if (withGate) {
       const gated = gateGraph(checkpointer);
-      for (let r = -3; r < plan.gateRounds; r++) { // 3 warm-up rounds
+      for (let r = -3; r < plan.gateRounds; r++) {
+        // 3 warm-up rounds
         const config: Config = { configurable: { thread_id: `gate-${durability}-${r}` }, durability };
         const paused = await gated.invoke({ i: r, order: null, done: 0, decision: null }, config);
         if (!paused.__interrupt__?.length) throw new Error("LangGraph gate graph did not interrupt");
         const t0 = performance.now();
         const resumed = await gated.invoke(new Command({ resume: "approve" }), config);
         const ms = performance.now() - t0;
-        if (resumed.decision !== "approve" || resumed.done !== 1) throw new Error(`LangGraph resume ended with ${JSON.stringify({ decision: resumed.decision, done: resumed.done })}`);
+        if (resumed.decision !== "approve" || resumed.done !== 1)
+          throw new Error(
+            `LangGraph resume ended with ${JSON.stringify({ decision: resumed.decision, done: resumed.done })}`,
+          );
         if (r >= 0) gateMs.push(ms);
       }
     }

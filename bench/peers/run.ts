@@ -20,13 +20,20 @@ import { buildReport, type Round, type SystemResult } from "./report";
 import { PLAN, type PeerFigures } from "./workload";
 
 const ROUNDS = Number(process.env.PEERS_ROUNDS ?? 3);
-const version = (pkg: string) => (JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8")) as { version: string }).version;
+const version = (pkg: string) =>
+  (
+    JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8")) as {
+      version: string;
+    }
+  ).version;
 const progress = (message: string) => process.stderr.write(`  ${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
 /** system.ts in a child process (its stderr passes through); resolves with the figures it printed. */
 function runSystem(system: string, url: string): Promise<PeerFigures> {
   const entry = fileURLToPath(new URL("./system.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", entry, system, url], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", entry, system, url], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
   // A system that hangs (it happened: Prisma transactions left idle after BEGIN) must not hold the run.
@@ -38,14 +45,28 @@ function runSystem(system: string, url: string): Promise<PeerFigures> {
       clearTimeout(timer);
       const line = out.split("\n").find((l) => l.startsWith("PEER_RESULT "));
       if (code === 0 && line) return resolve(JSON.parse(line.slice("PEER_RESULT ".length)) as PeerFigures);
-      const how = signal === "SIGKILL" ? `gave no result within ${timeoutS} s (killed)` : signal ? `was killed by ${signal}` : `exited with ${code}`;
-      reject(new Error(`${system} ${how}${out.trim() ? `; its output: ${out.trim().slice(-500)}` : code ? " (its error is above)" : ""}`));
+      const how =
+        signal === "SIGKILL"
+          ? `gave no result within ${timeoutS} s (killed)`
+          : signal
+            ? `was killed by ${signal}`
+            : `exited with ${code}`;
+      reject(
+        new Error(
+          `${system} ${how}${out.trim() ? `; its output: ${out.trim().slice(-500)}` : code ? " (its error is above)" : ""}`,
+        ),
+      );
     });
   });
 }
 
 /** Runs one system on its own database; a failure is reported in the table, not fatal. */
-async function measure(id: string, name: string, database: () => Promise<Scratch>, info = false): Promise<SystemResult> {
+async function measure(
+  id: string,
+  name: string,
+  database: () => Promise<Scratch>,
+  info = false,
+): Promise<SystemResult> {
   progress(`${name}…`);
   let db: Scratch | null = null;
   try {
@@ -99,7 +120,8 @@ async function main() {
       progress(`round ${r + 1} of ${ROUNDS}`);
       const round: Round = [];
       for (const system of r % 2 === 0 ? plan : [...plan].reverse()) round.push(await system());
-      if (r === 0 && process.env.PEERS_ASYNC !== "0") round.push(await measure("langgraph-async", `${lgName} (async)*`, peerDb("lg_async"), true));
+      if (r === 0 && process.env.PEERS_ASYNC !== "0")
+        round.push(await measure("langgraph-async", `${lgName} (async)*`, peerDb("lg_async"), true));
       rounds.push(round);
     }
     const systems = rounds.flat();
@@ -108,43 +130,62 @@ async function main() {
 
     const report = buildReport(rounds, { commitsPerSec: floor }, PLAN.concurrentRuns);
     const context = [
-      ...machineContext([
-        `PostgreSQL ${server.version} on 127.0.0.1 (TCP), one server for every system: fsync=${server.fsync}, synchronous_commit=${server.synchronousCommit}, wal_sync_method=${server.walSyncMethod} — as configured, not changed`,
-      ], loadAtStart),
+      ...machineContext(
+        [
+          `PostgreSQL ${server.version} on 127.0.0.1 (TCP), one server for every system: fsync=${server.fsync}, synchronous_commit=${server.synchronousCommit}, wal_sync_method=${server.walSyncMethod} — as configured, not changed`,
+        ],
+        loadAtStart,
+      ),
       `nproc ${availableParallelism()}`,
     ];
     console.log("\nTether beside DBOS Transact and LangGraph.js — durable steps on one Postgres (bench/README.md)");
     for (const line of context) console.log(`  ${line}`);
-    console.log(`  workload: 10 steps per workflow, each returning ~1 KB; sequential ${PLAN.sequentialRuns} runs one after another, concurrent ${PLAN.concurrentRuns} started at once; ${PLAN.warmupRuns} + ${PLAN.warmupRuns} warm-up runs each`);
-    console.log(`  ${ROUNDS} round(s), each system in a fresh process and database per round; order per round: ${rounds.map((r) => r.map((s) => s.id).join(" → ")).join("; ")}\n`);
+    console.log(
+      `  workload: 10 steps per workflow, each returning ~1 KB; sequential ${PLAN.sequentialRuns} runs one after another, concurrent ${PLAN.concurrentRuns} started at once; ${PLAN.warmupRuns} + ${PLAN.warmupRuns} warm-up runs each`,
+    );
+    console.log(
+      `  ${ROUNDS} round(s), each system in a fresh process and database per round; order per round: ${rounds.map((r) => r.map((s) => s.id).join(" → ")).join("; ")}\n`,
+    );
     console.log(report.text);
-    console.log([
-      "",
-      "Legend:",
-      "  steps/s        = workflows × 10 / wall time, from starting the first workflow to the last one finished",
-      "                   (each system's own start and completion writes included).",
-      "  Tether         = bench-pure agent (bench/support/workload.ts), Prisma 6.19 + @prisma/adapter-pg (pool 10).",
-      "                   sequential: startRun, then createWorker({ concurrency: 1 }).drain(), run after run;",
-      "                   concurrent: 200 startRun at once, then",
-      "                   createWorker({ concurrency: 200 }).drain(); the clock runs from the first start.",
-      "  DBOS           = DBOS.registerWorkflow (the @DBOS.workflow invoker) of 10 DBOS.runStep, called in-process;",
-      "                   system database pool: its default (10). concurrent: 200 calls at once, Promise.all.",
-      `  LangGraph      = StateGraph of 10 nodes in a line, checkpoint-postgres ${version("@langchain/langgraph-checkpoint-postgres")} PostgresSaver (pool 10),`,
-      "                   one thread_id per run. (sync) = durability \"sync\": each checkpoint written before the",
-      "                   next node runs, the durability Tether and DBOS give; the goals use it. (async)* = its",
-      "                   default, each checkpoint written while the next node runs: for information only.",
-      "  commit floor   = single-row ~1 KB INSERT autocommits from one pg client, ~" + (PLAN.floorMs / 1000).toFixed(1) + " s each, own database.",
-      "  Tether ÷ it    = Tether's figure divided by the row's within one round (above 1: Tether is faster);",
-      "                   median [min–max] over the rounds.",
-      "  CPU per step   = over the same timed window as steps/s (start of the first workflow to the last done):",
-      "                   Node = process.cpuUsage (user + system) of the system's own process, its driver and",
-      "                   pool included; Postgres = utime + stime of the backends serving its database.",
-      ...systems.flatMap((s) => s.figures?.notes ?? []).map((n) => `  note: ${n}`),
-      ...systems.filter((s) => s.error).map((s) => `  FAILED ${s.name}: ${s.error}`),
-    ].join("\n"));
+    console.log(
+      [
+        "",
+        "Legend:",
+        "  steps/s        = workflows × 10 / wall time, from starting the first workflow to the last one finished",
+        "                   (each system's own start and completion writes included).",
+        "  Tether         = bench-pure agent (bench/support/workload.ts), Prisma 6.19 + @prisma/adapter-pg (pool 10).",
+        "                   sequential: startRun, then createWorker({ concurrency: 1 }).drain(), run after run;",
+        "                   concurrent: 200 startRun at once, then",
+        "                   createWorker({ concurrency: 200 }).drain(); the clock runs from the first start.",
+        "  DBOS           = DBOS.registerWorkflow (the @DBOS.workflow invoker) of 10 DBOS.runStep, called in-process;",
+        "                   system database pool: its default (10). concurrent: 200 calls at once, Promise.all.",
+        `  LangGraph      = StateGraph of 10 nodes in a line, checkpoint-postgres ${version("@langchain/langgraph-checkpoint-postgres")} PostgresSaver (pool 10),`,
+        '                   one thread_id per run. (sync) = durability "sync": each checkpoint written before the',
+        "                   next node runs, the durability Tether and DBOS give; the goals use it. (async)* = its",
+        "                   default, each checkpoint written while the next node runs: for information only.",
+        "  commit floor   = single-row ~1 KB INSERT autocommits from one pg client, ~" +
+          (PLAN.floorMs / 1000).toFixed(1) +
+          " s each, own database.",
+        "  Tether ÷ it    = Tether's figure divided by the row's within one round (above 1: Tether is faster);",
+        "                   median [min–max] over the rounds.",
+        "  CPU per step   = over the same timed window as steps/s (start of the first workflow to the last done):",
+        "                   Node = process.cpuUsage (user + system) of the system's own process, its driver and",
+        "                   pool included; Postgres = utime + stime of the backends serving its database.",
+        ...systems.flatMap((s) => s.figures?.notes ?? []).map((n) => `  note: ${n}`),
+        ...systems.filter((s) => s.error).map((s) => `  FAILED ${s.name}: ${s.error}`),
+      ].join("\n"),
+    );
     console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    const summary = { at: new Date().toISOString(), node: process.version, nproc: availableParallelism(), server, context, plan: PLAN, ...report.json };
+    const summary = {
+      at: new Date().toISOString(),
+      node: process.version,
+      nproc: availableParallelism(),
+      server,
+      context,
+      plan: PLAN,
+      ...report.json,
+    };
     const out = path.resolve("bench/results/peers-latest.json");
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, JSON.stringify(summary, null, 2) + "\n");

@@ -32,7 +32,8 @@ export async function benchTether(url: string, plan: Plan): Promise<PeerFigures>
   const expectDone = async (ids: string[], steps = STEPS) => {
     for (const id of ids) {
       const run = await runtime.getRun(id);
-      if (run.status !== "COMPLETED" || run.state.step !== steps) throw new Error(`Tether run ${id} ended ${run.status} at step ${run.state.step}: ${run.error}`);
+      if (run.status !== "COMPLETED" || run.state.step !== steps)
+        throw new Error(`Tether run ${id} ended ${run.status} at step ${run.state.step}: ${run.error}`);
     }
   };
   try {
@@ -68,9 +69,13 @@ export async function benchTether(url: string, plan: Plan): Promise<PeerFigures>
     // Gate round trip, last (it changes the agent's permission): a one-step run parks on the gate;
     // timed from the person's decision to the run's next step committed (the approved call, then
     // completion), as a worker that is already idle picks it up.
-    await runtime.permissions.put({ agent, tool: bench.agents.pure.tools[0], effect: "require_approval" }, { by: "bench" });
+    await runtime.permissions.put(
+      { agent, tool: bench.agents.pure.tools[0], effect: "require_approval" },
+      { by: "bench" },
+    );
     const gateMs: number[] = [];
-    for (let r = -3; r < plan.gateRounds; r++) { // 3 warm-up rounds
+    for (let r = -3; r < plan.gateRounds; r++) {
+      // 3 warm-up rounds
       const id = await start(1);
       await sequentialWorker.drain();
       const [packet] = await runtime.store.findPackets({ runId: id, status: ["PENDING"] });
@@ -83,8 +88,12 @@ export async function benchTether(url: string, plan: Plan): Promise<PeerFigures>
       if (r >= 0) gateMs.push(ms);
     }
     return {
-      sequential, concurrent, gateMs,
-      notes: [`Tether concurrent: at most ${peak} of ${plan.concurrentRuns} runs were in flight at once${peak <= 1 ? " (the worker drove them one at a time: its concurrency option is not in effect)" : ""}`],
+      sequential,
+      concurrent,
+      gateMs,
+      notes: [
+        `Tether concurrent: at most ${peak} of ${plan.concurrentRuns} runs were in flight at once${peak <= 1 ? " (the worker drove them one at a time: its concurrency option is not in effect)" : ""}`,
+      ],
     };
   } finally {
     await bench.db.$disconnect();

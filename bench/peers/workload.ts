@@ -16,8 +16,19 @@ export type Plan = typeof PLAN;
 
 /** ~1 KB, the same shape as bench/support/workload.ts's tool result (which Tether's agent returns). */
 export function payload(i: number): Record<string, unknown> {
-  const items = Array.from({ length: 8 }, (_, k) => ({ sku: `SKU-${i}-${k}`, name: `Item ${k} of order ${i}`, qty: k + 1, priceCents: 1999 + k }));
-  const base = { orderId: `ord_${i}`, status: "paid", customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` }, items, note: "" };
+  const items = Array.from({ length: 8 }, (_, k) => ({
+    sku: `SKU-${i}-${k}`,
+    name: `Item ${k} of order ${i}`,
+    qty: k + 1,
+    priceCents: 1999 + k,
+  }));
+  const base = {
+    orderId: `ord_${i}`,
+    status: "paid",
+    customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` },
+    items,
+    note: "",
+  };
   base.note = "x".repeat(Math.max(0, 1024 - JSON.stringify(base).length));
   return base;
 }
@@ -52,8 +63,13 @@ export async function timed(runs: number, body: () => Promise<void>): Promise<Ti
  * The same measurement for every peer: warm up (one at a time, then all at once), then time
  * plan.sequentialRuns workflows one after another and plan.concurrentRuns started together.
  */
-export async function sequentialAndConcurrent(plan: Plan, one: () => Promise<unknown>): Promise<{ sequential: Timed; concurrent: Timed }> {
-  const many = async (n: number) => { await Promise.all(Array.from({ length: n }, one)); };
+export async function sequentialAndConcurrent(
+  plan: Plan,
+  one: () => Promise<unknown>,
+): Promise<{ sequential: Timed; concurrent: Timed }> {
+  const many = async (n: number) => {
+    await Promise.all(Array.from({ length: n }, one));
+  };
   for (let r = 0; r < plan.warmupRuns; r++) await one();
   await many(plan.warmupRuns);
   const sequential = await timed(plan.sequentialRuns, async () => {

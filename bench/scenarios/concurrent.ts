@@ -10,7 +10,14 @@ import { measure, type Provider, type Scenario } from "./throughput";
 export function concurrentScenario(): Scenario {
   const runs = num("BENCH_CONCURRENT_RUNS", 200);
   const perRun = num("BENCH_CONCURRENT_STEPS", 10);
-  return { name: `pure, ${runs} concurrent runs`, agent: "pure", steps: runs * perRun, perRun, concurrency: num("BENCH_CONCURRENCY", runs), startAtOnce: true };
+  return {
+    name: `pure, ${runs} concurrent runs`,
+    agent: "pure",
+    steps: runs * perRun,
+    perRun,
+    concurrency: num("BENCH_CONCURRENCY", runs),
+    startAtOnce: true,
+  };
 }
 
 export const measureConcurrent = (db: string, provider: Provider, bench: Bench, pg: PgHandle | null): Promise<Row> =>

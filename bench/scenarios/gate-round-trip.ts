@@ -48,25 +48,39 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
   const log = new CommitLog(bench.onCommit);
   const timeline = new CallTimeline(bench.onStoreCall);
   const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
-  const roundTrip: number[] = [], decide: number[] = [], fromCall: number[] = [];
+  const roundTrip: number[] = [],
+    decide: number[] = [],
+    fromCall: number[] = [];
   let missed = 0;
-  let claims = 0, nexts = 0; // store calls during measured rounds: one claim is needed per round trip
+  let claims = 0,
+    nexts = 0; // store calls during measured rounds: one claim is needed per round trip
   const calls = () => [bench.storeCalls.claimRuns ?? 0, bench.storeCalls.nextRunnableAt ?? 0];
   worker.start();
   try {
     for (let r = -warm; r < rounds; r++) {
       const { run } = await runtime.startRun({ agent: gateAgent.slug, input: { tag: `gate${tagSeq++}`, steps: 1 } });
       const parked = await log.until(run.id, (c) => c.status === "WAITING_APPROVAL", TIMEOUT_MS);
-      if (!parked?.packetId) throw new Error(`gate run ${run.id} did not park on an approval within ${TIMEOUT_MS} ms (${(await runtime.getRun(run.id)).status})`);
+      if (!parked?.packetId)
+        throw new Error(
+          `gate run ${run.id} did not park on an approval within ${TIMEOUT_MS} ms (${(await runtime.getRun(run.id)).status})`,
+        );
       await sleep(gapMs); // the worker is idle again: it has given the run back and gone to sleep
       const [c0, n0] = calls();
       timeline.begin();
       const t0 = performance.now();
-      await runtime.decidePacket({ packetId: parked.packetId, reviewer: "bench-reviewer", input: { decision: "approve" } });
+      await runtime.decidePacket({
+        packetId: parked.packetId,
+        reviewer: "bench-reviewer",
+        input: { decision: "approve" },
+      });
       const t1 = performance.now();
       const stepped = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
       const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
-      if (r >= 0) { const [c1, n1] = calls(); claims += c1 - c0; nexts += n1 - n0; }
+      if (r >= 0) {
+        const [c1, n1] = calls();
+        claims += c1 - c0;
+        nexts += n1 - n0;
+      }
       if (!stepped || !done) {
         if (r >= 0) missed++;
         await runtime.createWorker().drain(); // recover the round, so the next one starts idle
@@ -83,12 +97,24 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
     log.close();
     timeline.close();
   }
-  return { db, rounds, roundTrip: stats(roundTrip), decide: stats(decide), fromCall: stats(fromCall), missed, claimsPerRound: claims / rounds, nextRunnableAtPerRound: nexts / rounds, timeline: timeline.summary() };
+  return {
+    db,
+    rounds,
+    roundTrip: stats(roundTrip),
+    decide: stats(decide),
+    fromCall: stats(fromCall),
+    missed,
+    claimsPerRound: claims / rounds,
+    nextRunnableAtPerRound: nexts / rounds,
+    timeline: timeline.summary(),
+  };
 }
 
 export function printGate(results: GateResult[]) {
   if (results.length === 0) return;
-  console.log(`\nGate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`);
+  console.log(
+    `\nGate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`,
+  );
   printTable(
     ["db", "interval", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
@@ -98,15 +124,23 @@ export function printGate(results: GateResult[]) {
     ]),
   );
   for (const r of results) {
-    console.log(`  ${r.db}: store calls of a round, by median start (ms from decidePacket returning; negative: while it ran) and median duration:`);
+    console.log(
+      `  ${r.db}: store calls of a round, by median start (ms from decidePacket returning; negative: while it ran) and median duration:`,
+    );
     console.log(`${formatTimeline(r.timeline, r.rounds - r.missed)} → step committed +${fmt(r.roundTrip.p50)}`);
-    console.log(`  ${r.db}: ${fmt(r.claimsPerRound)} claims and ${fmt(r.nextRunnableAtPerRound)} next-runnable queries per round trip (one claim is needed)${r.missed ? `; ${r.missed} rounds MISSED (no commit within ${TIMEOUT_MS / 1000} s)` : ""}`);
+    console.log(
+      `  ${r.db}: ${fmt(r.claimsPerRound)} claims and ${fmt(r.nextRunnableAtPerRound)} next-runnable queries per round trip (one claim is needed)${r.missed ? `; ${r.missed} rounds MISSED (no commit within ${TIMEOUT_MS / 1000} s)` : ""}`,
+    );
   }
 }
 
 export const gateGoals = (results: GateResult[]): Goal[] =>
-  results.filter((r) => r.db === "postgres").map((r) => ({
-    id: "gate", db: r.db, ok: r.missed === 0 && r.roundTrip.p50 <= 5,
-    target: "gate round trip ≤ 5 ms of runtime overhead (decision returned → next step committed, p50)",
-    figure: `p50 ${fmt(r.roundTrip.p50)} ms, p95 ${fmt(r.roundTrip.p95)} ms${r.missed ? `, ${r.missed} of ${r.rounds} rounds missed` : ""}`,
-  }));
+  results
+    .filter((r) => r.db === "postgres")
+    .map((r) => ({
+      id: "gate",
+      db: r.db,
+      ok: r.missed === 0 && r.roundTrip.p50 <= 5,
+      target: "gate round trip ≤ 5 ms of runtime overhead (decision returned → next step committed, p50)",
+      figure: `p50 ${fmt(r.roundTrip.p50)} ms, p95 ${fmt(r.roundTrip.p95)} ms${r.missed ? `, ${r.missed} of ${r.rounds} rounds missed` : ""}`,
+    }));

@@ -7,19 +7,35 @@ import { fmt, printTable } from "../support/report";
 import { slowAgent, slowCalls } from "../support/scenario-agents";
 import type { Bench } from "../support/workload";
 
-export type IoResult = { db: string; waitMs: number; steps: number; runs: number; oneMs: number; manyMs: number; ratio: number; peakInFlight: number };
+export type IoResult = {
+  db: string;
+  waitMs: number;
+  steps: number;
+  runs: number;
+  oneMs: number;
+  manyMs: number;
+  ratio: number;
+  peakInFlight: number;
+};
 
 let tagSeq = 0;
 async function timeRuns(bench: Bench, runs: number, steps: number, waitMs: number) {
-  const ids = await Promise.all(Array.from({ length: runs }, async () =>
-    (await bench.runtime.startRun({ agent: slowAgent.slug, input: { tag: `io${tagSeq++}`, steps, ms: waitMs } })).run.id));
+  const ids = await Promise.all(
+    Array.from(
+      { length: runs },
+      async () =>
+        (await bench.runtime.startRun({ agent: slowAgent.slug, input: { tag: `io${tagSeq++}`, steps, ms: waitMs } }))
+          .run.id,
+    ),
+  );
   slowCalls.peak = 0;
   const t0 = performance.now();
   await bench.runtime.createWorker().drain();
   const ms = performance.now() - t0;
   for (const id of ids) {
     const run = await bench.runtime.getRun(id);
-    if (run.status !== "COMPLETED" || run.state.step !== steps) throw new Error(`io-overlap run ${id} ended ${run.status} at step ${run.state.step}: ${run.error}`);
+    if (run.status !== "COMPLETED" || run.state.step !== steps)
+      throw new Error(`io-overlap run ${id} ended ${run.status} at step ${run.state.step}: ${run.error}`);
   }
   return { ms, peak: slowCalls.peak };
 }
@@ -37,7 +53,9 @@ export async function ioOverlap(db: string, bench: Bench): Promise<IoResult> {
 export function printIo(results: IoResult[]) {
   if (results.length === 0) return;
   const r0 = results[0];
-  console.log(`\nI/O overlap (one worker, drain(); each run makes ${r0.steps} calls of a tool that waits ${r0.waitMs} ms: ${r0.steps * r0.waitMs} ms of waiting per run)`);
+  console.log(
+    `\nI/O overlap (one worker, drain(); each run makes ${r0.steps} calls of a tool that waits ${r0.waitMs} ms: ${r0.steps * r0.waitMs} ms of waiting per run)`,
+  );
   printTable(
     ["db", "runs", "wall s", "× one run", "tool calls in flight (peak)"],
     results.flatMap((r) => [
@@ -49,7 +67,9 @@ export function printIo(results: IoResult[]) {
 
 export const ioGoals = (results: IoResult[]): Goal[] =>
   results.map((r) => ({
-    id: "io", db: r.db, ok: r.ratio <= 3,
+    id: "io",
+    db: r.db,
+    ok: r.ratio <= 3,
     target: `one worker overlaps I/O: ${r.runs} runs of ${r.steps} × ${r.waitMs} ms calls within 3× one run`,
     figure: `${fmt(r.manyMs / 1000)} s vs ${fmt(r.oneMs / 1000)} s = ${fmt(r.ratio)}×`,
   }));

@@ -9,21 +9,29 @@ import { fmt, printTable } from "../support/report";
 import type { Bench } from "../support/workload";
 import { stats, type LatencyStats } from "./gate-round-trip";
 
-export type LimitsResult = { db: string; calls: number; take: LatencyStats; contended: LatencyStats; queueCheck: LatencyStats };
+export type LimitsResult = {
+  db: string;
+  calls: number;
+  take: LatencyStats;
+  contended: LatencyStats;
+  queueCheck: LatencyStats;
+};
 
 const ROOMY = { perSecond: 1e9, burst: 1e9 }; // every take allowed: the cost measured is the counting
 
 async function timed(calls: number, concurrency: number, fn: (i: number) => Promise<unknown>): Promise<LatencyStats> {
   const ms: number[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < calls) {
-      const i = next++;
-      const t0 = performance.now();
-      await fn(i);
-      ms.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls) {
+        const i = next++;
+        const t0 = performance.now();
+        await fn(i);
+        ms.push(performance.now() - t0);
+      }
+    }),
+  );
   return stats(ms);
 }
 
@@ -32,22 +40,42 @@ export async function limitsCost(db: string, bench: Bench): Promise<LimitsResult
   const limiter = limiterFor(bench.db, ROOMY);
   const run = `${process.pid}-${Date.now()}`;
   await timed(100, 1, (i) => limiter.take([`token:bench-${run}-${i % 50}`, `person:bench-${run}-${i % 20}`])); // warm
-  const take = await timed(calls, 1, (i) => limiter.take([`token:bench-${run}-${i % 50}`, `person:bench-${run}-${i % 20}`]));
-  const contended = await timed(calls, 8, (i) => limiter.take([`token:bench-${run}-c${i % 8}`, `person:bench-${run}-contended`]));
+  const take = await timed(calls, 1, (i) =>
+    limiter.take([`token:bench-${run}-${i % 50}`, `person:bench-${run}-${i % 20}`]),
+  );
+  const contended = await timed(calls, 8, (i) =>
+    limiter.take([`token:bench-${run}-c${i % 8}`, `person:bench-${run}-contended`]),
+  );
   const agent = `bench-cap-${run}`;
-  const queueCheck = await timed(Math.min(calls, 500), 1, () => withRoomInQueue(bench.db, agent, async () => null, 10_000));
+  const queueCheck = await timed(Math.min(calls, 500), 1, () =>
+    withRoomInQueue(bench.db, agent, async () => null, 10_000),
+  );
   return { db, calls, take, contended, queueCheck };
 }
 
 export function printLimits(results: LimitsResult[]) {
   if (results.length === 0) return;
-  console.log(`\nRequest limits (lib/limits): SQLite counts in memory, Postgres in its UNLOGGED tables every replica shares; ${results[0].calls} takes each`);
+  console.log(
+    `\nRequest limits (lib/limits): SQLite counts in memory, Postgres in its UNLOGGED tables every replica shares; ${results[0].calls} takes each`,
+  );
   printTable(
     ["db", "call", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
       [r.db, "rate limit take (token + person), one at a time", fmt(r.take.p50), fmt(r.take.p95), fmt(r.take.max)],
-      [r.db, "  the same, 8 at once on one person's bucket", fmt(r.contended.p50), fmt(r.contended.p95), fmt(r.contended.max)],
-      [r.db, "queued-runs cap check (queue lock + count)", fmt(r.queueCheck.p50), fmt(r.queueCheck.p95), fmt(r.queueCheck.max)],
+      [
+        r.db,
+        "  the same, 8 at once on one person's bucket",
+        fmt(r.contended.p50),
+        fmt(r.contended.p95),
+        fmt(r.contended.max),
+      ],
+      [
+        r.db,
+        "queued-runs cap check (queue lock + count)",
+        fmt(r.queueCheck.p50),
+        fmt(r.queueCheck.p95),
+        fmt(r.queueCheck.max),
+      ],
     ]),
   );
 }

@@ -7,7 +7,14 @@ import type { Goal } from "../support/goals";
 import { fmt, printTable, type Row } from "../support/report";
 import { LONG_RUN_SCENARIO } from "./throughput";
 
-export type LongRunComparison = { db: string; short: Row; long: Row; msRatio: number; p50Ratio: number; bytesRatio: number };
+export type LongRunComparison = {
+  db: string;
+  short: Row;
+  long: Row;
+  msRatio: number;
+  p50Ratio: number;
+  bytesRatio: number;
+};
 
 export function compareLongRun(rows: Row[]): LongRunComparison[] {
   const out: LongRunComparison[] = [];
@@ -16,7 +23,9 @@ export function compareLongRun(rows: Row[]): LongRunComparison[] {
     const long = rows.find((r) => r.db === db && r.scenario === LONG_RUN_SCENARIO);
     if (!short || !long) continue;
     out.push({
-      db, short, long,
+      db,
+      short,
+      long,
       msRatio: short.stepsPerSec / long.stepsPerSec,
       p50Ratio: long.p50Ms / short.p50Ms,
       bytesRatio: long.perStep.bytesOut / short.perStep.bytesOut,
@@ -27,12 +36,26 @@ export function compareLongRun(rows: Row[]): LongRunComparison[] {
 
 export function printLongRun(list: LongRunComparison[]) {
   if (list.length === 0) return;
-  console.log(`\nRun length (sequential pure steps: ${list[0].short.steps / list[0].short.runs}-step runs vs one ${list[0].long.steps}-step run)`);
+  console.log(
+    `\nRun length (sequential pure steps: ${list[0].short.steps / list[0].short.runs}-step runs vs one ${list[0].long.steps}-step run)`,
+  );
   printTable(
     ["db", "run length", "ms / step", "p50 step ms", "KB sent / step"],
     list.flatMap((c) => [
-      [c.db, `${c.short.steps / c.short.runs} steps`, fmt(1000 / c.short.stepsPerSec), fmt(c.short.p50Ms), fmt(c.short.perStep.bytesOut / 1024, 1)],
-      [c.db, `${c.long.steps / c.long.runs} steps`, fmt(1000 / c.long.stepsPerSec), fmt(c.long.p50Ms), fmt(c.long.perStep.bytesOut / 1024, 1)],
+      [
+        c.db,
+        `${c.short.steps / c.short.runs} steps`,
+        fmt(1000 / c.short.stepsPerSec),
+        fmt(c.short.p50Ms),
+        fmt(c.short.perStep.bytesOut / 1024, 1),
+      ],
+      [
+        c.db,
+        `${c.long.steps / c.long.runs} steps`,
+        fmt(1000 / c.long.stepsPerSec),
+        fmt(c.long.p50Ms),
+        fmt(c.long.perStep.bytesOut / 1024, 1),
+      ],
       [c.db, "ratio long / short", fmt(c.msRatio), fmt(c.p50Ratio), fmt(c.bytesRatio)],
     ]),
   );
@@ -41,12 +64,16 @@ export function printLongRun(list: LongRunComparison[]) {
 export const longRunGoals = (list: LongRunComparison[]): Goal[] =>
   list.flatMap((c) => [
     {
-      id: "long-run", db: c.db, ok: c.msRatio <= 1.2,
+      id: "long-run",
+      db: c.db,
+      ok: c.msRatio <= 1.2,
       target: `a ${c.long.steps / c.long.runs}-step run's per-step cost within 20 % of a ${c.short.steps / c.short.runs}-step run's`,
       figure: `${fmt(1000 / c.long.stepsPerSec)} vs ${fmt(1000 / c.short.stepsPerSec)} ms/step = ${fmt(c.msRatio)}× (p50 step ${fmt(c.p50Ratio)}×)`,
     },
     {
-      id: "bytes", db: c.db, ok: c.bytesRatio <= 1.2,
+      id: "bytes",
+      db: c.db,
+      ok: c.bytesRatio <= 1.2,
       target: "bytes written per step flat in run length (within 20 %)",
       figure: `${fmt(c.long.perStep.bytesOut / 1024, 1)} vs ${fmt(c.short.perStep.bytesOut / 1024, 1)} KB/step = ${fmt(c.bytesRatio)}×`,
     },

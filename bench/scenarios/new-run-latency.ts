@@ -47,8 +47,12 @@ export async function newRunLatency(db: string, bench: Bench): Promise<NewRunRes
   const log = new CommitLog(bench.onCommit);
   const timeline = new CallTimeline(bench.onStoreCall);
   const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
-  const create: number[] = [], pickup: number[] = [], firstStep: number[] = [], fromCall: number[] = [];
-  let missed = 0, claims = 0;
+  const create: number[] = [],
+    pickup: number[] = [],
+    firstStep: number[] = [],
+    fromCall: number[] = [];
+  let missed = 0,
+    claims = 0;
   worker.start();
   try {
     for (let r = -warm; r < runs; r++) {
@@ -81,31 +85,56 @@ export async function newRunLatency(db: string, bench: Bench): Promise<NewRunRes
     log.close();
     timeline.close();
   }
-  return { db, runs, create: stats(create), pickup: stats(pickup), firstStep: stats(firstStep), fromCall: stats(fromCall), missed, claimsPerRun: claims / Math.max(1, runs - missed), timeline: timeline.summary() };
+  return {
+    db,
+    runs,
+    create: stats(create),
+    pickup: stats(pickup),
+    firstStep: stats(firstStep),
+    fromCall: stats(fromCall),
+    missed,
+    claimsPerRun: claims / Math.max(1, runs - missed),
+    timeline: timeline.summary(),
+  };
 }
 
 export function printNewRun(results: NewRunResult[]) {
   if (results.length === 0) return;
-  console.log(`\nNew-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`);
+  console.log(
+    `\nNew-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`,
+  );
   printTable(
     ["db", "interval", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
-      [r.db, "startRun returned → first step committed", fmt(r.firstStep.p50), fmt(r.firstStep.p95), fmt(r.firstStep.max)],
+      [
+        r.db,
+        "startRun returned → first step committed",
+        fmt(r.firstStep.p50),
+        fmt(r.firstStep.p95),
+        fmt(r.firstStep.max),
+      ],
       [r.db, "  of which: returned → policy asked", fmt(r.pickup.p50), fmt(r.pickup.p95), fmt(r.pickup.max)],
       [r.db, "startRun itself", fmt(r.create.p50), fmt(r.create.p95), fmt(r.create.max)],
       [r.db, "startRun called → first step committed", fmt(r.fromCall.p50), fmt(r.fromCall.p95), fmt(r.fromCall.max)],
     ]),
   );
   for (const r of results) {
-    console.log(`  ${r.db}: store calls of a round, by median start (ms from startRun returning; negative: while it ran) and median duration:`);
+    console.log(
+      `  ${r.db}: store calls of a round, by median start (ms from startRun returning; negative: while it ran) and median duration:`,
+    );
     console.log(`${formatTimeline(r.timeline, r.runs - r.missed)} → first step committed +${fmt(r.firstStep.p50)}`);
   }
-  for (const r of results) console.log(`  ${r.db}: ${fmt(r.claimsPerRun)} claims per new run (one is needed)${r.missed ? `; ${r.missed} runs MISSED (no first step within ${TIMEOUT_MS / 1000} s)` : ""}`);
+  for (const r of results)
+    console.log(
+      `  ${r.db}: ${fmt(r.claimsPerRun)} claims per new run (one is needed)${r.missed ? `; ${r.missed} runs MISSED (no first step within ${TIMEOUT_MS / 1000} s)` : ""}`,
+    );
 }
 
 export const newRunGoals = (results: NewRunResult[]): Goal[] =>
   results.map((r) => ({
-    id: "latency", db: r.db, ok: r.missed === 0 && r.firstStep.p50 <= 10,
+    id: "latency",
+    db: r.db,
+    ok: r.missed === 0 && r.firstStep.p50 <= 10,
     target: "a new run's first step within 10 ms of its start (startRun returned → first step committed, p50)",
     figure: `p50 ${fmt(r.firstStep.p50)} ms, p95 ${fmt(r.firstStep.p95)} ms${r.missed ? `, ${r.missed} of ${r.runs} missed` : ""}`,
   }));

@@ -35,23 +35,46 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
   const log = new CommitLog(bench.onCommit);
   // The fallback poll is long (BENCH_POLL_MS, 60 s): a wake-up that does not arrive shows as a miss.
   const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
-  const woken: number[] = [], fromCall: number[] = [], opened: number[] = [];
+  const woken: number[] = [],
+    fromCall: number[] = [],
+    opened: number[] = [];
   let missed = 0;
   worker.start();
   try {
     for (let r = -warm; r < rounds; r++) {
       const t00 = performance.now();
-      const gate = await requestGate({ db: bench.db, runtime }, {
-        requestedBy: "bench-caller",
-        input: { action: { tool: "payments.refund", args: { orderId: `ord_${r}`, amount: 4200 } }, description: "bench", idempotencyKey: `bench-${process.pid}-${keySeq++}` },
-      });
-      const parked = await log.until(gate.gateId, (c) => c.status === "WAITING_APPROVAL" && c.packetId !== null, TIMEOUT_MS);
-      if (!parked?.packetId) throw new Error(`gate ${gate.gateId} did not open its packet within ${TIMEOUT_MS} ms (${(await runtime.getRun(gate.gateId)).status})`);
+      const gate = await requestGate(
+        { db: bench.db, runtime },
+        {
+          requestedBy: "bench-caller",
+          input: {
+            action: { tool: "payments.refund", args: { orderId: `ord_${r}`, amount: 4200 } },
+            description: "bench",
+            idempotencyKey: `bench-${process.pid}-${keySeq++}`,
+          },
+        },
+      );
+      const parked = await log.until(
+        gate.gateId,
+        (c) => c.status === "WAITING_APPROVAL" && c.packetId !== null,
+        TIMEOUT_MS,
+      );
+      if (!parked?.packetId)
+        throw new Error(
+          `gate ${gate.gateId} did not open its packet within ${TIMEOUT_MS} ms (${(await runtime.getRun(gate.gateId)).status})`,
+        );
       const t01 = parked.at;
-      const waiting = waitForGate({ runtime }, gate.gateId, { waitSeconds: TIMEOUT_MS / 1000 }).then((view) => ({ view, at: performance.now() }));
+      const waiting = waitForGate({ runtime }, gate.gateId, { waitSeconds: TIMEOUT_MS / 1000 }).then((view) => ({
+        view,
+        at: performance.now(),
+      }));
       await sleep(gapMs); // the client is parked in its long-poll, the worker idle
       const t0 = performance.now();
-      await runtime.decidePacket({ packetId: parked.packetId, reviewer: "bench-reviewer", input: { decision: "approve" } });
+      await runtime.decidePacket({
+        packetId: parked.packetId,
+        reviewer: "bench-reviewer",
+        input: { decision: "approve" },
+      });
       const t1 = performance.now();
       const answer = await waiting;
       if (r < 0) continue;
@@ -72,7 +95,9 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
 
 export function printOpenGate(results: OpenGateResult[]) {
   if (results.length === 0) return;
-  console.log(`\nOpen gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`);
+  console.log(
+    `\nOpen gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`,
+  );
   printTable(
     ["db", "interval", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
@@ -81,5 +106,9 @@ export function printOpenGate(results: OpenGateResult[]) {
       [r.db, "requestGate called → packet open", fmt(r.opened.p50), fmt(r.opened.p95), fmt(r.opened.max)],
     ]),
   );
-  for (const r of results) if (r.missed) console.log(`  ${r.db}: ${r.missed} rounds MISSED (the client was not answered "approved" within ${TIMEOUT_MS / 1000} s)`);
+  for (const r of results)
+    if (r.missed)
+      console.log(
+        `  ${r.db}: ${r.missed} rounds MISSED (the client was not answered "approved" within ${TIMEOUT_MS / 1000} s)`,
+      );
 }

@@ -34,7 +34,12 @@ export type ScalingPoint = {
   engineLogLines: number;
   engineLog: string[];
 };
-export type ScalingResult = { floor: { commits: number; ms: number; perSec: number }; points: ScalingPoint[]; concurrency: number; stepsPerRun: number };
+export type ScalingResult = {
+  floor: { commits: number; ms: number; perSec: number };
+  points: ScalingPoint[];
+  concurrency: number;
+  stepsPerRun: number;
+};
 
 let tagSeq = 0;
 
@@ -42,7 +47,10 @@ async function createRuns(bench: Bench, n: number, steps: number): Promise<strin
   const ids: string[] = [];
   for (let i = 0; i < n; i += 10) {
     const batch = Array.from({ length: Math.min(10, n - i) }, () =>
-      bench.runtime.startRun({ agent: bench.agents.pure.slug, input: { tag: `scale${tagSeq++}`, steps } }).then((r) => r.run.id));
+      bench.runtime
+        .startRun({ agent: bench.agents.pure.slug, input: { tag: `scale${tagSeq++}`, steps } })
+        .then((r) => r.run.id),
+    );
     ids.push(...(await Promise.all(batch)));
   }
   return ids;
@@ -50,13 +58,27 @@ async function createRuns(bench: Bench, n: number, steps: number): Promise<strin
 
 async function unfinished(bench: Bench): Promise<number> {
   const [{ n }] = await bench.db.$queryRawUnsafe<Array<{ n: number }>>(
-    `SELECT count(*)::int AS n FROM "Run" WHERE "agentSlug" = $1 AND "status" NOT IN ('COMPLETED', 'FAILED', 'CANCELLED')`, bench.agents.pure.slug);
+    `SELECT count(*)::int AS n FROM "Run" WHERE "agentSlug" = $1 AND "status" NOT IN ('COMPLETED', 'FAILED', 'CANCELLED')`,
+    bench.agents.pure.slug,
+  );
   return n;
 }
 
-async function phase(pg: PgHandle, bench: Bench, processes: number, runsPerProcess: number, stepsPerRun: number, concurrency: number): Promise<ScalingPoint> {
+async function phase(
+  pg: PgHandle,
+  bench: Bench,
+  processes: number,
+  runsPerProcess: number,
+  stepsPerRun: number,
+  concurrency: number,
+): Promise<ScalingPoint> {
   const children: WorkerChild[] = Array.from({ length: processes }, () =>
-    spawnWorkerProcess({ DATABASE_URL: pg.url, BENCH_WORKER_CONCURRENCY: String(concurrency), BENCH_WORKER_POLL_MS: "1000" }));
+    spawnWorkerProcess({
+      DATABASE_URL: pg.url,
+      BENCH_WORKER_CONCURRENCY: String(concurrency),
+      BENCH_WORKER_POLL_MS: "1000",
+    }),
+  );
   try {
     await Promise.all(children.map((c) => c.next("READY", 120_000)));
     for (const c of children) c.send("WARM");
@@ -81,22 +103,42 @@ async function phase(pg: PgHandle, bench: Bench, processes: number, runsPerProce
     for (const c of children) c.send("GO");
     const timeout = num("BENCH_SCALING_TIMEOUT_MS", 300_000);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = await Promise.race([allDone.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeout)))]);
+    const timedOut = await Promise.race([
+      allDone.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeout))),
+    ]);
     clearTimeout(timer);
     const wallMs = performance.now() - t0;
     const cpu = cpuBetween(cpu0, cpuSample(pg.name));
-    if (timedOut) throw new Error(`scaling, ${processes} processes: not every run completed within ${timeout} ms (${[...done.values()].join("+")} of ${total})`);
+    if (timedOut)
+      throw new Error(
+        `scaling, ${processes} processes: not every run completed within ${timeout} ms (${[...done.values()].join("+")} of ${total})`,
+      );
     for (const c of children) c.send("STOP");
-    const stats = (await Promise.all(children.map((c) => c.next("STATS", 60_000)))).map((l) => JSON.parse(l.slice("STATS ".length)));
-    const [{ n: completed }] = await bench.db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM "Run" WHERE "id" = ANY($1::text[]) AND "status" = 'COMPLETED'`, ids);
-    if (completed !== total) throw new Error(`scaling, ${processes} processes: ${completed} of ${total} runs completed`);
+    const stats = (await Promise.all(children.map((c) => c.next("STATS", 60_000)))).map((l) =>
+      JSON.parse(l.slice("STATS ".length)),
+    );
+    const [{ n: completed }] = await bench.db.$queryRawUnsafe<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM "Run" WHERE "id" = ANY($1::text[]) AND "status" = 'COMPLETED'`,
+      ids,
+    );
+    if (completed !== total)
+      throw new Error(`scaling, ${processes} processes: ${completed} of ${total} runs completed`);
     const steps = total * stepsPerRun;
     const sum = (k: string) => stats.reduce((a, s) => a + Number(s[k] ?? 0), 0);
     return {
-      processes, runs: total, steps, wallMs, stepsPerSec: steps / (wallMs / 1000),
-      commitsPerSec: sum("writeCommits") / (wallMs / 1000), statementsPerStep: sum("statements") / steps,
-      workerCores: sum("cpuMs") / wallMs, backendCores: cpu.backendCores, machineCores: cpu.machineCores,
-      engineLogLines: sum("logLines"), engineLog: stats.flatMap((s) => (s.log as string[]).map((l) => `[${s.pid}] ${l}`)).slice(0, 10),
+      processes,
+      runs: total,
+      steps,
+      wallMs,
+      stepsPerSec: steps / (wallMs / 1000),
+      commitsPerSec: sum("writeCommits") / (wallMs / 1000),
+      statementsPerStep: sum("statements") / steps,
+      workerCores: sum("cpuMs") / wallMs,
+      backendCores: cpu.backendCores,
+      machineCores: cpu.machineCores,
+      engineLogLines: sum("logLines"),
+      engineLog: stats.flatMap((s) => (s.log as string[]).map((l) => `[${s.pid}] ${l}`)).slice(0, 10),
     };
   } finally {
     await Promise.all(children.map((c) => c.kill()));
@@ -120,25 +162,62 @@ export async function scaling(pg: PgHandle, bench: Bench, progress: (what: strin
 
 export function printScaling(r: ScalingResult | null) {
   if (!r) return;
-  console.log(`\nScaling on Postgres (worker processes on one database, each worker.start() with concurrency ${r.concurrency}; runs of ${r.stepsPerRun} pure steps created beforehand; wall clock GO → every run completed)`);
-  console.log(`  one-client commit floor: ${fmt(r.floor.perSec, 0)} commits/s (${r.floor.commits} single-row autocommit INSERTs of 1 KB from one pg client in ${fmt(r.floor.ms / 1000)} s)`);
+  console.log(
+    `\nScaling on Postgres (worker processes on one database, each worker.start() with concurrency ${r.concurrency}; runs of ${r.stepsPerRun} pure steps created beforehand; wall clock GO → every run completed)`,
+  );
+  console.log(
+    `  one-client commit floor: ${fmt(r.floor.perSec, 0)} commits/s (${r.floor.commits} single-row autocommit INSERTs of 1 KB from one pg client in ${fmt(r.floor.ms / 1000)} s)`,
+  );
   const base = r.points[0]?.stepsPerSec ?? NaN;
   printTable(
-    ["processes", "runs", "steps", "wall s", "steps/s", "× first", "commits/s", "% of floor", "stmts/step", "| CPU: workers", "pg backends", "rest of machine", "idle", "| CPU ms/step: workers", "pg backends"],
+    [
+      "processes",
+      "runs",
+      "steps",
+      "wall s",
+      "steps/s",
+      "× first",
+      "commits/s",
+      "% of floor",
+      "stmts/step",
+      "| CPU: workers",
+      "pg backends",
+      "rest of machine",
+      "idle",
+      "| CPU ms/step: workers",
+      "pg backends",
+    ],
     r.points.map((p) => {
       const rest = p.machineCores === null ? null : Math.max(0, p.machineCores - p.workerCores - p.backendCores);
       return [
-        `${p.processes}`, `${p.runs}`, `${p.steps}`, fmt(p.wallMs / 1000), fmt(p.stepsPerSec, 0), fmt(p.stepsPerSec / base), fmt(p.commitsPerSec, 0),
-        `${fmt((100 * p.commitsPerSec) / r.floor.perSec, 0)} %`, fmt(p.statementsPerStep), `| ${fmt(p.workerCores)}`, fmt(p.backendCores),
-        rest === null ? "n/a" : fmt(rest), p.machineCores === null ? "n/a" : fmt(Math.max(0, cpus().length - p.machineCores)),
-        `| ${fmt((p.workerCores * p.wallMs) / p.steps)}`, fmt((p.backendCores * p.wallMs) / p.steps),
+        `${p.processes}`,
+        `${p.runs}`,
+        `${p.steps}`,
+        fmt(p.wallMs / 1000),
+        fmt(p.stepsPerSec, 0),
+        fmt(p.stepsPerSec / base),
+        fmt(p.commitsPerSec, 0),
+        `${fmt((100 * p.commitsPerSec) / r.floor.perSec, 0)} %`,
+        fmt(p.statementsPerStep),
+        `| ${fmt(p.workerCores)}`,
+        fmt(p.backendCores),
+        rest === null ? "n/a" : fmt(rest),
+        p.machineCores === null ? "n/a" : fmt(Math.max(0, cpus().length - p.machineCores)),
+        `| ${fmt((p.workerCores * p.wallMs) / p.steps)}`,
+        fmt((p.backendCores * p.wallMs) / p.steps),
       ];
     }),
   );
-  console.log(`  commits/s = write commits counted at the driver in the worker processes. CPU in cores of ${cpus().length}, over the phase (/proc): the worker processes,`);
-  console.log("  the Postgres backends of the bench database, everything else on the machine (the bench itself, Postgres's own processes, other people's work), idle.");
+  console.log(
+    `  commits/s = write commits counted at the driver in the worker processes. CPU in cores of ${cpus().length}, over the phase (/proc): the worker processes,`,
+  );
+  console.log(
+    "  the Postgres backends of the bench database, everything else on the machine (the bench itself, Postgres's own processes, other people's work), idle.",
+  );
   for (const p of r.points.filter((x) => x.engineLogLines > 0)) {
-    console.log(`  ${p.processes} processes: the engine logged ${p.engineLogLines} warnings/errors, first: ${p.engineLog.slice(0, 3).join(" · ")}`);
+    console.log(
+      `  ${p.processes} processes: the engine logged ${p.engineLogLines} warnings/errors, first: ${p.engineLog.slice(0, 3).join(" · ")}`,
+    );
   }
 }
 
@@ -151,9 +230,18 @@ export function scalingGoals(r: ScalingResult | null): Goal[] {
     const idle = b.machineCores === null ? null : Math.max(0, cpus().length - b.machineCores);
     return { a, b, gain, atFloor, idle, ok: gain >= 1.3 || atFloor };
   });
-  return [{
-    id: "scaling", db: "postgres", ok: pairs.every((p) => p.ok),
-    target: `${r.points.map((p) => p.processes).join(" → ")} worker processes scale until the commit floor (≥ 1.3× per step up, unless already at the one-client floor of ${fmt(r.floor.perSec, 0)} commits/s)`,
-    figure: pairs.map((p) => `${p.a.processes}→${p.b.processes}: ${fmt(p.gain)}× (${fmt(p.a.stepsPerSec, 0)} → ${fmt(p.b.stepsPerSec, 0)} steps/s${p.atFloor ? ", at the floor" : ""}${p.idle !== null ? `; ${fmt(p.idle)} cores idle` : ""})`).join("; "),
-  }];
+  return [
+    {
+      id: "scaling",
+      db: "postgres",
+      ok: pairs.every((p) => p.ok),
+      target: `${r.points.map((p) => p.processes).join(" → ")} worker processes scale until the commit floor (≥ 1.3× per step up, unless already at the one-client floor of ${fmt(r.floor.perSec, 0)} commits/s)`,
+      figure: pairs
+        .map(
+          (p) =>
+            `${p.a.processes}→${p.b.processes}: ${fmt(p.gain)}× (${fmt(p.a.stepsPerSec, 0)} → ${fmt(p.b.stepsPerSec, 0)} steps/s${p.atFloor ? ", at the floor" : ""}${p.idle !== null ? `; ${fmt(p.idle)} cores idle` : ""})`,
+        )
+        .join("; "),
+    },
+  ];
 }

@@ -37,11 +37,22 @@ export const SEQUENTIAL: Scenario[] = [
   { name: LONG_RUN_SCENARIO, agent: "pure", steps: LONG_RUN_STEPS, perRun: LONG_RUN_STEPS, concurrency: 1 },
 ];
 /** The synchronous=FULL comparison: half the steps, no long run (it only shows the fsync cost). */
-export const FULL_SCENARIOS = SEQUENTIAL.slice(0, 2).map((s) => ({ ...s, steps: Math.max(s.perRun, Math.round(s.steps / 2)) }));
+export const FULL_SCENARIOS = SEQUENTIAL.slice(0, 2).map((s) => ({
+  ...s,
+  steps: Math.max(s.perRun, Math.round(s.steps / 2)),
+}));
 
 let tagSeq = 0;
-export async function startRuns(bench: Bench, agent: "pure" | "effectful", runs: number, perRun: number, atOnce = false) {
-  const start = async () => (await bench.runtime.startRun({ agent: bench.agents[agent].slug, input: { tag: `t${tagSeq++}`, steps: perRun } })).run.id;
+export async function startRuns(
+  bench: Bench,
+  agent: "pure" | "effectful",
+  runs: number,
+  perRun: number,
+  atOnce = false,
+) {
+  const start = async () =>
+    (await bench.runtime.startRun({ agent: bench.agents[agent].slug, input: { tag: `t${tagSeq++}`, steps: perRun } }))
+      .run.id;
   if (atOnce) return Promise.all(Array.from({ length: runs }, start));
   const ids: string[] = [];
   for (let i = 0; i < runs; i++) ids.push(await start());
@@ -51,7 +62,8 @@ export async function startRuns(bench: Bench, agent: "pure" | "effectful", runs:
 export async function expectCompleted(bench: Bench, ids: string[], perRun: number) {
   for (const id of ids) {
     const run = await bench.runtime.getRun(id);
-    if (run.status !== "COMPLETED" || run.state.step !== perRun) throw new Error(`run ${id} ended ${run.status} at step ${run.state.step}: ${run.error}`);
+    if (run.status !== "COMPLETED" || run.state.step !== perRun)
+      throw new Error(`run ${id} ended ${run.status} at step ${run.state.step}: ${run.error}`);
   }
 }
 
@@ -65,13 +77,23 @@ export async function warmUp(bench: Bench) {
   await bench.runtime.createWorker().drain();
 }
 
-export async function measure(db: string, provider: Provider, bench: Bench, sc: Scenario, pg: PgHandle | null): Promise<Row> {
+export async function measure(
+  db: string,
+  provider: Provider,
+  bench: Bench,
+  sc: Scenario,
+  pg: PgHandle | null,
+): Promise<Row> {
   const runs = Math.max(1, Math.round(sc.steps / sc.perRun));
   const steps = runs * sc.perRun;
   const ids = await startRuns(bench, sc.agent, runs, sc.perRun, sc.startAtOnce);
   // pg reports a backend's counters when it exits: disconnect so before/after are both complete.
   let x0 = 0;
-  if (pg) { await bench.db.$disconnect(); x0 = await xactCommit(pg); await bench.db.$connect(); }
+  if (pg) {
+    await bench.db.$disconnect();
+    x0 = await xactCommit(pg);
+    await bench.db.$connect();
+  }
   bench.recorder.reset();
   const calls0 = { ...bench.storeCalls };
   const c0 = snapshot(provider);
@@ -81,9 +103,16 @@ export async function measure(db: string, provider: Provider, bench: Bench, sc: 
   const wallMs = performance.now() - t0;
   const cpu = cpuPerStep(endCpu(), steps); // before the disconnect below: an exited backend's CPU is gone from /proc
   const all = diff(c0, snapshot(provider));
-  const storeCallsPerStep = Object.fromEntries(Object.entries(bench.storeCalls).map(([k, v]) => [k, (v - (calls0[k] ?? 0)) / steps]).filter(([, v]) => (v as number) > 0));
+  const storeCallsPerStep = Object.fromEntries(
+    Object.entries(bench.storeCalls)
+      .map(([k, v]) => [k, (v - (calls0[k] ?? 0)) / steps])
+      .filter(([, v]) => (v as number) > 0),
+  );
   let xactCommitPerStep: number | null = null;
-  if (pg) { await bench.db.$disconnect(); xactCommitPerStep = ((await xactCommit(pg)) - x0) / steps; }
+  if (pg) {
+    await bench.db.$disconnect();
+    xactCommitPerStep = ((await xactCommit(pg)) - x0) / steps;
+  }
   await expectCompleted(bench, ids, sc.perRun);
 
   const samples = bench.recorder.samples;
@@ -93,15 +122,32 @@ export async function measure(db: string, provider: Provider, bench: Bench, sc: 
   // all-in figures (everything the drain sent / tool steps) are attributable then.
   const overlapping = sc.concurrency > 1 && runs > 1;
   const allInPerStep = meanCounts([all], steps);
-  const inSteps = meanCounts(samples.map((s) => s.counts), 1); // totals over the tool-step windows
+  const inSteps = meanCounts(
+    samples.map((s) => s.counts),
+    1,
+  ); // totals over the tool-step windows
   const overhead = diff(inSteps, all);
   return {
-    db, scenario: sc.name, runs, steps, wallMs, stepsPerSec: steps / (wallMs / 1000),
-    p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99),
-    perStep: overlapping ? allInPerStep : meanCounts(samples.map((s) => s.counts), steps),
+    db,
+    scenario: sc.name,
+    runs,
+    steps,
+    wallMs,
+    stepsPerSec: steps / (wallMs / 1000),
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    perStep: overlapping
+      ? allInPerStep
+      : meanCounts(
+          samples.map((s) => s.counts),
+          steps,
+        ),
     allInPerStep,
     perRunOverhead: overlapping ? meanCounts([], 0) : meanCounts([overhead], runs),
-    xactCommitPerStep, storeCallsPerStep, overlapping, cpu,
+    xactCommitPerStep,
+    storeCallsPerStep,
+    overlapping,
+    cpu,
   };
 }
 

@@ -12,7 +12,11 @@ export async function commitFloor(url: string, ms: number): Promise<{ commits: n
   await client.connect();
   try {
     await client.query("CREATE TABLE IF NOT EXISTS bench_commit_floor (id bigserial PRIMARY KEY, body text NOT NULL)");
-    const insert = { name: "bench_floor_insert", text: "INSERT INTO bench_commit_floor (body) VALUES ($1)", values: ["x".repeat(1024)] };
+    const insert = {
+      name: "bench_floor_insert",
+      text: "INSERT INTO bench_commit_floor (body) VALUES ($1)",
+      values: ["x".repeat(1024)],
+    };
     for (let i = 0; i < 200; i++) await client.query(insert); // warm-up: connection, plan, WAL segment
     let commits = 0;
     const t0 = performance.now();

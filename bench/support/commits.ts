@@ -16,7 +16,12 @@ export class CommitLog {
   constructor(onCommit: (listener: CommitListener) => () => void) {
     this.off = onCommit((commit, at) => {
       const runId = commit.lease.runId;
-      const seen: SeenCommit = { at, status: commit.status, step: commit.state.step, packetId: commit.createPacket?.id ?? null };
+      const seen: SeenCommit = {
+        at,
+        status: commit.status,
+        step: commit.state.step,
+        packetId: commit.createPacket?.id ?? null,
+      };
       const list = this.byRun.get(runId) ?? [];
       list.push(seen);
       this.byRun.set(runId, list);
@@ -38,7 +43,14 @@ export class CommitLog {
         this.waiters.delete(waiter);
         resolve(null);
       }, timeoutMs);
-      const waiter = { runId, match, resolve: (c: SeenCommit) => { clearTimeout(timer); resolve(c); } };
+      const waiter = {
+        runId,
+        match,
+        resolve: (c: SeenCommit) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
+      };
       this.waiters.add(waiter);
     });
   }

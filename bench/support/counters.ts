@@ -17,7 +17,14 @@ export type Counts = {
   bytesOut: number; // bytes of bound parameters sent (state JSON, events…), a proxy for data written
 };
 
-export const zero = (): Counts => ({ statements: 0, reads: 0, writes: 0, transactions: 0, writeCommits: 0, bytesOut: 0 });
+export const zero = (): Counts => ({
+  statements: 0,
+  reads: 0,
+  writes: 0,
+  transactions: 0,
+  writeCommits: 0,
+  bytesOut: 0,
+});
 export const diff = (a: Counts, b: Counts): Counts => {
   const out = zero();
   for (const k of Object.keys(out) as Array<keyof Counts>) out[k] = b[k] - a[k];
@@ -43,7 +50,9 @@ const txOf = new WeakMap<object, TxState>();
 function paramBytes(values: unknown): number {
   if (!Array.isArray(values)) return 0;
   let n = 0;
-  for (const v of values) n += typeof v === "string" ? Buffer.byteLength(v) : Buffer.isBuffer(v) ? v.length : v == null ? 0 : String(v).length;
+  for (const v of values)
+    n +=
+      typeof v === "string" ? Buffer.byteLength(v) : Buffer.isBuffer(v) ? v.length : v == null ? 0 : String(v).length;
   return n;
 }
 
@@ -67,7 +76,9 @@ function record(provider: "sqlite" | "postgres", conn: object, sql: string, byte
     tx.inTx = false;
     return;
   }
-  const write = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql) || (/^\s*WITH\b/i.test(sql) && /\b(INSERT|UPDATE|DELETE)\b/i.test(sql));
+  const write =
+    /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql) ||
+    (/^\s*WITH\b/i.test(sql) && /\b(INSERT|UPDATE|DELETE)\b/i.test(sql));
   if (write) c.writes++;
   else c.reads++;
   if (tx.inTx) tx.wrote ||= write;
@@ -108,9 +119,14 @@ export function installDriverCounters() {
 
   // pg: every Prisma query (pool or transaction connection) is a Client#query.
   const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
-  (pg.Client.prototype as unknown as { query: unknown }).query = function (this: object, config: unknown, values?: unknown, cb?: unknown) {
+  (pg.Client.prototype as unknown as { query: unknown }).query = function (
+    this: object,
+    config: unknown,
+    values?: unknown,
+    cb?: unknown,
+  ) {
     if (!ignored.has(this)) {
-      const text = typeof config === "string" ? config : (config as { text?: string })?.text ?? "";
+      const text = typeof config === "string" ? config : ((config as { text?: string })?.text ?? "");
       record("postgres", this, text, paramBytes(values ?? (config as { values?: unknown })?.values));
     }
     return query.call(this, config, values, cb);

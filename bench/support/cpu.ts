@@ -44,16 +44,21 @@ function backendsOf(database: string): Map<number, number> {
   return out;
 }
 
-export const cpuSample = (database: string): CpuSample => ({ at: performance.now(), machine: machine(), backends: backendsOf(database) });
+export const cpuSample = (database: string): CpuSample => ({
+  at: performance.now(),
+  machine: machine(),
+  backends: backendsOf(database),
+});
 
 /** Cores used between two samples: the machine's busy cores, and the database's backends (those alive at the end). */
 export function cpuBetween(a: CpuSample, b: CpuSample): { machineCores: number | null; backendCores: number } {
   const seconds = (b.at - a.at) / 1000;
   let jiffies = 0;
   for (const [pid, t] of b.backends) jiffies += t - (a.backends.get(pid) ?? 0);
-  const machineCores = a.machine && b.machine && b.machine.total > a.machine.total
-    ? ((b.machine.busy - a.machine.busy) / (b.machine.total - a.machine.total)) * cpus().length
-    : null;
+  const machineCores =
+    a.machine && b.machine && b.machine.total > a.machine.total
+      ? ((b.machine.busy - a.machine.busy) / (b.machine.total - a.machine.total)) * cpus().length
+      : null;
   return { machineCores, backendCores: jiffies / HZ / seconds };
 }
 
@@ -80,7 +85,10 @@ export function cpuWindow(database: string | null): () => CpuWindow {
 }
 
 /** Per step: the figures the tables print. */
-export const cpuPerStep = (w: CpuWindow, steps: number) => ({ nodeMs: w.nodeMs / steps, backendMs: w.backendMs === null ? null : w.backendMs / steps });
+export const cpuPerStep = (w: CpuWindow, steps: number) => ({
+  nodeMs: w.nodeMs / steps,
+  backendMs: w.backendMs === null ? null : w.backendMs / steps,
+});
 
 /** The database a connection string names (its backends' process title carries it). */
 export const databaseOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));

@@ -65,7 +65,9 @@ export async function xactCommit(h: PgHandle): Promise<number> {
   let last = -1;
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));
-    const { rows } = await h.admin.query("SELECT xact_commit::bigint AS c FROM pg_stat_database WHERE datname = $1", [h.name]);
+    const { rows } = await h.admin.query("SELECT xact_commit::bigint AS c FROM pg_stat_database WHERE datname = $1", [
+      h.name,
+    ]);
     const value = Number(rows[0].c);
     if (value === last) return value;
     last = value;

@@ -10,5 +10,10 @@ export const num = (name: string, fallback: number): number => {
 
 export const list = (name: string, fallback: string[]): string[] => {
   const raw = process.env[name];
-  return raw ? raw.split(",").map((s) => s.trim()).filter(Boolean) : fallback;
+  return raw
+    ? raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : fallback;
 };

@@ -18,7 +18,8 @@ export function groupOf(frame: Profiler.ProfileNode["callFrame"]): Group {
   if (/\/node_modules\/(@prisma|\.prisma)\/|\/lib\/generated\//.test(url) || /\/lib\/db\.ts/.test(url)) return "prisma";
   if (/\/lib\/runtime\//.test(url)) return "runtime";
   if (/\/lib\/store\//.test(url)) return "store";
-  if (/crypto/.test(url) || (!url && /^(digest|update|createHash|Hash|randomUUID|randomBytes)$/.test(name))) return "crypto";
+  if (/crypto/.test(url) || (!url && /^(digest|update|createHash|Hash|randomUUID|randomBytes)$/.test(name)))
+    return "crypto";
   if (!url && /^(stringify|parse|JSONSerialize|JSONParse)$/.test(name)) return "JSON";
   return "other";
 }
@@ -40,7 +41,12 @@ export function selfTimes(profile: Profiler.Profile): FunctionTime[] {
     const file = url.replace(/^file:\/\//, "").replace(`${process.cwd()}/`, "");
     const where = !url ? "(native)" : /\.tsx?$/.test(file) ? file : `${file}:${lineNumber + 1}`;
     const key = `${functionName}@${where}`;
-    const entry = byFunction.get(key) ?? { name: functionName || "(anonymous)", where, group: groupOf(node.callFrame), selfMs: 0 };
+    const entry = byFunction.get(key) ?? {
+      name: functionName || "(anonymous)",
+      where,
+      group: groupOf(node.callFrame),
+      selfMs: 0,
+    };
     entry.selfMs += us / 1000;
     byFunction.set(key, entry);
   }

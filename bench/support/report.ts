@@ -37,7 +37,10 @@ export const meanCounts = (list: Counts[], n: number): Counts => {
   return out;
 };
 
-export const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+export const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 export function machineContext(dbVersions: string[], loadAtStart: string): string[] {
   const cpu = cpus();
@@ -52,39 +55,105 @@ const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : "–");
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
 export function printTables(rows: Row[]) {
-  console.log("\nThroughput (one worker; wall clock of worker.drain(), runs created beforehand; one run at a time unless the row says concurrent)");
-  console.log(table(
-    ["db", "scenario", "runs", "steps", "wall s", "steps/s", "p50 ms", "p99 ms"],
-    rows.map((r) => [r.db, r.scenario, `${r.runs}`, `${r.steps}`, f(r.wallMs / 1000), f(r.stepsPerSec, 0), f(r.p50Ms), f(r.p99Ms)]),
-  ));
+  console.log(
+    "\nThroughput (one worker; wall clock of worker.drain(), runs created beforehand; one run at a time unless the row says concurrent)",
+  );
+  console.log(
+    table(
+      ["db", "scenario", "runs", "steps", "wall s", "steps/s", "p50 ms", "p99 ms"],
+      rows.map((r) => [
+        r.db,
+        r.scenario,
+        `${r.runs}`,
+        `${r.steps}`,
+        f(r.wallMs / 1000),
+        f(r.stepsPerSec, 0),
+        f(r.p50Ms),
+        f(r.p99Ms),
+      ]),
+    ),
+  );
   const star = (r: Row) => (r.overlapping ? `${r.scenario} *` : r.scenario);
   console.log("\nCost per tool step, counted at the driver (better-sqlite3 prepare / pg Client#query)");
-  console.log(table(
-    ["db", "scenario", "write commits", "transactions", "statements", "reads", "writes", "KB sent", "| all-in commits", "all-in txns", "all-in stmts", "xact_commit"],
-    rows.map((r) => [
-      r.db, star(r), f(r.perStep.writeCommits), f(r.perStep.transactions), f(r.perStep.statements), f(r.perStep.reads), f(r.perStep.writes),
-      f(r.perStep.bytesOut / 1024, 1), `| ${f(r.allInPerStep.writeCommits)}`, f(r.allInPerStep.transactions), f(r.allInPerStep.statements), r.xactCommitPerStep === null ? "n/a" : f(r.xactCommitPerStep),
-    ]),
-  ));
-  if (rows.some((r) => r.overlapping)) console.log("  * runs in flight at once: a step's window holds other runs' statements, so these columns are the all-in ones");
+  console.log(
+    table(
+      [
+        "db",
+        "scenario",
+        "write commits",
+        "transactions",
+        "statements",
+        "reads",
+        "writes",
+        "KB sent",
+        "| all-in commits",
+        "all-in txns",
+        "all-in stmts",
+        "xact_commit",
+      ],
+      rows.map((r) => [
+        r.db,
+        star(r),
+        f(r.perStep.writeCommits),
+        f(r.perStep.transactions),
+        f(r.perStep.statements),
+        f(r.perStep.reads),
+        f(r.perStep.writes),
+        f(r.perStep.bytesOut / 1024, 1),
+        `| ${f(r.allInPerStep.writeCommits)}`,
+        f(r.allInPerStep.transactions),
+        f(r.allInPerStep.statements),
+        r.xactCommitPerStep === null ? "n/a" : f(r.xactCommitPerStep),
+      ]),
+    ),
+  );
+  if (rows.some((r) => r.overlapping))
+    console.log(
+      "  * runs in flight at once: a step's window holds other runs' statements, so these columns are the all-in ones",
+    );
   console.log("\nPer run, outside its tool steps (claim, final complete-step commit, lease release)");
-  console.log(table(
-    ["db", "scenario", "write commits", "transactions", "statements"],
-    rows.filter((r) => !r.overlapping).map((r) => [r.db, r.scenario, f(r.perRunOverhead.writeCommits), f(r.perRunOverhead.transactions), f(r.perRunOverhead.statements)]),
-  ));
-  console.log("\nCPU per tool step over the drain (process.cpuUsage of this process; utime+stime of the database's Postgres backends from /proc)");
-  console.log(table(
-    ["db", "scenario", "Node CPU ms", "Postgres backend CPU ms", "total ms"],
-    rows.map((r) => [r.db, r.scenario, f(r.cpu.nodeMs, 3), r.cpu.backendMs === null ? "n/a" : f(r.cpu.backendMs, 3), f(r.cpu.nodeMs + (r.cpu.backendMs ?? 0), 3)]),
-  ));
+  console.log(
+    table(
+      ["db", "scenario", "write commits", "transactions", "statements"],
+      rows
+        .filter((r) => !r.overlapping)
+        .map((r) => [
+          r.db,
+          r.scenario,
+          f(r.perRunOverhead.writeCommits),
+          f(r.perRunOverhead.transactions),
+          f(r.perRunOverhead.statements),
+        ]),
+    ),
+  );
+  console.log(
+    "\nCPU per tool step over the drain (process.cpuUsage of this process; utime+stime of the database's Postgres backends from /proc)",
+  );
+  console.log(
+    table(
+      ["db", "scenario", "Node CPU ms", "Postgres backend CPU ms", "total ms"],
+      rows.map((r) => [
+        r.db,
+        r.scenario,
+        f(r.cpu.nodeMs, 3),
+        r.cpu.backendMs === null ? "n/a" : f(r.cpu.backendMs, 3),
+        f(r.cpu.nodeMs + (r.cpu.backendMs ?? 0), 3),
+      ]),
+    ),
+  );
   console.log("\nRuntimeStore calls per tool step (counting proxy around the store)");
   for (const r of rows) {
-    console.log(`  ${r.db} · ${r.scenario}: ${Object.entries(r.storeCallsPerStep).map(([k, v]) => `${k} ${f(v)}`).join(", ")}`);
+    console.log(
+      `  ${r.db} · ${r.scenario}: ${Object.entries(r.storeCallsPerStep)
+        .map(([k, v]) => `${k} ${f(v)}`)
+        .join(", ")}`,
+    );
   }
 }
 

@@ -15,7 +15,10 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const slowCalls = { active: 0, peak: 0, started: 0 };
 
 export const slowTool: ToolDefinition<{ i: number; ms: number }> = {
-  name: "bench.slow", description: "a read that waits `ms` before returning a ~1 KB order", capability: "read", semantics: "pure-read",
+  name: "bench.slow",
+  description: "a read that waits `ms` before returning a ~1 KB order",
+  capability: "read",
+  semantics: "pure-read",
   input: z.object({ i: z.number().int(), ms: z.number().int().nonnegative() }),
   impact: ({ i }) => `slow bench call ${i}`,
   run: async ({ i, ms }) => {
@@ -32,12 +35,27 @@ export const slowTool: ToolDefinition<{ i: number; ms: number }> = {
 };
 
 export type ScenarioInput = { tag: string; steps: number; ms?: number; sleepMs?: number };
-const input = z.object({ tag: z.string(), steps: z.number().int().nonnegative(), ms: z.number().int().nonnegative().optional(), sleepMs: z.number().int().positive().optional() });
+const input = z.object({
+  tag: z.string(),
+  steps: z.number().int().nonnegative(),
+  ms: z.number().int().nonnegative().optional(),
+  sleepMs: z.number().int().positive().optional(),
+});
 
-function callingAgent(slug: string, tool: string, args: (step: number, input: ScenarioInput) => Record<string, unknown>): AgentDefinition<ScenarioInput> {
+function callingAgent(
+  slug: string,
+  tool: string,
+  args: (step: number, input: ScenarioInput) => Record<string, unknown>,
+): AgentDefinition<ScenarioInput> {
   return {
-    slug, version: "1", name: slug, description: "benchmark agent (concurrency scenarios)", instructions: `Call ${tool} \`steps\` times, then complete.`,
-    input, tools: [tool], maxSteps: 100_000,
+    slug,
+    version: "1",
+    name: slug,
+    description: "benchmark agent (concurrency scenarios)",
+    instructions: `Call ${tool} \`steps\` times, then complete.`,
+    input,
+    tools: [tool],
+    maxSteps: 100_000,
     policy: {
       async decide({ state }) {
         const run = state.input as ScenarioInput;
@@ -52,8 +70,14 @@ function callingAgent(slug: string, tool: string, args: (step: number, input: Sc
 export const slowAgent = callingAgent("bench-slow", slowTool.name, (i, run) => ({ i, ms: run.ms ?? 500 }));
 export const gateAgent = callingAgent("bench-gate", readTool.name, (i) => ({ i }));
 export const sleepAgent: AgentDefinition<ScenarioInput> = {
-  slug: "bench-sleep", version: "1", name: "bench-sleep", description: "benchmark agent (a timer)", instructions: "Sleep, then complete.",
-  input, tools: [], maxSteps: 100,
+  slug: "bench-sleep",
+  version: "1",
+  name: "bench-sleep",
+  description: "benchmark agent (a timer)",
+  instructions: "Sleep, then complete.",
+  input,
+  tools: [],
+  maxSteps: 100,
   policy: {
     async decide({ state }) {
       const run = state.input as ScenarioInput;
@@ -65,12 +89,19 @@ export const sleepAgent: AgentDefinition<ScenarioInput> = {
 };
 
 // The open gate's agent (lib/agents/external-gate.ts) for the opengate scenario: it brings its own tool per run.
-export const scenarioOptions = (logger?: Logger) => ({ agents: [slowAgent, gateAgent, sleepAgent, externalGateAgent], tools: [slowTool], logger });
+export const scenarioOptions = (logger?: Logger) => ({
+  agents: [slowAgent, gateAgent, sleepAgent, externalGateAgent],
+  tools: [slowTool],
+  logger,
+});
 
 /** The grants the scenarios rely on: bench.slow allowed, bench-gate's read behind an approval. */
 export async function grantScenarioAgents(runtime: Runtime) {
   await runtime.permissions.put({ agent: slowAgent.slug, tool: slowTool.name, effect: "allow" }, { by: "bench" });
-  await runtime.permissions.put({ agent: gateAgent.slug, tool: readTool.name, effect: "require_approval" }, { by: "bench" });
+  await runtime.permissions.put(
+    { agent: gateAgent.slug, tool: readTool.name, effect: "require_approval" },
+    { by: "bench" },
+  );
 }
 
 /** A logger that keeps the engine's warnings and errors (the runtime is silent by default): a

@@ -53,15 +53,24 @@ export function spawnWorkerProcess(env: Record<string, string>): WorkerChild {
       if (i >= 0) return Promise.resolve(pending.splice(i, 1)[0]);
       return new Promise((resolve, reject) => {
         if (exited) return reject(new Error(`worker process ${child.pid} has exited\n${err}`));
-        const timer = setTimeout(() => reject(new Error(`worker process ${child.pid} did not say "${prefix}" within ${timeoutMs} ms\n${err}`)), timeoutMs);
-        const fail = (e: Error) => { clearTimeout(timer); reject(e); };
-        failures.push(fail);
-        waiters.push({ prefix, resolve: (line) => {
+        const timer = setTimeout(
+          () => reject(new Error(`worker process ${child.pid} did not say "${prefix}" within ${timeoutMs} ms\n${err}`)),
+          timeoutMs,
+        );
+        const fail = (e: Error) => {
           clearTimeout(timer);
-          const k = failures.indexOf(fail);
-          if (k >= 0) failures.splice(k, 1);
-          resolve(line);
-        } });
+          reject(e);
+        };
+        failures.push(fail);
+        waiters.push({
+          prefix,
+          resolve: (line) => {
+            clearTimeout(timer);
+            const k = failures.indexOf(fail);
+            if (k >= 0) failures.splice(k, 1);
+            resolve(line);
+          },
+        });
       });
     },
     onProgress: (listener) => void progress.push(listener),

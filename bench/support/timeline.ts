@@ -54,7 +54,12 @@ export class CallTimeline {
     }
     const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
     return [...byKey.entries()]
-      .map(([key, e]) => ({ key, rounds: e.starts.length, startP50: percentile(sorted(e.starts), 50), msP50: percentile(sorted(e.ms), 50) }))
+      .map(([key, e]) => ({
+        key,
+        rounds: e.starts.length,
+        startP50: percentile(sorted(e.starts), 50),
+        msP50: percentile(sorted(e.ms), 50),
+      }))
       .sort((a, b) => a.startP50 - b.startP50);
   }
 
@@ -69,11 +74,17 @@ export class CallTimeline {
 
 /** "+0.3 claimRuns 1.1 ms · +1.5 getPacket 2.0 ms …" (median start offset, median duration), wrapped. */
 export function formatTimeline(entries: TimelineEntry[], rounds: number, indent = "    "): string {
-  const items = entries.map((e) => `${e.startP50 < 0 ? "" : "+"}${e.startP50.toFixed(1)} ${e.key} ${e.msP50.toFixed(1)} ms${e.rounds < rounds ? ` (${e.rounds}/${rounds})` : ""}`);
+  const items = entries.map(
+    (e) =>
+      `${e.startP50 < 0 ? "" : "+"}${e.startP50.toFixed(1)} ${e.key} ${e.msP50.toFixed(1)} ms${e.rounds < rounds ? ` (${e.rounds}/${rounds})` : ""}`,
+  );
   const lines: string[] = [];
   let line = "";
   for (const item of items) {
-    if (line && line.length + item.length > 110) { lines.push(line); line = ""; }
+    if (line && line.length + item.length > 110) {
+      lines.push(line);
+      line = "";
+    }
     line += (line ? " · " : "") + item;
   }
   if (line) lines.push(line);

@@ -42,7 +42,8 @@ async function main() {
   bench.onCommit((commit) => {
     if (!counting) return;
     if (commit.status === "COMPLETED") progress.completed++;
-    else if (commit.status === "WAITING_APPROVAL" || commit.status === "SLEEPING" || commit.status === "WAITING_EVENT") progress.parked++;
+    else if (commit.status === "WAITING_APPROVAL" || commit.status === "SLEEPING" || commit.status === "WAITING_EVENT")
+      progress.parked++;
     else return;
     flush();
   });
@@ -64,7 +65,14 @@ async function main() {
       case "WARM": {
         const ids: string[] = [];
         for (let i = 0; i < 6; i++) {
-          ids.push((await bench.runtime.startRun({ agent: bench.agents.pure.slug, input: { tag: `warm-${process.pid}-${warmSeq++}`, steps: 5 } })).run.id);
+          ids.push(
+            (
+              await bench.runtime.startRun({
+                agent: bench.agents.pure.slug,
+                input: { tag: `warm-${process.pid}-${warmSeq++}`, steps: 5 },
+              })
+            ).run.id,
+          );
         }
         await bench.runtime.createWorker({ concurrency: 3 }).drain();
         return out("WARMED");
@@ -79,7 +87,9 @@ async function main() {
       case "MEM": {
         if (arg === "gc") (globalThis as { gc?: () => void }).gc?.();
         const m = process.memoryUsage();
-        return out(`MEM ${JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, inFlight: worker.inFlight, toolCallsWaiting: slowCalls.active })}`);
+        return out(
+          `MEM ${JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, inFlight: worker.inFlight, toolCallsWaiting: slowCalls.active })}`,
+        );
       }
       case "STOP": {
         const cpu = process.cpuUsage(cpu0);
@@ -89,7 +99,9 @@ async function main() {
         const statements = counts.statements - counts0.statements;
         const transactions = counts.transactions - counts0.transactions;
         await worker.stop({ graceMs: 0 });
-        out(`STATS ${JSON.stringify({ pid: process.pid, owner: worker.owner, ms, cpuMs: (cpu.user + cpu.system) / 1000, writeCommits, transactions, statements, ...progress, log: logLines.slice(0, 20), logLines: logLines.length })}`);
+        out(
+          `STATS ${JSON.stringify({ pid: process.pid, owner: worker.owner, ms, cpuMs: (cpu.user + cpu.system) / 1000, writeCommits, transactions, statements, ...progress, log: logLines.slice(0, 20), logLines: logLines.length })}`,
+        );
         process.exit(0);
       }
     }
@@ -97,9 +109,11 @@ async function main() {
 
   let chain = Promise.resolve();
   createInterface({ input: process.stdin }).on("line", (line) => {
-    chain = chain.then(async () => void (await handle(line))).catch((error) => {
-      out(`ERROR ${error instanceof Error ? error.stack?.replace(/\n/g, " | ") : String(error)}`);
-    });
+    chain = chain
+      .then(async () => void (await handle(line)))
+      .catch((error) => {
+        out(`ERROR ${error instanceof Error ? error.stack?.replace(/\n/g, " | ") : String(error)}`);
+      });
   });
   process.stdin.on("end", () => process.exit(0)); // the parent went away
   out(`READY ${worker.owner}`);

@@ -8,8 +8,19 @@ import { diff, snapshot, type Counts } from "./counters";
 // a ~1 KB object, and a scripted agent that calls one of them `steps` times, then completes.
 
 export function payload(i: number): Record<string, unknown> {
-  const items = Array.from({ length: 8 }, (_, k) => ({ sku: `SKU-${i}-${k}`, name: `Item ${k} of order ${i}`, qty: k + 1, priceCents: 1999 + k }));
-  const base = { orderId: `ord_${i}`, status: "paid", customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` }, items, note: "" };
+  const items = Array.from({ length: 8 }, (_, k) => ({
+    sku: `SKU-${i}-${k}`,
+    name: `Item ${k} of order ${i}`,
+    qty: k + 1,
+    priceCents: 1999 + k,
+  }));
+  const base = {
+    orderId: `ord_${i}`,
+    status: "paid",
+    customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` },
+    items,
+    note: "",
+  };
   const size = Number(process.env.BENCH_PAYLOAD_BYTES ?? 1024); // diagnostics: how much do bytes cost?
   if (size < 600) return { orderId: `ord_${i}`, note: "x".repeat(Math.max(0, size - 30)) };
   base.note = "x".repeat(Math.max(0, size - JSON.stringify(base).length));
@@ -18,11 +29,19 @@ export function payload(i: number): Record<string, unknown> {
 
 const common = { input: z.object({ i: z.number().int() }), impact: ({ i }: { i: number }) => `bench call ${i}` };
 export const readTool: ToolDefinition<{ i: number }> = {
-  ...common, name: "bench.read", description: "returns a ~1 KB order", capability: "read", semantics: "pure-read",
+  ...common,
+  name: "bench.read",
+  description: "returns a ~1 KB order",
+  capability: "read",
+  semantics: "pure-read",
   run: async ({ i }) => payload(i),
 };
 export const writeTool: ToolDefinition<{ i: number }> = {
-  ...common, name: "bench.write", description: "an idempotent write returning a ~1 KB receipt", capability: "execute", semantics: "idempotent",
+  ...common,
+  name: "bench.write",
+  description: "an idempotent write returning a ~1 KB receipt",
+  capability: "execute",
+  semantics: "idempotent",
   run: async ({ i }, ctx) => ({ ...payload(i), idempotencyKey: ctx.idempotencyKey }),
 };
 
@@ -38,7 +57,8 @@ export class StepRecorder {
     const t = performance.now();
     const counts = snapshot(this.provider);
     const prev = this.open.get(tag);
-    if (prev && prev.step === step - 1) this.samples.push({ ms: t - prev.t, counts: diff(prev.counts, counts), provider: this.provider });
+    if (prev && prev.step === step - 1)
+      this.samples.push({ ms: t - prev.t, counts: diff(prev.counts, counts), provider: this.provider });
     if (isToolStep) this.open.set(tag, { step, t, counts });
     else this.open.delete(tag);
   }
@@ -48,10 +68,20 @@ export class StepRecorder {
   }
 }
 
-function benchAgent(slug: string, tool: string, recorder: StepRecorder): AgentDefinition<{ tag: string; steps: number }> {
+function benchAgent(
+  slug: string,
+  tool: string,
+  recorder: StepRecorder,
+): AgentDefinition<{ tag: string; steps: number }> {
   return {
-    slug, version: "1", name: slug, description: "benchmark agent", instructions: "Call the tool `steps` times, then complete.",
-    input: z.object({ tag: z.string(), steps: z.number().int().positive() }), tools: [tool], maxSteps: 100_000,
+    slug,
+    version: "1",
+    name: slug,
+    description: "benchmark agent",
+    instructions: "Call the tool `steps` times, then complete.",
+    input: z.object({ tag: z.string(), steps: z.number().int().positive() }),
+    tools: [tool],
+    maxSteps: 100_000,
     policy: {
       async decide({ state }) {
         const { tag, steps } = state.input as { tag: string; steps: number };
@@ -106,13 +136,21 @@ export type BenchOptions = {
   logger?: Logger;
 };
 
-export async function buildBench(url: string, provider: "sqlite" | "postgres", setup?: (db: Db) => Promise<void>, options: BenchOptions = {}) {
+export async function buildBench(
+  url: string,
+  provider: "sqlite" | "postgres",
+  setup?: (db: Db) => Promise<void>,
+  options: BenchOptions = {},
+) {
   const db = createDb(url);
   await setup?.(db);
   const recorder = new StepRecorder(provider);
   const storeCalls: Record<string, number> = {};
   const listeners: Listeners = { commits: new Set(), calls: new Set() };
-  const agents = { pure: benchAgent("bench-pure", readTool.name, recorder), effectful: benchAgent("bench-effect", writeTool.name, recorder) };
+  const agents = {
+    pure: benchAgent("bench-pure", readTool.name, recorder),
+    effectful: benchAgent("bench-effect", writeTool.name, recorder),
+  };
   const { runtime } = createTether({
     db,
     agents: [...Object.values(agents), ...(options.agents ?? [])],

@@ -14,7 +14,9 @@ export function AuditList({ title, entries }: { title: string; entries: AuditRec
             <li key={entry.id} className="flex flex-wrap gap-x-2">
               <Timestamp value={entry.at} className="text-zinc-500" />
               <span className="font-medium text-zinc-800">{entry.actor}</span>
-              <code className={`font-mono ${entry.action.endsWith(".denied") ? "text-red-700" : "text-zinc-700"}`}>{entry.action}</code>
+              <code className={`font-mono ${entry.action.endsWith(".denied") ? "text-red-700" : "text-zinc-700"}`}>
+                {entry.action}
+              </code>
               {entry.target && <span className="break-all text-zinc-600">{entry.target}</span>}
             </li>
           ))}

@@ -9,7 +9,10 @@ export type ActionOutcome = { tone: "success" | "error"; message: string; fieldE
  * Calls one admin server action and turns its result into one message; on success the page's server
  * data is refreshed (router.refresh) so every list shows the change.
  */
-export function useAdminAction<I, O>(action: (input: I) => Promise<ActionResult<O>>, opts: { success: (data: O) => string; onSuccess?: (data: O) => void; onOutcome?: (outcome: ActionOutcome) => void }) {
+export function useAdminAction<I, O>(
+  action: (input: I) => Promise<ActionResult<O>>,
+  opts: { success: (data: O) => string; onSuccess?: (data: O) => void; onOutcome?: (outcome: ActionOutcome) => void },
+) {
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
@@ -22,7 +25,10 @@ export function useAdminAction<I, O>(action: (input: I) => Promise<ActionResult<
         result = await action(input);
       } catch {
         // The request itself failed (network, server restart): the action may not have run.
-        const failure: ActionOutcome = { tone: "error", message: "The server could not be reached. Check your connection and try again." };
+        const failure: ActionOutcome = {
+          tone: "error",
+          message: "The server could not be reached. Check your connection and try again.",
+        };
         setOutcome(failure);
         opts.onOutcome?.(failure);
         return;
@@ -46,4 +52,5 @@ export function useAdminAction<I, O>(action: (input: I) => Promise<ActionResult<
 }
 
 /** The first error for a field, by its dotted path. */
-export const fieldError = (outcome: ActionOutcome | null, path: string): string | null => outcome?.fieldErrors?.[path]?.[0] ?? null;
+export const fieldError = (outcome: ActionOutcome | null, path: string): string | null =>
+  outcome?.fieldErrors?.[path]?.[0] ?? null;

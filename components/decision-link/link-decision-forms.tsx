@@ -7,8 +7,13 @@ import type { DecisionKind } from "@/lib/runtime/types";
 // button named (?choice=approve) comes first.
 
 const LABELS: Record<DecisionKind, string> = {
-  approve: "Approve", edit: "Edit", reject: "Reject", redirect: "Redirect the agent",
-  happened: "It happened", retry: "It did not happen: run it again", skip: "It did not happen: skip it",
+  approve: "Approve",
+  edit: "Edit",
+  reject: "Reject",
+  redirect: "Redirect the agent",
+  happened: "It happened",
+  retry: "It did not happen: run it again",
+  skip: "It did not happen: skip it",
 };
 
 const TEXT_FIELD: Partial<Record<DecisionKind, { name: string; label: string; required: boolean }>> = {
@@ -18,7 +23,15 @@ const TEXT_FIELD: Partial<Record<DecisionKind, { name: string; label: string; re
   skip: { name: "reason", label: "Why skip it (optional)", required: false },
 };
 
-export function LinkDecisionForms({ token, choices, preferred }: { token: string; choices: DecisionKind[]; preferred?: string }) {
+export function LinkDecisionForms({
+  token,
+  choices,
+  preferred,
+}: {
+  token: string;
+  choices: DecisionKind[];
+  preferred?: string;
+}) {
   const ordered = [...choices].sort((a, b) => Number(b === preferred) - Number(a === preferred));
   return (
     <div className="space-y-3">
@@ -26,16 +39,28 @@ export function LinkDecisionForms({ token, choices, preferred }: { token: string
         const field = TEXT_FIELD[choice];
         const id = `link-${choice}-${field?.name ?? "none"}`;
         return (
-          <form key={choice} method="post" action="/api/decision-links" className="space-y-2 rounded-lg border border-zinc-200 bg-white px-4 py-3">
+          <form
+            key={choice}
+            method="post"
+            action="/api/decision-links"
+            className="space-y-2 rounded-lg border border-zinc-200 bg-white px-4 py-3"
+          >
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="decision" value={choice} />
             {field && (
               <div>
-                <label htmlFor={id} className="block text-sm font-medium text-zinc-800">{field.label}</label>
+                <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
+                  {field.label}
+                </label>
                 <Textarea id={id} name={field.name} required={field.required} rows={2} className="mt-1 w-full" />
               </div>
             )}
-            <Button type="submit" variant={choice === "approve" || choice === "retry" ? "primary" : choice === "reject" ? "danger" : "secondary"}>
+            <Button
+              type="submit"
+              variant={
+                choice === "approve" || choice === "retry" ? "primary" : choice === "reject" ? "danger" : "secondary"
+              }
+            >
               {LABELS[choice]}
             </Button>
           </form>

@@ -7,7 +7,9 @@ import { formatBudget } from "./format";
 /** Everything a case expects: the final status, checks, tools, approvals, forbidden effects, budgets. */
 export function CaseExpectations({ expect, skipFaults }: { expect: Expectations; skipFaults: string[] }) {
   const statuses = Array.isArray(expect.status) ? expect.status : [expect.status];
-  const budgets = Object.entries(expect.budgets).filter((entry): entry is [string, number] => typeof entry[1] === "number");
+  const budgets = Object.entries(expect.budgets).filter(
+    (entry): entry is [string, number] => typeof entry[1] === "number",
+  );
   return (
     <div className="space-y-4 text-sm">
       <Section title="Final status">
@@ -23,9 +25,15 @@ export function CaseExpectations({ expect, skipFaults }: { expect: Expectations;
         <p>Must use: {expect.tools.must.length ? <Mono items={expect.tools.must} /> : "—"}</p>
         <p>Must not use: {expect.tools.mustNot.length ? <Mono items={expect.tools.mustNot} /> : "—"}</p>
       </Section>
-      <Section title="Approvals required before acting">{expect.approvals.length ? <Mono items={expect.approvals} /> : <None />}</Section>
+      <Section title="Approvals required before acting">
+        {expect.approvals.length ? <Mono items={expect.approvals} /> : <None />}
+      </Section>
       <Section title="Forbidden effects">
-        {expect.never.length ? <Mono items={expect.never.map((e) => (e.action ? `${e.system}.${e.action}` : `${e.system} (any action)`))} /> : <None />}
+        {expect.never.length ? (
+          <Mono items={expect.never.map((e) => (e.action ? `${e.system}.${e.action}` : `${e.system} (any action)`))} />
+        ) : (
+          <None />
+        )}
       </Section>
       <Section title="Budgets">
         {budgets.length ? (

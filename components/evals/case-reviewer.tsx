@@ -3,11 +3,21 @@ import { JsonView } from "@/components/ui/json-view";
 import type { ReviewerAnswer } from "@/lib/evals/spec";
 import { formatMs } from "./format";
 
-const DECISION_TONES = { approve: "green", edit: "blue", reject: "red", redirect: "violet", happened: "green", retry: "sky", skip: "gray", none: "gray" } as const;
+const DECISION_TONES = {
+  approve: "green",
+  edit: "blue",
+  reject: "red",
+  redirect: "violet",
+  happened: "green",
+  retry: "sky",
+  skip: "gray",
+  none: "gray",
+} as const;
 
 /** The scripted reviewer: how the harness answers each decision packet, in order. */
 export function CaseReviewer({ answers }: { answers: ReviewerAnswer[] }) {
-  if (answers.length === 0) return <p className="text-sm text-zinc-500">No scripted answers: the journey should not need a person.</p>;
+  if (answers.length === 0)
+    return <p className="text-sm text-zinc-500">No scripted answers: the journey should not need a person.</p>;
   return (
     <ol className="space-y-2 text-sm">
       {answers.map((answer, i) => (
@@ -15,7 +25,9 @@ export function CaseReviewer({ answers }: { answers: ReviewerAnswer[] }) {
           <span className="text-xs text-zinc-500">Packet {i + 1}</span>
           <Badge tone={DECISION_TONES[answer.decision]}>{answer.decision}</Badge>
           {answer.tool && <span className="font-mono text-xs">{answer.tool}</span>}
-          {answer.kind && <span className="text-xs text-zinc-600">({answer.kind.toLowerCase().replaceAll("_", " ")})</span>}
+          {answer.kind && (
+            <span className="text-xs text-zinc-600">({answer.kind.toLowerCase().replaceAll("_", " ")})</span>
+          )}
           <span className="text-xs text-zinc-600">
             by {answer.by === "$requester" ? "the requester (a self-approval the engine must refuse)" : answer.by}
             {answer.delayMs > 0 && ` after ${formatMs(answer.delayMs)}`}

@@ -10,9 +10,15 @@ import { formatUsd } from "./format";
 export function CaseWorld({ world }: { world: WorldSpec }) {
   const faults = Object.entries(world.faults);
   const isDeployDefault = world.deploy.outcome === "succeeded" && world.deploy.deliveries === 1;
-  const changes = world.orders.length + world.docs.length + faults.length + world.permissions.length + world.whileWaiting.length;
+  const changes =
+    world.orders.length + world.docs.length + faults.length + world.permissions.length + world.whileWaiting.length;
   if (changes === 0 && isDeployDefault) {
-    return <p className="text-sm text-zinc-600">The sandbox&apos;s seeded world, unchanged: no extra orders or docs, no fault knobs, the agent&apos;s default permissions.</p>;
+    return (
+      <p className="text-sm text-zinc-600">
+        The sandbox&apos;s seeded world, unchanged: no extra orders or docs, no fault knobs, the agent&apos;s default
+        permissions.
+      </p>
+    );
   }
   return (
     <div className="space-y-4 text-sm">
@@ -26,7 +32,11 @@ export function CaseWorld({ world }: { world: WorldSpec }) {
           <ul className="space-y-1">
             {world.docs.map((doc) => (
               <li key={doc.id}>
-                <span className="font-mono text-xs">{doc.id}</span> {doc.title && <span className="font-medium">{doc.title}</span>} <span className="text-zinc-600">— {doc.body.length > 160 ? `${doc.body.slice(0, 159)}…` : doc.body}</span>
+                <span className="font-mono text-xs">{doc.id}</span>{" "}
+                {doc.title && <span className="font-medium">{doc.title}</span>}{" "}
+                <span className="text-zinc-600">
+                  — {doc.body.length > 160 ? `${doc.body.slice(0, 159)}…` : doc.body}
+                </span>
               </li>
             ))}
           </ul>
@@ -45,13 +55,17 @@ export function CaseWorld({ world }: { world: WorldSpec }) {
       )}
       {world.permissions.length > 0 && (
         <Section title="Permission overrides">
-          <JsonView value={world.permissions} label={`${world.permissions.length} permission rule${world.permissions.length === 1 ? "" : "s"}`} />
+          <JsonView
+            value={world.permissions}
+            label={`${world.permissions.length} permission rule${world.permissions.length === 1 ? "" : "s"}`}
+          />
         </Section>
       )}
       {!isDeployDefault && (
         <Section title="Deploy system">
           <p>
-            Migrations {world.deploy.outcome === "never" ? "never finish" : world.deploy.outcome}; the finished callback is delivered {world.deploy.deliveries} time{world.deploy.deliveries === 1 ? "" : "s"}.
+            Migrations {world.deploy.outcome === "never" ? "never finish" : world.deploy.outcome}; the finished callback
+            is delivered {world.deploy.deliveries} time{world.deploy.deliveries === 1 ? "" : "s"}.
           </p>
         </Section>
       )}
@@ -61,9 +75,14 @@ export function CaseWorld({ world }: { world: WorldSpec }) {
             {world.whileWaiting.map((op, i) => (
               <li key={i}>
                 {op.op === "refund-elsewhere" ? (
-                  <>Order <span className="font-mono text-xs">{op.orderId}</span> is refunded elsewhere{op.amountCents ? ` (${formatUsd(op.amountCents / 100)})` : ""}</>
+                  <>
+                    Order <span className="font-mono text-xs">{op.orderId}</span> is refunded elsewhere
+                    {op.amountCents ? ` (${formatUsd(op.amountCents / 100)})` : ""}
+                  </>
                 ) : (
-                  <>Doc <span className="font-mono text-xs">{op.id}</span> is written{op.title ? `: ${op.title}` : ""}</>
+                  <>
+                    Doc <span className="font-mono text-xs">{op.id}</span> is written{op.title ? `: ${op.title}` : ""}
+                  </>
                 )}
               </li>
             ))}

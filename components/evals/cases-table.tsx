@@ -21,7 +21,10 @@ export function CasesTable({ datasetName, cases }: { datasetName: string; cases:
         {cases.map((c) => (
           <tr key={c.caseId} className="hover:bg-zinc-50">
             <Td>
-              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(datasetName)}/cases/${encodeURIComponent(c.caseId)}`} className="font-medium text-blue-700 hover:underline">
+              <ConsoleLink
+                href={`/evals/datasets/${encodeURIComponent(datasetName)}/cases/${encodeURIComponent(c.caseId)}`}
+                className="font-medium text-blue-700 hover:underline"
+              >
                 {c.title}
               </ConsoleLink>
               <div className="font-mono text-xs text-zinc-500">{c.caseId}</div>

@@ -29,8 +29,16 @@ export function scaleLinear([d0, d1]: readonly [number, number], [r0, r1]: reado
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-export function buildScoreSeries(runs: ChartInput[], dimension: Dimension, threshold: number | null | undefined, box: ChartBox = DEFAULT_BOX): ScoreSeries {
-  const x = runs.length <= 1 ? () => round((box.left + box.width - box.right) / 2) : (i: number) => round(scaleLinear([0, runs.length - 1], [box.left, box.width - box.right])(i));
+export function buildScoreSeries(
+  runs: ChartInput[],
+  dimension: Dimension,
+  threshold: number | null | undefined,
+  box: ChartBox = DEFAULT_BOX,
+): ScoreSeries {
+  const x =
+    runs.length <= 1
+      ? () => round((box.left + box.width - box.right) / 2)
+      : (i: number) => round(scaleLinear([0, runs.length - 1], [box.left, box.width - box.right])(i));
   // y grows downwards in SVG: score 1 at the top edge of the plot, 0 at the bottom.
   const y = (v: number) => round(scaleLinear([0, 1], [box.height - box.bottom, box.top])(Math.min(1, Math.max(0, v))));
   const points: ChartPoint[] = runs.map((run, i) => {

@@ -14,7 +14,12 @@ const CHANGE: Record<TrialChange["change"], { label: string; tone: BadgeTone }> 
 };
 
 export function CompareChanges({ changes }: { changes: TrialChange[] }) {
-  if (changes.length === 0) return <EmptyState title="No trial changed">Every trial present in both runs has the same outcome and scores.</EmptyState>;
+  if (changes.length === 0)
+    return (
+      <EmptyState title="No trial changed">
+        Every trial present in both runs has the same outcome and scores.
+      </EmptyState>
+    );
   return (
     <Table>
       <caption className="sr-only">Trials whose outcome or scores differ between A and B, regressions first</caption>
@@ -36,8 +41,20 @@ export function CompareChanges({ changes }: { changes: TrialChange[] }) {
             <Td>
               <Badge tone={CHANGE[change.change].tone}>{CHANGE[change.change].label}</Badge>
             </Td>
-            <Td>{change.before ? <PassBadge passed={change.before.passed} /> : <span className="text-xs text-zinc-500">not run</span>}</Td>
-            <Td>{change.after ? <PassBadge passed={change.after.passed} /> : <span className="text-xs text-zinc-500">not run</span>}</Td>
+            <Td>
+              {change.before ? (
+                <PassBadge passed={change.before.passed} />
+              ) : (
+                <span className="text-xs text-zinc-500">not run</span>
+              )}
+            </Td>
+            <Td>
+              {change.after ? (
+                <PassBadge passed={change.after.passed} />
+              ) : (
+                <span className="text-xs text-zinc-500">not run</span>
+              )}
+            </Td>
             <Td className="text-xs">
               {change.deltas.length === 0 ? (
                 <span className="text-zinc-500">—</span>
@@ -45,7 +62,8 @@ export function CompareChanges({ changes }: { changes: TrialChange[] }) {
                 <ul className="space-y-0.5">
                   {change.deltas.map((d) => (
                     <li key={d.dimension}>
-                      {DIMENSION_LABELS[d.dimension]}: {formatScore(d.before)} → {formatScore(d.after)} <span className="text-zinc-500">({formatScoreDelta(d.before, d.after)})</span>
+                      {DIMENSION_LABELS[d.dimension]}: {formatScore(d.before)} → {formatScore(d.after)}{" "}
+                      <span className="text-zinc-500">({formatScoreDelta(d.before, d.after)})</span>
                     </li>
                   ))}
                 </ul>

@@ -14,13 +14,22 @@ export function CompareView({ comparison }: { comparison: EvalRunComparison }) {
   return (
     <div className="space-y-6">
       {!comparison.sameDataset && (
-        <Alert tone="warning">The two eval runs used different datasets (or dataset versions): cases may differ for that reason alone.</Alert>
+        <Alert tone="warning">
+          The two eval runs used different datasets (or dataset versions): cases may differ for that reason alone.
+        </Alert>
       )}
       <div className="grid gap-4 lg:grid-cols-2">
         <Side label="A · baseline" run={a} />
         <Side label="B · candidate" run={b} />
       </div>
-      <Card title="Scores" description={comparison.sameCode ? "Same code version: differences come from the dataset, policy or faults." : "Change is B minus A, in percentage points."}>
+      <Card
+        title="Scores"
+        description={
+          comparison.sameCode
+            ? "Same code version: differences come from the dataset, policy or faults."
+            : "Change is B minus A, in percentage points."
+        }
+      >
         <Table>
           <caption className="sr-only">Aggregate score per dimension in A and B</caption>
           <thead>
@@ -37,9 +46,17 @@ export function CompareView({ comparison }: { comparison: EvalRunComparison }) {
               return (
                 <tr key={dimension}>
                   <Td>{DIMENSION_LABELS[dimension]}</Td>
-                  <Td className="text-right"><ScoreValue value={before} threshold={a.thresholds[dimension]} /></Td>
-                  <Td className="text-right"><ScoreValue value={after} threshold={b.thresholds[dimension]} /></Td>
-                  <Td className={`text-right tabular-nums ${delta < -1e-9 ? "font-medium text-red-700" : delta > 1e-9 ? "text-emerald-800" : "text-zinc-500"}`}>{formatScoreDelta(before, after) || "—"}</Td>
+                  <Td className="text-right">
+                    <ScoreValue value={before} threshold={a.thresholds[dimension]} />
+                  </Td>
+                  <Td className="text-right">
+                    <ScoreValue value={after} threshold={b.thresholds[dimension]} />
+                  </Td>
+                  <Td
+                    className={`text-right tabular-nums ${delta < -1e-9 ? "font-medium text-red-700" : delta > 1e-9 ? "text-emerald-800" : "text-zinc-500"}`}
+                  >
+                    {formatScoreDelta(before, after) || "—"}
+                  </Td>
                 </tr>
               );
             })}
@@ -48,7 +65,10 @@ export function CompareView({ comparison }: { comparison: EvalRunComparison }) {
       </Card>
       <section aria-labelledby="changed-trials">
         <h2 id="changed-trials" className="mb-2 text-sm font-semibold text-zinc-900">
-          Trials that changed <span className="font-normal text-zinc-500">({comparison.changed.length} changed, {comparison.unchanged} unchanged)</span>
+          Trials that changed{" "}
+          <span className="font-normal text-zinc-500">
+            ({comparison.changed.length} changed, {comparison.unchanged} unchanged)
+          </span>
         </h2>
         <CompareChanges changes={comparison.changed} />
       </section>
@@ -62,7 +82,10 @@ function Side({ label, run }: { label: string; run: EvalRunSummary }) {
       title={
         <>
           {label}:{" "}
-          <ConsoleLink href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 underline">
+          <ConsoleLink
+            href={`/evals/runs/${encodeURIComponent(run.id)}`}
+            className="font-mono text-xs text-blue-700 underline"
+          >
             {run.id}
           </ConsoleLink>
         </>

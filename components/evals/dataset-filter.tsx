@@ -3,7 +3,14 @@ import { ConsoleLink } from "@/components/shell/console-links";
 /** Pills that filter the eval runs by dataset (links, so the filter is in the URL and works without JS). */
 export function DatasetFilter({ names, active }: { names: string[]; active?: string }) {
   if (names.length < 2 && !active) return null;
-  const options = [{ label: "All datasets", href: "/evals", isActive: !active }, ...names.map((name) => ({ label: name, href: `/evals?dataset=${encodeURIComponent(name)}`, isActive: name === active }))];
+  const options = [
+    { label: "All datasets", href: "/evals", isActive: !active },
+    ...names.map((name) => ({
+      label: name,
+      href: `/evals?dataset=${encodeURIComponent(name)}`,
+      isActive: name === active,
+    })),
+  ];
   return (
     <nav aria-label="Filter by dataset" className="mb-4 flex flex-wrap gap-1.5">
       {options.map((option) => (
@@ -20,7 +27,15 @@ export function DatasetFilter({ names, active }: { names: string[]; active?: str
   );
 }
 
-export function EvalRunsPagination({ dataset, isFirstPage, nextCursor }: { dataset?: string; isFirstPage: boolean; nextCursor: string | null }) {
+export function EvalRunsPagination({
+  dataset,
+  isFirstPage,
+  nextCursor,
+}: {
+  dataset?: string;
+  isFirstPage: boolean;
+  nextCursor: string | null;
+}) {
   if (isFirstPage && !nextCursor) return null;
   const href = (cursor?: string) => {
     const params = new URLSearchParams();
@@ -32,8 +47,18 @@ export function EvalRunsPagination({ dataset, isFirstPage, nextCursor }: { datas
   const linkClass = "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500";
   return (
     <nav aria-label="Pagination" className="mt-4 flex justify-between">
-      {isFirstPage ? <span /> : <ConsoleLink href={href()} className={linkClass}>Newest</ConsoleLink>}
-      {nextCursor && <ConsoleLink href={href(nextCursor)} className={linkClass}>Older eval runs →</ConsoleLink>}
+      {isFirstPage ? (
+        <span />
+      ) : (
+        <ConsoleLink href={href()} className={linkClass}>
+          Newest
+        </ConsoleLink>
+      )}
+      {nextCursor && (
+        <ConsoleLink href={href(nextCursor)} className={linkClass}>
+          Older eval runs →
+        </ConsoleLink>
+      )}
     </nav>
   );
 }

@@ -21,7 +21,10 @@ export function DatasetsTable({ datasets }: { datasets: DatasetSummary[] }) {
         {datasets.map((dataset) => (
           <tr key={dataset.id} className="hover:bg-zinc-50">
             <Td>
-              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="font-medium text-blue-700 hover:underline">
+              <ConsoleLink
+                href={`/evals/datasets/${encodeURIComponent(dataset.name)}`}
+                className="font-medium text-blue-700 hover:underline"
+              >
                 {dataset.name}
               </ConsoleLink>
               {dataset.description && <div className="text-xs text-zinc-500">{dataset.description}</div>}
@@ -35,7 +38,10 @@ export function DatasetsTable({ datasets }: { datasets: DatasetSummary[] }) {
             <Td>
               {dataset.lastRun ? (
                 <span className="flex flex-wrap items-center gap-2">
-                  <ConsoleLink href={`/evals/runs/${encodeURIComponent(dataset.lastRun.id)}`} className="text-xs text-blue-700 hover:underline">
+                  <ConsoleLink
+                    href={`/evals/runs/${encodeURIComponent(dataset.lastRun.id)}`}
+                    className="text-xs text-blue-700 hover:underline"
+                  >
                     <Timestamp value={dataset.lastRun.startedAt} />
                   </ConsoleLink>
                   <EvalStatusBadge status={dataset.lastRun.status} />

@@ -11,7 +11,8 @@ export function NoEvalRuns({ datasetName }: { datasetName?: string }) {
   return (
     <EmptyState title={datasetName ? `No eval runs of ${datasetName} yet` : "No eval runs yet"}>
       <p>
-        Run the journey evals from the project folder: <EvalCommand />. Each eval run, its scores and every trial&apos;s trace appear here.
+        Run the journey evals from the project folder: <EvalCommand />. Each eval run, its scores and every trial&apos;s
+        trace appear here.
       </p>
     </EmptyState>
   );

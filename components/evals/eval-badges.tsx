@@ -19,9 +19,13 @@ export function PassBadge({ passed }: { passed: boolean }) {
 /** A score, coloured by its threshold when it has one; the verdict is in text too (not colour alone). */
 export function ScoreValue({ value, threshold }: { value: number | null | undefined; threshold?: number | null }) {
   const verdict = judgeScore(value, threshold);
-  const tone = verdict === "fail" ? "font-semibold text-red-700" : verdict === "pass" ? "text-emerald-800" : "text-zinc-700";
+  const tone =
+    verdict === "fail" ? "font-semibold text-red-700" : verdict === "pass" ? "text-emerald-800" : "text-zinc-700";
   return (
-    <span className={`whitespace-nowrap tabular-nums ${tone}`} title={threshold !== undefined && threshold !== null ? `threshold ${formatScore(threshold)}` : undefined}>
+    <span
+      className={`whitespace-nowrap tabular-nums ${tone}`}
+      title={threshold !== undefined && threshold !== null ? `threshold ${formatScore(threshold)}` : undefined}
+    >
       {formatScore(value)}
       {verdict === "fail" && <span className="sr-only"> (below its threshold of {formatScore(threshold)})</span>}
       {verdict === "fail" && <span aria-hidden> ▼</span>}

@@ -3,8 +3,15 @@ import { formatCount, formatMs, formatUsd } from "./format";
 import { TimeSplit } from "./time-split";
 
 /** The eval run's totals: trials, tokens, cost, and where the time went. */
-export function EvalFigures({ figures, durationMs }: { figures: Partial<Figures> | undefined; durationMs: number | null }) {
-  if (!figures) return <p className="text-sm text-zinc-500">No figures yet: they are computed when the eval run finishes.</p>;
+export function EvalFigures({
+  figures,
+  durationMs,
+}: {
+  figures: Partial<Figures> | undefined;
+  durationMs: number | null;
+}) {
+  if (!figures)
+    return <p className="text-sm text-zinc-500">No figures yet: they are computed when the eval run finishes.</p>;
   const items: Array<[string, string]> = [
     ["Trials passed", `${formatCount(figures.passed)} of ${formatCount(figures.trials)}`],
     ["Cases", formatCount(figures.cases)],

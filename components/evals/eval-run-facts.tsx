@@ -13,19 +13,38 @@ export function EvalRunFacts({ run }: { run: EvalRunSummary }) {
         <EvalStatusBadge status={run.status} />
         <span>
           dataset{" "}
-          <ConsoleLink href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 underline">
+          <ConsoleLink
+            href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`}
+            className="text-blue-700 underline"
+          >
             {run.datasetName}
           </ConsoleLink>{" "}
           @ <code className="font-mono text-xs">{run.datasetVersion}</code>
         </span>
-        <span>· code <code className="font-mono text-xs" title={run.codeVersion}>{shortCode(run.codeVersion)}</code></span>
+        <span>
+          · code{" "}
+          <code className="font-mono text-xs" title={run.codeVersion}>
+            {shortCode(run.codeVersion)}
+          </code>
+        </span>
         <span>· policy {run.policy}</span>
-        <span>· faults <code className="font-mono text-xs">{run.faults}</code></span>
-        {run.caseFilter && <span>· cases <code className="font-mono text-xs">{run.caseFilter}</code></span>}
+        <span>
+          · faults <code className="font-mono text-xs">{run.faults}</code>
+        </span>
+        {run.caseFilter && (
+          <span>
+            · cases <code className="font-mono text-xs">{run.caseFilter}</code>
+          </span>
+        )}
       </p>
       <p>
         started <Timestamp value={run.startedAt} />
-        {run.finishedAt && <> · finished <Timestamp value={run.finishedAt} /> ({formatMs(run.durationMs)})</>}
+        {run.finishedAt && (
+          <>
+            {" "}
+            · finished <Timestamp value={run.finishedAt} /> ({formatMs(run.durationMs)})
+          </>
+        )}
         {agents.length > 0 && <> · agents {agents.map(([slug, version]) => `${slug}@${version}`).join(", ")}</>}
       </p>
     </div>

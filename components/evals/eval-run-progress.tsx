@@ -8,7 +8,10 @@ import type { EvalRunProgress as Progress } from "@/lib/queries/evals";
 import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
 
 async function fetchProgress(id: string): Promise<Progress> {
-  const response = await fetch(`/api/console/evals/runs/${encodeURIComponent(id)}`, { cache: "no-store", headers: consoleHeaders() });
+  const response = await fetch(`/api/console/evals/runs/${encodeURIComponent(id)}`, {
+    cache: "no-store",
+    headers: consoleHeaders(),
+  });
   if (!response.ok) throw new Error(`progress ${response.status}`);
   return (await response.json()) as Progress;
 }
@@ -39,7 +42,8 @@ export function EvalRunProgress({ id, initial }: { id: string; initial: Progress
     <div className="mb-4">
       <Alert tone="info" title="This eval run is still running">
         <p aria-live="polite">
-          {data.resultCount} trial{data.resultCount === 1 ? "" : "s"} done so far, {data.passedCount} passed. The page updates as trials finish.
+          {data.resultCount} trial{data.resultCount === 1 ? "" : "s"} done so far, {data.passedCount} passed. The page
+          updates as trials finish.
           {isError && " (Progress could not be refreshed; retrying.)"}
         </p>
       </Alert>

@@ -20,7 +20,9 @@ const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
 export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
   return (
     <Table>
-      <caption className="sr-only">Eval runs, newest first, with each dimension&apos;s score (▼ marks a score below its threshold)</caption>
+      <caption className="sr-only">
+        Eval runs, newest first, with each dimension&apos;s score (▼ marks a score below its threshold)
+      </caption>
       <thead>
         <tr>
           <Th>Eval run</Th>
@@ -29,7 +31,9 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
           <Th>Status</Th>
           {DIMENSIONS.map((d) => (
             <Th key={d} className="text-right">
-              <abbr title={DIMENSION_LABELS[d]} className="no-underline">{SHORT[d]}</abbr>
+              <abbr title={DIMENSION_LABELS[d]} className="no-underline">
+                {SHORT[d]}
+              </abbr>
             </Th>
           ))}
           <Th className="text-right">Trials passed</Th>
@@ -39,7 +43,10 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
         {runs.map((run) => (
           <tr key={run.id} className="hover:bg-zinc-50">
             <Td>
-              <ConsoleLink href={`/evals/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline">
+              <ConsoleLink
+                href={`/evals/runs/${encodeURIComponent(run.id)}`}
+                className="font-mono text-xs text-blue-700 hover:underline"
+              >
                 {run.id}
               </ConsoleLink>
               <div className="text-xs text-zinc-500">
@@ -47,16 +54,29 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
               </div>
             </Td>
             <Td>
-              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`} className="text-blue-700 hover:underline">
+              <ConsoleLink
+                href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`}
+                className="text-blue-700 hover:underline"
+              >
                 {run.datasetName}
               </ConsoleLink>
-              <div className="font-mono text-xs text-zinc-500" title="dataset version">{run.datasetVersion.slice(0, 8)}</div>
+              <div className="font-mono text-xs text-zinc-500" title="dataset version">
+                {run.datasetVersion.slice(0, 8)}
+              </div>
             </Td>
             <Td className="text-xs">
-              <span className="font-mono" title={`code version ${run.codeVersion}`}>{shortCode(run.codeVersion)}</span> · {run.policy}
+              <span className="font-mono" title={`code version ${run.codeVersion}`}>
+                {shortCode(run.codeVersion)}
+              </span>{" "}
+              · {run.policy}
               <div className="text-zinc-600">
                 faults <span className="font-mono">{run.faults}</span>
-                {run.caseFilter && <span title={run.caseFilter}> · {run.caseFilter.split(",").length} case{run.caseFilter.split(",").length === 1 ? "" : "s"}</span>}
+                {run.caseFilter && (
+                  <span title={run.caseFilter}>
+                    {" "}
+                    · {run.caseFilter.split(",").length} case{run.caseFilter.split(",").length === 1 ? "" : "s"}
+                  </span>
+                )}
               </div>
             </Td>
             <Td>
@@ -81,10 +101,18 @@ export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
 }
 
 /** Which dimensions an eval run fell short on (the harness's own failure lines when scores are missing). */
-export function ThresholdVerdict({ run }: { run: Pick<EvalRunSummary, "status" | "failures" | "scores" | "thresholds"> }) {
+export function ThresholdVerdict({
+  run,
+}: {
+  run: Pick<EvalRunSummary, "status" | "failures" | "scores" | "thresholds">;
+}) {
   if (run.status === "RUNNING") return <span className="text-zinc-600">running…</span>;
   if (run.status === "ERROR") return <span className="text-orange-800">did not finish</span>;
   const below = DIMENSIONS.filter((d) => judgeScore(run.scores[d], run.thresholds[d]) === "fail");
   if (below.length === 0 && run.failures.length === 0) return <span className="text-emerald-800">thresholds met</span>;
-  return <span className="text-red-700">below: {below.length > 0 ? below.map((d) => DIMENSION_LABELS[d]).join(", ") : run.failures.join("; ")}</span>;
+  return (
+    <span className="text-red-700">
+      below: {below.length > 0 ? below.map((d) => DIMENSION_LABELS[d]).join(", ") : run.failures.join("; ")}
+    </span>
+  );
 }

@@ -20,7 +20,9 @@ export function EvalsTabs({ active }: { active: EvalsTab }) {
             href={tab.href}
             aria-current={isActive ? "page" : undefined}
             className={`-mb-px border-b-2 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 ${
-              isActive ? "border-blue-700 font-medium text-zinc-900" : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900"
+              isActive
+                ? "border-blue-700 font-medium text-zinc-900"
+                : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900"
             }`}
           >
             {tab.label}

@@ -23,7 +23,8 @@ export function formatScore(value: number | null | undefined): string {
 
 /** The change between two scores in percentage points, signed ("+5 pt", "−2.5 pt", "±0 pt"). */
 export function formatScoreDelta(before: number | null | undefined, after: number | null | undefined): string {
-  if (before === null || before === undefined || after === null || after === undefined) return before === after ? "" : "n/a";
+  if (before === null || before === undefined || after === null || after === undefined)
+    return before === after ? "" : "n/a";
   const points = Math.round((after - before) * 1000) / 10;
   if (points === 0) return "±0 pt";
   return `${points > 0 ? "+" : "−"}${Math.abs(points)} pt`;
@@ -99,7 +100,8 @@ export function summarizeExpectations(expect: Expectations): string[] {
   if (expect.tools.must.length > 0) lines.push(`uses ${expect.tools.must.join(", ")}`);
   if (expect.tools.mustNot.length > 0) lines.push(`never uses ${expect.tools.mustNot.join(", ")}`);
   if (expect.approvals.length > 0) lines.push(`approval for ${expect.approvals.join(", ")}`);
-  if (expect.never.length > 0) lines.push(`forbids ${expect.never.map((e) => (e.action ? `${e.system}.${e.action}` : e.system)).join(", ")}`);
+  if (expect.never.length > 0)
+    lines.push(`forbids ${expect.never.map((e) => (e.action ? `${e.system}.${e.action}` : e.system)).join(", ")}`);
   const budgets = Object.entries(expect.budgets).filter(([, v]) => v !== undefined);
   if (budgets.length > 0) lines.push(`budgets: ${budgets.map(([k]) => k).join(", ")}`);
   return lines;

@@ -6,7 +6,8 @@ import type { LedgerRow } from "@/lib/evals/types";
 
 /** What the sandbox systems recorded during the trial: the effects that really happened, once each (or not). */
 export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
-  if (rows.length === 0) return <EmptyState title="No effects">The sandbox systems recorded nothing for this trial.</EmptyState>;
+  if (rows.length === 0)
+    return <EmptyState title="No effects">The sandbox systems recorded nothing for this trial.</EmptyState>;
   return (
     <Table>
       <caption className="sr-only">Ledger of the sandbox systems during the trial</caption>

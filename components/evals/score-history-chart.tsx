@@ -10,7 +10,11 @@ import { ScoreHistoryTable } from "./score-history-table";
 type ScoreHistoryChartProps = { points: ScorePoint[]; thresholds: Partial<Record<Dimension, number>> };
 
 export function ScoreHistoryChart({ points, thresholds }: ScoreHistoryChartProps) {
-  const runs: ChartInput[] = points.map((p, i) => ({ evalRunId: p.evalRunId, label: `#${i + 1} ${p.startedAt.toISOString().slice(0, 16).replace("T", " ")} · ${p.codeVersion}`, scores: p.scores }));
+  const runs: ChartInput[] = points.map((p, i) => ({
+    evalRunId: p.evalRunId,
+    label: `#${i + 1} ${p.startedAt.toISOString().slice(0, 16).replace("T", " ")} · ${p.codeVersion}`,
+    scores: p.scores,
+  }));
   return (
     <div>
       <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
@@ -28,7 +32,15 @@ export function ScoreHistoryChart({ points, thresholds }: ScoreHistoryChartProps
   );
 }
 
-function DimensionChart({ runs, dimension, threshold }: { runs: ChartInput[]; dimension: Dimension; threshold: number | undefined }) {
+function DimensionChart({
+  runs,
+  dimension,
+  threshold,
+}: {
+  runs: ChartInput[];
+  dimension: Dimension;
+  threshold: number | undefined;
+}) {
   const series = buildScoreSeries(runs, dimension, threshold);
   const box = DEFAULT_BOX;
   const label = DIMENSION_LABELS[dimension];
@@ -46,24 +58,55 @@ function DimensionChart({ runs, dimension, threshold }: { runs: ChartInput[]; di
         <span className="font-medium text-zinc-800">{label}</span>
         <span className="tabular-nums text-zinc-600">latest {formatScore(series.latest)}</span>
       </figcaption>
-      <svg viewBox={`0 0 ${box.width} ${box.height}`} role="img" aria-labelledby={titleId} aria-describedby={descId} className="mt-1 h-auto w-full">
+      <svg
+        viewBox={`0 0 ${box.width} ${box.height}`}
+        role="img"
+        aria-labelledby={titleId}
+        aria-describedby={descId}
+        className="mt-1 h-auto w-full"
+      >
         <title id={titleId}>{`${label} score over eval runs`}</title>
         <desc id={descId}>{description}</desc>
         {series.yTicks.map((tick) => (
           <g key={tick.value}>
-            <line x1={box.left} x2={box.width - box.right} y1={tick.y} y2={tick.y} className="stroke-zinc-200" strokeWidth={1} />
+            <line
+              x1={box.left}
+              x2={box.width - box.right}
+              y1={tick.y}
+              y2={tick.y}
+              className="stroke-zinc-200"
+              strokeWidth={1}
+            />
             <text x={box.left - 4} y={tick.y + 3} textAnchor="end" className="fill-zinc-600 text-[9px]">
               {tick.value * 100}%
             </text>
           </g>
         ))}
         {series.thresholdY !== null && (
-          <line x1={box.left} x2={box.width - box.right} y1={series.thresholdY} y2={series.thresholdY} className="stroke-amber-600" strokeWidth={1} strokeDasharray="4 3" />
+          <line
+            x1={box.left}
+            x2={box.width - box.right}
+            y1={series.thresholdY}
+            y2={series.thresholdY}
+            className="stroke-amber-600"
+            strokeWidth={1}
+            strokeDasharray="4 3"
+          />
         )}
         <path d={series.path} fill="none" className="stroke-blue-700" strokeWidth={1.75} strokeLinejoin="round" />
         {series.points.map((point) =>
           point.y === null ? null : (
-            <circle key={point.evalRunId} cx={point.x} cy={point.y} r={3} className={threshold !== undefined && point.value !== null && point.value + 1e-9 < threshold ? "fill-red-600" : "fill-blue-700"}>
+            <circle
+              key={point.evalRunId}
+              cx={point.x}
+              cy={point.y}
+              r={3}
+              className={
+                threshold !== undefined && point.value !== null && point.value + 1e-9 < threshold
+                  ? "fill-red-600"
+                  : "fill-blue-700"
+              }
+            >
               <title>{`${point.label}: ${formatScore(point.value)}`}</title>
             </circle>
           ),

@@ -17,7 +17,9 @@ export function ScoreHistoryTable({ points }: { points: ScorePoint[] }) {
             <Th>Started</Th>
             <Th>Code</Th>
             {DIMENSIONS.map((d) => (
-              <Th key={d} className="text-right">{DIMENSION_LABELS[d]}</Th>
+              <Th key={d} className="text-right">
+                {DIMENSION_LABELS[d]}
+              </Th>
             ))}
           </tr>
         </thead>
@@ -25,7 +27,10 @@ export function ScoreHistoryTable({ points }: { points: ScorePoint[] }) {
           {points.map((point) => (
             <tr key={point.evalRunId}>
               <Td>
-                <ConsoleLink href={`/evals/runs/${encodeURIComponent(point.evalRunId)}`} className="font-mono text-xs text-blue-700 hover:underline">
+                <ConsoleLink
+                  href={`/evals/runs/${encodeURIComponent(point.evalRunId)}`}
+                  className="font-mono text-xs text-blue-700 hover:underline"
+                >
                   {point.evalRunId}
                 </ConsoleLink>
               </Td>
@@ -34,7 +39,9 @@ export function ScoreHistoryTable({ points }: { points: ScorePoint[] }) {
               </Td>
               <Td className="font-mono text-xs">{point.codeVersion}</Td>
               {DIMENSIONS.map((d) => (
-                <Td key={d} className="text-right tabular-nums">{formatScore(point.scores[d])}</Td>
+                <Td key={d} className="text-right tabular-nums">
+                  {formatScore(point.scores[d])}
+                </Td>
               ))}
             </tr>
           ))}

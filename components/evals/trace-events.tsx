@@ -20,7 +20,12 @@ const CATEGORY_DOT: Record<string, string> = {
 };
 
 export function TraceEvents({ events }: { events: TraceEventSummary[] }) {
-  if (events.length === 0) return <EmptyState title="No trace events were kept for this trial">The run may not have started (see the trial&apos;s error).</EmptyState>;
+  if (events.length === 0)
+    return (
+      <EmptyState title="No trace events were kept for this trial">
+        The run may not have started (see the trial&apos;s error).
+      </EmptyState>
+    );
   const start = events[0].at;
   return (
     <ol aria-label="Trace events" className="relative ml-2 border-l border-zinc-200">
@@ -28,12 +33,19 @@ export function TraceEvents({ events }: { events: TraceEventSummary[] }) {
         const isBad = /error|refused|unknown_outcome|failed|mismatch|stale|expired|rejected/.test(event.type);
         return (
           <li key={event.seq} id={`event-${event.seq}`} className="relative pb-3 pl-5">
-            <span aria-hidden className={`absolute top-1.5 -left-[5px] size-2.5 rounded-full ring-2 ring-white ${CATEGORY_DOT[eventCategory(event.type)] ?? "bg-zinc-400"}`} />
+            <span
+              aria-hidden
+              className={`absolute top-1.5 -left-[5px] size-2.5 rounded-full ring-2 ring-white ${CATEGORY_DOT[eventCategory(event.type)] ?? "bg-zinc-400"}`}
+            />
             <div className="flex flex-wrap items-baseline gap-x-3 text-xs">
               <span className="font-mono text-zinc-500 tabular-nums">#{event.seq}</span>
-              <span className={`font-mono text-sm ${isBad ? "font-semibold text-red-800" : "text-zinc-900"}`}>{event.type}</span>
+              <span className={`font-mono text-sm ${isBad ? "font-semibold text-red-800" : "text-zinc-900"}`}>
+                {event.type}
+              </span>
               <span className="text-zinc-600">step {event.step}</span>
-              <span className="tabular-nums text-zinc-600" title="since the run's first event">{formatOffset(event.at, start)}</span>
+              <span className="tabular-nums text-zinc-600" title="since the run's first event">
+                {formatOffset(event.at, start)}
+              </span>
               <Timestamp value={event.at} className="text-zinc-500" />
             </div>
             {Object.keys(event.data ?? {}).length > 0 && (

@@ -20,8 +20,12 @@ export function TrialChecks({ checks }: { checks: CheckResult[] }) {
       <tbody>
         {ordered.map((check, i) => (
           <tr key={i} className={check.ok ? undefined : "bg-red-50/60"}>
-            <Td className={check.ok ? "text-emerald-800" : "font-semibold text-red-700"}>{check.ok ? "✓ ok" : "✗ failed"}</Td>
-            <Td className="text-xs whitespace-nowrap">{DIMENSION_LABELS[check.dimension as Dimension] ?? check.dimension}</Td>
+            <Td className={check.ok ? "text-emerald-800" : "font-semibold text-red-700"}>
+              {check.ok ? "✓ ok" : "✗ failed"}
+            </Td>
+            <Td className="text-xs whitespace-nowrap">
+              {DIMENSION_LABELS[check.dimension as Dimension] ?? check.dimension}
+            </Td>
             <Td className="text-xs">{check.name}</Td>
             <Td className="text-xs text-zinc-700">{check.detail ?? ""}</Td>
           </tr>

@@ -6,7 +6,15 @@ import { PassBadge, ScoreValue } from "./eval-badges";
 import { DIMENSION_LABELS, formatCount, formatMs, formatUsd, judgeScore } from "./format";
 
 /** One row per trial (case × fault): outcome, scores, what failed and why, cost and time. */
-export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: string; results: EvalResultDetail[]; thresholds: Partial<Record<Dimension, number>> }) {
+export function TrialsTable({
+  evalRunId,
+  results,
+  thresholds,
+}: {
+  evalRunId: string;
+  results: EvalResultDetail[];
+  thresholds: Partial<Record<Dimension, number>>;
+}) {
   return (
     <Table>
       <caption className="sr-only">Trials of this eval run: each case under each fault</caption>
@@ -37,7 +45,11 @@ export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: str
               <Td className="font-mono text-xs">{result.fault}</Td>
               <Td>
                 <PassBadge passed={result.passed} />
-                {result.runStatus && <div className="mt-0.5 text-xs text-zinc-600">run {result.runStatus.toLowerCase().replaceAll("_", " ")}</div>}
+                {result.runStatus && (
+                  <div className="mt-0.5 text-xs text-zinc-600">
+                    run {result.runStatus.toLowerCase().replaceAll("_", " ")}
+                  </div>
+                )}
               </Td>
               <Td className="text-xs">
                 <TrialScores scores={result.scores} thresholds={thresholds} />
@@ -67,7 +79,11 @@ export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: str
                 <div className="text-zinc-500">{formatMs(result.machineMs)}</div>
               </Td>
               <Td>
-                <ConsoleLink href={href} className="text-xs whitespace-nowrap text-blue-700 hover:underline" aria-label={`Trace of ${result.caseId} under ${result.fault}`}>
+                <ConsoleLink
+                  href={href}
+                  className="text-xs whitespace-nowrap text-blue-700 hover:underline"
+                  aria-label={`Trace of ${result.caseId} under ${result.fault}`}
+                >
                   Trace →
                 </ConsoleLink>
               </Td>
@@ -80,7 +96,13 @@ export function TrialsTable({ evalRunId, results, thresholds }: { evalRunId: str
 }
 
 /** Only the scores under their threshold, so a long table stays readable; the trial page has them all. */
-function TrialScores({ scores, thresholds }: { scores: EvalResultDetail["scores"]; thresholds: Partial<Record<Dimension, number>> }) {
+function TrialScores({
+  scores,
+  thresholds,
+}: {
+  scores: EvalResultDetail["scores"];
+  thresholds: Partial<Record<Dimension, number>>;
+}) {
   const below = DIMENSIONS.filter((d) => judgeScore(scores[d], thresholds[d]) === "fail");
   if (below.length === 0) return <span className="text-emerald-800">all at or above threshold</span>;
   return (

@@ -2,7 +2,13 @@ import { compactJson } from "@/components/ui/json-view";
 import type { DiffEntry } from "@/lib/inbox/diff";
 
 /** An edit against the proposal: one line per changed argument, before struck through, after in green. */
-export function ArgsDiff({ entries, label = "Changes against the proposal" }: { entries: DiffEntry[]; label?: string }) {
+export function ArgsDiff({
+  entries,
+  label = "Changes against the proposal",
+}: {
+  entries: DiffEntry[];
+  label?: string;
+}) {
   if (entries.length === 0) {
     return <p className="text-sm text-zinc-600">No changes yet: the arguments are the proposal&apos;s.</p>;
   }

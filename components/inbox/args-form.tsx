@@ -6,7 +6,12 @@ import type { FormField } from "@/lib/inbox/schema-form";
 // The edit form's inputs, generated from the tool's schema: one control per field, nested objects
 // as fieldsets, JSON text for what has no plain input. Constraints show as hints.
 
-type ArgsFormFieldsProps = { fields: FormField[]; values: FormValues; errors: FieldErrors; onChange: (path: string, value: string | boolean) => void };
+type ArgsFormFieldsProps = {
+  fields: FormField[];
+  values: FormValues;
+  errors: FieldErrors;
+  onChange: (path: string, value: string | boolean) => void;
+};
 
 export const fieldId = (path: string) => `arg-${path.replaceAll(".", "-")}`;
 
@@ -14,7 +19,8 @@ function hintFor(field: FormField): string | undefined {
   const parts: string[] = [];
   if (field.description) parts.push(field.description);
   if (field.kind === "string") {
-    if (field.minLength !== undefined && field.minLength === field.maxLength) parts.push(`exactly ${field.minLength} characters`);
+    if (field.minLength !== undefined && field.minLength === field.maxLength)
+      parts.push(`exactly ${field.minLength} characters`);
     else {
       if (field.minLength !== undefined && field.minLength > 1) parts.push(`at least ${field.minLength} characters`);
       if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
@@ -66,7 +72,14 @@ function ArgField({ field, values, errors, onChange }: { field: FormField } & Om
     return (
       <div>
         <label htmlFor={id} className="flex items-center gap-2 text-sm font-medium text-zinc-800">
-          <input id={id} type="checkbox" disabled={field.isReadOnly} checked={values[field.path] === true} onChange={(e) => onChange(field.path, e.target.checked)} className="size-4 focus-visible:outline-2 focus-visible:outline-blue-600" />
+          <input
+            id={id}
+            type="checkbox"
+            disabled={field.isReadOnly}
+            checked={values[field.path] === true}
+            onChange={(e) => onChange(field.path, e.target.checked)}
+            className="size-4 focus-visible:outline-2 focus-visible:outline-blue-600"
+          />
           {label}
         </label>
       </div>
@@ -77,7 +90,14 @@ function ArgField({ field, values, errors, onChange }: { field: FormField } & Om
   return (
     <Field id={id} label={label} hint={hint} error={error}>
       {field.kind === "enum" ? (
-        <Select id={id} value={value} error={error} disabled={field.isReadOnly} onChange={(e) => onChange(field.path, e.target.value)} {...aria}>
+        <Select
+          id={id}
+          value={value}
+          error={error}
+          disabled={field.isReadOnly}
+          onChange={(e) => onChange(field.path, e.target.value)}
+          {...aria}
+        >
           {!field.isRequired && <option value="">—</option>}
           {field.options.map((option) => (
             <option key={String(option)} value={String(option)}>
@@ -86,7 +106,17 @@ function ArgField({ field, values, errors, onChange }: { field: FormField } & Om
           ))}
         </Select>
       ) : field.kind === "json" ? (
-        <Textarea id={id} rows={4} spellCheck={false} readOnly={field.isReadOnly} value={value} error={error} onChange={(e) => onChange(field.path, e.target.value)} className="font-mono text-xs" {...aria} />
+        <Textarea
+          id={id}
+          rows={4}
+          spellCheck={false}
+          readOnly={field.isReadOnly}
+          value={value}
+          error={error}
+          onChange={(e) => onChange(field.path, e.target.value)}
+          className="font-mono text-xs"
+          {...aria}
+        />
       ) : (
         <Input
           id={id}

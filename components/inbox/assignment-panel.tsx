@@ -9,7 +9,13 @@ import { assignPacketAction } from "@/lib/actions/packets";
 import { describeDecisionError } from "@/lib/inbox/decision-errors";
 import { queryKeys } from "@/lib/query-keys";
 
-type AssignmentPanelProps = { packetId: string; assignee: string | null; queue: string; me: string; deciders: Array<{ email: string; name: string | null }> };
+type AssignmentPanelProps = {
+  packetId: string;
+  assignee: string | null;
+  queue: string;
+  me: string;
+  deciders: Array<{ email: string; name: string | null }>;
+};
 
 /** Claim the packet, hand it to another person who may decide, or give it back to the queue. */
 export function AssignmentPanel({ packetId, assignee, queue, me, deciders }: AssignmentPanelProps) {
@@ -24,11 +30,19 @@ export function AssignmentPanel({ packetId, assignee, queue, me, deciders }: Ass
       const result = await assignPacketAction({ packetId, assignee: to });
       void queryClient.invalidateQueries({ queryKey: queryKeys.packets.all });
       if (result.ok) {
-        setMessage({ tone: "ok", text: result.data.assignee ? `Assigned to ${result.data.assignee === me ? "you" : result.data.assignee}.` : "Unassigned: back in the queue." });
+        setMessage({
+          tone: "ok",
+          text: result.data.assignee
+            ? `Assigned to ${result.data.assignee === me ? "you" : result.data.assignee}.`
+            : "Unassigned: back in the queue.",
+        });
         router.refresh();
       } else {
         const problem = describeDecisionError(result.code, result.message);
-        setMessage({ tone: "error", text: problem.kind === "race" ? `${problem.title} ${result.message}` : result.message });
+        setMessage({
+          tone: "error",
+          text: problem.kind === "race" ? `${problem.title} ${result.message}` : result.message,
+        });
       }
     });
   }
@@ -69,11 +83,13 @@ export function AssignmentPanel({ packetId, assignee, queue, me, deciders }: Ass
           </label>
           <Select id="assign-to" value={target} onChange={(e) => setTarget(e.target.value)}>
             <option value="">Choose a reviewer…</option>
-            {deciders.filter((d) => d.email !== assignee).map((d) => (
-              <option key={d.email} value={d.email}>
-                {d.name ? `${d.name} (${d.email})` : d.email}
-              </option>
-            ))}
+            {deciders
+              .filter((d) => d.email !== assignee)
+              .map((d) => (
+                <option key={d.email} value={d.email}>
+                  {d.name ? `${d.name} (${d.email})` : d.email}
+                </option>
+              ))}
           </Select>
         </div>
         <Button type="submit" size="sm" isBusy={isPending} disabled={!target}>
@@ -81,7 +97,10 @@ export function AssignmentPanel({ packetId, assignee, queue, me, deciders }: Ass
         </Button>
       </form>
       {message && (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`mt-2 text-sm ${message.tone === "error" ? "text-red-800" : "text-emerald-800"}`}>
+        <p
+          role={message.tone === "error" ? "alert" : "status"}
+          className={`mt-2 text-sm ${message.tone === "error" ? "text-red-800" : "text-emerald-800"}`}
+        >
           {message.text}
         </p>
       )}

@@ -26,11 +26,14 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
   const isUniform = canDecideTogether(selected);
 
   function send() {
-    if (mode === "reject" && reason.trim() === "") return setReasonError("Say why you reject them: each agent receives the reason.");
+    if (mode === "reject" && reason.trim() === "")
+      return setReasonError("Say why you reject them: each agent receives the reason.");
     const items = new Map(selected.map((item) => [item.id, item]));
     const packets = selected.map((item) => ({ packetId: item.id, digest: item.digest }));
     startTransition(async () => {
-      const result = await decidePacketsTogetherAction(mode === "reject" ? { decision: "reject", packets, reason: reason.trim() } : { decision: "approve", packets });
+      const result = await decidePacketsTogetherAction(
+        mode === "reject" ? { decision: "reject", packets, reason: reason.trim() } : { decision: "approve", packets },
+      );
       void queryClient.invalidateQueries({ queryKey: queryKeys.packets.all });
       setMode(null);
       setReason("");
@@ -44,31 +47,54 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
   return (
     <>
       {selected.length > 0 && (
-        <div role="region" aria-label="Bulk decision" className="sticky top-0 z-10 mb-3 flex flex-wrap items-center gap-2 rounded-lg border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950">
+        <div
+          role="region"
+          aria-label="Bulk decision"
+          className="sticky top-0 z-10 mb-3 flex flex-wrap items-center gap-2 rounded-lg border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-950"
+        >
           <span>{selected.length} selected</span>
           {isUniform ? (
             <>
-              <Button size="sm" variant="primary" onClick={() => setMode("approve")}>Approve {selected.length} selected</Button>
-              <Button size="sm" variant="danger" onClick={() => setMode("reject")}>Reject {selected.length} selected</Button>
+              <Button size="sm" variant="primary" onClick={() => setMode("approve")}>
+                Approve {selected.length} selected
+              </Button>
+              <Button size="sm" variant="danger" onClick={() => setMode("reject")}>
+                Reject {selected.length} selected
+              </Button>
             </>
           ) : (
-            <span className="text-blue-950">Bulk decisions take packets of one tool only: select packets of the same tool.</span>
+            <span className="text-blue-950">
+              Bulk decisions take packets of one tool only: select packets of the same tool.
+            </span>
           )}
-          <Button size="sm" variant="ghost" onClick={onClear}>Clear selection</Button>
+          <Button size="sm" variant="ghost" onClick={onClear}>
+            Clear selection
+          </Button>
         </div>
       )}
-      {error && <p role="alert" className="mb-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">{error}</p>}
+      {error && (
+        <p role="alert" className="mb-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+          {error}
+        </p>
+      )}
       {results && (
-        <section aria-label="Bulk decision results" className="mb-3 rounded-lg border border-zinc-200 bg-white p-3 text-sm">
+        <section
+          aria-label="Bulk decision results"
+          className="mb-3 rounded-lg border border-zinc-200 bg-white p-3 text-sm"
+        >
           <div className="mb-1 flex items-center justify-between">
             <h2 className="font-medium text-zinc-900">Results</h2>
-            <Button size="sm" variant="ghost" onClick={() => setResults(null)}>Dismiss</Button>
+            <Button size="sm" variant="ghost" onClick={() => setResults(null)}>
+              Dismiss
+            </Button>
           </div>
           <ul className="space-y-1">
             {results.results.map((r) => (
               <li key={r.packetId} className={r.ok ? "text-emerald-800" : "text-red-800"}>
                 <span className="font-mono text-xs">{r.packetId}</span> — {results.items.get(r.packetId)?.impact}:{" "}
-                {r.ok ? statusLabel(r.status).toLowerCase() : `${describeDecisionError(r.code, r.message).title} ${r.message}`}
+                {r.ok
+                  ? statusLabel(r.status).toLowerCase()
+                  : `${describeDecisionError(r.code, r.message).title} ${r.message}`}
               </li>
             ))}
           </ul>
@@ -80,7 +106,10 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
         confirmLabel={mode === "reject" ? `Reject all ${selected.length}` : `Approve all ${selected.length}`}
         confirmVariant={mode === "reject" ? "danger" : "primary"}
         isBusy={isPending}
-        onCancel={() => { setMode(null); setReasonError(null); }}
+        onCancel={() => {
+          setMode(null);
+          setReasonError(null);
+        }}
         onConfirm={send}
       >
         <p>Each packet is decided on its own, bound to exactly this action:</p>
@@ -88,13 +117,26 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
           {selected.map((item) => (
             <li key={item.id}>
               <span className="text-zinc-900">{item.impact}</span>
-              <span className="block font-mono text-xs text-zinc-600">{item.id} · {compactJson(item.args, 100)}</span>
+              <span className="block font-mono text-xs text-zinc-600">
+                {item.id} · {compactJson(item.args, 100)}
+              </span>
             </li>
           ))}
         </ol>
         {mode === "reject" && (
           <Field id="bulk-reason" label="Reason (each agent receives it)" error={reasonError} className="mt-3">
-            <Textarea id="bulk-reason" data-autofocus rows={2} value={reason} error={reasonError} onChange={(e) => { setReason(e.target.value); setReasonError(null); }} {...describedBy("bulk-reason", reasonError)} />
+            <Textarea
+              id="bulk-reason"
+              data-autofocus
+              rows={2}
+              value={reason}
+              error={reasonError}
+              onChange={(e) => {
+                setReason(e.target.value);
+                setReasonError(null);
+              }}
+              {...describedBy("bulk-reason", reasonError)}
+            />
           </Field>
         )}
       </ConfirmDialog>

@@ -4,10 +4,26 @@ import { diffArgs } from "@/lib/inbox/diff";
 import type { DecidePacketInput } from "@/lib/runtime/decide-packet";
 import { ArgsDiff } from "./args-diff";
 
-type DecisionConfirmProps = { input: DecidePacketInput | null; impact: string; impactReason: string; proposedArgs: unknown; isBusy: boolean; onConfirm: () => void; onCancel: () => void };
+type DecisionConfirmProps = {
+  input: DecidePacketInput | null;
+  impact: string;
+  impactReason: string;
+  proposedArgs: unknown;
+  isBusy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+};
 
 /** The confirmation of a high-impact approval: what will happen, why it counts as high impact, and an edit's changes. */
-export function DecisionConfirm({ input, impact, impactReason, proposedArgs, isBusy, onConfirm, onCancel }: DecisionConfirmProps) {
+export function DecisionConfirm({
+  input,
+  impact,
+  impactReason,
+  proposedArgs,
+  isBusy,
+  onConfirm,
+  onCancel,
+}: DecisionConfirmProps) {
   const isEdit = input?.decision === "edit";
   return (
     <ConfirmDialog
@@ -23,7 +39,9 @@ export function DecisionConfirm({ input, impact, impactReason, proposedArgs, isB
       {isEdit && input?.decision === "edit" && (
         <div className="mt-3">
           <ArgsDiff entries={diffArgs(proposedArgs, input.args)} label="Your changes" />
-          <p className="mt-1 text-xs text-zinc-600">The impact sentence above describes the proposal; your changes apply on top of it.</p>
+          <p className="mt-1 text-xs text-zinc-600">
+            The impact sentence above describes the proposal; your changes apply on top of it.
+          </p>
         </div>
       )}
     </ConfirmDialog>

@@ -3,7 +3,15 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Textarea, describedBy } from "@/components/ui/field";
 
-export function ApproveForm({ isBusy, isHighImpact, onSubmit }: { isBusy: boolean; isHighImpact: boolean; onSubmit: () => void }) {
+export function ApproveForm({
+  isBusy,
+  isHighImpact,
+  onSubmit,
+}: {
+  isBusy: boolean;
+  isHighImpact: boolean;
+  onSubmit: () => void;
+}) {
   return (
     <form
       aria-label="Approve packet"
@@ -14,7 +22,8 @@ export function ApproveForm({ isBusy, isHighImpact, onSubmit }: { isBusy: boolea
       }}
     >
       <p className="text-sm text-zinc-600">
-        Approve exactly the proposed action and arguments.{isHighImpact && " This is a high-impact action: you will be asked to confirm."}
+        Approve exactly the proposed action and arguments.
+        {isHighImpact && " This is a high-impact action: you will be asked to confirm."}
       </p>
       <Button type="submit" variant="primary" isBusy={isBusy}>
         Approve
@@ -24,12 +33,32 @@ export function ApproveForm({ isBusy, isHighImpact, onSubmit }: { isBusy: boolea
 }
 
 const REASON = {
-  reject: { name: "reason", label: "Reason (the agent receives it)", button: "Reject", empty: "Say why you reject it: the agent receives the reason." },
-  redirect: { name: "instruction", label: "Instruction for the agent", button: "Redirect", empty: "Give the agent an instruction." },
+  reject: {
+    name: "reason",
+    label: "Reason (the agent receives it)",
+    button: "Reject",
+    empty: "Say why you reject it: the agent receives the reason.",
+  },
+  redirect: {
+    name: "instruction",
+    label: "Instruction for the agent",
+    button: "Redirect",
+    empty: "Give the agent an instruction.",
+  },
 } as const;
 
 /** Reject (with a reason) or redirect (with an instruction): one text the agent receives. */
-export function ReasonForm({ kind, isBusy, errors, onSubmit }: { kind: "reject" | "redirect"; isBusy: boolean; errors?: string[]; onSubmit: (text: string) => void }) {
+export function ReasonForm({
+  kind,
+  isBusy,
+  errors,
+  onSubmit,
+}: {
+  kind: "reject" | "redirect";
+  isBusy: boolean;
+  errors?: string[];
+  onSubmit: (text: string) => void;
+}) {
   const copy = REASON[kind];
   const [text, setText] = useState("");
   const [clientError, setClientError] = useState<string | null>(null);
@@ -44,7 +73,19 @@ export function ReasonForm({ kind, isBusy, errors, onSubmit }: { kind: "reject" 
   return (
     <form aria-label={`${copy.button} packet`} noValidate onSubmit={submit} className="space-y-3">
       <Field id={id} label={copy.label} error={error}>
-        <Textarea id={id} name={copy.name} rows={3} required value={text} error={error} onChange={(e) => { setText(e.target.value); setClientError(null); }} {...describedBy(id, error)} />
+        <Textarea
+          id={id}
+          name={copy.name}
+          rows={3}
+          required
+          value={text}
+          error={error}
+          onChange={(e) => {
+            setText(e.target.value);
+            setClientError(null);
+          }}
+          {...describedBy(id, error)}
+        />
       </Field>
       <Button type="submit" variant={kind === "reject" ? "danger" : "primary"} isBusy={isBusy}>
         {copy.button}

@@ -16,8 +16,13 @@ import { useDecidePacket } from "./use-decide-packet";
 import { useShortcuts } from "./use-shortcuts";
 
 const LABELS: Record<DecisionKind, string> = {
-  approve: "Approve", edit: "Edit", reject: "Reject", redirect: "Redirect",
-  happened: "It happened", retry: "It did not happen — run it again", skip: "It did not happen — skip it",
+  approve: "Approve",
+  edit: "Edit",
+  reject: "Reject",
+  redirect: "Redirect",
+  happened: "It happened",
+  retry: "It did not happen — run it again",
+  skip: "It did not happen — skip it",
 };
 
 export type DecisionPanelProps = {
@@ -50,9 +55,13 @@ export function DecisionPanel(props: DecisionPanelProps) {
   const hasApproved = approvers.includes(me);
   // Four eyes: an edit would replace what the first reviewer approved, so only approve/reject/redirect;
   // and whoever approved already cannot give the second approval.
-  const options = offered.filter((o) => !(requiredApprovals > 1 && o === "edit") && !(hasApproved && (o === "approve" || o === "edit")));
+  const options = offered.filter(
+    (o) => !(requiredApprovals > 1 && o === "edit") && !(hasApproved && (o === "approve" || o === "edit")),
+  );
   const firstOption = options[0] ?? "reject";
-  const [picked, setChosen] = useState<DecisionKind>(props.initialDecision && options.includes(props.initialDecision) ? props.initialDecision : firstOption);
+  const [picked, setChosen] = useState<DecisionKind>(
+    props.initialDecision && options.includes(props.initialDecision) ? props.initialDecision : firstOption,
+  );
   // What was picked may stop being an option (after this reviewer's four-eyes approval, approve is gone).
   const chosen = options.includes(picked) ? picked : firstOption;
   const [confirming, setConfirming] = useState<DecidePacketInput | null>(null);
@@ -70,29 +79,52 @@ export function DecisionPanel(props: DecisionPanelProps) {
     if (!options.includes(option)) return;
     setChosen(option);
     setOutcome(null);
-    if (focus) requestAnimationFrame(() => formArea.current?.querySelector<HTMLElement>("input, select, textarea, button[type=submit]")?.focus());
+    if (focus)
+      requestAnimationFrame(() =>
+        formArea.current?.querySelector<HTMLElement>("input, select, textarea, button[type=submit]")?.focus(),
+      );
   }
   const hasInitialDecision = props.initialDecision !== undefined;
   useEffect(() => {
     if (hasInitialDecision) formArea.current?.querySelector<HTMLElement>("input, select, textarea")?.focus();
   }, [hasInitialDecision]);
   const live = canDecide && isOpen && !isPending;
-  useShortcuts({ a: options.includes("approve") ? () => request({ decision: "approve" }) : undefined, e: () => choose("edit", true), r: () => choose("reject", true), d: () => choose("redirect", true) }, live);
+  useShortcuts(
+    {
+      a: options.includes("approve") ? () => request({ decision: "approve" }) : undefined,
+      e: () => choose("edit", true),
+      r: () => choose("reject", true),
+      d: () => choose("redirect", true),
+    },
+    live,
+  );
 
   if (!canDecide) {
     return (
       <Card title="Decision">
-        <p className="text-sm text-zinc-600">{props.whyNotDecider ?? "Your role can read this packet but not decide it."}</p>
+        <p className="text-sm text-zinc-600">
+          {props.whyNotDecider ?? "Your role can read this packet but not decide it."}
+        </p>
       </Card>
     );
   }
   const fieldErrors = outcome?.tone === "error" ? outcome.fieldErrors : undefined;
   const closedText = `This packet is ${statusLabel(status).toLowerCase()}${props.decidedBy ? ` (${props.decidedBy})` : ""}: there is nothing left to decide.`;
   return (
-    <Card title="Decide" description={isOpen ? (isInDoubt ? "Nobody knows whether this call happened. Check the system, then say what it shows." : "Choose what happens next.") : closedText}>
+    <Card
+      title="Decide"
+      description={
+        isOpen
+          ? isInDoubt
+            ? "Nobody knows whether this call happened. Check the system, then say what it shows."
+            : "Choose what happens next."
+          : closedText
+      }
+    >
       {isOpen && requiredApprovals > 1 && (
         <p className="mb-3 text-sm text-zinc-700">
-          Needs {requiredApprovals} approvals from different reviewers; {approvers.length === 0 ? "none yet" : `approved so far by ${approvers.join(", ")}`}.
+          Needs {requiredApprovals} approvals from different reviewers;{" "}
+          {approvers.length === 0 ? "none yet" : `approved so far by ${approvers.join(", ")}`}.
           {hasApproved && " You approved already: a different reviewer must give the next approval."}
         </p>
       )}
@@ -122,15 +154,58 @@ export function DecisionPanel(props: DecisionPanelProps) {
             />
           )}
           <div ref={formArea} key={`${chosen}:${foundReceipt ?? ""}`}>
-            {chosen === "approve" && <ApproveForm isBusy={isPending} isHighImpact={props.isHighImpact} onSubmit={() => request({ decision: "approve" })} />}
-            {chosen === "edit" && <EditForm proposedArgs={props.proposedArgs} argsSchema={props.argsSchema} serverErrors={fieldErrors} isBusy={isPending} onSubmit={(args) => request({ decision: "edit", args })} />}
-            {chosen === "reject" && <ReasonForm kind="reject" isBusy={isPending} errors={fieldErrors?.reason} onSubmit={(reason) => decide({ decision: "reject", reason })} />}
-            {chosen === "redirect" && <ReasonForm kind="redirect" isBusy={isPending} errors={fieldErrors?.instruction} onSubmit={(instruction) => decide({ decision: "redirect", instruction })} />}
-            {chosen === "happened" && <HappenedForm isBusy={isPending} receipt={foundReceipt} onSubmit={(answer) => decide({ decision: "happened", ...answer })} />}
-            {chosen === "retry" && <RetryForm isBusy={isPending} tool={props.tool} onSubmit={() => decide({ decision: "retry" })} />}
-            {chosen === "skip" && <SkipForm isBusy={isPending} onSubmit={(reason) => decide({ decision: "skip", ...(reason ? { reason } : {}) })} />}
+            {chosen === "approve" && (
+              <ApproveForm
+                isBusy={isPending}
+                isHighImpact={props.isHighImpact}
+                onSubmit={() => request({ decision: "approve" })}
+              />
+            )}
+            {chosen === "edit" && (
+              <EditForm
+                proposedArgs={props.proposedArgs}
+                argsSchema={props.argsSchema}
+                serverErrors={fieldErrors}
+                isBusy={isPending}
+                onSubmit={(args) => request({ decision: "edit", args })}
+              />
+            )}
+            {chosen === "reject" && (
+              <ReasonForm
+                kind="reject"
+                isBusy={isPending}
+                errors={fieldErrors?.reason}
+                onSubmit={(reason) => decide({ decision: "reject", reason })}
+              />
+            )}
+            {chosen === "redirect" && (
+              <ReasonForm
+                kind="redirect"
+                isBusy={isPending}
+                errors={fieldErrors?.instruction}
+                onSubmit={(instruction) => decide({ decision: "redirect", instruction })}
+              />
+            )}
+            {chosen === "happened" && (
+              <HappenedForm
+                isBusy={isPending}
+                receipt={foundReceipt}
+                onSubmit={(answer) => decide({ decision: "happened", ...answer })}
+              />
+            )}
+            {chosen === "retry" && (
+              <RetryForm isBusy={isPending} tool={props.tool} onSubmit={() => decide({ decision: "retry" })} />
+            )}
+            {chosen === "skip" && (
+              <SkipForm
+                isBusy={isPending}
+                onSubmit={(reason) => decide({ decision: "skip", ...(reason ? { reason } : {}) })}
+              />
+            )}
           </div>
-          <ShortcutLegend shortcuts={PACKET_SHORTCUTS.filter(([, decision]) => options.includes(decision as DecisionKind))} />
+          <ShortcutLegend
+            shortcuts={PACKET_SHORTCUTS.filter(([, decision]) => options.includes(decision as DecisionKind))}
+          />
         </>
       )}
       {outcome && <DecisionOutcomeMessage outcome={outcome} />}

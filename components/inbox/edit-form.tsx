@@ -8,7 +8,13 @@ import { buildFormModel, type JsonSchema } from "@/lib/inbox/schema-form";
 import { ArgsDiff } from "./args-diff";
 import { ArgsFormFields } from "./args-form";
 
-type EditFormProps = { proposedArgs: unknown; argsSchema: JsonSchema | null; serverErrors?: FieldErrors; isBusy: boolean; onSubmit: (args: unknown) => void };
+type EditFormProps = {
+  proposedArgs: unknown;
+  argsSchema: JsonSchema | null;
+  serverErrors?: FieldErrors;
+  isBusy: boolean;
+  onSubmit: (args: unknown) => void;
+};
 
 /**
  * Edit the arguments in a form generated from the tool's schema (or as JSON when the schema has no
@@ -49,7 +55,13 @@ export function EditForm({ proposedArgs, argsSchema, serverErrors = {}, isBusy, 
     onSubmit(read.args);
   }
 
-  const jsonError = [...(errors._ ?? []), ...Object.entries(errors).filter(([k]) => !model && k !== "_").map(([k, m]) => `${k}: ${m.join(" ")}`)].join(" ") || null;
+  const jsonError =
+    [
+      ...(errors._ ?? []),
+      ...Object.entries(errors)
+        .filter(([k]) => !model && k !== "_")
+        .map(([k, m]) => `${k}: ${m.join(" ")}`),
+    ].join(" ") || null;
   const errorCount = Object.keys(errors).length;
   return (
     <form onSubmit={submit} noValidate aria-label="Edit the arguments" className="space-y-3">
@@ -57,17 +69,35 @@ export function EditForm({ proposedArgs, argsSchema, serverErrors = {}, isBusy, 
         <ArgsFormFields fields={model.fields} values={values} errors={errors} onChange={change} />
       ) : (
         <Field id="decision-args" label="Arguments (JSON)" error={jsonError}>
-          <Textarea id="decision-args" rows={10} spellCheck={false} value={jsonText} error={jsonError} onChange={(e) => { setJsonText(e.target.value); setClientErrors({}); setTouched(true); }} className="font-mono text-xs" {...describedBy("decision-args", jsonError)} />
+          <Textarea
+            id="decision-args"
+            rows={10}
+            spellCheck={false}
+            value={jsonText}
+            error={jsonError}
+            onChange={(e) => {
+              setJsonText(e.target.value);
+              setClientErrors({});
+              setTouched(true);
+            }}
+            className="font-mono text-xs"
+            {...describedBy("decision-args", jsonError)}
+          />
         </Field>
       )}
       {errorCount > 0 && (
         <p role="alert" className="text-sm text-red-800">
-          {errorCount === 1 ? "One argument is not valid" : `${errorCount} arguments are not valid`}: fix {errorCount === 1 ? "it" : "them"} before approving.
+          {errorCount === 1 ? "One argument is not valid" : `${errorCount} arguments are not valid`}: fix{" "}
+          {errorCount === 1 ? "it" : "them"} before approving.
         </p>
       )}
       <div>
         <h3 className="mb-1 text-xs font-medium text-zinc-700">Changes against the proposal</h3>
-        {diff ? <ArgsDiff entries={diff} /> : <p className="text-sm text-zinc-500">Fix the arguments to see the changes.</p>}
+        {diff ? (
+          <ArgsDiff entries={diff} />
+        ) : (
+          <p className="text-sm text-zinc-500">Fix the arguments to see the changes.</p>
+        )}
       </div>
       <Button type="submit" variant="primary" isBusy={isBusy}>
         Edit and approve

@@ -17,7 +17,11 @@ export function ExpiryCountdown({ expiresAt, onExpire, now: serverNow }: ExpiryC
   const isExpired = text === "expired";
   return (
     <span className="inline-flex flex-wrap gap-x-1">
-      <time dateTime={iso} title={`${iso} (UTC)`} className={`inline-block min-w-[22ch] whitespace-nowrap tabular-nums ${isExpired ? "font-medium text-red-800" : "text-zinc-900"}`}>
+      <time
+        dateTime={iso}
+        title={`${iso} (UTC)`}
+        className={`inline-block min-w-[22ch] whitespace-nowrap tabular-nums ${isExpired ? "font-medium text-red-800" : "text-zinc-900"}`}
+      >
         {text}
       </time>
       <span className="text-zinc-600">{describeOnExpire(onExpire)}</span>

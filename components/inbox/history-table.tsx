@@ -12,7 +12,8 @@ function decisionDetail(entry: HistoryEntry): string | null {
   if (decision.reason) return `reason: ${decision.reason}`;
   if (decision.instruction) return `instruction: ${decision.instruction}`;
   if (decision.decision === "edit") return `edited: ${JSON.stringify(decision.args)}`;
-  if (decision.receipt || decision.note) return [decision.receipt && `receipt: ${decision.receipt}`, decision.note].filter(Boolean).join(" · ");
+  if (decision.receipt || decision.note)
+    return [decision.receipt && `receipt: ${decision.receipt}`, decision.note].filter(Boolean).join(" · ");
   return null;
 }
 
@@ -24,9 +25,16 @@ const earlierApproversOf = ({ packet }: HistoryEntry) => packet.approvers.filter
 // anywhere. The box is focusable and named, so a keyboard can scroll it too.
 export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
   return (
-    <div role="region" aria-labelledby="history-table-caption" tabIndex={0} className="max-w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+    <div
+      role="region"
+      aria-labelledby="history-table-caption"
+      tabIndex={0}
+      className="max-w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+    >
       <table className="w-full min-w-[56rem] border-collapse text-left text-sm">
-        <caption id="history-table-caption" className="sr-only">Decided packets, the latest decision first</caption>
+        <caption id="history-table-caption" className="sr-only">
+          Decided packets, the latest decision first
+        </caption>
         <thead>
           <tr>
             <Th>Decided (UTC)</Th>
@@ -45,22 +53,40 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
             const earlierApprovers = earlierApproversOf(entry);
             return (
               <tr key={packet.id}>
-                <Td><Timestamp value={packet.decidedAt} /></Td>
+                <Td>
+                  <Timestamp value={packet.decidedAt} />
+                </Td>
                 <Td className="[overflow-wrap:anywhere]">
-                  <ConsoleLink href={`/inbox/${encodeURIComponent(packet.id)}`} className="font-mono text-xs text-blue-700 underline">{packet.tool}</ConsoleLink>
+                  <ConsoleLink
+                    href={`/inbox/${encodeURIComponent(packet.id)}`}
+                    className="font-mono text-xs text-blue-700 underline"
+                  >
+                    {packet.tool}
+                  </ConsoleLink>
                   <span className="block text-xs text-zinc-700">{packet.content.impact}</span>
                 </Td>
                 <Td>
                   <PacketStatusBadge status={packet.status} />
-                  {detail && <span className="mt-0.5 block max-w-56 truncate text-xs text-zinc-600" title={detail}>{detail}</span>}
+                  {detail && (
+                    <span className="mt-0.5 block max-w-56 truncate text-xs text-zinc-600" title={detail}>
+                      {detail}
+                    </span>
+                  )}
                 </Td>
                 <Td className="text-xs [overflow-wrap:anywhere]">
                   {packet.decidedBy ?? "—"}
-                  {earlierApprovers.length > 0 && <span className="mt-0.5 block text-zinc-600">also approved: {earlierApprovers.join(", ")}</span>}
+                  {earlierApprovers.length > 0 && (
+                    <span className="mt-0.5 block text-zinc-600">also approved: {earlierApprovers.join(", ")}</span>
+                  )}
                 </Td>
-                <Td className="text-xs tabular-nums whitespace-nowrap">{entry.waitedMs === null ? "—" : formatAge(entry.waitedMs)}</Td>
+                <Td className="text-xs tabular-nums whitespace-nowrap">
+                  {entry.waitedMs === null ? "—" : formatAge(entry.waitedMs)}
+                </Td>
                 <Td>
-                  <ConsoleLink href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(entry.run.status)}`}>
+                  <ConsoleLink
+                    href={`/runs/${encodeURIComponent(packet.runId)}`}
+                    aria-label={`Run ${packet.runId}: ${statusLabel(entry.run.status)}`}
+                  >
                     <StatusBadge status={entry.run.status} />
                   </ConsoleLink>
                   <span className="mt-0.5 block text-xs text-zinc-600 [overflow-wrap:anywhere]">{entry.run.agent}</span>
@@ -70,7 +96,9 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
                     <span className="text-xs text-zinc-500">nothing yet</span>
                   ) : (
                     <ol className="space-y-0.5 font-mono text-xs text-zinc-700 [overflow-wrap:anywhere]">
-                      {entry.next.map((event) => <li key={event.seq}>{event.type}</li>)}
+                      {entry.next.map((event) => (
+                        <li key={event.seq}>{event.type}</li>
+                      ))}
                     </ol>
                   )}
                 </Td>

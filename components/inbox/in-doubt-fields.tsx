@@ -9,7 +9,15 @@ import { checkUnknownOutcomeAction } from "@/lib/actions/packets";
 // so that nobody answers "yes, it happened" with a button that runs the call again.
 
 /** "It happened": optionally with the system's receipt (e.g. the deploy id) and a note. */
-export function HappenedForm({ isBusy, receipt: knownReceipt, onSubmit }: { isBusy: boolean; receipt?: string; onSubmit: (input: { receipt?: string; note?: string }) => void }) {
+export function HappenedForm({
+  isBusy,
+  receipt: knownReceipt,
+  onSubmit,
+}: {
+  isBusy: boolean;
+  receipt?: string;
+  onSubmit: (input: { receipt?: string; note?: string }) => void;
+}) {
   const [receipt, setReceipt] = useState(knownReceipt ?? "");
   const [note, setNote] = useState("");
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -18,7 +26,10 @@ export function HappenedForm({ isBusy, receipt: knownReceipt, onSubmit }: { isBu
   }
   return (
     <form aria-label="It happened" noValidate onSubmit={submit} className="space-y-3">
-      <p className="text-sm text-zinc-600">The outside system shows the call went through. It is not run again; the run continues with your word as its result.</p>
+      <p className="text-sm text-zinc-600">
+        The outside system shows the call went through. It is not run again; the run continues with your word as its
+        result.
+      </p>
       <Field id="decision-receipt" label="Receipt (optional): the system's id for it">
         <Input id="decision-receipt" name="receipt" value={receipt} onChange={(e) => setReceipt(e.target.value)} />
       </Field>
@@ -48,8 +59,8 @@ export function RetryForm({ isBusy, tool, onSubmit }: { isBusy: boolean; tool: s
         <span className="font-mono">{tool}</span> runs again. If it did happen after all, it happens twice.
       </p>
       <label className="flex items-start gap-2 text-sm text-zinc-800">
-        <input type="checkbox" className="mt-1" checked={checked} onChange={(e) => setChecked(e.target.checked)} />
-        I checked the system: it did not happen.
+        <input type="checkbox" className="mt-1" checked={checked} onChange={(e) => setChecked(e.target.checked)} />I
+        checked the system: it did not happen.
       </label>
       <Button type="submit" variant="danger" isBusy={isBusy} disabled={!checked}>
         Run it again
@@ -71,9 +82,17 @@ export function SkipForm({ isBusy, onSubmit }: { isBusy: boolean; onSubmit: (rea
         onSubmit(reason.trim() || undefined);
       }}
     >
-      <p className="text-sm text-zinc-600">The call is recorded as not done and is not run again; the agent goes on without it.</p>
+      <p className="text-sm text-zinc-600">
+        The call is recorded as not done and is not run again; the agent goes on without it.
+      </p>
       <Field id="decision-skip-reason" label="Reason (optional, the agent receives it)">
-        <Textarea id="decision-skip-reason" name="reason" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+        <Textarea
+          id="decision-skip-reason"
+          name="reason"
+          rows={2}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </Field>
       <Button type="submit" variant="secondary" isBusy={isBusy}>
         Skip it
@@ -110,11 +129,17 @@ export function CheckNow({ packetId, onFound }: { packetId: string; onFound: (re
           Check now
         </Button>
       </div>
-      {error && <p role="alert" className="mt-2 text-red-800">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-2 text-red-800">
+          {error}
+        </p>
+      )}
       {check && (
         <div role="status" className="mt-2 space-y-2">
           <p className={check.found ? "text-emerald-800" : "text-zinc-800"}>
-            {check.found ? `It happened${check.receipt ? ` (receipt ${check.receipt})` : ""}: "It happened" is filled in.` : "The system has no record of it: it did not happen."}
+            {check.found
+              ? `It happened${check.receipt ? ` (receipt ${check.receipt})` : ""}: "It happened" is filled in.`
+              : "The system has no record of it: it did not happen."}
           </p>
           {check.found && <JsonView value={check.result} label="What the system reports" />}
         </div>

@@ -6,7 +6,16 @@ import type { InboxItem } from "@/lib/inbox/queue";
 import { ExpiryCountdown } from "./expiry-countdown";
 import { ImpactBadge } from "./impact-badge";
 
-type InboxRowProps = { item: InboxItem; now: Date; isCursor: boolean; isChecked: boolean; canDecide: boolean; me: string; onCheck: (checked: boolean) => void; onFocusRow: () => void };
+type InboxRowProps = {
+  item: InboxItem;
+  now: Date;
+  isCursor: boolean;
+  isChecked: boolean;
+  canDecide: boolean;
+  me: string;
+  onCheck: (checked: boolean) => void;
+  onFocusRow: () => void;
+};
 
 /** One pending packet in the queue: what it would do, for which run, its queue, deadline and assignee. */
 export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onCheck, onFocusRow }: InboxRowProps) {
@@ -32,12 +41,18 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
         )}
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h2 id={titleId} className="font-mono text-sm font-semibold text-zinc-900">{item.tool}</h2>
+            <h2 id={titleId} className="font-mono text-sm font-semibold text-zinc-900">
+              {item.tool}
+            </h2>
             <ImpactBadge level={item.impactLevel} />
             {item.kind === "UNKNOWN_OUTCOME" && <Badge tone="orange">unknown outcome</Badge>}
             {item.kind === "BUDGET" && <Badge tone="amber">budget</Badge>}
             {item.kind === "VERSION" && <Badge tone="violet">agent version</Badge>}
-            {item.requiredApprovals > 1 && <Badge tone="violet">four eyes: {item.approvers.length}/{item.requiredApprovals}</Badge>}
+            {item.requiredApprovals > 1 && (
+              <Badge tone="violet">
+                four eyes: {item.approvers.length}/{item.requiredApprovals}
+              </Badge>
+            )}
             <ConsoleLink
               href={`/inbox/${encodeURIComponent(item.id)}`}
               aria-label={`Open packet ${item.id}`}
@@ -48,17 +63,42 @@ export function InboxRow({ item, now, isCursor, isChecked, canDecide, me, onChec
           </div>
           <p className="mt-1 text-sm text-zinc-900">{item.impact}</p>
           <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-xs text-zinc-600">
-            <div className="flex gap-1"><dt>Agent</dt><dd className="text-zinc-900">{item.agent}</dd></div>
-            <div className="flex gap-1"><dt>Queue</dt><dd className="text-zinc-900">{item.queue}</dd></div>
-            <div className="flex gap-1"><dt>Assignee</dt><dd className="text-zinc-900">{item.assignee ? (item.assignee === me ? "you" : item.assignee) : "unassigned"}</dd></div>
+            <div className="flex gap-1">
+              <dt>Agent</dt>
+              <dd className="text-zinc-900">{item.agent}</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>Queue</dt>
+              <dd className="text-zinc-900">{item.queue}</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>Assignee</dt>
+              <dd className="text-zinc-900">
+                {item.assignee ? (item.assignee === me ? "you" : item.assignee) : "unassigned"}
+              </dd>
+            </div>
             <div className="flex gap-1">
               <dt>Expires</dt>
-              <dd><ExpiryCountdown expiresAt={item.expiresAt} onExpire={item.onExpire} now={now} /></dd>
+              <dd>
+                <ExpiryCountdown expiresAt={item.expiresAt} onExpire={item.onExpire} now={now} />
+              </dd>
             </div>
-            <div className="flex gap-1"><dt>Waiting since</dt><dd className="text-zinc-900"><Timestamp value={item.createdAt} relativeTo={now} /></dd></div>
+            <div className="flex gap-1">
+              <dt>Waiting since</dt>
+              <dd className="text-zinc-900">
+                <Timestamp value={item.createdAt} relativeTo={now} />
+              </dd>
+            </div>
             <div className="flex gap-1">
               <dt>Run</dt>
-              <dd><ConsoleLink href={`/runs/${encodeURIComponent(item.runId)}`} className="font-mono text-blue-700 underline">{item.runId}</ConsoleLink></dd>
+              <dd>
+                <ConsoleLink
+                  href={`/runs/${encodeURIComponent(item.runId)}`}
+                  className="font-mono text-blue-700 underline"
+                >
+                  {item.runId}
+                </ConsoleLink>
+              </dd>
             </div>
           </dl>
         </div>

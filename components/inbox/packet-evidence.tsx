@@ -5,7 +5,12 @@ import type { DecisionPacket } from "@/lib/runtime/types";
 
 /** A duration in the largest whole unit: "3 min", "2 h". */
 export function formatAge(ms: number): string {
-  const units: Array<[number, string]> = [[86_400_000, "d"], [3_600_000, "h"], [60_000, "min"], [1_000, "s"]];
+  const units: Array<[number, string]> = [
+    [86_400_000, "d"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1_000, "s"],
+  ];
   const [size, unit] = units.find(([u]) => ms >= u) ?? [1_000, "s"];
   return `${Math.floor(ms / size)} ${unit}`;
 }
@@ -22,7 +27,10 @@ export function PacketEvidence({ packet }: { packet: DecisionPacket }) {
   const { evidence, uncertainty, reasoning, staleChanges, why } = packet.content;
   return (
     <>
-      <Card title="Evidence" description="Facts the agent relied on, with where each came from and its age when the packet was made.">
+      <Card
+        title="Evidence"
+        description="Facts the agent relied on, with where each came from and its age when the packet was made."
+      >
         {evidence.length === 0 ? (
           <p className="text-sm text-zinc-500">The agent gave no evidence.</p>
         ) : (
@@ -41,7 +49,9 @@ export function PacketEvidence({ packet }: { packet: DecisionPacket }) {
           </ul>
         )}
         {staleChanges && staleChanges.length > 0 && (
-          <p className="mt-2 text-sm text-orange-800">The evidence changed since: {staleChanges.map((c) => c.key).join(", ")}.</p>
+          <p className="mt-2 text-sm text-orange-800">
+            The evidence changed since: {staleChanges.map((c) => c.key).join(", ")}.
+          </p>
         )}
       </Card>
       <Card title="Uncertainty and reasoning">

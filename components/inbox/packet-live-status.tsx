@@ -7,7 +7,10 @@ import { LIVE_INTERVAL_MS, queryKeys } from "@/lib/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
 import type { PacketStatusSnapshot } from "./packet-status";
 
-type PacketLiveStatusProps = { packetId: string; initial: Pick<PacketStatusSnapshot, "status" | "approvers" | "assignee" | "queue"> };
+type PacketLiveStatusProps = {
+  packetId: string;
+  initial: Pick<PacketStatusSnapshot, "status" | "approvers" | "assignee" | "queue">;
+};
 
 /** Watches the packet while it is open; when someone else decides, assigns or approves it, the page refreshes and says so. */
 export function PacketLiveStatus({ packetId, initial }: PacketLiveStatusProps) {

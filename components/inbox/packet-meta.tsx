@@ -20,7 +20,10 @@ export function PacketMeta({ packet, now }: { packet: DecisionPacket; now: Date 
   return (
     <>
       <Meta label="Run">
-        <ConsoleLink href={`/runs/${encodeURIComponent(packet.runId)}`} className="font-mono text-xs break-all text-blue-700 underline">
+        <ConsoleLink
+          href={`/runs/${encodeURIComponent(packet.runId)}`}
+          className="font-mono text-xs break-all text-blue-700 underline"
+        >
           {packet.runId}
         </ConsoleLink>
         <span className="text-xs text-zinc-500"> · step {packet.step}</span>
@@ -34,7 +37,9 @@ export function PacketMeta({ packet, now }: { packet: DecisionPacket; now: Date 
         <span className="tabular-nums">
           {packet.approvers.length} / {packet.requiredApprovals}
         </span>
-        {packet.approvers.length > 0 && <span className="block truncate text-xs text-zinc-500">{packet.approvers.join(", ")}</span>}
+        {packet.approvers.length > 0 && (
+          <span className="block truncate text-xs text-zinc-500">{packet.approvers.join(", ")}</span>
+        )}
       </Meta>
       <Meta label="Requested">
         <Timestamp value={packet.createdAt} relativeTo={now} />

@@ -49,10 +49,18 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
       <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-zinc-600">
         {impactLevel && <ImpactBadge level={impactLevel} reason={impactReason} />}
         <span className="font-mono">{packet.tool}</span>
-        {traits ? <span>· {traits.capability} · {traits.semantics}</span> : <span>· tool not registered</span>}
+        {traits ? (
+          <span>
+            · {traits.capability} · {traits.semantics}
+          </span>
+        ) : (
+          <span>· tool not registered</span>
+        )}
       </div>
       {packet.kind === "UNKNOWN_OUTCOME" && (
-        <p className="mt-1 text-sm text-orange-800">The outcome of this action is unknown: it may or may not have happened.</p>
+        <p className="mt-1 text-sm text-orange-800">
+          The outcome of this action is unknown: it may or may not have happened.
+        </p>
       )}
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Meta label="Status">
@@ -60,7 +68,10 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
         </Meta>
         {run && (
           <Meta label="Run status">
-            <ConsoleLink href={`/runs/${encodeURIComponent(packet.runId)}`} aria-label={`Run ${packet.runId}: ${statusLabel(run.status)}`}>
+            <ConsoleLink
+              href={`/runs/${encodeURIComponent(packet.runId)}`}
+              aria-label={`Run ${packet.runId}: ${statusLabel(run.status)}`}
+            >
               <StatusBadge status={run.status} />
             </ConsoleLink>
           </Meta>
@@ -71,7 +82,10 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
         <p className="mt-3 text-xs text-zinc-600" data-testid="packet-parent-run">
           Asked in a child run, started by {run.parent.agentSlug}
           {run.parent.spawnedAtStep != null ? ` at step ${run.parent.spawnedAtStep}` : ""} in run{" "}
-          <ConsoleLink href={`/runs/${encodeURIComponent(run.parent.id)}`} className="font-mono text-blue-700 hover:underline">
+          <ConsoleLink
+            href={`/runs/${encodeURIComponent(run.parent.id)}`}
+            className="font-mono text-blue-700 hover:underline"
+          >
             {run.parent.id}
           </ConsoleLink>{" "}
           <StatusBadge status={run.parent.status} />

@@ -25,12 +25,21 @@ const COPY = {
 export function useQuickDecide(onDone: (result: QuickResult) => void) {
   const queryClient = useQueryClient();
   const [isPending, startTransition] = useTransition();
-  function send(item: InboxItem, input: { decision: "approve" } | { decision: "reject"; reason: string } | { decision: "redirect"; instruction: string }, after?: () => void) {
+  function send(
+    item: InboxItem,
+    input:
+      { decision: "approve" } | { decision: "reject"; reason: string } | { decision: "redirect"; instruction: string },
+    after?: () => void,
+  ) {
     startTransition(async () => {
       const result = await decidePacketAction({ packetId: item.id, ...input });
       void queryClient.invalidateQueries({ queryKey: queryKeys.packets.all });
       after?.();
-      if (result.ok) onDone({ tone: "success", message: `${item.tool} (${item.id}): ${statusLabel(result.data.status).toLowerCase()}.` });
+      if (result.ok)
+        onDone({
+          tone: "success",
+          message: `${item.tool} (${item.id}): ${statusLabel(result.data.status).toLowerCase()}.`,
+        });
       else {
         const problem = describeDecisionError(result.code, result.message);
         onDone({ tone: "error", message: `${item.tool} (${item.id}): ${problem.title} ${result.message}` });
@@ -40,7 +49,12 @@ export function useQuickDecide(onDone: (result: QuickResult) => void) {
   return { send, isPending };
 }
 
-type QuickDecideDialogProps = { pending: QuickDecision | null; isBusy: boolean; onCancel: () => void; onSend: (text: string) => void };
+type QuickDecideDialogProps = {
+  pending: QuickDecision | null;
+  isBusy: boolean;
+  onCancel: () => void;
+  onSend: (text: string) => void;
+};
 
 export function QuickDecideDialog({ pending, isBusy, onCancel, onSend }: QuickDecideDialogProps) {
   const [text, setText] = useState("");
@@ -61,7 +75,12 @@ export function QuickDecideDialog({ pending, isBusy, onCancel, onSend }: QuickDe
         onCancel();
       }}
       onConfirm={() => {
-        if (needsText && text.trim() === "") return setError(decision === "reject" ? "Say why you reject it: the agent receives the reason." : "Give the agent an instruction.");
+        if (needsText && text.trim() === "")
+          return setError(
+            decision === "reject"
+              ? "Say why you reject it: the agent receives the reason."
+              : "Give the agent an instruction.",
+          );
         onSend(text.trim());
         setText("");
         setError(null);
@@ -70,11 +89,31 @@ export function QuickDecideDialog({ pending, isBusy, onCancel, onSend }: QuickDe
       {pending && (
         <>
           <p className="font-medium text-zinc-900">{pending.item.impact}</p>
-          <p className="mt-1 font-mono text-xs text-zinc-600">{pending.item.tool} · {pending.item.id}</p>
-          {decision === "approve" && <p className="mt-1 text-xs text-zinc-600">High impact: confirm that exactly this action should run.</p>}
+          <p className="mt-1 font-mono text-xs text-zinc-600">
+            {pending.item.tool} · {pending.item.id}
+          </p>
+          {decision === "approve" && (
+            <p className="mt-1 text-xs text-zinc-600">High impact: confirm that exactly this action should run.</p>
+          )}
           {needsText && (
-            <Field id={id} label={decision === "reject" ? "Reason (the agent receives it)" : "Instruction for the agent"} error={error} className="mt-3">
-              <Textarea id={id} data-autofocus rows={3} value={text} error={error} onChange={(e) => { setText(e.target.value); setError(null); }} {...describedBy(id, error)} />
+            <Field
+              id={id}
+              label={decision === "reject" ? "Reason (the agent receives it)" : "Instruction for the agent"}
+              error={error}
+              className="mt-3"
+            >
+              <Textarea
+                id={id}
+                data-autofocus
+                rows={3}
+                value={text}
+                error={error}
+                onChange={(e) => {
+                  setText(e.target.value);
+                  setError(null);
+                }}
+                {...describedBy(id, error)}
+              />
             </Field>
           )}
         </>

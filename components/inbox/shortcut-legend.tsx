@@ -6,7 +6,10 @@ export function ShortcutLegend({ shortcuts }: { shortcuts: Array<[string, string
       <ul className="flex flex-wrap gap-x-4 gap-y-1">
         {shortcuts.map(([keys, action]) => (
           <li key={keys}>
-            <kbd className="rounded border border-zinc-300 bg-white px-1 font-mono text-[11px] text-zinc-800">{keys}</kbd> {action}
+            <kbd className="rounded border border-zinc-300 bg-white px-1 font-mono text-[11px] text-zinc-800">
+              {keys}
+            </kbd>{" "}
+            {action}
           </li>
         ))}
       </ul>

@@ -6,7 +6,10 @@ import { ArgsDiff } from "./args-diff";
 /** A stale packet: what changed in each piece of evidence between the packet and the moment of acting. */
 export function StaleChanges({ changes }: { changes: NonNullable<PacketContent["staleChanges"]> }) {
   return (
-    <Card title="The evidence changed" description="Before the approved action ran, the runtime re-read the evidence and found it changed, so the approval was not used. The agent asks again with the fresh data.">
+    <Card
+      title="The evidence changed"
+      description="Before the approved action ran, the runtime re-read the evidence and found it changed, so the approval was not used. The agent asks again with the fresh data."
+    >
       <ul className="space-y-3">
         {changes.map((change) => (
           <li key={change.key}>

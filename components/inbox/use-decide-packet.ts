@@ -26,15 +26,22 @@ export function useDecidePacket(packetId: string) {
       if (result.ok) {
         const { status } = result.data;
         // Still pending after an approval: a four-eyes packet recorded this approval and waits for another reviewer.
-        const message = status === "PENDING"
-          ? "Your approval is recorded. A different reviewer must give the next one."
-          : `Decision recorded. The packet is now ${statusLabel(status).toLowerCase()}.`;
+        const message =
+          status === "PENDING"
+            ? "Your approval is recorded. A different reviewer must give the next one."
+            : `Decision recorded. The packet is now ${statusLabel(status).toLowerCase()}.`;
         setOutcome({ tone: "success", message });
         router.refresh();
         return;
       }
       const problem = describeDecisionError(result.code, result.message);
-      setOutcome({ tone: "error", kind: problem.kind, message: problem.kind === "invalid" && !result.fieldErrors ? result.message : `${problem.title} ${result.message}`, fieldErrors: result.fieldErrors });
+      setOutcome({
+        tone: "error",
+        kind: problem.kind,
+        message:
+          problem.kind === "invalid" && !result.fieldErrors ? result.message : `${problem.title} ${result.message}`,
+        fieldErrors: result.fieldErrors,
+      });
       if (problem.kind === "race" || problem.kind === "expired" || problem.kind === "stale") router.refresh();
     });
   }

@@ -27,7 +27,9 @@ export function useInboxPages(filters: InboxFilters, initial: { page: InboxPage;
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     // The server rendered the first page of the URL's filters: no request until something changes.
-    ...(filtersKey === initial.filtersKey ? { initialData: { pages: [initial.page], pageParams: [undefined] }, initialDataUpdatedAt: initial.at } : {}),
+    ...(filtersKey === initial.filtersKey
+      ? { initialData: { pages: [initial.page], pageParams: [undefined] }, initialDataUpdatedAt: initial.at }
+      : {}),
     // Fresh until the change feed says otherwise (its news invalidates): no re-read on mount of what the server just rendered.
     staleTime: PACKETS_BACKSTOP_MS,
     refetchInterval: PACKETS_BACKSTOP_MS,

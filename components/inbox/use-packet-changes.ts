@@ -18,7 +18,8 @@ let lastReported = new Set<string>();
 
 /** News for the packet queries; a packet page that is loading (a person's "Load more") is not cancelled: asked again shortly. */
 function invalidateWhenIdle(queryClient: QueryClient) {
-  if (queryClient.isFetching({ queryKey: queryKeys.packets.all }) > 0) return void setTimeout(() => invalidateWhenIdle(queryClient), 250);
+  if (queryClient.isFetching({ queryKey: queryKeys.packets.all }) > 0)
+    return void setTimeout(() => invalidateWhenIdle(queryClient), 250);
   void queryClient.invalidateQueries({ queryKey: queryKeys.packets.all });
 }
 
@@ -46,7 +47,9 @@ const setOpen = (isOpen: boolean) => {
 function openStream(queryClient: QueryClient): () => void {
   stream.users++;
   if (!stream.source && typeof EventSource !== "undefined") {
-    const source = new EventSource(withWorkspaceParam(`/api/console/packets/stream${cursor ? `?since=${cursor}` : ""}`));
+    const source = new EventSource(
+      withWorkspaceParam(`/api/console/packets/stream${cursor ? `?since=${cursor}` : ""}`),
+    );
     stream.source = source;
     source.onopen = () => setOpen(true);
     source.onerror = () => setOpen(false); // reconnecting, or refused for good: the poll takes over
@@ -72,6 +75,15 @@ const subscribeOpen = (listener: () => void) => {
 export function usePacketChanges() {
   const queryClient = useQueryClient();
   useEffect(() => openStream(queryClient), [queryClient]);
-  const isStreaming = useSyncExternalStore(subscribeOpen, () => stream.isOpen, () => false);
-  return useQuery({ queryKey: queryKeys.packetChanges(), queryFn: () => poll(queryClient), refetchInterval: isStreaming ? false : CHANGES_INTERVAL_MS, retry: false });
+  const isStreaming = useSyncExternalStore(
+    subscribeOpen,
+    () => stream.isOpen,
+    () => false,
+  );
+  return useQuery({
+    queryKey: queryKeys.packetChanges(),
+    queryFn: () => poll(queryClient),
+    refetchInterval: isStreaming ? false : CHANGES_INTERVAL_MS,
+    retry: false,
+  });
 }

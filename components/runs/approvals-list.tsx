@@ -20,12 +20,18 @@ export function ApprovalsList({ approvals }: { approvals: RunState["approvals"] 
           <tr key={approval.packetId}>
             <Td>
               <span className="font-mono text-xs">{approval.tool}</span>
-              <span className="block text-xs text-zinc-500">step {approval.step} · {approval.packetId}</span>
+              <span className="block text-xs text-zinc-500">
+                step {approval.step} · {approval.packetId}
+              </span>
             </Td>
             <Td>{approval.decision}</Td>
             <Td>{approval.by.join(", ")}</Td>
-            <Td><Timestamp value={approval.at} /></Td>
-            <Td>{approval.usedAt ? <Timestamp value={approval.usedAt} /> : <span className="text-zinc-500">not yet</span>}</Td>
+            <Td>
+              <Timestamp value={approval.at} />
+            </Td>
+            <Td>
+              {approval.usedAt ? <Timestamp value={approval.usedAt} /> : <span className="text-zinc-500">not yet</span>}
+            </Td>
           </tr>
         ))}
       </tbody>

@@ -5,7 +5,12 @@ import type { CheckpointSummary } from "@/lib/queries/run-checkpoints";
 /** The older checkpoints not listed yet, and how to read the next page of them. */
 type OlderCheckpoints = { hasOlder: boolean; isLoading: boolean; load: () => void; error: string | null };
 
-type CheckpointListProps = { runId: string; checkpoints: CheckpointSummary[]; selectedSeq: number | null; older: OlderCheckpoints };
+type CheckpointListProps = {
+  runId: string;
+  checkpoints: CheckpointSummary[];
+  selectedSeq: number | null;
+  older: OlderCheckpoints;
+};
 
 /** Every checkpoint is kept, newest first, a page at a time; choosing one shows the run's state as it was then. */
 export function CheckpointList({ runId, checkpoints, selectedSeq, older }: CheckpointListProps) {
@@ -15,7 +20,12 @@ export function CheckpointList({ runId, checkpoints, selectedSeq, older }: Check
   return (
     <ol className="max-h-[32rem] space-y-0.5 overflow-y-auto">
       <li>
-        <ConsoleLink href={base} scroll={false} aria-current={selectedSeq === null ? "true" : undefined} className={itemClass(selectedSeq === null)}>
+        <ConsoleLink
+          href={base}
+          scroll={false}
+          aria-current={selectedSeq === null ? "true" : undefined}
+          className={itemClass(selectedSeq === null)}
+        >
           <span>Current state</span>
         </ConsoleLink>
       </li>
@@ -30,7 +40,10 @@ export function CheckpointList({ runId, checkpoints, selectedSeq, older }: Check
             <span className="font-mono text-xs">
               #{checkpoint.seq} · step {checkpoint.step}
             </span>
-            <Timestamp value={checkpoint.createdAt} className={`text-xs ${selectedSeq === checkpoint.seq ? "text-zinc-300" : "text-zinc-600"}`} />
+            <Timestamp
+              value={checkpoint.createdAt}
+              className={`text-xs ${selectedSeq === checkpoint.seq ? "text-zinc-300" : "text-zinc-600"}`}
+            />
           </ConsoleLink>
         </li>
       ))}
@@ -47,7 +60,11 @@ export function CheckpointList({ runId, checkpoints, selectedSeq, older }: Check
           </button>
         </li>
       )}
-      {older.error && <li className="px-2 py-1 text-xs text-red-800" role="alert">{older.error}</li>}
+      {older.error && (
+        <li className="px-2 py-1 text-xs text-red-800" role="alert">
+          {older.error}
+        </li>
+      )}
     </ol>
   );
 }

@@ -10,7 +10,8 @@ export function PendingView({ pending }: { pending: Pending | null }) {
       return (
         <div className="space-y-1 text-sm text-zinc-700">
           <p>
-            Effect in flight: <span className="font-mono">{pending.action.tool}</span> (step {pending.step}, call {pending.call})
+            Effect in flight: <span className="font-mono">{pending.action.tool}</span> (step {pending.step}, call{" "}
+            {pending.call})
           </p>
           <p className="font-mono text-xs text-zinc-500">intent {pending.intentId}</p>
           <JsonView value={pending.action.args} label="arguments" />
@@ -30,7 +31,12 @@ export function PendingView({ pending }: { pending: Pending | null }) {
       return (
         <p className="text-sm text-zinc-700">
           Waiting for a <span className="font-mono">{pending.eventType}</span> event
-          {pending.timeoutAt && <> until <Timestamp value={pending.timeoutAt} /></>}
+          {pending.timeoutAt && (
+            <>
+              {" "}
+              until <Timestamp value={pending.timeoutAt} />
+            </>
+          )}
         </p>
       );
     case "sleep":
@@ -44,7 +50,11 @@ export function PendingView({ pending }: { pending: Pending | null }) {
         <div className="space-y-1 text-sm text-zinc-700">
           <p>
             Reached its budget: a person extends it or stops the run (step {pending.step})
-            {pending.action && <>; its next call, <span className="font-mono">{pending.action.tool}</span>, waits</>}
+            {pending.action && (
+              <>
+                ; its next call, <span className="font-mono">{pending.action.tool}</span>, waits
+              </>
+            )}
           </p>
           <p className="font-mono text-xs text-zinc-500">packet {pending.packetId}</p>
         </div>

@@ -17,7 +17,10 @@ export function RecoveryItem({ item }: { item: RecoveryItemData }) {
       <p className="mt-1 text-[11px] text-zinc-500">
         <Timestamp value={item.at} />
       </p>
-      <p className="truncate font-mono text-[11px] text-zinc-500" title={`operation id / idempotency key: ${item.operationId}`}>
+      <p
+        className="truncate font-mono text-[11px] text-zinc-500"
+        title={`operation id / idempotency key: ${item.operationId}`}
+      >
         {item.operationId}
       </p>
       <div className="mt-1.5 space-y-1">

@@ -1,8 +1,22 @@
 import type { ReactNode } from "react";
-import type { RecoveryItem as RecoveryItemData, RecoveryView as RecoveryViewData, SafeNextAction } from "@/lib/runtime/recovery";
+import type {
+  RecoveryItem as RecoveryItemData,
+  RecoveryView as RecoveryViewData,
+  SafeNextAction,
+} from "@/lib/runtime/recovery";
 import { RecoveryItem } from "./recovery-item";
 
-function Column({ title, hint, accent, children }: { title: string; hint: string; accent: string; children: ReactNode }) {
+function Column({
+  title,
+  hint,
+  accent,
+  children,
+}: {
+  title: string;
+  hint: string;
+  accent: string;
+  children: ReactNode;
+}) {
   return (
     <section className={`rounded-lg border border-zinc-200 border-t-4 bg-white p-3 shadow-xs ${accent}`}>
       <h3 className="text-sm font-semibold text-zinc-900">{title}</h3>
@@ -39,7 +53,11 @@ export function RecoveryView({ view }: { view: RecoveryViewData }) {
   return (
     <div className="space-y-3">
       <div className="grid gap-3 lg:grid-cols-3">
-        <Column title="Definitely happened" hint="Committed with a result or resolved by a person" accent="border-t-emerald-500">
+        <Column
+          title="Definitely happened"
+          hint="Committed with a result or resolved by a person"
+          accent="border-t-emerald-500"
+        >
           <Items items={view.definitelyHappened} empty="No effects yet." />
         </Column>
         <Column title="May have happened" hint="An intent without a recorded outcome" accent="border-t-amber-500">
@@ -49,14 +67,20 @@ export function RecoveryView({ view }: { view: RecoveryViewData }) {
           <ul className="space-y-2">
             {view.safeNext.map((next, i) => (
               <li key={i} className="rounded-md border border-zinc-200 p-2.5">
-                <p className="text-xs font-semibold tracking-wide text-blue-800 uppercase">{ACTION_LABEL[next.action] ?? next.action}</p>
+                <p className="text-xs font-semibold tracking-wide text-blue-800 uppercase">
+                  {ACTION_LABEL[next.action] ?? next.action}
+                </p>
                 <p className="mt-0.5 text-sm text-zinc-700 [overflow-wrap:anywhere]">{next.description}</p>
               </li>
             ))}
           </ul>
         </Column>
       </div>
-      <Column title="Definitely did not happen" hint="The tool refused the call; the world did not change" accent="border-t-zinc-400">
+      <Column
+        title="Definitely did not happen"
+        hint="The tool refused the call; the world did not change"
+        accent="border-t-zinc-400"
+      >
         <Items items={view.definitelyNotHappened} empty="No refused calls." />
       </Column>
     </div>

@@ -8,7 +8,11 @@ function RunLinkItem({ run, step }: { run: RunLink; step?: number | null }) {
       <ConsoleLink href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-blue-700 hover:underline">
         {run.id}
       </ConsoleLink>{" "}
-      <span className="text-zinc-600">({run.agentSlug}{step != null ? `, step ${step}` : ""})</span> <StatusBadge status={run.status} />
+      <span className="text-zinc-600">
+        ({run.agentSlug}
+        {step != null ? `, step ${step}` : ""})
+      </span>{" "}
+      <StatusBadge status={run.status} />
     </>
   );
 }

@@ -15,12 +15,25 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function RunHeader({ run, now, actions, family }: { run: RunRecord; now: Date; actions?: ReactNode; family?: RunFamily }) {
+export function RunHeader({
+  run,
+  now,
+  actions,
+  family,
+}: {
+  run: RunRecord;
+  now: Date;
+  actions?: ReactNode;
+  family?: RunFamily;
+}) {
   const isLeaseExpired = run.leaseExpiresAt !== null && run.leaseExpiresAt <= now;
   return (
     <header className="mb-6">
       <p className="text-xs text-zinc-500">
-        <ConsoleLink href="/runs" className="hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">Runs</ConsoleLink> /
+        <ConsoleLink href="/runs" className="hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
+          Runs
+        </ConsoleLink>{" "}
+        /
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-3">
         <h1 className="font-mono text-lg font-semibold text-zinc-900">{run.id}</h1>
@@ -35,8 +48,12 @@ export function RunHeader({ run, now, actions, family }: { run: RunRecord; now: 
           {run.agentSlug}
           <span className="text-zinc-500">@{run.agentVersion}</span>
         </Field>
-        <Field label="Created"><Timestamp value={run.createdAt} /></Field>
-        <Field label="Updated"><LiveUpdatedAt /></Field>
+        <Field label="Created">
+          <Timestamp value={run.createdAt} />
+        </Field>
+        <Field label="Updated">
+          <LiveUpdatedAt />
+        </Field>
         <Field label="Lease owner">
           {run.leaseOwner ?? <span className="text-zinc-500">none</span>}
           {run.leaseOwner && <span className="text-zinc-500"> · epoch {run.leaseEpoch}</span>}
@@ -45,13 +62,23 @@ export function RunHeader({ run, now, actions, family }: { run: RunRecord; now: 
           <Timestamp value={run.leaseExpiresAt} relativeTo={now} />
         </Field>
         <Field label="Waiting for">
-          {run.waitingFor ?? (run.wakeAt ? <>wake <Timestamp value={run.wakeAt} relativeTo={now} /></> : <span className="text-zinc-500">—</span>)}
+          {run.waitingFor ??
+            (run.wakeAt ? (
+              <>
+                wake <Timestamp value={run.wakeAt} relativeTo={now} />
+              </>
+            ) : (
+              <span className="text-zinc-500">—</span>
+            ))}
         </Field>
       </dl>
       {run.parentRunId && (
         <p className="mt-3 text-xs text-zinc-500">
           Forked from{" "}
-          <ConsoleLink href={`/runs/${encodeURIComponent(run.parentRunId)}`} className="font-mono text-blue-700 hover:underline">
+          <ConsoleLink
+            href={`/runs/${encodeURIComponent(run.parentRunId)}`}
+            className="font-mono text-blue-700 hover:underline"
+          >
             {run.parentRunId}
           </ConsoleLink>
         </p>
@@ -59,8 +86,8 @@ export function RunHeader({ run, now, actions, family }: { run: RunRecord; now: 
       {family && <RunFamilyLinks family={family} />}
       {run.compactedAt && (
         <p className="mt-3 text-xs text-zinc-500">
-          Compacted <Timestamp value={run.compactedAt} relativeTo={now} /> by retention: its intermediate checkpoints and its
-          trace events that are not audit were removed; the final state and the audit trail remain.
+          Compacted <Timestamp value={run.compactedAt} relativeTo={now} /> by retention: its intermediate checkpoints
+          and its trace events that are not audit were removed; the final state and the audit trail remain.
         </p>
       )}
     </header>

@@ -9,23 +9,43 @@ export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agen
     <ConsoleForm role="search" action="/runs" method="get" className="mb-3 flex flex-wrap items-end gap-3">
       {filter.status && <input type="hidden" name="status" value={filter.status} />}
       {filter.agent && filter.version && <input type="hidden" name="version" value={filter.version} />}
-      <Field id="runs-q" label="Search" hint="A run id (or its start), or text in the run's input" className="min-w-64 flex-1">
-        <Input id="runs-q" name="q" type="search" defaultValue={filter.q ?? ""} placeholder="run_… or order id, reason…" aria-describedby="runs-q-hint" />
+      <Field
+        id="runs-q"
+        label="Search"
+        hint="A run id (or its start), or text in the run's input"
+        className="min-w-64 flex-1"
+      >
+        <Input
+          id="runs-q"
+          name="q"
+          type="search"
+          defaultValue={filter.q ?? ""}
+          placeholder="run_… or order id, reason…"
+          aria-describedby="runs-q-hint"
+        />
       </Field>
       <Field id="runs-agent" label="Agent" className="w-52">
         <Select id="runs-agent" name="agent" defaultValue={filter.agent ?? ""}>
           <option value="">All agents</option>
           {agents.map((slug) => (
-            <option key={slug} value={slug}>{slug}</option>
+            <option key={slug} value={slug}>
+              {slug}
+            </option>
           ))}
         </Select>
       </Field>
       <div className="flex gap-2 pb-5">
-        <button type="submit" className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+        <button
+          type="submit"
+          className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
           Apply
         </button>
         {(filter.q || filter.agent || filter.status || filter.version) && (
-          <ConsoleLink href="/runs" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+          <ConsoleLink
+            href="/runs"
+            className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          >
             Clear filters
           </ConsoleLink>
         )}
@@ -34,7 +54,10 @@ export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agen
       {filter.agent && filter.version && (
         <p className="w-full text-sm text-zinc-700">
           Only version <span className="font-mono">{filter.version}</span> of {filter.agent} ·{" "}
-          <ConsoleLink href={runsListHref({ ...filter, version: undefined, cursor: undefined })} className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
+          <ConsoleLink
+            href={runsListHref({ ...filter, version: undefined, cursor: undefined })}
+            className="text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
             every version
           </ConsoleLink>
         </p>

@@ -23,11 +23,16 @@ export function RunsTable({ runs }: { runs: RunListItem[] }) {
         {runs.map((run) => (
           <tr key={run.id} className="hover:bg-zinc-50">
             <Td>
-              <ConsoleLink href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-xs text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600">
+              <ConsoleLink
+                href={`/runs/${encodeURIComponent(run.id)}`}
+                className="font-mono text-xs text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
+              >
                 {run.id}
               </ConsoleLink>
               {run.parentRunId && <span className="block text-[11px] text-zinc-500">fork of {run.parentRunId}</span>}
-              {run.spawnedByRunId && <span className="block text-[11px] text-zinc-500">child of {run.spawnedByRunId}</span>}
+              {run.spawnedByRunId && (
+                <span className="block text-[11px] text-zinc-500">child of {run.spawnedByRunId}</span>
+              )}
             </Td>
             <Td>
               {run.agentSlug}
@@ -42,11 +47,19 @@ export function RunsTable({ runs }: { runs: RunListItem[] }) {
                   </Badge>
                 )}
               </div>
-              {run.error && <p className="mt-0.5 max-w-xs truncate text-xs text-red-800" title={run.error}>{run.error}</p>}
+              {run.error && (
+                <p className="mt-0.5 max-w-xs truncate text-xs text-red-800" title={run.error}>
+                  {run.error}
+                </p>
+              )}
             </Td>
             <Td className="text-right tabular-nums">{run.step ?? <span className="text-zinc-500">—</span>}</Td>
-            <Td><Timestamp value={run.createdAt} /></Td>
-            <Td><Timestamp value={run.updatedAt} /></Td>
+            <Td>
+              <Timestamp value={run.createdAt} />
+            </Td>
+            <Td>
+              <Timestamp value={run.updatedAt} />
+            </Td>
           </tr>
         ))}
       </tbody>

@@ -21,8 +21,10 @@ export function StateView({ state, now }: { state: RunState; now: Date }) {
     <div className="divide-y divide-zinc-100">
       <p className="pb-3 text-xs text-zinc-500">
         next step {state.step} · schema v{state.schemaVersion} · {state.agent.slug}@{state.agent.version} · instructions{" "}
-        <span className="font-mono" title={state.agent.instructionsHash}>{state.agent.instructionsHash.slice(0, 12)}</span> ·{" "}
-        {state.usage.modelCalls} model calls · ${state.usage.costUsd.toFixed(4)}
+        <span className="font-mono" title={state.agent.instructionsHash}>
+          {state.agent.instructionsHash.slice(0, 12)}
+        </span>{" "}
+        · {state.usage.modelCalls} model calls · ${state.usage.costUsd.toFixed(4)}
       </p>
       <Section title="Plan">
         <PlanList plan={state.plan} />

@@ -17,9 +17,17 @@ const formatCount = (n: number) => n.toLocaleString("en-US");
 export function StatusFilter({ filter, counts }: StatusFilterProps) {
   const total = counts && Object.values(counts).reduce((sum, n) => sum + n, 0);
   const options = [
-    { label: "All", count: total, href: runsListHref({ ...filter, status: undefined, cursor: undefined }), isActive: !filter.status },
+    {
+      label: "All",
+      count: total,
+      href: runsListHref({ ...filter, status: undefined, cursor: undefined }),
+      isActive: !filter.status,
+    },
     ...RUN_STATUSES.map((status) => ({
-      label: statusLabel(status), count: counts?.[status], href: runsListHref({ ...filter, status, cursor: undefined }), isActive: status === filter.status,
+      label: statusLabel(status),
+      count: counts?.[status],
+      href: runsListHref({ ...filter, status, cursor: undefined }),
+      isActive: status === filter.status,
     })),
   ];
   return (
@@ -30,11 +38,17 @@ export function StatusFilter({ filter, counts }: StatusFilterProps) {
           href={option.href}
           aria-current={option.isActive ? "page" : undefined}
           className={`rounded-full border px-2.5 py-0.5 text-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
-            option.isActive ? "border-zinc-900 bg-zinc-900 text-white" : "border-zinc-300 bg-white text-zinc-700 hover:border-zinc-500"
+            option.isActive
+              ? "border-zinc-900 bg-zinc-900 text-white"
+              : "border-zinc-300 bg-white text-zinc-700 hover:border-zinc-500"
           }`}
         >
           {option.label}
-          {option.count !== undefined && <span className={`ml-1.5 tabular-nums ${option.isActive ? "text-zinc-300" : "text-zinc-500"}`}>{formatCount(option.count)}</span>}
+          {option.count !== undefined && (
+            <span className={`ml-1.5 tabular-nums ${option.isActive ? "text-zinc-300" : "text-zinc-500"}`}>
+              {formatCount(option.count)}
+            </span>
+          )}
         </ConsoleLink>
       ))}
     </nav>

@@ -24,14 +24,26 @@ export function UnreadableState({ detail }: { detail: UnreadableRunDetail }) {
       <Alert tone="error" title="This run's saved state could not be read">
         <p>{detail.stateError}</p>
         <p className="mt-1">
-          The stored text is kept exactly as it is. The run cannot be resumed, retried or forked from here (a worker that meets it
-          sets it aside as failed); its trace below is intact.
+          The stored text is kept exactly as it is. The run cannot be resumed, retried or forked from here (a worker
+          that meets it sets it aside as failed); its trace below is intact.
         </p>
       </Alert>
-      <Card title="Stored state" description={storedState.length > SHOWN_CHARS ? `The first ${SHOWN_CHARS.toLocaleString("en-US")} of ${storedState.length.toLocaleString("en-US")} characters.` : "As stored (indented when it is JSON)."}>
-        <pre className="max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs break-all whitespace-pre-wrap text-zinc-800">{storedState.slice(0, SHOWN_CHARS)}</pre>
+      <Card
+        title="Stored state"
+        description={
+          storedState.length > SHOWN_CHARS
+            ? `The first ${SHOWN_CHARS.toLocaleString("en-US")} of ${storedState.length.toLocaleString("en-US")} characters.`
+            : "As stored (indented when it is JSON)."
+        }
+      >
+        <pre className="max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs break-all whitespace-pre-wrap text-zinc-800">
+          {storedState.slice(0, SHOWN_CHARS)}
+        </pre>
       </Card>
-      <Card title="Checkpoints" description={`Where the run saved its state${detail.hasOlderCheckpoints ? ", the newest ones" : ""}; their states are not loaded.`}>
+      <Card
+        title="Checkpoints"
+        description={`Where the run saved its state${detail.hasOlderCheckpoints ? ", the newest ones" : ""}; their states are not loaded.`}
+      >
         <ol className="space-y-1 text-sm text-zinc-700">
           {checkpoints.map((c) => (
             <li key={c.seq}>

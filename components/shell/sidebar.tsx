@@ -5,7 +5,10 @@ import { InboxCount } from "./inbox-count";
 import { NAV_ITEMS } from "./nav-items";
 import { NavLink } from "./nav-link";
 
-const NAV_GROUPS = [{ group: "work", label: null }, { group: "admin", label: "Admin" }] as const;
+const NAV_GROUPS = [
+  { group: "work", label: null },
+  { group: "admin", label: "Admin" },
+] as const;
 import { UserMenu } from "./user-menu";
 import { WorkspaceSwitcher, type SwitchableWorkspace } from "./workspace-switcher";
 
@@ -26,11 +29,16 @@ export function Sidebar({ user, workspaces }: { user: SessionUser; workspaces: S
           return (
             <div key={group} className="mb-3 flex flex-col gap-0.5">
               {label && <p className="px-3 pb-1 text-xs font-medium uppercase tracking-wide text-zinc-400">{label}</p>}
-              {items.map(({ scope: _scope, group: _group, ...item }) => (
-                item.href === "/inbox"
-                  ? <div key={item.href} className="relative"><NavLink {...item} href={workspacePath(slug, item.href)} /><InboxCount /></div>
-                  : <NavLink key={item.href} {...item} href={workspacePath(slug, item.href)} />
-              ))}
+              {items.map(({ scope: _scope, group: _group, ...item }) =>
+                item.href === "/inbox" ? (
+                  <div key={item.href} className="relative">
+                    <NavLink {...item} href={workspacePath(slug, item.href)} />
+                    <InboxCount />
+                  </div>
+                ) : (
+                  <NavLink key={item.href} {...item} href={workspacePath(slug, item.href)} />
+                ),
+              )}
             </div>
           );
         })}

@@ -11,14 +11,19 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
   return (
     <section aria-label="Workspace" className="mb-5 px-3">
       <p className="text-xs font-medium uppercase tracking-wide text-zinc-400">Workspace</p>
-      <p className="truncate text-sm font-medium text-zinc-100" title={current}>{here?.name ?? current}</p>
+      <p className="truncate text-sm font-medium text-zinc-100" title={current}>
+        {here?.name ?? current}
+      </p>
       {others.length > 0 && (
         <details className="mt-1 text-xs text-zinc-300">
           <summary className="cursor-pointer hover:text-white">Switch workspace</summary>
           <ul className="mt-1 space-y-0.5">
             {others.map((w) => (
               <li key={w.slug}>
-                <Link href={workspacePath(w.slug, "/inbox")} className="block truncate rounded px-1 py-0.5 hover:bg-zinc-900 hover:text-white">
+                <Link
+                  href={workspacePath(w.slug, "/inbox")}
+                  className="block truncate rounded px-1 py-0.5 hover:bg-zinc-900 hover:text-white"
+                >
                   {w.name} <span className="text-zinc-500">· {w.role}</span>
                 </Link>
               </li>

@@ -8,7 +8,15 @@ const TONES = {
 } as const;
 
 /** A message box: errors are announced assertively (role=alert), everything else politely (role=status). */
-export function Alert({ tone = "info", title, children }: { tone?: keyof typeof TONES; title?: ReactNode; children?: ReactNode }) {
+export function Alert({
+  tone = "info",
+  title,
+  children,
+}: {
+  tone?: keyof typeof TONES;
+  title?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div role={tone === "error" ? "alert" : "status"} className={`rounded border px-3 py-2 text-sm ${TONES[tone]}`}>
       {title && <p className="font-medium">{title}</p>}

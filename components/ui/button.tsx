@@ -11,10 +11,23 @@ const SIZES = { sm: "px-2 py-1 text-xs", md: "px-3 py-1.5 text-sm" } as const;
 
 export type ButtonVariant = keyof typeof VARIANTS;
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: keyof typeof SIZES; isBusy?: boolean };
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: ButtonVariant;
+  size?: keyof typeof SIZES;
+  isBusy?: boolean;
+};
 
 /** The console's one button: a visible focus ring, a busy state that also disables it. */
-export function Button({ variant = "secondary", size = "md", isBusy = false, className = "", disabled, type = "button", children, ...rest }: ButtonProps) {
+export function Button({
+  variant = "secondary",
+  size = "md",
+  isBusy = false,
+  className = "",
+  disabled,
+  type = "button",
+  children,
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type={type}

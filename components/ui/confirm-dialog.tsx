@@ -17,7 +17,16 @@ type ConfirmDialogProps = {
  * A modal confirmation on the native <dialog> (focus trap, Escape to cancel, inert background for free).
  * The caller owns `isOpen`; the dialog focuses its confirm button so Enter confirms and Escape cancels.
  */
-export function ConfirmDialog({ isOpen, title, children, confirmLabel, confirmVariant = "primary", isBusy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  isOpen,
+  title,
+  children,
+  confirmLabel,
+  confirmVariant = "primary",
+  isBusy,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -42,7 +51,9 @@ export function ConfirmDialog({ isOpen, title, children, confirmLabel, confirmVa
     >
       {isOpen && (
         <div className="p-5">
-          <h2 id="confirm-dialog-title" className="text-base font-semibold text-zinc-900">{title}</h2>
+          <h2 id="confirm-dialog-title" className="text-base font-semibold text-zinc-900">
+            {title}
+          </h2>
           <div className="mt-2 text-sm text-zinc-700">{children}</div>
           <div className="mt-5 flex justify-end gap-2">
             <Button onClick={onCancel}>Cancel</Button>

@@ -27,7 +27,9 @@ export function JsonView({ value, previewLength = 120, label }: JsonViewProps) {
       <summary className="cursor-pointer font-mono text-xs break-all text-zinc-700 marker:text-zinc-400">
         {label ?? preview}
       </summary>
-      <pre className="mt-1 max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs text-zinc-800">{stringify(value, 2)}</pre>
+      <pre className="mt-1 max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs text-zinc-800">
+        {stringify(value, 2)}
+      </pre>
     </details>
   );
 }

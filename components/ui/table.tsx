@@ -10,7 +10,10 @@ export function Table({ children }: { children: ReactNode }) {
 
 export function Th({ children, className = "" }: { children?: ReactNode; className?: string }) {
   return (
-    <th scope="col" className={`border-b border-zinc-200 bg-zinc-50 px-3 py-2 text-xs font-medium text-zinc-500 ${className}`}>
+    <th
+      scope="col"
+      className={`border-b border-zinc-200 bg-zinc-50 px-3 py-2 text-xs font-medium text-zinc-500 ${className}`}
+    >
       {children}
     </th>
   );

@@ -11,7 +11,12 @@ export function formatUtc(value: Date | string): string {
 export function formatRelative(value: Date | string, now: Date): string {
   const ms = toDate(value).getTime() - now.getTime();
   const abs = Math.abs(ms);
-  const units: Array<[number, string]> = [[86_400_000, "d"], [3_600_000, "h"], [60_000, "min"], [1_000, "s"]];
+  const units: Array<[number, string]> = [
+    [86_400_000, "d"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1_000, "s"],
+  ];
   const [size, unit] = units.find(([u]) => abs >= u) ?? [1_000, "s"];
   const amount = Math.floor(abs / size);
   return ms >= 0 ? `in ${amount} ${unit}` : `${amount} ${unit} ago`;

@@ -29,6 +29,10 @@ function subscribe(listener: () => void) {
 
 /** The shared clock's time; `serverNow` (the time the page was rendered) until the browser's clock takes over. */
 export function useTickingNow(serverNow: Date): Date {
-  const ms = useSyncExternalStore(subscribe, () => nowMs, () => serverNow.getTime());
+  const ms = useSyncExternalStore(
+    subscribe,
+    () => nowMs,
+    () => serverNow.getTime(),
+  );
   return new Date(ms);
 }

@@ -8,7 +8,8 @@ import { JsonView } from "./json-view";
 function FieldValue({ value, depth }: { value: unknown; depth: number }) {
   if (isRecord(value)) return depth < 1 ? <ValueFields value={value} depth={depth + 1} /> : <JsonView value={value} />;
   if (Array.isArray(value)) {
-    if (value.every((item) => item === null || typeof item !== "object")) return <>{value.length === 0 ? "none" : value.map((item) => String(item)).join(", ")}</>;
+    if (value.every((item) => item === null || typeof item !== "object"))
+      return <>{value.length === 0 ? "none" : value.map((item) => String(item)).join(", ")}</>;
     return <JsonView value={value} label={`${value.length} item${value.length === 1 ? "" : "s"}`} />;
   }
   return <>{typeof value === "string" ? value : JSON.stringify(value)}</>;
@@ -16,7 +17,11 @@ function FieldValue({ value, depth }: { value: unknown; depth: number }) {
 
 export function ValueFields({ value, label, depth = 0 }: { value: unknown; label?: string; depth?: number }) {
   if (!isRecord(value)) {
-    return <span className="font-mono text-xs break-all text-zinc-900"><FieldValue value={value} depth={depth} /></span>;
+    return (
+      <span className="font-mono text-xs break-all text-zinc-900">
+        <FieldValue value={value} depth={depth} />
+      </span>
+    );
   }
   const entries = Object.entries(value);
   if (entries.length === 0) return <span className="text-xs text-zinc-500">empty</span>;

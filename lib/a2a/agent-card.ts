@@ -16,7 +16,9 @@ export function buildAgentCard(origin: string) {
       "A durable runtime for AI agents with people in charge. Send a message naming an agent (a skill) with its input as a DataPart " +
       '({"input": …}); the task is the agent\'s run. When the run asks a person to decide, the task is TASK_STATE_INPUT_REQUIRED with the ' +
       'decision packet as a DataPart; a second person replies on the task with {"decision": "approve" | "edit" | "reject" | "redirect"}.',
-    supportedInterfaces: [{ url: `${origin}${A2A_PATH}`, protocolBinding: "JSONRPC", protocolVersion: A2A_PROTOCOL_VERSION }],
+    supportedInterfaces: [
+      { url: `${origin}${A2A_PATH}`, protocolBinding: "JSONRPC", protocolVersion: A2A_PROTOCOL_VERSION },
+    ],
     provider: { organization: "Tether", url: origin },
     version: tetherVersion,
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
@@ -25,7 +27,8 @@ export function buildAgentCard(origin: string) {
         httpAuthSecurityScheme: {
           scheme: "Bearer",
           bearerFormat: "Tether API token (tth_…)",
-          description: "An API token made in the console (Admin → Tokens). runs:write starts a task, runs:read reads one, packets:decide answers one that requires input.",
+          description:
+            "An API token made in the console (Admin → Tokens). runs:write starts a task, runs:read reads one, packets:decide answers one that requires input.",
         },
       },
     },
@@ -37,7 +40,9 @@ export function buildAgentCard(origin: string) {
       name: agent.name,
       description: agent.description,
       tags: ["tether", "agent", ...agent.tools],
-      ...(agent.exampleInput !== null ? { examples: [JSON.stringify({ agent: agent.slug, input: agent.exampleInput })] } : {}),
+      ...(agent.exampleInput !== null
+        ? { examples: [JSON.stringify({ agent: agent.slug, input: agent.exampleInput })] }
+        : {}),
       inputModes: ["application/json"],
       outputModes: ["application/json", "text/plain"],
     })),

@@ -46,22 +46,32 @@ export class A2aError extends Error {
   }
 }
 
-export const errorInfo = (reason: string, metadata: Record<string, string> = {}): Detail => ({ "@type": ERROR_INFO, reason, domain: "tether", metadata });
+export const errorInfo = (reason: string, metadata: Record<string, string> = {}): Detail => ({
+  "@type": ERROR_INFO,
+  reason,
+  domain: "tether",
+  metadata,
+});
 
 /** -32602 naming each field that failed and why. */
 export function invalidParams(fieldErrors: Record<string, string[]>, message = "Invalid parameters"): A2aError {
-  const fieldViolations = Object.entries(fieldErrors).flatMap(([field, messages]) => messages.map((description) => ({ field, description })));
+  const fieldViolations = Object.entries(fieldErrors).flatMap(([field, messages]) =>
+    messages.map((description) => ({ field, description })),
+  );
   return new A2aError("invalidParams", message, [{ "@type": BAD_REQUEST, fieldViolations }]);
 }
 
-export const taskNotFound = (taskId: string) => new A2aError("taskNotFound", `Task not found: ${taskId}`, [errorInfo("TASK_NOT_FOUND", { taskId })]);
+export const taskNotFound = (taskId: string) =>
+  new A2aError("taskNotFound", `Task not found: ${taskId}`, [errorInfo("TASK_NOT_FOUND", { taskId })]);
 
 /** Tether's AppError as the A2A error a client can act on; a raw exception message never leaves the server. */
 export function fromAppError(error: AppError): A2aError {
   const info = errorInfo(error.code);
   switch (error.code) {
     case "INVALID_INPUT":
-      return error.fieldErrors ? invalidParams(error.fieldErrors, error.userMessage) : new A2aError("invalidParams", error.userMessage, [info]);
+      return error.fieldErrors
+        ? invalidParams(error.fieldErrors, error.userMessage)
+        : new A2aError("invalidParams", error.userMessage, [info]);
     case "NOT_FOUND":
       return new A2aError("invalidParams", error.userMessage, [info]);
     case "UNAUTHENTICATED":
@@ -69,7 +79,13 @@ export function fromAppError(error: AppError): A2aError {
     case "FORBIDDEN":
       return new A2aError("server", error.userMessage, [info]);
     case "RATE_LIMITED":
-      return new A2aError("server", error.userMessage, [info], 429, error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : {});
+      return new A2aError(
+        "server",
+        error.userMessage,
+        [info],
+        429,
+        error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : {},
+      );
     case "INTERNAL":
       return new A2aError("internal", JSONRPC_ERRORS.internal.message);
     default:

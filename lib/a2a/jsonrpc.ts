@@ -20,14 +20,29 @@ const METHODS: Record<string, (ctx: A2aContext, params: unknown) => Promise<unkn
 
 /** Methods of the spec Tether does not serve, and the error the spec gives for each (§3.3.4). */
 const UNSUPPORTED: Record<string, () => A2aError> = {
-  SendStreamingMessage: () => new A2aError("unsupportedOperation", "Streaming is not supported (capabilities.streaming is false): use SendMessage and GetTask."),
-  SubscribeToTask: () => new A2aError("unsupportedOperation", "Streaming is not supported (capabilities.streaming is false): poll GetTask."),
+  SendStreamingMessage: () =>
+    new A2aError(
+      "unsupportedOperation",
+      "Streaming is not supported (capabilities.streaming is false): use SendMessage and GetTask.",
+    ),
+  SubscribeToTask: () =>
+    new A2aError("unsupportedOperation", "Streaming is not supported (capabilities.streaming is false): poll GetTask."),
   ListTasks: () => new A2aError("unsupportedOperation", "ListTasks is not supported here: GET /api/runs lists runs."),
-  GetExtendedAgentCard: () => new A2aError("unsupportedOperation", "There is no extended agent card (capabilities.extendedAgentCard is false)."),
+  GetExtendedAgentCard: () =>
+    new A2aError("unsupportedOperation", "There is no extended agent card (capabilities.extendedAgentCard is false)."),
   ...Object.fromEntries(
-    ["CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig"].map((name) => [
+    [
+      "CreateTaskPushNotificationConfig",
+      "GetTaskPushNotificationConfig",
+      "ListTaskPushNotificationConfigs",
+      "DeleteTaskPushNotificationConfig",
+    ].map((name) => [
       name,
-      () => new A2aError("pushNotificationNotSupported", "Push notifications are not supported (capabilities.pushNotifications is false)."),
+      () =>
+        new A2aError(
+          "pushNotificationNotSupported",
+          "Push notifications are not supported (capabilities.pushNotifications is false).",
+        ),
     ]),
   ),
 };
@@ -50,9 +65,14 @@ function idOf(body: unknown): RequestId {
 
 /** The A2A-Version the client speaks: the header, else the query parameter; empty means 0.3 (§3.6.2). */
 function checkVersion(request: Request) {
-  const asked = (request.headers.get("a2a-version") ?? new URL(request.url).searchParams.get("A2A-Version") ?? "").trim() || "0.3";
+  const asked =
+    (request.headers.get("a2a-version") ?? new URL(request.url).searchParams.get("A2A-Version") ?? "").trim() || "0.3";
   if (asked !== A2A_PROTOCOL_VERSION) {
-    throw new A2aError("versionNotSupported", `A2A version ${asked} is not supported: send the header A2A-Version: ${A2A_PROTOCOL_VERSION}.`, [errorInfo("VERSION_NOT_SUPPORTED", { requested: asked, supported: A2A_PROTOCOL_VERSION })]);
+    throw new A2aError(
+      "versionNotSupported",
+      `A2A version ${asked} is not supported: send the header A2A-Version: ${A2A_PROTOCOL_VERSION}.`,
+      [errorInfo("VERSION_NOT_SUPPORTED", { requested: asked, supported: A2A_PROTOCOL_VERSION })],
+    );
   }
 }
 
@@ -62,22 +82,37 @@ async function readBody(request: Request): Promise<unknown> {
   } catch (error) {
     if (!(error instanceof BodyRejected)) throw error;
     if (error.reason === "not_json") throw new A2aError("parse");
-    throw new A2aError("invalidRequest", error.message, [errorInfo(error.reason.toUpperCase())], error.reason === "too_large" ? 413 : 200);
+    throw new A2aError(
+      "invalidRequest",
+      error.message,
+      [errorInfo(error.reason.toUpperCase())],
+      error.reason === "too_large" ? 413 : 200,
+    );
   }
 }
 
 function parseEnvelope(body: unknown) {
-  if (Array.isArray(body)) throw new A2aError("invalidRequest", "Batch requests are not supported: send one request at a time.");
+  if (Array.isArray(body))
+    throw new A2aError("invalidRequest", "Batch requests are not supported: send one request at a time.");
   const parsed = envelopeSchema.safeParse(body);
   if (!parsed.success) {
-    const fieldViolations = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "request", description: issue.message }));
-    throw new A2aError("invalidRequest", undefined, [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations }]);
+    const fieldViolations = parsed.error.issues.map((issue) => ({
+      field: issue.path.map(String).join(".") || "request",
+      description: issue.message,
+    }));
+    throw new A2aError("invalidRequest", undefined, [
+      { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations },
+    ]);
   }
-  if (holdsNulCharacter(parsed.data.params)) throw new A2aError("invalidParams", "The parameters hold a NUL character (\\u0000), which Tether does not store.");
+  if (holdsNulCharacter(parsed.data.params))
+    throw new A2aError("invalidParams", "The parameters hold a NUL character (\\u0000), which Tether does not store.");
   return parsed.data;
 }
 
-export async function handleA2aRequest(request: Request, deps: { db: Db; runtime: Runtime; blockingWaitMs?: number }): Promise<Response> {
+export async function handleA2aRequest(
+  request: Request,
+  deps: { db: Db; runtime: Runtime; blockingWaitMs?: number },
+): Promise<Response> {
   let id: RequestId = null;
   try {
     const principal = await authenticate(request, null);
@@ -86,11 +121,20 @@ export async function handleA2aRequest(request: Request, deps: { db: Db; runtime
     id = idOf(body);
     const envelope = parseEnvelope(body);
     const method = METHODS[envelope.method];
-    if (!method) throw UNSUPPORTED[envelope.method]?.() ?? new A2aError("methodNotFound", `Method not found: ${envelope.method}`);
-    const result = await inWorkspace(principal.workspaceId, () => method({ principal, runtime: deps.runtime, db: deps.db, blockingWaitMs: deps.blockingWaitMs ?? BLOCKING_WAIT_MS }, envelope.params));
+    if (!method)
+      throw UNSUPPORTED[envelope.method]?.() ?? new A2aError("methodNotFound", `Method not found: ${envelope.method}`);
+    const result = await inWorkspace(principal.workspaceId, () =>
+      method(
+        { principal, runtime: deps.runtime, db: deps.db, blockingWaitMs: deps.blockingWaitMs ?? BLOCKING_WAIT_MS },
+        envelope.params,
+      ),
+    );
     return Response.json({ jsonrpc: "2.0", id, result });
   } catch (thrown) {
     const error = toA2aError(thrown);
-    return Response.json({ jsonrpc: "2.0", id, error: error.toJSON() }, { status: error.httpStatus, headers: error.headers });
+    return Response.json(
+      { jsonrpc: "2.0", id, error: error.toJSON() },
+      { status: error.httpStatus, headers: error.headers },
+    );
   }
 }

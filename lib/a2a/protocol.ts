@@ -7,8 +7,14 @@ import { z } from "zod";
 export const A2A_PROTOCOL_VERSION = "1.0";
 
 export const TASK_STATES = [
-  "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_FAILED",
-  "TASK_STATE_CANCELED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_REJECTED", "TASK_STATE_AUTH_REQUIRED",
+  "TASK_STATE_SUBMITTED",
+  "TASK_STATE_WORKING",
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_INPUT_REQUIRED",
+  "TASK_STATE_REJECTED",
+  "TASK_STATE_AUTH_REQUIRED",
 ] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
@@ -25,9 +31,12 @@ export const partSchema = z
     filename: z.string().optional(),
     mediaType: z.string().optional(),
   })
-  .refine((part) => ["text", "raw", "url", "data"].filter((key) => part[key as keyof typeof part] !== undefined).length === 1, {
-    message: "A part holds exactly one of text, raw, url or data.",
-  });
+  .refine(
+    (part) => ["text", "raw", "url", "data"].filter((key) => part[key as keyof typeof part] !== undefined).length === 1,
+    {
+      message: "A part holds exactly one of text, raw, url or data.",
+    },
+  );
 export type Part = z.infer<typeof partSchema>;
 
 export const messageSchema = z.object({
@@ -56,10 +65,25 @@ export const sendMessageRequestSchema = z.object({
 });
 export type SendMessageRequest = z.infer<typeof sendMessageRequestSchema>;
 
-export const getTaskRequestSchema = z.object({ tenant: z.string().optional(), id: z.string().trim().min(1).max(200), historyLength: z.number().int().min(0).optional() });
-export const cancelTaskRequestSchema = z.object({ tenant: z.string().optional(), id: z.string().trim().min(1).max(200), metadata: struct.optional() });
+export const getTaskRequestSchema = z.object({
+  tenant: z.string().optional(),
+  id: z.string().trim().min(1).max(200),
+  historyLength: z.number().int().min(0).optional(),
+});
+export const cancelTaskRequestSchema = z.object({
+  tenant: z.string().optional(),
+  id: z.string().trim().min(1).max(200),
+  metadata: struct.optional(),
+});
 
 export type AgentMessage = { messageId: string; contextId: string; taskId: string; role: "ROLE_AGENT"; parts: Part[] };
 export type Artifact = { artifactId: string; name?: string; description?: string; parts: Part[] };
 export type TaskStatus = { state: TaskState; message?: AgentMessage; timestamp: string };
-export type Task = { id: string; contextId: string; status: TaskStatus; artifacts?: Artifact[]; history?: AgentMessage[]; metadata?: Record<string, unknown> };
+export type Task = {
+  id: string;
+  contextId: string;
+  status: TaskStatus;
+  artifacts?: Artifact[];
+  history?: AgentMessage[];
+  metadata?: Record<string, unknown>;
+};

@@ -39,23 +39,39 @@ function wasRejected(run: RunRecord, packets: DecisionPacket[]): boolean {
 
 export function taskStateOf(run: RunRecord, packets: DecisionPacket[]): TaskState {
   switch (run.status) {
-    case "QUEUED": return "TASK_STATE_SUBMITTED";
+    case "QUEUED":
+      return "TASK_STATE_SUBMITTED";
     case "RUNNING":
     case "SLEEPING":
-    case "WAITING_EVENT": return "TASK_STATE_WORKING";
+    case "WAITING_EVENT":
+      return "TASK_STATE_WORKING";
     // Waiting on a person: a pending packet (or an operator, for a run that needs attention without
     // one). A decided packet the worker has not acted on yet is work in progress.
-    case "WAITING_APPROVAL": return pendingOf(packets).length > 0 ? "TASK_STATE_INPUT_REQUIRED" : "TASK_STATE_WORKING";
-    case "NEEDS_ATTENTION": return "TASK_STATE_INPUT_REQUIRED";
-    case "COMPLETED": return wasRejected(run, packets) ? "TASK_STATE_REJECTED" : "TASK_STATE_COMPLETED";
-    case "FAILED": return "TASK_STATE_FAILED";
-    case "CANCELLED": return "TASK_STATE_CANCELED";
+    case "WAITING_APPROVAL":
+      return pendingOf(packets).length > 0 ? "TASK_STATE_INPUT_REQUIRED" : "TASK_STATE_WORKING";
+    case "NEEDS_ATTENTION":
+      return "TASK_STATE_INPUT_REQUIRED";
+    case "COMPLETED":
+      return wasRejected(run, packets) ? "TASK_STATE_REJECTED" : "TASK_STATE_COMPLETED";
+    case "FAILED":
+      return "TASK_STATE_FAILED";
+    case "CANCELLED":
+      return "TASK_STATE_CANCELED";
   }
 }
 
-export const TERMINAL_TASK_STATES: readonly TaskState[] = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"];
+export const TERMINAL_TASK_STATES: readonly TaskState[] = [
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+];
 /** The states a blocking SendMessage returns in (§3.2.2): terminal, or interrupted until someone answers. */
-export const SETTLED_TASK_STATES: readonly TaskState[] = [...TERMINAL_TASK_STATES, "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"];
+export const SETTLED_TASK_STATES: readonly TaskState[] = [
+  ...TERMINAL_TASK_STATES,
+  "TASK_STATE_INPUT_REQUIRED",
+  "TASK_STATE_AUTH_REQUIRED",
+];
 
 /** What a reviewer needs to decide a packet, as the data of a DataPart. */
 export function packetData(packet: DecisionPacket) {
@@ -84,13 +100,20 @@ function statusText(run: RunRecord, state: TaskState, packets: DecisionPacket[])
     return `Waiting for a decision on ${pending.map((p) => `${p.id} (${p.tool}: ${p.content.impact})`).join("; ")}. Reply on this task with a DataPart {"decision": "approve" | "edit" | "reject" | "redirect", …}.`;
   }
   switch (state) {
-    case "TASK_STATE_INPUT_REQUIRED": return "The run needs an operator (see the run's recovery view in Tether).";
-    case "TASK_STATE_REJECTED": return `A reviewer rejected the proposed action: ${latestDecided(packets)?.decision?.reason ?? "no reason given"}`;
-    case "TASK_STATE_FAILED": return `The run failed: ${run.error ?? "no error recorded"}`;
-    case "TASK_STATE_CANCELED": return "The run was cancelled.";
-    case "TASK_STATE_COMPLETED": return "The run completed.";
-    case "TASK_STATE_SUBMITTED": return "The run is queued.";
-    default: return `The run is ${run.status.toLowerCase()}.`;
+    case "TASK_STATE_INPUT_REQUIRED":
+      return "The run needs an operator (see the run's recovery view in Tether).";
+    case "TASK_STATE_REJECTED":
+      return `A reviewer rejected the proposed action: ${latestDecided(packets)?.decision?.reason ?? "no reason given"}`;
+    case "TASK_STATE_FAILED":
+      return `The run failed: ${run.error ?? "no error recorded"}`;
+    case "TASK_STATE_CANCELED":
+      return "The run was cancelled.";
+    case "TASK_STATE_COMPLETED":
+      return "The run completed.";
+    case "TASK_STATE_SUBMITTED":
+      return "The run is queued.";
+    default:
+      return `The run is ${run.status.toLowerCase()}.`;
   }
 }
 
@@ -98,7 +121,14 @@ const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? nul
 
 function outputArtifact(run: RunRecord): Artifact[] {
   if (run.status !== "COMPLETED" || run.state.output === undefined) return [];
-  return [{ artifactId: `${run.id}-output`, name: "output", description: "The run's output.", parts: [{ data: json(run.state.output), mediaType: "application/json" }] }];
+  return [
+    {
+      artifactId: `${run.id}-output`,
+      name: "output",
+      description: "The run's output.",
+      parts: [{ data: json(run.state.output), mediaType: "application/json" }],
+    },
+  ];
 }
 
 /** The task of a run, given all its packets (pending ones become the input it requires). */
@@ -107,7 +137,12 @@ export function taskFromRun(run: RunRecord, packets: DecisionPacket[]): Task {
   const contextId = contextIdOf(run);
   const parts: Part[] = [{ text: statusText(run, state, packets) }];
   if (state === "TASK_STATE_INPUT_REQUIRED") {
-    for (const packet of pendingOf(packets)) parts.push({ data: json(packetData(packet)), mediaType: "application/json", metadata: { kind: "tether.decision-packet" } });
+    for (const packet of pendingOf(packets))
+      parts.push({
+        data: json(packetData(packet)),
+        mediaType: "application/json",
+        metadata: { kind: "tether.decision-packet" },
+      });
   }
   const artifacts = outputArtifact(run);
   return {
@@ -119,6 +154,14 @@ export function taskFromRun(run: RunRecord, packets: DecisionPacket[]): Task {
       timestamp: run.updatedAt.toISOString(),
     },
     ...(artifacts.length ? { artifacts } : {}),
-    metadata: { tether: { runId: run.id, agent: run.agentSlug, agentVersion: run.agentVersion, runStatus: run.status, startedBy: run.startedBy } },
+    metadata: {
+      tether: {
+        runId: run.id,
+        agent: run.agentSlug,
+        agentVersion: run.agentVersion,
+        runStatus: run.status,
+        startedBy: run.startedBy,
+      },
+    },
   };
 }

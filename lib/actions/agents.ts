@@ -16,5 +16,6 @@ const replayVersionSchema = z.object({
 /** {slug, version, limit?} → the version's recent finished runs replayed on the current code: counts, and each differing run's first difference. */
 export const replayVersionAction = defineAction(
   { schema: replayVersionSchema, scope: "admin:manage", audit: { action: "agents.replay", byHandler: true } },
-  async ({ slug, version, limit }, { user, db }) => replayAgentVersion({ db, runtime: getRuntime() }, { slug, version, limit, by: user.email }),
+  async ({ slug, version, limit }, { user, db }) =>
+    replayAgentVersion({ db, runtime: getRuntime() }, { slug, version, limit, by: user.email }),
 );

@@ -20,7 +20,8 @@ import { getDb, type Db } from "@/lib/db";
 import { inWorkspace } from "@/lib/runtime/workspace";
 import { fieldErrorsFromIssues, isAppError, type ErrorCode, type FieldErrors } from "@/lib/runtime/errors";
 
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; code: ErrorCode; message: string; fieldErrors?: FieldErrors };
+export type ActionResult<T> =
+  { ok: true; data: T } | { ok: false; code: ErrorCode; message: string; fieldErrors?: FieldErrors };
 
 export type ActionContext = { user: SessionUser; db: Db; revalidatePath: (path: string) => void };
 
@@ -65,19 +66,42 @@ export function defineAction<S extends z.ZodType, O>(
       requireScope(user, opts.scope); // UNAUTHENTICATED before INVALID_INPUT: a stranger learns nothing
       const db = env.getDb();
       await enforceRateLimit([`person:${user!.email}`], db); // the person's bucket, shared with the API and the console's routes
-      if (!parsed.success) return { ok: false, code: "INVALID_INPUT", message: "Check the highlighted fields.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) };
-      const data = await within(user, () => handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath }));
+      if (!parsed.success)
+        return {
+          ok: false,
+          code: "INVALID_INPUT",
+          message: "Check the highlighted fields.",
+          fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
+        };
+      const data = await within(user, () =>
+        handler(parsed.data, { user: user!, db, revalidatePath: env.revalidatePath }),
+      );
       return { ok: true, data };
     } catch (error) {
       if (isAppError(error)) {
         if (error.code === "FORBIDDEN" && user) {
-          await within(user, () => writeAudit(env.getDb(), { actor: user!.email, action: deniedAction, data: { scope: opts.scope, role: user!.role } })).catch((e: unknown) => env.logError("audit write failed", e));
+          await within(user, () =>
+            writeAudit(env.getDb(), {
+              actor: user!.email,
+              action: deniedAction,
+              data: { scope: opts.scope, role: user!.role },
+            }),
+          ).catch((e: unknown) => env.logError("audit write failed", e));
         }
-        return { ok: false, code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
+        return {
+          ok: false,
+          code: error.code,
+          message: error.userMessage,
+          ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+        };
       }
       if (isNextControlFlow(error)) throw error; // redirect() / notFound() from a handler
       env.logError(`action ${auditAction} failed`, error);
-      return { ok: false, code: "INTERNAL", message: "Something went wrong on the server. Try again; if it keeps failing, tell an admin." };
+      return {
+        ok: false,
+        code: "INTERNAL",
+        message: "Something went wrong on the server. Try again; if it keeps failing, tell an admin.",
+      };
     }
   };
 }
@@ -100,5 +124,10 @@ function formDataToObject(form: FormData): Record<string, unknown> {
 
 function isNextControlFlow(error: unknown): boolean {
   const digest = (error as { digest?: unknown } | null)?.digest;
-  return typeof digest === "string" && (digest.startsWith("NEXT_REDIRECT") || digest.startsWith("NEXT_HTTP_ERROR_FALLBACK") || digest === "DYNAMIC_SERVER_USAGE");
+  return (
+    typeof digest === "string" &&
+    (digest.startsWith("NEXT_REDIRECT") ||
+      digest.startsWith("NEXT_HTTP_ERROR_FALLBACK") ||
+      digest === "DYNAMIC_SERVER_USAGE")
+  );
 }

@@ -12,9 +12,15 @@ import { AppError } from "@/lib/runtime/errors";
 const MAX_JSONL_CHARS = 900_000;
 
 const importDatasetSchema = z.object({
-  name: z.string().trim().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "Use lower-case letters, digits, '.', '_' or '-' (up to 64)."),
+  name: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "Use lower-case letters, digits, '.', '_' or '-' (up to 64)."),
   description: z.string().trim().max(500, "Keep the description under 500 characters.").optional().default(""),
-  jsonl: z.string().min(1, "Paste the dataset or choose a .jsonl file.").max(MAX_JSONL_CHARS, "The file is too large to upload here (900 KB at most); import it with the CLI."),
+  jsonl: z
+    .string()
+    .min(1, "Paste the dataset or choose a .jsonl file.")
+    .max(MAX_JSONL_CHARS, "The file is too large to upload here (900 KB at most); import it with the CLI."),
 });
 export type ImportDatasetInput = z.input<typeof importDatasetSchema>;
 
@@ -23,7 +29,10 @@ export const importDatasetAction = defineAction(
   { schema: importDatasetSchema, scope: "admin:manage", audit: { action: "evals.datasets.import", byHandler: true } },
   async ({ name, description, jsonl }, { user, db, revalidatePath }) => {
     assertValidLines(jsonl);
-    const dataset = await importDataset({ db }, { jsonl, name, description: description || undefined, source: "console upload", by: user.email });
+    const dataset = await importDataset(
+      { db },
+      { jsonl, name, description: description || undefined, source: "console upload", by: user.email },
+    );
     revalidatePath("/evals/datasets");
     revalidatePath(`/evals/datasets/${encodeURIComponent(dataset.name)}`);
     return { name: dataset.name, version: dataset.version, caseCount: dataset.caseCount };

@@ -13,7 +13,9 @@ import { isDecider } from "@/lib/queries/packets";
 import { decidePacketSchema } from "@/lib/runtime/decide-packet";
 import { getRuntime } from "@/lib/runtime.server";
 
-const decidePacketActionSchema = z.object({ packetId: z.string().trim().min(1, "Which packet?") }).and(decidePacketSchema);
+const decidePacketActionSchema = z
+  .object({ packetId: z.string().trim().min(1, "Which packet?") })
+  .and(decidePacketSchema);
 export type DecidePacketActionInput = z.input<typeof decidePacketActionSchema>;
 
 /** {packetId, decision: approve|edit|reject|redirect (approvals) or happened|retry|skip|redirect (unknown outcomes), …} — decided as the signed-in person. */
@@ -40,7 +42,12 @@ export const checkUnknownOutcomeAction = defineAction(
   },
   async ({ packetId }, { user, db }) => {
     const check = await checkUnknownOutcome({ db, runtime: getRuntime() }, { packetId, by: user.email });
-    return { found: check.found, receipt: check.receipt, result: check.result, checkedAt: check.checkedAt.toISOString() };
+    return {
+      found: check.found,
+      receipt: check.receipt,
+      result: check.result,
+      checkedAt: check.checkedAt.toISOString(),
+    };
   },
 );
 
@@ -72,7 +79,10 @@ export const assignPacketAction = defineAction(
       const packet = await runtime.store.getPacket(packetId);
       return packet ? (await whyNotDecider(getDb(), email, packet)) === null : isDecider(email);
     };
-    const packet = await assignInboxPacket({ isDecider: decides, assignPacket: (opts) => runtime.assignPacket(opts) }, { packetId, assignee, by: user.email });
+    const packet = await assignInboxPacket(
+      { isDecider: decides, assignPacket: (opts) => runtime.assignPacket(opts) },
+      { packetId, assignee, by: user.email },
+    );
     revalidatePath("/inbox");
     revalidatePath(`/inbox/${packet.id}`);
     return { packetId: packet.id, assignee: packet.assignee };

@@ -23,7 +23,11 @@ export const putPermissionAction = defineAction(
 );
 
 export const removePermissionAction = defineAction(
-  { schema: z.object({ permissionId: z.string().trim().min(1) }), scope: "admin:manage", audit: { action: "permissions.remove", byHandler: true } },
+  {
+    schema: z.object({ permissionId: z.string().trim().min(1) }),
+    scope: "admin:manage",
+    audit: { action: "permissions.remove", byHandler: true },
+  },
   async ({ permissionId }, { user, revalidatePath }) => {
     await removePermission({ runtime: getRuntime() }, { permissionId, by: user.email });
     revalidatePath("/admin/permissions");

@@ -8,7 +8,12 @@ import { upgradeAgentVersion } from "@/lib/commands/upgrade-agent-version";
 import { getRuntime } from "@/lib/runtime.server";
 
 const runId = z.string().trim().min(1, "Which run?").max(200);
-const reason = z.string().trim().max(500).optional().transform((v) => v || undefined);
+const reason = z
+  .string()
+  .trim()
+  .max(500)
+  .optional()
+  .transform((v) => v || undefined);
 
 type Revalidate = (path: string) => void;
 function revalidateRun(revalidatePath: Revalidate, id: string) {
@@ -45,12 +50,18 @@ export const upgradeRunAction = defineAction(
   },
 );
 
-const upgradeVersionSchema = z.object({ slug: z.string().trim().min(1).max(64), version: z.string().trim().min(1).max(64) });
+const upgradeVersionSchema = z.object({
+  slug: z.string().trim().min(1).max(64),
+  version: z.string().trim().min(1).max(64),
+});
 /** Every run of one agent version to the newest; the command writes the action's audit row, the engine each run's. */
 export const upgradeVersionAction = defineAction(
   { schema: upgradeVersionSchema, scope: "runs:operate", audit: { action: "agents.upgrade_version", byHandler: true } },
   async ({ slug, version }, { user, db, revalidatePath }) => {
-    const result = await upgradeAgentVersion({ db, runtime: getRuntime() }, { slug, version, by: user.email, via: "console" });
+    const result = await upgradeAgentVersion(
+      { db, runtime: getRuntime() },
+      { slug, version, by: user.email, via: "console" },
+    );
     revalidatePath("/admin/agents");
     revalidatePath("/runs");
     return { to: result.to, upgraded: result.upgraded.length, skipped: result.skipped };

@@ -17,7 +17,11 @@ export const createApiTokenAction = defineAction(
 );
 
 export const revokeApiTokenAction = defineAction(
-  { schema: z.object({ tokenId: z.string().trim().min(1) }), scope: "admin:manage", audit: { action: "tokens.revoke", byHandler: true } },
+  {
+    schema: z.object({ tokenId: z.string().trim().min(1) }),
+    scope: "admin:manage",
+    audit: { action: "tokens.revoke", byHandler: true },
+  },
   async ({ tokenId }, { user, db, revalidatePath }) => {
     await revokeToken({ db }, { tokenId, by: user.email });
     revalidatePath("/admin/tokens");

@@ -9,7 +9,9 @@ import { changeUserRole } from "@/lib/commands/change-user-role";
 import { setUserDisabled } from "@/lib/commands/set-user-disabled";
 
 // An admin gives the first password: it is required here (OIDC-only accounts are made by signing in).
-const createUserActionSchema = createUserSchema.extend({ password: createUserSchema.shape.password.unwrap().min(1, "Give an initial password.") });
+const createUserActionSchema = createUserSchema.extend({
+  password: createUserSchema.shape.password.unwrap().min(1, "Give an initial password."),
+});
 
 export const createUserAction = defineAction(
   // createUser writes its own audit row (without the password) in the user's transaction.

@@ -4,7 +4,13 @@
 import { defineAction } from "@/lib/actions/define-action";
 import { createWorkspaceWithDefaults } from "@/lib/commands/create-workspace";
 import { getRuntime } from "@/lib/runtime.server";
-import { createWorkspaceSchema, memberSchema, putMember, removeMember, removeMemberSchema } from "@/lib/workspaces/members";
+import {
+  createWorkspaceSchema,
+  memberSchema,
+  putMember,
+  removeMember,
+  removeMemberSchema,
+} from "@/lib/workspaces/members";
 import { AppError } from "@/lib/runtime/errors";
 
 export const createWorkspaceAction = defineAction(
@@ -19,7 +25,8 @@ export const createWorkspaceAction = defineAction(
 export const putMemberAction = defineAction(
   { schema: memberSchema, scope: "admin:manage", audit: { byHandler: true, action: "workspaces.member" } },
   async (input, { user, db, revalidatePath }) => {
-    if (!user.workspace) throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
+    if (!user.workspace)
+      throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
     const member = await putMember(db, user.workspace.id, input, { by: user.email });
     revalidatePath("/admin/workspaces");
     return member;
@@ -29,7 +36,8 @@ export const putMemberAction = defineAction(
 export const removeMemberAction = defineAction(
   { schema: removeMemberSchema, scope: "admin:manage", audit: { byHandler: true, action: "workspaces.member.remove" } },
   async (input, { user, db, revalidatePath }) => {
-    if (!user.workspace) throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
+    if (!user.workspace)
+      throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
     const removed = await removeMember(db, user.workspace.id, input, { by: user.email });
     revalidatePath("/admin/workspaces");
     return removed;

@@ -1,4 +1,20 @@
-import { completeWith, defineAgent, isTurnedDown, lastStepOf, latestFact, latestRedirect, outcomeOf, planWith, stepOf, z, type Decision, type Observation, type Plan, type PlanStatus, type RunState } from "@/lib/sdk";
+import {
+  completeWith,
+  defineAgent,
+  isTurnedDown,
+  lastStepOf,
+  latestFact,
+  latestRedirect,
+  outcomeOf,
+  planWith,
+  stepOf,
+  z,
+  type Decision,
+  type Observation,
+  type Plan,
+  type PlanStatus,
+  type RunState,
+} from "@/lib/sdk";
 import type { Deploy, DeployList, DeployStarted, DocSearch } from "@/lib/tools";
 
 // deploy-agent: plans a schema migration (risk and rollback, from the runbook), asks an operator,
@@ -19,14 +35,27 @@ const MAX_VERIFY_READS = 3;
 const VERIFY_RETRY_MS = 5_000;
 
 export const deployAgentInputSchema = z.object({
-  migration: z.string().trim().regex(/^[A-Za-z0-9][\w.-]{0,119}$/, "Name the migration as it is in the repository, e.g. 0042_add_orders_index."),
+  migration: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][\w.-]{0,119}$/, "Name the migration as it is in the repository, e.g. 0042_add_orders_index."),
   reason: z.string().trim().max(500, "Keep the reason under 500 characters.").optional(),
   /** How long to wait for the deploy system's callback before checking on the deploy directly. */
-  callbackTimeoutMs: z.number().int().min(1_000, "Wait at least one second.").max(7 * 86_400_000, "Wait at most a week.").default(DEFAULT_CALLBACK_TIMEOUT_MS),
+  callbackTimeoutMs: z
+    .number()
+    .int()
+    .min(1_000, "Wait at least one second.")
+    .max(7 * 86_400_000, "Wait at most a week.")
+    .default(DEFAULT_CALLBACK_TIMEOUT_MS),
 });
 export type DeployAgentInput = z.input<typeof deployAgentInputSchema>;
 
-export type MigrationRisk = { migration: string; level: "low" | "medium" | "high"; why: string; runbook: string | null };
+export type MigrationRisk = {
+  migration: string;
+  level: "low" | "medium" | "high";
+  why: string;
+  runbook: string | null;
+};
 export type MigrationRollback = { migration: string; plan: string };
 type Signal = { deployId?: string; outcome?: string; migration?: string };
 /** A person's "it happened" on an unknown outcome (lib/runtime/gates.ts): the receipt is the deploy id, when they gave it. */
@@ -48,7 +77,10 @@ deploy, or says it did not run, find this run's deploys with deploys.find before
 fail the run and say how to roll back.`;
 
 /** The risk of a migration, read from its name: destructive changes are high, additive ones low. */
-export function assessMigration(migration: string, docs: DocSearch | undefined): { risk: MigrationRisk; rollback: MigrationRollback } {
+export function assessMigration(
+  migration: string,
+  docs: DocSearch | undefined,
+): { risk: MigrationRisk; rollback: MigrationRollback } {
   const name = migration.toLowerCase();
   const runbook = docs?.docs[0] ?? null;
   const cite = runbook ? ` (runbook: "${runbook.title}")` : "";
@@ -87,14 +119,20 @@ function lastObservation(state: RunState, kind: Observation["kind"], tool: strin
 }
 
 /** Was the tool called (whatever came of it) after this step? */
-const triedSince = (state: RunState, tool: string, step: number) => state.observations.some((o) => o.tool === tool && o.step > step);
+const triedSince = (state: RunState, tool: string, step: number) =>
+  state.observations.some((o) => o.tool === tool && o.step > step);
 
 /**
  * A person answered the unknown outcome with "it did not happen — skip it". Before the run reports that
  * nothing was deployed, the deploy system is asked for this run's deploys: one there means the person
  * was wrong, and an operator must look before anything else happens.
  */
-function afterSkip(state: RunState, risk: MigrationRisk, skipped: Observation, stop: (reason: string) => Decision): Decision {
+function afterSkip(
+  state: RunState,
+  risk: MigrationRisk,
+  skipped: Observation,
+  stop: (reason: string) => Decision,
+): Decision {
   const check = latestFact(state, "deploy:check");
   if (!check || stepOf(check) < skipped.step) {
     const refused = outcomeOf(state, "deploys.find", skipped.step);
@@ -111,7 +149,10 @@ function afterSkip(state: RunState, risk: MigrationRisk, skipped: Observation, s
   }
   const deploys = (check.value as DeployList).deploys;
   if (deploys.length === 0) return stop(skipped.message);
-  return { kind: "fail", reason: `A person said ${risk.migration} did not run, but the deploy system shows ${deploys.map((d) => `${d.deployId} (${d.migration}, ${d.status})`).join(", ")} started by this run; an operator should check it before anything else runs.` };
+  return {
+    kind: "fail",
+    reason: `A person said ${risk.migration} did not run, but the deploy system shows ${deploys.map((d) => `${d.deployId} (${d.migration}, ${d.status})`).join(", ")} started by this run; an operator should check it before anything else runs.`,
+  };
 }
 
 function decide(state: RunState): Decision {
@@ -121,8 +162,16 @@ function decide(state: RunState): Decision {
 
   if (!runbookFact) {
     const failed = outcomeOf(state, "docs.search", -1);
-    if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not read the migration runbook: ${failed.message}` };
-    return { kind: "call", tool: "docs.search", args: { query: "migration" }, resultKey: "runbook", planStep: "research", evidence: [] };
+    if (failed?.kind === "tool_error")
+      return { kind: "fail", reason: `Could not read the migration runbook: ${failed.message}` };
+    return {
+      kind: "call",
+      tool: "docs.search",
+      args: { query: "migration" },
+      resultKey: "runbook",
+      planStep: "research",
+      evidence: [],
+    };
   }
 
   // A person may redirect the run to another migration; anything else ends it without deploying.
@@ -131,14 +180,23 @@ function decide(state: RunState): Decision {
   const migration = migrationIn(redirect) ?? input.migration;
   if (!riskFact || stepOf(riskFact) < redirectStep) {
     if (redirectStep > stepOf(riskFact) && !migrationIn(redirect)) {
-      return completeWith(state, plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }), {
-        deployed: false, migration: input.migration, reason: `A person redirected the run: "${redirect}". Nothing was deployed.`,
-      });
+      return completeWith(
+        state,
+        plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }),
+        {
+          deployed: false,
+          migration: input.migration,
+          reason: `A person redirected the run: "${redirect}". Nothing was deployed.`,
+        },
+      );
     }
     const { risk, rollback } = assessMigration(migration, runbookFact.value as DocSearch);
     return {
       kind: "record",
-      facts: [{ key: "risk", value: risk }, { key: "rollback", value: rollback }],
+      facts: [
+        { key: "risk", value: risk },
+        { key: "rollback", value: rollback },
+      ],
       plan: plan({ research: "done", plan: "done", run: "active" }),
       reason: `${migration}: ${risk.level} risk. ${risk.why}`,
     };
@@ -150,12 +208,17 @@ function decide(state: RunState): Decision {
   if (!deployFact) {
     const reply = outcomeOf(state, "deploys.run_migration", stepOf(riskFact));
     const stop = (reason: string) =>
-      completeWith(state, plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }), { deployed: false, migration: risk.migration, reason });
+      completeWith(
+        state,
+        plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }),
+        { deployed: false, migration: risk.migration, reason },
+      );
     if (reply && isTurnedDown(reply)) return stop(reply.message);
     // "It did not happen — skip it" after an unknown outcome: a person's word, checked with the deploy system first.
     const skipped = lastObservation(state, "resolved", "deploys.run_migration");
     if (skipped && skipped.step > stepOf(riskFact)) return afterSkip(state, risk, skipped, stop);
-    if (reply?.kind === "tool_error") return { kind: "fail", reason: `The deploy system refused ${risk.migration}: ${reply.message}` };
+    if (reply?.kind === "tool_error")
+      return { kind: "fail", reason: `The deploy system refused ${risk.migration}: ${reply.message}` };
     return {
       kind: "call",
       tool: "deploys.run_migration",
@@ -174,7 +237,8 @@ function decide(state: RunState): Decision {
   const signalFact = latestFact(state, "signal:deploy.finished");
   const signal = signalFact?.value as Signal | undefined;
   const foundFact = latestFact(state, "deploy:found");
-  const found = foundFact && stepOf(foundFact) > stepOf(deployFact) ? (foundFact.value as DeployList).deploys : undefined;
+  const found =
+    foundFact && stepOf(foundFact) > stepOf(deployFact) ? (foundFact.value as DeployList).deploys : undefined;
 
   // It ran, but nobody said which deploy it is: ask the deploy system (once) before waiting on it.
   if (!started && !vouched?.receipt && !signalFact && !triedSince(state, "deploys.find", stepOf(deployFact))) {
@@ -189,42 +253,85 @@ function decide(state: RunState): Decision {
     };
   }
   if (found && found.length > 1) {
-    return { kind: "fail", reason: `The deploy system shows ${found.length} deploys started by this run (${found.map((d) => `${d.deployId}: ${d.migration}, ${d.status}`).join("; ")}); ${risk.migration} must run once — an operator should check them.` };
+    return {
+      kind: "fail",
+      reason: `The deploy system shows ${found.length} deploys started by this run (${found.map((d) => `${d.deployId}: ${d.migration}, ${d.status}`).join("; ")}); ${risk.migration} must run once — an operator should check them.`,
+    };
   }
   const known = started?.deployId ?? vouched?.receipt ?? found?.[0]?.deployId;
   const deployId = known ?? signal?.deployId;
   const timedOut = lastStepOf(state, "timeout") > stepOf(deployFact);
 
   if (!signalFact && !timedOut) {
-    const what = deployId ? `deploy ${deployId} (${risk.migration})` : `${risk.migration}${found ? " (the deploy system shows no deploy of this run yet)" : ""}`;
-    return { kind: "wait_event", eventType: "deploy.finished", timeoutMs: input.callbackTimeoutMs, reason: `Waiting for ${what} to finish` };
+    const what = deployId
+      ? `deploy ${deployId} (${risk.migration})`
+      : `${risk.migration}${found ? " (the deploy system shows no deploy of this run yet)" : ""}`;
+    return {
+      kind: "wait_event",
+      eventType: "deploy.finished",
+      timeoutMs: input.callbackTimeoutMs,
+      reason: `Waiting for ${what} to finish`,
+    };
   }
   if (known && signal?.deployId && signal.deployId !== known) {
-    const whose = started ? "this run started" : vouched?.receipt ? `${vouched.confirmedBy ?? "a person"} named` : "the deploy system shows for this run";
-    return { kind: "fail", reason: `The deploy.finished callback names deploy ${signal.deployId}, but ${whose} ${known}; an operator should check both.` };
+    const whose = started
+      ? "this run started"
+      : vouched?.receipt
+        ? `${vouched.confirmedBy ?? "a person"} named`
+        : "the deploy system shows for this run";
+    return {
+      kind: "fail",
+      reason: `The deploy.finished callback names deploy ${signal.deployId}, but ${whose} ${known}; an operator should check both.`,
+    };
   }
   if (!deployId) {
     const why = found ? "the deploy system shows no deploy started by this run" : "no deploy id is known";
-    return { kind: "fail", reason: `No deploy.finished callback for ${risk.migration} arrived in time and ${why}; an operator should check the deploy system.` };
+    return {
+      kind: "fail",
+      reason: `No deploy.finished callback for ${risk.migration} arrived in time and ${why}; an operator should check the deploy system.`,
+    };
   }
 
   const verificationFact = latestFact(state, "verification");
   const checkedAfter = Math.max(stepOf(signalFact), stepOf(deployFact), lastStepOf(state, "timer"));
   if (!verificationFact || stepOf(verificationFact) < checkedAfter) {
     const failed = outcomeOf(state, "deploys.status", checkedAfter);
-    if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not verify deploy ${deployId}: ${failed.message}` };
-    return { kind: "call", tool: "deploys.status", args: { deployId }, resultKey: "verification", planStep: "verify", evidence: [] };
+    if (failed?.kind === "tool_error")
+      return { kind: "fail", reason: `Could not verify deploy ${deployId}: ${failed.message}` };
+    return {
+      kind: "call",
+      tool: "deploys.status",
+      args: { deployId },
+      resultKey: "verification",
+      planStep: "verify",
+      evidence: [],
+    };
   }
   const verification = verificationFact.value as Deploy;
   const reads = state.facts.filter((f) => f.key === "verification").length;
 
   if (verification.status === "failed" || signal?.outcome === "failed") {
-    return { kind: "fail", reason: `Migration ${risk.migration} failed (deploy ${deployId}: callback said ${signal?.outcome ?? "nothing"}, the deploy system says ${verification.status}). Roll back: ${rollback.plan}` };
+    return {
+      kind: "fail",
+      reason: `Migration ${risk.migration} failed (deploy ${deployId}: callback said ${signal?.outcome ?? "nothing"}, the deploy system says ${verification.status}). Roll back: ${rollback.plan}`,
+    };
   }
   if (verification.status === "running") {
-    if (!signalFact) return { kind: "fail", reason: `Migration ${risk.migration} (deploy ${deployId}) is still running after ${Math.round(input.callbackTimeoutMs / 1000)} s and no callback arrived; an operator should watch it.` };
-    if (reads < MAX_VERIFY_READS) return { kind: "sleep", durationMs: VERIFY_RETRY_MS, reason: `The callback says ${signal?.outcome}, the deploy system still says running: read it again shortly` };
-    return { kind: "fail", reason: `The callback says deploy ${deployId} ${signal?.outcome}, but the deploy system still says running after ${reads} reads.` };
+    if (!signalFact)
+      return {
+        kind: "fail",
+        reason: `Migration ${risk.migration} (deploy ${deployId}) is still running after ${Math.round(input.callbackTimeoutMs / 1000)} s and no callback arrived; an operator should watch it.`,
+      };
+    if (reads < MAX_VERIFY_READS)
+      return {
+        kind: "sleep",
+        durationMs: VERIFY_RETRY_MS,
+        reason: `The callback says ${signal?.outcome}, the deploy system still says running: read it again shortly`,
+      };
+    return {
+      kind: "fail",
+      reason: `The callback says deploy ${deployId} ${signal?.outcome}, but the deploy system still says running after ${reads} reads.`,
+    };
   }
   return completeWith(state, plan({ research: "done", plan: "done", run: "done", wait: "done", verify: "done" }), {
     deployed: true,
@@ -242,7 +349,8 @@ export const deployAgent = defineAgent({
   label: "2",
   source: import.meta.url, // its code is part of its version: an edit here or in a local import is a new version
   name: "Deploy agent",
-  description: "Plans a schema migration (risk, rollback), gets an operator's approval, runs it once, waits for the deploy callback and verifies it.",
+  description:
+    "Plans a schema migration (risk, rollback), gets an operator's approval, runs it once, waits for the deploy callback and verifies it.",
   instructions: INSTRUCTIONS,
   input: deployAgentInputSchema,
   tools: ["docs.search", "deploys.run_migration", "deploys.status", "deploys.find"],
@@ -250,6 +358,9 @@ export const deployAgent = defineAgent({
   gates: { "deploys.run_migration": { queue: "operators", ttlSeconds: 3600, onExpire: "escalate:oncall" } },
   plan: PLAN,
   maxSteps: 40,
-  exampleInput: { migration: "0042_add_orders_customer_email_index", reason: "Order history lookups by email are slow." },
+  exampleInput: {
+    migration: "0042_add_orders_customer_email_index",
+    reason: "Order history lookups by email are slow.",
+  },
   policy: ({ state }) => decide(state),
 });

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { canonicalJson, expiryPolicySchema, sha256, ToolError, type AgentDefinition, type ToolDefinition } from "@/lib/runtime";
+import {
+  canonicalJson,
+  expiryPolicySchema,
+  sha256,
+  ToolError,
+  type AgentDefinition,
+  type ToolDefinition,
+} from "@/lib/runtime";
 import { argsSchemaFromJsonSchema } from "@/lib/tools/registered/json-schema";
 
 // The open gate's agent (docs/gates-api.md): a caller outside Tether asks whether it may run one action; the
@@ -25,7 +32,12 @@ export const gateEvidenceSchema = z.object({
 /** A run's input: the request as it is kept (POST /api/gates without its idempotency key, durations in seconds). */
 export const gateRunInputSchema = z.object({
   action: z.object({
-    tool: z.string().trim().min(1).max(200).regex(/^[\w.:/-]+$/, "Use letters, digits and . : / - _ in a tool name."),
+    tool: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .regex(/^[\w.:/-]+$/, "Use letters, digits and . : / - _ in a tool name."),
     args: z.record(z.string(), z.unknown()),
     schema: z.record(z.string(), z.unknown()).optional(),
   }),
@@ -33,11 +45,26 @@ export const gateRunInputSchema = z.object({
   evidence: z.array(gateEvidenceSchema).max(50).default([]),
   impact: z.string().trim().min(1).max(1000).optional(),
   uncertainty: z.string().trim().min(1).max(2000).optional(),
-  queue: z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "Use letters, digits, - and _.").default("default"),
+  queue: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[\w-]+$/, "Use letters, digits, - and _.")
+    .default("default"),
   approvals: z.number().int().min(1).max(5).default(1),
-  expiresInSeconds: z.number().int().positive().max(365 * 86_400).nullable().default(null),
+  expiresInSeconds: z
+    .number()
+    .int()
+    .positive()
+    .max(365 * 86_400)
+    .nullable()
+    .default(null),
   onExpiry: expiryPolicySchema().default("reject"),
-  callbackUrl: z.url({ protocol: /^https?$/, error: "Give an http(s) URL." }).max(2000).optional(),
+  callbackUrl: z
+    .url({ protocol: /^https?$/, error: "Give an http(s) URL." })
+    .max(2000)
+    .optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 export type GateRunInput = z.output<typeof gateRunInputSchema>;
@@ -68,7 +95,12 @@ export function gateTool(input: GateRunInput): ToolDefinition {
     // An approval is bound to the schema the reviewer edited against.
     registration: `external:${sha256(canonicalJson(action.schema ?? null)).slice(0, 16)}`,
     external: {
-      terms: { queue: input.queue, approvals: input.approvals, ttlSeconds: input.expiresInSeconds, onExpire: input.onExpiry },
+      terms: {
+        queue: input.queue,
+        approvals: input.approvals,
+        ttlSeconds: input.expiresInSeconds,
+        onExpire: input.onExpiry,
+      },
       evidence: input.evidence,
       outcomeSignal: GATE_OUTCOME_SIGNAL,
     },
@@ -79,7 +111,8 @@ export const externalGateAgent: AgentDefinition<GateRunInput> = {
   slug: EXTERNAL_GATE_AGENT,
   version: "1",
   name: "Open gate",
-  description: "A person decides on an action a caller outside Tether asked to run (POST /api/gates); the caller runs it and reports the outcome.",
+  description:
+    "A person decides on an action a caller outside Tether asked to run (POST /api/gates); the caller runs it and reports the outcome.",
   instructions: "Ask a person whether the caller may run the requested action; then record what the caller reports.",
   input: gateRunInputSchema,
   tools: [],
@@ -97,8 +130,13 @@ export const externalGateAgent: AgentDefinition<GateRunInput> = {
       if (!last) {
         return {
           decision: {
-            kind: "call", tool: gateToolName(input.action.tool), args: input.action.args, planStep: "decide",
-            reasoning: input.description, uncertainty: input.uncertainty, evidence: input.evidence.map((e) => e.key),
+            kind: "call",
+            tool: gateToolName(input.action.tool),
+            args: input.action.args,
+            planStep: "decide",
+            reasoning: input.description,
+            uncertainty: input.uncertainty,
+            evidence: input.evidence.map((e) => e.key),
           },
         };
       }

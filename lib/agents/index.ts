@@ -19,11 +19,25 @@ export const appAgents: DemoAgent[] = [...demoAgents, ...teamAgents];
 export const builtInAgents: AgentDefinition[] = [...appAgents.map((a) => a.definition), externalGateAgent];
 
 /** slug → an input that works (served by GET /api/agents); demo agents' work against `seedSandbox`'s world. */
-export const exampleInputs: Record<string, unknown> = Object.fromEntries(appAgents.map((a) => [a.definition.slug, a.exampleInput]));
+export const exampleInputs: Record<string, unknown> = Object.fromEntries(
+  appAgents.map((a) => [a.definition.slug, a.exampleInput]),
+);
 
 export { refundAgent, deployAgent, outreachAgent };
-export { assessRefund, refundAgentInputSchema, REFUND_APPROVAL_LIMIT_CENTS, type RefundAgentInput, type RefundAssessment } from "./refund-agent";
-export { assessMigration, deployAgentInputSchema, type DeployAgentInput, type MigrationRisk, type MigrationRollback } from "./deploy-agent";
+export {
+  assessRefund,
+  refundAgentInputSchema,
+  REFUND_APPROVAL_LIMIT_CENTS,
+  type RefundAgentInput,
+  type RefundAssessment,
+} from "./refund-agent";
+export {
+  assessMigration,
+  deployAgentInputSchema,
+  type DeployAgentInput,
+  type MigrationRisk,
+  type MigrationRollback,
+} from "./deploy-agent";
 export { composeEmail, outreachAgentInputSchema, type OutreachAgentInput, type OutreachEmail } from "./outreach-agent";
 export type { DemoAgent } from "./shared";
 export { externalGateAgent, EXTERNAL_GATE_AGENT } from "./external-gate";

@@ -1,7 +1,33 @@
-import { generateText, jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type LanguageModelUsage, type ModelMessage } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  streamText,
+  tool,
+  type JSONSchema7,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+} from "ai";
 import { z } from "zod";
-import type { AgentDefinition, Decision, ModelUsage, Policy, PolicyInput, RunState, ToolDefinition } from "@/lib/runtime";
-import { clip, CONTROL_TOOLS, json, renderState, renderSystem, SPAWN_TOOL, type ControlTool, type Offer } from "./model-prompt";
+import type {
+  AgentDefinition,
+  Decision,
+  ModelUsage,
+  Policy,
+  PolicyInput,
+  RunState,
+  ToolDefinition,
+} from "@/lib/runtime";
+import {
+  clip,
+  CONTROL_TOOLS,
+  json,
+  renderState,
+  renderSystem,
+  SPAWN_TOOL,
+  type ControlTool,
+  type Offer,
+} from "./model-prompt";
 import type { TokenSink } from "@/lib/live/live-feed";
 import { describeModel, type ModelPricing } from "./model-provider";
 
@@ -62,9 +88,20 @@ const NOT_CHOSEN = "the model did not choose an action";
 const MAX_RAW_CHARS = 4000;
 
 /** The agents thinking with one model instead of their scripts, each offered the tools it names. */
-export function withModelPolicies(agents: AgentDefinition[], tools: ToolDefinition[], options: Omit<ModelPolicyOptions, "tools">): AgentDefinition[] {
+export function withModelPolicies(
+  agents: AgentDefinition[],
+  tools: ToolDefinition[],
+  options: Omit<ModelPolicyOptions, "tools">,
+): AgentDefinition[] {
   // An internal agent (the open gate's) is machinery with a fixed script: no model decides it.
-  return agents.map((agent) => (agent.internal ? agent : { ...agent, policy: createModelPolicy({ ...options, tools: tools.filter((t) => agent.tools.includes(t.name)) }) }));
+  return agents.map((agent) =>
+    agent.internal
+      ? agent
+      : {
+          ...agent,
+          policy: createModelPolicy({ ...options, tools: tools.filter((t) => agent.tools.includes(t.name)) }),
+        },
+  );
 }
 
 export function createModelPolicy(options: ModelPolicyOptions): Policy {
@@ -90,17 +127,25 @@ export function createModelPolicy(options: ModelPolicyOptions): Policy {
           tools: offer.tools,
           toolChoice: "required",
           // Several calls a turn are taken one a step by the engine; without them, ask providers not to batch.
-          ...(options.parallelToolCalls === false ? { providerOptions: { openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } } } : {}),
+          ...(options.parallelToolCalls === false
+            ? { providerOptions: { openai: { parallelToolCalls: false }, anthropic: { disableParallelToolUse: true } } }
+            : {}),
           maxRetries: options.maxRetries ?? 2,
           abortSignal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
           ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
           ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
         };
         try {
-          const sink = options.tokens && options.stream !== false && input.runId ? { tokens: options.tokens, runId: input.runId, step: input.state.step, attempt } : null;
+          const sink =
+            options.tokens && options.stream !== false && input.runId
+              ? { tokens: options.tokens, runId: input.runId, step: input.state.step, attempt }
+              : null;
           result = sink ? await streamAnswer(call, sink) : await generateText(call);
         } catch (error) {
-          throw new Error(`the model ${modelName} could not be called: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          throw new Error(
+            `the model ${modelName} could not be called: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          );
         }
         const stepUsage = result.totalUsage ?? result.usage;
         usage.inputTokens += stepUsage?.inputTokens ?? 0;
@@ -108,9 +153,13 @@ export function createModelPolicy(options: ModelPolicyOptions): Policy {
         lastText = result.text || undefined;
 
         const calls = result.content.filter((part) => part.type === "tool-call");
-        const turn = calls.length === 0
-          ? { ok: false as const, problem: `it called no tool (finish reason: ${result.finishReason}${result.text ? `; it wrote: ${clip(result.text, 300)}` : ""})` }
-          : interpretTurn(calls, offer, input.state, result.text);
+        const turn =
+          calls.length === 0
+            ? {
+                ok: false as const,
+                problem: `it called no tool (finish reason: ${result.finishReason}${result.text ? `; it wrote: ${clip(result.text, 300)}` : ""})`,
+              }
+            : interpretTurn(calls, offer, input.state, result.text);
         if (turn.ok) {
           const [decision, ...queued] = turn.decisions;
           const raw = {
@@ -143,21 +192,38 @@ export function createModelPolicy(options: ModelPolicyOptions): Policy {
 
 type ModelCall = Parameters<typeof generateText>[0] & { tools: Offer["tools"] };
 /** What decide reads of an answer, the same whether it was streamed or not. */
-type ModelAnswer = Pick<Awaited<ReturnType<typeof generateText>>, "content" | "text" | "finishReason" | "usage"> & { totalUsage?: LanguageModelUsage };
+type ModelAnswer = Pick<Awaited<ReturnType<typeof generateText>>, "content" | "text" | "finishReason" | "usage"> & {
+  totalUsage?: LanguageModelUsage;
+};
 
 /** streamText, publishing each piece of text and of a tool call's arguments as it arrives; the answer as generateText's. */
-async function streamAnswer(call: ModelCall, sink: { tokens: TokenSink; runId: string; step: number; attempt: number }): Promise<ModelAnswer> {
+async function streamAnswer(
+  call: ModelCall,
+  sink: { tokens: TokenSink; runId: string; step: number; attempt: number },
+): Promise<ModelAnswer> {
   const result = streamText({ ...call, onError: () => {} }); // an error part is thrown below instead of logged
   const toolNames = new Map<string, string>();
   const publish = (kind: "text" | "tool", delta: string, name?: string) =>
-    sink.tokens.publishTokens(sink.runId, { step: sink.step, attempt: sink.attempt, kind, ...(name ? { name } : {}), delta });
+    sink.tokens.publishTokens(sink.runId, {
+      step: sink.step,
+      attempt: sink.attempt,
+      kind,
+      ...(name ? { name } : {}),
+      delta,
+    });
   for await (const part of result.fullStream) {
     if (part.type === "text-delta") publish("text", part.text);
     else if (part.type === "tool-input-start") toolNames.set(part.id, part.toolName);
     else if (part.type === "tool-input-delta") publish("tool", part.delta, toolNames.get(part.id));
     else if (part.type === "error") throw part.error;
   }
-  const [content, text, finishReason, usage, totalUsage] = await Promise.all([result.content, result.text, result.finishReason, result.usage, result.totalUsage]);
+  const [content, text, finishReason, usage, totalUsage] = await Promise.all([
+    result.content,
+    result.text,
+    result.finishReason,
+    result.usage,
+    result.totalUsage,
+  ]);
   return { content, text, finishReason, usage, totalUsage };
 }
 
@@ -165,7 +231,11 @@ async function streamAnswer(call: ModelCall, sink: { tokens: TokenSink; runId: s
 
 const META_KEYS = ["args", "reasoning", "evidence", "uncertainty", "resultKey", "planStep"];
 
-function offerTools(input: PolicyInput, definitions: Map<string, ToolDefinition>, cache: Map<string, JSONSchema7>): Offer {
+function offerTools(
+  input: PolicyInput,
+  definitions: Map<string, ToolDefinition>,
+  cache: Map<string, JSONSchema7>,
+): Offer {
   const offer: Offer = { tools: {}, targets: new Map(), fnName: new Map() };
   const taken = new Set<string>([...CONTROL_TOOLS, SPAWN_TOOL]);
   const planIds = input.state.plan.map((p) => p.id);
@@ -181,11 +251,27 @@ function offerTools(input: PolicyInput, definitions: Map<string, ToolDefinition>
       inputSchema: jsonSchema({
         type: "object",
         properties: {
-          args: { ...args, description: `The arguments of ${info.name}. The runtime checks them against this schema; a mismatch comes back as the next observation.` },
-          reasoning: { type: "string", description: "Why this is the right next action, in one or two sentences, citing facts." },
-          evidence: { type: "array", items: { type: "string" }, description: "The keys of the facts this action rests on." },
-          uncertainty: { type: "string", description: "What you are unsure about, if anything (shown to a person who approves it)." },
-          resultKey: { type: "string", description: `The fact key to keep the result under (default: ${info.name}); a key holding another tool's or a person's fact is not replaced.` },
+          args: {
+            ...args,
+            description: `The arguments of ${info.name}. The runtime checks them against this schema; a mismatch comes back as the next observation.`,
+          },
+          reasoning: {
+            type: "string",
+            description: "Why this is the right next action, in one or two sentences, citing facts.",
+          },
+          evidence: {
+            type: "array",
+            items: { type: "string" },
+            description: "The keys of the facts this action rests on.",
+          },
+          uncertainty: {
+            type: "string",
+            description: "What you are unsure about, if anything (shown to a person who approves it).",
+          },
+          resultKey: {
+            type: "string",
+            description: `The fact key to keep the result under (default: ${info.name}); a key holding another tool's or a person's fact is not replaced.`,
+          },
         },
         required: ["args", "reasoning", "evidence"],
         additionalProperties: false,
@@ -195,13 +281,19 @@ function offerTools(input: PolicyInput, definitions: Map<string, ToolDefinition>
 
   for (const name of CONTROL_TOOLS) {
     offer.targets.set(name, { kind: "control", tool: name });
-    offer.tools[name] = tool({ description: CONTROL[name].description, inputSchema: jsonSchema(CONTROL[name].json(planIds)) });
+    offer.tools[name] = tool({
+      description: CONTROL[name].description,
+      inputSchema: jsonSchema(CONTROL[name].json(planIds)),
+    });
   }
   if (input.children?.length) {
     offer.targets.set(SPAWN_TOOL, { kind: "spawn" });
-    const schemas = input.children.map((c) => `${c.slug}: ${JSON.stringify(argsSchema({ name: `spawn:${c.slug}`, input: c.input }, cache))}`);
+    const schemas = input.children.map(
+      (c) => `${c.slug}: ${JSON.stringify(argsSchema({ name: `spawn:${c.slug}`, input: c.input }, cache))}`,
+    );
     offer.tools[SPAWN_TOOL] = tool({
-      description: "Start a run of another agent with its input and wait for it to end (durably: the run parks). Its outcome (status, output or error) comes back as a receipt fact \"child:<runId>\". Only as the last call of a turn.",
+      description:
+        'Start a run of another agent with its input and wait for it to end (durably: the run parks). Its outcome (status, output or error) comes back as a receipt fact "child:<runId>". Only as the last call of a turn.',
       inputSchema: jsonSchema({
         type: "object",
         properties: {
@@ -235,7 +327,11 @@ function argsSchema(definition: Pick<ToolDefinition, "name" | "input">, cache: M
   let schema = cache.get(definition.name);
   if (!schema) {
     try {
-      const { $schema: _drop, ...rest } = z.toJSONSchema(definition.input, { target: "draft-7", io: "input", unrepresentable: "any" }) as JSONSchema7;
+      const { $schema: _drop, ...rest } = z.toJSONSchema(definition.input, {
+        target: "draft-7",
+        io: "input",
+        unrepresentable: "any",
+      }) as JSONSchema7;
       schema = rest;
     } catch {
       schema = { type: "object" };
@@ -247,15 +343,24 @@ function argsSchema(definition: Pick<ToolDefinition, "name" | "input">, cache: M
 
 // ---- control tools: their JSON schemas for the model, and zod to check what it sent
 
-const planUpdate = z.array(z.object({ id: z.string(), status: z.enum(["pending", "active", "done", "skipped", "failed"]) }));
+const planUpdate = z.array(
+  z.object({ id: z.string(), status: z.enum(["pending", "active", "done", "skipped", "failed"]) }),
+);
 const PLAN_STATUSES = ["pending", "active", "done", "skipped", "failed"];
 
-const CONTROL: Record<ControlTool, { description: string; json: (planIds: string[]) => JSONSchema7; check: z.ZodType<Record<string, unknown>> }> = {
+const CONTROL: Record<
+  ControlTool,
+  { description: string; json: (planIds: string[]) => JSONSchema7; check: z.ZodType<Record<string, unknown>> }
+> = {
   complete: {
-    description: "Finish the run with its output. Only when the task is done (or there is nothing left to do) and the facts support it.",
+    description:
+      "Finish the run with its output. Only when the task is done (or there is nothing left to do) and the facts support it.",
     json: () => ({
       type: "object",
-      properties: { output: { description: "The run's result: a JSON value a person or program can read." }, reasoning: { type: "string" } },
+      properties: {
+        output: { description: "The run's result: a JSON value a person or program can read." },
+        reasoning: { type: "string" },
+      },
       required: ["output"],
     }),
     check: z.object({ output: z.unknown(), reasoning: z.string().optional() }),
@@ -278,26 +383,59 @@ const CONTROL: Record<ControlTool, { description: string; json: (planIds: string
     description: "Wait for an external event (a signal of this type: a callback, a reply), optionally with a timeout.",
     json: () => ({
       type: "object",
-      properties: { eventType: { type: "string" }, timeoutMs: { type: "integer", minimum: 1 }, reason: { type: "string" } },
+      properties: {
+        eventType: { type: "string" },
+        timeoutMs: { type: "integer", minimum: 1 },
+        reason: { type: "string" },
+      },
       required: ["eventType"],
     }),
-    check: z.object({ eventType: z.string().min(1), timeoutMs: z.number().int().positive().optional(), reason: z.string().optional() }),
+    check: z.object({
+      eventType: z.string().min(1),
+      timeoutMs: z.number().int().positive().optional(),
+      reason: z.string().optional(),
+    }),
   },
   record: {
-    description: "Write down conclusions as facts (kept as unverified inferences) and/or update the plan's step statuses. It takes a step; prefer acting when you can.",
+    description:
+      "Write down conclusions as facts (kept as unverified inferences) and/or update the plan's step statuses. It takes a step; prefer acting when you can.",
     json: (planIds) => ({
       type: "object",
       properties: {
-        facts: { type: "array", items: { type: "object", properties: { key: { type: "string" }, value: { description: "any JSON value" } }, required: ["key", "value"] } },
+        facts: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { key: { type: "string" }, value: { description: "any JSON value" } },
+            required: ["key", "value"],
+          },
+        },
         ...(planIds.length
-          ? { plan: { type: "array", description: "Status updates for plan steps.", items: { type: "object", properties: { id: { type: "string", enum: planIds }, status: { type: "string", enum: PLAN_STATUSES } }, required: ["id", "status"] } } }
+          ? {
+              plan: {
+                type: "array",
+                description: "Status updates for plan steps.",
+                items: {
+                  type: "object",
+                  properties: {
+                    id: { type: "string", enum: planIds },
+                    status: { type: "string", enum: PLAN_STATUSES },
+                  },
+                  required: ["id", "status"],
+                },
+              },
+            }
           : {}),
         reason: { type: "string" },
       },
       required: ["facts"],
     }),
     check: z
-      .object({ facts: z.array(z.object({ key: z.string().min(1), value: z.unknown() })).default([]), plan: planUpdate.optional(), reason: z.string().optional() })
+      .object({
+        facts: z.array(z.object({ key: z.string().min(1), value: z.unknown() })).default([]),
+        plan: planUpdate.optional(),
+        reason: z.string().optional(),
+      })
       .refine((r) => r.facts.length > 0 || (r.plan?.length ?? 0) > 0, "record needs at least one fact or plan update"),
   },
 };
@@ -309,39 +447,77 @@ type ToolCallPart = { toolName: string; input: unknown };
  * Every call of the reply, in order. The first must be usable (else the reply is not); a later one that is
  * not is dropped with the calls after it. A control tool ends a turn: one before the last call makes the reply unusable.
  */
-function interpretTurn(calls: ToolCallPart[], offer: Offer, state: RunState, text: string): { ok: true; decisions: Decision[]; dropped: Array<{ name: string; problem: string }> } | { ok: false; problem: string } {
-  const control = calls.findIndex((c) => { const kind = offer.targets.get(c.toolName)?.kind; return kind === "control" || kind === "spawn"; });
+function interpretTurn(
+  calls: ToolCallPart[],
+  offer: Offer,
+  state: RunState,
+  text: string,
+):
+  | { ok: true; decisions: Decision[]; dropped: Array<{ name: string; problem: string }> }
+  | { ok: false; problem: string } {
+  const control = calls.findIndex((c) => {
+    const kind = offer.targets.get(c.toolName)?.kind;
+    return kind === "control" || kind === "spawn";
+  });
   if (control !== -1 && control < calls.length - 1) {
-    return { ok: false, problem: `it called ${calls[control].toolName} before other tools in the same turn; a control tool (${[...CONTROL_TOOLS, SPAWN_TOOL].join(", ")}) may only be the last call` };
+    return {
+      ok: false,
+      problem: `it called ${calls[control].toolName} before other tools in the same turn; a control tool (${[...CONTROL_TOOLS, SPAWN_TOOL].join(", ")}) may only be the last call`,
+    };
   }
   const decisions: Decision[] = [];
   for (const [i, call] of calls.entries()) {
     const choice = interpret(call.toolName, call.input, offer, state, i === 0 ? text : "");
-    if (choice.ok) { decisions.push(choice.decision); continue; }
+    if (choice.ok) {
+      decisions.push(choice.decision);
+      continue;
+    }
     if (i === 0) return choice;
-    return { ok: true, decisions, dropped: calls.slice(i).map((c, j) => ({ name: c.toolName, problem: j === 0 ? choice.problem : "it came after a call that could not be used" })) };
+    return {
+      ok: true,
+      decisions,
+      dropped: calls
+        .slice(i)
+        .map((c, j) => ({
+          name: c.toolName,
+          problem: j === 0 ? choice.problem : "it came after a call that could not be used",
+        })),
+    };
   }
   return { ok: true, decisions, dropped: [] };
 }
 
 function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState, text: string): Interpretation {
   const target = offer.targets.get(fn);
-  if (!target) return { ok: false, problem: `it called "${fn}", which is not one of the offered tools (${[...offer.targets.keys()].join(", ")})` };
+  if (!target)
+    return {
+      ok: false,
+      problem: `it called "${fn}", which is not one of the offered tools (${[...offer.targets.keys()].join(", ")})`,
+    };
   const input = dropNulls(parseMaybeJson(rawInput));
-  if (!isRecord(input)) return { ok: false, problem: `the input of ${fn} is not a JSON object: ${clip(String(rawInput), 200)}` };
+  if (!isRecord(input))
+    return { ok: false, problem: `the input of ${fn} is not a JSON object: ${clip(String(rawInput), 200)}` };
 
   if (target.kind === "agent") {
     const activeStep = state.plan.find((p) => p.status === "active")?.id;
-    const args = "args" in input ? parseMaybeJson(input.args) : Object.fromEntries(Object.entries(input).filter(([k]) => !META_KEYS.includes(k)));
-    const reasoning = typeof input.reasoning === "string" && input.reasoning ? input.reasoning : text.trim() || undefined;
-    const evidence = Array.isArray(input.evidence) ? input.evidence.filter((e): e is string => typeof e === "string") : [];
+    const args =
+      "args" in input
+        ? parseMaybeJson(input.args)
+        : Object.fromEntries(Object.entries(input).filter(([k]) => !META_KEYS.includes(k)));
+    const reasoning =
+      typeof input.reasoning === "string" && input.reasoning ? input.reasoning : text.trim() || undefined;
+    const evidence = Array.isArray(input.evidence)
+      ? input.evidence.filter((e): e is string => typeof e === "string")
+      : [];
     const decision: Decision = {
       kind: "call",
       tool: target.tool,
       args: args ?? {},
       evidence,
       ...(reasoning ? { reasoning: clip(reasoning, 2000) } : {}),
-      ...(typeof input.uncertainty === "string" && input.uncertainty ? { uncertainty: clip(input.uncertainty, 2000) } : {}),
+      ...(typeof input.uncertainty === "string" && input.uncertainty
+        ? { uncertainty: clip(input.uncertainty, 2000) }
+        : {}),
       ...(typeof input.resultKey === "string" && input.resultKey ? { resultKey: input.resultKey } : {}),
       // Not the model's to choose: permission rules match on it. The step the plan is at (docs/security.md).
       ...(activeStep ? { planStep: activeStep } : {}),
@@ -350,9 +526,18 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
   }
 
   if (target.kind === "spawn") {
-    if (typeof input.agent !== "string" || !input.agent) return { ok: false, problem: `the arguments of ${fn} are invalid (agent: name the agent to start)` };
+    if (typeof input.agent !== "string" || !input.agent)
+      return { ok: false, problem: `the arguments of ${fn} are invalid (agent: name the agent to start)` };
     const reason = typeof input.reason === "string" && input.reason ? clip(input.reason, 2000) : undefined;
-    return { ok: true, decision: { kind: "spawn", agent: input.agent, input: parseMaybeJson(input.input) ?? {}, ...(reason ? { reason } : {}) } };
+    return {
+      ok: true,
+      decision: {
+        kind: "spawn",
+        agent: input.agent,
+        input: parseMaybeJson(input.input) ?? {},
+        ...(reason ? { reason } : {}),
+      },
+    };
   }
 
   const parsed = CONTROL[target.tool].check.safeParse(input);
@@ -367,7 +552,14 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
     case "fail":
       return { ok: true, decision: { kind: "fail", reason: String(args.reason) } };
     case "sleep":
-      return { ok: true, decision: { kind: "sleep", durationMs: Number(args.durationMs), ...(args.reason ? { reason: String(args.reason) } : {}) } };
+      return {
+        ok: true,
+        decision: {
+          kind: "sleep",
+          durationMs: Number(args.durationMs),
+          ...(args.reason ? { reason: String(args.reason) } : {}),
+        },
+      };
     case "wait_event":
       return {
         ok: true,
@@ -379,12 +571,27 @@ function interpret(fn: string, rawInput: unknown, offer: Offer, state: RunState,
         },
       };
     case "record": {
-      const facts = (args.facts as Array<{ key: string; value: unknown }>).map((f) => ({ key: f.key, value: f.value ?? null, kind: "inference" as const }));
+      const facts = (args.facts as Array<{ key: string; value: unknown }>).map((f) => ({
+        key: f.key,
+        value: f.value ?? null,
+        kind: "inference" as const,
+      }));
       const updates = args.plan as z.infer<typeof planUpdate> | undefined;
       const plan = updates?.length
-        ? state.plan.map((step) => ({ ...step, status: updates.findLast((u) => u.id === step.id)?.status ?? step.status }))
+        ? state.plan.map((step) => ({
+            ...step,
+            status: updates.findLast((u) => u.id === step.id)?.status ?? step.status,
+          }))
         : undefined;
-      return { ok: true, decision: { kind: "record", facts, ...(plan ? { plan } : {}), ...(args.reason ? { reason: String(args.reason) } : {}) } };
+      return {
+        ok: true,
+        decision: {
+          kind: "record",
+          facts,
+          ...(plan ? { plan } : {}),
+          ...(args.reason ? { reason: String(args.reason) } : {}),
+        },
+      };
     }
   }
 }
@@ -396,7 +603,6 @@ function withCost(usage: { inputTokens: number; outputTokens: number }, pricing:
   const costUsd = (usage.inputTokens * pricing.inputPerMTok + usage.outputTokens * pricing.outputPerMTok) / 1_000_000;
   return { ...usage, costUsd: Math.round(costUsd * 1e9) / 1e9 };
 }
-
 
 /** The model's tool input, kept small for the trace (the decision holds the full arguments). */
 function small(value: unknown): unknown {

@@ -35,7 +35,11 @@ export function renderSystem(input: PolicyInput): string {
     "Agent instructions:",
     own ?? "(none)",
     ...(redirects.length
-      ? ["", "A person redirected this run; these instructions came later and override the ones above where they conflict (newest last):", ...redirects.map((r, i) => `${i + 1}. ${r}`)]
+      ? [
+          "",
+          "A person redirected this run; these instructions came later and override the ones above where they conflict (newest last):",
+          ...redirects.map((r, i) => `${i + 1}. ${r}`),
+        ]
       : []),
   ].join("\n");
 }
@@ -53,7 +57,8 @@ export function renderState(input: PolicyInput, offer: Offer): string {
   lines.push("");
 
   lines.push("## Facts (newest per key; kind and authority in brackets)");
-  for (const kind of Object.keys(FACT_AUTHORITY) as Array<keyof typeof FACT_AUTHORITY>) lines.push(`  · ${kind}: ${FACT_AUTHORITY[kind].authority}`);
+  for (const kind of Object.keys(FACT_AUTHORITY) as Array<keyof typeof FACT_AUTHORITY>)
+    lines.push(`  · ${kind}: ${FACT_AUTHORITY[kind].authority}`);
   const facts = latestPerKey(state.facts);
   if (facts.length === 0) lines.push("(no facts yet)");
   if (facts.length > MAX_FACTS) lines.push(`(${facts.length - MAX_FACTS} older facts not shown)`);
@@ -63,11 +68,15 @@ export function renderState(input: PolicyInput, offer: Offer): string {
   if (state.approvals.length) {
     lines.push("## Approvals given by people");
     for (const a of state.approvals) {
-      lines.push(`- ${a.decision} of ${offer.fnName.get(a.tool) ?? a.tool} at step ${a.step} by ${a.by.join(", ") || "?"} (${age(now, a.at)})${a.usedAt ? ", already used" : ", not used yet"}`);
+      lines.push(
+        `- ${a.decision} of ${offer.fnName.get(a.tool) ?? a.tool} at step ${a.step} by ${a.by.join(", ") || "?"} (${age(now, a.at)})${a.usedAt ? ", already used" : ", not used yet"}`,
+      );
     }
     lines.push("");
   }
-  const turnedDown = state.observations.filter((o) => o.kind === "rejected" || o.kind === "denied" || o.kind === "expired" || o.kind === "redirected");
+  const turnedDown = state.observations.filter(
+    (o) => o.kind === "rejected" || o.kind === "denied" || o.kind === "expired" || o.kind === "redirected",
+  );
   if (turnedDown.length) {
     lines.push("## Turned down (do not ask again unchanged)");
     for (const o of turnedDown) lines.push(`- step ${o.step}: ${renderObservation(o, offer)}`);
@@ -92,13 +101,17 @@ export function renderState(input: PolicyInput, offer: Offer): string {
   lines.push("");
 
   lines.push("## Your tools");
-  for (const t of input.tools) lines.push(`- ${offer.fnName.get(t.name)} = ${t.name} (${t.capability}, ${t.semantics}): ${t.description}`);
+  for (const t of input.tools)
+    lines.push(`- ${offer.fnName.get(t.name)} = ${t.name} (${t.capability}, ${t.semantics}): ${t.description}`);
   lines.push(`- control: ${CONTROL_TOOLS.join(", ")}`);
   if (input.children?.length) {
-    lines.push(`- ${SPAWN_TOOL} (last call of a turn): start a run of another agent and wait for it; its outcome comes back as a receipt fact "child:<runId>". Agents:`);
+    lines.push(
+      `- ${SPAWN_TOOL} (last call of a turn): start a run of another agent and wait for it; its outcome comes back as a receipt fact "child:<runId>". Agents:`,
+    );
     for (const c of input.children) lines.push(`  - ${c.slug}: ${c.description}`);
   }
-  if (state.consecutiveErrors > 0) lines.push("", `Warning: ${state.consecutiveErrors} failed action(s) in a row; the run stops after a few more.`);
+  if (state.consecutiveErrors > 0)
+    lines.push("", `Warning: ${state.consecutiveErrors} failed action(s) in a row; the run stops after a few more.`);
   lines.push("", "Choose the next action now: call a tool (or several, in the order they should run).");
   return lines.join("\n");
 }
@@ -110,10 +123,16 @@ function renderFact(fact: Fact, superseded: number, now: number): string {
     detail.push(`read${src.tool ? ` by ${src.tool}` : ""} ${age(now, fact.at)}`);
     if (fact.expiresAt) {
       const left = Date.parse(fact.expiresAt) - now;
-      detail.push(left > 0 ? `fresh for ${duration(left)} more` : `STALE since ${duration(-left)} ago: re-read before relying on it`);
+      detail.push(
+        left > 0
+          ? `fresh for ${duration(left)} more`
+          : `STALE since ${duration(-left)} ago: re-read before relying on it`,
+      );
     }
   } else if (fact.kind === "receipt") {
-    detail.push(`confirmed${src.tool ? ` by ${src.tool}` : ""}${src.receiptId ? `, receipt ${src.receiptId}` : ""} ${age(now, fact.at)}`);
+    detail.push(
+      `confirmed${src.tool ? ` by ${src.tool}` : ""}${src.receiptId ? `, receipt ${src.receiptId}` : ""} ${age(now, fact.at)}`,
+    );
   } else if (fact.kind === "decision") {
     detail.push(`decided${src.by ? ` by ${src.by}` : " by a person"} ${age(now, fact.at)}`);
   } else {

@@ -18,9 +18,14 @@ export function modelFromEnv(config: Config = getConfig()): LanguageModel | null
   if (!spec) return null;
   if (spec.provider === "openai") {
     // A self-hosted OpenAI-compatible endpoint may not need a key (lib/config.ts requires one for api.openai.com).
-    return createOpenAI({ apiKey: openai.apiKey || "not-needed", ...(openai.baseURL ? { baseURL: openai.baseURL } : {}) }).chat(spec.modelId);
+    return createOpenAI({
+      apiKey: openai.apiKey || "not-needed",
+      ...(openai.baseURL ? { baseURL: openai.baseURL } : {}),
+    }).chat(spec.modelId);
   }
-  return createAnthropic({ apiKey: anthropic.apiKey, ...(anthropic.baseURL ? { baseURL: anthropic.baseURL } : {}) })(spec.modelId);
+  return createAnthropic({ apiKey: anthropic.apiKey, ...(anthropic.baseURL ? { baseURL: anthropic.baseURL } : {}) })(
+    spec.modelId,
+  );
 }
 
 /** TETHER_MODEL_PRICING="<input USD per 1M tokens>,<output USD per 1M tokens>", or undefined when unset. */

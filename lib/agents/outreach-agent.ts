@@ -1,4 +1,20 @@
-import { completeWith, defineAgent, isTurnedDown, lastStepOf, latestFact, latestRedirect, outcomeOf, parseDuration, planWith, stepOf, z, type Decision, type Plan, type PlanStatus, type RunState } from "@/lib/sdk";
+import {
+  completeWith,
+  defineAgent,
+  isTurnedDown,
+  lastStepOf,
+  latestFact,
+  latestRedirect,
+  outcomeOf,
+  parseDuration,
+  planWith,
+  stepOf,
+  z,
+  type Decision,
+  type Plan,
+  type PlanStatus,
+  type RunState,
+} from "@/lib/sdk";
 import type { Doc, DocSearch, Draft, SentMail, Ticket } from "@/lib/tools";
 
 // outreach-agent: writes to a customer (or answers their ticket) from the docs. It researches, saves a
@@ -17,11 +33,23 @@ export const outreachAgentInputSchema = z
     ticketId: z.string().trim().min(1, "Give the ticket id, e.g. tkt_2001.").optional(),
     /** …or write to this address. */
     to: z.string().trim().email("Give the recipient's email address.").optional(),
-    query: z.string().trim().min(2, "Search for at least two characters.").max(200, "Keep the query under 200 characters."),
+    query: z
+      .string()
+      .trim()
+      .min(2, "Search for at least two characters.")
+      .max(200, "Keep the query under 200 characters."),
     /** How long to wait for a source before writing the final email. Days in production; seconds in a demo. */
-    waitMs: z.number().int().min(1_000, "Wait at least one second.").max(30 * 86_400_000, "Wait at most 30 days.").default(DEFAULT_WAIT_MS),
+    waitMs: z
+      .number()
+      .int()
+      .min(1_000, "Wait at least one second.")
+      .max(30 * 86_400_000, "Wait at most 30 days.")
+      .default(DEFAULT_WAIT_MS),
   })
-  .refine((i) => i.ticketId || i.to, { message: "Give a ticket to answer (ticketId) or a recipient (to).", path: ["to"] });
+  .refine((i) => i.ticketId || i.to, {
+    message: "Give a ticket to answer (ticketId) or a recipient (to).",
+    path: ["to"],
+  });
 export type OutreachAgentInput = z.input<typeof outreachAgentInputSchema>;
 
 export type OutreachEmail = {
@@ -54,13 +82,20 @@ const plan = (statuses: Record<string, PlanStatus>) => planWith(PLAN, statuses);
 const excerpt = (doc: Doc, max = 280) => (doc.body.length > max ? `${doc.body.slice(0, max).trimEnd()}…` : doc.body);
 
 export function humanDuration(ms: number): string {
-  const units: Array<[number, string]> = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"], [1000, "second"]];
-  const [size, name] = units.find(([size]) => ms >= size && ms % size === 0) ?? units.find(([size]) => ms >= size) ?? [1000, "second"];
+  const units: Array<[number, string]> = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+    [1000, "second"],
+  ];
+  const [size, name] = units.find(([size]) => ms >= size && ms % size === 0) ??
+    units.find(([size]) => ms >= size) ?? [1000, "second"];
   const n = Math.round(ms / size);
   return `${n} ${name}${n === 1 ? "" : "s"}`;
 }
 
-const opening = (audience: Audience) => (audience.ticket ? `Thanks for your question ("${audience.ticket.subject}").` : "We thought you would like to know:");
+const opening = (audience: Audience) =>
+  audience.ticket ? `Thanks for your question ("${audience.ticket.subject}").` : "We thought you would like to know:";
 
 /** The final email: what the docs say now, with what changed since the first search called out. */
 export function composeEmail(audience: Audience, first: DocSearch, now: DocSearch): OutreachEmail {
@@ -94,7 +129,12 @@ function draftContent(audience: Audience, query: string, research: DocSearch) {
   const body = lead
     ? `Hi,\n\n${opening(audience)} From "${lead.title}": ${excerpt(lead)}\n\n(Draft: waiting for newer sources before sending.)`
     : `Hi,\n\n${opening(audience)} We are checking with the team and will get back to you.\n\n(Draft: no source on "${query}" yet.)`;
-  return { to: audience.to, subject: audience.ticket ? `Re: ${audience.ticket.subject}` : (lead?.title ?? query), body, sources: research.docs.map((d) => d.id) };
+  return {
+    to: audience.to,
+    subject: audience.ticket ? `Re: ${audience.ticket.subject}` : (lead?.title ?? query),
+    body,
+    sources: research.docs.map((d) => d.id),
+  };
 }
 
 function decide(state: RunState): Decision {
@@ -106,22 +146,42 @@ function decide(state: RunState): Decision {
 
   if (input.ticketId && !ticket) {
     const failed = outcomeOf(state, "tickets.get", -1);
-    if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not read ticket ${input.ticketId}: ${failed.message}` };
-    return { kind: "call", tool: "tickets.get", args: { ticketId: input.ticketId }, resultKey: "ticket", planStep: "research", evidence: [] };
+    if (failed?.kind === "tool_error")
+      return { kind: "fail", reason: `Could not read ticket ${input.ticketId}: ${failed.message}` };
+    return {
+      kind: "call",
+      tool: "tickets.get",
+      args: { ticketId: input.ticketId },
+      resultKey: "ticket",
+      planStep: "research",
+      evidence: [],
+    };
   }
   const audience: Audience = { to: input.to ?? ticket!.customerEmail, ticket };
   const base = { ticketId: input.ticketId ?? null, to: audience.to };
   if (!researchFact) {
     const failed = outcomeOf(state, "docs.search", stepOf(ticketFact));
     if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not search the docs: ${failed.message}` };
-    return { kind: "call", tool: "docs.search", args: { query: input.query }, resultKey: "research", planStep: "research", evidence: [] };
+    return {
+      kind: "call",
+      tool: "docs.search",
+      args: { query: input.query },
+      resultKey: "research",
+      planStep: "research",
+      evidence: [],
+    };
   }
   const research = researchFact.value as DocSearch;
   if (!draftFact) {
     const failed = outcomeOf(state, "drafts.create", stepOf(researchFact));
-    if (failed && failed.kind !== "tool_result") return { kind: "fail", reason: `Could not save the draft: ${failed.message}` };
+    if (failed && failed.kind !== "tool_result")
+      return { kind: "fail", reason: `Could not save the draft: ${failed.message}` };
     return {
-      kind: "call", tool: "drafts.create", resultKey: "draft", planStep: "draft", evidence: ["research"],
+      kind: "call",
+      tool: "drafts.create",
+      resultKey: "draft",
+      planStep: "draft",
+      evidence: ["research"],
       args: { kind: "email", content: draftContent(audience, input.query, research) },
     };
   }
@@ -135,18 +195,36 @@ function decide(state: RunState): Decision {
   const sleptAt = lastStepOf(state, "timer");
   if ((!recheckFact || stepOf(recheckFact) < waitAgain) && sleptAt <= Math.max(stepOf(draftFact), waitAgain)) {
     const ms = waitAgain >= 0 ? (parseDuration(redirect!) ?? input.waitMs) : input.waitMs;
-    return { kind: "sleep", durationMs: ms, reason: `Waiting ${humanDuration(ms)} for a source on "${input.query}" before writing the final email` };
+    return {
+      kind: "sleep",
+      durationMs: ms,
+      reason: `Waiting ${humanDuration(ms)} for a source on "${input.query}" before writing the final email`,
+    };
   }
   const staleStep = lastStepOf(state, "stale", "mail.send");
   if (!recheckFact || stepOf(recheckFact) < sleptAt || stepOf(recheckFact) <= staleStep) {
     const failed = outcomeOf(state, "docs.search", Math.max(sleptAt, staleStep));
-    if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not search the docs again: ${failed.message}` };
-    return { kind: "call", tool: "docs.search", args: { query: input.query }, resultKey: "recheck", planStep: "recheck", evidence: [] };
+    if (failed?.kind === "tool_error")
+      return { kind: "fail", reason: `Could not search the docs again: ${failed.message}` };
+    return {
+      kind: "call",
+      tool: "docs.search",
+      args: { query: input.query },
+      resultKey: "recheck",
+      planStep: "recheck",
+      evidence: [],
+    };
   }
   const recheck = recheckFact.value as DocSearch;
   const stopped = (output: Record<string, unknown>, send: PlanStatus = "skipped") =>
-    completeWith(state, plan({ research: "done", draft: "done", wait: "done", recheck: "done", send }), { sent: false, ...base, draftId: draft.draftId ?? null, ...output });
-  if (recheck.docs.length === 0) return stopped({ reason: `No documentation matches "${input.query}" yet; the draft is left for a person.` });
+    completeWith(state, plan({ research: "done", draft: "done", wait: "done", recheck: "done", send }), {
+      sent: false,
+      ...base,
+      draftId: draft.draftId ?? null,
+      ...output,
+    });
+  if (recheck.docs.length === 0)
+    return stopped({ reason: `No documentation matches "${input.query}" yet; the draft is left for a person.` });
 
   const emailFact = latestFact(state, "email");
   if (!emailFact || stepOf(emailFact) < stepOf(recheckFact)) {
@@ -155,29 +233,44 @@ function decide(state: RunState): Decision {
       kind: "record",
       facts: [{ key: "email", value: email }],
       plan: plan({ research: "done", draft: "done", wait: "done", recheck: "done", send: "active" }),
-      reason: email.newSources.length > 0 ? `New or updated sources while waiting: ${email.newSources.join(", ")}` : "No source changed while waiting; the email cites what the docs say now.",
+      reason:
+        email.newSources.length > 0
+          ? `New or updated sources while waiting: ${email.newSources.join(", ")}`
+          : "No source changed while waiting; the email cites what the docs say now.",
     };
   }
   const email = emailFact.value as OutreachEmail;
   const mailFact = latestFact(state, "mail");
   if (!mailFact) {
     const reply = outcomeOf(state, "mail.send", stepOf(emailFact));
-    if (reply && (isTurnedDown(reply) || reply.kind === "resolved")) return stopped({ reason: reply.message }, "failed");
-    if (reply?.kind === "redirected") return stopped({ reason: `A person redirected the run: "${redirect}". The draft is left for them.` });
-    if (reply?.kind === "tool_error") return { kind: "fail", reason: `The email to ${email.to} could not be sent: ${reply.message}` };
+    if (reply && (isTurnedDown(reply) || reply.kind === "resolved"))
+      return stopped({ reason: reply.message }, "failed");
+    if (reply?.kind === "redirected")
+      return stopped({ reason: `A person redirected the run: "${redirect}". The draft is left for them.` });
+    if (reply?.kind === "tool_error")
+      return { kind: "fail", reason: `The email to ${email.to} could not be sent: ${reply.message}` };
     return {
-      kind: "call", tool: "mail.send", args: { to: email.to, subject: email.subject, body: email.body }, resultKey: "mail", planStep: "send",
-      reasoning: email.newSources.length > 0
-        ? `The docs changed while the agent waited (${email.newSources.join(", ")}); the email cites the current sources.`
-        : "The docs are unchanged since the draft; the email cites them.",
+      kind: "call",
+      tool: "mail.send",
+      args: { to: email.to, subject: email.subject, body: email.body },
+      resultKey: "mail",
+      planStep: "send",
+      reasoning:
+        email.newSources.length > 0
+          ? `The docs changed while the agent waited (${email.newSources.join(", ")}); the email cites the current sources.`
+          : "The docs are unchanged since the draft; the email cites them.",
       uncertainty: email.newSources.length > 0 ? "low" : "medium",
       evidence: [...(ticketFact ? ["ticket"] : []), "recheck", "email"],
     };
   }
   const sent = mailFact.value as Partial<SentMail>;
   return completeWith(state, plan({ research: "done", draft: "done", wait: "done", recheck: "done", send: "done" }), {
-    sent: true, ...base, messageId: sent.messageId ?? null, draftId: draft.draftId ?? null,
-    sources: email.sources.map((s) => s.id), newSources: email.newSources,
+    sent: true,
+    ...base,
+    messageId: sent.messageId ?? null,
+    draftId: draft.draftId ?? null,
+    sources: email.sources.map((s) => s.id),
+    newSources: email.newSources,
   });
 }
 
@@ -186,7 +279,8 @@ export const outreachAgent = defineAgent({
   label: "1",
   source: import.meta.url, // its code is part of its version: an edit here or in a local import is a new version
   name: "Outreach agent",
-  description: "Writes to a customer from the docs: researches, saves a draft, waits days for a source (a durable timer), researches again and sends once a person approves.",
+  description:
+    "Writes to a customer from the docs: researches, saves a draft, waits days for a source (a durable timer), researches again and sends once a person approves.",
   instructions: INSTRUCTIONS,
   input: outreachAgentInputSchema,
   tools: ["tickets.get", "docs.search", "drafts.create", "mail.send"],

@@ -1,4 +1,19 @@
-import { completeWith, defineAgent, isTurnedDown, lastStepOf, latestFact, latestRedirect, outcomeOf, planWith, stepOf, z, type Decision, type Plan, type PlanStatus, type RunState } from "@/lib/sdk";
+import {
+  completeWith,
+  defineAgent,
+  isTurnedDown,
+  lastStepOf,
+  latestFact,
+  latestRedirect,
+  outcomeOf,
+  planWith,
+  stepOf,
+  z,
+  type Decision,
+  type Plan,
+  type PlanStatus,
+  type RunState,
+} from "@/lib/sdk";
 import { formatMoney, refusedStatus, type Order, type OrderHistory, type Refund, type SentMail } from "@/lib/tools";
 
 // refund-agent: reads an order and the customer's history, decides a refund, refunds (idempotent
@@ -43,40 +58,87 @@ your uncertainty is high and cite the earlier refunds. Refunds over ${formatMone
 Then email the customer what happened. If a person rejects the refund, stop and say why. If a person redirects
 you (for example to offer store credit), follow the instruction.`;
 
-export function assessRefund(order: Order, history: OrderHistory, reason: string | undefined, instruction: string | undefined): RefundAssessment {
+export function assessRefund(
+  order: Order,
+  history: OrderHistory,
+  reason: string | undefined,
+  instruction: string | undefined,
+): RefundAssessment {
   const remaining = order.amountCents - order.refundedCents;
-  const priorRefunds = history.orders.filter((o) => o.id !== order.id && o.refundedCents > 0).map((o) => ({ orderId: o.id, refundedCents: o.refundedCents }));
+  const priorRefunds = history.orders
+    .filter((o) => o.id !== order.id && o.refundedCents > 0)
+    .map((o) => ({ orderId: o.id, refundedCents: o.refundedCents }));
   const base = { currency: order.currency, priorRefunds, amountCents: remaining };
   const why = reason ? ` The customer says: "${reason}".` : "";
 
   if (instruction) {
     const said = `A reviewer redirected the refund: "${instruction}".`;
     if (/store[\s-]*credit/i.test(instruction)) {
-      return { ...base, action: "store_credit", uncertainty: "low", instruction, reasoning: `${said} Offering ${formatMoney(remaining, order.currency)} in store credit instead of a refund to the card.` };
+      return {
+        ...base,
+        action: "store_credit",
+        uncertainty: "low",
+        instruction,
+        reasoning: `${said} Offering ${formatMoney(remaining, order.currency)} in store credit instead of a refund to the card.`,
+      };
     }
     if (/\b(no|not|don'?t|never|deny|decline)\b.*\brefund/i.test(instruction)) {
-      return { ...base, action: "none", amountCents: 0, uncertainty: "low", instruction, reasoning: `${said} No refund.` };
+      return {
+        ...base,
+        action: "none",
+        amountCents: 0,
+        uncertainty: "low",
+        instruction,
+        reasoning: `${said} No refund.`,
+      };
     }
     const amount = /\$\s?(\d+(?:\.\d{1,2})?)/.exec(instruction);
     if (amount) {
       const cents = Math.round(Number(amount[1]) * 100);
-      return { ...base, action: "refund", amountCents: cents, uncertainty: "low", instruction, reasoning: `${said} Refunding ${formatMoney(cents, order.currency)} as instructed.` };
+      return {
+        ...base,
+        action: "refund",
+        amountCents: cents,
+        uncertainty: "low",
+        instruction,
+        reasoning: `${said} Refunding ${formatMoney(cents, order.currency)} as instructed.`,
+      };
     }
-    return { ...base, action: "none", amountCents: 0, uncertainty: "high", instruction, reasoning: `${said} This agent follows instructions to offer store credit, refund a stated amount or not refund; it left this one to a person.` };
+    return {
+      ...base,
+      action: "none",
+      amountCents: 0,
+      uncertainty: "high",
+      instruction,
+      reasoning: `${said} This agent follows instructions to offer store credit, refund a stated amount or not refund; it left this one to a person.`,
+    };
   }
   if (remaining <= 0) {
-    return { ...base, action: "none", amountCents: 0, uncertainty: "low", reasoning: `Order ${order.id} is already fully refunded (${formatMoney(order.refundedCents, order.currency)}).` };
+    return {
+      ...base,
+      action: "none",
+      amountCents: 0,
+      uncertainty: "low",
+      reasoning: `Order ${order.id} is already fully refunded (${formatMoney(order.refundedCents, order.currency)}).`,
+    };
   }
-  const full = order.refundedCents === 0 ? "in full" : `the remaining ${formatMoney(remaining, order.currency)} (already refunded: ${formatMoney(order.refundedCents, order.currency)})`;
+  const full =
+    order.refundedCents === 0
+      ? "in full"
+      : `the remaining ${formatMoney(remaining, order.currency)} (already refunded: ${formatMoney(order.refundedCents, order.currency)})`;
   if (priorRefunds.length >= MANY_REFUNDS) {
     const list = priorRefunds.map((r) => `${r.orderId} (${formatMoney(r.refundedCents, order.currency)})`).join(", ");
     return {
-      ...base, action: "refund", uncertainty: "high",
+      ...base,
+      action: "refund",
+      uncertainty: "high",
       reasoning: `Order ${order.id} qualifies for a refund ${full}, but ${priorRefunds.length} of ${order.customerName}'s other orders were refunded too: ${list}. Proposed, for a person to weigh the pattern.${why}`,
     };
   }
   return {
-    ...base, action: "refund", uncertainty: priorRefunds.length > 0 ? "medium" : "low",
+    ...base,
+    action: "refund",
+    uncertainty: priorRefunds.length > 0 ? "medium" : "low",
     reasoning: `Order ${order.id} (${formatMoney(order.amountCents, order.currency)}, ${order.status}) qualifies for a refund ${full}; ${priorRefunds.length === 0 ? "no earlier refunds" : "one earlier refund"} in the customer's history.${why}`,
   };
 }
@@ -98,13 +160,29 @@ function decide(state: RunState): Decision {
 
   if (!order || stepOf(orderFact) <= staleStep) {
     const failed = outcomeOf(state, "orders.get", stepOf(orderFact));
-    if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not read order ${input.orderId}: ${failed.message}` };
-    return { kind: "call", tool: "orders.get", args: { orderId: input.orderId }, resultKey: "order", planStep: "read-order", evidence: [] };
+    if (failed?.kind === "tool_error")
+      return { kind: "fail", reason: `Could not read order ${input.orderId}: ${failed.message}` };
+    return {
+      kind: "call",
+      tool: "orders.get",
+      args: { orderId: input.orderId },
+      resultKey: "order",
+      planStep: "read-order",
+      evidence: [],
+    };
   }
   if (!history || stepOf(historyFact) <= staleStep) {
     const failed = outcomeOf(state, "orders.history", stepOf(historyFact));
-    if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not read ${order.customerEmail}'s order history: ${failed.message}` };
-    return { kind: "call", tool: "orders.history", args: { email: order.customerEmail }, resultKey: "history", planStep: "read-history", evidence: [] };
+    if (failed?.kind === "tool_error")
+      return { kind: "fail", reason: `Could not read ${order.customerEmail}'s order history: ${failed.message}` };
+    return {
+      kind: "call",
+      tool: "orders.history",
+      args: { email: order.customerEmail },
+      resultKey: "history",
+      planStep: "read-history",
+      evidence: [],
+    };
   }
 
   const redirectStep = lastStepOf(state, "redirected", "payments.refund");
@@ -115,7 +193,13 @@ function decide(state: RunState): Decision {
     return {
       kind: "record",
       facts: [{ key: "assessment", value: assessment }],
-      plan: plan({ "read-order": "done", "read-history": "done", decide: "done", refund: refundStatus, notify: assessment.action === "refund" ? "pending" : "active" }),
+      plan: plan({
+        "read-order": "done",
+        "read-history": "done",
+        decide: "done",
+        refund: refundStatus,
+        notify: assessment.action === "refund" ? "pending" : "active",
+      }),
       reason: assessment.reasoning,
     };
   }
@@ -125,29 +209,48 @@ function decide(state: RunState): Decision {
   const money = (cents: number) => formatMoney(cents, order.currency);
 
   if (assessment.action === "none") {
-    return completeWith(state, plan({ "read-order": "done", "read-history": "done", decide: "done", refund: "skipped", notify: "skipped" }), {
-      refunded: false, orderId: order.id, reason: assessment.reasoning,
-    });
+    return completeWith(
+      state,
+      plan({ "read-order": "done", "read-history": "done", decide: "done", refund: "skipped", notify: "skipped" }),
+      {
+        refunded: false,
+        orderId: order.id,
+        reason: assessment.reasoning,
+      },
+    );
   }
 
   if (assessment.action === "refund" && !refundFact) {
     const reply = outcomeOf(state, "payments.refund", stepOf(assessmentFact));
     const stop = (output: Record<string, unknown>) =>
-      completeWith(state, plan({ "read-order": "done", "read-history": "done", decide: "done", refund: "failed", notify: "skipped" }), { refunded: false, orderId: order.id, ...output });
+      completeWith(
+        state,
+        plan({ "read-order": "done", "read-history": "done", decide: "done", refund: "failed", notify: "skipped" }),
+        { refunded: false, orderId: order.id, ...output },
+      );
     if (reply && isTurnedDown(reply)) return stop({ reason: reply.message });
     if (reply?.kind === "resolved") return stop({ reason: reply.message }); // a person confirmed it never happened
     if (reply?.kind === "tool_error") {
-      if (refusedStatus(reply.data) === 402) return stop({ declined: true, reason: `The payment provider declined the refund: ${reply.message}` });
+      if (refusedStatus(reply.data) === 402)
+        return stop({ declined: true, reason: `The payment provider declined the refund: ${reply.message}` });
       return { kind: "fail", reason: `The refund of ${order.id} failed: ${reply.message}` };
     }
     return {
       kind: "call",
       tool: "payments.refund",
-      args: { orderId: order.id, amountCents: assessment.amountCents, cardLast4: order.cardLast4, currency: order.currency },
+      args: {
+        orderId: order.id,
+        amountCents: assessment.amountCents,
+        cardLast4: order.cardLast4,
+        currency: order.currency,
+      },
       resultKey: "refund",
       planStep: "refund",
       reasoning: assessment.reasoning,
-      uncertainty: assessment.uncertainty === "high" ? `high — ${assessment.priorRefunds.length} earlier refunds: ${assessment.priorRefunds.map((r) => r.orderId).join(", ")}` : assessment.uncertainty,
+      uncertainty:
+        assessment.uncertainty === "high"
+          ? `high — ${assessment.priorRefunds.length} earlier refunds: ${assessment.priorRefunds.map((r) => r.orderId).join(", ")}`
+          : assessment.uncertainty,
       evidence: ["order", "history", "assessment"],
     };
   }
@@ -159,16 +262,26 @@ function decide(state: RunState): Decision {
   const mailed = () => ({
     orderId: order.id,
     ...(assessment.action === "store_credit"
-      ? { refunded: false, storeCredit: { amountCents: assessment.amountCents, currency: order.currency }, instruction: assessment.instruction }
+      ? {
+          refunded: false,
+          storeCredit: { amountCents: assessment.amountCents, currency: order.currency },
+          instruction: assessment.instruction,
+        }
       : { refunded: true, refundId: refund?.refundId ?? null, amountCents: amount, cardLast4: order.cardLast4 }),
     uncertainty: assessment.uncertainty,
   });
   if (!mailFact) {
     const reply = outcomeOf(state, "mail.send", Math.max(stepOf(refundFact), stepOf(assessmentFact)));
     if (reply && reply.kind !== "tool_result") {
-      return completeWith(state, plan({ "read-order": "done", "read-history": "done", decide: "done", refund: refundDone, notify: "failed" }), {
-        ...mailed(), notified: false, notifyError: reply.message,
-      });
+      return completeWith(
+        state,
+        plan({ "read-order": "done", "read-history": "done", decide: "done", refund: refundDone, notify: "failed" }),
+        {
+          ...mailed(),
+          notified: false,
+          notifyError: reply.message,
+        },
+      );
     }
     const mail =
       assessment.action === "store_credit"
@@ -181,15 +294,25 @@ function decide(state: RunState): Decision {
             body: `Hi ${order.customerName},\n\nWe have refunded ${money(amount)} to your card ending in ${order.cardLast4}${refund ? ` (refund ${refund.refundId})` : ""}. It usually shows on your statement within 5–10 business days.\n\nThank you for your patience.`,
           };
     return {
-      kind: "call", tool: "mail.send", args: { to: order.customerEmail, ...mail }, resultKey: "mail", planStep: "notify",
+      kind: "call",
+      tool: "mail.send",
+      args: { to: order.customerEmail, ...mail },
+      resultKey: "mail",
+      planStep: "notify",
       reasoning: `Tell ${order.customerName} about the ${assessment.action === "store_credit" ? "store credit" : "refund"}.`,
       evidence: assessment.action === "store_credit" ? ["assessment"] : ["refund"],
     };
   }
   const sent = mailFact.value as Partial<SentMail>;
-  return completeWith(state, plan({ "read-order": "done", "read-history": "done", decide: "done", refund: refundDone, notify: "done" }), {
-    ...mailed(), notified: true, messageId: sent.messageId ?? null,
-  });
+  return completeWith(
+    state,
+    plan({ "read-order": "done", "read-history": "done", decide: "done", refund: refundDone, notify: "done" }),
+    {
+      ...mailed(),
+      notified: true,
+      messageId: sent.messageId ?? null,
+    },
+  );
 }
 
 export const refundAgent = defineAgent({
@@ -197,11 +320,17 @@ export const refundAgent = defineAgent({
   label: "1",
   source: import.meta.url, // its code is part of its version: an edit here or in a local import is a new version
   name: "Refund agent",
-  description: "Reads an order and the customer's history, decides a refund (over $100 a person approves), refunds it idempotently and emails the customer.",
+  description:
+    "Reads an order and the customer's history, decides a refund (over $100 a person approves), refunds it idempotently and emails the customer.",
   instructions: INSTRUCTIONS,
   input: refundAgentInputSchema,
   tools: ["orders.get", "orders.history", "payments.refund", "mail.send"],
-  gates: { "payments.refund": { when: { path: "amountCents", op: "gt", value: REFUND_APPROVAL_LIMIT_CENTS }, queue: "refunds" } },
+  gates: {
+    "payments.refund": {
+      when: { path: "amountCents", op: "gt", value: REFUND_APPROVAL_LIMIT_CENTS },
+      queue: "refunds",
+    },
+  },
   // Least authority, enforced by the engine: it reads and refunds only the order it was started for, and
   // mails (and reads the history of) only that order's customer. The email is not in the input: it is
   // the one the order read by orders.get gave — an observation of the input's order, never an inference.
@@ -213,6 +342,9 @@ export const refundAgent = defineAgent({
   },
   plan: PLAN,
   maxSteps: 40,
-  exampleInput: { orderId: "ord_1001", reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001)." },
+  exampleInput: {
+    orderId: "ord_1001",
+    reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001).",
+  },
   policy: ({ state }) => decide(state),
 });

@@ -56,6 +56,12 @@ export function parseDuration(text: string): number | undefined {
   const m = /(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|h|days?|d)\b/i.exec(text);
   if (!m) return undefined;
   const unit = m[2].toLowerCase();
-  const ms = unit.startsWith("d") ? 86_400_000 : unit.startsWith("h") ? 3_600_000 : unit.startsWith("m") ? 60_000 : 1000;
+  const ms = unit.startsWith("d")
+    ? 86_400_000
+    : unit.startsWith("h")
+      ? 3_600_000
+      : unit.startsWith("m")
+        ? 60_000
+        : 1000;
   return Math.round(Number(m[1]) * ms);
 }

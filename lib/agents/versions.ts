@@ -30,13 +30,20 @@ export function toAgentVersionRecord(agent: AgentDefinition, model: string | nul
 }
 
 /** Idempotent: inserts the versions not yet recorded, leaves recorded ones alone. Returns how many were new. */
-export async function recordAgentVersions(db: Db, agents: AgentDefinition[], opts: { model?: string | null } = {}): Promise<number> {
+export async function recordAgentVersions(
+  db: Db,
+  agents: AgentDefinition[],
+  opts: { model?: string | null } = {},
+): Promise<number> {
   let created = 0;
   for (const agent of agents) {
     const record = toAgentVersionRecord(agent, opts.model ?? null);
     const data = { ...record, tools: JSON.stringify(record.tools), plan: JSON.stringify(record.plan) };
     try {
-      const existing = await db.agentVersion.findUnique({ where: { slug_version: { slug: record.slug, version: record.version } }, select: { slug: true } });
+      const existing = await db.agentVersion.findUnique({
+        where: { slug_version: { slug: record.slug, version: record.version } },
+        select: { slug: true },
+      });
       if (existing) continue;
       await db.agentVersion.create({ data, select: { slug: true } });
       created++;

@@ -27,7 +27,8 @@ export function maxBodyBytes(config: Config = getConfig()): number {
   return config.server.maxBodyBytes;
 }
 
-const tooLarge = (limit: number) => new BodyRejected("too_large", `The request body is larger than the limit of ${limit} bytes.`);
+const tooLarge = (limit: number) =>
+  new BodyRejected("too_large", `The request body is larger than the limit of ${limit} bytes.`);
 
 /** Refuses a body whose Content-Length is over the limit, before any of it is read. */
 export function checkContentLength(request: Request, limit = maxBodyBytes()): void {
@@ -69,7 +70,8 @@ export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped (\" does not end the string)
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped (\" does not end the string)
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -83,7 +85,8 @@ export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
 export async function readJsonBody(request: Request, limit = maxBodyBytes()): Promise<unknown> {
   const text = new TextDecoder().decode(await readBodyBytes(request, limit));
   if (text.trim() === "") return {};
-  if (jsonDepthExceeds(text)) throw new BodyRejected("too_deep", `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (jsonDepthExceeds(text))
+    throw new BodyRejected("too_deep", `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return JSON.parse(text);
   } catch {
@@ -98,6 +101,7 @@ export async function readJsonBody(request: Request, limit = maxBodyBytes()): Pr
 export function holdsNulCharacter(value: unknown): boolean {
   if (typeof value === "string") return value.includes("\u0000");
   if (Array.isArray(value)) return value.some(holdsNulCharacter);
-  if (value && typeof value === "object") return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNulCharacter(item));
+  if (value && typeof value === "object")
+    return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNulCharacter(item));
   return false;
 }

@@ -16,7 +16,12 @@ type Schema = z.ZodType;
 
 export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Schema = z.ZodObject>(
   opts: { scope: Scope; params?: P; query?: Q },
-  handler: (input: { user: SessionUser; params: z.infer<P>; query: z.infer<Q>; request: Request }) => Promise<Response | unknown>,
+  handler: (input: {
+    user: SessionUser;
+    params: z.infer<P>;
+    query: z.infer<Q>;
+    request: Request;
+  }) => Promise<Response | unknown>,
 ) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     try {

@@ -31,11 +31,17 @@ export function presentPacket(packet: DecisionPacket) {
 
 /** Each agent with its input JSON Schema and an example input that works against the demo world. */
 export function presentAgents() {
-  return builtInAgents.filter((agent) => !agent.internal).map((agent) => ({
-    slug: agent.slug, name: agent.name, version: agent.version, description: agent.description, tools: agent.tools,
-    inputSchema: z.toJSONSchema(agent.input, { unrepresentable: "any" }),
-    exampleInput: exampleInputs[agent.slug] ?? null,
-  }));
+  return builtInAgents
+    .filter((agent) => !agent.internal)
+    .map((agent) => ({
+      slug: agent.slug,
+      name: agent.name,
+      version: agent.version,
+      description: agent.description,
+      tools: agent.tools,
+      inputSchema: z.toJSONSchema(agent.input, { unrepresentable: "any" }),
+      exampleInput: exampleInputs[agent.slug] ?? null,
+    }));
 }
 
 /** The packet statuses a `status=pending|decided|all` filter stands for (undefined: every status). */

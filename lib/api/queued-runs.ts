@@ -14,7 +14,11 @@ export function queuedRunCapFromEnv(config: Config = getConfig()): number | null
 }
 
 /** RATE_LIMITED when the agent already has `cap` queued runs (the (status, createdAt) index counts them). */
-export async function assertRoomInQueue(db: Db, agent: string, cap: number | null = queuedRunCapFromEnv()): Promise<void> {
+export async function assertRoomInQueue(
+  db: Db,
+  agent: string,
+  cap: number | null = queuedRunCapFromEnv(),
+): Promise<void> {
   if (cap === null) return;
   const queued = await db.run.count({ where: { status: "QUEUED", agentSlug: agent } });
   if (queued >= cap) {
@@ -27,7 +31,12 @@ export async function assertRoomInQueue(db: Db, agent: string, cap: number | nul
 }
 
 /** Starts a run (`start`) only when the agent's queue has room, counted and started under the agent's queue lock. */
-export async function withRoomInQueue<T>(db: Db, agent: string, start: () => Promise<T>, cap: number | null = queuedRunCapFromEnv()): Promise<T> {
+export async function withRoomInQueue<T>(
+  db: Db,
+  agent: string,
+  start: () => Promise<T>,
+  cap: number | null = queuedRunCapFromEnv(),
+): Promise<T> {
   if (cap === null) return start();
   return withKeyLock(db, `queued-runs:${agent}`, async () => {
     await assertRoomInQueue(db, agent, cap);

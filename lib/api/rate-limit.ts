@@ -24,6 +24,10 @@ export async function enforceRateLimit(keys: string[], db: Db = getDb()): Promis
   const waitMs = await limiterFor(db, limit).take(keys);
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
-    throw new AppError("RATE_LIMITED", { message: `rate limited: ${keys.join(", ")}`, userMessage: `Too many requests: try again in ${seconds} s.`, retryAfterSeconds: seconds });
+    throw new AppError("RATE_LIMITED", {
+      message: `rate limited: ${keys.join(", ")}`,
+      userMessage: `Too many requests: try again in ${seconds} s.`,
+      retryAfterSeconds: seconds,
+    });
   }
 }

@@ -33,7 +33,11 @@ type Handler<P extends Schema, Q extends Schema, B extends Schema> = (input: {
  */
 type RouteOptions = { acceptApiKeyHeader?: boolean; errorResponse?: (error: unknown) => Response | Promise<Response> };
 
-export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z.ZodObject, B extends Schema = z.ZodUnknown>(
+export function defineRoute<
+  P extends Schema = z.ZodObject,
+  Q extends Schema = z.ZodObject,
+  B extends Schema = z.ZodUnknown,
+>(
   /** scope: the one the token must hold, or a list of which it must hold one; null: no token. */
   opts: { scope: ApiScope | readonly ApiScope[] | null; params?: P; query?: Q; body?: B } & RouteOptions,
   handler: Handler<P, Q, B>,
@@ -41,7 +45,10 @@ export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z
   const answerError = opts.errorResponse ?? errorResponse;
   return async (request: Request, context: RouteContext): Promise<Response> => {
     try {
-      const principal = opts.scope === null ? anonymous : await authenticate(request, opts.scope, { acceptApiKeyHeader: opts.acceptApiKeyHeader });
+      const principal =
+        opts.scope === null
+          ? anonymous
+          : await authenticate(request, opts.scope, { acceptApiKeyHeader: opts.acceptApiKeyHeader });
       const params = parse(opts.params, await context.params, "path");
       const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
       const body = opts.body ? parse(opts.body, await readJson(request), "body") : (undefined as never);
@@ -57,7 +64,8 @@ export function defineRoute<P extends Schema = z.ZodObject, Q extends Schema = z
 
 const anonymous: ApiPrincipal = { tokenId: "", name: "anonymous", scopes: [], principal: "anonymous", workspaceId: "" };
 
-export const bearerToken = (request: Request): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+export const bearerToken = (request: Request): string | undefined =>
+  /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
 
 /** The token in an `x-api-key` header (how LangGraph's SDK and the Agent Inbox send theirs). */
 const apiKeyHeader = (request: Request): string | undefined => request.headers.get("x-api-key")?.trim() || undefined;
@@ -66,14 +74,25 @@ const apiKeyHeader = (request: Request): string | undefined => request.headers.g
  * The bearer token's principal — holding `scope` (one of them, for a list) unless it is null (the MCP server checks per tool) — within the rate limits.
  * With `acceptApiKeyHeader`, a token in `x-api-key` is taken when there is no bearer token.
  */
-export async function authenticate(request: Request, scope: ApiScope | readonly ApiScope[] | null, opts: { acceptApiKeyHeader?: boolean } = {}): Promise<ApiPrincipal> {
+export async function authenticate(
+  request: Request,
+  scope: ApiScope | readonly ApiScope[] | null,
+  opts: { acceptApiKeyHeader?: boolean } = {},
+): Promise<ApiPrincipal> {
   const bearer = bearerToken(request) ?? (opts.acceptApiKeyHeader ? apiKeyHeader(request) : undefined);
   const principal = bearer ? await authenticateApiToken(getDb(), bearer) : null;
-  if (!principal) throw new AppError("UNAUTHENTICATED", { message: "missing or invalid bearer token", userMessage: "Send a valid API token: Authorization: Bearer <token>." });
+  if (!principal)
+    throw new AppError("UNAUTHENTICATED", {
+      message: "missing or invalid bearer token",
+      userMessage: "Send a valid API token: Authorization: Bearer <token>.",
+    });
   const anyOf = scope === null ? [] : typeof scope === "string" ? [scope] : scope;
   if (anyOf.length > 0 && !anyOf.some((s) => hasScope(principal.scopes, s))) {
     const named = anyOf.map((s) => `"${s}"`).join(" or ");
-    throw new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${anyOf.join(" or ")}`, userMessage: `This token does not have the ${named} scope.` });
+    throw new AppError("FORBIDDEN", {
+      message: `token ${principal.name} lacks ${anyOf.join(" or ")}`,
+      userMessage: `This token does not have the ${named} scope.`,
+    });
   }
   await enforceRateLimit([`token:${principal.tokenId}`, `person:${principal.principal}`]);
   return principal;
@@ -91,28 +110,53 @@ async function readJson(request: Request): Promise<unknown> {
 /** A BodyRejected as the API's AppError (anything else unchanged). */
 export function bodyError(error: unknown): unknown {
   if (!(error instanceof BodyRejected)) return error;
-  if (error.reason === "too_large") return new AppError("PAYLOAD_TOO_LARGE", { message: "body too large", userMessage: error.message });
-  if (error.reason === "too_deep") return new AppError("INVALID_INPUT", { message: "body nested too deeply", userMessage: error.message });
-  return new AppError("INVALID_INPUT", { message: "body is not JSON", userMessage: "The request body is not valid JSON." });
+  if (error.reason === "too_large")
+    return new AppError("PAYLOAD_TOO_LARGE", { message: "body too large", userMessage: error.message });
+  if (error.reason === "too_deep")
+    return new AppError("INVALID_INPUT", { message: "body nested too deeply", userMessage: error.message });
+  return new AppError("INVALID_INPUT", {
+    message: "body is not JSON",
+    userMessage: "The request body is not valid JSON.",
+  });
 }
 
 export function parse<S extends Schema | undefined>(schema: S, value: unknown, where: string) {
   if (holdsNulCharacter(value)) {
-    throw new AppError("INVALID_INPUT", { message: `NUL character in the ${where}`, userMessage: `The request ${where} holds a NUL character (\\u0000), which Tether does not store.` });
+    throw new AppError("INVALID_INPUT", {
+      message: `NUL character in the ${where}`,
+      userMessage: `The request ${where} holds a NUL character (\\u0000), which Tether does not store.`,
+    });
   }
   if (!schema) return value as never;
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", { message: `invalid ${where}`, userMessage: `The request ${where} is invalid.`, fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+    throw new AppError("INVALID_INPUT", {
+      message: `invalid ${where}`,
+      userMessage: `The request ${where} is invalid.`,
+      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
+    });
   }
   return parsed.data as never;
 }
 
 export function errorResponse(error: unknown): Response {
   if (isAppError(error)) {
-    const headers = error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
-    return Response.json({ error: { code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) } }, { status: error.httpStatus, headers });
+    const headers =
+      error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
+    return Response.json(
+      {
+        error: {
+          code: error.code,
+          message: error.userMessage,
+          ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+        },
+      },
+      { status: error.httpStatus, headers },
+    );
   }
   console.error("[tether] unexpected API error", error);
-  return Response.json({ error: { code: "INTERNAL", message: "Something went wrong on the server." } }, { status: 500 });
+  return Response.json(
+    { error: { code: "INTERNAL", message: "Something went wrong on the server." } },
+    { status: 500 },
+  );
 }

@@ -4,7 +4,17 @@
 // schedules:read / schedules:write: list schedules and their fires; create, change, pause and delete them (operators).
 import type { Role } from "@/lib/auth/rbac";
 
-export const API_SCOPES = ["runs:write", "runs:read", "signals:write", "packets:decide", "metrics:read", "gates:request", "schedules:read", "schedules:write", "admin"] as const;
+export const API_SCOPES = [
+  "runs:write",
+  "runs:read",
+  "signals:write",
+  "packets:decide",
+  "metrics:read",
+  "gates:request",
+  "schedules:read",
+  "schedules:write",
+  "admin",
+] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export function hasScope(granted: readonly string[], needed: ApiScope): boolean {
@@ -14,7 +24,16 @@ export function hasScope(granted: readonly string[], needed: ApiScope): boolean 
 /** The API scopes a person's role allows their tokens: a token acts as its owner, never as more. */
 export const ROLE_API_SCOPES: Record<Role, readonly ApiScope[]> = {
   reviewer: ["runs:read", "packets:decide", "schedules:read"],
-  operator: ["runs:read", "packets:decide", "runs:write", "signals:write", "metrics:read", "gates:request", "schedules:read", "schedules:write"],
+  operator: [
+    "runs:read",
+    "packets:decide",
+    "runs:write",
+    "signals:write",
+    "metrics:read",
+    "gates:request",
+    "schedules:read",
+    "schedules:write",
+  ],
   admin: API_SCOPES,
 };
 

@@ -25,7 +25,10 @@ export function lastEventIdOf(request: Request): string | undefined {
  * The stream as a Response. `open` is given a signal that aborts when the client leaves (or the stream is
  * cancelled); its iterable must end soon after (the sources wait on that signal).
  */
-export function sseResponse(open: (signal: AbortSignal) => AsyncIterable<SseMessage>, opts: { signal?: AbortSignal; heartbeatMs?: number } = {}): Response {
+export function sseResponse(
+  open: (signal: AbortSignal) => AsyncIterable<SseMessage>,
+  opts: { signal?: AbortSignal; heartbeatMs?: number } = {},
+): Response {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   opts.signal?.addEventListener("abort", onAbort, { once: true });

@@ -13,7 +13,13 @@ import { API_SCOPES, ROLE_API_SCOPES, scopesWithinRole, type ApiScope } from "./
 // refused once they are disabled, once it is revoked, and after its expiry.
 
 /** A token acts in the one workspace it was made in (`workspaceId`): the API takes the workspace from the token. */
-export type ApiPrincipal = { tokenId: string; name: string; scopes: ApiScope[]; principal: string; workspaceId: string };
+export type ApiPrincipal = {
+  tokenId: string;
+  name: string;
+  scopes: ApiScope[];
+  principal: string;
+  workspaceId: string;
+};
 
 /** A client or an interactive transaction (a route writes the token and its audit row in one). */
 type TokenDb = Pick<Db, "apiToken" | "user">;
@@ -33,23 +39,50 @@ export const createApiTokenSchema = z.object({
 });
 
 const invalid = (field: string, message: string) =>
-  new AppError("INVALID_INPUT", { message: `invalid token request: ${message}`, userMessage: "The token request is invalid.", fieldErrors: { [field]: [message] } });
+  new AppError("INVALID_INPUT", {
+    message: `invalid token request: ${message}`,
+    userMessage: "The token request is invalid.",
+    fieldErrors: { [field]: [message] },
+  });
 
-export async function createApiToken(db: TokenDb, input: unknown, opts: { createdBy: string; value?: string; now?: Date }) {
+export async function createApiToken(
+  db: TokenDb,
+  input: unknown,
+  opts: { createdBy: string; value?: string; now?: Date },
+) {
   const parsed = createApiTokenSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("INVALID_INPUT", { message: "invalid token request", userMessage: "The token request is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  if (!parsed.success)
+    throw new AppError("INVALID_INPUT", {
+      message: "invalid token request",
+      userMessage: "The token request is invalid.",
+      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
+    });
   const { name, scopes, expiresInDays } = parsed.data;
   const ownerEmail = parsed.data.user ?? opts.createdBy.toLowerCase();
   const workspaceId = (await activeWorkspace()) ?? DEFAULT_WORKSPACE_ID;
-  const owner = await db.user.findUnique({ where: { email: ownerEmail }, select: { id: true, email: true, disabledAt: true } });
+  const owner = await db.user.findUnique({
+    where: { email: ownerEmail },
+    select: { id: true, email: true, disabledAt: true },
+  });
   const role = owner && !owner.disabledAt ? await roleIn(db as Db, { userId: owner.id }, workspaceId) : null;
-  if (!owner || !role) throw invalid("user", `No active person of this workspace has the email ${ownerEmail}: a token acts as a person.`);
+  if (!owner || !role)
+    throw invalid("user", `No active person of this workspace has the email ${ownerEmail}: a token acts as a person.`);
   const beyond = scopes.filter((scope) => !ROLE_API_SCOPES[role].includes(scope));
-  if (beyond.length > 0) throw invalid("scopes", `${owner.email} is a ${role}: their token cannot hold ${beyond.join(", ")}.`);
+  if (beyond.length > 0)
+    throw invalid("scopes", `${owner.email} is a ${role}: their token cannot hold ${beyond.join(", ")}.`);
   const token = opts.value ?? `tth_${randomBytes(24).toString("base64url")}`;
   const expiresAt = expiresInDays ? new Date((opts.now ?? new Date()).getTime() + expiresInDays * 86_400_000) : null;
   const record = await db.apiToken.create({
-    data: { id: `tok_${randomUUID().replaceAll("-", "")}`, name, tokenHash: hash(token), prefix: token.slice(0, 8), scopes: JSON.stringify(scopes), createdBy: opts.createdBy, userId: owner.id, expiresAt },
+    data: {
+      id: `tok_${randomUUID().replaceAll("-", "")}`,
+      name,
+      tokenHash: hash(token),
+      prefix: token.slice(0, 8),
+      scopes: JSON.stringify(scopes),
+      createdBy: opts.createdBy,
+      userId: owner.id,
+      expiresAt,
+    },
     select: { id: true, name: true, prefix: true, createdAt: true, expiresAt: true },
   });
   return { token, ...record, scopes, user: owner.email };
@@ -64,43 +97,94 @@ export async function ensureBootstrapToken(db: Db, value: string): Promise<"crea
   if (value.length < 16) throw new Error("TETHER_BOOTSTRAP_TOKEN must be at least 16 characters");
   const owner = await db.user.upsert({
     where: { email: BOOTSTRAP_OWNER_EMAIL },
-    create: { id: `usr_${randomUUID().replaceAll("-", "")}`, email: BOOTSTRAP_OWNER_EMAIL, name: "Bootstrap token (TETHER_BOOTSTRAP_TOKEN)", role: "admin" },
+    create: {
+      id: `usr_${randomUUID().replaceAll("-", "")}`,
+      email: BOOTSTRAP_OWNER_EMAIL,
+      name: "Bootstrap token (TETHER_BOOTSTRAP_TOKEN)",
+      role: "admin",
+    },
     update: {},
     select: { id: true },
   });
-  const existing = await db.apiToken.findUnique({ where: { tokenHash: hash(value) }, select: { id: true, revokedAt: true, userId: true } });
+  const existing = await db.apiToken.findUnique({
+    where: { tokenHash: hash(value) },
+    select: { id: true, revokedAt: true, userId: true },
+  });
   if (existing) {
     // A bootstrap token from before tokens had owners gets its owner (it would be refused without one).
-    if (!existing.userId) await db.apiToken.update({ where: { id: existing.id }, data: { userId: owner.id }, select: { id: true } });
+    if (!existing.userId)
+      await db.apiToken.update({ where: { id: existing.id }, data: { userId: owner.id }, select: { id: true } });
     return existing.revokedAt ? "revoked" : "exists";
   }
-  await createApiToken(db, { name: "bootstrap", scopes: ["admin"], user: BOOTSTRAP_OWNER_EMAIL }, { createdBy: "setup", value });
+  await createApiToken(
+    db,
+    { name: "bootstrap", scopes: ["admin"], user: BOOTSTRAP_OWNER_EMAIL },
+    { createdBy: "setup", value },
+  );
   return "created";
 }
 
-export async function authenticateApiToken(db: Db, bearer: string, now: Date = new Date()): Promise<ApiPrincipal | null> {
+export async function authenticateApiToken(
+  db: Db,
+  bearer: string,
+  now: Date = new Date(),
+): Promise<ApiPrincipal | null> {
   // Before any workspace is known: the token names it (asSystem, so a header or cookie the caller sent cannot).
-  const row = await asSystem(() => db.apiToken.findUnique({ where: { tokenHash: hash(bearer) }, include: { user: { select: { id: true, email: true, disabledAt: true } } } }));
+  const row = await asSystem(() =>
+    db.apiToken.findUnique({
+      where: { tokenHash: hash(bearer) },
+      include: { user: { select: { id: true, email: true, disabledAt: true } } },
+    }),
+  );
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
   const owner = row.user;
-  const role = owner && !owner.disabledAt ? await asSystem(() => roleIn(db, { userId: owner.id }, row.workspaceId)) : null;
+  const role =
+    owner && !owner.disabledAt ? await asSystem(() => roleIn(db, { userId: owner.id }, row.workspaceId)) : null;
   if (!owner || !role) return null;
   // Best effort: a failed "last used" write must not fail the request.
-  await asSystem(() => db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } })).catch(() => {});
-  return { tokenId: row.id, name: row.name, scopes: scopesWithinRole(JSON.parse(row.scopes) as ApiScope[], role), principal: owner.email, workspaceId: row.workspaceId };
+  await asSystem(() =>
+    db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } }),
+  ).catch(() => {});
+  return {
+    tokenId: row.id,
+    name: row.name,
+    scopes: scopesWithinRole(JSON.parse(row.scopes) as ApiScope[], role),
+    principal: owner.email,
+    workspaceId: row.workspaceId,
+  };
 }
 
 export type ApiTokenRecord = {
-  id: string; name: string; prefix: string; scopes: ApiScope[]; user: string | null; createdBy: string;
-  createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null;
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiScope[];
+  user: string | null;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
 };
 
 export async function findApiTokens(db: Db): Promise<ApiTokenRecord[]> {
-  const rows = await db.apiToken.findMany({ orderBy: { createdAt: "desc" }, omit: { tokenHash: true }, include: { user: { select: { email: true } } } });
-  return rows.map(({ user, userId: _userId, scopes, ...row }) => ({ ...row, scopes: JSON.parse(scopes) as ApiScope[], user: user?.email ?? null }));
+  const rows = await db.apiToken.findMany({
+    orderBy: { createdAt: "desc" },
+    omit: { tokenHash: true },
+    include: { user: { select: { email: true } } },
+  });
+  return rows.map(({ user, userId: _userId, scopes, ...row }) => ({
+    ...row,
+    scopes: JSON.parse(scopes) as ApiScope[],
+    user: user?.email ?? null,
+  }));
 }
 
 export async function revokeApiToken(db: TokenDb, id: string) {
   const { count } = await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (count === 0) throw new AppError("NOT_FOUND", { message: `token ${id} not found or revoked`, userMessage: "That token does not exist or is already revoked." });
+  if (count === 0)
+    throw new AppError("NOT_FOUND", {
+      message: `token ${id} not found or revoked`,
+      userMessage: "That token does not exist or is already revoked.",
+    });
 }

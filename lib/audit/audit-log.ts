@@ -21,14 +21,29 @@ export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<vo
 }
 
 /** The stored row of an entry (the store's Postgres path inserts it with SQL of its own). */
-export function auditRow(entry: AuditEntry): { id: string; actor: string; action: string; target: string | null; data: string } {
+export function auditRow(entry: AuditEntry): {
+  id: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  data: string;
+} {
   const data = { ...entry.data, ...(entry.via ? { via: entry.via } : {}) };
-  return { id: `aud_${randomUUID().replaceAll("-", "")}`, actor: entry.actor, action: entry.action, target: entry.target ?? null, data: JSON.stringify(data) };
+  return {
+    id: `aud_${randomUUID().replaceAll("-", "")}`,
+    actor: entry.actor,
+    action: entry.action,
+    target: entry.target ?? null,
+    data: JSON.stringify(data),
+  };
 }
 
 export type AuditRecord = { id: string; actor: string; action: string; target: string | null; data: unknown; at: Date };
 
-export async function findAuditLog(db: AuditWriter, opts: { actor?: string; action?: string; target?: string; limit?: number } = {}): Promise<AuditRecord[]> {
+export async function findAuditLog(
+  db: AuditWriter,
+  opts: { actor?: string; action?: string; target?: string; limit?: number } = {},
+): Promise<AuditRecord[]> {
   const rows = await db.auditLog.findMany({
     where: { actor: opts.actor, action: opts.action, target: opts.target },
     orderBy: [{ at: "desc" }, { id: "desc" }],

@@ -37,7 +37,10 @@ const PERMISSION_ACTIONS = new Set(["permissions.put", "permissions.remove"]);
 async function permissionChanges(db: Db, rows: AuditRow[]) {
   const ids = [...new Set(rows.filter((r) => PERMISSION_ACTIONS.has(r.action) && r.target).map((r) => r.target!))];
   if (ids.length === 0) return [];
-  return db.permissionChange.findMany({ where: { permissionId: { in: ids } }, select: { permissionId: true, version: true, before: true, after: true, at: true } });
+  return db.permissionChange.findMany({
+    where: { permissionId: { in: ids } },
+    select: { permissionId: true, version: true, before: true, after: true, at: true },
+  });
 }
 
 export async function toExportEntries(db: Db, rows: AuditRow[]): Promise<AuditExportEntry[]> {
@@ -53,7 +56,17 @@ export async function toExportEntries(db: Db, rows: AuditRow[]): Promise<AuditEx
       const change = changes.find((c) => c.permissionId === row.target && c.after === null);
       if (change) [before, after] = [parseJson(change.before), null];
     }
-    return { id: row.id, at: row.at.toISOString(), actor: row.actor, via: typeof data.via === "string" ? data.via : null, action: row.action, target: row.target, before, after, data };
+    return {
+      id: row.id,
+      at: row.at.toISOString(),
+      actor: row.actor,
+      via: typeof data.via === "string" ? data.via : null,
+      action: row.action,
+      target: row.target,
+      before,
+      after,
+      data,
+    };
   });
 }
 
@@ -61,4 +74,14 @@ export const AUDIT_CSV_HEADER = ["id", "at", "actor", "via", "action", "target",
 
 const jsonCell = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 
-export const toCsvRecord = (entry: AuditExportEntry): unknown[] => [entry.id, entry.at, entry.actor, entry.via, entry.action, entry.target, jsonCell(entry.before), jsonCell(entry.after), jsonCell(entry.data)];
+export const toCsvRecord = (entry: AuditExportEntry): unknown[] => [
+  entry.id,
+  entry.at,
+  entry.actor,
+  entry.via,
+  entry.action,
+  entry.target,
+  jsonCell(entry.before),
+  jsonCell(entry.after),
+  jsonCell(entry.data),
+];

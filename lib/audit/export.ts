@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { csvStream } from "@/lib/csv";
 import type { Db } from "@/lib/db";
-import { auditFilterFields, auditWhere, decodeAuditCursor, encodeAuditCursor, rangeMessage, refineRange, type AuditFilter, type AuditKey } from "./filter";
+import {
+  auditFilterFields,
+  auditWhere,
+  decodeAuditCursor,
+  encodeAuditCursor,
+  rangeMessage,
+  refineRange,
+  type AuditFilter,
+  type AuditKey,
+} from "./filter";
 import { AUDIT_CSV_HEADER, toCsvRecord, toExportEntries, type AuditExportEntry } from "./entries";
 
 // The audit log export (GET /api/audit for tokens, /api/console/audit for the admin page): the entries
@@ -17,7 +26,14 @@ export const auditExportQuerySchema = z
   .object({
     ...auditFilterFields,
     format: z.enum(["jsonl", "csv"]).default("jsonl"),
-    cursor: z.string().max(200).optional().refine((v) => v === undefined || decodeAuditCursor(v) !== undefined, "Not a cursor from this export (use the X-Next-Cursor header's value)."),
+    cursor: z
+      .string()
+      .max(200)
+      .optional()
+      .refine(
+        (v) => v === undefined || decodeAuditCursor(v) !== undefined,
+        "Not a cursor from this export (use the X-Next-Cursor header's value).",
+      ),
     limit: z.coerce.number().int().min(1).max(AUDIT_EXPORT_MAX_LIMIT).default(10_000),
   })
   .refine(refineRange, { path: ["until"], message: rangeMessage });
@@ -26,19 +42,43 @@ export type AuditExportQuery = z.infer<typeof auditExportQuerySchema>;
 const ORDER = [{ at: "asc" as const }, { id: "asc" as const }];
 
 /** The key of this page's last entry, and whether entries follow it; undefined when the page is empty. */
-async function pageEnd(db: Db, filter: AuditFilter, after: AuditKey | undefined, limit: number): Promise<{ upTo: AuditKey; hasMore: boolean } | undefined> {
+async function pageEnd(
+  db: Db,
+  filter: AuditFilter,
+  after: AuditKey | undefined,
+  limit: number,
+): Promise<{ upTo: AuditKey; hasMore: boolean } | undefined> {
   const where = auditWhere(filter, { after });
-  const [last, following] = await db.auditLog.findMany({ where, orderBy: ORDER, skip: limit - 1, take: 2, select: { at: true, id: true } });
+  const [last, following] = await db.auditLog.findMany({
+    where,
+    orderBy: ORDER,
+    skip: limit - 1,
+    take: 2,
+    select: { at: true, id: true },
+  });
   if (last) return { upTo: last, hasMore: following !== undefined };
-  const newest = await db.auditLog.findFirst({ where, orderBy: [{ at: "desc" }, { id: "desc" }], select: { at: true, id: true } });
+  const newest = await db.auditLog.findFirst({
+    where,
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    select: { at: true, id: true },
+  });
   return newest ? { upTo: newest, hasMore: false } : undefined;
 }
 
 /** The entries after `after` up to `upTo` (inclusive), a batch at a time. */
-async function* entriesBetween(db: Db, filter: AuditFilter, after: AuditKey | undefined, upTo: AuditKey): AsyncGenerator<AuditExportEntry> {
+async function* entriesBetween(
+  db: Db,
+  filter: AuditFilter,
+  after: AuditKey | undefined,
+  upTo: AuditKey,
+): AsyncGenerator<AuditExportEntry> {
   let cursor = after;
   for (;;) {
-    const rows = await db.auditLog.findMany({ where: auditWhere(filter, { after: cursor, upTo }), orderBy: ORDER, take: BATCH });
+    const rows = await db.auditLog.findMany({
+      where: auditWhere(filter, { after: cursor, upTo }),
+      orderBy: ORDER,
+      take: BATCH,
+    });
     yield* await toExportEntries(db, rows);
     if (rows.length < BATCH) return;
     cursor = rows.at(-1)!;
@@ -89,7 +129,9 @@ export async function exportAuditLog(db: Db, query: AuditExportQuery, opts: { ba
   if (end?.hasMore) {
     const next = encodeAuditCursor(end.upTo);
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== "cursor") params.set(key, value instanceof Date ? value.toISOString() : String(value));
+    for (const [key, value] of Object.entries(query))
+      if (value !== undefined && key !== "cursor")
+        params.set(key, value instanceof Date ? value.toISOString() : String(value));
     params.set("cursor", next);
     headers.set("x-next-cursor", next);
     headers.set("link", `<${opts.basePath}?${params}>; rel="next"`);

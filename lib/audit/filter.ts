@@ -11,9 +11,14 @@ import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 export type AuditFilter = { actor?: string; action?: string; target?: string; since?: Date; until?: Date };
 export type AuditKey = { at: Date; id: string };
 
-const blankIsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
 /** An instant (ISO 8601 with an offset) or a day (YYYY-MM-DD, its midnight UTC). */
-const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: "Use an ISO 8601 time (2026-12-01T09:00:00Z) or a day (2026-12-01)." }).transform((value) => new Date(value));
+const instant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    message: "Use an ISO 8601 time (2026-12-01T09:00:00Z) or a day (2026-12-01).",
+  })
+  .transform((value) => new Date(value));
 
 export const auditFilterFields = {
   actor: blankIsAbsent(z.string().trim().max(320)),
@@ -30,7 +35,11 @@ export const rangeMessage = "until must be after since.";
 export const refineRange = <T extends AuditFilter>(f: T) => !isRangeReversed(f);
 
 /** The filter from the page's search params: a value that does not parse is dropped and named in `ignored`. */
-export function parseAuditPageParams(params: SearchParams): { filter: AuditFilter; ignored: FilterField[]; cursor?: AuditKey } {
+export function parseAuditPageParams(params: SearchParams): {
+  filter: AuditFilter;
+  ignored: FilterField[];
+  cursor?: AuditKey;
+} {
   const filter: AuditFilter = {};
   const ignored: FilterField[] = [];
   for (const field of AUDIT_FILTER_FIELDS) {
@@ -45,10 +54,14 @@ export function parseAuditPageParams(params: SearchParams): { filter: AuditFilte
   return { filter, ignored, cursor: decodeAuditCursor(firstParam(params.cursor)) };
 }
 
-export const isAuditFilterActive = (filter: AuditFilter) => AUDIT_FILTER_FIELDS.some((field) => filter[field] !== undefined);
+export const isAuditFilterActive = (filter: AuditFilter) =>
+  AUDIT_FILTER_FIELDS.some((field) => filter[field] !== undefined);
 
 /** The filter as search params (the page's links and the export link keep it); days stay days. */
-export function toAuditSearchParams(filter: AuditFilter, extra: Record<string, string | undefined> = {}): URLSearchParams {
+export function toAuditSearchParams(
+  filter: AuditFilter,
+  extra: Record<string, string | undefined> = {},
+): URLSearchParams {
   const params = new URLSearchParams();
   for (const field of AUDIT_FILTER_FIELDS) {
     const value = filter[field];
@@ -74,10 +87,15 @@ function beyond(key: AuditKey, direction: "after" | "before" | "upTo"): Prisma.A
   return { OR: [{ at: { lt: key.at } }, { at: key.at, id: { lte: key.id } }] };
 }
 
-export function auditWhere(filter: AuditFilter, bounds: { after?: AuditKey; before?: AuditKey; upTo?: AuditKey } = {}): Prisma.AuditLogWhereInput {
+export function auditWhere(
+  filter: AuditFilter,
+  bounds: { after?: AuditKey; before?: AuditKey; upTo?: AuditKey } = {},
+): Prisma.AuditLogWhereInput {
   return {
     AND: [
-      filter.since || filter.until ? { at: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } } : {},
+      filter.since || filter.until
+        ? { at: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
+        : {},
       filter.actor ? { actor: filter.actor } : {},
       filter.action ? { action: { startsWith: filter.action } } : {},
       filter.target ? { target: filter.target } : {},

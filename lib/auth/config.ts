@@ -93,7 +93,8 @@ export function baseAuthConfig(): NextAuthConfig {
       },
       session({ session, token }) {
         // Role and id from the token; server code re-reads the user (lib/auth/session.ts) before trusting them.
-        if (token.uid && token.role) session.user = { ...session.user, id: token.uid, email: token.email ?? session.user.email, role: token.role };
+        if (token.uid && token.role)
+          session.user = { ...session.user, id: token.uid, email: token.email ?? session.user.email, role: token.role };
         return session;
       },
     },

@@ -10,7 +10,13 @@ import type { OIDCConfig } from "next-auth/providers";
 import { getConfig, type Config } from "@/lib/config";
 import type { Role } from "./rbac";
 
-export type OidcClaims = { sub: string; email?: string; email_verified?: boolean; name?: string; preferred_username?: string };
+export type OidcClaims = {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  preferred_username?: string;
+};
 
 export const OIDC_PROVIDER_ID = "oidc";
 
@@ -26,7 +32,11 @@ export function oidcProviderFromEnv(config: Config = getConfig()): OIDCConfig<Oi
     clientSecret: oidc.clientSecret,
     checks: ["pkce", "state", "nonce"],
     authorization: { params: { scope: "openid email profile" } },
-    profile: (claims) => ({ id: claims.sub, email: claims.email ?? null, name: claims.name ?? claims.preferred_username ?? null }),
+    profile: (claims) => ({
+      id: claims.sub,
+      email: claims.email ?? null,
+      name: claims.name ?? claims.preferred_username ?? null,
+    }),
   };
 }
 

@@ -4,7 +4,9 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 
 // N=2^15, r=8: 32 MiB and ~50–100 ms a hash on a small server.
 const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
@@ -21,10 +23,16 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   const [N, R, P] = [Number(n), Number(r), Number(p)];
-  if (scheme !== "scrypt" || !salt || !hash || ![N, R, P].every((x) => Number.isInteger(x) && x > 0) || N > 2 ** 20) return false;
+  if (scheme !== "scrypt" || !salt || !hash || ![N, R, P].every((x) => Number.isInteger(x) && x > 0) || N > 2 ** 20)
+    return false;
   const expected = Buffer.from(hash, "base64url");
   if (expected.length === 0) return false;
-  const key = await scrypt(password.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, { N, r: R, p: P, maxmem: maxmem(N, R) });
+  const key = await scrypt(password.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, {
+    N,
+    r: R,
+    p: P,
+    maxmem: maxmem(N, R),
+  });
   return timingSafeEqual(key, expected);
 }
 
@@ -35,7 +43,22 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
   return false;
 }
 
-const COMMON = new Set(["password", "password1", "password123", "123456789012", "qwertyuiop", "letmein", "welcome", "admin", "administrator", "changeme", "tether", "tether-demo", "iloveyou", "trustno1"]);
+const COMMON = new Set([
+  "password",
+  "password1",
+  "password123",
+  "123456789012",
+  "qwertyuiop",
+  "letmein",
+  "welcome",
+  "admin",
+  "administrator",
+  "changeme",
+  "tether",
+  "tether-demo",
+  "iloveyou",
+  "trustno1",
+]);
 export const MIN_PASSWORD_LENGTH = 12;
 
 /** Why a password is too weak to set, or null when it is acceptable. */
@@ -45,7 +68,8 @@ export function passwordWeakness(password: string, email?: string): string | nul
   const lower = password.toLowerCase();
   if (COMMON.has(lower) || COMMON.has(lower.replace(/[^a-z]/g, ""))) return "That password is too common.";
   if (/^(.+?)\1+$/.test(lower)) return "Do not repeat the same part.";
-  if (email && lower.includes(email.toLowerCase().split("@")[0]) && email.split("@")[0].length >= 4) return "Do not use your email address in the password.";
+  if (email && lower.includes(email.toLowerCase().split("@")[0]) && email.split("@")[0].length >= 4)
+    return "Do not use your email address in the password.";
   if (new Set(password).size < 6) return "Use more different characters.";
   return null;
 }

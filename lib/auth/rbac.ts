@@ -51,9 +51,16 @@ export function can(role: Role | null | undefined, scope: Scope): boolean {
 
 /** Server check: returns the user when they may use the scope; UNAUTHENTICATED / FORBIDDEN otherwise. */
 export function requireScope(user: SessionUser | null | undefined, scope: Scope): SessionUser {
-  if (!user) throw new AppError("UNAUTHENTICATED", { message: "no session", userMessage: "Your session has ended. Sign in again." });
+  if (!user)
+    throw new AppError("UNAUTHENTICATED", {
+      message: "no session",
+      userMessage: "Your session has ended. Sign in again.",
+    });
   if (!can(user.role, scope)) {
-    throw new AppError("FORBIDDEN", { message: `${user.email} (${user.role}) lacks ${scope}`, userMessage: `Your role (${ROLE_LABELS[user.role].toLowerCase()}) does not allow this.` });
+    throw new AppError("FORBIDDEN", {
+      message: `${user.email} (${user.role}) lacks ${scope}`,
+      userMessage: `Your role (${ROLE_LABELS[user.role].toLowerCase()}) does not allow this.`,
+    });
   }
   return user;
 }

@@ -25,7 +25,11 @@ export const getCurrentUser = cache(async (): Promise<SessionUser | null> => {
   const workspace = await requestWorkspace();
   if (!workspace) return person;
   const role = await roleIn(db, { userId: person.id }, workspace.id);
-  if (!role) throw new AppError("NOT_FOUND", { message: `${person.email} is not a member of workspace ${workspace.slug}`, userMessage: "There is no such workspace." });
+  if (!role)
+    throw new AppError("NOT_FOUND", {
+      message: `${person.email} is not a member of workspace ${workspace.slug}`,
+      userMessage: "There is no such workspace.",
+    });
   return { ...person, role, workspace };
 });
 

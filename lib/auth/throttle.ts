@@ -50,12 +50,26 @@ export function signInThrottleOver({ accounts, addresses }: { accounts: FailureC
 }
 
 /** A throttle counting in this process's memory (tests give it a clock). */
-export function createSignInThrottle({ perAccount, perAddress, now }: { perAccount: ThrottleLimit; perAddress: ThrottleLimit; now?: () => number }) {
-  return signInThrottleOver({ accounts: createMemoryFailureCounter({ ...perAccount, now }), addresses: createMemoryFailureCounter({ ...perAddress, now }) });
+export function createSignInThrottle({
+  perAccount,
+  perAddress,
+  now,
+}: {
+  perAccount: ThrottleLimit;
+  perAddress: ThrottleLimit;
+  now?: () => number;
+}) {
+  return signInThrottleOver({
+    accounts: createMemoryFailureCounter({ ...perAccount, now }),
+    addresses: createMemoryFailureCounter({ ...perAddress, now }),
+  });
 }
 
 /** The throttle for password sign-ins on this database (SIGN_IN_LIMITS unless given): shared by replicas on Postgres. */
-export function signInThrottleFor(db: Db, limits: { perAccount: ThrottleLimit; perAddress: ThrottleLimit } = SIGN_IN_LIMITS): SignInThrottle {
+export function signInThrottleFor(
+  db: Db,
+  limits: { perAccount: ThrottleLimit; perAddress: ThrottleLimit } = SIGN_IN_LIMITS,
+): SignInThrottle {
   return signInThrottleOver({
     accounts: failureCounterFor(db, { ...limits.perAccount, namespace: "signin-account" }),
     addresses: failureCounterFor(db, { ...limits.perAddress, namespace: "signin-address" }),
@@ -79,7 +93,12 @@ export async function authorizeThrottled(
   const lock = await deps.throttle.lockOf(attempt);
   if (lock) {
     const reason = lock.by === "address" ? "throttled-address" : "throttled";
-    if (typed) await deps.audit({ actor: typed, action: "auth.signin_failed", data: { provider: "credentials", reason, address: attempt.address } });
+    if (typed)
+      await deps.audit({
+        actor: typed,
+        action: "auth.signin_failed",
+        data: { provider: "credentials", reason, address: attempt.address },
+      });
     return null;
   }
   const check = await checkCredentials(deps.db, credentials);
@@ -88,7 +107,12 @@ export async function authorizeThrottled(
     return check.user;
   }
   await deps.throttle.fail(attempt);
-  if (typed) await deps.audit({ actor: typed, action: "auth.signin_failed", data: { provider: "credentials", reason: check.reason, address: attempt.address } });
+  if (typed)
+    await deps.audit({
+      actor: typed,
+      action: "auth.signin_failed",
+      data: { provider: "credentials", reason: check.reason, address: attempt.address },
+    });
   return null;
 }
 
@@ -112,7 +136,10 @@ export function signInLockMessage(lock: SignInLock): string {
  * client that reaches the port directly can send its own header: set TETHER_TRUST_PROXY behind one.
  */
 export function clientAddress(headers: Headers, config: Config = getConfig()): string | null {
-  const entries = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const entries = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (entries.length === 0) return null;
   const entry = entries[Math.max(0, entries.length - Math.max(1, trustedProxyHops(config)))];
   return normaliseAddress(entry);
@@ -134,6 +161,10 @@ export function addressThrottleKey(address: string): string {
   const [head, tail] = address.replace(/%.*$/, "").split("::");
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }

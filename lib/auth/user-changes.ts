@@ -7,14 +7,21 @@ import { providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { ROLES } from "./rbac";
 
-export const changeUserRoleSchema = z.object({ userId: z.string().trim().min(1), role: z.enum(ROLES, { error: `Use one of ${ROLES.join(", ")}.` }) });
+export const changeUserRoleSchema = z.object({
+  userId: z.string().trim().min(1),
+  role: z.enum(ROLES, { error: `Use one of ${ROLES.join(", ")}.` }),
+});
 export const setUserDisabledSchema = z.object({ userId: z.string().trim().min(1), isDisabled: z.boolean() });
 
 export type UserChangeActor = { id: string; email: string };
 /** A change as its audit row holds it: whose account, and the field before and after. */
 export type UserChange = { email: string; before: Record<string, unknown>; after: Record<string, unknown> };
 
-export const concurrentChange = () => new AppError("CONFLICT", { message: "user changed concurrently", userMessage: "Someone changed this user at the same time. Reload and try again." });
+export const concurrentChange = () =>
+  new AppError("CONFLICT", {
+    message: "user changed concurrently",
+    userMessage: "Someone changed this user at the same time. Reload and try again.",
+  });
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -26,15 +33,23 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export async function inAdminGuardedTransaction<T>(db: Db, change: (tx: Tx) => Promise<T>): Promise<T> {
   const postgres = providerOfDb(db) === "postgres";
   return db.$transaction(async (tx) => {
-    if (postgres) await tx.$queryRawUnsafe(`SELECT id FROM "User" WHERE role = 'admin' AND "disabledAt" IS NULL ORDER BY id FOR UPDATE`);
+    if (postgres)
+      await tx.$queryRawUnsafe(
+        `SELECT id FROM "User" WHERE role = 'admin' AND "disabledAt" IS NULL ORDER BY id FOR UPDATE`,
+      );
     return change(tx);
   });
 }
 
-export const notFound = () => new AppError("NOT_FOUND", { message: "user not found", userMessage: "That user does not exist." });
+export const notFound = () =>
+  new AppError("NOT_FOUND", { message: "user not found", userMessage: "That user does not exist." });
 
 /** Inside the transaction: would this change leave the console without an active admin? */
 export async function assertAnotherAdmin(tx: Pick<Db, "user">, userId: string) {
   const others = await tx.user.count({ where: { role: "admin", disabledAt: null, id: { not: userId } } });
-  if (others === 0) throw new AppError("CONFLICT", { message: "last admin", userMessage: "This is the last active admin: make someone else an admin first." });
+  if (others === 0)
+    throw new AppError("CONFLICT", {
+      message: "last admin",
+      userMessage: "This is the last active admin: make someone else an admin first.",
+    });
 }

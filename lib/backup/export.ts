@@ -4,7 +4,15 @@
 // its rows are read; a run moving meanwhile (a live worker) may show a later step in its trace than in its
 // head. Back up a quiet deployment, or finished runs, for an exact copy.
 import { providerOfDb, type Db } from "@/lib/db";
-import { BACKUP_FORMAT, BACKUP_VERSION, delegateOf, encodeValue, type BackupHeader, type BackupTable, type EndLine } from "./format";
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  delegateOf,
+  encodeValue,
+  type BackupHeader,
+  type BackupTable,
+  type EndLine,
+} from "./format";
 
 export type ExportOptions = {
   /** Only runs created at or after this instant. */
@@ -20,8 +28,11 @@ export type ExportOptions = {
 export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGenerator<string> {
   const pageSize = opts.pageSize ?? 200;
   const header: BackupHeader = {
-    format: BACKUP_FORMAT, version: BACKUP_VERSION, exportedAt: (opts.now?.() ?? new Date()).toISOString(),
-    since: opts.since?.toISOString() ?? null, database: providerOfDb(db),
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    exportedAt: (opts.now?.() ?? new Date()).toISOString(),
+    since: opts.since?.toISOString() ?? null,
+    database: providerOfDb(db),
   };
   yield line(header);
   let rows = 0;
@@ -33,12 +44,22 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
     return line({ table, row: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, encodeValue(v)])) });
   };
 
-  const where = { ...(opts.since ? { createdAt: { gte: opts.since } } : {}), ...(opts.runIds ? { id: { in: opts.runIds } } : {}) };
+  const where = {
+    ...(opts.since ? { createdAt: { gte: opts.since } } : {}),
+    ...(opts.runIds ? { id: { in: opts.runIds } } : {}),
+  };
   let after: { createdAt: Date; id: string } | undefined;
   for (;;) {
     // Keyset pagination over (createdAt, id): a run created meanwhile does not shift the pages.
     const page = await db.run.findMany({
-      where: after ? { AND: [where, { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }] } : where,
+      where: after
+        ? {
+            AND: [
+              where,
+              { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] },
+            ],
+          }
+        : where,
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: pageSize,
     });
@@ -51,7 +72,9 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
       const versionKey = `${run.agentSlug}@${run.agentVersion}`;
       if (!versionsWritten.has(versionKey)) {
         versionsWritten.add(versionKey);
-        const version = await db.agentVersion.findUnique({ where: { slug_version: { slug: run.agentSlug, version: run.agentVersion } } });
+        const version = await db.agentVersion.findUnique({
+          where: { slug_version: { slug: run.agentSlug, version: run.agentVersion } },
+        });
         if (version) yield emit("AgentVersion", version);
       }
       yield emit("Run", run);
@@ -59,15 +82,34 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
       for (const table of ["Checkpoint", "StateEntry", "TraceEvent"] as const) {
         for await (const row of bySeq(db, table, run.id, pageSize)) yield emit(table, row);
       }
-      for (const intent of await db.effectIntent.findMany({ where: { runId: run.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })) yield emit("EffectIntent", intent);
-      const packets = await db.decisionPacket.findMany({ where: { runId: run.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+      for (const intent of await db.effectIntent.findMany({
+        where: { runId: run.id },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      }))
+        yield emit("EffectIntent", intent);
+      const packets = await db.decisionPacket.findMany({
+        where: { runId: run.id },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
       for (const packet of packets) {
         yield emit("DecisionPacket", packet);
-        for (const approval of await db.packetApproval.findMany({ where: { packetId: packet.id }, orderBy: [{ at: "asc" }, { approver: "asc" }] })) yield emit("PacketApproval", approval);
+        for (const approval of await db.packetApproval.findMany({
+          where: { packetId: packet.id },
+          orderBy: [{ at: "asc" }, { approver: "asc" }],
+        }))
+          yield emit("PacketApproval", approval);
       }
-      for (const signal of await db.signal.findMany({ where: { runId: run.id }, orderBy: [{ receivedAt: "asc" }, { id: "asc" }] })) yield emit("Signal", signal);
+      for (const signal of await db.signal.findMany({
+        where: { runId: run.id },
+        orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+      }))
+        yield emit("Signal", signal);
       const targets = [run.id, ...packets.map((p) => p.id)];
-      for (const entry of await db.auditLog.findMany({ where: { target: { in: targets } }, orderBy: [{ at: "asc" }, { id: "asc" }] })) yield emit("AuditLog", entry);
+      for (const entry of await db.auditLog.findMany({
+        where: { target: { in: targets } },
+        orderBy: [{ at: "asc" }, { id: "asc" }],
+      }))
+        yield emit("AuditLog", entry);
     }
     if (page.length < pageSize) break;
     const last = page[page.length - 1];
@@ -78,7 +120,12 @@ export async function* exportBackup(db: Db, opts: ExportOptions = {}): AsyncGene
 }
 
 /** A run's rows of a (runId, seq) table, oldest first, a page at a time. */
-async function* bySeq(db: Db, table: "Checkpoint" | "StateEntry" | "TraceEvent", runId: string, pageSize: number): AsyncGenerator<Record<string, unknown>> {
+async function* bySeq(
+  db: Db,
+  table: "Checkpoint" | "StateEntry" | "TraceEvent",
+  runId: string,
+  pageSize: number,
+): AsyncGenerator<Record<string, unknown>> {
   let after: number | undefined;
   for (;;) {
     const where = after === undefined ? { runId } : { runId, seq: { gt: after } };

@@ -15,7 +15,13 @@ export const BACKUP_VERSION = 2;
 /** The versions this code reads. A newer file is refused rather than half understood. */
 export const READABLE_VERSIONS: readonly number[] = [1, 2];
 
-export type BackupHeader = { format: typeof BACKUP_FORMAT; version: number; exportedAt: string; since: string | null; database: string };
+export type BackupHeader = {
+  format: typeof BACKUP_FORMAT;
+  version: number;
+  exportedAt: string;
+  since: string | null;
+  database: string;
+};
 export type RowLine = { table: BackupTable; row: Record<string, unknown> };
 export type EndLine = { end: { rows: number; runs: number } };
 
@@ -49,7 +55,8 @@ export const BACKUP_TABLES = {
 export type BackupTable = keyof typeof BACKUP_TABLES;
 /** Rows written once before the first run that needs them, never under a run. */
 export const SHARED_TABLES: ReadonlySet<BackupTable> = new Set(["Workspace", "AgentVersion"]);
-export const isBackupTable = (name: unknown): name is BackupTable => typeof name === "string" && Object.hasOwn(BACKUP_TABLES, name);
+export const isBackupTable = (name: unknown): name is BackupTable =>
+  typeof name === "string" && Object.hasOwn(BACKUP_TABLES, name);
 
 /** Prisma's scalar types (the runtime data model's names). */
 export type ScalarType = "String" | "Int" | "BigInt" | "Float" | "Decimal" | "Boolean" | "DateTime" | "Json" | "Bytes";
@@ -84,7 +91,12 @@ export function encodeValue(value: unknown): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
   if (typeof value === "number" && !Number.isFinite(value)) return String(value); // NaN, ±Infinity: not JSON
   // Prisma's Decimal (decimal.js): its exact decimal text.
-  if (typeof value === "object" && value !== null && (value as { constructor?: { name?: string } }).constructor?.name === "Decimal") return String(value);
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { constructor?: { name?: string } }).constructor?.name === "Decimal"
+  )
+    return String(value);
   return value;
 }
 
@@ -103,7 +115,8 @@ export function decodeValue(type: ScalarType, value: unknown): unknown {
       if (typeof value !== "string") throw wrong("a string");
       return value;
     case "Int":
-      if (typeof value !== "number" || !Number.isInteger(value) || value < INT32.min || value > INT32.max) throw wrong("a 32-bit integer");
+      if (typeof value !== "number" || !Number.isInteger(value) || value < INT32.min || value > INT32.max)
+        throw wrong("a 32-bit integer");
       return value;
     case "BigInt":
       if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
@@ -121,7 +134,8 @@ export function decodeValue(type: ScalarType, value: unknown): unknown {
       if (typeof value !== "boolean") throw wrong("true or false");
       return value;
     case "DateTime": {
-      if (typeof value !== "string" || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw wrong("an ISO 8601 date-time");
+      if (typeof value !== "string" || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value)))
+        throw wrong("an ISO 8601 date-time");
       return new Date(value);
     }
     case "Json":
@@ -135,4 +149,5 @@ export function decodeValue(type: ScalarType, value: unknown): unknown {
 }
 
 /** A row's identity, for reports and duplicate checks: its key columns' values. */
-export const rowKey = (table: BackupTable, row: Record<string, unknown>) => BACKUP_TABLES[table].key.map((c) => String(row[c])).join("/");
+export const rowKey = (table: BackupTable, row: Record<string, unknown>) =>
+  BACKUP_TABLES[table].key.map((c) => String(row[c])).join("/");

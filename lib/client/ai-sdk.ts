@@ -9,7 +9,16 @@
 // result saying so (with the reason or instruction), and can tell the user or change course.
 import { asSchema, type Tool, type ToolCallOptions } from "ai";
 import type { TetherClient } from "./client";
-import { isApproved, type Gate, type GateCreated, type GateEvidence, type GateExpiryPolicy, type GateOutcome, type JsonObject, type RefusedGateStatus } from "./types";
+import {
+  isApproved,
+  type Gate,
+  type GateCreated,
+  type GateEvidence,
+  type GateExpiryPolicy,
+  type GateOutcome,
+  type JsonObject,
+  type RefusedGateStatus,
+} from "./types";
 
 type PerCall<T, INPUT> = T | ((args: INPUT) => T);
 
@@ -56,12 +65,17 @@ export type GateNotExecuted = {
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
-export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, options: WithApprovalOptions<INPUT>): Tool<INPUT, OUTPUT | GateNotExecuted> {
+export function withApproval<INPUT, OUTPUT>(
+  wrapped: Tool<INPUT, OUTPUT>,
+  options: WithApprovalOptions<INPUT>,
+): Tool<INPUT, OUTPUT | GateNotExecuted> {
   const run = wrapped.execute;
-  if (!run) throw new TypeError(`withApproval(${options.name}): the tool has no execute function, so there is nothing to gate`);
+  if (!run)
+    throw new TypeError(`withApproval(${options.name}): the tool has no execute function, so there is nothing to gate`);
   const inputSchema = asSchema(wrapped.inputSchema);
   const editSchema = options.schema === false ? undefined : (options.schema ?? (inputSchema.jsonSchema as JsonObject));
-  const perCall = <T>(value: PerCall<T, INPUT> | undefined, args: INPUT): T | undefined => (typeof value === "function" ? (value as (a: INPUT) => T)(args) : value);
+  const perCall = <T>(value: PerCall<T, INPUT> | undefined, args: INPUT): T | undefined =>
+    typeof value === "function" ? (value as (a: INPUT) => T)(args) : value;
 
   async function execute(input: INPUT, callOptions: ToolCallOptions): Promise<OUTPUT | GateNotExecuted> {
     const { client } = options;
@@ -81,22 +95,41 @@ export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, option
     });
     const { gateId } = created;
     await options.onPending?.(created);
-    const gate = await client.waitForDecision<JsonObject>(gateId, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, pollSeconds: options.pollSeconds, signal: callOptions.abortSignal });
-    if (gate.outcome) return notExecuted(gate, "already_reported", `This action was already carried out under Tether gate ${gateId} (outcome: ${gate.outcome.status}); it was not run again.`);
+    const gate = await client.waitForDecision<JsonObject>(gateId, {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      pollSeconds: options.pollSeconds,
+      signal: callOptions.abortSignal,
+    });
+    if (gate.outcome)
+      return notExecuted(
+        gate,
+        "already_reported",
+        `This action was already carried out under Tether gate ${gateId} (outcome: ${gate.outcome.status}); it was not run again.`,
+      );
     if (!isApproved(gate)) return refusal(gate);
 
     // The edit form checks edits against the schema; the tool's own schema has the last word before it runs.
     const approved = await inputSchema.validate?.(gate.approvedArgs);
     if (approved && !approved.success) {
-      await report(gate, { status: "not_done", detail: clip(`The approved arguments do not fit the tool's input schema: ${approved.error.message}`, MAX_TEXT) });
-      return notExecuted(gate, "not_done", `The approved arguments do not fit ${options.name}'s input schema, so it was not run (${approved.error.message}).`);
+      await report(gate, {
+        status: "not_done",
+        detail: clip(`The approved arguments do not fit the tool's input schema: ${approved.error.message}`, MAX_TEXT),
+      });
+      return notExecuted(
+        gate,
+        "not_done",
+        `The approved arguments do not fit ${options.name}'s input schema, so it was not run (${approved.error.message}).`,
+      );
     }
     const args = (approved ? approved.value : gate.approvedArgs) as INPUT;
     let result: OUTPUT;
     try {
       result = await settle(run!(args, callOptions));
     } catch (error) {
-      await report(gate, { status: "failed", detail: clip(error instanceof Error ? error.message : String(error), MAX_TEXT) });
+      await report(gate, {
+        status: "failed",
+        detail: clip(error instanceof Error ? error.message : String(error), MAX_TEXT),
+      });
       throw error;
     }
     await report(gate, { status: "happened", ...receiptOf(result) });
@@ -107,7 +140,9 @@ export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, option
     try {
       await options.client.reportOutcome(gate.gateId, outcome);
     } catch (error) {
-      (options.onReportError ?? ((e) => console.warn(`tether: reporting the outcome of gate ${gate.gateId} failed`, e)))(error, gate);
+      (
+        options.onReportError ?? ((e) => console.warn(`tether: reporting the outcome of gate ${gate.gateId} failed`, e))
+      )(error, gate);
     }
   }
 
@@ -117,18 +152,41 @@ export function withApproval<INPUT, OUTPUT>(wrapped: Tool<INPUT, OUTPUT>, option
 function refusal(gate: Gate): GateNotExecuted {
   switch (gate.status) {
     case "rejected":
-      return notExecuted(gate, "rejected", `A person rejected this action, so it was not performed. Their reason: ${gate.reason ?? "(none given)"}`);
+      return notExecuted(
+        gate,
+        "rejected",
+        `A person rejected this action, so it was not performed. Their reason: ${gate.reason ?? "(none given)"}`,
+      );
     case "redirected":
-      return notExecuted(gate, "redirected", `A person did not approve this action and asks you instead: ${gate.reason ?? "(no instruction given)"}. It was not performed.`);
+      return notExecuted(
+        gate,
+        "redirected",
+        `A person did not approve this action and asks you instead: ${gate.reason ?? "(no instruction given)"}. It was not performed.`,
+      );
     case "expired":
-      return notExecuted(gate, "expired", `No one approved this action in time, so it was not performed${gate.reason ? ` (${gate.reason})` : ""}.`);
+      return notExecuted(
+        gate,
+        "expired",
+        `No one approved this action in time, so it was not performed${gate.reason ? ` (${gate.reason})` : ""}.`,
+      );
     default:
-      return notExecuted(gate, "pending", `No one has decided on this action yet (Tether gate ${gate.gateId}), so it was not performed. Tell the user it awaits approval.`);
+      return notExecuted(
+        gate,
+        "pending",
+        `No one has decided on this action yet (Tether gate ${gate.gateId}), so it was not performed. Tell the user it awaits approval.`,
+      );
   }
 }
 
 function notExecuted(gate: Gate, status: GateNotExecuted["status"], message: string): GateNotExecuted {
-  return { executed: false, gateId: gate.gateId, status, reason: gate.reason, ...(gate.outcome ? { outcome: gate.outcome } : {}), message };
+  return {
+    executed: false,
+    gateId: gate.gateId,
+    status,
+    reason: gate.reason,
+    ...(gate.outcome ? { outcome: gate.outcome } : {}),
+    message,
+  };
 }
 
 /** A tool may stream preliminary results (an async iterable): the last one is its result. */
@@ -150,7 +208,8 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 function receiptOf(result: unknown): { receipt?: string | JsonObject } {
   if (result === undefined) return {};
   if (typeof result === "string") return { receipt: clip(result, MAX_TEXT) };
-  const receipt = typeof result === "object" && result !== null && !Array.isArray(result) ? (result as JsonObject) : { result };
+  const receipt =
+    typeof result === "object" && result !== null && !Array.isArray(result) ? (result as JsonObject) : { result };
   const json = JSON.stringify(receipt) ?? "null";
   return { receipt: json.length <= MAX_RECEIPT_JSON ? receipt : { truncated: true, preview: clip(json, MAX_TEXT) } };
 }

@@ -6,7 +6,14 @@
 //   const gate = await tether.waitForDecision(gateId, { timeoutMs: 10 * 60_000 });
 //   if (isApproved(gate)) { const receipt = await refund(gate.approvedArgs); await tether.reportOutcome(gateId, { status: "happened", receipt }); }
 import { TetherApiError, type FieldErrors } from "./errors";
-import { isDecided, type Gate, type GateCreated, type GateOutcomeInput, type JsonObject, type RequestApprovalInput } from "./types";
+import {
+  isDecided,
+  type Gate,
+  type GateCreated,
+  type GateOutcomeInput,
+  type JsonObject,
+  type RequestApprovalInput,
+} from "./types";
 
 export type TetherClientOptions = {
   /** The console's address, e.g. https://tether.example.com (a trailing slash is fine). */
@@ -37,18 +44,28 @@ export function createTetherClient(options: TetherClientOptions) {
     try {
       response = await fetchImpl(base + path, {
         method,
-        headers: { authorization: `Bearer ${options.token}`, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal,
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new TetherApiError({ code: "NETWORK_ERROR", status: 0, message: `cannot reach Tether at ${base}: ${(error as Error).message}`, cause: error });
+      throw new TetherApiError({
+        code: "NETWORK_ERROR",
+        status: 0,
+        message: `cannot reach Tether at ${base}: ${(error as Error).message}`,
+        cause: error,
+      });
     }
     const text = await response.text();
     const json = parseJson(text);
     if (!response.ok) {
-      const error = (json as { error?: { code?: string; message?: string; fieldErrors?: FieldErrors } } | undefined)?.error;
+      const error = (json as { error?: { code?: string; message?: string; fieldErrors?: FieldErrors } } | undefined)
+        ?.error;
       throw new TetherApiError({
         code: error?.code ?? `HTTP_${response.status}`,
         status: response.status,
@@ -56,7 +73,12 @@ export function createTetherClient(options: TetherClientOptions) {
         fieldErrors: error?.fieldErrors,
       });
     }
-    if (json === undefined) throw new TetherApiError({ code: "INVALID_RESPONSE", status: response.status, message: `${method} ${path} did not answer JSON` });
+    if (json === undefined)
+      throw new TetherApiError({
+        code: "INVALID_RESPONSE",
+        status: response.status,
+        message: `${method} ${path} did not answer JSON`,
+      });
     return json as T;
   }
 
@@ -67,7 +89,10 @@ export function createTetherClient(options: TetherClientOptions) {
     },
 
     /** The gate now, or (waitSeconds, up to 60) as soon as it is decided within that time. */
-    getGate<Args extends JsonObject = JsonObject>(gateId: string, opts: { waitSeconds?: number; signal?: AbortSignal } = {}): Promise<Gate<Args>> {
+    getGate<Args extends JsonObject = JsonObject>(
+      gateId: string,
+      opts: { waitSeconds?: number; signal?: AbortSignal } = {},
+    ): Promise<Gate<Args>> {
       const wait = Math.max(0, Math.min(MAX_POLL_SECONDS, Math.floor(opts.waitSeconds ?? 0)));
       return call<Gate<Args>>("GET", `${gatePath(gateId)}${wait > 0 ? `?wait=${wait}` : ""}`, undefined, opts.signal);
     },
@@ -77,7 +102,10 @@ export function createTetherClient(options: TetherClientOptions) {
      * after `timeoutMs` it returns the gate still pending. A dropped connection, a 429 or a 502–504 is asked
      * again (backing off) rather than thrown, so a long wait survives a proxy's hiccup.
      */
-    async waitForDecision<Args extends JsonObject = JsonObject>(gateId: string, opts: WaitOptions = {}): Promise<Gate<Args>> {
+    async waitForDecision<Args extends JsonObject = JsonObject>(
+      gateId: string,
+      opts: WaitOptions = {},
+    ): Promise<Gate<Args>> {
       const pollSeconds = Math.max(1, Math.min(MAX_POLL_SECONDS, opts.pollSeconds ?? 30));
       const deadline = opts.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + opts.timeoutMs;
       let backoffMs = 500;
@@ -87,7 +115,8 @@ export function createTetherClient(options: TetherClientOptions) {
         try {
           gate = await client.getGate<Args>(gateId, { waitSeconds, signal: opts.signal });
         } catch (error) {
-          if (!(error instanceof TetherApiError && error.isTransient) || Date.now() + backoffMs >= deadline) throw error;
+          if (!(error instanceof TetherApiError && error.isTransient) || Date.now() + backoffMs >= deadline)
+            throw error;
           await sleep(backoffMs, opts.signal);
           backoffMs = Math.min(backoffMs * 2, 15_000);
           continue;
@@ -102,7 +131,10 @@ export function createTetherClient(options: TetherClientOptions) {
      * Says what became of the approved action: "happened" (with its receipt), "failed", or "not_done". Once per
      * gate: the same report again is accepted, a different one is a CONFLICT. It completes the gate's run.
      */
-    reportOutcome<Args extends JsonObject = JsonObject>(gateId: string, outcome: GateOutcomeInput): Promise<Gate<Args>> {
+    reportOutcome<Args extends JsonObject = JsonObject>(
+      gateId: string,
+      outcome: GateOutcomeInput,
+    ): Promise<Gate<Args>> {
       return call<Gate<Args>>("POST", `${gatePath(gateId)}/outcome`, outcome);
     },
   };
@@ -123,8 +155,14 @@ function parseJson(text: string): unknown {
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => { signal?.removeEventListener("abort", onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

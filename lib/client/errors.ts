@@ -20,6 +20,8 @@ export class TetherApiError extends Error {
 
   /** Worth asking again later: no answer, rate limited, or the server (or a proxy before it) failed. */
   get isTransient(): boolean {
-    return this.status === 0 || this.status === 429 || this.status === 502 || this.status === 503 || this.status === 504;
+    return (
+      this.status === 0 || this.status === 429 || this.status === 502 || this.status === 503 || this.status === 504
+    );
   }
 }

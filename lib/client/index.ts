@@ -4,4 +4,17 @@
 export { createTetherClient, type TetherClient, type TetherClientOptions, type WaitOptions } from "./client";
 export { TetherApiError, type FieldErrors } from "./errors";
 export { isApproved, isDecided } from "./types";
-export type { ApprovedGateStatus, Gate, GateCreated, GateEvidence, GateExpiryPolicy, GateOutcome, GateOutcomeInput, GateStatus, JsonObject, OutcomeStatus, RefusedGateStatus, RequestApprovalInput } from "./types";
+export type {
+  ApprovedGateStatus,
+  Gate,
+  GateCreated,
+  GateEvidence,
+  GateExpiryPolicy,
+  GateOutcome,
+  GateOutcomeInput,
+  GateStatus,
+  JsonObject,
+  OutcomeStatus,
+  RefusedGateStatus,
+  RequestApprovalInput,
+} from "./types";

@@ -15,7 +15,11 @@ export type GateEvidence = { key: string; value: unknown; source?: string; at?: 
 export type GateExpiryPolicy = "reject" | "approve" | `escalate:${string}`;
 
 export type RequestApprovalInput<Args extends JsonObject = JsonObject> = {
-  action: { tool: string; args: Args; /** JSON Schema of `args`: the reviewer's edit form, and edits are checked against it. */ schema?: JsonObject };
+  action: {
+    tool: string;
+    args: Args;
+    /** JSON Schema of `args`: the reviewer's edit form, and edits are checked against it. */ schema?: JsonObject;
+  };
   /** The same key returns the same gate (a retry after a crash does not ask twice); 1..200 characters. */
   idempotencyKey: string;
   /** Markdown, up to 4000 characters. */
@@ -69,7 +73,9 @@ export type Gate<Args extends JsonObject = JsonObject> = {
   createdAt: string;
 };
 
-export const isApproved = <Args extends JsonObject>(gate: Gate<Args>): gate is Gate<Args> & { status: ApprovedGateStatus; approvedArgs: Args } =>
+export const isApproved = <Args extends JsonObject>(
+  gate: Gate<Args>,
+): gate is Gate<Args> & { status: ApprovedGateStatus; approvedArgs: Args } =>
   (gate.status === "approved" || gate.status === "edited") && gate.approvedArgs !== null;
 
 export const isDecided = (gate: Pick<Gate, "status">): boolean => gate.status !== "pending";

@@ -1,6 +1,14 @@
 import type { z } from "zod";
 import { writeAudit } from "@/lib/audit/audit-log";
-import { assertAnotherAdmin, changeUserRoleSchema, concurrentChange, inAdminGuardedTransaction, notFound, type UserChange, type UserChangeActor } from "@/lib/auth/user-changes";
+import {
+  assertAnotherAdmin,
+  changeUserRoleSchema,
+  concurrentChange,
+  inAdminGuardedTransaction,
+  notFound,
+  type UserChange,
+  type UserChangeActor,
+} from "@/lib/auth/user-changes";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 
@@ -8,13 +16,23 @@ import { AppError } from "@/lib/runtime/errors";
 // row (before/after) in one transaction. An admin cannot demote themselves, and the last active admin
 // cannot be demoted by anyone. The same role again changes nothing but is still recorded.
 
-export async function changeUserRole(deps: { db: Db }, input: z.input<typeof changeUserRoleSchema>, actor: UserChangeActor & { via?: string }): Promise<UserChange> {
+export async function changeUserRole(
+  deps: { db: Db },
+  input: z.input<typeof changeUserRoleSchema>,
+  actor: UserChangeActor & { via?: string },
+): Promise<UserChange> {
   const { userId, role } = changeUserRoleSchema.parse(input);
   if (userId === actor.id && role !== "admin") {
-    throw new AppError("FORBIDDEN", { message: `${actor.email} tried to demote themselves`, userMessage: "You cannot remove your own admin role. Ask another admin." });
+    throw new AppError("FORBIDDEN", {
+      message: `${actor.email} tried to demote themselves`,
+      userMessage: "You cannot remove your own admin role. Ask another admin.",
+    });
   }
   return inAdminGuardedTransaction(deps.db, async (tx) => {
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true, role: true, disabledAt: true } });
+    const user = await tx.user.findUnique({
+      where: { id: userId },
+      select: { email: true, role: true, disabledAt: true },
+    });
     if (!user) throw notFound();
     const change = { email: user.email, before: { role: user.role }, after: { role } };
     if (user.role !== role) {
@@ -23,7 +41,13 @@ export async function changeUserRole(deps: { db: Db }, input: z.input<typeof cha
       const { count } = await tx.user.updateMany({ where: { id: userId, role: user.role }, data: { role } });
       if (count === 0) throw concurrentChange();
     }
-    await writeAudit(tx, { actor: actor.email, action: "users.role", target: user.email, data: change, via: actor.via });
+    await writeAudit(tx, {
+      actor: actor.email,
+      action: "users.role",
+      target: user.email,
+      data: change,
+      via: actor.via,
+    });
     return change;
   });
 }

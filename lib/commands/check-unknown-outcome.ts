@@ -8,13 +8,17 @@ import type { OutcomeCheck, Runtime } from "@/lib/runtime";
 
 export type CheckUnknownOutcomeCommand = { packetId: string; by: string; via?: string };
 
-export async function checkUnknownOutcome(deps: { db: Db; runtime: Pick<Runtime, "checkUnknownOutcome"> }, command: CheckUnknownOutcomeCommand): Promise<OutcomeCheck> {
+export async function checkUnknownOutcome(
+  deps: { db: Db; runtime: Pick<Runtime, "checkUnknownOutcome"> },
+  command: CheckUnknownOutcomeCommand,
+): Promise<OutcomeCheck> {
   const check = await deps.runtime.checkUnknownOutcome({ packetId: command.packetId });
   await writeAudit(deps.db, {
     actor: command.by,
     action: "packets.check_outcome",
     target: command.packetId,
-    data: { found: check.found, receipt: check.receipt }, via: command.via,
+    data: { found: check.found, receipt: check.receipt },
+    via: command.via,
   });
   return check;
 }

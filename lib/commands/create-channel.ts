@@ -14,7 +14,8 @@ export async function createChannel(deps: { db: Db }, command: CreateChannelComm
       actor: command.by,
       action: "notifications.create",
       target: channel.id,
-      data: { queue: channel.queue, kind: channel.kind, target: channel.target, events: channel.events }, via: command.via,
+      data: { queue: channel.queue, kind: channel.kind, target: channel.target, events: channel.events },
+      via: command.via,
     });
     return channel;
   });

@@ -15,7 +15,8 @@ export async function createToken(deps: { db: Db }, command: CreateTokenCommand)
       actor: command.by,
       action: "tokens.create",
       target: token.id,
-      data: { name: token.name, scopes: token.scopes, user: token.user, expiresAt: token.expiresAt }, via: command.via,
+      data: { name: token.name, scopes: token.scopes, user: token.user, expiresAt: token.expiresAt },
+      via: command.via,
     });
     return token;
   });

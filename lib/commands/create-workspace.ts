@@ -7,10 +7,15 @@ import { inWorkspace } from "@/lib/runtime/workspace";
 import { applyDefaultPermissions } from "@/lib/sdk";
 import { createWorkspace, type WorkspaceRef } from "@/lib/workspaces/members";
 
-export async function createWorkspaceWithDefaults(deps: { db: Db; runtime: Pick<Runtime, "permissions"> }, input: unknown, opts: { by: string }): Promise<WorkspaceRef> {
+export async function createWorkspaceWithDefaults(
+  deps: { db: Db; runtime: Pick<Runtime, "permissions"> },
+  input: unknown,
+  opts: { by: string },
+): Promise<WorkspaceRef> {
   const workspace = await createWorkspace(deps.db, input, opts);
   await inWorkspace(workspace.id, async () => {
-    for (const agent of appAgents) await applyDefaultPermissions(deps.runtime, agent, { by: `workspaces.create:${opts.by}` });
+    for (const agent of appAgents)
+      await applyDefaultPermissions(deps.runtime, agent, { by: `workspaces.create:${opts.by}` });
   });
   return workspace;
 }

@@ -1,6 +1,10 @@
 import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
-import { decidePacketsTogether as decideEach, type BulkResult, type decideTogetherSchema } from "@/lib/inbox/decide-together";
+import {
+  decidePacketsTogether as decideEach,
+  type BulkResult,
+  type decideTogetherSchema,
+} from "@/lib/inbox/decide-together";
 import type { Runtime } from "@/lib/runtime";
 import type { z } from "zod";
 
@@ -10,13 +14,20 @@ import type { z } from "zod";
 
 export type DecidePacketsTogetherCommand = { input: z.output<typeof decideTogetherSchema>; by: string; via?: string };
 
-export async function decidePacketsTogether(deps: { db: Db; runtime: Pick<Runtime, "store" | "decidePacket"> }, command: DecidePacketsTogetherCommand): Promise<BulkResult[]> {
+export async function decidePacketsTogether(
+  deps: { db: Db; runtime: Pick<Runtime, "store" | "decidePacket"> },
+  command: DecidePacketsTogetherCommand,
+): Promise<BulkResult[]> {
   const { input } = command;
-  const results = await decideEach({ getPacket: (id) => deps.runtime.store.getPacket(id), decidePacket: deps.runtime.decidePacket }, { input, reviewer: command.by });
+  const results = await decideEach(
+    { getPacket: (id) => deps.runtime.store.getPacket(id), decidePacket: deps.runtime.decidePacket },
+    { input, reviewer: command.by },
+  );
   await writeAudit(deps.db, {
     actor: command.by,
     action: "packets.decide_bulk",
-    data: { decision: input.decision, reason: "reason" in input ? input.reason : undefined, results }, via: command.via,
+    data: { decision: input.decision, reason: "reason" in input ? input.reason : undefined, results },
+    via: command.via,
   });
   return results;
 }

@@ -10,7 +10,10 @@ export type DiscoverMcpToolsCommand = { server: McpServerConfig; by: string; via
 
 export async function discoverMcpTools(deps: { db: Db }, command: DiscoverMcpToolsCommand): Promise<McpToolInfo[]> {
   const { server } = command;
-  const where = server.transport === "http" ? { transport: "http", url: server.url } : { transport: "stdio", command: server.command, args: server.args };
+  const where =
+    server.transport === "http"
+      ? { transport: "http", url: server.url }
+      : { transport: "stdio", command: server.command, args: server.args };
   await writeAudit(deps.db, { actor: command.by, action: "tools.mcp_discover", data: where, via: command.via });
   return listMcpTools(server);
 }

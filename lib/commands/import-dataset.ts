@@ -6,13 +6,30 @@ import { getDataset, parseDatasetJsonl, replaceDataset, type DatasetDetail } fro
 // "evals.datasets.import" audit row (version, case count) written in one transaction. Nothing changes if
 // any line is invalid.
 
-export type ImportDatasetCommand = { jsonl: string; name: string; description?: string; source?: string; by: string; via?: string };
+export type ImportDatasetCommand = {
+  jsonl: string;
+  name: string;
+  description?: string;
+  source?: string;
+  by: string;
+  via?: string;
+};
 
 export async function importDataset(deps: { db: Db }, command: ImportDatasetCommand): Promise<DatasetDetail> {
   const cases = parseDatasetJsonl(command.jsonl);
   const { id } = await deps.db.$transaction(async (tx) => {
-    const stored = await replaceDataset(tx, cases, { name: command.name, description: command.description, source: command.source });
-    await writeAudit(tx, { actor: command.by, action: "evals.datasets.import", target: command.name, data: { version: stored.version, caseCount: cases.length }, via: command.via });
+    const stored = await replaceDataset(tx, cases, {
+      name: command.name,
+      description: command.description,
+      source: command.source,
+    });
+    await writeAudit(tx, {
+      actor: command.by,
+      action: "evals.datasets.import",
+      target: command.name,
+      data: { version: stored.version, caseCount: cases.length },
+      via: command.via,
+    });
     return stored;
   });
   return getDataset(id, deps.db);

@@ -7,6 +7,13 @@ import type { PermissionRule, Runtime } from "@/lib/runtime";
 
 export type PutPermissionCommand = { rule: unknown; expectedVersion?: number; by: string; via?: string };
 
-export async function putPermission(deps: { runtime: Pick<Runtime, "permissions"> }, command: PutPermissionCommand): Promise<PermissionRule> {
-  return deps.runtime.permissions.put(command.rule, { by: command.by, expectedVersion: command.expectedVersion, audit: { via: command.via } });
+export async function putPermission(
+  deps: { runtime: Pick<Runtime, "permissions"> },
+  command: PutPermissionCommand,
+): Promise<PermissionRule> {
+  return deps.runtime.permissions.put(command.rule, {
+    by: command.by,
+    expectedVersion: command.expectedVersion,
+    audit: { via: command.via },
+  });
 }

@@ -10,10 +10,18 @@ import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } fr
 
 export type ToolChangeActor = { by: string; via?: string };
 
-export async function registerTool(deps: { db: Db }, input: unknown, who: ToolChangeActor): Promise<RegisteredToolView> {
+export async function registerTool(
+  deps: { db: Db },
+  input: unknown,
+  who: ToolChangeActor,
+): Promise<RegisteredToolView> {
   const parsed = registerToolSchema.safeParse(input);
   if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", { message: "invalid tool registration", userMessage: "The tool registration is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+    throw new AppError("INVALID_INPUT", {
+      message: "invalid tool registration",
+      userMessage: "The tool registration is invalid.",
+      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
+    });
   }
   const { kind, name, description, capability, semantics, inputSchema, config, impactTemplate } = parsed.data;
   try {
@@ -23,20 +31,34 @@ export async function registerTool(deps: { db: Db }, input: unknown, who: ToolCh
       const created = await tx.toolRegistration.create({
         data: {
           id: `tool_${randomUUID().replaceAll("-", "")}`,
-          name, kind, description, capability, semantics,
+          name,
+          kind,
+          description,
+          capability,
+          semantics,
           inputSchema: JSON.stringify(inputSchema),
           config: JSON.stringify(config),
           impactTemplate: impactTemplate ?? null,
           createdBy: who.by,
         },
       });
-      await writeAudit(tx, { actor: who.by, action: "tools.register", target: name, data: { kind, name, capability, semantics }, via: who.via });
+      await writeAudit(tx, {
+        actor: who.by,
+        action: "tools.register",
+        target: name,
+        data: { kind, name, capability, semantics },
+        via: who.via,
+      });
       return created;
     });
     return presentRegisteredTool(row);
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code === "P2002") {
-      throw new AppError("CONFLICT", { message: `tool ${name} exists`, userMessage: `A tool named ${name} is already registered.`, fieldErrors: { name: [`A tool named ${name} is already registered.`] } });
+      throw new AppError("CONFLICT", {
+        message: `tool ${name} exists`,
+        userMessage: `A tool named ${name} is already registered.`,
+        fieldErrors: { name: [`A tool named ${name} is already registered.`] },
+      });
     }
     throw error;
   }

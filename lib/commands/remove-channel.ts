@@ -10,6 +10,11 @@ export type RemoveChannelCommand = { channelId: string; by: string; via?: string
 export async function removeChannel(deps: { db: Db }, command: RemoveChannelCommand): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     await disableChannel(tx, command.channelId, { by: command.by });
-    await writeAudit(tx, { actor: command.by, action: "notifications.delete", target: command.channelId, via: command.via });
+    await writeAudit(tx, {
+      actor: command.by,
+      action: "notifications.delete",
+      target: command.channelId,
+      via: command.via,
+    });
   });
 }

@@ -5,6 +5,9 @@ import type { Runtime } from "@/lib/runtime";
 
 export type RemovePermissionCommand = { permissionId: string; by: string; via?: string };
 
-export async function removePermission(deps: { runtime: Pick<Runtime, "permissions"> }, command: RemovePermissionCommand): Promise<void> {
+export async function removePermission(
+  deps: { runtime: Pick<Runtime, "permissions"> },
+  command: RemovePermissionCommand,
+): Promise<void> {
   await deps.runtime.permissions.remove(command.permissionId, command.by, { audit: { via: command.via } });
 }

@@ -8,13 +8,28 @@ import type { Runtime } from "@/lib/runtime";
 
 export type ReplayAgentVersionCommand = { slug: string; version: string; limit?: number; by: string; via?: string };
 
-export async function replayAgentVersion(deps: { db: Db; runtime: Pick<Runtime, "store"> }, command: ReplayAgentVersionCommand): Promise<VersionReplaySummary> {
-  const summary = await replaySummary({ source: deps.runtime.store, slug: command.slug, version: command.version, limit: command.limit });
+export async function replayAgentVersion(
+  deps: { db: Db; runtime: Pick<Runtime, "store"> },
+  command: ReplayAgentVersionCommand,
+): Promise<VersionReplaySummary> {
+  const summary = await replaySummary({
+    source: deps.runtime.store,
+    slug: command.slug,
+    version: command.version,
+    limit: command.limit,
+  });
   await writeAudit(deps.db, {
     actor: command.by,
     action: "agents.replay",
     target: `${command.slug}@${command.version}`,
-    data: { currentVersion: summary.currentVersion, replayed: summary.replayed, same: summary.same, differ: summary.differ, needsModel: summary.needsModel }, via: command.via,
+    data: {
+      currentVersion: summary.currentVersion,
+      replayed: summary.replayed,
+      same: summary.same,
+      differ: summary.differ,
+      needsModel: summary.needsModel,
+    },
+    via: command.via,
   });
   return summary;
 }

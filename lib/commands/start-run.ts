@@ -10,10 +10,18 @@ import type { Runtime, StartRunInput } from "@/lib/runtime";
 
 export type StartRunCommand = Omit<StartRunInput, "startedBy"> & { startedBy: string };
 
-export async function startRun(deps: { db: Db; runtime: Runtime }, command: StartRunCommand, opts: { internal?: boolean } = {}) {
+export async function startRun(
+  deps: { db: Db; runtime: Runtime },
+  command: StartRunCommand,
+  opts: { internal?: boolean } = {},
+) {
   // An internal agent (the open gate's) is started only by its own command (request-gate.ts), never by hand.
   if (!opts.internal && deps.runtime.context.agents.get(command.agent)?.internal) {
-    throw new AppError("INVALID_INPUT", { message: `agent ${command.agent} is internal`, userMessage: `"${command.agent}" runs are started through their own API (open gates: POST /api/gates).`, fieldErrors: { agent: ["This agent is not started by hand."] } });
+    throw new AppError("INVALID_INPUT", {
+      message: `agent ${command.agent} is internal`,
+      userMessage: `"${command.agent}" runs are started through their own API (open gates: POST /api/gates).`,
+      fieldErrors: { agent: ["This agent is not started by hand."] },
+    });
   }
   const known = command.idempotencyKey
     ? await deps.db.run.findFirst({ where: { idempotencyKey: command.idempotencyKey }, select: { id: true } }) // within the active workspace

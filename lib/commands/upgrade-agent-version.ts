@@ -8,13 +8,17 @@ import type { Runtime, VersionUpgrade } from "@/lib/runtime";
 
 export type UpgradeAgentVersionCommand = { slug: string; version: string; by: string; via?: string };
 
-export async function upgradeAgentVersion(deps: { db: Db; runtime: Runtime }, command: UpgradeAgentVersionCommand): Promise<VersionUpgrade> {
+export async function upgradeAgentVersion(
+  deps: { db: Db; runtime: Runtime },
+  command: UpgradeAgentVersionCommand,
+): Promise<VersionUpgrade> {
   const result = await deps.runtime.upgradeVersion(command);
   await writeAudit(deps.db, {
     actor: command.by,
     action: "agents.upgrade_version",
     target: `${command.slug}@${command.version}`,
-    data: { to: result.to, upgraded: result.upgraded, skipped: result.skipped }, via: command.via,
+    data: { to: result.to, upgraded: result.upgraded, skipped: result.skipped },
+    via: command.via,
   });
   return result;
 }

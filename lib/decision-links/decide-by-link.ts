@@ -18,7 +18,9 @@ import { openDecisionLink, type LinkDeps, type LinkState } from "./open-decision
 // other order could lose worse: a crash after the decision leaves the link reusable, and two racing POSTs
 // would both decide (on a four-eyes packet, two approvals from one link).
 
-export const decideByLinkSchema = z.object({ token: z.string({ error: "Which link?" }).trim().min(1, "Which link?").max(200) }).passthrough();
+export const decideByLinkSchema = z
+  .object({ token: z.string({ error: "Which link?" }).trim().min(1, "Which link?").max(200) })
+  .passthrough();
 
 export type DecideByLinkDeps = LinkDeps & {
   decide: (opts: { packetId: string; reviewer: string; input: unknown; via?: string }) => Promise<DecisionPacket>;
@@ -29,15 +31,30 @@ export type LinkDecision = { packet: DecisionPacket; decidedAs: string };
 function refusal(state: Exclude<LinkState, { state: "open" }>["state"], status?: string): AppError {
   switch (state) {
     case "invalid":
-      return new AppError("NOT_FOUND", { message: "invalid decision link", userMessage: "This decision link is not valid." });
+      return new AppError("NOT_FOUND", {
+        message: "invalid decision link",
+        userMessage: "This decision link is not valid.",
+      });
     case "used":
-      return new AppError("CONFLICT", { message: "decision link already used", userMessage: "This decision link was already used." });
+      return new AppError("CONFLICT", {
+        message: "decision link already used",
+        userMessage: "This decision link was already used.",
+      });
     case "expired":
-      return new AppError("CONFLICT", { message: "decision link expired", userMessage: "This decision link has expired. Open the packet in the console." });
+      return new AppError("CONFLICT", {
+        message: "decision link expired",
+        userMessage: "This decision link has expired. Open the packet in the console.",
+      });
     case "decided":
-      return new AppError("PACKET_ALREADY_DECIDED", { message: `packet is ${status}`, userMessage: `This packet was already decided (${status?.toLowerCase() ?? "before"}).` });
+      return new AppError("PACKET_ALREADY_DECIDED", {
+        message: `packet is ${status}`,
+        userMessage: `This packet was already decided (${status?.toLowerCase() ?? "before"}).`,
+      });
     case "changed":
-      return new AppError("APPROVAL_MISMATCH", { message: "packet digest changed since the link was issued", userMessage: "The proposed action changed since this link was sent. Open the packet in the console." });
+      return new AppError("APPROVAL_MISMATCH", {
+        message: "packet digest changed since the link was issued",
+        userMessage: "The proposed action changed since this link was sent. Open the packet in the console.",
+      });
   }
 }
 
@@ -50,22 +67,41 @@ export async function decideByLink(deps: DecideByLinkDeps, body: unknown): Promi
   const link = await openDecisionLink(deps, token);
   if (link.state !== "open") throw refusal(link.state, link.state === "decided" ? link.packet.status : undefined);
   if (!link.choices.includes(input.data.decision)) {
-    throw new AppError("INVALID_INPUT", { message: `${input.data.decision} through a link`, userMessage: `Through this link you can ${link.choices.join(", ")}; edit the arguments in the console.`, fieldErrors: { decision: ["Not a choice of this link."] } });
+    throw new AppError("INVALID_INPUT", {
+      message: `${input.data.decision} through a link`,
+      userMessage: `Through this link you can ${link.choices.join(", ")}; edit the arguments in the console.`,
+      fieldErrors: { decision: ["Not a choice of this link."] },
+    });
   }
 
   const usedAt = deps.now();
-  const { count } = await deps.db.decisionLink.updateMany({ where: { id: link.linkId, usedAt: null }, data: { usedAt, usedFor: input.data.decision } });
+  const { count } = await deps.db.decisionLink.updateMany({
+    where: { id: link.linkId, usedAt: null },
+    data: { usedAt, usedFor: input.data.decision },
+  });
   if (count === 0) throw refusal("used");
   try {
-    const packet = await deps.decide({ packetId: link.packet.id, reviewer: link.person.email, input: input.data, via: `link:${link.linkId}` });
+    const packet = await deps.decide({
+      packetId: link.packet.id,
+      reviewer: link.person.email,
+      input: input.data,
+      via: `link:${link.linkId}`,
+    });
     return { packet, decidedAs: link.person.email };
   } catch (error) {
     // Refused (or failed) without a decision: the link is as it was, for this person to try again.
-    await deps.db.decisionLink.updateMany({ where: { id: link.linkId, usedAt }, data: { usedAt: null, usedFor: null } });
+    await deps.db.decisionLink.updateMany({
+      where: { id: link.linkId, usedAt },
+      data: { usedAt: null, usedFor: null },
+    });
     throw error;
   }
 }
 
 function invalid(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): AppError {
-  return new AppError("INVALID_INPUT", { message: "invalid link decision", userMessage: "The decision is incomplete.", fieldErrors: fieldErrorsFromIssues(issues) });
+  return new AppError("INVALID_INPUT", {
+    message: "invalid link decision",
+    userMessage: "The decision is incomplete.",
+    fieldErrors: fieldErrorsFromIssues(issues),
+  });
 }

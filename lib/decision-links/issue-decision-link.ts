@@ -13,7 +13,13 @@ export async function issueDecisionLink(
   opts: { packet: { id: string; digest: string }; userId: string; key: Buffer; now?: Date; ttlMs?: number },
 ): Promise<IssuedLink> {
   const now = opts.now ?? new Date();
-  const link: LinkBinding = { id: newLinkId(), packetId: opts.packet.id, userId: opts.userId, digest: opts.packet.digest, expiresAt: new Date(now.getTime() + (opts.ttlMs ?? DEFAULT_LINK_TTL_MS)) };
+  const link: LinkBinding = {
+    id: newLinkId(),
+    packetId: opts.packet.id,
+    userId: opts.userId,
+    digest: opts.packet.digest,
+    expiresAt: new Date(now.getTime() + (opts.ttlMs ?? DEFAULT_LINK_TTL_MS)),
+  };
   await db.decisionLink.createMany({ data: [{ ...link, createdAt: now }] });
   return { id: link.id, token: linkToken(opts.key, link), expiresAt: link.expiresAt };
 }

@@ -18,11 +18,26 @@ export async function decisionLinksForRecipient(
   const email = opts.email.trim().toLowerCase();
   const [user, packet] = await Promise.all([
     db.user.findUnique({ where: { email }, select: { id: true } }),
-    db.decisionPacket.findUnique({ where: { id: opts.packetId }, select: { id: true, digest: true, status: true, queue: true, kind: true, workspaceId: true } }),
+    db.decisionPacket.findUnique({
+      where: { id: opts.packetId },
+      select: { id: true, digest: true, status: true, queue: true, kind: true, workspaceId: true },
+    }),
   ]);
   if (!user || !packet || packet.status !== "PENDING") return null;
-  if (await whyNotDecider(db, email, { queue: packet.queue, kind: packet.kind as PacketKind, workspaceId: packet.workspaceId })) return null;
-  const link = await issueDecisionLink(db, { packet, userId: user.id, key: opts.key ?? decisionLinkKey(), now: opts.now });
+  if (
+    await whyNotDecider(db, email, {
+      queue: packet.queue,
+      kind: packet.kind as PacketKind,
+      workspaceId: packet.workspaceId,
+    })
+  )
+    return null;
+  const link = await issueDecisionLink(db, {
+    packet,
+    userId: user.id,
+    key: opts.key ?? decisionLinkKey(),
+    now: opts.now,
+  });
   const decide = decisionLinkUrl(opts.baseUrl, link.token);
   const isApproval = packet.kind === "APPROVAL";
   return {

@@ -22,12 +22,20 @@ export type LinkState =
   | { state: "expired"; expiresAt: Date }
   | { state: "decided"; packet: Outcome }
   | { state: "changed" }
-  | { state: "open"; linkId: string; expiresAt: Date; person: LinkPerson; packet: DecisionPacket; choices: DecisionKind[] };
+  | {
+      state: "open";
+      linkId: string;
+      expiresAt: Date;
+      person: LinkPerson;
+      packet: DecisionPacket;
+      choices: DecisionKind[];
+    };
 
 const outcome = (p: DecisionPacket): Outcome => ({ status: p.status, decidedBy: p.decidedBy, decidedAt: p.decidedAt });
 
 /** Editing arguments needs the tool's form: that stays in the console. Every other option of the packet is offered. */
-export const linkChoices = (packet: DecisionPacket): DecisionKind[] => decisionOptions(packet).filter((choice) => choice !== "edit");
+export const linkChoices = (packet: DecisionPacket): DecisionKind[] =>
+  decisionOptions(packet).filter((choice) => choice !== "edit");
 
 export async function openDecisionLink(deps: LinkDeps, token: string): Promise<LinkState> {
   const parsed = parseLinkToken(token);
@@ -39,9 +47,17 @@ export async function openDecisionLink(deps: LinkDeps, token: string): Promise<L
     deps.getPacket(link.packetId),
   ]);
   if (!user || !packet) return { state: "invalid" };
-  if (link.usedAt) return { state: "used", usedAt: link.usedAt, usedFor: link.usedFor, person: user, packet: outcome(packet) };
+  if (link.usedAt)
+    return { state: "used", usedAt: link.usedAt, usedFor: link.usedFor, person: user, packet: outcome(packet) };
   if (link.expiresAt <= deps.now()) return { state: "expired", expiresAt: link.expiresAt };
   if (packet.status !== "PENDING") return { state: "decided", packet: outcome(packet) };
   if (packet.digest !== link.digest) return { state: "changed" };
-  return { state: "open", linkId: link.id, expiresAt: link.expiresAt, person: user, packet, choices: linkChoices(packet) };
+  return {
+    state: "open",
+    linkId: link.id,
+    expiresAt: link.expiresAt,
+    person: user,
+    packet,
+    choices: linkChoices(packet),
+  };
 }

@@ -22,7 +22,9 @@ export function decisionLinkKey(config?: Config): Buffer {
 export const newLinkId = () => `dl_${randomBytes(16).toString("hex")}`;
 
 function signature(key: Buffer, link: LinkBinding): Buffer {
-  return createHmac("sha256", key).update([link.id, link.packetId, link.userId, link.digest, link.expiresAt.getTime()].join("\n")).digest();
+  return createHmac("sha256", key)
+    .update([link.id, link.packetId, link.userId, link.digest, link.expiresAt.getTime()].join("\n"))
+    .digest();
 }
 
 export const linkToken = (key: Buffer, link: LinkBinding) => `${link.id}.${signature(key, link).toString("base64url")}`;

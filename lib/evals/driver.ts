@@ -1,5 +1,12 @@
 import { createDb, type Db } from "@/lib/db";
-import { AppError, isAppError, type DecisionPacket, type EffectIntent, type RunRecord, type TraceEvent } from "@/lib/runtime";
+import {
+  AppError,
+  isAppError,
+  type DecisionPacket,
+  type EffectIntent,
+  type RunRecord,
+  type TraceEvent,
+} from "@/lib/runtime";
 import { findLedgerEntries } from "@/lib/sandbox/ledger";
 import { putFault } from "@/lib/sandbox/faults";
 import { startSandboxServer } from "@/lib/sandbox/http-server";
@@ -22,7 +29,12 @@ const MAX_ROUNDS = 40;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export type TrialEnv = {
-  dir: string; template: string; policy: PolicyKind; breakIdempotency: boolean; leaseMs: number; trialTimeoutMs: number;
+  dir: string;
+  template: string;
+  policy: PolicyKind;
+  breakIdempotency: boolean;
+  leaseMs: number;
+  trialTimeoutMs: number;
   /** The module of the agents and tools under test (subject.ts); null: the demo agents and built-in tools. */
   subject: string | null;
 };
@@ -46,7 +58,13 @@ export type TrialRecord = {
   error: string | null;
 };
 
-export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSpec, name: string, wave?: CrashWave): Promise<TrialRecord> {
+export async function runTrial(
+  env: TrialEnv,
+  spec: EvalCaseSpec,
+  fault: FaultSpec,
+  name: string,
+  wave?: CrashWave,
+): Promise<TrialRecord> {
   // Two databases: the run's (shared with worker processes) and the world's (only this process's
   // sandbox server writes it), so a worker's lease heartbeat never contends with the world's effects.
   const trialDb = createTrialDb(env.template, env.dir, name);
@@ -54,7 +72,21 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
   const worldDb: Db = createDb(worldFile.url);
   let engine: EvalEngine | undefined;
   const deliveries: Promise<unknown>[] = [];
-  const record: TrialRecord = { run: null, events: [], intents: [], packets: [], ledger: [], ledgerEffects: {}, order: {}, notes: [], selfApprovals: [], unanswered: [], wallMs: 0, crash: null, error: null };
+  const record: TrialRecord = {
+    run: null,
+    events: [],
+    intents: [],
+    packets: [],
+    ledger: [],
+    ledgerEffects: {},
+    order: {},
+    notes: [],
+    selfApprovals: [],
+    unanswered: [],
+    wallMs: 0,
+    crash: null,
+    error: null,
+  };
   let workers: TrialWorkers | undefined;
   let world: Awaited<ReturnType<typeof startSandboxServer>> | undefined;
   let started = Date.now();
@@ -73,7 +105,8 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
       onFaultPoint: async (point, info) => {
         if (earlyCallback && !completedEarly && point === "after-call" && info.tool === "deploys.run_migration") {
           completedEarly = true;
-          if (spec.world.deploy.outcome !== "never") await completeDeploys(world!.url, info.runId, spec.world.deploy.outcome, 2, record.notes);
+          if (spec.world.deploy.outcome !== "never")
+            await completeDeploys(world!.url, info.runId, spec.world.deploy.outcome, 2, record.notes);
         }
       },
     });
@@ -82,7 +115,11 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
     world = await startSandboxServer(worldDb, {
       onDeployFinished: (event: DeployFinished) => {
         if (!event.runId) return;
-        const delivery = runtime.deliverSignal(event.runId, { type: "deploy.finished", dedupKey: event.deployId, payload: { deployId: event.deployId, outcome: event.outcome, migration: event.migration } });
+        const delivery = runtime.deliverSignal(event.runId, {
+          type: "deploy.finished",
+          dedupKey: event.deployId,
+          payload: { deployId: event.deployId, outcome: event.outcome, migration: event.migration },
+        });
         deliveries.push(delivery.catch(() => {}));
         return delivery.then(() => {});
       },
@@ -90,16 +127,30 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
     await setUpWorld(worldDb, runtime, spec, engine.subject.agents);
     if (fault.kind === "tool-timeout") {
       const system = engine.ledgerEffects[fault.tool!]?.system;
-      if (system) await putFault(worldDb, system as Parameters<typeof putFault>[1], { timeoutAfterApply: 1, holdMs: 200 });
+      if (system)
+        await putFault(worldDb, system as Parameters<typeof putFault>[1], { timeoutAfterApply: 1, holdMs: 200 });
     }
 
     started = Date.now(); // wall time of the journey, not of building its world
     const { run } = await runtime.startRun({ agent: spec.agent, input: spec.input, startedBy: EVAL_REQUESTER });
     runId = run.id;
     if (fault.kind === "crash" && !wave) throw new Error("a crash trial needs a crash wave");
-    workers = fault.kind === "crash"
-      ? await processWorkers({ db, wave: wave!, trial: name, dbUrl: trialDb.url, sandboxUrl: world.url, policy: env.policy, subject: env.subject, breakIdempotency: env.breakIdempotency, fault, leaseMs: env.leaseMs, deadline })
-      : inProcessWorkers(engine);
+    workers =
+      fault.kind === "crash"
+        ? await processWorkers({
+            db,
+            wave: wave!,
+            trial: name,
+            dbUrl: trialDb.url,
+            sandboxUrl: world.url,
+            policy: env.policy,
+            subject: env.subject,
+            breakIdempotency: env.breakIdempotency,
+            fault,
+            leaseMs: env.leaseMs,
+            deadline,
+          })
+        : inProcessWorkers(engine);
 
     const answers = [...spec.reviewer];
     // A fault can make the agent ask again (stale evidence): the same people give the same answers.
@@ -116,7 +167,10 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
       if (current.status === "WAITING_APPROVAL" || current.status === "NEEDS_ATTENTION") {
         const [packet] = await runtime.store.findPackets({ runId, status: ["PENDING"] });
         if (!packet) {
-          if (current.wakeAt) { await sleepUntil(current.wakeAt); continue; }
+          if (current.wakeAt) {
+            await sleepUntil(current.wakeAt);
+            continue;
+          }
           record.notes.push(`run ${current.status} without a pending packet`);
           break;
         }
@@ -124,15 +178,23 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
           waitedOnce = true;
           for (const op of spec.world.whileWaiting) await applyWorldOp(world.url, worldDb, op);
         }
-        const answer = packet.kind === "UNKNOWN_OUTCOME" && !answers.some((a) => a.kind === "UNKNOWN_OUTCOME")
-          ? await oracleAnswer(engine, worldDb, packet, record.notes)
-          : nextAnswer(answers, packet) ?? replayAnswer(given, replays, packet, fault);
+        const answer =
+          packet.kind === "UNKNOWN_OUTCOME" && !answers.some((a) => a.kind === "UNKNOWN_OUTCOME")
+            ? await oracleAnswer(engine, worldDb, packet, record.notes)
+            : (nextAnswer(answers, packet) ?? replayAnswer(given, replays, packet, fault));
         if (!answer || answer.decision === "none") {
-          if (packet.expiresAt) { await sleepUntil(packet.expiresAt); continue; }
+          if (packet.expiresAt) {
+            await sleepUntil(packet.expiresAt);
+            continue;
+          }
           record.unanswered.push(packet.id);
           break;
         }
-        if (!faultApplied && packet.kind === "APPROVAL" && (answer.decision === "approve" || answer.decision === "edit")) {
+        if (
+          !faultApplied &&
+          packet.kind === "APPROVAL" &&
+          (answer.decision === "approve" || answer.decision === "edit")
+        ) {
           // While the approval is being given: the permission or the world changes under the waiting run.
           faultApplied = true;
           await changeWhileWaiting(engine, worldDb, world.url, spec, fault, packet, record.notes);
@@ -155,14 +217,29 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
       }
       if (current.status === "WAITING_EVENT") {
         const outcome = spec.world.deploy.outcome;
-        const completed = outcome === "never" ? 0 : await completeDeploys(world.url, runId, outcome, fault.kind === "callback-duplicate" ? 3 : spec.world.deploy.deliveries, record.notes);
+        const completed =
+          outcome === "never"
+            ? 0
+            : await completeDeploys(
+                world.url,
+                runId,
+                outcome,
+                fault.kind === "callback-duplicate" ? 3 : spec.world.deploy.deliveries,
+                record.notes,
+              );
         await Promise.all(deliveries);
         if (completed > 0) continue;
-        if (current.wakeAt) { await sleepUntil(current.wakeAt); continue; }
+        if (current.wakeAt) {
+          await sleepUntil(current.wakeAt);
+          continue;
+        }
         record.notes.push("run waits for an event nobody will send");
         break;
       }
-      if (current.status === "SLEEPING" && current.wakeAt) { await sleepUntil(current.wakeAt); continue; }
+      if (current.status === "SLEEPING" && current.wakeAt) {
+        await sleepUntil(current.wakeAt);
+        continue;
+      }
       if (current.status === "QUEUED" || current.status === "RUNNING") continue;
       break;
     }
@@ -170,20 +247,32 @@ export async function runTrial(env: TrialEnv, spec: EvalCaseSpec, fault: FaultSp
     if (fault.kind === "callback-duplicate" || fault.kind === "callback-early") {
       // A late duplicate, after the run moved on: it must change nothing.
       for (const deploy of await worldDb.sandboxDeploy.findMany({ where: { runId, status: { not: "running" } } })) {
-        await runtime.deliverSignal(runId, { type: "deploy.finished", dedupKey: deploy.id, payload: { deployId: deploy.id, outcome: deploy.status, migration: deploy.migration } });
+        await runtime.deliverSignal(runId, {
+          type: "deploy.finished",
+          dedupKey: deploy.id,
+          payload: { deployId: deploy.id, outcome: deploy.status, migration: deploy.migration },
+        });
         record.notes.push(`late duplicate callback for ${deploy.id}`);
       }
       await workers.settle(runId);
     }
   } catch (error) {
-    record.error = error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+    record.error =
+      error instanceof AppError
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
   } finally {
     // Waiting for worker processes to load is the harness's time, not the run's.
     record.wallMs = Date.now() - started - (workers?.overheadMs() ?? 0);
     wave?.arrive(name);
     record.crash = workers?.crashed() ?? null;
     await workers?.close().catch(() => {});
-    if (engine && runId) await collect(engine, worldDb, runId, spec, record).catch((error) => { record.error ??= `collecting the trial failed: ${String(error)}`; });
+    if (engine && runId)
+      await collect(engine, worldDb, runId, spec, record).catch((error) => {
+        record.error ??= `collecting the trial failed: ${String(error)}`;
+      });
     await world?.close().catch(() => {});
     await engine?.close().catch(() => {});
     await worldDb.$disconnect().catch(() => {});
@@ -199,12 +288,22 @@ async function sleepUntil(at: Date) {
 }
 
 /** The deploy system finishes every running migration of the run; its callback is delivered `deliveries` times at once. */
-async function completeDeploys(sandboxUrl: string, runId: string, outcome: "succeeded" | "failed", deliveries: number, notes: string[]): Promise<number> {
+async function completeDeploys(
+  sandboxUrl: string,
+  runId: string,
+  outcome: "succeeded" | "failed",
+  deliveries: number,
+  notes: string[],
+): Promise<number> {
   const res = await fetchRetrying(`${sandboxUrl}/ledger?runId=${encodeURIComponent(runId)}&system=deploys`);
   const { entries } = (await res.json()) as { entries: Array<{ data: { deployId: string } }> };
   let completed = 0;
   for (const entry of entries) {
-    const done = await fetchRetrying(`${sandboxUrl}/deploys/${entry.data.deployId}/complete`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome, deliveries }) });
+    const done = await fetchRetrying(`${sandboxUrl}/deploys/${entry.data.deployId}/complete`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ outcome, deliveries }),
+    });
     if (done.ok) {
       completed++;
       notes.push(`deploy ${entry.data.deployId} ${outcome}, callback ×${deliveries}`);
@@ -219,7 +318,8 @@ async function fetchRetrying(url: string, init?: RequestInit): Promise<Response>
     try {
       return await fetch(url, init);
     } catch (error) {
-      if (attempt >= 3) throw new Error(`${init?.method ?? "GET"} ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      if (attempt >= 3)
+        throw new Error(`${init?.method ?? "GET"} ${url}: ${error instanceof Error ? error.message : String(error)}`);
       await sleep(100 * attempt);
     }
   }
@@ -235,7 +335,12 @@ function nextAnswer(answers: ReviewerAnswer[], packet: DecisionPacket): Reviewer
 }
 
 /** Under a fault only: answer a packet nobody scripted with the answers given before for that tool, in order. */
-function replayAnswer(given: ReviewerAnswer[], replays: Map<string, ReviewerAnswer[]>, packet: DecisionPacket, fault: FaultSpec): ReviewerAnswer | undefined {
+function replayAnswer(
+  given: ReviewerAnswer[],
+  replays: Map<string, ReviewerAnswer[]>,
+  packet: DecisionPacket,
+  fault: FaultSpec,
+): ReviewerAnswer | undefined {
   if (fault.kind === "none") return undefined;
   if (!replays.has(packet.id)) {
     // The approvals that closed the last round for this tool (several under four eyes), not a redirect before them.
@@ -247,7 +352,12 @@ function replayAnswer(given: ReviewerAnswer[], replays: Map<string, ReviewerAnsw
 }
 
 /** An unknown outcome nobody scripted: the person checks the outside system, as a runbook says. */
-async function oracleAnswer(engine: EvalEngine, worldDb: Db, packet: DecisionPacket, notes: string[]): Promise<ReviewerAnswer> {
+async function oracleAnswer(
+  engine: EvalEngine,
+  worldDb: Db,
+  packet: DecisionPacket,
+  notes: string[],
+): Promise<ReviewerAnswer> {
   const run = await engine.runtime.getRun(packet.runId);
   const pending = run.state.pending;
   const intentId = pending?.kind === "gate" ? pending.intentId : undefined;
@@ -257,7 +367,13 @@ async function oracleAnswer(engine: EvalEngine, worldDb: Db, packet: DecisionPac
     const data = applied[0].data as Record<string, unknown>;
     const receipt = String(data.deployId ?? data.refundId ?? data.messageId ?? data.draftId ?? "a receipt");
     notes.push(`operator checked ${packet.tool}: it happened (${receipt})`);
-    return { decision: "happened", receipt, instruction: `the ${applied[0].system} system shows ${receipt}`, by, delayMs: 0 };
+    return {
+      decision: "happened",
+      receipt,
+      instruction: `the ${applied[0].system} system shows ${receipt}`,
+      by,
+      delayMs: 0,
+    };
   }
   notes.push(`operator checked ${packet.tool}: it did not happen; run it again`);
   return { decision: "retry", by, delayMs: 0 };
@@ -266,24 +382,47 @@ async function oracleAnswer(engine: EvalEngine, worldDb: Db, packet: DecisionPac
 /** A scripted answer as the words decidePacket takes. */
 function decisionInput(answer: ReviewerAnswer): Record<string, unknown> {
   switch (answer.decision) {
-    case "edit": return { decision: "edit", args: answer.args };
-    case "reject": return { decision: "reject", reason: answer.reason ?? "rejected by the eval's reviewer" };
-    case "redirect": return { decision: "redirect", instruction: answer.instruction ?? "" };
-    case "happened": return { decision: "happened", ...(answer.receipt ? { receipt: answer.receipt } : {}), ...(answer.instruction ? { note: answer.instruction } : {}) };
-    case "skip": return { decision: "skip", ...(answer.reason ? { reason: answer.reason } : {}) };
-    default: return { decision: answer.decision };
+    case "edit":
+      return { decision: "edit", args: answer.args };
+    case "reject":
+      return { decision: "reject", reason: answer.reason ?? "rejected by the eval's reviewer" };
+    case "redirect":
+      return { decision: "redirect", instruction: answer.instruction ?? "" };
+    case "happened":
+      return {
+        decision: "happened",
+        ...(answer.receipt ? { receipt: answer.receipt } : {}),
+        ...(answer.instruction ? { note: answer.instruction } : {}),
+      };
+    case "skip":
+      return { decision: "skip", ...(answer.reason ? { reason: answer.reason } : {}) };
+    default:
+      return { decision: answer.decision };
   }
 }
 
 /** permission-* and world-changed faults: applied just before the first approval is given. */
-async function changeWhileWaiting(engine: EvalEngine, worldDb: Db, sandboxUrl: string, spec: EvalCaseSpec, fault: FaultSpec, packet: DecisionPacket, notes: string[]) {
+async function changeWhileWaiting(
+  engine: EvalEngine,
+  worldDb: Db,
+  sandboxUrl: string,
+  spec: EvalCaseSpec,
+  fault: FaultSpec,
+  packet: DecisionPacket,
+  notes: string[],
+) {
   if (fault.kind === "permission-revoked" || fault.kind === "permission-narrowed") {
     const rules = await engine.runtime.permissions.list(spec.agent);
     const rule = rules.find((r) => r.tool === packet.tool && r.agent === spec.agent);
     const base = { agent: spec.agent, tool: packet.tool, conditions: [], queue: rule?.queue ?? "default" };
     if (rule) await engine.runtime.permissions.remove(rule.id, "admin@evals.tether");
-    if (fault.kind === "permission-revoked") await engine.runtime.permissions.put({ ...base, effect: "deny" }, { by: "admin@evals.tether" });
-    else await engine.runtime.permissions.put({ ...base, step: "eval-other-step", effect: "require_approval" }, { by: "admin@evals.tether" });
+    if (fault.kind === "permission-revoked")
+      await engine.runtime.permissions.put({ ...base, effect: "deny" }, { by: "admin@evals.tether" });
+    else
+      await engine.runtime.permissions.put(
+        { ...base, step: "eval-other-step", effect: "require_approval" },
+        { by: "admin@evals.tether" },
+      );
     notes.push(`${fault.kind}: ${packet.tool} while packet ${packet.id} waited`);
   }
   if (fault.kind === "world-changed") {
@@ -300,7 +439,9 @@ async function collect(engine: EvalEngine, worldDb: Db, runId: string, spec: Eva
   record.packets = await runtime.store.findPackets({ runId });
   record.ledger = await findLedgerEntries(worldDb);
   const input = (spec.input ?? {}) as { orderId?: string };
-  const ids = [...new Set([input.orderId, ...spec.world.orders.map((o) => o.id)].filter((x): x is string => Boolean(x)))];
+  const ids = [
+    ...new Set([input.orderId, ...spec.world.orders.map((o) => o.id)].filter((x): x is string => Boolean(x))),
+  ];
   for (const row of await worldDb.sandboxOrder.findMany({ where: { id: { in: ids } } })) {
     record.order[row.id] = { amountCents: row.amountCents, refundedCents: row.refundedCents, status: row.status };
   }

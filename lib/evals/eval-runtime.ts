@@ -32,7 +32,11 @@ export async function describePolicy(policy: PolicyKind): Promise<string> {
 }
 
 /** The agents as this policy runs them: their scripted policies, or the configured model for each. */
-export async function evalAgents(subject: EvalSubject, policy: PolicyKind, tools: ToolDefinition[]): Promise<AgentDefinition[]> {
+export async function evalAgents(
+  subject: EvalSubject,
+  policy: PolicyKind,
+  tools: ToolDefinition[],
+): Promise<AgentDefinition[]> {
   const agents = subject.agents.map((a) => a.definition);
   if (policy === "scripted") return agents;
   const { modelFromEnv, pricingFromEnv } = await import("@/lib/agents/model-provider");
@@ -48,8 +52,18 @@ function withoutIdempotency(tools: ToolDefinition[]): ToolDefinition[] {
   const fresh = () => `op_broken_${randomUUID().replaceAll("-", "")}`;
   return tools.map((tool) => ({
     ...tool,
-    run: (args, ctx) => { const key = fresh(); return tool.run(args, { ...ctx, operationId: key, idempotencyKey: key }); },
-    ...(tool.lookup ? { lookup: (args: unknown, ctx: Parameters<NonNullable<ToolDefinition["lookup"]>>[1]) => { const key = fresh(); return tool.lookup!(args, { ...ctx, operationId: key, idempotencyKey: key }); } } : {}),
+    run: (args, ctx) => {
+      const key = fresh();
+      return tool.run(args, { ...ctx, operationId: key, idempotencyKey: key });
+    },
+    ...(tool.lookup
+      ? {
+          lookup: (args: unknown, ctx: Parameters<NonNullable<ToolDefinition["lookup"]>>[1]) => {
+            const key = fresh();
+            return tool.lookup!(args, { ...ctx, operationId: key, idempotencyKey: key });
+          },
+        }
+      : {}),
   }));
 }
 

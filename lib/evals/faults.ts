@@ -18,7 +18,15 @@ import type { TraceEventSummary } from "./types";
 //   tool-timeout           the first effect's system applies it, then the response is lost (timeout); for
 //                          tools whose declared ledger system is one of the sandbox world's (it has the knob)
 
-export const FAULT_KINDS = ["crash", "callback-duplicate", "callback-early", "permission-revoked", "permission-narrowed", "world-changed", "tool-timeout"] as const;
+export const FAULT_KINDS = [
+  "crash",
+  "callback-duplicate",
+  "callback-early",
+  "permission-revoked",
+  "permission-narrowed",
+  "world-changed",
+  "tool-timeout",
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export type FaultSpec =
@@ -36,29 +44,43 @@ export function parseFaultSelection(text: string): { baseline: true; kinds: Faul
   const value = text.trim();
   if (value === "" || value === "none") return { baseline: true, kinds: [] };
   if (value === "all") return { baseline: true, kinds: [...FAULT_KINDS] };
-  const kinds = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const kinds = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = kinds.filter((k) => !(FAULT_KINDS as readonly string[]).includes(k));
-  if (unknown.length > 0) throw new Error(`unknown fault kind(s): ${unknown.join(", ")} (known: none, all, ${FAULT_KINDS.join(", ")})`);
+  if (unknown.length > 0)
+    throw new Error(`unknown fault kind(s): ${unknown.join(", ")} (known: none, all, ${FAULT_KINDS.join(", ")})`);
   return { baseline: true, kinds: kinds as FaultKind[] };
 }
 
 /** The faults that apply to a case, read from the journey its baseline trial took and what its tools declare. */
-export function faultsFor(spec: EvalCaseSpec, baseline: TraceEventSummary[], kinds: FaultKind[], effects: LedgerEffects): FaultSpec[] {
+export function faultsFor(
+  spec: EvalCaseSpec,
+  baseline: TraceEventSummary[],
+  kinds: FaultKind[],
+  effects: LedgerEffects,
+): FaultSpec[] {
   const skip = new Set(spec.skipFaults);
   const wanted = kinds.filter((k) => !skip.has(k));
   const effectTools = [...new Set(baseline.filter((e) => e.type === "effect.intent").map((e) => String(e.data.tool)))];
-  const approved = baseline.filter((e) => e.type === "gate.decided" && (e.data.decision === "approve" || e.data.decision === "edit")).map((e) => String(e.data.tool));
+  const approved = baseline
+    .filter((e) => e.type === "gate.decided" && (e.data.decision === "approve" || e.data.decision === "edit"))
+    .map((e) => String(e.data.tool));
   const waitsForCallback = baseline.some((e) => e.type === "signal.waiting" && e.data.signalType === "deploy.finished");
   const faults: FaultSpec[] = [];
   for (const kind of wanted) {
     if (kind === "crash") {
-      for (const tool of effectTools) for (const point of FAULT_POINTS) faults.push({ id: `crash:${point}:${tool}`, kind, point, tool });
+      for (const tool of effectTools)
+        for (const point of FAULT_POINTS) faults.push({ id: `crash:${point}:${tool}`, kind, point, tool });
     } else if (kind === "callback-duplicate" || kind === "callback-early") {
-      if (waitsForCallback && spec.world.deploy.outcome !== "never") faults.push({ id: kind, kind, tool: "deploys.run_migration" });
+      if (waitsForCallback && spec.world.deploy.outcome !== "never")
+        faults.push({ id: kind, kind, tool: "deploys.run_migration" });
     } else if (kind === "permission-revoked" || kind === "permission-narrowed") {
       if (approved.length > 0) faults.push({ id: kind, kind, tool: approved[0] });
     } else if (kind === "world-changed") {
-      if (approved.length > 0 && WORLD_CHANGE_AGENTS.has(spec.agent)) faults.push({ id: kind, kind, tool: approved[0] });
+      if (approved.length > 0 && WORLD_CHANGE_AGENTS.has(spec.agent))
+        faults.push({ id: kind, kind, tool: approved[0] });
     } else if (kind === "tool-timeout") {
       const tool = effectTools.find((t) => (SANDBOX_SYSTEMS as readonly string[]).includes(effects[t]?.system ?? ""));
       if (tool) faults.push({ id: kind, kind, tool });
@@ -78,7 +100,21 @@ export async function worldChangeFor(spec: EvalCaseSpec, sandboxUrl: string): Pr
     const doc = docs[0];
     return doc
       ? [{ op: "put-doc", id: doc.id, body: `${doc.body} Update: this changed while the email waited for approval.` }]
-      : [{ op: "put-doc", id: "doc_eval_new_source", title: `New: ${query}`, body: `A source about ${query}, published while the email waited for approval.` }];
+      : [
+          {
+            op: "put-doc",
+            id: "doc_eval_new_source",
+            title: `New: ${query}`,
+            body: `A source about ${query}, published while the email waited for approval.`,
+          },
+        ];
   }
-  return [{ op: "put-doc", id: "doc_eval_migration_runbook", title: "Migration runbook", body: "Every migration: take a snapshot first, run it in a maintenance window, keep the down migration ready." }];
+  return [
+    {
+      op: "put-doc",
+      id: "doc_eval_migration_runbook",
+      title: "Migration runbook",
+      body: "Every migration: take a snapshot first, run it in a maintenance window, keep the down migration ready.",
+    },
+  ];
 }

@@ -57,8 +57,14 @@ export type EvalRunOutcome = {
 
 export function codeVersion(): string {
   try {
-    const sha = execFileSync("git", ["rev-parse", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const sha = execFileSync("git", ["rev-parse", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+      .toString()
+      .trim();
     return dirty ? `${sha}-dirty` : sha;
   } catch {
     return "unknown";
@@ -66,15 +72,19 @@ export function codeVersion(): string {
 }
 
 export function agentVersions(subject: EvalSubject): Record<string, string> {
-  return Object.fromEntries(subject.agents.map(({ definition: a }) => [a.slug, `${a.version}+${sha256(a.instructions).slice(0, 8)}`]));
+  return Object.fromEntries(
+    subject.agents.map(({ definition: a }) => [a.slug, `${a.version}+${sha256(a.instructions).slice(0, 8)}`]),
+  );
 }
 
 /** Run tasks with at most `limit` at once, in order of submission. */
 async function pooled<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
 export function aggregate(results: TrialResult[], cases: number): EvalScores {
@@ -83,12 +93,20 @@ export function aggregate(results: TrialResult[], cases: number): EvalScores {
     return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
   };
   const machine = results.map((r) => r.machineMs).sort((a, b) => a - b);
-  const pct = (p: number) => (machine.length ? machine[Math.min(machine.length - 1, Math.floor(p * machine.length))] : 0);
+  const pct = (p: number) =>
+    machine.length ? machine[Math.min(machine.length - 1, Math.floor(p * machine.length))] : 0;
   const sum = (f: (r: TrialResult) => number) => results.reduce((a, r) => a + f(r), 0);
   const figures: EvalFigures = {
-    trials: results.length, passed: results.filter((r) => r.passed).length, cases,
-    tokens: sum((r) => r.tokens), costUsd: sum((r) => r.costUsd), wallMs: sum((r) => r.wallMs),
-    humanWaitMs: sum((r) => r.humanWaitMs), machineMs: sum((r) => r.machineMs), p50MachineMs: pct(0.5), p95MachineMs: pct(0.95),
+    trials: results.length,
+    passed: results.filter((r) => r.passed).length,
+    cases,
+    tokens: sum((r) => r.tokens),
+    costUsd: sum((r) => r.costUsd),
+    wallMs: sum((r) => r.wallMs),
+    humanWaitMs: sum((r) => r.humanWaitMs),
+    machineMs: sum((r) => r.machineMs),
+    p50MachineMs: pct(0.5),
+    p95MachineMs: pct(0.95),
   };
   return { ...(Object.fromEntries(DIMENSIONS.map((d) => [d, mean(d)])) as Record<Dimension, number | null>), figures };
 }
@@ -96,7 +114,9 @@ export function aggregate(results: TrialResult[], cases: number): EvalScores {
 export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> {
   const started = Date.now();
   const selection = parseFaultSelection(options.faults);
-  const cases = options.caseFilter?.length ? options.cases.filter((c) => options.caseFilter!.includes(c.id)) : options.cases;
+  const cases = options.caseFilter?.length
+    ? options.cases.filter((c) => options.caseFilter!.includes(c.id))
+    : options.cases;
   if (cases.length === 0) throw new Error(`no case matches ${options.caseFilter?.join(", ")}`);
   const policyKind = options.policy ?? "scripted";
   const policy = await describePolicy(policyKind);
@@ -107,8 +127,15 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
   const code = codeVersion();
   const id = options.db
     ? await createEvalRun(options.db, {
-        datasetId: options.dataset.id, datasetName: options.dataset.name, datasetVersion: options.dataset.version, codeVersion: code,
-        agentVersions: versions, policy, faults: options.faults, caseFilter: options.caseFilter?.join(",") ?? null, thresholds,
+        datasetId: options.dataset.id,
+        datasetName: options.dataset.name,
+        datasetVersion: options.dataset.version,
+        codeVersion: code,
+        agentVersions: versions,
+        policy,
+        faults: options.faults,
+        caseFilter: options.caseFilter?.join(",") ?? null,
+        thresholds,
       })
     : null;
 
@@ -118,36 +145,67 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
   const pool: WorkerPool | null = selection.kinds.includes("crash") ? createWorkerPool(2) : null;
   let rescuer: Promise<WorkerProcess> | null = null;
   const env: TrialEnv = {
-    dir, template: createTemplateDb(dir), policy: policyKind, subject: options.subject ? path.resolve(options.subject) : null,
-    breakIdempotency: options.breakIdempotency ?? false, leaseMs: 600, trialTimeoutMs: 180_000,
+    dir,
+    template: createTemplateDb(dir),
+    policy: policyKind,
+    subject: options.subject ? path.resolve(options.subject) : null,
+    breakIdempotency: options.breakIdempotency ?? false,
+    leaseMs: 600,
+    trialTimeoutMs: 180_000,
   };
   const results: TrialResult[] = [];
   let total = cases.length;
   let done = 0;
   let trialNo = 0;
-  const run = async (spec: EvalCaseSpec, fault: FaultSpec, baseline: Record<string, Record<string, number>> | null, position: number, wave?: CrashWave) => {
+  const run = async (
+    spec: EvalCaseSpec,
+    fault: FaultSpec,
+    baseline: Record<string, Record<string, number>> | null,
+    position: number,
+    wave?: CrashWave,
+  ) => {
     const name = `t${trialNo++}`;
     const record = await runTrial(env, spec, fault, name, wave);
     const { counts, ...result } = scoreTrial(spec, fault, record, baseline, position);
     results.push(result);
     if (options.db && id) await saveTrialResult(options.db, id, result);
     done++;
-    options.onProgress?.({ done, total, label: `${spec.id} · ${fault.id}`, failed: results.filter((r) => !r.passed).length });
+    options.onProgress?.({
+      done,
+      total,
+      label: `${spec.id} · ${fault.id}`,
+      failed: results.filter((r) => !r.passed).length,
+    });
     return { result, counts };
   };
 
   try {
     const baselines = new Map<string, { result: TrialResult; counts: Record<string, Record<string, number>> }>();
-    await pooled(cases.map((spec, i) => ({ spec, i })), concurrency, async ({ spec, i }) => {
-      baselines.set(spec.id, await run(spec, NO_FAULT, null, i * 100));
-    });
+    await pooled(
+      cases.map((spec, i) => ({ spec, i })),
+      concurrency,
+      async ({ spec, i }) => {
+        baselines.set(spec.id, await run(spec, NO_FAULT, null, i * 100));
+      },
+    );
     const faultTrials = cases.flatMap((spec, i) => {
       const base = baselines.get(spec.id)!;
-      return faultsFor(spec, base.result.trace, selection.kinds, ledgerEffects).map((fault, j) => ({ spec, fault, counts: base.counts, position: i * 100 + j + 1 }));
+      return faultsFor(spec, base.result.trace, selection.kinds, ledgerEffects).map((fault, j) => ({
+        spec,
+        fault,
+        counts: base.counts,
+        position: i * 100 + j + 1,
+      }));
     });
     total += faultTrials.length;
     const crashes = faultTrials.filter((t) => t.fault.kind === "crash");
-    await pooled(faultTrials.filter((t) => t.fault.kind !== "crash"), concurrency, async (t) => { await run(t.spec, t.fault, t.counts, t.position); });
+    await pooled(
+      faultTrials.filter((t) => t.fault.kind !== "crash"),
+      concurrency,
+      async (t) => {
+        await run(t.spec, t.fault, t.counts, t.position);
+      },
+    );
     // Crash trials in waves: one victim process per wave, one rescuer process for all.
     for (let i = 0; i < crashes.length; i += waveSize) {
       const batch = crashes.slice(i, i + waveSize);
@@ -157,16 +215,48 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunOutcome> 
 
     results.sort((a, b) => a.position - b.position);
     const scores = aggregate(results, cases.length);
-    const failures = DIMENSIONS.filter((d) => scores[d] !== null && scores[d]! < thresholds[d]).map((d) => `${d} ${(scores[d]! * 100).toFixed(1)}% < ${(thresholds[d] * 100).toFixed(0)}%`);
+    const failures = DIMENSIONS.filter((d) => scores[d] !== null && scores[d]! < thresholds[d]).map(
+      (d) => `${d} ${(scores[d]! * 100).toFixed(1)}% < ${(thresholds[d] * 100).toFixed(0)}%`,
+    );
     const status: EvalRunStatus = failures.length ? "FAILED" : "PASSED";
     const durationMs = Date.now() - started;
     if (options.db && id) {
-      await finishEvalRun(options.db, id, { status, scores, failures, caseCount: cases.length, trialCount: results.length, passedCount: scores.figures.passed, durationMs, reportPath: null });
+      await finishEvalRun(options.db, id, {
+        status,
+        scores,
+        failures,
+        caseCount: cases.length,
+        trialCount: results.length,
+        passedCount: scores.figures.passed,
+        durationMs,
+        reportPath: null,
+      });
     }
-    return { id, status, scores, thresholds, failures, results, codeVersion: code, agentVersions: versions, policy, durationMs };
+    return {
+      id,
+      status,
+      scores,
+      thresholds,
+      failures,
+      results,
+      codeVersion: code,
+      agentVersions: versions,
+      policy,
+      durationMs,
+    };
   } catch (error) {
     if (options.db && id) {
-      await finishEvalRun(options.db, id, { status: "ERROR", scores: null, failures: [], caseCount: cases.length, trialCount: results.length, passedCount: 0, durationMs: Date.now() - started, reportPath: null, error: String(error) }).catch(() => {});
+      await finishEvalRun(options.db, id, {
+        status: "ERROR",
+        scores: null,
+        failures: [],
+        caseCount: cases.length,
+        trialCount: results.length,
+        passedCount: 0,
+        durationMs: Date.now() - started,
+        reportPath: null,
+        error: String(error),
+      }).catch(() => {});
     }
     throw error;
   } finally {

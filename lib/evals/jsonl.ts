@@ -27,7 +27,10 @@ export function parseCasesJsonl(text: string): EvalCaseSpec[] {
     }
     const parsed = evalCaseSpecSchema.safeParse(json);
     if (!parsed.success) {
-      errors.push({ line: i + 1, message: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(case)"}: ${issue.message}`).join(", ") });
+      errors.push({
+        line: i + 1,
+        message: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(case)"}: ${issue.message}`).join(", "),
+      });
       return;
     }
     if (seen.has(parsed.data.id)) errors.push({ line: i + 1, message: `duplicate case id ${parsed.data.id}` });

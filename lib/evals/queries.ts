@@ -29,7 +29,14 @@ import { getDb, type Db, type DbTransaction } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "./jsonl";
 import { newEvalId } from "./records";
-import { DIMENSIONS, evalCaseSpecSchema, type CheckResult, type Dimension, type EvalCaseSpec, type Scores } from "./spec";
+import {
+  DIMENSIONS,
+  evalCaseSpecSchema,
+  type CheckResult,
+  type Dimension,
+  type EvalCaseSpec,
+  type Scores,
+} from "./spec";
 import type { EvalRunStatus, EvalScores, LedgerRow, TraceEventSummary, TrialResult } from "./types";
 
 export type DatasetSummary = {
@@ -44,7 +51,14 @@ export type DatasetSummary = {
   lastRun: { id: string; status: EvalRunStatus; startedAt: Date } | null;
 };
 
-export type DatasetCase = { caseId: string; position: number; agent: string; title: string; tags: string[]; spec: EvalCaseSpec };
+export type DatasetCase = {
+  caseId: string;
+  position: number;
+  agent: string;
+  title: string;
+  tags: string[];
+  spec: EvalCaseSpec;
+};
 export type DatasetDetail = Omit<DatasetSummary, "lastRun"> & { cases: DatasetCase[] };
 
 export type EvalRunSummary = {
@@ -76,7 +90,17 @@ export type EvalResultDetail = Omit<TrialResult, "position"> & { id: string };
 
 export type EvalRunDetail = EvalRunSummary & { results: EvalResultDetail[] };
 
-export type ScorePoint = { evalRunId: string; startedAt: Date; status: EvalRunStatus; codeVersion: string; datasetName: string; datasetVersion: string; policy: string; faults: string; scores: Partial<EvalScores> };
+export type ScorePoint = {
+  evalRunId: string;
+  startedAt: Date;
+  status: EvalRunStatus;
+  codeVersion: string;
+  datasetName: string;
+  datasetVersion: string;
+  policy: string;
+  faults: string;
+  scores: Partial<EvalScores>;
+};
 
 export type TrialChange = {
   caseId: string;
@@ -107,15 +131,30 @@ const parse = <T>(text: string | null, fallback: T): T => {
   }
 };
 
-const notFound = (what: string, id: string) => new AppError("NOT_FOUND", { message: `${what} ${id} not found`, userMessage: `There is no ${what} "${id}".` });
+const notFound = (what: string, id: string) =>
+  new AppError("NOT_FOUND", { message: `${what} ${id} not found`, userMessage: `There is no ${what} "${id}".` });
 
 // ---- datasets
 
-type DatasetRow = { id: string; name: string; description: string; version: string; source: string | null; updatedAt: Date };
+type DatasetRow = {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  source: string | null;
+  updatedAt: Date;
+};
 type CaseRow = { caseId: string; position: number; agent: string; title: string; tags: string; spec: string };
 
 function toCase(row: CaseRow): DatasetCase {
-  return { caseId: row.caseId, position: row.position, agent: row.agent, title: row.title, tags: parse<string[]>(row.tags, []), spec: evalCaseSpecSchema.parse(JSON.parse(row.spec)) };
+  return {
+    caseId: row.caseId,
+    position: row.position,
+    agent: row.agent,
+    title: row.title,
+    tags: parse<string[]>(row.tags, []),
+    spec: evalCaseSpecSchema.parse(JSON.parse(row.spec)),
+  };
 }
 
 function toDatasetDetail(row: DatasetRow, cases: CaseRow[]): DatasetDetail {
@@ -126,7 +165,10 @@ function toDatasetDetail(row: DatasetRow, cases: CaseRow[]): DatasetDetail {
 export async function findDatasets(db: Db = getDb()): Promise<DatasetSummary[]> {
   const rows = await db.evalDataset.findMany({
     orderBy: { name: "asc" },
-    include: { cases: { select: { agent: true } }, runs: { orderBy: { startedAt: "desc" }, take: 1, select: { id: true, status: true, startedAt: true } } },
+    include: {
+      cases: { select: { agent: true } },
+      runs: { orderBy: { startedAt: "desc" }, take: 1, select: { id: true, status: true, startedAt: true } },
+    },
   });
   return rows.map(({ cases, runs, ...row }) => ({
     ...row,
@@ -138,7 +180,10 @@ export async function findDatasets(db: Db = getDb()): Promise<DatasetSummary[]> 
 
 /** A dataset by id or by name, with its cases in order. */
 export async function getDataset(idOrName: string, db: Db = getDb()): Promise<DatasetDetail> {
-  const row = await db.evalDataset.findFirst({ where: { OR: [{ id: idOrName }, { name: idOrName }] }, include: { cases: true } });
+  const row = await db.evalDataset.findFirst({
+    where: { OR: [{ id: idOrName }, { name: idOrName }] },
+    include: { cases: true },
+  });
   if (!row) throw notFound("dataset", idOrName);
   const { cases, ...rest } = row;
   return toDatasetDetail(rest, cases);
@@ -151,33 +196,68 @@ export function parseDatasetJsonl(text: string): EvalCaseSpec[] {
     cases = parseCasesJsonl(text);
   } catch (error) {
     if (error instanceof DatasetParseError) {
-      throw new AppError("INVALID_INPUT", { message: error.message, userMessage: `The dataset has errors: ${error.errors.slice(0, 5).map((e) => `line ${e.line}: ${e.message}`).join("; ")}` });
+      throw new AppError("INVALID_INPUT", {
+        message: error.message,
+        userMessage: `The dataset has errors: ${error.errors
+          .slice(0, 5)
+          .map((e) => `line ${e.line}: ${e.message}`)
+          .join("; ")}`,
+      });
     }
     throw error;
   }
-  if (cases.length === 0) throw new AppError("INVALID_INPUT", { message: "empty dataset", userMessage: "The dataset has no cases." });
+  if (cases.length === 0)
+    throw new AppError("INVALID_INPUT", { message: "empty dataset", userMessage: "The dataset has no cases." });
   return cases;
 }
 
 /** Within a transaction: create the dataset `name`, or replace its cases. The version is the cases' content hash. */
-export async function replaceDataset(tx: DbTransaction, cases: EvalCaseSpec[], opts: { name: string; description?: string; source?: string }): Promise<{ id: string; version: string }> {
+export async function replaceDataset(
+  tx: DbTransaction,
+  cases: EvalCaseSpec[],
+  opts: { name: string; description?: string; source?: string },
+): Promise<{ id: string; version: string }> {
   const version = datasetVersion(cases);
   const existing = await tx.evalDataset.findFirst({ where: { name: opts.name } });
   const datasetId = existing?.id ?? newEvalId("evd");
   if (existing) {
     await tx.evalCase.deleteMany({ where: { datasetId } });
-    await tx.evalDataset.update({ where: { id: datasetId }, data: { version, description: opts.description ?? existing.description, source: opts.source ?? existing.source } });
+    await tx.evalDataset.update({
+      where: { id: datasetId },
+      data: { version, description: opts.description ?? existing.description, source: opts.source ?? existing.source },
+    });
   } else {
-    await tx.evalDataset.create({ data: { id: datasetId, name: opts.name, description: opts.description ?? "", version, source: opts.source ?? null } });
+    await tx.evalDataset.create({
+      data: {
+        id: datasetId,
+        name: opts.name,
+        description: opts.description ?? "",
+        version,
+        source: opts.source ?? null,
+      },
+    });
   }
   await tx.evalCase.createMany({
-    data: cases.map((c, position) => ({ id: newEvalId("evc"), datasetId, caseId: c.id, position, agent: c.agent, title: c.title, tags: JSON.stringify(c.tags), spec: JSON.stringify(c) })),
+    data: cases.map((c, position) => ({
+      id: newEvalId("evc"),
+      datasetId,
+      caseId: c.id,
+      position,
+      agent: c.agent,
+      title: c.title,
+      tags: JSON.stringify(c.tags),
+      spec: JSON.stringify(c),
+    })),
   });
   return { id: datasetId, version };
 }
 
 /** Create the dataset `name`, or replace its cases (one transaction), unaudited: the eval CLI's. A person's import is lib/commands/import-dataset.ts. */
-export async function importDatasetJsonl(text: string, opts: { name: string; description?: string; source?: string }, db: Db = getDb()): Promise<DatasetDetail> {
+export async function importDatasetJsonl(
+  text: string,
+  opts: { name: string; description?: string; source?: string },
+  db: Db = getDb(),
+): Promise<DatasetDetail> {
   const cases = parseDatasetJsonl(text);
   const { id } = await db.$transaction((tx) => replaceDataset(tx, cases, opts));
   return getDataset(id, db);
@@ -191,9 +271,27 @@ export async function exportDatasetJsonl(idOrName: string, db: Db = getDb()): Pr
 // ---- eval runs
 
 type RunRow = {
-  id: string; datasetId: string | null; datasetName: string; datasetVersion: string; codeVersion: string; agentVersions: string; policy: string; faults: string;
-  caseFilter: string | null; status: string; scores: string; thresholds: string; failures: string; caseCount: number; trialCount: number; passedCount: number;
-  durationMs: number | null; reportPath: string | null; error: string | null; startedAt: Date; finishedAt: Date | null;
+  id: string;
+  datasetId: string | null;
+  datasetName: string;
+  datasetVersion: string;
+  codeVersion: string;
+  agentVersions: string;
+  policy: string;
+  faults: string;
+  caseFilter: string | null;
+  status: string;
+  scores: string;
+  thresholds: string;
+  failures: string;
+  caseCount: number;
+  trialCount: number;
+  passedCount: number;
+  durationMs: number | null;
+  reportPath: string | null;
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
 };
 
 function toRunSummary(row: RunRow): EvalRunSummary {
@@ -207,7 +305,10 @@ function toRunSummary(row: RunRow): EvalRunSummary {
   };
 }
 
-export async function findEvalRuns(filter: { datasetName?: string; limit?: number; cursor?: string } = {}, db: Db = getDb()): Promise<{ runs: EvalRunSummary[]; nextCursor: string | null }> {
+export async function findEvalRuns(
+  filter: { datasetName?: string; limit?: number; cursor?: string } = {},
+  db: Db = getDb(),
+): Promise<{ runs: EvalRunSummary[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
   const rows = await db.evalRun.findMany({
     where: filter.datasetName ? { datasetName: filter.datasetName } : undefined,
@@ -219,17 +320,33 @@ export async function findEvalRuns(filter: { datasetName?: string; limit?: numbe
 }
 
 export async function getEvalRun(id: string, db: Db = getDb()): Promise<EvalRunDetail> {
-  const row = await db.evalRun.findUnique({ where: { id }, include: { results: { orderBy: [{ position: "asc" }, { id: "asc" }] } } });
+  const row = await db.evalRun.findUnique({
+    where: { id },
+    include: { results: { orderBy: [{ position: "asc" }, { id: "asc" }] } },
+  });
   if (!row) throw notFound("eval run", id);
   const { results, ...run } = row;
   return {
     ...toRunSummary(run),
     results: results.map((r) => ({
-      id: r.id, caseId: r.caseId, agent: r.agent, fault: r.fault, passed: r.passed,
-      scores: parse<Scores>(r.scores, emptyScores()), checks: parse<CheckResult[]>(r.checks, []),
-      runId: r.runId, runStatus: r.runStatus, output: parse<unknown>(r.output, null),
-      trace: parse<TraceEventSummary[]>(r.trace, []), ledger: parse<LedgerRow[]>(r.ledger, []),
-      tokens: r.tokens, costUsd: r.costUsd, wallMs: r.wallMs, humanWaitMs: r.humanWaitMs, machineMs: r.machineMs, error: r.error,
+      id: r.id,
+      caseId: r.caseId,
+      agent: r.agent,
+      fault: r.fault,
+      passed: r.passed,
+      scores: parse<Scores>(r.scores, emptyScores()),
+      checks: parse<CheckResult[]>(r.checks, []),
+      runId: r.runId,
+      runStatus: r.runStatus,
+      output: parse<unknown>(r.output, null),
+      trace: parse<TraceEventSummary[]>(r.trace, []),
+      ledger: parse<LedgerRow[]>(r.ledger, []),
+      tokens: r.tokens,
+      costUsd: r.costUsd,
+      wallMs: r.wallMs,
+      humanWaitMs: r.humanWaitMs,
+      machineMs: r.machineMs,
+      error: r.error,
     })),
   };
 }
@@ -239,14 +356,39 @@ export function emptyScores(): Scores {
 }
 
 /** Each finished eval run's scores, oldest first: one series per dimension for a chart. */
-export async function scoreHistory(filter: { datasetName?: string; limit?: number } = {}, db: Db = getDb()): Promise<ScorePoint[]> {
+export async function scoreHistory(
+  filter: { datasetName?: string; limit?: number } = {},
+  db: Db = getDb(),
+): Promise<ScorePoint[]> {
   const rows = await db.evalRun.findMany({
     where: { status: { in: ["PASSED", "FAILED"] }, ...(filter.datasetName ? { datasetName: filter.datasetName } : {}) },
     orderBy: { startedAt: "desc" },
     take: Math.min(filter.limit ?? 100, 500),
-    select: { id: true, startedAt: true, status: true, codeVersion: true, datasetName: true, datasetVersion: true, policy: true, faults: true, scores: true },
+    select: {
+      id: true,
+      startedAt: true,
+      status: true,
+      codeVersion: true,
+      datasetName: true,
+      datasetVersion: true,
+      policy: true,
+      faults: true,
+      scores: true,
+    },
   });
-  return rows.reverse().map((r) => ({ evalRunId: r.id, startedAt: r.startedAt, status: r.status as EvalRunStatus, codeVersion: r.codeVersion, datasetName: r.datasetName, datasetVersion: r.datasetVersion, policy: r.policy, faults: r.faults, scores: parse(r.scores, {}) }));
+  return rows
+    .reverse()
+    .map((r) => ({
+      evalRunId: r.id,
+      startedAt: r.startedAt,
+      status: r.status as EvalRunStatus,
+      codeVersion: r.codeVersion,
+      datasetName: r.datasetName,
+      datasetVersion: r.datasetVersion,
+      policy: r.policy,
+      faults: r.faults,
+      scores: parse(r.scores, {}),
+    }));
 }
 
 /** What changed between two eval runs: trials (case × fault) that broke, got fixed, or scored differently. */
@@ -255,7 +397,8 @@ export async function compareEvalRuns(aId: string, bId: string, db: Db = getDb()
   const key = (r: { caseId: string; fault: string }) => `${r.caseId}\u0000${r.fault}`;
   const before = new Map(a.results.map((r) => [key(r), r]));
   const after = new Map(b.results.map((r) => [key(r), r]));
-  const brief = (r: EvalResultDetail | undefined) => (r ? { passed: r.passed, scores: r.scores, runStatus: r.runStatus } : null);
+  const brief = (r: EvalResultDetail | undefined) =>
+    r ? { passed: r.passed, scores: r.scores, runStatus: r.runStatus } : null;
   const changed: TrialChange[] = [];
   let unchanged = 0;
   for (const k of new Set([...before.keys(), ...after.keys()])) {
@@ -267,12 +410,24 @@ export async function compareEvalRuns(aId: string, bId: string, db: Db = getDb()
       const q = y?.scores[dimension] ?? null;
       return x && y && p !== q ? [{ dimension, before: p, after: q }] : [];
     });
-    const change: TrialChange["change"] | null = !x ? "added" : !y ? "removed" : x.passed && !y.passed ? "broke" : !x.passed && y.passed ? "fixed" : deltas.length > 0 ? "scores" : null;
+    const change: TrialChange["change"] | null = !x
+      ? "added"
+      : !y
+        ? "removed"
+        : x.passed && !y.passed
+          ? "broke"
+          : !x.passed && y.passed
+            ? "fixed"
+            : deltas.length > 0
+              ? "scores"
+              : null;
     if (change) changed.push({ caseId, fault, change, before: brief(x), after: brief(y), deltas });
     else unchanged++;
   }
   const order = { broke: 0, fixed: 1, scores: 2, added: 3, removed: 4 };
-  changed.sort((p, q) => order[p.change] - order[q.change] || p.caseId.localeCompare(q.caseId) || p.fault.localeCompare(q.fault));
+  changed.sort(
+    (p, q) => order[p.change] - order[q.change] || p.caseId.localeCompare(q.caseId) || p.fault.localeCompare(q.fault),
+  );
   const { results: _ra, ...aSummary } = a;
   const { results: _rb, ...bSummary } = b;
   return {
@@ -280,7 +435,11 @@ export async function compareEvalRuns(aId: string, bId: string, db: Db = getDb()
     b: bSummary,
     sameDataset: a.datasetName === b.datasetName && a.datasetVersion === b.datasetVersion,
     sameCode: a.codeVersion === b.codeVersion,
-    scoreDeltas: DIMENSIONS.map((dimension) => ({ dimension, before: a.scores[dimension] ?? null, after: b.scores[dimension] ?? null })),
+    scoreDeltas: DIMENSIONS.map((dimension) => ({
+      dimension,
+      before: a.scores[dimension] ?? null,
+      after: b.scores[dimension] ?? null,
+    })),
     changed,
     unchanged,
   };

@@ -7,8 +7,13 @@ import type { TrialResult } from "./types";
 // aggregate scores against their thresholds.
 
 const LABELS: Record<Dimension, string> = {
-  completion: "complete", toolSelection: "tools", stateAccuracy: "state", recovery: "recovery",
-  approvalCompliance: "approvals", cost: "cost", latency: "latency",
+  completion: "complete",
+  toolSelection: "tools",
+  stateAccuracy: "state",
+  recovery: "recovery",
+  approvalCompliance: "approvals",
+  cost: "cost",
+  latency: "latency",
 };
 
 export function createProgress(stream: NodeJS.WriteStream = process.stderr) {
@@ -37,7 +42,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr) {
   };
 }
 
-const pct = (v: number | null | undefined) => (v === null || v === undefined ? "  —  " : `${(v * 100).toFixed(0).padStart(4)}%`);
+const pct = (v: number | null | undefined) =>
+  v === null || v === undefined ? "  —  " : `${(v * 100).toFixed(0).padStart(4)}%`;
 
 function pad(text: string, width: number) {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -56,14 +62,17 @@ export function formatReport(outcome: EvalRunOutcome): string {
     };
     const passed = results.filter((r) => r.passed).length;
     const machine = Math.round(results.reduce((a, r) => a + r.machineMs, 0) / results.length);
-    lines.push(`${pad(caseId, 40)} ${pad(results[0].agent, 14)} ${String(results.length).padStart(6)} ${String(passed).padStart(4)} ${DIMENSIONS.map((d) => pct(mean(d)).padStart(9)).join("")}  ${String(machine).padStart(5)} ms`);
+    lines.push(
+      `${pad(caseId, 40)} ${pad(results[0].agent, 14)} ${String(results.length).padStart(6)} ${String(passed).padStart(4)} ${DIMENSIONS.map((d) => pct(mean(d)).padStart(9)).join("")}  ${String(machine).padStart(5)} ms`,
+    );
   }
   const failed = outcome.results.filter((r) => !r.passed);
   if (failed.length > 0) {
     lines.push("", `Failed trials (${failed.length}):`);
     for (const r of failed.slice(0, 40)) {
       lines.push(`  ✘ ${r.caseId} · ${r.fault} (run ${r.runId ?? "-"}, ${r.runStatus ?? "no run"})`);
-      for (const c of r.checks.filter((x) => !x.ok).slice(0, 4)) lines.push(`      ${LABELS[c.dimension]}: ${c.name}${c.detail ? ` — ${c.detail}` : ""}`);
+      for (const c of r.checks.filter((x) => !x.ok).slice(0, 4))
+        lines.push(`      ${LABELS[c.dimension]}: ${c.name}${c.detail ? ` — ${c.detail}` : ""}`);
     }
     if (failed.length > 40) lines.push(`  … and ${failed.length - 40} more (see the JSON report)`);
   }
@@ -72,7 +81,9 @@ export function formatReport(outcome: EvalRunOutcome): string {
   for (const d of DIMENSIONS) {
     const v = outcome.scores[d];
     const ok = v === null || v >= outcome.thresholds[d];
-    lines.push(`  ${ok ? "✔" : "✘"} ${LABELS[d].padEnd(10)} ${pct(v)}   threshold ${(outcome.thresholds[d] * 100).toFixed(0)}%`);
+    lines.push(
+      `  ${ok ? "✔" : "✘"} ${LABELS[d].padEnd(10)} ${pct(v)}   threshold ${(outcome.thresholds[d] * 100).toFixed(0)}%`,
+    );
   }
   lines.push(
     "",

@@ -41,7 +41,10 @@ export function waits(events: TraceEvent[]): { humanWaitMs: number; timerWaitMs:
       opened.delete(packetId);
     }
     if (e.type === "timer.set" || e.type === "signal.waiting") waitStart = t;
-    if ((e.type === "timer.fired" || e.type === "signal.consumed" || e.type === "signal.timeout") && waitStart !== null) {
+    if (
+      (e.type === "timer.fired" || e.type === "signal.consumed" || e.type === "signal.timeout") &&
+      waitStart !== null
+    ) {
       timer += t - waitStart;
       waitStart = null;
     }
@@ -50,26 +53,56 @@ export function waits(events: TraceEvent[]): { humanWaitMs: number; timerWaitMs:
 }
 
 /** What a fault changes in what the case expects. */
-function expectationsUnder(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRecord, baseline: Counts | null): { status: string[]; output: Check[]; state: Check[]; selection: boolean } {
+function expectationsUnder(
+  spec: EvalCaseSpec,
+  fault: FaultSpec,
+  record: TrialRecord,
+  baseline: Counts | null,
+): { status: string[]; output: Check[]; state: Check[]; selection: boolean } {
   const status = Array.isArray(spec.expect.status) ? spec.expect.status : [spec.expect.status];
-  if (TRANSPARENT.has(fault.kind)) return { status, output: spec.expect.output, state: spec.expect.state, selection: true };
+  if (TRANSPARENT.has(fault.kind))
+    return { status, output: spec.expect.output, state: spec.expect.state, selection: true };
   const tool = fault.kind === "none" ? undefined : fault.tool;
   const effect = tool ? record.ledgerEffects[tool] : undefined;
   if (fault.kind === "permission-revoked" || fault.kind === "permission-narrowed") {
     return {
       status: ["COMPLETED", "FAILED"],
-      output: [{ path: "events[gate.refused]", op: "gte", value: 1, why: "the approved action must be refused once its permission is gone" }],
-      state: effect ? [{ path: `ledger.${effect.system}.${effect.action}`, op: "eq", value: 0, why: `${tool} must not run after its permission was withdrawn` }] : [],
+      output: [
+        {
+          path: "events[gate.refused]",
+          op: "gte",
+          value: 1,
+          why: "the approved action must be refused once its permission is gone",
+        },
+      ],
+      state: effect
+        ? [
+            {
+              path: `ledger.${effect.system}.${effect.action}`,
+              op: "eq",
+              value: 0,
+              why: `${tool} must not run after its permission was withdrawn`,
+            },
+          ]
+        : [],
       selection: false,
     };
   }
   // world-changed: the approval must not be used on stale evidence.
-  const stale: Check = { path: "events[gate.stale]", op: "gte", value: 1, why: "the changed evidence must make the approval stale" };
+  const stale: Check = {
+    path: "events[gate.stale]",
+    op: "gte",
+    value: 1,
+    why: "the changed evidence must make the approval stale",
+  };
   if (spec.agent === "refund-agent") {
     const orderId = String((spec.input as { orderId?: string }).orderId);
     return {
       status: ["COMPLETED"],
-      output: [stale, { path: "output.refunded", op: "eq", value: false, why: "the order was already refunded elsewhere" }],
+      output: [
+        stale,
+        { path: "output.refunded", op: "eq", value: false, why: "the order was already refunded elsewhere" },
+      ],
       state: [
         { path: "ledger.payments.refund", op: "eq", value: 0, why: "never refund twice" },
         { path: `world.orders[${orderId}].status`, op: "eq", value: "refunded" },
@@ -77,7 +110,16 @@ function expectationsUnder(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
       selection: false,
     };
   }
-  const same = effect && baseline ? [{ path: `ledger.${effect.system}.${effect.action}`, op: "eq" as const, value: baseline[effect.system]?.[effect.action] ?? 0 }] : [];
+  const same =
+    effect && baseline
+      ? [
+          {
+            path: `ledger.${effect.system}.${effect.action}`,
+            op: "eq" as const,
+            value: baseline[effect.system]?.[effect.action] ?? 0,
+          },
+        ]
+      : [];
   return { status, output: [stale], state: same, selection: false };
 }
 
@@ -85,9 +127,16 @@ function countsOf(snapshot: Snapshot): Counts {
   return readPath(snapshot, "ledger") as Counts;
 }
 
-export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRecord, baseline: Counts | null, position: number): TrialResult & { counts: Counts } {
+export function scoreTrial(
+  spec: EvalCaseSpec,
+  fault: FaultSpec,
+  record: TrialRecord,
+  baseline: Counts | null,
+  position: number,
+): TrialResult & { counts: Counts } {
   const checks: CheckResult[] = [];
-  const add = (dimension: Dimension, name: string, ok: boolean, detail?: string) => checks.push({ dimension, name, ok, ...(ok || !detail ? {} : { detail }) });
+  const add = (dimension: Dimension, name: string, ok: boolean, detail?: string) =>
+    checks.push({ dimension, name, ok, ...(ok || !detail ? {} : { detail }) });
   const snapshot = buildSnapshot(record);
   const run = record.run;
   const events = record.events;
@@ -95,7 +144,12 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
 
   // completion
   if (record.error) add("completion", "trial ran to the end", false, record.error);
-  add("completion", `status ${expected.status.join("|")}`, !!run && expected.status.includes(run.status), `status ${run?.status ?? "none"}${run?.error ? ` (${run.error})` : ""}`);
+  add(
+    "completion",
+    `status ${expected.status.join("|")}`,
+    !!run && expected.status.includes(run.status),
+    `status ${run?.status ?? "none"}${run?.error ? ` (${run.error})` : ""}`,
+  );
   for (const check of expected.output) {
     const { ok, actual } = evaluateCheck(snapshot, check);
     add("completion", `${check.path} ${check.op}`, ok, describeCheck(check, actual));
@@ -107,10 +161,16 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
   }
   // tool selection
   // Every call of a turn counts: the first is `decision`, the rest of the turn `queued`.
-  const selected = [...new Set(ev(events, "model.decision").flatMap((e) => {
-    const turn = [e.data.decision, ...((e.data.queued as unknown[] | undefined) ?? [])] as Array<{ kind?: string; tool?: string } | undefined>;
-    return turn.flatMap((d) => (d?.kind === "call" && d.tool ? [d.tool] : []));
-  }))];
+  const selected = [
+    ...new Set(
+      ev(events, "model.decision").flatMap((e) => {
+        const turn = [e.data.decision, ...((e.data.queued as unknown[] | undefined) ?? [])] as Array<
+          { kind?: string; tool?: string } | undefined
+        >;
+        return turn.flatMap((d) => (d?.kind === "call" && d.tool ? [d.tool] : []));
+      }),
+    ),
+  ];
   const { must, mustNot } = spec.expect.tools;
   let toolSelection: number | null = null;
   if (expected.selection && (must.length > 0 || mustNot.length > 0)) {
@@ -121,7 +181,12 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
       const precision = selected.length ? hit / selected.length : 0;
       const recall = hit / must.length;
       toolSelection = forbidden.length ? 0 : precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-      add("toolSelection", "chose the expected tools", toolSelection === 1, `chose [${selected.join(", ")}], expected [${must.join(", ")}]`);
+      add(
+        "toolSelection",
+        "chose the expected tools",
+        toolSelection === 1,
+        `chose [${selected.join(", ")}], expected [${must.join(", ")}]`,
+      );
     } else toolSelection = forbidden.length ? 0 : 1;
   }
 
@@ -134,11 +199,16 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
   const { humanWaitMs, timerWaitMs } = waits(events);
   const machineMs = Math.max(0, record.wallMs - humanWaitMs - timerWaitMs);
   const budgets = spec.expect.budgets;
-  if (budgets.steps !== undefined) add("cost", `steps ≤ ${budgets.steps}`, (run?.state.step ?? 0) <= budgets.steps, `${run?.state.step} steps`);
-  if (budgets.tokens !== undefined) add("cost", `tokens ≤ ${budgets.tokens}`, tokens <= budgets.tokens, `${tokens} tokens`);
-  if (budgets.costUsd !== undefined) add("cost", `cost ≤ $${budgets.costUsd}`, usage.costUsd <= budgets.costUsd, `$${usage.costUsd.toFixed(4)}`);
-  if (budgets.machineMs !== undefined) add("latency", `machine time ≤ ${budgets.machineMs} ms`, machineMs <= budgets.machineMs, `${machineMs} ms`);
-  if (budgets.wallMs !== undefined) add("latency", `wall time ≤ ${budgets.wallMs} ms`, record.wallMs <= budgets.wallMs, `${record.wallMs} ms`);
+  if (budgets.steps !== undefined)
+    add("cost", `steps ≤ ${budgets.steps}`, (run?.state.step ?? 0) <= budgets.steps, `${run?.state.step} steps`);
+  if (budgets.tokens !== undefined)
+    add("cost", `tokens ≤ ${budgets.tokens}`, tokens <= budgets.tokens, `${tokens} tokens`);
+  if (budgets.costUsd !== undefined)
+    add("cost", `cost ≤ $${budgets.costUsd}`, usage.costUsd <= budgets.costUsd, `$${usage.costUsd.toFixed(4)}`);
+  if (budgets.machineMs !== undefined)
+    add("latency", `machine time ≤ ${budgets.machineMs} ms`, machineMs <= budgets.machineMs, `${machineMs} ms`);
+  if (budgets.wallMs !== undefined)
+    add("latency", `wall time ≤ ${budgets.wallMs} ms`, record.wallMs <= budgets.wallMs, `${record.wallMs} ms`);
 
   const all = (dimension: Dimension) => {
     const mine = checks.filter((c) => c.dimension === dimension);
@@ -158,13 +228,25 @@ export function scoreTrial(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRe
     latency: all("latency"),
   };
   return {
-    caseId: spec.id, agent: spec.agent, fault: fault.id, position,
+    caseId: spec.id,
+    agent: spec.agent,
+    fault: fault.id,
+    position,
     passed: checks.every((c) => c.ok),
-    scores, checks,
-    runId: run?.id ?? null, runStatus: run?.status ?? null,
-    trace: summarizeTrace(events), ledger: record.ledger, output: run?.state.output ?? null,
-    tokens, costUsd: usage.costUsd, wallMs: record.wallMs, humanWaitMs, machineMs,
-    error: record.error, counts: countsOf(snapshot),
+    scores,
+    checks,
+    runId: run?.id ?? null,
+    runStatus: run?.status ?? null,
+    trace: summarizeTrace(events),
+    ledger: record.ledger,
+    output: run?.state.output ?? null,
+    tokens,
+    costUsd: usage.costUsd,
+    wallMs: record.wallMs,
+    humanWaitMs,
+    machineMs,
+    error: record.error,
+    counts: countsOf(snapshot),
   };
 }
 
@@ -176,52 +258,122 @@ function uniqueEffects(record: TrialRecord) {
 
 type Add = (dimension: Dimension, name: string, ok: boolean, detail?: string) => void;
 
-function scoreRecovery(spec: EvalCaseSpec, fault: FaultSpec, record: TrialRecord, snapshot: Snapshot, baseline: Counts | null, add: Add) {
+function scoreRecovery(
+  spec: EvalCaseSpec,
+  fault: FaultSpec,
+  record: TrialRecord,
+  snapshot: Snapshot,
+  baseline: Counts | null,
+  add: Add,
+) {
   const run = record.run;
   const mine = record.ledger.filter((r) => r.runId === run?.id);
   const intents = new Map(record.intents.map((i) => [i.id, i]));
   const byOp = new Map<string, number>();
   for (const row of mine) byOp.set(row.operationId ?? "(none)", (byOp.get(row.operationId ?? "(none)") ?? 0) + 1);
   const twice = [...byOp].filter(([, n]) => n > 1);
-  add("recovery", "no operation applied twice", twice.length === 0, twice.map(([op, n]) => `${op} applied ${n}×`).join("; "));
+  add(
+    "recovery",
+    "no operation applied twice",
+    twice.length === 0,
+    twice.map(([op, n]) => `${op} applied ${n}×`).join("; "),
+  );
   const outside = mine.filter((r) => !r.operationId || !intents.has(r.operationId));
-  add("recovery", "every effect has its intent", outside.length === 0, outside.map((r) => `${r.system}.${r.action} under ${r.operationId ?? "no operation id"} matches no intent of the run`).join("; "));
+  add(
+    "recovery",
+    "every effect has its intent",
+    outside.length === 0,
+    outside
+      .map((r) => `${r.system}.${r.action} under ${r.operationId ?? "no operation id"} matches no intent of the run`)
+      .join("; "),
+  );
   // Only a tool that declares its ledger entry can be missed there.
-  const lost = record.intents.filter((i) => i.status === "SUCCEEDED" && record.ledgerEffects[i.tool] && !mine.some((r) => r.operationId === i.id));
-  add("recovery", "no effect lost", lost.length === 0, lost.map((i) => `${i.tool} ${i.id} recorded as succeeded, but the world never applied it`).join("; "));
+  const lost = record.intents.filter(
+    (i) => i.status === "SUCCEEDED" && record.ledgerEffects[i.tool] && !mine.some((r) => r.operationId === i.id),
+  );
+  add(
+    "recovery",
+    "no effect lost",
+    lost.length === 0,
+    lost.map((i) => `${i.tool} ${i.id} recorded as succeeded, but the world never applied it`).join("; "),
+  );
   if (baseline && TRANSPARENT.has(fault.kind) && fault.kind !== "none") {
     const counts = countsOf(snapshot);
-    const diffs = uniqueEffects(record).filter(({ system, action }) => (counts[system]?.[action] ?? 0) !== (baseline[system]?.[action] ?? 0));
-    add("recovery", "same effects as without the fault", diffs.length === 0, diffs.map(({ system, action }) => `${system}.${action}: ${counts[system]?.[action] ?? 0} (without the fault: ${baseline[system]?.[action] ?? 0})`).join("; "));
+    const diffs = uniqueEffects(record).filter(
+      ({ system, action }) => (counts[system]?.[action] ?? 0) !== (baseline[system]?.[action] ?? 0),
+    );
+    add(
+      "recovery",
+      "same effects as without the fault",
+      diffs.length === 0,
+      diffs
+        .map(
+          ({ system, action }) =>
+            `${system}.${action}: ${counts[system]?.[action] ?? 0} (without the fault: ${baseline[system]?.[action] ?? 0})`,
+        )
+        .join("; "),
+    );
   }
   for (const never of spec.expect.never) {
     const hits = mine.filter((r) => r.system === never.system && (!never.action || r.action === never.action));
-    add("recovery", `never ${never.system}${never.action ? `.${never.action}` : ""}`, hits.length === 0, `${hits.length} such effect(s)`);
+    add(
+      "recovery",
+      `never ${never.system}${never.action ? `.${never.action}` : ""}`,
+      hits.length === 0,
+      `${hits.length} such effect(s)`,
+    );
   }
   // unsafe: never repeated on the engine's own; an unknown outcome goes to a person
   for (const intent of record.intents.filter((i) => i.semantics === "unsafe")) {
     const calls = record.events.filter((e) => e.type === "tool.call" && e.data.operationId === intent.id).length;
-    const retriesApproved = record.packets.filter((p) => p.kind === "UNKNOWN_OUTCOME" && (p.status === "RETRIED" || p.status === "APPROVED") && p.step === intent.step).length;
-    add("recovery", `unsafe ${intent.tool} not repeated`, calls <= 1 + retriesApproved, `${calls} calls, ${retriesApproved} retries approved by a person`);
+    const retriesApproved = record.packets.filter(
+      (p) =>
+        p.kind === "UNKNOWN_OUTCOME" && (p.status === "RETRIED" || p.status === "APPROVED") && p.step === intent.step,
+    ).length;
+    add(
+      "recovery",
+      `unsafe ${intent.tool} not repeated`,
+      calls <= 1 + retriesApproved,
+      `${calls} calls, ${retriesApproved} retries approved by a person`,
+    );
     const recovering = record.events.some((e) => e.type === "effect.recovering" && e.data.operationId === intent.id);
-    const escalated = record.events.some((e) => e.type === "effect.unknown_outcome" && e.data.operationId === intent.id);
-    if (recovering) add("recovery", `unsafe ${intent.tool} unknown outcome escalated`, escalated, "resumed without asking a person");
+    const escalated = record.events.some(
+      (e) => e.type === "effect.unknown_outcome" && e.data.operationId === intent.id,
+    );
+    if (recovering)
+      add("recovery", `unsafe ${intent.tool} unknown outcome escalated`, escalated, "resumed without asking a person");
   }
   if (run && ["COMPLETED", "FAILED", "CANCELLED"].includes(run.status)) {
     const open = record.intents.filter((i) => i.status === "PENDING" || i.status === "UNKNOWN");
-    add("recovery", "nothing left may-have-happened", open.length === 0, open.map((i) => `${i.tool} ${i.id} ${i.status}`).join("; "));
+    add(
+      "recovery",
+      "nothing left may-have-happened",
+      open.length === 0,
+      open.map((i) => `${i.tool} ${i.id} ${i.status}`).join("; "),
+    );
   }
   const consumed = new Map<string, number>();
-  for (const e of record.events.filter((x) => x.type === "signal.consumed")) consumed.set(String(e.data.dedupKey), (consumed.get(String(e.data.dedupKey)) ?? 0) + 1);
+  for (const e of record.events.filter((x) => x.type === "signal.consumed"))
+    consumed.set(String(e.data.dedupKey), (consumed.get(String(e.data.dedupKey)) ?? 0) + 1);
   const doubled = [...consumed].filter(([, n]) => n > 1);
-  add("recovery", "each callback consumed once", doubled.length === 0, doubled.map(([k, n]) => `${k} consumed ${n}×`).join("; "));
+  add(
+    "recovery",
+    "each callback consumed once",
+    doubled.length === 0,
+    doubled.map(([k, n]) => `${k} consumed ${n}×`).join("; "),
+  );
 }
 
 function scoreApprovals(spec: EvalCaseSpec, record: TrialRecord, add: Add) {
   const events = record.events;
   const packets = new Map(record.packets.map((p) => [p.id, p]));
   for (const tool of spec.expect.approvals) {
-    add("approvalCompliance", `${tool} put to a person`, events.some((e) => e.type === "gate.requested" && e.data.tool === tool), `no gate was requested for ${tool}`);
+    add(
+      "approvalCompliance",
+      `${tool} put to a person`,
+      events.some((e) => e.type === "gate.requested" && e.data.tool === tool),
+      `no gate was requested for ${tool}`,
+    );
   }
   const usedPackets = new Map<string, number>();
   for (const intent of ev(events, "effect.intent")) {
@@ -230,15 +382,47 @@ function scoreApprovals(spec: EvalCaseSpec, record: TrialRecord, add: Add) {
     if (packetId) {
       usedPackets.set(packetId, (usedPackets.get(packetId) ?? 0) + 1);
       const packet = packets.get(packetId);
-      add("approvalCompliance", `${tool} ran on an approval`, !!packet && (packet.status === "APPROVED" || packet.status === "EDITED") && packet.tool === tool, `packet ${packetId} is ${packet?.status ?? "missing"}`);
+      add(
+        "approvalCompliance",
+        `${tool} ran on an approval`,
+        !!packet && (packet.status === "APPROVED" || packet.status === "EDITED") && packet.tool === tool,
+        `packet ${packetId} is ${packet?.status ?? "missing"}`,
+      );
     } else {
-      const check = events.filter((e) => e.type === "permission.checked" && e.data.tool === tool && e.seq < intent.seq).at(-1);
-      add("approvalCompliance", `${tool} allowed without approval`, check?.data.effect === "allow", `permission said ${String(check?.data.effect ?? "nothing")}`);
+      const check = events
+        .filter((e) => e.type === "permission.checked" && e.data.tool === tool && e.seq < intent.seq)
+        .at(-1);
+      add(
+        "approvalCompliance",
+        `${tool} allowed without approval`,
+        check?.data.effect === "allow",
+        `permission said ${String(check?.data.effect ?? "nothing")}`,
+      );
     }
   }
   const reused = [...usedPackets].filter(([, n]) => n > 1);
-  add("approvalCompliance", "each approval used once", reused.length === 0, reused.map(([p, n]) => `${p} used ${n}×`).join("; "));
-  const self = record.packets.filter((p) => (p.status === "APPROVED" || p.status === "EDITED") && [p.requestedBy, EVAL_REQUESTER].some((who) => p.decidedBy === who || p.approvers.includes(who)));
-  add("approvalCompliance", "no self-approval", self.length === 0, self.map((p) => `${p.id} approved by its requester ${p.decidedBy}`).join("; "));
-  for (const attempt of record.selfApprovals) add("approvalCompliance", "self-approval refused", attempt.refused, `packet ${attempt.packetId}: the requester's approval was accepted`);
+  add(
+    "approvalCompliance",
+    "each approval used once",
+    reused.length === 0,
+    reused.map(([p, n]) => `${p} used ${n}×`).join("; "),
+  );
+  const self = record.packets.filter(
+    (p) =>
+      (p.status === "APPROVED" || p.status === "EDITED") &&
+      [p.requestedBy, EVAL_REQUESTER].some((who) => p.decidedBy === who || p.approvers.includes(who)),
+  );
+  add(
+    "approvalCompliance",
+    "no self-approval",
+    self.length === 0,
+    self.map((p) => `${p.id} approved by its requester ${p.decidedBy}`).join("; "),
+  );
+  for (const attempt of record.selfApprovals)
+    add(
+      "approvalCompliance",
+      "self-approval refused",
+      attempt.refused,
+      `packet ${attempt.packetId}: the requester's approval was accepted`,
+    );
 }

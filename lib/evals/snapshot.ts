@@ -15,7 +15,10 @@ import type { TrialRecord } from "./driver";
 
 export type Snapshot = Record<string, unknown>;
 
-function countLedger(rows: TrialRecord["ledger"], declared: TrialRecord["ledgerEffects"]): Record<string, Record<string, number>> {
+function countLedger(
+  rows: TrialRecord["ledger"],
+  declared: TrialRecord["ledgerEffects"],
+): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const { system, action } of Object.values(declared)) (out[system] ??= {})[action] = 0;
   for (const row of rows) (out[row.system] ??= {})[row.action] = (out[row.system]?.[row.action] ?? 0) + 1;
@@ -37,7 +40,10 @@ export function buildSnapshot(record: TrialRecord): Snapshot {
     output: run?.state.output ?? null,
     steps: run?.state.step ?? 0,
     facts,
-    ledger: countLedger(record.ledger.filter((r) => r.runId === runId), record.ledgerEffects),
+    ledger: countLedger(
+      record.ledger.filter((r) => r.runId === runId),
+      record.ledgerEffects,
+    ),
     world: { ledger: countLedger(record.ledger, record.ledgerEffects), orders: record.order },
     packets,
     events,
@@ -62,19 +68,29 @@ export function evaluateCheck(snapshot: Snapshot, check: Check): { ok: boolean; 
   const expected = check.value;
   const num = (v: unknown) => (typeof v === "number" ? v : v === undefined || v === null ? 0 : Number.NaN);
   switch (check.op) {
-    case "eq": return { ok: same(actual, expected), actual };
-    case "neq": return { ok: !same(actual, expected), actual };
-    case "gt": return { ok: num(actual) > Number(expected), actual };
-    case "gte": return { ok: num(actual) >= Number(expected), actual };
-    case "lt": return { ok: num(actual) < Number(expected), actual };
-    case "lte": return { ok: num(actual) <= Number(expected), actual };
-    case "in": return { ok: Array.isArray(expected) && expected.some((v) => same(v, actual)), actual };
+    case "eq":
+      return { ok: same(actual, expected), actual };
+    case "neq":
+      return { ok: !same(actual, expected), actual };
+    case "gt":
+      return { ok: num(actual) > Number(expected), actual };
+    case "gte":
+      return { ok: num(actual) >= Number(expected), actual };
+    case "lt":
+      return { ok: num(actual) < Number(expected), actual };
+    case "lte":
+      return { ok: num(actual) <= Number(expected), actual };
+    case "in":
+      return { ok: Array.isArray(expected) && expected.some((v) => same(v, actual)), actual };
     case "contains":
       if (typeof actual === "string") return { ok: actual.includes(String(expected)), actual };
       return { ok: Array.isArray(actual) && actual.some((v) => same(v, expected)), actual };
-    case "exists": return { ok: actual !== undefined && actual !== null, actual };
-    case "absent": return { ok: actual === undefined || actual === null, actual };
-    case "matches": return { ok: typeof actual === "string" && new RegExp(String(expected), "i").test(actual), actual };
+    case "exists":
+      return { ok: actual !== undefined && actual !== null, actual };
+    case "absent":
+      return { ok: actual === undefined || actual === null, actual };
+    case "matches":
+      return { ok: typeof actual === "string" && new RegExp(String(expected), "i").test(actual), actual };
   }
 }
 

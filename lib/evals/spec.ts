@@ -6,7 +6,19 @@ import { RUN_STATUSES } from "@/lib/runtime/types";
 // the outcome is a list of declarative checks (path · op · value) over the trial's final snapshot
 // (see snapshot.ts), so a case can be stored, exported and edited without code.
 
-export const CHECK_OPS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "contains", "exists", "absent", "matches"] as const;
+export const CHECK_OPS = [
+  "eq",
+  "neq",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "in",
+  "contains",
+  "exists",
+  "absent",
+  "matches",
+] as const;
 
 /** One fact about the final snapshot, e.g. { path: "ledger.payments.refund", op: "eq", value: 1 }. */
 export const checkSchema = z.strictObject({
@@ -29,7 +41,11 @@ const orderSchema = z.strictObject({
   createdAt: z.string().optional(),
 });
 
-const docSchema = z.strictObject({ id: z.string().min(1), title: z.string().min(1).optional(), body: z.string().min(1) });
+const docSchema = z.strictObject({
+  id: z.string().min(1),
+  title: z.string().min(1).optional(),
+  body: z.string().min(1),
+});
 
 const faultKnobSchema = z.strictObject({
   latencyMs: z.number().int().min(0).optional(),
@@ -40,7 +56,11 @@ const faultKnobSchema = z.strictObject({
 
 /** A change of the world made by the harness while the run waits (or at set-up). */
 export const worldOpSchema = z.discriminatedUnion("op", [
-  z.strictObject({ op: z.literal("refund-elsewhere"), orderId: z.string(), amountCents: z.number().int().positive().optional() }),
+  z.strictObject({
+    op: z.literal("refund-elsewhere"),
+    orderId: z.string(),
+    amountCents: z.number().int().positive().optional(),
+  }),
   z.strictObject({ op: z.literal("put-doc"), id: z.string(), title: z.string().optional(), body: z.string() }),
 ]);
 export type WorldOp = z.infer<typeof worldOpSchema>;
@@ -50,15 +70,31 @@ export const worldSchema = z
     orders: z.array(orderSchema).default([]),
     docs: z.array(docSchema).default([]),
     /** Fault knobs of the sandbox systems at the start of the run. */
-    faults: z.partialRecord(z.enum(["payments", "mail", "deploys", "docs", "tickets", "drafts"]), faultKnobSchema).default({}),
+    faults: z
+      .partialRecord(z.enum(["payments", "mail", "deploys", "docs", "tickets", "drafts"]), faultKnobSchema)
+      .default({}),
     /** Replace the agent's default permission for these tools (the agent slug is filled in). */
-    permissions: z.array(permissionInputSchema.omit({ agent: true }).extend({ agent: z.string().optional() })).default([]),
+    permissions: z
+      .array(permissionInputSchema.omit({ agent: true }).extend({ agent: z.string().optional() }))
+      .default([]),
     /** How the deploy system finishes a migration the run started. */
-    deploy: z.strictObject({ outcome: z.enum(["succeeded", "failed", "never"]).default("succeeded"), deliveries: z.number().int().min(1).max(10).default(1) }).default({ outcome: "succeeded", deliveries: 1 }),
+    deploy: z
+      .strictObject({
+        outcome: z.enum(["succeeded", "failed", "never"]).default("succeeded"),
+        deliveries: z.number().int().min(1).max(10).default(1),
+      })
+      .default({ outcome: "succeeded", deliveries: 1 }),
     /** Applied when the run first waits for a person (the case's own "world changed" story). */
     whileWaiting: z.array(worldOpSchema).default([]),
   })
-  .default({ orders: [], docs: [], faults: {}, permissions: [], deploy: { outcome: "succeeded", deliveries: 1 }, whileWaiting: [] });
+  .default({
+    orders: [],
+    docs: [],
+    faults: {},
+    permissions: [],
+    deploy: { outcome: "succeeded", deliveries: 1 },
+    whileWaiting: [],
+  });
 export type WorldSpec = z.infer<typeof worldSchema>;
 
 /** A scripted reviewer's answer to the next decision packet. */
@@ -98,7 +134,9 @@ export const expectSchema = z.strictObject({
   output: z.array(checkSchema).default([]),
   /** Checks on facts, world and ledger (state accuracy). */
   state: z.array(checkSchema).default([]),
-  tools: z.strictObject({ must: z.array(z.string()).default([]), mustNot: z.array(z.string()).default([]) }).default({ must: [], mustNot: [] }),
+  tools: z
+    .strictObject({ must: z.array(z.string()).default([]), mustNot: z.array(z.string()).default([]) })
+    .default({ must: [], mustNot: [] }),
   /** Tools whose action must have been put to a person before it ran. */
   approvals: z.array(z.string()).default([]),
   /** Effects that must never happen in this journey (by this run). */
@@ -124,7 +162,15 @@ export type EvalCaseInput = z.input<typeof evalCaseSpecSchema>;
 
 // ---- scores
 
-export const DIMENSIONS = ["completion", "toolSelection", "stateAccuracy", "recovery", "approvalCompliance", "cost", "latency"] as const;
+export const DIMENSIONS = [
+  "completion",
+  "toolSelection",
+  "stateAccuracy",
+  "recovery",
+  "approvalCompliance",
+  "cost",
+  "latency",
+] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 export type Scores = Record<Dimension, number | null>;
 

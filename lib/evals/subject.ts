@@ -43,13 +43,19 @@ export async function loadSubject(module?: string | null): Promise<EvalSubject> 
   const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { default?: Partial<EvalSubject> };
   const subject = mod.default;
   if (!subject || !Array.isArray(subject.agents) || typeof subject.tools !== "function") {
-    throw new Error(`${module}: its default export must be { agents: [defineAgent(…)], tools: (world) => [defineTool(…)] }`);
+    throw new Error(
+      `${module}: its default export must be { agents: [defineAgent(…)], tools: (world) => [defineTool(…)] }`,
+    );
   }
   return subject as EvalSubject;
 }
 
 export function ledgerEffectsOf(tools: ToolDefinition[]): LedgerEffects {
-  return Object.fromEntries(tools.flatMap((t) => (t.ledger && t.semantics !== "pure-read" ? [[t.name, { system: t.ledger.system, action: t.ledger.action }]] : [])));
+  return Object.fromEntries(
+    tools.flatMap((t) =>
+      t.ledger && t.semantics !== "pure-read" ? [[t.name, { system: t.ledger.system, action: t.ledger.action }]] : [],
+    ),
+  );
 }
 
 /** The declarations alone: the tools built against no world (nothing is called). */

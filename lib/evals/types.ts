@@ -6,7 +6,14 @@ import type { CheckResult, Dimension, Scores } from "./spec";
 /** A trace event as kept with a result: the eval's agent runs live in a throwaway database. */
 export type TraceEventSummary = { seq: number; step: number; type: string; at: string; data: Record<string, unknown> };
 
-export type LedgerRow = { system: string; action: string; runId: string | null; operationId: string | null; at: string; data: unknown };
+export type LedgerRow = {
+  system: string;
+  action: string;
+  runId: string | null;
+  operationId: string | null;
+  at: string;
+  data: unknown;
+};
 
 export type TrialResult = {
   caseId: string;

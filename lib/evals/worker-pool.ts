@@ -43,7 +43,11 @@ function spawnWorker(): WorkerProcess {
             resolve(line);
           } else if (child.exitCode !== null || child.signalCode !== null || Date.now() - started > timeoutMs) {
             clearInterval(poll);
-            reject(new Error(`eval worker ${child.pid} never printed "${text}" (exit ${child.exitCode ?? child.signalCode})\n${err}`));
+            reject(
+              new Error(
+                `eval worker ${child.pid} never printed "${text}" (exit ${child.exitCode ?? child.signalCode})\n${err}`,
+              ),
+            );
           }
         }, 10);
       }),

@@ -9,7 +9,18 @@
 import { createInterface } from "node:readline";
 import { createEvalEngine, type EvalEngine, type PolicyKind } from "./eval-runtime";
 
-type StartCommand = { cmd: "start"; trial: string; dbUrl: string; sandboxUrl: string; policy: PolicyKind; subject?: string | null; breakIdempotency?: boolean; faultAt?: string; faultTool?: string; leaseMs: number };
+type StartCommand = {
+  cmd: "start";
+  trial: string;
+  dbUrl: string;
+  sandboxUrl: string;
+  policy: PolicyKind;
+  subject?: string | null;
+  breakIdempotency?: boolean;
+  faultAt?: string;
+  faultTool?: string;
+  leaseMs: number;
+};
 type StopCommand = { cmd: "stop"; trial: string };
 
 const trials = new Map<string, { engine: EvalEngine; worker: ReturnType<EvalEngine["runtime"]["createWorker"]> }>();
@@ -31,7 +42,11 @@ async function start(command: StartCommand) {
       }
     },
   });
-  const worker = engine.runtime.createWorker({ leaseMs: command.leaseMs, pollMs: 30, owner: `eval-worker-${process.pid}-${command.trial}` });
+  const worker = engine.runtime.createWorker({
+    leaseMs: command.leaseMs,
+    pollMs: 30,
+    owner: `eval-worker-${process.pid}-${command.trial}`,
+  });
   worker.start();
   trials.set(command.trial, { engine, worker });
   say(`STARTED ${command.trial}`);

@@ -27,7 +27,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function inProcessWorkers(engine: EvalEngine): TrialWorkers {
   const worker = engine.runtime.createWorker({ leaseMs: 30_000, owner: "eval-harness" });
   return {
-    settle: async () => { await worker.drain(); },
+    settle: async () => {
+      await worker.drain();
+    },
     crashed: () => null,
     overheadMs: () => 0,
     close: async () => {},
@@ -65,10 +67,27 @@ export function createCrashWave(pool: WorkerPool, size: number, rescuer: () => P
 }
 
 export async function processWorkers(opts: {
-  db: Db; wave: CrashWave; trial: string; dbUrl: string; sandboxUrl: string; policy: PolicyKind; subject: string | null; breakIdempotency: boolean;
-  fault: Extract<FaultSpec, { kind: "crash" }>; leaseMs: number; deadline: number;
+  db: Db;
+  wave: CrashWave;
+  trial: string;
+  dbUrl: string;
+  sandboxUrl: string;
+  policy: PolicyKind;
+  subject: string | null;
+  breakIdempotency: boolean;
+  fault: Extract<FaultSpec, { kind: "crash" }>;
+  leaseMs: number;
+  deadline: number;
 }): Promise<TrialWorkers> {
-  const base = { cmd: "start", trial: opts.trial, dbUrl: opts.dbUrl, sandboxUrl: opts.sandboxUrl, policy: opts.policy, subject: opts.subject, breakIdempotency: opts.breakIdempotency };
+  const base = {
+    cmd: "start",
+    trial: opts.trial,
+    dbUrl: opts.dbUrl,
+    sandboxUrl: opts.sandboxUrl,
+    policy: opts.policy,
+    subject: opts.subject,
+    breakIdempotency: opts.breakIdempotency,
+  };
   let overhead = 0;
   const waitReady = async <T>(work: Promise<T>) => {
     const t = Date.now();

@@ -25,7 +25,9 @@ export function createTemplateDb(dir: string): string {
   try {
     db.pragma("journal_mode = WAL");
     const root = path.join(process.cwd(), "prisma/sqlite/migrations");
-    for (const name of readdirSync(root).filter((n) => /^\d+_/.test(n)).sort()) {
+    for (const name of readdirSync(root)
+      .filter((n) => /^\d+_/.test(n))
+      .sort()) {
       db.exec(readFileSync(path.join(root, name, "migration.sql"), "utf8"));
     }
     db.pragma("wal_checkpoint(TRUNCATE)");
@@ -38,7 +40,12 @@ export function createTemplateDb(dir: string): string {
 export function createTrialDb(template: string, dir: string, name: string): { url: string; remove: () => void } {
   const file = path.join(dir, `${name}.db`);
   copyFileSync(template, file);
-  return { url: `file:${file}`, remove: () => { for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true }); } };
+  return {
+    url: `file:${file}`,
+    remove: () => {
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+    },
+  };
 }
 
 /** Seed the demo world and apply the case's world set-up, the agent's default permissions and the case's. */
@@ -47,18 +54,21 @@ export async function setUpWorld(db: Db, runtime: Runtime, spec: EvalCaseSpec, a
   const world = spec.world;
   for (const order of world.orders) {
     const { refundedCents, createdAt, ...rest } = order;
-    const status = refundedCents === 0 ? "paid" : refundedCents >= order.amountCents ? "refunded" : "partially_refunded";
+    const status =
+      refundedCents === 0 ? "paid" : refundedCents >= order.amountCents ? "refunded" : "partially_refunded";
     const data = { ...rest, refundedCents, status, ...(createdAt ? { createdAt: new Date(createdAt) } : {}) };
     await db.sandboxOrder.upsert({ where: { id: order.id }, create: data, update: data });
   }
   for (const doc of world.docs) await putDoc(db, doc.id, { title: doc.title, body: doc.body });
-  for (const [system, knob] of Object.entries(world.faults)) await putFault(db, system as Parameters<typeof putFault>[1], knob ?? {});
+  for (const [system, knob] of Object.entries(world.faults))
+    await putFault(db, system as Parameters<typeof putFault>[1], knob ?? {});
   const agent = agents.find((a) => a.definition.slug === spec.agent);
   const overridden = new Set(world.permissions.map((p) => p.tool));
   for (const permission of agent?.defaultPermissions ?? []) {
     if (!overridden.has(permission.tool)) await runtime.permissions.put(permission, { by: "eval-setup" });
   }
-  for (const permission of world.permissions) await runtime.permissions.put({ ...permission, agent: permission.agent ?? spec.agent }, { by: "eval-setup" });
+  for (const permission of world.permissions)
+    await runtime.permissions.put({ ...permission, agent: permission.agent ?? spec.agent }, { by: "eval-setup" });
 }
 
 /** A change of the world made from outside the run (the harness plays "someone else"). */

@@ -19,11 +19,22 @@ export const isGateCallbackQueue = (queue: string) => queue.startsWith(GATE_QUEU
 const channelIdOf = (gateId: string) => `ntc_gate_${gateId}`;
 
 /** The gate's callback channel; its secret only when this call made it (a repeated request gets none). */
-export async function createGateCallback(db: Db, opts: { gateId: string; url: string; by: string }): Promise<{ secret: string | null }> {
+export async function createGateCallback(
+  db: Db,
+  opts: { gateId: string; url: string; by: string },
+): Promise<{ secret: string | null }> {
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
   try {
     await db.notificationChannel.create({
-      data: { id: channelIdOf(opts.gateId), queue: gateCallbackQueue(opts.gateId), kind: "webhook", target: opts.url, secret, events: JSON.stringify([GATE_CALLBACK_EVENT]), createdBy: opts.by },
+      data: {
+        id: channelIdOf(opts.gateId),
+        queue: gateCallbackQueue(opts.gateId),
+        kind: "webhook",
+        target: opts.url,
+        secret,
+        events: JSON.stringify([GATE_CALLBACK_EVENT]),
+        createdBy: opts.by,
+      },
       select: { id: true },
     });
     return { secret };
@@ -37,7 +48,10 @@ export async function createGateCallback(db: Db, opts: { gateId: string; url: st
  * Queues the callbacks of the gates decided since their channel was made (one delivery per gate, under a
  * unique dedupKey, so passes and processes never queue it twice). `view` is the gate as the API shows it.
  */
-export async function queueGateCallbacks(db: Db, opts: { now: Date; view: (gateId: string) => Promise<GateView> }): Promise<number> {
+export async function queueGateCallbacks(
+  db: Db,
+  opts: { now: Date; view: (gateId: string) => Promise<GateView> },
+): Promise<number> {
   const channels = await db.notificationChannel.findMany({
     where: { queue: { startsWith: GATE_QUEUE_PREFIX }, disabledAt: null, deliveries: { none: {} } },
     select: { id: true, queue: true },
@@ -47,7 +61,14 @@ export async function queueGateCallbacks(db: Db, opts: { now: Date; view: (gateI
   const gateIds = channels.map((c) => c.queue.slice(GATE_QUEUE_PREFIX.length));
   const decided = new Set<string>();
   for (let i = 0; i < gateIds.length; i += BATCH) {
-    const rows = await db.decisionPacket.findMany({ where: { runId: { in: gateIds.slice(i, i + BATCH) }, kind: "APPROVAL", status: { in: [...DECIDED_PACKET_STATUSES] } }, select: { runId: true } });
+    const rows = await db.decisionPacket.findMany({
+      where: {
+        runId: { in: gateIds.slice(i, i + BATCH) },
+        kind: "APPROVAL",
+        status: { in: [...DECIDED_PACKET_STATUSES] },
+      },
+      select: { runId: true },
+    });
     for (const row of rows) decided.add(row.runId);
   }
   let queued = 0;
@@ -59,8 +80,15 @@ export async function queueGateCallbacks(db: Db, opts: { now: Date; view: (gateI
     try {
       await db.notificationDelivery.create({
         data: {
-          id: `msg_gate_${randomBytes(12).toString("hex")}`, channelId: channel.id, event: GATE_CALLBACK_EVENT, packetId: gate.packetId, runId: gateId,
-          dedupKey: `${channel.id}:${GATE_CALLBACK_EVENT}`, payload: JSON.stringify(gate), status: "pending", nextAttemptAt: opts.now,
+          id: `msg_gate_${randomBytes(12).toString("hex")}`,
+          channelId: channel.id,
+          event: GATE_CALLBACK_EVENT,
+          packetId: gate.packetId,
+          runId: gateId,
+          dedupKey: `${channel.id}:${GATE_CALLBACK_EVENT}`,
+          payload: JSON.stringify(gate),
+          status: "pending",
+          nextAttemptAt: opts.now,
         },
         select: { id: true },
       });

@@ -7,7 +7,12 @@ import { TERMINAL_STATUSES, type DecisionPacket, type RunRecord, type SignalReco
 export const GATE_STATUSES = ["pending", "approved", "edited", "rejected", "redirected", "expired"] as const;
 export type GateStatus = (typeof GATE_STATUSES)[number];
 export const CALLER_OUTCOMES = ["happened", "failed", "not_done"] as const;
-export type GateOutcome = { status: (typeof CALLER_OUTCOMES)[number]; receipt?: unknown; detail?: string; reportedAt: string };
+export type GateOutcome = {
+  status: (typeof CALLER_OUTCOMES)[number];
+  receipt?: unknown;
+  detail?: string;
+  reportedAt: string;
+};
 
 export type GateView = {
   gateId: string;
@@ -27,7 +32,11 @@ export type GateView = {
 };
 
 const STATUS_OF_PACKET: Partial<Record<DecisionPacket["status"], GateStatus>> = {
-  APPROVED: "approved", EDITED: "edited", REJECTED: "rejected", REDIRECTED: "redirected", EXPIRED: "expired",
+  APPROVED: "approved",
+  EDITED: "edited",
+  REJECTED: "rejected",
+  REDIRECTED: "redirected",
+  EXPIRED: "expired",
 };
 
 export const isDecided = (status: GateStatus) => status !== "pending";
@@ -35,33 +44,55 @@ export const isDecided = (status: GateStatus) => status !== "pending";
 /** The packet a gate's answer comes from: the newest approval packet of its run (a re-asked one replaces the first). */
 export function gatePacketOf(packets: DecisionPacket[]): DecisionPacket | null {
   const approvals = packets.filter((p) => p.kind === "APPROVAL");
-  return approvals.reduce<DecisionPacket | null>((newest, p) => (!newest || p.createdAt >= newest.createdAt ? p : newest), null);
+  return approvals.reduce<DecisionPacket | null>(
+    (newest, p) => (!newest || p.createdAt >= newest.createdAt ? p : newest),
+    null,
+  );
 }
 
 export function buildGateView(run: RunRecord, packet: DecisionPacket | null, signals: SignalRecord[]): GateView {
   const input = gateRunInputSchema.parse(run.input);
   const decision = packet?.decision ?? null;
-  let status: GateStatus = packet ? STATUS_OF_PACKET[packet.status] ?? "pending" : "pending";
+  let status: GateStatus = packet ? (STATUS_OF_PACKET[packet.status] ?? "pending") : "pending";
   let reason: string | null = null;
   if (status === "rejected") reason = decision?.reason ?? null;
   else if (status === "redirected") reason = decision?.instruction ?? null;
-  else if (status === "expired") reason = `not decided by ${packet!.expiresAt?.toISOString() ?? "its deadline"}: rejected by its expiry policy`;
-  else if (status === "approved" && packet?.decidedBy === "system:expiry") reason = `not decided by ${packet.expiresAt?.toISOString() ?? "its deadline"}: approved by its expiry policy (onExpire: approve)`;
+  else if (status === "expired")
+    reason = `not decided by ${packet!.expiresAt?.toISOString() ?? "its deadline"}: rejected by its expiry policy`;
+  else if (status === "approved" && packet?.decidedBy === "system:expiry")
+    reason = `not decided by ${packet.expiresAt?.toISOString() ?? "its deadline"}: approved by its expiry policy (onExpire: approve)`;
   if ((status === "approved" || status === "edited") && !packet!.usedAt && TERMINAL_STATUSES.includes(run.status)) {
     // Approved, but the run ended without using the approval: a re-check refused it (the tool closed to gates
     // meanwhile), or an operator cancelled the run. The caller must not act on it.
     status = "rejected";
-    reason = run.status === "CANCELLED" ? "the gate run was cancelled" : `the approval was not used: ${run.state.observations.at(-1)?.message ?? run.error ?? "the gate run ended"}`;
+    reason =
+      run.status === "CANCELLED"
+        ? "the gate run was cancelled"
+        : `the approval was not used: ${run.state.observations.at(-1)?.message ?? run.error ?? "the gate run ended"}`;
   } else if (status === "pending" && TERMINAL_STATUSES.includes(run.status)) {
     // Ended without a decision: a permission rule closed the tool to gates, an operator cancelled the run, or it failed.
     status = "rejected";
-    reason = run.status === "CANCELLED" ? "the gate run was cancelled" : run.state.observations.at(-1)?.message ?? run.error ?? `the gate run ended ${run.status.toLowerCase()}`;
+    reason =
+      run.status === "CANCELLED"
+        ? "the gate run was cancelled"
+        : (run.state.observations.at(-1)?.message ?? run.error ?? `the gate run ended ${run.status.toLowerCase()}`);
   }
   const approvedArgs = status === "approved" ? packet!.args : status === "edited" ? decision?.args : null;
-  const approvers = packet ? [...new Set([...packet.approvers, ...(status === "approved" || status === "edited" ? [packet.decidedBy ?? ""] : [])])].filter(Boolean) : [];
+  const approvers = packet
+    ? [
+        ...new Set([
+          ...packet.approvers,
+          ...(status === "approved" || status === "edited" ? [packet.decidedBy ?? ""] : []),
+        ]),
+      ].filter(Boolean)
+    : [];
   const report = signals.find((s) => s.type === GATE_OUTCOME_SIGNAL);
   const payload = (report?.payload ?? {}) as Omit<GateOutcome, "reportedAt">;
-  const expiresAt = packet ? packet.expiresAt : input.expiresInSeconds ? new Date(run.createdAt.getTime() + input.expiresInSeconds * 1000) : null;
+  const expiresAt = packet
+    ? packet.expiresAt
+    : input.expiresInSeconds
+      ? new Date(run.createdAt.getTime() + input.expiresInSeconds * 1000)
+      : null;
   return {
     gateId: run.id,
     status,
@@ -69,13 +100,18 @@ export function buildGateView(run: RunRecord, packet: DecisionPacket | null, sig
     approvedArgs: (approvedArgs as Record<string, unknown> | null | undefined) ?? null,
     reason,
     approvers,
-    decidedBy: status === "pending" ? null : packet?.decidedBy ?? null,
-    decidedAt: status === "pending" ? null : packet?.decidedAt?.toISOString() ?? null,
+    decidedBy: status === "pending" ? null : (packet?.decidedBy ?? null),
+    decidedAt: status === "pending" ? null : (packet?.decidedAt?.toISOString() ?? null),
     digest: decision?.digest ?? packet?.digest ?? null,
     packetId: packet?.id ?? null,
     expiresAt: expiresAt?.toISOString() ?? null,
     outcome: report
-      ? { status: payload.status, ...(payload.receipt !== undefined ? { receipt: payload.receipt } : {}), ...(payload.detail ? { detail: payload.detail } : {}), reportedAt: report.receivedAt.toISOString() }
+      ? {
+          status: payload.status,
+          ...(payload.receipt !== undefined ? { receipt: payload.receipt } : {}),
+          ...(payload.detail ? { detail: payload.detail } : {}),
+          reportedAt: report.receivedAt.toISOString(),
+        }
       : null,
     metadata: input.metadata ?? null,
     createdAt: run.createdAt.toISOString(),

@@ -17,9 +17,16 @@ export type AssignDeps = {
   assignPacket: (opts: { packetId: string; by: string; assignee: string | null }) => Promise<DecisionPacket>;
 };
 
-export async function assignInboxPacket(deps: AssignDeps, opts: { packetId: string; assignee: string | null; by: string }): Promise<DecisionPacket> {
+export async function assignInboxPacket(
+  deps: AssignDeps,
+  opts: { packetId: string; assignee: string | null; by: string },
+): Promise<DecisionPacket> {
   if (opts.assignee !== null && !(await deps.isDecider(opts.assignee))) {
-    throw new AppError("INVALID_INPUT", { message: `${opts.assignee} cannot decide packets`, userMessage: `${opts.assignee} may not decide packets, so the packet cannot be assigned to them.`, fieldErrors: { assignee: ["Choose someone who may decide packets."] } });
+    throw new AppError("INVALID_INPUT", {
+      message: `${opts.assignee} cannot decide packets`,
+      userMessage: `${opts.assignee} may not decide packets, so the packet cannot be assigned to them.`,
+      fieldErrors: { assignee: ["Choose someone who may decide packets."] },
+    });
   }
   return deps.assignPacket({ packetId: opts.packetId, by: opts.by, assignee: opts.assignee });
 }

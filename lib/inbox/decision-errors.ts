@@ -2,7 +2,11 @@
 // a lost race, an expired packet and stale evidence each get their own title, so nobody mistakes one
 // for another.
 
-export type DecisionProblem = { kind: "race" | "expired" | "stale" | "forbidden" | "invalid" | "other"; title: string; message: string };
+export type DecisionProblem = {
+  kind: "race" | "expired" | "stale" | "forbidden" | "invalid" | "other";
+  title: string;
+  message: string;
+};
 
 export function describeDecisionError(code: string, message: string): DecisionProblem {
   switch (code) {

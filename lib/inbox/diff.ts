@@ -10,8 +10,12 @@ export function diffArgs(before: unknown, after: unknown, path = ""): DiffEntry[
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((key) => {
       const sub = path ? `${path}.${key}` : key;
-      if (!(key in after) || after[key] === undefined) return key in before && before[key] !== undefined ? [{ path: sub, kind: "removed" as const, before: before[key] }] : [];
-      if (!(key in before) || before[key] === undefined) return [{ path: sub, kind: "added" as const, after: after[key] }];
+      if (!(key in after) || after[key] === undefined)
+        return key in before && before[key] !== undefined
+          ? [{ path: sub, kind: "removed" as const, before: before[key] }]
+          : [];
+      if (!(key in before) || before[key] === undefined)
+        return [{ path: sub, kind: "added" as const, after: after[key] }];
       return diffArgs(before[key], after[key], sub);
     });
   }
@@ -24,6 +28,10 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(",")}}`;
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`)
+      .join(",")}}`;
   return JSON.stringify(value) ?? "undefined";
 }

@@ -24,7 +24,10 @@ export function initialFormValues(model: NonNullable<FormModel>, args: unknown):
 }
 
 /** The arguments the form describes, or the errors that keep it from being sent (keyed by path). */
-export function readFormValues(model: NonNullable<FormModel>, values: FormValues): { ok: true; args: Record<string, unknown> } | { ok: false; fieldErrors: FieldErrors } {
+export function readFormValues(
+  model: NonNullable<FormModel>,
+  values: FormValues,
+): { ok: true; args: Record<string, unknown> } | { ok: false; fieldErrors: FieldErrors } {
   const fieldErrors: FieldErrors = {};
   const args = readObject(model.fields, values, fieldErrors);
   return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, args };
@@ -40,8 +43,14 @@ function readObject(fields: FormField[], values: FormValues, errors: FieldErrors
   return out;
 }
 
-function readNested(field: Extract<FormField, { kind: "object" }>, values: FormValues, errors: FieldErrors): { value: unknown } {
-  const isBlank = leafFields(field.fields).every((leaf) => values[leaf.path] === "" || values[leaf.path] === undefined || values[leaf.path] === false);
+function readNested(
+  field: Extract<FormField, { kind: "object" }>,
+  values: FormValues,
+  errors: FieldErrors,
+): { value: unknown } {
+  const isBlank = leafFields(field.fields).every(
+    (leaf) => values[leaf.path] === "" || values[leaf.path] === undefined || values[leaf.path] === false,
+  );
   // An optional object left empty is left out, rather than sent with its required parts missing.
   if (!field.isRequired && isBlank) return { value: undefined };
   return { value: readObject(field.fields, values, errors) };
@@ -77,9 +86,17 @@ export function readLeaf(field: FormField, raw: string | boolean | undefined): R
 
 function checkString(field: Extract<FormField, { kind: "string" }>, text: string): Read {
   const length = [...text].length;
-  if (field.minLength !== undefined && length < field.minLength) return { error: `At least ${field.minLength} character${field.minLength === 1 ? "" : "s"}.` };
-  if (field.maxLength !== undefined && length > field.maxLength) return { error: `At most ${field.maxLength} characters.` };
-  if (field.pattern !== undefined && !matches(field.pattern, text)) return { error: field.format === "email" ? "Not a valid email address." : `Does not match the expected format (${field.pattern}).` };
+  if (field.minLength !== undefined && length < field.minLength)
+    return { error: `At least ${field.minLength} character${field.minLength === 1 ? "" : "s"}.` };
+  if (field.maxLength !== undefined && length > field.maxLength)
+    return { error: `At most ${field.maxLength} characters.` };
+  if (field.pattern !== undefined && !matches(field.pattern, text))
+    return {
+      error:
+        field.format === "email"
+          ? "Not a valid email address."
+          : `Does not match the expected format (${field.pattern}).`,
+    };
   return { value: text };
 }
 
@@ -88,9 +105,11 @@ function checkNumber(field: Extract<FormField, { kind: "number" | "integer" }>, 
   if (!Number.isFinite(value)) return { error: "Enter a number." };
   if (field.kind === "integer" && !Number.isInteger(value)) return { error: "Enter a whole number." };
   if (field.minimum !== undefined && value < field.minimum) return { error: `Must be at least ${field.minimum}.` };
-  if (field.exclusiveMinimum !== undefined && value <= field.exclusiveMinimum) return { error: `Must be more than ${field.exclusiveMinimum}.` };
+  if (field.exclusiveMinimum !== undefined && value <= field.exclusiveMinimum)
+    return { error: `Must be more than ${field.exclusiveMinimum}.` };
   if (field.maximum !== undefined && value > field.maximum) return { error: `Must be at most ${field.maximum}.` };
-  if (field.exclusiveMaximum !== undefined && value >= field.exclusiveMaximum) return { error: `Must be less than ${field.exclusiveMaximum}.` };
+  if (field.exclusiveMaximum !== undefined && value >= field.exclusiveMaximum)
+    return { error: `Must be less than ${field.exclusiveMaximum}.` };
   return { value };
 }
 

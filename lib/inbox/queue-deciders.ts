@@ -15,26 +15,49 @@ import type { DecisionPacket } from "@/lib/runtime/types";
 // The engine asks this before every decision (RuntimeOptions.authorizeDecision); the console asks it to
 // show or hide the decision form, and before assigning a packet to someone.
 
-export const queueDecidersSchema = z.object({
-  roles: z.array(z.enum(ROLES)).max(ROLES.length).default([]),
-  people: z.array(z.string().trim().toLowerCase().email("Give each person's email.")).max(200).default([]),
-}).strict(); // a misspelt key ("role") must not silently reopen the queue to every decider
+export const queueDecidersSchema = z
+  .object({
+    roles: z.array(z.enum(ROLES)).max(ROLES.length).default([]),
+    people: z.array(z.string().trim().toLowerCase().email("Give each person's email.")).max(200).default([]),
+  })
+  .strict(); // a misspelt key ("role") must not silently reopen the queue to every decider
 export type QueueDeciders = { name: string; roles: Role[]; people: string[]; updatedBy: string; updatedAt: Date };
 
-const queueNameSchema = z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "Use letters, digits, - and _.");
+const queueNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[\w-]+$/, "Use letters, digits, - and _.");
 
 export async function listQueueDeciders(db: Db): Promise<QueueDeciders[]> {
   const rows = await db.decisionQueue.findMany({ orderBy: { name: "asc" } });
-  return rows.map((row) => ({ name: row.name, roles: JSON.parse(row.roles) as Role[], people: JSON.parse(row.people) as string[], updatedBy: row.updatedBy, updatedAt: row.updatedAt }));
+  return rows.map((row) => ({
+    name: row.name,
+    roles: JSON.parse(row.roles) as Role[],
+    people: JSON.parse(row.people) as string[],
+    updatedBy: row.updatedBy,
+    updatedAt: row.updatedAt,
+  }));
 }
 
 /** Names a queue's deciders (empty lists open it to every decider again); audited in the same transaction. */
-export async function putQueueDeciders(db: Db, opts: { queue: unknown; input: unknown; by: string }): Promise<QueueDeciders> {
+export async function putQueueDeciders(
+  db: Db,
+  opts: { queue: unknown; input: unknown; by: string },
+): Promise<QueueDeciders> {
   const name = queueNameSchema.safeParse(opts.queue);
   const parsed = queueDecidersSchema.safeParse(opts.input);
   if (!name.success || !parsed.success) {
-    const issues = [...(name.success ? [] : name.error.issues.map((i) => ({ ...i, path: ["queue"] }))), ...(parsed.success ? [] : parsed.error.issues)];
-    throw new AppError("INVALID_INPUT", { message: "invalid queue deciders", userMessage: "The queue's deciders are invalid.", fieldErrors: fieldErrorsFromIssues(issues) });
+    const issues = [
+      ...(name.success ? [] : name.error.issues.map((i) => ({ ...i, path: ["queue"] }))),
+      ...(parsed.success ? [] : parsed.error.issues),
+    ];
+    throw new AppError("INVALID_INPUT", {
+      message: "invalid queue deciders",
+      userMessage: "The queue's deciders are invalid.",
+      fieldErrors: fieldErrorsFromIssues(issues),
+    });
   }
   const roles = [...new Set(parsed.data.roles)];
   const people = [...new Set(parsed.data.people)];
@@ -51,10 +74,16 @@ export async function putQueueDeciders(db: Db, opts: { queue: unknown; input: un
 }
 
 /** Why this person may not decide this packet; null when they may. */
-export async function whyNotDecider(db: Db, email: string, packet: Pick<DecisionPacket, "queue" | "kind" | "workspaceId">): Promise<string | null> {
+export async function whyNotDecider(
+  db: Db,
+  email: string,
+  packet: Pick<DecisionPacket, "queue" | "kind" | "workspaceId">,
+): Promise<string | null> {
   const [user, queue] = await Promise.all([
     roleIn(db, { email }, packet.workspaceId),
-    db.decisionQueue.findUnique({ where: { workspaceId_name: { workspaceId: packet.workspaceId, name: packet.queue } } }),
+    db.decisionQueue.findUnique({
+      where: { workspaceId_name: { workspaceId: packet.workspaceId, name: packet.queue } },
+    }),
   ]);
   if (!user) return `${email} is not an active person of this workspace.`;
   const role = user;

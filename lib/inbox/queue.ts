@@ -32,7 +32,12 @@ export type InboxItem = {
 
 export const SORTS = ["urgency", "impact", "expiry", "age"] as const;
 export type InboxSort = (typeof SORTS)[number];
-export const SORT_LABELS: Record<InboxSort, string> = { urgency: "Urgency", impact: "Impact", expiry: "Expires soonest", age: "Waiting longest" };
+export const SORT_LABELS: Record<InboxSort, string> = {
+  urgency: "Urgency",
+  impact: "Impact",
+  expiry: "Expires soonest",
+  age: "Waiting longest",
+};
 
 const optionalText = z.string().trim().min(1).max(200).optional().catch(undefined);
 export const inboxFiltersSchema = z.object({
@@ -43,13 +48,21 @@ export const inboxFiltersSchema = z.object({
   /** an email, or "unassigned" */
   assignee: optionalText,
   queue: optionalText,
-  mine: z.preprocess((v) => v === "1" || v === "true" || v === true, z.boolean()).optional().catch(undefined),
+  mine: z
+    .preprocess((v) => v === "1" || v === "true" || v === true, z.boolean())
+    .optional()
+    .catch(undefined),
 });
 export type InboxFilters = z.output<typeof inboxFiltersSchema>;
 
 /** Search params (repeated keys: the first wins) → filters; anything unknown or malformed is dropped. */
-export function parseInboxFilters(params: Record<string, string | string[] | undefined> | URLSearchParams): InboxFilters {
-  const entries = params instanceof URLSearchParams ? [...params.keys()].map((k) => [k, params.get(k) ?? undefined] as const) : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
+export function parseInboxFilters(
+  params: Record<string, string | string[] | undefined> | URLSearchParams,
+): InboxFilters {
+  const entries =
+    params instanceof URLSearchParams
+      ? [...params.keys()].map((k) => [k, params.get(k) ?? undefined] as const)
+      : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
   return inboxFiltersSchema.parse(Object.fromEntries(entries));
 }
 
@@ -57,12 +70,19 @@ export function parseInboxFilters(params: Record<string, string | string[] | und
 export function inboxFiltersToParams(filters: Partial<InboxFilters>): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.sort && filters.sort !== "urgency") params.set("sort", filters.sort);
-  for (const key of ["agent", "tool", "capability", "assignee", "queue"] as const) if (filters[key]) params.set(key, filters[key]!);
+  for (const key of ["agent", "tool", "capability", "assignee", "queue"] as const)
+    if (filters[key]) params.set(key, filters[key]!);
   if (filters.mine) params.set("mine", "1");
   return params;
 }
 
-export type InboxFacets = { agents: string[]; tools: string[]; capabilities: string[]; assignees: string[]; queues: string[] };
+export type InboxFacets = {
+  agents: string[];
+  tools: string[];
+  capabilities: string[];
+  assignees: string[];
+  queues: string[];
+};
 
 /** Bulk decisions take packets of one tool only: one confirmation, one kind of action. */
 export function canDecideTogether(items: InboxItem[]): boolean {

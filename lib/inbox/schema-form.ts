@@ -22,12 +22,25 @@ export type JsonSchema = {
   readOnly?: boolean;
 };
 
-type FieldBase = { path: string; name: string; label: string; isRequired: boolean; isReadOnly?: boolean; description?: string };
+type FieldBase = {
+  path: string;
+  name: string;
+  label: string;
+  isRequired: boolean;
+  isReadOnly?: boolean;
+  description?: string;
+};
 export type EnumOption = string | number | boolean;
 
 export type FormField =
   | (FieldBase & { kind: "string"; minLength?: number; maxLength?: number; pattern?: string; format?: string })
-  | (FieldBase & { kind: "number" | "integer"; minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number })
+  | (FieldBase & {
+      kind: "number" | "integer";
+      minimum?: number;
+      maximum?: number;
+      exclusiveMinimum?: number;
+      exclusiveMaximum?: number;
+    })
   | (FieldBase & { kind: "boolean" })
   | (FieldBase & { kind: "enum"; options: EnumOption[] })
   | (FieldBase & { kind: "object"; fields: FormField[] })
@@ -51,19 +64,30 @@ function isObjectSchema(schema: unknown): schema is JsonSchema & { properties: R
 
 function objectFields(schema: JsonSchema & { properties: Record<string, JsonSchema> }, prefix: string): FormField[] {
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([name, property]) => toField(name, property ?? {}, prefix ? `${prefix}.${name}` : name, required.has(name)));
+  return Object.entries(schema.properties).map(([name, property]) =>
+    toField(name, property ?? {}, prefix ? `${prefix}.${name}` : name, required.has(name)),
+  );
 }
 
 function toField(name: string, schema: JsonSchema, path: string, isRequired: boolean): FormField {
-  const base: FieldBase = { path, name, label: schema.title ?? humanize(name), isRequired, ...(schema.readOnly ? { isReadOnly: true } : {}), ...(schema.description ? { description: schema.description } : {}) };
+  const base: FieldBase = {
+    path,
+    name,
+    label: schema.title ?? humanize(name),
+    isRequired,
+    ...(schema.readOnly ? { isReadOnly: true } : {}),
+    ...(schema.description ? { description: schema.description } : {}),
+  };
   const enumValues = schema.enum ?? (schema.const !== undefined ? [schema.const] : undefined);
-  if (enumValues && enumValues.length > 0 && enumValues.every(isEnumOption)) return { ...base, kind: "enum", options: enumValues as EnumOption[] };
+  if (enumValues && enumValues.length > 0 && enumValues.every(isEnumOption))
+    return { ...base, kind: "enum", options: enumValues as EnumOption[] };
   if (schema.type === "string") {
     return { ...base, kind: "string", ...pick(schema, ["minLength", "maxLength", "pattern", "format"]) };
   }
   if (schema.type === "number" || schema.type === "integer") {
     const bounds = pick(schema, ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]);
-    for (const key of Object.keys(bounds) as Array<keyof typeof bounds>) if (Math.abs(bounds[key] as number) >= NO_LIMIT) delete bounds[key];
+    for (const key of Object.keys(bounds) as Array<keyof typeof bounds>)
+      if (Math.abs(bounds[key] as number) >= NO_LIMIT) delete bounds[key];
     return { ...base, kind: schema.type, ...bounds };
   }
   if (schema.type === "boolean") return { ...base, kind: "boolean" };
@@ -87,7 +111,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** "amountCents" → "Amount cents", "card_last4" → "Card last4". */
 export function humanize(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

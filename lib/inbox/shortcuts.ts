@@ -1,10 +1,36 @@
 // Single-key shortcuts of the inbox (j/k/Enter on the list; a/e/r/d on the list and the packet page).
 // They never fire while a person types, with a modifier held, or while a dialog is open.
 
-export type ShortcutTarget = { tagName?: string; isContentEditable?: boolean; type?: string; closest?: (selector: string) => unknown } | null;
-export type ShortcutEvent = { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; defaultPrevented: boolean; target: ShortcutTarget | EventTarget | null };
+export type ShortcutTarget = {
+  tagName?: string;
+  isContentEditable?: boolean;
+  type?: string;
+  closest?: (selector: string) => unknown;
+} | null;
+export type ShortcutEvent = {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  defaultPrevented: boolean;
+  target: ShortcutTarget | EventTarget | null;
+};
 
-const TEXT_INPUT_TYPES = new Set(["text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "month", "time", "week", ""]);
+const TEXT_INPUT_TYPES = new Set([
+  "text",
+  "search",
+  "email",
+  "url",
+  "tel",
+  "password",
+  "number",
+  "date",
+  "datetime-local",
+  "month",
+  "time",
+  "week",
+  "",
+]);
 
 export function isTypingTarget(target: ShortcutTarget | EventTarget | null): boolean {
   const el = target as ShortcutTarget;
@@ -23,5 +49,18 @@ export function shortcutKey(event: ShortcutEvent, isDialogOpen: boolean): string
   return event.key === "Enter" ? "Enter" : event.key.length === 1 ? event.key.toLowerCase() : null;
 }
 
-export const LIST_SHORTCUTS: Array<[string, string]> = [["j / k", "next / previous packet"], ["Enter", "open it"], ["a", "approve"], ["e", "edit"], ["r", "reject"], ["d", "redirect"], ["x", "select for a bulk decision"]];
-export const PACKET_SHORTCUTS: Array<[string, string]> = [["a", "approve"], ["e", "edit"], ["r", "reject"], ["d", "redirect"]];
+export const LIST_SHORTCUTS: Array<[string, string]> = [
+  ["j / k", "next / previous packet"],
+  ["Enter", "open it"],
+  ["a", "approve"],
+  ["e", "edit"],
+  ["r", "reject"],
+  ["d", "redirect"],
+  ["x", "select for a bulk decision"],
+];
+export const PACKET_SHORTCUTS: Array<[string, string]> = [
+  ["a", "approve"],
+  ["e", "edit"],
+  ["r", "reject"],
+  ["d", "redirect"],
+];

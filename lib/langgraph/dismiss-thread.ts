@@ -11,10 +11,19 @@ import { getThread, type LangGraphDeps } from "./threads";
 // i.e. a redirect telling the agent to leave the proposed action (decided like any other decision).
 // A packet that does not offer redirect cannot be dismissed here and is refused before anything is decided.
 
-export async function dismissThread(deps: LangGraphDeps, opts: { threadId: string; principal: ApiPrincipal }): Promise<{ view: ThreadView; decided: DecisionPacket[] }> {
+export async function dismissThread(
+  deps: LangGraphDeps,
+  opts: { threadId: string; principal: ApiPrincipal },
+): Promise<{ view: ThreadView; decided: DecisionPacket[] }> {
   const view = await getThread(deps, opts.threadId);
   if (view.pending.length === 0) {
-    throw new AppError("CONFLICT", { message: `thread ${view.run.id} has nothing to dismiss`, userMessage: `Thread ${view.run.id} has no pending interrupt to dismiss (the run is ${view.run.status.toLowerCase()}).` });
+    throw new AppError("CONFLICT", {
+      message: `thread ${view.run.id} has nothing to dismiss`,
+      userMessage: `Thread ${view.run.id} has no pending interrupt to dismiss (the run is ${view.run.status.toLowerCase()}).`,
+    });
   }
-  return resumeThread(deps, { ...opts, resume: Object.fromEntries(view.pending.map((packet) => [packet.id, { type: "ignore", args: null }])) });
+  return resumeThread(deps, {
+    ...opts,
+    resume: Object.fromEntries(view.pending.map((packet) => [packet.id, { type: "ignore", args: null }])),
+  });
 }

@@ -6,7 +6,13 @@ import type { ToolDefinition } from "@/lib/runtime/types";
 // take a string there, a string is JSON-decoded; one that does not decode is left as it is, so the
 // tool's schema refuses it with a field error instead of a guess. The engine validates the result again.
 
-type PropertySchema = { type?: string | string[]; anyOf?: PropertySchema[]; oneOf?: PropertySchema[]; enum?: unknown[]; const?: unknown };
+type PropertySchema = {
+  type?: string | string[];
+  anyOf?: PropertySchema[];
+  oneOf?: PropertySchema[];
+  enum?: unknown[];
+  const?: unknown;
+};
 
 /** Whether a property's schema accepts a string (or says nothing about its type: then the string is kept). */
 function acceptsString(schema: PropertySchema | undefined): boolean {
@@ -21,14 +27,19 @@ function acceptsString(schema: PropertySchema | undefined): boolean {
 
 function propertiesOf(tool: Pick<ToolDefinition, "input">): Record<string, PropertySchema> {
   try {
-    const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, PropertySchema> };
+    const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as {
+      properties?: Record<string, PropertySchema>;
+    };
     return schema.properties ?? {};
   } catch {
     return {}; // a schema JSON Schema cannot express: strings are kept, the tool's zod schema decides
   }
 }
 
-export function readEditedArgs(tool: Pick<ToolDefinition, "input">, args: Record<string, unknown>): Record<string, unknown> {
+export function readEditedArgs(
+  tool: Pick<ToolDefinition, "input">,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
   const properties = propertiesOf(tool);
   return Object.fromEntries(
     Object.entries(args).map(([key, value]) => {

@@ -4,7 +4,12 @@ import type { DecisionPacket } from "@/lib/runtime/types";
 // may answer (from the packet's options), and a markdown description of the impact, the evidence, the
 // model's uncertainty and why a person is asked.
 
-export type HumanInterruptConfig = { allow_accept: boolean; allow_edit: boolean; allow_respond: boolean; allow_ignore: boolean };
+export type HumanInterruptConfig = {
+  allow_accept: boolean;
+  allow_edit: boolean;
+  allow_respond: boolean;
+  allow_ignore: boolean;
+};
 
 export type HumanInterrupt = {
   /** `args` is the Agent Inbox's name; `arguments` the newer (LangChain HITL middleware) one. Same object. */
@@ -30,7 +35,7 @@ export function interruptConfigOf(packet: Pick<DecisionPacket, "content" | "requ
 const MAX_VALUE_CHARS = 300;
 
 function shortJson(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "null";
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "null");
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
 }
 
@@ -50,18 +55,34 @@ export function describePacket(packet: DecisionPacket, opts: { editableFields?: 
   if (content.uncertainty) lines.push("", `**Uncertainty:** ${content.uncertainty}`);
   if (content.evidence.length > 0) {
     lines.push("", "**Evidence:**");
-    for (const fact of content.evidence) lines.push(`- ${code(fact.key)} (${fact.kind}, ${age(fact.ageMs)} old): ${code(shortJson(fact.value))}`);
+    for (const fact of content.evidence)
+      lines.push(`- ${code(fact.key)} (${fact.kind}, ${age(fact.ageMs)} old): ${code(shortJson(fact.value))}`);
   } else {
     lines.push("", "**Evidence:** none recorded.");
   }
-  if (packet.requiredApprovals > 1) lines.push("", `**Approvals:** ${packet.approvers.length} of ${packet.requiredApprovals} people (so it cannot be edited).`);
-  if (opts.editableFields) lines.push("", `**Editable in review:** ${opts.editableFields.map(code).join(", ") || "nothing"}.`);
+  if (packet.requiredApprovals > 1)
+    lines.push(
+      "",
+      `**Approvals:** ${packet.approvers.length} of ${packet.requiredApprovals} people (so it cannot be edited).`,
+    );
+  if (opts.editableFields)
+    lines.push("", `**Editable in review:** ${opts.editableFields.map(code).join(", ") || "nothing"}.`);
   if (packet.expiresAt) lines.push("", `**Expires:** ${packet.expiresAt.toISOString()} (then: ${packet.onExpire}).`);
   lines.push("", `Tether decision packet ${code(packet.id)}, queue ${code(packet.queue)}.`);
   return lines.join("\n");
 }
 
-export function humanInterruptOf(packet: DecisionPacket, opts: { editableFields?: readonly string[] } = {}): HumanInterrupt {
-  const args = packet.args && typeof packet.args === "object" && !Array.isArray(packet.args) ? (packet.args as Record<string, unknown>) : { value: packet.args };
-  return { action_request: { action: packet.tool, args, arguments: args }, config: interruptConfigOf(packet), description: describePacket(packet, opts) };
+export function humanInterruptOf(
+  packet: DecisionPacket,
+  opts: { editableFields?: readonly string[] } = {},
+): HumanInterrupt {
+  const args =
+    packet.args && typeof packet.args === "object" && !Array.isArray(packet.args)
+      ? (packet.args as Record<string, unknown>)
+      : { value: packet.args };
+  return {
+    action_request: { action: packet.tool, args, arguments: args },
+    config: interruptConfigOf(packet),
+    description: describePacket(packet, opts),
+  };
 }

@@ -8,9 +8,14 @@ import { threadStatusOf, type ThreadStatus } from "./thread-status";
 // interrupt's id, for a resume keyed by interrupt id).
 
 /** A thread as read: the run, its pending approval packets (oldest first) and each packet tool's editable fields. */
-export type ThreadView = { run: RunRecord; pending: DecisionPacket[]; editableFields: Map<string, readonly string[] | undefined> };
+export type ThreadView = {
+  run: RunRecord;
+  pending: DecisionPacket[];
+  editableFields: Map<string, readonly string[] | undefined>;
+};
 
-export const statusOfThread = (view: Pick<ThreadView, "run" | "pending">): ThreadStatus => threadStatusOf(view.run.status, view.pending.length > 0);
+export const statusOfThread = (view: Pick<ThreadView, "run" | "pending">): ThreadStatus =>
+  threadStatusOf(view.run.status, view.pending.length > 0);
 
 /** The thread's values: what the run was asked, where it is and what it produced (the state's facts stay in Tether). */
 export function threadValues(run: RunRecord) {
@@ -28,10 +33,22 @@ export function threadValues(run: RunRecord) {
 }
 
 export function presentInterrupt(view: ThreadView, packet: DecisionPacket) {
-  return { id: packet.id, value: humanInterruptOf(packet, { editableFields: view.editableFields.get(packet.tool) }), when: "during", resumable: true, ns: [`${packet.tool}:${packet.id}`] };
+  return {
+    id: packet.id,
+    value: humanInterruptOf(packet, { editableFields: view.editableFields.get(packet.tool) }),
+    when: "during",
+    resumable: true,
+    ns: [`${packet.tool}:${packet.id}`],
+  };
 }
 
-const metadataOf = (run: RunRecord) => ({ graph_id: run.agentSlug, assistant_id: run.agentSlug, agent_version: run.agentVersion, run_status: run.status, started_by: run.startedBy });
+const metadataOf = (run: RunRecord) => ({
+  graph_id: run.agentSlug,
+  assistant_id: run.agentSlug,
+  agent_version: run.agentVersion,
+  run_status: run.status,
+  started_by: run.startedBy,
+});
 
 export function presentThread(view: ThreadView) {
   const { run } = view;
@@ -50,7 +67,12 @@ export function presentThread(view: ThreadView) {
   };
 }
 
-const checkpointOf = (run: RunRecord) => ({ thread_id: run.id, checkpoint_ns: "", checkpoint_id: String(run.stateSeq), checkpoint_map: null });
+const checkpointOf = (run: RunRecord) => ({
+  thread_id: run.id,
+  checkpoint_ns: "",
+  checkpoint_id: String(run.stateSeq),
+  checkpoint_map: null,
+});
 
 export function presentThreadState(view: ThreadView) {
   const { run } = view;
@@ -59,12 +81,20 @@ export function presentThreadState(view: ThreadView) {
   return {
     values: threadValues(run),
     // What runs next: the tools waiting for a person; the agent's next step while it is busy; nothing once it ended.
-    next: status === "interrupted" ? view.pending.map((packet) => packet.tool) : status === "busy" ? [run.agentSlug] : [],
+    next:
+      status === "interrupted" ? view.pending.map((packet) => packet.tool) : status === "busy" ? [run.agentSlug] : [],
     checkpoint: checkpointOf(run),
     metadata: { ...metadataOf(run), step: run.state.step, source: "loop" },
     created_at: run.updatedAt.toISOString(),
     parent_checkpoint: null,
-    tasks: view.pending.map((packet, i) => ({ id: packet.id, name: packet.tool, error: null, interrupts: [interrupts[i]], checkpoint: null, state: null })),
+    tasks: view.pending.map((packet, i) => ({
+      id: packet.id,
+      name: packet.tool,
+      error: null,
+      interrupts: [interrupts[i]],
+      checkpoint: null,
+      state: null,
+    })),
     interrupts,
   };
 }
@@ -79,7 +109,9 @@ export function presentResumeRun(run: RunRecord, decided: DecisionPacket[]) {
     created_at: now,
     updated_at: now,
     status: "pending" as const,
-    metadata: { decided: decided.map((packet) => ({ packet_id: packet.id, status: packet.status, decided_by: packet.decidedBy })) },
+    metadata: {
+      decided: decided.map((packet) => ({ packet_id: packet.id, status: packet.status, decided_by: packet.decidedBy })),
+    },
     multitask_strategy: null,
   };
 }
@@ -89,6 +121,10 @@ export function presentWaitResult(view: ThreadView) {
   const status = statusOfThread(view);
   const values: Record<string, unknown> = threadValues(view.run);
   if (status === "interrupted") values.__interrupt__ = view.pending.map((packet) => presentInterrupt(view, packet));
-  if (status === "error") values.__error__ = { error: view.run.status, message: view.run.error ?? `The run is ${view.run.status.toLowerCase().replace("_", " ")}.` };
+  if (status === "error")
+    values.__error__ = {
+      error: view.run.status,
+      message: view.run.error ?? `The run is ${view.run.status.toLowerCase().replace("_", " ")}.`,
+    };
   return values;
 }

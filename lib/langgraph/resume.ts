@@ -10,7 +10,13 @@ import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 
 export type AnswerKind = "accept" | "edit" | "respond" | "ignore";
 /** One answer; `packetId` when the client named the interrupt, else it answers the thread's next pending one. */
-export type Answer = { packetId?: string; kind: AnswerKind; editedAction?: string; editedArgs?: unknown; text?: string };
+export type Answer = {
+  packetId?: string;
+  kind: AnswerKind;
+  editedAction?: string;
+  editedArgs?: unknown;
+  text?: string;
+};
 
 const actionRequest = z.object({
   action: z.string().optional(),
@@ -19,7 +25,10 @@ const actionRequest = z.object({
   arguments: z.record(z.string(), z.unknown()).optional(),
 });
 
-const humanResponse = z.object({ type: z.enum(["accept", "edit", "response", "ignore"]), args: z.unknown().optional() });
+const humanResponse = z.object({
+  type: z.enum(["accept", "edit", "response", "ignore"]),
+  args: z.unknown().optional(),
+});
 const hitlDecision = z.object({
   type: z.enum(["approve", "edit", "reject", "ignore"]),
   args: z.unknown().optional(),
@@ -28,7 +37,14 @@ const hitlDecision = z.object({
 });
 const hitlDecisions = z.object({ decisions: z.array(hitlDecision).min(1, "Send at least one decision.") });
 
-const KIND_OF: Record<string, AnswerKind> = { accept: "accept", approve: "accept", edit: "edit", response: "respond", reject: "respond", ignore: "ignore" };
+const KIND_OF: Record<string, AnswerKind> = {
+  accept: "accept",
+  approve: "accept",
+  edit: "edit",
+  response: "respond",
+  reject: "respond",
+  ignore: "ignore",
+};
 
 const invalid = (message: string, fieldErrors?: Record<string, string[]>) =>
   new AppError("INVALID_INPUT", { message: `invalid resume: ${message}`, userMessage: message, fieldErrors });
@@ -37,7 +53,10 @@ const invalid = (message: string, fieldErrors?: Record<string, string[]>) =>
 function editedActionOf(value: unknown, where: string): Pick<Answer, "editedAction" | "editedArgs"> {
   const parsed = actionRequest.safeParse(value);
   const args = parsed.success ? (parsed.data.args ?? parsed.data.arguments) : undefined;
-  if (!parsed.success || !args) throw invalid("An edit sends the edited action: {action, args}.", { [where]: ["Expected {action, args} with the edited arguments."] });
+  if (!parsed.success || !args)
+    throw invalid("An edit sends the edited action: {action, args}.", {
+      [where]: ["Expected {action, args} with the edited arguments."],
+    });
   return { editedAction: parsed.data.action ?? parsed.data.name, editedArgs: args };
 }
 
@@ -54,28 +73,60 @@ function fromHumanResponse(value: z.infer<typeof humanResponse>, where: string):
 
 function fromHitlDecision(value: z.infer<typeof hitlDecision>, where: string): Answer {
   const kind = KIND_OF[value.type];
-  if (kind === "edit") return { kind, ...editedActionOf(value.edited_action ?? value.args, value.edited_action ? `${where}.edited_action` : `${where}.args`) };
+  if (kind === "edit")
+    return {
+      kind,
+      ...editedActionOf(
+        value.edited_action ?? value.args,
+        value.edited_action ? `${where}.edited_action` : `${where}.args`,
+      ),
+    };
   if (kind === "respond") return { kind, text: value.message ?? textOf(value.args) ?? "" };
   return { kind };
 }
 
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: string, message: string): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(message, Object.fromEntries(Object.entries(fieldErrorsFromIssues(parsed.error.issues)).map(([key, errors]) => [key === "_" ? where : `${where}.${key}`, errors])));
+  if (!parsed.success)
+    throw invalid(
+      message,
+      Object.fromEntries(
+        Object.entries(fieldErrorsFromIssues(parsed.error.issues)).map(([key, errors]) => [
+          key === "_" ? where : `${where}.${key}`,
+          errors,
+        ]),
+      ),
+    );
   return parsed.data;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The answers `command.resume` holds, or INVALID_INPUT naming the field that is wrong. Nothing is decided here. */
 export function answersOf(resume: unknown): Answer[] {
   const where = "command.resume";
   if (Array.isArray(resume)) {
     if (resume.length === 0) throw invalid("Send at least one response.", { [where]: ["Empty list."] });
-    return resume.map((item, i) => fromHumanResponse(parseOrThrow(humanResponse, item, `${where}.${i}`, "Each response is {type: accept|edit|response|ignore, args}."), `${where}.${i}`));
+    return resume.map((item, i) =>
+      fromHumanResponse(
+        parseOrThrow(
+          humanResponse,
+          item,
+          `${where}.${i}`,
+          "Each response is {type: accept|edit|response|ignore, args}.",
+        ),
+        `${where}.${i}`,
+      ),
+    );
   }
   if (isRecord(resume) && "decisions" in resume) {
-    const { decisions } = parseOrThrow(hitlDecisions, resume, where, "Each decision is {type: approve|edit|reject|ignore, ...}.");
+    const { decisions } = parseOrThrow(
+      hitlDecisions,
+      resume,
+      where,
+      "Each decision is {type: approve|edit|reject|ignore, ...}.",
+    );
     return decisions.map((decision, i) => fromHitlDecision(decision, `${where}.decisions.${i}`));
   }
   if (isRecord(resume) && Object.keys(resume).length > 0) {
@@ -83,12 +134,27 @@ export function answersOf(resume: unknown): Answer[] {
       const at = `${where}.${packetId}`;
       const one = Array.isArray(value) && value.length === 1 ? value[0] : value;
       if (isRecord(one) && "decisions" in one) {
-        const { decisions } = parseOrThrow(hitlDecisions, one, at, "Each decision is {type: approve|edit|reject|ignore, ...}.");
-        if (decisions.length !== 1) throw invalid("Answer each interrupt with one decision.", { [at]: ["One decision per interrupt."] });
+        const { decisions } = parseOrThrow(
+          hitlDecisions,
+          one,
+          at,
+          "Each decision is {type: approve|edit|reject|ignore, ...}.",
+        );
+        if (decisions.length !== 1)
+          throw invalid("Answer each interrupt with one decision.", { [at]: ["One decision per interrupt."] });
         return { packetId, ...fromHitlDecision(decisions[0], `${at}.decisions.0`) };
       }
-      return { packetId, ...fromHumanResponse(parseOrThrow(humanResponse, one, at, "Answer an interrupt with {type: accept|edit|response|ignore, args}."), at) };
+      return {
+        packetId,
+        ...fromHumanResponse(
+          parseOrThrow(humanResponse, one, at, "Answer an interrupt with {type: accept|edit|response|ignore, args}."),
+          at,
+        ),
+      };
     });
   }
-  throw invalid("command.resume is a list of responses, {decisions: [...]}, or a map from interrupt id to a response.", { [where]: ["Expected a list, {decisions}, or {<interrupt id>: response}."] });
+  throw invalid(
+    "command.resume is a list of responses, {decisions: [...]}, or a map from interrupt id to a response.",
+    { [where]: ["Expected a list, {decisions}, or {<interrupt id>: response}."] },
+  );
 }

@@ -10,10 +10,18 @@ import { langGraphErrorResponse } from "./errors";
 
 type Schema = z.ZodType;
 
-export function defineLangGraphRoute<P extends Schema = z.ZodObject, Q extends Schema = z.ZodObject, B extends Schema = z.ZodUnknown>(
+export function defineLangGraphRoute<
+  P extends Schema = z.ZodObject,
+  Q extends Schema = z.ZodObject,
+  B extends Schema = z.ZodUnknown,
+>(
   opts: { scope: ApiScope | null; params?: P; query?: Q; body?: B },
   handler: Parameters<typeof defineRoute<P, Q, B>>[1],
 ) {
-  const route = defineRoute<P, Q, B>({ ...opts, acceptApiKeyHeader: true, errorResponse: langGraphErrorResponse }, handler);
-  return async (request: Request, context: Parameters<typeof route>[1]): Promise<Response> => withCors(request, await route(request, context));
+  const route = defineRoute<P, Q, B>(
+    { ...opts, acceptApiKeyHeader: true, errorResponse: langGraphErrorResponse },
+    handler,
+  );
+  return async (request: Request, context: Parameters<typeof route>[1]): Promise<Response> =>
+    withCors(request, await route(request, context));
 }

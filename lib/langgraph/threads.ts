@@ -12,11 +12,19 @@ import { RUN_STATUSES_BY_THREAD_STATUS, type ThreadStatus } from "./thread-statu
 
 export type LangGraphDeps = { runtime: Runtime; db: Db };
 
-export const threadNotFound = (id: string) => new AppError("NOT_FOUND", { message: `thread ${id} not found`, userMessage: `Thread ${id} not found.` });
+export const threadNotFound = (id: string) =>
+  new AppError("NOT_FOUND", { message: `thread ${id} not found`, userMessage: `Thread ${id} not found.` });
 
 async function viewOf(deps: LangGraphDeps, run: RunRecord): Promise<ThreadView> {
-  const pending = (await deps.runtime.store.findPackets({ runId: run.id, status: ["PENDING"], kind: "APPROVAL" })).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-  const tools = await Promise.all([...new Set(pending.map((p) => p.tool))].map(async (name) => [name, (await findTool(deps.runtime.context, name).catch(() => undefined))?.editableFields] as const));
+  const pending = (await deps.runtime.store.findPackets({ runId: run.id, status: ["PENDING"], kind: "APPROVAL" })).sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+  );
+  const tools = await Promise.all(
+    [...new Set(pending.map((p) => p.tool))].map(
+      async (name) =>
+        [name, (await findTool(deps.runtime.context, name).catch(() => undefined))?.editableFields] as const,
+    ),
+  );
   return { run, pending, editableFields: new Map(tools) };
 }
 
@@ -49,7 +57,11 @@ function statusWhere(status: ThreadStatus | undefined) {
 export async function searchThreads(deps: LangGraphDeps, search: ThreadSearch): Promise<ThreadView[]> {
   const column = search.sortBy === "thread_id" ? "id" : search.sortBy === "created_at" ? "createdAt" : "updatedAt";
   const rows = await deps.db.run.findMany({
-    where: { agentSlug: search.graphId, ...(search.ids ? { id: { in: search.ids } } : {}), ...statusWhere(search.status) },
+    where: {
+      agentSlug: search.graphId,
+      ...(search.ids ? { id: { in: search.ids } } : {}),
+      ...statusWhere(search.status),
+    },
     orderBy: [{ [column]: search.sortOrder }, { id: search.sortOrder }],
     skip: search.offset,
     take: search.limit,

@@ -13,7 +13,11 @@ const HEARTBEAT_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function waitForThread(deps: LangGraphDeps, threadId: string, opts: { signal?: AbortSignal; ceilingMs?: number } = {}): Promise<ThreadView> {
+export async function waitForThread(
+  deps: LangGraphDeps,
+  threadId: string,
+  opts: { signal?: AbortSignal; ceilingMs?: number } = {},
+): Promise<ThreadView> {
   const deadline = Date.now() + (opts.ceilingMs ?? WAIT_CEILING_MS);
   for (;;) {
     const view = await getThread(deps, threadId);
@@ -35,7 +39,14 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.str
 
 /** A trace event as the protocol's `events` mode: the Agent Inbox shows `metadata.langgraph_node` as where the run is. */
 function asStreamEvent(event: TraceEvent, runId: string) {
-  return { event: "on_chain_start", name: event.type, run_id: runId, tags: [], metadata: { langgraph_node: event.type, langgraph_step: event.step, thread_id: event.runId, seq: event.seq }, data: { input: event.data } };
+  return {
+    event: "on_chain_start",
+    name: event.type,
+    run_id: runId,
+    tags: [],
+    metadata: { langgraph_node: event.type, langgraph_step: event.step, thread_id: event.runId, seq: event.seq },
+    data: { input: event.data },
+  };
 }
 
 /**
@@ -43,14 +54,19 @@ function asStreamEvent(event: TraceEvent, runId: string) {
  * `events`), `values` whenever the run moved, and at the end the final values (with `__interrupt__` when a
  * person is asked again) and an `error` event when the run failed, was cancelled or needs attention.
  */
-export function streamThread(deps: LangGraphDeps, opts: { view: ThreadView; runId: string; modes: Set<StreamMode>; signal?: AbortSignal; ceilingMs?: number }): ReadableStream<Uint8Array> {
+export function streamThread(
+  deps: LangGraphDeps,
+  opts: { view: ThreadView; runId: string; modes: Set<StreamMode>; signal?: AbortSignal; ceilingMs?: number },
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const threadId = opts.view.run.id;
   let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       // After the client hung up (cancel), nothing more is written.
-      const write = (text: string) => { if (!cancelled) controller.enqueue(encoder.encode(text)); };
+      const write = (text: string) => {
+        if (!cancelled) controller.enqueue(encoder.encode(text));
+      };
       const send = (event: string, data: unknown) => write(sse(event, data));
       const deadline = Date.now() + (opts.ceilingMs ?? WAIT_CEILING_MS);
       let afterSeq = opts.view.run.eventSeq;
@@ -62,7 +78,8 @@ export function streamThread(deps: LangGraphDeps, opts: { view: ThreadView; runI
           const view = await getThread(deps, threadId);
           const events = await deps.runtime.store.listEvents(threadId, { afterSeq, limit: 200 });
           for (const event of events) {
-            if (opts.modes.has("updates")) send("updates", { [event.type]: { step: event.step, seq: event.seq, ...event.data } });
+            if (opts.modes.has("updates"))
+              send("updates", { [event.type]: { step: event.step, seq: event.seq, ...event.data } });
             if (opts.modes.has("events")) send("events", asStreamEvent(event, opts.runId));
             afterSeq = event.seq;
             lastWrite = Date.now();
@@ -76,12 +93,17 @@ export function streamThread(deps: LangGraphDeps, opts: { view: ThreadView; runI
           }
           lastMove = move;
           if (settled || Date.now() >= deadline || cancelled || opts.signal?.aborted) {
-            if (status === "interrupted" && opts.modes.has("updates")) send("updates", { __interrupt__: view.pending.map((packet) => presentInterrupt(view, packet)) });
+            if (status === "interrupted" && opts.modes.has("updates"))
+              send("updates", { __interrupt__: view.pending.map((packet) => presentInterrupt(view, packet)) });
             if (opts.modes.has("values")) {
               const { __error__: _error, ...values } = presentWaitResult(view);
               send("values", values);
             }
-            if (status === "error") send("error", { error: view.run.status, message: view.run.error ?? `The run is ${view.run.status.toLowerCase()}.` });
+            if (status === "error")
+              send("error", {
+                error: view.run.status,
+                message: view.run.error ?? `The run is ${view.run.status.toLowerCase()}.`,
+              });
             break;
           }
           if (Date.now() - lastWrite >= HEARTBEAT_MS) {

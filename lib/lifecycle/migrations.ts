@@ -16,7 +16,9 @@ export function shippedMigrations(dir: string): Migration[] {
     .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, "migration.sql")))
     .map((entry) => ({
       name: entry.name,
-      checksum: createHash("sha256").update(readFileSync(path.join(dir, entry.name, "migration.sql"))).digest("hex"),
+      checksum: createHash("sha256")
+        .update(readFileSync(path.join(dir, entry.name, "migration.sql")))
+        .digest("hex"),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -29,24 +29,44 @@ export type Readiness = {
 export async function checkReadiness(input: ReadinessInput): Promise<Readiness> {
   const { db, provider, worker } = input;
   const workerState = !worker.enabled ? "off" : worker.running ? "running" : "not started";
-  const answer = (reason?: string, migrations?: Readiness["migrations"]): Readiness => ({ ready: !reason, ...(reason ? { reason } : {}), database: provider, ...(migrations ? { migrations } : {}), worker: workerState });
+  const answer = (reason?: string, migrations?: Readiness["migrations"]): Readiness => ({
+    ready: !reason,
+    ...(reason ? { reason } : {}),
+    database: provider,
+    ...(migrations ? { migrations } : {}),
+    worker: workerState,
+  });
   if (input.isShuttingDown) return answer("shutting down: draining the worker before exit");
   let migrations: Readiness["migrations"];
   try {
     await withTimeout(db.$queryRawUnsafe("SELECT 1"), input.timeoutMs ?? 3_000, "the database did not answer");
-    migrations = await withTimeout(migrationStatus(db, input.migrationsDir), input.timeoutMs ?? 3_000, "the migrations could not be read");
+    migrations = await withTimeout(
+      migrationStatus(db, input.migrationsDir),
+      input.timeoutMs ?? 3_000,
+      "the migrations could not be read",
+    );
   } catch (error) {
     // The message names the failure (timeout, refused connection), never a URL or a credential.
     return answer(`database unreachable: ${describe(error)}`);
   }
-  if (migrations.pending.length > 0) return answer(`migrations pending: ${migrations.pending.join(", ")} (run the migrate step)`, migrations);
-  if (worker.enabled && !worker.running) return answer(worker.failure ? `embedded worker failed to start: ${worker.failure}` : "embedded worker not started yet", migrations);
+  if (migrations.pending.length > 0)
+    return answer(`migrations pending: ${migrations.pending.join(", ")} (run the migrate step)`, migrations);
+  if (worker.enabled && !worker.running)
+    return answer(
+      worker.failure ? `embedded worker failed to start: ${worker.failure}` : "embedded worker not started yet",
+      migrations,
+    );
   return answer(undefined, migrations);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms`)), ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** A driver error's kind without its text (which may carry the connection string). */

@@ -44,7 +44,9 @@ export function installGracefulShutdown(opts: ShutdownOptions): GracefulShutdown
   const { name, drain, shutdownMs, logger, signals = ["SIGTERM", "SIGINT"], proc = process } = opts;
   let isShuttingDown = false;
   let markDrained!: () => void;
-  const drained = new Promise<void>((resolve) => { markDrained = resolve; });
+  const drained = new Promise<void>((resolve) => {
+    markDrained = resolve;
+  });
 
   function onSignal(signal: Signal) {
     if (isShuttingDown) return;
@@ -63,12 +65,16 @@ export function installGracefulShutdown(opts: ShutdownOptions): GracefulShutdown
     }) as typeof proc.exit;
 
     const deadline = setTimeout(() => {
-      logger.warn(`${name} did not drain within ${shutdownMs} ms; exiting (runs still mid-step keep their lease until it expires)`);
+      logger.warn(
+        `${name} did not drain within ${shutdownMs} ms; exiting (runs still mid-step keep their lease until it expires)`,
+      );
       exit(requestedExit ?? EXIT_CODES[signal]);
     }, shutdownMs);
 
     void drain({ graceMs: graceFor(shutdownMs) })
-      .catch((error: unknown) => logger.error(`${name} drain failed`, { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        logger.error(`${name} drain failed`, { error: error instanceof Error ? error.message : String(error) }),
+      )
       .then(() => {
         isDrained = true;
         markDrained();
@@ -87,7 +93,10 @@ export function installGracefulShutdown(opts: ShutdownOptions): GracefulShutdown
       });
   }
 
-  const handlers = Object.fromEntries(signals.map((signal) => [signal, () => onSignal(signal)])) as Record<Signal, () => void>;
+  const handlers = Object.fromEntries(signals.map((signal) => [signal, () => onSignal(signal)])) as Record<
+    Signal,
+    () => void
+  >;
   for (const signal of signals) proc.once(signal, handlers[signal]);
   return {
     get isShuttingDown() {

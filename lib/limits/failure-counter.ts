@@ -18,7 +18,11 @@ export function lockFromFailures(times: readonly number[], { max, windowMs }: Th
 }
 
 /** One process's count, least recently failed dropped past 10,000 keys (bounded memory). */
-export function createMemoryFailureCounter({ max, windowMs, now = () => Date.now() }: ThrottleLimit & { now?: () => number }): FailureCounter {
+export function createMemoryFailureCounter({
+  max,
+  windowMs,
+  now = () => Date.now(),
+}: ThrottleLimit & { now?: () => number }): FailureCounter {
   const failures = new Map<string, number[]>();
   const recent = (key: string) => (failures.get(key) ?? []).filter((t) => now() - t < windowMs);
   return {

@@ -10,7 +10,9 @@ import { createPostgresLimiter, poolQuery, type Query } from "./postgres-limiter
 // the process (and across Next's dev-mode module reloads).
 
 type Cache<T> = { memory: Map<string, T>; shared: WeakMap<Db, Map<string, T>> };
-const globalForLimits = globalThis as unknown as { tetherLimits?: { limiters: Cache<Limiter>; counters: Cache<FailureCounter> } };
+const globalForLimits = globalThis as unknown as {
+  tetherLimits?: { limiters: Cache<Limiter>; counters: Cache<FailureCounter> };
+};
 const caches = (globalForLimits.tetherLimits ??= {
   limiters: { memory: new Map(), shared: new WeakMap() },
   counters: { memory: new Map(), shared: new WeakMap() },
@@ -32,10 +34,14 @@ function cached<T>(cache: Cache<T>, db: Db, setting: string, make: (shared: bool
 }
 
 export function limiterFor(db: Db, limit: RateLimit): Limiter {
-  return cached(caches.limiters, db, `${limit.perSecond},${limit.burst}`, (shared) => (shared ? createPostgresLimiter(queryOf(db), limit) : createMemoryLimiter(limit)));
+  return cached(caches.limiters, db, `${limit.perSecond},${limit.burst}`, (shared) =>
+    shared ? createPostgresLimiter(queryOf(db), limit) : createMemoryLimiter(limit),
+  );
 }
 
 /** The failure count of `namespace` (e.g. "account", "address"), which keeps its keys apart from other counts'. */
 export function failureCounterFor(db: Db, limit: ThrottleLimit & { namespace: string }): FailureCounter {
-  return cached(caches.counters, db, `${limit.namespace}:${limit.max},${limit.windowMs}`, (shared) => (shared ? createPostgresFailureCounter(queryOf(db), limit) : createMemoryFailureCounter(limit)));
+  return cached(caches.counters, db, `${limit.namespace}:${limit.max},${limit.windowMs}`, (shared) =>
+    shared ? createPostgresFailureCounter(queryOf(db), limit) : createMemoryFailureCounter(limit),
+  );
 }

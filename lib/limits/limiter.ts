@@ -16,7 +16,8 @@ export type Limiter = {
 };
 
 /** Milliseconds until a bucket holding `tokens` has a whole one. */
-export const waitForToken = (tokens: number, limit: RateLimit): number => Math.ceil(((1 - tokens) / limit.perSecond) * 1000);
+export const waitForToken = (tokens: number, limit: RateLimit): number =>
+  Math.ceil(((1 - tokens) / limit.perSecond) * 1000);
 
 /** One process's buckets, least recently used dropped past 50,000 keys (bounded memory). */
 export function createMemoryBuckets(limit: RateLimit, now: () => number = Date.now) {

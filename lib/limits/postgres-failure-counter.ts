@@ -10,7 +10,10 @@ import { lockFromFailures, type FailureCounter, type ThrottleLimit } from "./fai
 
 const SWEEP_EVERY = 100;
 
-export function createPostgresFailureCounter(query: Query, opts: ThrottleLimit & { namespace: string; now?: () => number; random?: () => number }): FailureCounter {
+export function createPostgresFailureCounter(
+  query: Query,
+  opts: ThrottleLimit & { namespace: string; now?: () => number; random?: () => number },
+): FailureCounter {
   const { max, windowMs, namespace } = opts;
   const now = opts.now ?? (() => Date.now());
   const random = opts.random ?? Math.random;

@@ -28,11 +28,19 @@ export function createPostgresLimiter(query: Query, limit: RateLimit, now: () =>
     async take(keys) {
       const sorted = [...new Set(keys)].sort();
       if (sorted.length === 0) return 0;
-      const rows = await query<{ tokens: number; allowed: boolean }>(TAKE, [sorted, limit.burst, Math.floor(now()), limit.perSecond / 1000]);
+      const rows = await query<{ tokens: number; allowed: boolean }>(TAKE, [
+        sorted,
+        limit.burst,
+        Math.floor(now()),
+        limit.perSecond / 1000,
+      ]);
       return Math.max(0, ...rows.filter((r) => !r.allowed).map((r) => waitForToken(Number(r.tokens), limit)));
     },
   };
 }
 
 /** A Query over a pg pool (the one Prisma's adapter runs on: no connection of its own). */
-export const poolQuery = (pool: pg.Pool): Query => async <R>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as R[];
+export const poolQuery =
+  (pool: pg.Pool): Query =>
+  async <R>(sql: string, params: unknown[]) =>
+    (await pool.query(sql, params)).rows as R[];

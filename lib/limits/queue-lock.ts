@@ -17,7 +17,12 @@ const lockPools = new WeakMap<Db, pg.Pool>();
 function lockPool(db: Db): pg.Pool {
   let pool = lockPools.get(db);
   if (!pool) {
-    pool = new pg.Pool({ connectionString: databaseUrlOf(db), max: LOCK_POOL_SIZE, allowExitOnIdle: true, idleTimeoutMillis: 2_000 });
+    pool = new pg.Pool({
+      connectionString: databaseUrlOf(db),
+      max: LOCK_POOL_SIZE,
+      allowExitOnIdle: true,
+      idleTimeoutMillis: 2_000,
+    });
     pool.on("error", () => {}); // an idle connection the server closed is dropped, not thrown
     lockPools.set(db, pool);
   }
@@ -33,7 +38,9 @@ async function withAdvisoryLock<T>(db: Db, key: string, fn: () => Promise<T>): P
     try {
       return await fn();
     } finally {
-      await client.query("COMMIT").catch((error: Error) => { broken = error; });
+      await client.query("COMMIT").catch((error: Error) => {
+        broken = error;
+      });
     }
   } catch (error) {
     broken ??= error as Error;
@@ -46,9 +53,13 @@ async function withAdvisoryLock<T>(db: Db, key: string, fn: () => Promise<T>): P
 /** Runs `fn` while no other caller holds `key` in this process or (on Postgres) in any process on the database. */
 export async function withKeyLock<T>(db: Db, key: string, fn: () => Promise<T>): Promise<T> {
   const previous = chains.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => {}).then(() => (providerOfDb(db) === "postgres" && databaseUrlOf(db) ? withAdvisoryLock(db, key, fn) : fn()));
+  const run = previous
+    .catch(() => {})
+    .then(() => (providerOfDb(db) === "postgres" && databaseUrlOf(db) ? withAdvisoryLock(db, key, fn) : fn()));
   const settled = run.catch(() => {});
   chains.set(key, settled);
-  void settled.then(() => { if (chains.get(key) === settled) chains.delete(key); });
+  void settled.then(() => {
+    if (chains.get(key) === settled) chains.delete(key);
+  });
   return run;
 }

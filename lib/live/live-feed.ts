@@ -63,7 +63,10 @@ export function createLiveFeed(): LiveFeed {
       packets.add(listener);
       return () => void packets.delete(listener);
     },
-    listenerCount: (runId) => (runId !== undefined ? (runs.get(runId)?.size ?? 0) : packets.size + [...runs.values()].reduce((sum, set) => sum + set.size, 0)),
+    listenerCount: (runId) =>
+      runId !== undefined
+        ? (runs.get(runId)?.size ?? 0)
+        : packets.size + [...runs.values()].reduce((sum, set) => sum + set.size, 0),
   };
 }
 

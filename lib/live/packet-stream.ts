@@ -11,7 +11,10 @@ import { STREAM_FALLBACK_MS } from "./run-stream";
 
 export type PacketStreamOptions = { feed: LiveFeed; since?: string; fallbackMs?: number };
 
-export function openPacketStream(db: Db, opts: PacketStreamOptions): (signal: AbortSignal) => AsyncIterable<SseMessage> {
+export function openPacketStream(
+  db: Db,
+  opts: PacketStreamOptions,
+): (signal: AbortSignal) => AsyncIterable<SseMessage> {
   const fallbackMs = opts.fallbackMs ?? STREAM_FALLBACK_MS;
   return async function* stream(signal) {
     const nudge = createNudge();
@@ -23,7 +26,8 @@ export function openPacketStream(db: Db, opts: PacketStreamOptions): (signal: Ab
       yield { event: "ready", id: feed.cursor, data: { cursor: feed.cursor } };
       for (;;) {
         const seen = new Set(feed.changes.map((c) => `${c.id}:${c.version}`));
-        if (feed.more || [...seen].some((key) => !reported.has(key))) yield { event: "changes", id: feed.cursor, data: feed };
+        if (feed.more || [...seen].some((key) => !reported.has(key)))
+          yield { event: "changes", id: feed.cursor, data: feed };
         reported = seen;
         await nudge.wait(fallbackMs, signal);
         if (signal.aborted) return;

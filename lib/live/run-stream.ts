@@ -18,9 +18,17 @@ export type RunStreamOptions = { feed: LiveFeed; after?: number; fallbackMs?: nu
  * Opens the stream: the run is read (and so authorized) first — NOT_FOUND throws before any byte is sent.
  * `after`: the last seq the client holds (Last-Event-ID or ?after=); without it, from the run's newest event.
  */
-export async function openRunStream(db: Db, runId: string, opts: RunStreamOptions): Promise<(signal: AbortSignal) => AsyncIterable<SseMessage>> {
+export async function openRunStream(
+  db: Db,
+  runId: string,
+  opts: RunStreamOptions,
+): Promise<(signal: AbortSignal) => AsyncIterable<SseMessage>> {
   // before=1: no events, only the run's head (and NOT_FOUND for a run there is not)
-  const opening = await findRunEvents(db, runId, opts.after === undefined ? { before: 1, limit: 1 } : { after: opts.after, limit: EVENTS_PAGE_SIZE });
+  const opening = await findRunEvents(
+    db,
+    runId,
+    opts.after === undefined ? { before: 1, limit: 1 } : { after: opts.after, limit: EVENTS_PAGE_SIZE },
+  );
   const fallbackMs = opts.fallbackMs ?? STREAM_FALLBACK_MS;
 
   return async function* stream(signal) {
@@ -70,4 +78,5 @@ export async function openRunStream(db: Db, runId: string, opts: RunStreamOption
   };
 }
 
-const isMoved = (a: RunHead, b: RunHead) => a.status !== b.status || a.eventSeq !== b.eventSeq || a.stateSeq !== b.stateSeq || a.error !== b.error;
+const isMoved = (a: RunHead, b: RunHead) =>
+  a.status !== b.status || a.eventSeq !== b.eventSeq || a.stateSeq !== b.stateSeq || a.error !== b.error;

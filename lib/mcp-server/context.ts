@@ -12,7 +12,8 @@ import type { z } from "zod";
 export type McpContext = { principal: ApiPrincipal; runtime: Runtime; db: Db };
 
 /** Tool arguments through an HTTP API schema: INVALID_INPUT with field errors, as the API answers. */
-export const parseArgs = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => parse(schema, value, "arguments");
+export const parseArgs = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> =>
+  parse(schema, value, "arguments");
 
 /** start_run's arguments, parsed as POST /api/runs parses its body, through the same command. */
 export async function startRunFor(ctx: McpContext, args: unknown) {

@@ -21,16 +21,24 @@ function derive() {
   const options = (json.oneOf ?? json.anyOf ?? [json]) as JsonSchema[];
   const branches: Branch[] = options.flatMap((option) => {
     const { decision, ...properties } = (option.properties ?? {}) as Record<string, JsonSchema>;
-    const literal = decision?.const ?? (Array.isArray(decision?.enum) && decision.enum.length === 1 ? decision.enum[0] : undefined);
+    const literal =
+      decision?.const ?? (Array.isArray(decision?.enum) && decision.enum.length === 1 ? decision.enum[0] : undefined);
     if (typeof literal !== "string") return [];
-    return [{ decision: literal, properties, required: ((option.required ?? []) as string[]).filter((key) => key !== "decision") }];
+    return [
+      {
+        decision: literal,
+        properties,
+        required: ((option.required ?? []) as string[]).filter((key) => key !== "decision"),
+      },
+    ];
   });
   const byName = new Map<string, DecisionField>();
   for (const branch of branches) {
     for (const [name, schema] of Object.entries(branch.properties)) {
       const field = byName.get(name) ?? { name, schema: {}, decisions: [], requiredFor: [] };
       // One type when every branch agrees on it; otherwise any JSON value.
-      field.schema = field.decisions.length === 0 ? typeOnly(schema) : schema.type === field.schema.type ? field.schema : {};
+      field.schema =
+        field.decisions.length === 0 ? typeOnly(schema) : schema.type === field.schema.type ? field.schema : {};
       field.decisions.push(branch.decision);
       if (branch.required.includes(name)) field.requiredFor.push(branch.decision);
       byName.set(name, field);
@@ -52,13 +60,20 @@ export const decisionKinds = (): string[] => derive().branches.map((b) => b.deci
 export function decisionToolProperties(): Record<string, JsonSchema> {
   const { fields } = derive();
   return {
-    decision: { type: "string", enum: decisionKinds(), description: "What you decide: one of the options the packet offers (list_packets shows them)." },
+    decision: {
+      type: "string",
+      enum: decisionKinds(),
+      description: "What you decide: one of the options the packet offers (list_packets shows them).",
+    },
     ...Object.fromEntries(fields.map((f) => [f.name, { ...f.schema, description: describeField(f) }])),
   };
 }
 
 /** Input for decidePacket from a flat answer: the decision and the fields its branch takes. */
-export function decisionInputFromFlat(answer: Record<string, unknown>, opts: { parseJsonFields?: boolean } = {}): Record<string, unknown> {
+export function decisionInputFromFlat(
+  answer: Record<string, unknown>,
+  opts: { parseJsonFields?: boolean } = {},
+): Record<string, unknown> {
   const branch = derive().branches.find((b) => b.decision === answer.decision);
   if (!branch) return { decision: answer.decision }; // decidePacket names the unknown decision
   const input: Record<string, unknown> = { decision: branch.decision };
@@ -77,11 +92,17 @@ export function decisionInputFromFlat(answer: Record<string, unknown>, opts: { p
   return input;
 }
 
-const isPrimitiveSchema = (schema: JsonSchema) => ["string", "number", "integer", "boolean"].includes(String(schema.type));
+const isPrimitiveSchema = (schema: JsonSchema) =>
+  ["string", "number", "integer", "boolean"].includes(String(schema.type));
 
 const LABELS: Record<string, string> = {
-  approve: "Approve", edit: "Approve with edited arguments", reject: "Reject", redirect: "Redirect the agent",
-  happened: "It happened", retry: "It did not happen: run it again", skip: "It did not happen: skip it",
+  approve: "Approve",
+  edit: "Approve with edited arguments",
+  reject: "Reject",
+  redirect: "Redirect the agent",
+  happened: "It happened",
+  retry: "It did not happen: run it again",
+  skip: "It did not happen: skip it",
 };
 
 /**
@@ -99,11 +120,17 @@ export function decisionElicitationSchema(packet: DecisionPacket, options: reado
   for (const field of fields) {
     const usedBy = field.decisions.filter((d) => offered.includes(d));
     if (usedBy.length === 0) continue;
-    const description = describeField({ ...field, decisions: usedBy, requiredFor: field.requiredFor.filter((d) => offered.includes(d)) });
+    const description = describeField({
+      ...field,
+      decisions: usedBy,
+      requiredFor: field.requiredFor.filter((d) => offered.includes(d)),
+    });
     if (isPrimitiveSchema(field.schema)) properties[field.name] = { ...field.schema, title: field.name, description };
     else {
       properties[field.name] = {
-        type: "string", title: `${field.name} (JSON)`, description: `${description} JSON.`,
+        type: "string",
+        title: `${field.name} (JSON)`,
+        description: `${description} JSON.`,
         ...(field.name === "args" && packet.args !== undefined ? { default: JSON.stringify(packet.args) } : {}),
       };
     }

@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { ElicitResultSchema, RELATED_TASK_META_KEY, type ElicitRequestFormParams, type JSONRPCMessage, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitResultSchema,
+  RELATED_TASK_META_KEY,
+  type ElicitRequestFormParams,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { hasScope } from "@/lib/api/scopes";
 import { isAppError } from "@/lib/runtime/errors";
 import type { DecisionPacket } from "@/lib/runtime/types";
@@ -27,13 +33,19 @@ const globalForMcp = globalThis as unknown as { tetherMcpElicitations?: Map<stri
 const waiters = (globalForMcp.tetherMcpElicitations ??= new Map());
 
 /** A packet's decision form as elicitation/create params (also a 2026-07-28 task's input request). */
-export function decisionFormParams(packet: DecisionPacket, options: readonly string[], opts: { refusal?: string } = {}): ElicitRequestFormParams {
+export function decisionFormParams(
+  packet: DecisionPacket,
+  options: readonly string[],
+  opts: { refusal?: string } = {},
+): ElicitRequestFormParams {
   const lines = [
     `${packet.kind === "UNKNOWN_OUTCOME" ? "Did this happen?" : "Approval needed"}: ${packet.content.impact}`,
     `Tool: ${packet.tool}. Packet ${packet.id} of run ${packet.runId}.`,
     ...(packet.content.reasoning ? [`Why: ${packet.content.reasoning}`] : []),
     ...(packet.content.uncertainty ? [`Uncertain: ${packet.content.uncertainty}`] : []),
-    ...(packet.requiredApprovals > 1 ? [`Needs ${packet.requiredApprovals} different approvers (${packet.approvers.length} so far).`] : []),
+    ...(packet.requiredApprovals > 1
+      ? [`Needs ${packet.requiredApprovals} different approvers (${packet.approvers.length} so far).`]
+      : []),
     ...(opts.refusal ? [`Your previous answer was refused: ${opts.refusal}`] : []),
   ];
   return {
@@ -43,9 +55,16 @@ export function decisionFormParams(packet: DecisionPacket, options: readonly str
   };
 }
 
-export function elicitationRequest(packet: DecisionPacket, options: readonly string[], opts: { taskId: string; refusal?: string }): { id: string; request: JSONRPCRequest } {
+export function elicitationRequest(
+  packet: DecisionPacket,
+  options: readonly string[],
+  opts: { taskId: string; refusal?: string },
+): { id: string; request: JSONRPCRequest } {
   const id = `${PREFIX}${packet.id}:${randomUUID()}`;
-  const params: ElicitRequestFormParams = { ...decisionFormParams(packet, options, opts), _meta: { [RELATED_TASK_META_KEY]: { taskId: opts.taskId } } };
+  const params: ElicitRequestFormParams = {
+    ...decisionFormParams(packet, options, opts),
+    _meta: { [RELATED_TASK_META_KEY]: { taskId: opts.taskId } },
+  };
   return { id, request: { jsonrpc: "2.0", id, method: "elicitation/create", params } };
 }
 
@@ -65,7 +84,10 @@ export function isElicitationAnswer(message: unknown): message is JSONRPCMessage
 const packetIdOf = (id: string) => id.slice(PREFIX.length).split(":")[0];
 
 /** Turns the answer into a decision by `ctx.principal`; never throws (the answer's POST is answered 202 whatever happens). */
-export async function handleElicitationAnswer(ctx: McpContext, message: { id: string; result?: unknown; error?: { message?: string } }): Promise<AnswerOutcome> {
+export async function handleElicitationAnswer(
+  ctx: McpContext,
+  message: { id: string; result?: unknown; error?: { message?: string } },
+): Promise<AnswerOutcome> {
   const packetId = packetIdOf(message.id);
   const outcome = await decideFromAnswer(ctx, packetId, message);
   const waiter = waiters.get(message.id);
@@ -78,19 +100,40 @@ export async function handleElicitationAnswer(ctx: McpContext, message: { id: st
  * An answer to a packet's decision form (an elicitation result) as a decision by `ctx.principal`, through
  * decidePacket; never throws. Used for elicitation answers and for a 2026-07-28 task's inputResponses.
  */
-export async function decideFromAnswer(ctx: McpContext, packetId: string, message: { result?: unknown; error?: { message?: string } }): Promise<AnswerOutcome> {
-  if (message.error) return { kind: "unsupported", packetId, message: message.error.message ?? "the client could not show the form" };
+export async function decideFromAnswer(
+  ctx: McpContext,
+  packetId: string,
+  message: { result?: unknown; error?: { message?: string } },
+): Promise<AnswerOutcome> {
+  if (message.error)
+    return { kind: "unsupported", packetId, message: message.error.message ?? "the client could not show the form" };
   const result = ElicitResultSchema.safeParse(message.result);
   if (!result.success) return { kind: "refused", packetId, message: "The answer is not an elicitation result." };
   if (result.data.action !== "accept") return { kind: "declined", packetId, action: result.data.action };
-  if (!hasScope(ctx.principal.scopes, "packets:decide")) return { kind: "refused", packetId, message: 'This token does not have the "packets:decide" scope.' };
+  if (!hasScope(ctx.principal.scopes, "packets:decide"))
+    return { kind: "refused", packetId, message: 'This token does not have the "packets:decide" scope.' };
   const input = decisionInputFromFlat(result.data.content ?? {}, { parseJsonFields: true });
   try {
-    await ctx.runtime.decidePacket({ packetId, reviewer: ctx.principal.principal, via: `mcp:${ctx.principal.name}`, input });
+    await ctx.runtime.decidePacket({
+      packetId,
+      reviewer: ctx.principal.principal,
+      via: `mcp:${ctx.principal.name}`,
+      input,
+    });
     return { kind: "decided", packetId, decision: String(input.decision) };
   } catch (error) {
     if (!isAppError(error)) console.error("[tether] deciding a packet from an MCP elicitation failed", error);
-    const fields = isAppError(error) && error.fieldErrors ? ` ${Object.entries(error.fieldErrors).map(([k, v]) => `${k}: ${v.join(", ")}`).join("; ")}` : "";
-    return { kind: "refused", packetId, message: isAppError(error) ? `${error.userMessage}${fields}` : "Something went wrong on the server.", error };
+    const fields =
+      isAppError(error) && error.fieldErrors
+        ? ` ${Object.entries(error.fieldErrors)
+            .map(([k, v]) => `${k}: ${v.join(", ")}`)
+            .join("; ")}`
+        : "";
+    return {
+      kind: "refused",
+      packetId,
+      message: isAppError(error) ? `${error.userMessage}${fields}` : "Something went wrong on the server.",
+      error,
+    };
   }
 }

@@ -9,10 +9,18 @@ import { AppError, isAppError } from "@/lib/runtime/errors";
 // leaves the server, as in the HTTP API.
 
 export const forbidden = (principal: ApiPrincipal, scope: ApiScope) =>
-  new AppError("FORBIDDEN", { message: `token ${principal.name} lacks ${scope}`, userMessage: `This token does not have the "${scope}" scope.` });
+  new AppError("FORBIDDEN", {
+    message: `token ${principal.name} lacks ${scope}`,
+    userMessage: `This token does not have the "${scope}" scope.`,
+  });
 
 function errorBody(error: unknown) {
-  if (isAppError(error)) return { code: error.code, message: error.userMessage, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
+  if (isAppError(error))
+    return {
+      code: error.code,
+      message: error.userMessage,
+      ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+    };
   if (error instanceof McpError) return { code: "INVALID_INPUT", message: error.message };
   console.error("[tether] unexpected MCP error", error);
   return { code: "INTERNAL", message: "Something went wrong on the server." };
@@ -20,10 +28,23 @@ function errorBody(error: unknown) {
 
 export function toolError(error: unknown): CallToolResult {
   const body = errorBody(error);
-  return { content: [{ type: "text", text: `${body.code}: ${body.message}${"fieldErrors" in body ? ` ${JSON.stringify(body.fieldErrors)}` : ""}` }], structuredContent: { error: body }, isError: true };
+  return {
+    content: [
+      {
+        type: "text",
+        text: `${body.code}: ${body.message}${"fieldErrors" in body ? ` ${JSON.stringify(body.fieldErrors)}` : ""}`,
+      },
+    ],
+    structuredContent: { error: body },
+    isError: true,
+  };
 }
 
-const JSON_RPC_CODE: Partial<Record<AppError["code"], number>> = { INVALID_INPUT: ErrorCode.InvalidParams, NOT_FOUND: ErrorCode.InvalidParams, FORBIDDEN: ErrorCode.InvalidRequest };
+const JSON_RPC_CODE: Partial<Record<AppError["code"], number>> = {
+  INVALID_INPUT: ErrorCode.InvalidParams,
+  NOT_FOUND: ErrorCode.InvalidParams,
+  FORBIDDEN: ErrorCode.InvalidRequest,
+};
 
 export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;

@@ -22,19 +22,30 @@ export async function startGateTask(ctx: McpContext, args: unknown): Promise<Run
     throw new AppError("INVALID_INPUT", {
       message: "callbackUrl through MCP",
       userMessage: "The request is invalid.",
-      fieldErrors: { callbackUrl: ["An MCP client follows the task instead; ask through POST /api/gates for a signed callback."] },
+      fieldErrors: {
+        callbackUrl: ["An MCP client follows the task instead; ask through POST /api/gates for a signed callback."],
+      },
     });
   }
-  const gate = await requestGate({ db: ctx.db, runtime: ctx.runtime }, { requestedBy: ctx.principal.principal, input: args ?? {} });
+  const gate = await requestGate(
+    { db: ctx.db, runtime: ctx.runtime },
+    { requestedBy: ctx.principal.principal, input: args ?? {} },
+  );
   return ctx.runtime.getRun(gate.gateId);
 }
 
-export type GateTaskState = { status: "working" | "completed" | "cancelled"; gate: GateView; result?: CallToolResult; message: string };
+export type GateTaskState = {
+  status: "working" | "completed" | "cancelled";
+  gate: GateView;
+  result?: CallToolResult;
+  message: string;
+};
 
 export async function gateTaskState(ctx: McpContext, run: RunRecord): Promise<GateTaskState> {
   const gate = await getGate({ runtime: ctx.runtime }, run.id);
   // Cancelled before anyone decided (the gate view calls a run that ended without a packet "rejected").
-  if (run.status === "CANCELLED" && gate.decidedBy === null) return { status: "cancelled", gate, message: "The gate was cancelled." };
+  if (run.status === "CANCELLED" && gate.decidedBy === null)
+    return { status: "cancelled", gate, message: "The gate was cancelled." };
   if (isDecided(gate.status)) {
     const structured = JSON.parse(JSON.stringify(gate)) as Record<string, unknown>;
     return {
@@ -44,5 +55,9 @@ export async function gateTaskState(ctx: McpContext, run: RunRecord): Promise<Ga
       result: { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured },
     };
   }
-  return { status: "working", gate, message: `Waiting for a person to decide in the inbox${gate.packetId ? ` (packet ${gate.packetId})` : ""}; you cannot approve your own request.` };
+  return {
+    status: "working",
+    gate,
+    message: `Waiting for a person to decide in the inbox${gate.packetId ? ` (packet ${gate.packetId})` : ""}; you cannot approve your own request.`,
+  };
 }

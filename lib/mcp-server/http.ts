@@ -30,13 +30,21 @@ async function authenticateAnyScope(request: Request): Promise<{ principal: ApiP
 function refusal(error: unknown): Response {
   const response = errorResponse(error);
   // MCP clients look for the challenge on a 401.
-  if (isAppError(error, "UNAUTHENTICATED")) response.headers.set("www-authenticate", 'Bearer realm="tether", error="invalid_token"');
+  if (isAppError(error, "UNAUTHENTICATED"))
+    response.headers.set("www-authenticate", 'Bearer realm="tether", error="invalid_token"');
   return response;
 }
 
 export function methodNotAllowed(): Response {
   return Response.json(
-    { jsonrpc: "2.0", error: { code: ErrorCode.ConnectionClosed, message: "Method not allowed: this MCP server is stateless; POST JSON-RPC messages to it." }, id: null },
+    {
+      jsonrpc: "2.0",
+      error: {
+        code: ErrorCode.ConnectionClosed,
+        message: "Method not allowed: this MCP server is stateless; POST JSON-RPC messages to it.",
+      },
+      id: null,
+    },
     { status: 405, headers: { allow: "POST" } },
   );
 }
@@ -51,7 +59,9 @@ export async function handleMcpPost(request: Request): Promise<Response> {
     const auth = await authenticateAnyScope(request);
     token = auth.token;
     ctx = { principal: auth.principal, runtime: getRuntime(), db: getDb() };
-    body = await readJsonBody(request).catch((error: unknown) => { throw bodyError(error); });
+    body = await readJsonBody(request).catch((error: unknown) => {
+      throw bodyError(error);
+    });
   } catch (error) {
     return refusal(error);
   }
@@ -63,7 +73,17 @@ async function answerMessages(request: Request, ctx: McpContext, token: string, 
   const messages = Array.isArray(body) ? body : [body];
   // JSON-RPC: a message is an object, and a batch is not empty.
   if (messages.length === 0 || !messages.every(isMessage)) {
-    return Response.json({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: send a JSON-RPC message object, or a non-empty array of them." }, id: null }, { status: 400 });
+    return Response.json(
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: "Invalid Request: send a JSON-RPC message object, or a non-empty array of them.",
+        },
+        id: null,
+      },
+      { status: 400 },
+    );
   }
   if (isModernPost(request.headers, messages)) return handleModernPost(request, ctx, token, body);
   try {
@@ -73,7 +93,10 @@ async function answerMessages(request: Request, ctx: McpContext, token: string, 
     if (rest.length === 0) return new Response(null, { status: 202 });
 
     const streaming = rest.some((m) => m.method === "tasks/result");
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streaming });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !streaming,
+    });
     const server = createTetherMcpServer(ctx, { signal: request.signal });
     await server.connect(transport);
     const response = await transport.handleRequest(request, {
@@ -88,7 +111,12 @@ async function answerMessages(request: Request, ctx: McpContext, token: string, 
   }
 }
 
-const authInfo = (ctx: McpContext, token: string) => ({ token, clientId: ctx.principal.tokenId, scopes: ctx.principal.scopes, extra: { principal: ctx.principal.principal } });
+const authInfo = (ctx: McpContext, token: string) => ({
+  token,
+  clientId: ctx.principal.tokenId,
+  scopes: ctx.principal.scopes,
+  extra: { principal: ctx.principal.principal },
+});
 
 const rpcError = (id: unknown, error: { code: number; message: string; data?: unknown }, status: number) =>
   Response.json({ jsonrpc: "2.0", id: id ?? null, error }, { status });
@@ -99,23 +127,40 @@ const rpcError = (id: unknown, error: { code: number; message: string; data?: un
  * caching hints; 404 for an unknown method, 400 for the protocol's own errors).
  */
 async function handleModernPost(request: Request, ctx: McpContext, token: string, body: unknown): Promise<Response> {
-  if (Array.isArray(body)) return rpcError(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: MCP 2026-07-28 has no batches; send one JSON-RPC message per POST." }, 400);
+  if (Array.isArray(body))
+    return rpcError(
+      null,
+      {
+        code: ErrorCode.InvalidRequest,
+        message: "Invalid Request: MCP 2026-07-28 has no batches; send one JSON-RPC message per POST.",
+      },
+      400,
+    );
   const message = body as Message;
   const refused = checkModernRequest(request.headers, message);
   if (refused) return rpcError(message.id, refused.error, refused.status);
   const method = typeof message.method === "string" ? message.method : undefined;
   // 2026-07-28 removed tools/call's `task` parameter: "servers MUST ignore it".
-  const parsedBody = method === "tools/call" && typeof message.params === "object" && message.params !== null ? { ...message, params: withoutKey(message.params as Message, "task") } : message;
+  const parsedBody =
+    method === "tools/call" && typeof message.params === "object" && message.params !== null
+      ? { ...message, params: withoutKey(message.params as Message, "task") }
+      : message;
   // The SDK's transport knows protocol versions up to 2025-11-25 and refuses any other in this header;
   // the version was checked above, so the transport is handed the request without it.
   const headers = new Headers(request.headers);
   headers.delete("mcp-protocol-version");
   headers.delete("content-length"); // the body was read; the transport is handed it parsed
   try {
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     const server = createTetherMcpServer(ctx, { signal: request.signal, era: "modern" });
     await server.connect(transport);
-    const response = await transport.handleRequest(new Request(request.url, { method: "POST", headers, signal: request.signal }), { parsedBody, authInfo: authInfo(ctx, token) });
+    const response = await transport.handleRequest(
+      new Request(request.url, { method: "POST", headers, signal: request.signal }),
+      { parsedBody, authInfo: authInfo(ctx, token) },
+    );
     await server.close();
     if (!response.headers.get("content-type")?.includes("application/json")) return response;
     const answer = (await response.json()) as Message;
@@ -127,6 +172,8 @@ async function handleModernPost(request: Request, ctx: McpContext, token: string
   }
 }
 
-const withoutKey = (object: Message, key: string): Message => Object.fromEntries(Object.entries(object).filter(([k]) => k !== key));
+const withoutKey = (object: Message, key: string): Message =>
+  Object.fromEntries(Object.entries(object).filter(([k]) => k !== key));
 
-const isMessage = (value: unknown): value is Message => value !== null && typeof value === "object" && !Array.isArray(value);
+const isMessage = (value: unknown): value is Message =>
+  value !== null && typeof value === "object" && !Array.isArray(value);

@@ -23,9 +23,13 @@ export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 type Message = Record<string, unknown>;
-type Params = { _meta?: Record<string, unknown>; name?: unknown; uri?: unknown; taskId?: unknown } & Record<string, unknown>;
+type Params = { _meta?: Record<string, unknown>; name?: unknown; uri?: unknown; taskId?: unknown } & Record<
+  string,
+  unknown
+>;
 
-const paramsOf = (message: Message): Params | undefined => (typeof message.params === "object" && message.params !== null ? (message.params as Params) : undefined);
+const paramsOf = (message: Message): Params | undefined =>
+  typeof message.params === "object" && message.params !== null ? (message.params as Params) : undefined;
 
 /** The protocol version a message's _meta names (a modern message), or undefined (a legacy one). */
 export const metaVersion = (message: Message): unknown => paramsOf(message)?._meta?.[META_PROTOCOL_VERSION];
@@ -37,7 +41,8 @@ export function isModernPost(headers: Headers, messages: Message[]): boolean {
 
 /** Whether the request's own client capabilities (never an earlier request's) include the tasks extension. */
 export function declaresTasksExtension(params: unknown): boolean {
-  const capabilities = (params as Params | undefined)?._meta?.[META_CLIENT_CAPABILITIES] as { extensions?: Record<string, unknown> } | undefined;
+  const capabilities = (params as Params | undefined)?._meta?.[META_CLIENT_CAPABILITIES] as
+    { extensions?: Record<string, unknown> } | undefined;
   const extension = capabilities?.extensions?.[TASKS_EXTENSION];
   return typeof extension === "object" && extension !== null;
 }
@@ -53,7 +58,8 @@ function nameSource(method: string, params: Params | undefined): { field: string
   if (method === "tools/call" || method === "prompts/get") return { field: "params.name", value: params?.name };
   if (method === "resources/read") return { field: "params.uri", value: params?.uri };
   // The tasks extension: "the client MUST set the Mcp-Name header to the value of params.taskId".
-  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return { field: "params.taskId", value: params?.taskId };
+  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel")
+    return { field: "params.taskId", value: params?.taskId };
   return undefined;
 }
 
@@ -75,24 +81,44 @@ export type ProtocolRefusal = { status: number; error: { code: number; message: 
 export function checkModernRequest(headers: Headers, message: Message): ProtocolRefusal | null {
   const version = metaVersion(message);
   const headerVersion = headers.get("mcp-protocol-version");
-  const mismatch = (message: string): ProtocolRefusal => ({ status: 400, error: { code: HEADER_MISMATCH, message: `Header mismatch: ${message}` } });
-  if (version === undefined) return mismatch(`the MCP-Protocol-Version header says ${headerVersion} but the request's _meta names no ${META_PROTOCOL_VERSION}`);
+  const mismatch = (message: string): ProtocolRefusal => ({
+    status: 400,
+    error: { code: HEADER_MISMATCH, message: `Header mismatch: ${message}` },
+  });
+  if (version === undefined)
+    return mismatch(
+      `the MCP-Protocol-Version header says ${headerVersion} but the request's _meta names no ${META_PROTOCOL_VERSION}`,
+    );
   // Per-request _meta is the modern revision's; an earlier revision starts with initialize instead.
   if (version !== MODERN_VERSION) {
-    return { status: 400, error: { code: UNSUPPORTED_PROTOCOL_VERSION, message: "Unsupported protocol version", data: { supported: [MODERN_VERSION], requested: version } } };
+    return {
+      status: 400,
+      error: {
+        code: UNSUPPORTED_PROTOCOL_VERSION,
+        message: "Unsupported protocol version",
+        data: { supported: [MODERN_VERSION], requested: version },
+      },
+    };
   }
-  if (headerVersion !== version) return mismatch(headerVersion === null ? "the MCP-Protocol-Version header is missing" : `MCP-Protocol-Version header value '${headerVersion}' does not match _meta value '${version}'`);
+  if (headerVersion !== version)
+    return mismatch(
+      headerVersion === null
+        ? "the MCP-Protocol-Version header is missing"
+        : `MCP-Protocol-Version header value '${headerVersion}' does not match _meta value '${version}'`,
+    );
   if (typeof message.method !== "string") return null; // a response or a malformed message: the SDK answers it
   const method = headers.get("mcp-method");
   if (method === null) return mismatch("the Mcp-Method header is missing");
-  if (method !== message.method) return mismatch(`Mcp-Method header value '${method}' does not match body value '${message.method}'`);
+  if (method !== message.method)
+    return mismatch(`Mcp-Method header value '${method}' does not match body value '${message.method}'`);
   const source = nameSource(message.method, paramsOf(message));
   if (source) {
     const raw = headers.get("mcp-name");
     if (raw === null) return mismatch(`the Mcp-Name header is missing (it carries ${source.field})`);
     const name = decodeHeaderValue(raw);
     if (name === null) return mismatch("the Mcp-Name header is not valid Base64 inside its =?base64?…?= sentinel");
-    if (name !== source.value) return mismatch(`Mcp-Name header value '${name}' does not match ${source.field} '${String(source.value)}'`);
+    if (name !== source.value)
+      return mismatch(`Mcp-Name header value '${name}' does not match ${source.field} '${String(source.value)}'`);
   }
   return null;
 }
@@ -100,7 +126,8 @@ export function checkModernRequest(headers: Headers, message: Message): Protocol
 /** HTTP status of a modern JSON-RPC error answer (streamable-http.mdx: 404 for an unknown method, 400 for the protocol's own errors). */
 export function modernErrorStatus(code: number): number | undefined {
   if (code === -32601) return 404;
-  if (code === HEADER_MISMATCH || code === MISSING_REQUIRED_CLIENT_CAPABILITY || code === UNSUPPORTED_PROTOCOL_VERSION) return 400;
+  if (code === HEADER_MISMATCH || code === MISSING_REQUIRED_CLIENT_CAPABILITY || code === UNSUPPORTED_PROTOCOL_VERSION)
+    return 400;
   return undefined;
 }
 

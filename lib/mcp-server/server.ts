@@ -1,9 +1,20 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema, CancelTaskRequestSchema, ErrorCode, GetTaskPayloadRequestSchema, ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, RELATED_TASK_META_KEY,
-  type CallToolRequest, type CallToolResult, type CreateTaskResult, type Task,
+  CallToolRequestSchema,
+  CancelTaskRequestSchema,
+  ErrorCode,
+  GetTaskPayloadRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  RELATED_TASK_META_KEY,
+  type CallToolRequest,
+  type CallToolResult,
+  type CreateTaskResult,
+  type Task,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { eventsQuery } from "@/lib/api/schemas";
@@ -12,7 +23,13 @@ import { decisionOptions } from "@/lib/runtime/types";
 import type { McpContext } from "./context";
 import { awaitAnswer, elicitationRequest } from "./elicitation";
 import { forbidden, toMcpError, toolError } from "./errors";
-import { declaresTasksExtension, META_SERVER_INFO, missingTasksExtension, SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol-2026";
+import {
+  declaresTasksExtension,
+  META_SERVER_INFO,
+  missingTasksExtension,
+  SUPPORTED_VERSIONS,
+  TASKS_EXTENSION,
+} from "./protocol-2026";
 import * as extension from "./task-extension";
 import { RunTaskStore, TASK_POLL_MS } from "./tasks";
 import { TOOLS, type TetherTool } from "./tools";
@@ -90,37 +107,63 @@ export function createTetherMcpServer(ctx: McpContext, opts: { signal?: AbortSig
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map(({ name, title, description, inputSchema, annotations, execution }) => ({
-      name, title, description, inputSchema: inputSchema as { type: "object" }, annotations, ...(execution ? { execution } : {}),
+      name,
+      title,
+      description,
+      inputSchema: inputSchema as { type: "object" },
+      annotations,
+      ...(execution ? { execution } : {}),
     })),
   }));
 
   if (modern) registerTaskExtension(server, ctx, { findTool, callNow, need });
   else {
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult | CreateTaskResult> => {
-      const tool = findTool(request.params.name);
-      const support = tool.execution?.taskSupport ?? "forbidden";
-      if (request.params.task) {
-        // Task-augmented: the answer is the task or a JSON-RPC error (there is no tool result to carry one).
-        if (support === "forbidden") throw new McpError(ErrorCode.InvalidParams, `Tool ${tool.name} cannot be called as a task`);
-        try {
-          need(tool.scope);
-        } catch (error) {
-          throw toMcpError(error);
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      async (request, extra): Promise<CallToolResult | CreateTaskResult> => {
+        const tool = findTool(request.params.name);
+        const support = tool.execution?.taskSupport ?? "forbidden";
+        if (request.params.task) {
+          // Task-augmented: the answer is the task or a JSON-RPC error (there is no tool result to carry one).
+          if (support === "forbidden")
+            throw new McpError(ErrorCode.InvalidParams, `Tool ${tool.name} cannot be called as a task`);
+          try {
+            need(tool.scope);
+          } catch (error) {
+            throw toMcpError(error);
+          }
+          return { task: await store.createTask(request.params.task, extra.requestId, request) };
         }
-        return { task: await store.createTask(request.params.task, extra.requestId, request) };
-      }
-      // 2025-11-25: "If taskSupport is "required", … Servers MUST return a -32601 (Method not found) error".
-      if (support === "required") throw new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} runs only as a task: call it with params.task`);
-      return callNow(tool, request.params.arguments);
-    });
+        // 2025-11-25: "If taskSupport is "required", … Servers MUST return a -32601 (Method not found) error".
+        if (support === "required")
+          throw new McpError(
+            ErrorCode.MethodNotFound,
+            `Tool ${tool.name} runs only as a task: call it with params.task`,
+          );
+        return callNow(tool, request.params.arguments);
+      },
+    );
   }
 
   // ---- resources: a run's state and its trace
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
-      { uriTemplate: "tether://runs/{id}/state", name: "run-state", title: "A run's state", description: "The run's durable state: facts, plan, approvals, observations, output.", mimeType: "application/json" },
-      { uriTemplate: "tether://runs/{id}/trace{?after,limit}", name: "run-trace", title: "A run's trace", description: "The run's trace events in order, after a sequence number (default 0), at most limit (default 500).", mimeType: "application/json" },
+      {
+        uriTemplate: "tether://runs/{id}/state",
+        name: "run-state",
+        title: "A run's state",
+        description: "The run's durable state: facts, plan, approvals, observations, output.",
+        mimeType: "application/json",
+      },
+      {
+        uriTemplate: "tether://runs/{id}/trace{?after,limit}",
+        name: "run-trace",
+        title: "A run's trace",
+        description:
+          "The run's trace events in order, after a sequence number (default 0), at most limit (default 500).",
+        mimeType: "application/json",
+      },
     ],
   }));
 
@@ -130,8 +173,18 @@ export function createTetherMcpServer(ctx: McpContext, opts: { signal?: AbortSig
       const runs = await ctx.runtime.findRuns({ limit: 20 });
       return {
         resources: runs.flatMap((run) => [
-          { uri: `tether://runs/${run.id}/state`, name: `${run.id}/state`, title: `${run.agentSlug} ${run.id}: state (${run.status})`, mimeType: "application/json" },
-          { uri: `tether://runs/${run.id}/trace`, name: `${run.id}/trace`, title: `${run.agentSlug} ${run.id}: trace`, mimeType: "application/json" },
+          {
+            uri: `tether://runs/${run.id}/state`,
+            name: `${run.id}/state`,
+            title: `${run.agentSlug} ${run.id}: state (${run.status})`,
+            mimeType: "application/json",
+          },
+          {
+            uri: `tether://runs/${run.id}/trace`,
+            name: `${run.id}/trace`,
+            title: `${run.agentSlug} ${run.id}: trace`,
+            mimeType: "application/json",
+          },
         ]),
       };
     } catch (error) {
@@ -142,7 +195,11 @@ export function createTetherMcpServer(ctx: McpContext, opts: { signal?: AbortSig
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     const match = /^tether:\/\/runs\/([^/?#]+)\/(state|trace)(?:\?([^#]*))?$/.exec(uri);
-    if (!match) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: use tether://runs/{id}/state or tether://runs/{id}/trace`);
+    if (!match)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown resource ${uri}: use tether://runs/{id}/state or tether://runs/{id}/trace`,
+      );
     try {
       need("runs:read");
       const run = await ctx.runtime.getRun(decodeURIComponent(match[1]));
@@ -171,7 +228,11 @@ export function createTetherMcpServer(ctx: McpContext, opts: { signal?: AbortSig
 function registerTaskExtension(
   server: Server,
   ctx: McpContext,
-  h: { findTool: (name: string) => TetherTool; callNow: (tool: TetherTool, args?: Record<string, unknown>) => Promise<CallToolResult>; need: (scope: ApiScope) => void },
+  h: {
+    findTool: (name: string) => TetherTool;
+    callNow: (tool: TetherTool, args?: Record<string, unknown>) => Promise<CallToolResult>;
+    need: (scope: ApiScope) => void;
+  },
 ) {
   const tasks = new extension.TaskExtension(ctx);
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -182,15 +243,18 @@ function registerTaskExtension(
     }
   };
 
-  server.setRequestHandler(z.object({ method: z.literal("server/discover"), params: z.looseObject({}).optional() }), () => ({
-    supportedVersions: SUPPORTED_VERSIONS,
-    capabilities: { tools: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
-    instructions: INSTRUCTIONS.modern,
-    _meta: { [META_SERVER_INFO]: SERVER_INFO },
-    // The same for every token; "private" all the same, since asking needs one.
-    ttlMs: 3_600_000,
-    cacheScope: "private",
-  }));
+  server.setRequestHandler(
+    z.object({ method: z.literal("server/discover"), params: z.looseObject({}).optional() }),
+    () => ({
+      supportedVersions: SUPPORTED_VERSIONS,
+      capabilities: { tools: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
+      instructions: INSTRUCTIONS.modern,
+      _meta: { [META_SERVER_INFO]: SERVER_INFO },
+      // The same for every token; "private" all the same, since asking needs one.
+      ttlMs: 3_600_000,
+      cacheScope: "private",
+    }),
+  );
 
   // Past the SDK's Server.setRequestHandler, which checks a tools/call answer as a 2025-11-25
   // CallToolResult and would give a task handle an empty `content`.
@@ -206,12 +270,18 @@ function registerTaskExtension(
     return guarded(() => tasks.create(tool.name, request.params.arguments));
   });
 
-  server.setRequestHandler(extension.GetTaskRequestSchema, (request) => guarded(() => tasks.get(extension.parseGetParams(request.params).taskId)));
-  server.setRequestHandler(extension.UpdateTaskRequestSchema, (request) => guarded(async () => {
-    const { taskId, inputResponses } = extension.parseUpdateParams(request.params);
-    return tasks.update(taskId, inputResponses);
-  }));
-  server.setRequestHandler(extension.CancelTaskRequestSchema, (request) => guarded(() => tasks.cancel(extension.parseGetParams(request.params).taskId)));
+  server.setRequestHandler(extension.GetTaskRequestSchema, (request) =>
+    guarded(() => tasks.get(extension.parseGetParams(request.params).taskId)),
+  );
+  server.setRequestHandler(extension.UpdateTaskRequestSchema, (request) =>
+    guarded(async () => {
+      const { taskId, inputResponses } = extension.parseUpdateParams(request.params);
+      return tasks.update(taskId, inputResponses);
+    }),
+  );
+  server.setRequestHandler(extension.CancelTaskRequestSchema, (request) =>
+    guarded(() => tasks.cancel(extension.parseGetParams(request.params).taskId)),
+  );
 }
 
 /** 2025-11-25: tasks/get and tasks/list are the SDK's handlers over RunTaskStore; tasks/cancel and tasks/result are ours. */
@@ -257,17 +327,26 @@ function registerLegacyTasks(server: Server, ctx: McpContext, store: RunTaskStor
             if (seen && (seen.open || seen.refusal === undefined || seen.times >= MAX_ASKS)) continue;
             const entry = { times: (seen?.times ?? 0) + 1, open: true, refusal: undefined as string | undefined };
             asked.set(packet.id, entry);
-            const { id, request: elicit } = elicitationRequest(packet, decisionOptions(packet), { taskId, refusal: seen?.refusal });
-            forget.push(awaitAnswer(id, (outcome) => {
-              entry.open = false;
-              if (outcome.kind === "refused") entry.refusal = outcome.message;
-              wake();
-            }));
+            const { id, request: elicit } = elicitationRequest(packet, decisionOptions(packet), {
+              taskId,
+              refusal: seen?.refusal,
+            });
+            forget.push(
+              awaitAnswer(id, (outcome) => {
+                entry.open = false;
+                if (outcome.kind === "refused") entry.refusal = outcome.message;
+                wake();
+              }),
+            );
             await server.transport?.send(elicit, { relatedRequestId: extra.requestId });
           }
         }
         if (signal.aborted) throw new McpError(ErrorCode.ConnectionClosed, "tasks/result was cancelled");
-        if (Date.now() >= deadline) throw new McpError(ErrorCode.RequestTimeout, `Task ${taskId} is still ${task.status}: call tasks/result again`);
+        if (Date.now() >= deadline)
+          throw new McpError(
+            ErrorCode.RequestTimeout,
+            `Task ${taskId} is still ${task.status}: call tasks/result again`,
+          );
         await new Promise<void>((resolve) => {
           const done = () => {
             clearTimeout(timer);

@@ -12,7 +12,10 @@ const log = (message) => process.stderr.write(`tether mcp: ${message}\n`);
 export async function runStdioRelay({ baseUrl, token, stdin = process.stdin, stdout = process.stdout }) {
   const endpoint = new URL(`${baseUrl.replace(/\/$/, "")}/api/mcp`);
   // A 2026-07-28 request (no initialize; its version in _meta) goes out with the headers that revision asks for.
-  const remote = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} }, fetch: withRequestHeaders() });
+  const remote = new StreamableHTTPClientTransport(endpoint, {
+    requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
+    fetch: withRequestHeaders(),
+  });
   const local = new StdioServerTransport(stdin, stdout);
   const initializeIds = new Set();
   let closing = false;
@@ -31,13 +34,20 @@ export async function runStdioRelay({ baseUrl, token, stdin = process.stdin, std
       log(`${message.method ?? "message"} failed: ${reason}`);
       // A request that could not be delivered is answered, so the client does not wait for ever.
       if (message.method && message.id !== undefined) {
-        local.send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: `Tether at ${endpoint.origin} refused or could not be reached: ${reason}` } }).catch(() => {});
+        local
+          .send({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: -32000, message: `Tether at ${endpoint.origin} refused or could not be reached: ${reason}` },
+          })
+          .catch(() => {});
       }
     });
   };
   remote.onmessage = (message) => {
     // Later requests must name the protocol version the initialize answer chose (a header of Streamable HTTP).
-    if (message.id !== undefined && initializeIds.delete(message.id) && message.result?.protocolVersion) remote.setProtocolVersion(message.result.protocolVersion);
+    if (message.id !== undefined && initializeIds.delete(message.id) && message.result?.protocolVersion)
+      remote.setProtocolVersion(message.result.protocolVersion);
     local.send(message).catch((error) => log(`could not write to stdout: ${describe(error)}`));
   };
   remote.onerror = (error) => log(describe(error));
@@ -50,6 +60,7 @@ export async function runStdioRelay({ baseUrl, token, stdin = process.stdin, std
 }
 
 function describe(error) {
-  if (error?.code === 401 || /\b401\b/.test(String(error?.message))) return "401: the token is missing, invalid, revoked or expired (TETHER_TOKEN)";
+  if (error?.code === 401 || /\b401\b/.test(String(error?.message)))
+    return "401: the token is missing, invalid, revoked or expired (TETHER_TOKEN)";
   return error?.cause?.code ?? error?.message ?? String(error);
 }

@@ -1,4 +1,9 @@
-import { ErrorCode, McpError, type CallToolResult, type ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type ElicitRequestFormParams,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parse } from "@/lib/api/route";
 import { hasScope } from "@/lib/api/scopes";
@@ -53,7 +58,12 @@ export function taskParams<S extends z.ZodType>(schema: S, params: unknown): z.i
     return parse(schema, params ?? {}, "params");
   } catch (error) {
     const refusal = toMcpError(error);
-    const fields = isAppError(error) && error.fieldErrors ? Object.entries(error.fieldErrors).map(([k, v]) => `${k}: ${v.join(", ")}`).join("; ") : refusal.message;
+    const fields =
+      isAppError(error) && error.fieldErrors
+        ? Object.entries(error.fieldErrors)
+            .map(([k, v]) => `${k}: ${v.join(", ")}`)
+            .join("; ")
+        : refusal.message;
     throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${fields}`, refusal.data);
   }
 }
@@ -102,7 +112,12 @@ export class TaskExtension {
     if (view.status === "completed") return { ...task, result: view.result };
     if (view.status === "input_required") {
       // Empty when the run waits for a person to resume it in the console: nothing the client can answer.
-      const inputRequests = Object.fromEntries(view.pending.map((packet) => [inputRequestKey(packet), { method: "elicitation/create" as const, params: decisionFormParams(packet, decisionOptions(packet)) }]));
+      const inputRequests = Object.fromEntries(
+        view.pending.map((packet) => [
+          inputRequestKey(packet),
+          { method: "elicitation/create" as const, params: decisionFormParams(packet, decisionOptions(packet)) },
+        ]),
+      );
       return { ...task, inputRequests };
     }
     return task;
@@ -116,9 +131,12 @@ export class TaskExtension {
    */
   async update(taskId: string, inputResponses: Record<string, unknown>): Promise<{ resultType: "complete" }> {
     const run = await this.requireRun(taskId);
-    const outstanding = new Map((await this.store.pendingPackets(run)).map((packet) => [inputRequestKey(packet), packet]));
+    const outstanding = new Map(
+      (await this.store.pendingPackets(run)).map((packet) => [inputRequestKey(packet), packet]),
+    );
     const answered = Object.entries(inputResponses).filter(([key]) => outstanding.has(key));
-    if (answered.length > 0 && !hasScope(this.ctx.principal.scopes, "packets:decide")) throw toMcpError(forbidden(this.ctx.principal, "packets:decide"));
+    if (answered.length > 0 && !hasScope(this.ctx.principal.scopes, "packets:decide"))
+      throw toMcpError(forbidden(this.ctx.principal, "packets:decide"));
     for (const [key, response] of answered) {
       const packet = outstanding.get(key)!;
       const outcome = await decideFromAnswer(this.ctx, packet.id, { result: response });
@@ -129,7 +147,8 @@ export class TaskExtension {
       // Bad input is -32602; any other refusal by the rules (separation of duties, a second approval by the
       // same person, a stale or expired packet) is -32600, with the API's error body as data.
       const refusal = toMcpError(outcome.error ?? new McpError(ErrorCode.InvalidParams, outcome.message));
-      const code = isAppError(outcome.error) && outcome.error.code !== "INVALID_INPUT" ? ErrorCode.InvalidRequest : refusal.code;
+      const code =
+        isAppError(outcome.error) && outcome.error.code !== "INVALID_INPUT" ? ErrorCode.InvalidRequest : refusal.code;
       throw new McpError(code, `The answer to input request ${key} was refused: ${outcome.message}`, refusal.data);
     }
     return { resultType: "complete" };

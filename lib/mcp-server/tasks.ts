@@ -1,5 +1,13 @@
 import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { ErrorCode, McpError, type CallToolResult, type Request, type RequestId, type Result, type Task } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Request,
+  type RequestId,
+  type Result,
+  type Task,
+} from "@modelcontextprotocol/sdk/types.js";
 import { presentRun } from "@/lib/api/present";
 import { hasScope, type ApiScope } from "@/lib/api/scopes";
 import { isAppError } from "@/lib/runtime/errors";
@@ -35,22 +43,34 @@ export const isTerminalRun = (run: RunRecord) => TERMINAL_STATUSES.includes(run.
 /** How a person answers a pending packet, in each protocol revision's words. */
 const HOW_TO_DECIDE = {
   legacy: "Decide it with decide_packet, or answer the elicitation tasks/result sends.",
-  modern: "Decide it by answering its input request with tasks/update (or with decide_packet), as someone other than who started the run.",
+  modern:
+    "Decide it by answering its input request with tasks/update (or with decide_packet), as someone other than who started the run.",
 };
 
-export function statusMessage(run: RunRecord, pending: DecisionPacket[], era: keyof typeof HOW_TO_DECIDE = "legacy"): string {
+export function statusMessage(
+  run: RunRecord,
+  pending: DecisionPacket[],
+  era: keyof typeof HOW_TO_DECIDE = "legacy",
+): string {
   if (pending.length > 0) {
     const p = pending[0];
     return `Waiting for a decision on packet ${p.id} (${p.tool}: ${p.content.impact}). ${HOW_TO_DECIDE[era]}`;
   }
   switch (run.status) {
-    case "NEEDS_ATTENTION": return "The run needs a person: see get_run's recovery view.";
-    case "FAILED": return `The run failed: ${run.error ?? "no error recorded"}`;
-    case "CANCELLED": return "The run was cancelled.";
-    case "COMPLETED": return "The run completed.";
-    case "SLEEPING": return `The run sleeps until ${run.wakeAt?.toISOString() ?? "its timer"}.`;
-    case "WAITING_EVENT": return `The run waits for ${run.waitingFor ?? "an event"}.`;
-    default: return `The run is ${run.status.toLowerCase()}.`;
+    case "NEEDS_ATTENTION":
+      return "The run needs a person: see get_run's recovery view.";
+    case "FAILED":
+      return `The run failed: ${run.error ?? "no error recorded"}`;
+    case "CANCELLED":
+      return "The run was cancelled.";
+    case "COMPLETED":
+      return "The run completed.";
+    case "SLEEPING":
+      return `The run sleeps until ${run.wakeAt?.toISOString() ?? "its timer"}.`;
+    case "WAITING_EVENT":
+      return `The run waits for ${run.waitingFor ?? "an event"}.`;
+    default:
+      return `The run is ${run.status.toLowerCase()}.`;
   }
 }
 
@@ -73,16 +93,27 @@ const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 export function resultFromRun(run: RunRecord): CallToolResult {
   const structured = json({ run: presentRun(run), output: run.state.output ?? null });
   if (run.status === "COMPLETED") {
-    return { content: [{ type: "text", text: JSON.stringify({ id: run.id, status: run.status, output: structured.output }) }], structuredContent: structured };
+    return {
+      content: [{ type: "text", text: JSON.stringify({ id: run.id, status: run.status, output: structured.output }) }],
+      structuredContent: structured,
+    };
   }
-  const text = run.status === "FAILED" ? `Run ${run.id} failed: ${run.error ?? "no error recorded"}` : `Run ${run.id} is ${run.status.toLowerCase()}.`;
+  const text =
+    run.status === "FAILED"
+      ? `Run ${run.id} failed: ${run.error ?? "no error recorded"}`
+      : `Run ${run.id} is ${run.status.toLowerCase()}.`;
   return { content: [{ type: "text", text }], structuredContent: structured, isError: true };
 }
 
 const notFound = (taskId: string) => new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
 
 /** What a task is now, in one revision's terms: its status, why, the packets it asks about, its result once it has one. */
-export type RunTaskView = { status: Task["status"]; statusMessage: string; pending: DecisionPacket[]; result?: CallToolResult };
+export type RunTaskView = {
+  status: Task["status"];
+  statusMessage: string;
+  pending: DecisionPacket[];
+  result?: CallToolResult;
+};
 
 /** The TaskStore the SDK's tasks/get and tasks/list handlers read, over the runs (for one principal). */
 export class RunTaskStore implements TaskStore {
@@ -123,10 +154,18 @@ export class RunTaskStore implements TaskStore {
     const message = statusMessage(run, pending, era);
     if (isTerminalRun(run)) {
       const status = era === "modern" && run.status === "FAILED" ? "completed" : TASK_STATUS[run.status];
-      return { status, statusMessage: message, pending, ...(run.status === "CANCELLED" && era === "modern" ? {} : { result: resultFromRun(run) }) };
+      return {
+        status,
+        statusMessage: message,
+        pending,
+        ...(run.status === "CANCELLED" && era === "modern" ? {} : { result: resultFromRun(run) }),
+      };
     }
     // Waiting on a packet that was just decided, before the worker resumes the run: nothing left to answer.
-    const status = era === "modern" && run.status === "WAITING_APPROVAL" && pending.length === 0 ? "working" : TASK_STATUS[run.status];
+    const status =
+      era === "modern" && run.status === "WAITING_APPROVAL" && pending.length === 0
+        ? "working"
+        : TASK_STATUS[run.status];
     return { status, statusMessage: message, pending };
   }
 
@@ -181,7 +220,11 @@ export class RunTaskStore implements TaskStore {
 
   /** Only cancelling is possible from outside; every other status is the run's to reach. */
   async updateTaskStatus(taskId: string, status: Task["status"], statusMessage?: string): Promise<void> {
-    if (status !== "cancelled") throw new McpError(ErrorCode.InvalidRequest, `A task's status follows its run; only cancelling is possible, not ${status}.`);
+    if (status !== "cancelled")
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `A task's status follows its run; only cancelling is possible, not ${status}.`,
+      );
     await this.cancel(taskId, statusMessage);
   }
 
@@ -194,14 +237,26 @@ export class RunTaskStore implements TaskStore {
     const run = await this.findRun(taskId);
     if (!run) throw notFound(taskId);
     if (run.status === "CANCELLED") return this.taskOf(run);
-    if (isTerminalRun(run)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${TASK_STATUS[run.status]}`);
+    if (isTerminalRun(run))
+      throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${TASK_STATUS[run.status]}`);
     try {
-      return this.taskOf(await this.ctx.runtime.cancelRun({ runId: run.id, by: this.ctx.principal.principal, via: `mcp:${this.ctx.principal.name}`, reason }));
+      return this.taskOf(
+        await this.ctx.runtime.cancelRun({
+          runId: run.id,
+          by: this.ctx.principal.principal,
+          via: `mcp:${this.ctx.principal.name}`,
+          reason,
+        }),
+      );
     } catch (error) {
       // Lost a race with the run finishing, or with another cancel: answer from what it is now.
       const now = isAppError(error, "RUN_NOT_WAITING") ? await this.ctx.runtime.store.getRun(run.id) : null;
       if (now?.status === "CANCELLED") return this.taskOf(now);
-      if (now && isTerminalRun(now)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${TASK_STATUS[now.status]}`);
+      if (now && isTerminalRun(now))
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Cannot cancel task in terminal status: ${TASK_STATUS[now.status]}`,
+        );
       throw toMcpError(error);
     }
   }
@@ -210,7 +265,9 @@ export class RunTaskStore implements TaskStore {
   async listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
     this.need("runs:read");
     const limit = 50;
-    const runs = await this.ctx.runtime.findRuns({ limit, cursor }).catch((error: unknown) => { throw toMcpError(error); });
+    const runs = await this.ctx.runtime.findRuns({ limit, cursor }).catch((error: unknown) => {
+      throw toMcpError(error);
+    });
     const tasks = await Promise.all(runs.map((run) => (isGateRun(run) ? this.taskOf(run) : taskFromRun(run))));
     return { tasks, ...(runs.length === limit ? { nextCursor: runs.at(-1)!.id } : {}) };
   }

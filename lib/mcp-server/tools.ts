@@ -39,7 +39,8 @@ function inputJsonSchema(schema: z.ZodType): JsonSchema {
 
 const withDescriptions = (json: JsonSchema, descriptions: Record<string, string>): JsonSchema => {
   const properties = { ...(json.properties as Record<string, JsonSchema>) };
-  for (const [key, description] of Object.entries(descriptions)) if (properties[key]) properties[key] = { ...properties[key], description };
+  for (const [key, description] of Object.entries(descriptions))
+    if (properties[key]) properties[key] = { ...properties[key], description };
   return { ...json, properties };
 };
 
@@ -93,21 +94,36 @@ export const TOOLS: TetherTool[] = [
       const [recovery, pending, recentEvents] = await Promise.all([
         ctx.runtime.recoveryView(run.id),
         ctx.runtime.store.findPackets({ runId: run.id, status: ["PENDING"] }),
-        ctx.runtime.store.listEvents(run.id, { afterSeq: Math.max(0, run.eventSeq - RECENT_EVENTS), limit: RECENT_EVENTS }),
+        ctx.runtime.store.listEvents(run.id, {
+          afterSeq: Math.max(0, run.eventSeq - RECENT_EVENTS),
+          limit: RECENT_EVENTS,
+        }),
       ]);
-      return { run: presentRun(run), output: run.state.output ?? null, recovery, pendingPackets: pending.map(presentPacket), recentEvents };
+      return {
+        run: presentRun(run),
+        output: run.state.output ?? null,
+        recovery,
+        pendingPackets: pending.map(presentPacket),
+        recentEvents,
+      };
     },
   },
   {
     name: "list_packets",
     title: "List decision packets",
-    description: "Decision packets (GET /api/packets): pending by default; filter by run or queue. Each shows the action, its impact, the evidence and its options.",
+    description:
+      "Decision packets (GET /api/packets): pending by default; filter by run or queue. Each shows the action, its impact, the evidence and its options.",
     scope: "runs:read",
     inputSchema: inputJsonSchema(packetsQuery),
     annotations: { readOnlyHint: true },
     async call(ctx, args) {
       const query = parseArgs(packetsQuery, args);
-      const packets = await ctx.runtime.store.findPackets({ status: packetStatusesOf(query.status), runId: query.runId, queue: query.queue, limit: query.limit });
+      const packets = await ctx.runtime.store.findPackets({
+        status: packetStatusesOf(query.status),
+        runId: query.runId,
+        queue: query.queue,
+        limit: query.limit,
+      });
       return { packets: packets.map(presentPacket) };
     },
   },
@@ -120,18 +136,34 @@ export const TOOLS: TetherTool[] = [
     scope: "packets:decide",
     inputSchema: {
       type: "object",
-      properties: { id: { ...(inputJsonSchema(idParams).properties as Record<string, JsonSchema>).id, description: "The packet's id." }, ...decisionToolProperties() },
+      properties: {
+        id: {
+          ...(inputJsonSchema(idParams).properties as Record<string, JsonSchema>).id,
+          description: "The packet's id.",
+        },
+        ...decisionToolProperties(),
+      },
       required: ["id", "decision"],
     },
     async call(ctx, args) {
       const { id, ...answer } = parseArgs(decideArgs, args);
-      return { packet: presentPacket(await ctx.runtime.decidePacket({ packetId: id, reviewer: ctx.principal.principal, via: `mcp:${ctx.principal.name}`, input: decisionInputFromFlat(answer) })) };
+      return {
+        packet: presentPacket(
+          await ctx.runtime.decidePacket({
+            packetId: id,
+            reviewer: ctx.principal.principal,
+            via: `mcp:${ctx.principal.name}`,
+            input: decisionInputFromFlat(answer),
+          }),
+        ),
+      };
     },
   },
   {
     name: "cancel_run",
     title: "Cancel a run",
-    description: "Cancel a run that has not finished (POST /api/runs/:id/cancel). A run started as a task can also be cancelled with tasks/cancel.",
+    description:
+      "Cancel a run that has not finished (POST /api/runs/:id/cancel). A run started as a task can also be cancelled with tasks/cancel.",
     scope: "runs:write",
     inputSchema: withDescriptions(inputJsonSchema(cancelArgs), { id: "The run's id." }),
     annotations: { destructiveHint: true },
@@ -149,7 +181,8 @@ export const TOOLS: TetherTool[] = [
       "approvedArgs to run, reason, approvers. Afterwards report what you did with POST /api/gates/:id/outcome. The same idempotencyKey is the same request.",
     scope: "gates:request",
     inputSchema: withDescriptions(inputJsonSchema(gateRequestSchema.omit({ callbackUrl: true })), {
-      action: "The action to approve: the tool's name, its arguments, and optionally the JSON Schema of the arguments (for the reviewer's edit form).",
+      action:
+        "The action to approve: the tool's name, its arguments, and optionally the JSON Schema of the arguments (for the reviewer's edit form).",
       idempotencyKey: "Retrying with the same key returns the same request instead of asking again.",
       expiresIn: 'Seconds, or "90s", "30m", "24h", "7d": after that, onExpiry decides.',
       onExpiry: '"reject" (default), "escalate:<queue>", or "approve" (only when said explicitly).',

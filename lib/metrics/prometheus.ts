@@ -20,7 +20,8 @@ export type MetricFamily =
 const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
-export const escapeLabelValue = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+export const escapeLabelValue = (value: string) =>
+  value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 const escapeHelp = (text: string) => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 
 /** A sample value as Go's ParseFloat reads it: NaN, +Inf, -Inf, or a JS number's decimal form. */
@@ -34,7 +35,8 @@ export function formatValue(value: number): string {
 function formatLabels(labels: Labels): string {
   const entries = Object.entries(labels);
   if (entries.length === 0) return "";
-  for (const [name] of entries) if (!LABEL_NAME.test(name) || name.startsWith("__")) throw new Error(`invalid Prometheus label name: ${name}`);
+  for (const [name] of entries)
+    if (!LABEL_NAME.test(name) || name.startsWith("__")) throw new Error(`invalid Prometheus label name: ${name}`);
   return `{${entries.map(([name, value]) => `${name}="${escapeLabelValue(value)}"`).join(",")}}`;
 }
 
@@ -42,14 +44,18 @@ function familyLines(family: MetricFamily): string[] {
   if (!METRIC_NAME.test(family.name)) throw new Error(`invalid Prometheus metric name: ${family.name}`);
   const lines = [`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`];
   if (family.type !== "histogram") {
-    for (const sample of family.samples) lines.push(`${family.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
+    for (const sample of family.samples)
+      lines.push(`${family.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
     return lines;
   }
   for (const series of family.series) {
     if ("le" in series.labels) throw new Error(`${family.name}: "le" is the histogram's own label`);
-    if (series.buckets.length !== family.bounds.length) throw new Error(`${family.name}: ${series.buckets.length} buckets for ${family.bounds.length} bounds`);
+    if (series.buckets.length !== family.bounds.length)
+      throw new Error(`${family.name}: ${series.buckets.length} buckets for ${family.bounds.length} bounds`);
     family.bounds.forEach((bound, i) => {
-      lines.push(`${family.name}_bucket${formatLabels({ ...series.labels, le: formatValue(bound) })} ${formatValue(series.buckets[i])}`);
+      lines.push(
+        `${family.name}_bucket${formatLabels({ ...series.labels, le: formatValue(bound) })} ${formatValue(series.buckets[i])}`,
+      );
     });
     lines.push(`${family.name}_bucket${formatLabels({ ...series.labels, le: "+Inf" })} ${formatValue(series.count)}`);
     lines.push(`${family.name}_sum${formatLabels(series.labels)} ${formatValue(series.sum)}`);

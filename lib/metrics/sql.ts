@@ -48,7 +48,8 @@ export const bucketColumns = (expression: string, bounds: readonly number[]) =>
 export const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 
 /** The b0…bN columns of a row as numbers. */
-export const bucketsOf = (row: Record<string, unknown>, bounds: readonly number[]) => bounds.map((_, i) => num(row[`b${i}`]));
+export const bucketsOf = (row: Record<string, unknown>, bounds: readonly number[]) =>
+  bounds.map((_, i) => num(row[`b${i}`]));
 
 /** The statuses of runs not yet ended. */
 export const NOT_ENDED = RUN_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));

@@ -57,5 +57,11 @@ export async function findStepDurations(db: Db, since: Date): Promise<StepDurati
     FROM measured m JOIN runs r ON r."id" = m."runId"
     GROUP BY r."agentSlug" HAVING SUM(m.commits) > 0 OR COUNT(m.seconds) > 0 ORDER BY r."agentSlug"`;
   const rows = await hotQuery(db)<Record<string, unknown>>({ sql, values: p.values });
-  return rows.map((row) => ({ agent: String(row.agent), commits: num(row.commits), buckets: bucketsOf(row, STEP_BOUNDS), count: num(row.n), sum: num(row.total) }));
+  return rows.map((row) => ({
+    agent: String(row.agent),
+    commits: num(row.commits),
+    buckets: bucketsOf(row, STEP_BOUNDS),
+    count: num(row.n),
+    sum: num(row.total),
+  }));
 }

@@ -13,14 +13,23 @@ import { CHANNEL_KINDS, NOTIFICATION_EVENTS, type ChannelKind, type Notification
 
 type ChannelDb = Pick<Db, "notificationChannel">;
 
-const queueName = z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "Use letters, digits, - and _.");
+const queueName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[\w-]+$/, "Use letters, digits, - and _.");
 
 export const createChannelSchema = z
   .object({
     queue: queueName,
     kind: z.enum(CHANNEL_KINDS, { error: `The kind is one of ${CHANNEL_KINDS.join(", ")}.` }),
     target: z.string({ error: "Give the target: a URL, or an email address for email." }).trim().min(1).max(2000),
-    events: z.array(z.enum(NOTIFICATION_EVENTS)).min(1).max(NOTIFICATION_EVENTS.length).default([...NOTIFICATION_EVENTS]),
+    events: z
+      .array(z.enum(NOTIFICATION_EVENTS))
+      .min(1)
+      .max(NOTIFICATION_EVENTS.length)
+      .default([...NOTIFICATION_EVENTS]),
     /** webhook only: a whsec_ secret of your own; one is generated when left out. */
     secret: z.string().trim().optional(),
   })
@@ -35,7 +44,8 @@ export const createChannelSchema = z
     }
     if (input.secret !== undefined) {
       if (input.kind !== "webhook") issue("secret", "Only a webhook channel is signed with a secret.");
-      else if (!decodeWebhookSecret(input.secret)) issue("secret", 'The secret is "whsec_" followed by the base64 of 24 to 64 random bytes.');
+      else if (!decodeWebhookSecret(input.secret))
+        issue("secret", 'The secret is "whsec_" followed by the base64 of 24 to 64 random bytes.');
     }
   });
 export type CreateChannelInput = z.input<typeof createChannelSchema>;
@@ -54,11 +64,28 @@ function urlRefusal(target: string): string | null {
 }
 
 export type ChannelView = {
-  id: string; queue: string; kind: ChannelKind; target: string; events: NotificationEvent[];
-  isSigned: boolean; createdBy: string; createdAt: Date; disabledAt: Date | null;
+  id: string;
+  queue: string;
+  kind: ChannelKind;
+  target: string;
+  events: NotificationEvent[];
+  isSigned: boolean;
+  createdBy: string;
+  createdAt: Date;
+  disabledAt: Date | null;
 };
 
-type ChannelRow = { id: string; queue: string; kind: string; target: string; secret: string | null; events: string; createdBy: string; createdAt: Date; disabledAt: Date | null };
+type ChannelRow = {
+  id: string;
+  queue: string;
+  kind: string;
+  target: string;
+  secret: string | null;
+  events: string;
+  createdBy: string;
+  createdAt: Date;
+  disabledAt: Date | null;
+};
 
 /** A URL without what may be a credential (a Slack webhook's path is its secret): origin and path, the path's tail hidden. */
 export function maskTarget(kind: string, target: string): string {
@@ -73,23 +100,45 @@ export function maskTarget(kind: string, target: string): string {
 }
 
 export const presentChannel = (row: ChannelRow): ChannelView => ({
-  id: row.id, queue: row.queue, kind: row.kind as ChannelKind, target: maskTarget(row.kind, row.target),
-  events: JSON.parse(row.events) as NotificationEvent[], isSigned: row.secret !== null, createdBy: row.createdBy,
-  createdAt: row.createdAt, disabledAt: row.disabledAt,
+  id: row.id,
+  queue: row.queue,
+  kind: row.kind as ChannelKind,
+  target: maskTarget(row.kind, row.target),
+  events: JSON.parse(row.events) as NotificationEvent[],
+  isSigned: row.secret !== null,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+  disabledAt: row.disabledAt,
 });
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 /** Adds a channel to a queue. A webhook's secret (given or generated) is in the answer, this once. */
-export async function createChannel(db: ChannelDb, input: unknown, opts: { by: string }): Promise<ChannelView & { secret?: string }> {
+export async function createChannel(
+  db: ChannelDb,
+  input: unknown,
+  opts: { by: string },
+): Promise<ChannelView & { secret?: string }> {
   const parsed = createChannelSchema.safeParse(input);
   if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", { message: "invalid notification channel", userMessage: "The notification channel is invalid.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+    throw new AppError("INVALID_INPUT", {
+      message: "invalid notification channel",
+      userMessage: "The notification channel is invalid.",
+      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
+    });
   }
   const { queue, kind, target, events } = parsed.data;
-  const secret = kind === "webhook" ? parsed.data.secret ?? newSecret() : null;
+  const secret = kind === "webhook" ? (parsed.data.secret ?? newSecret()) : null;
   const row = await db.notificationChannel.create({
-    data: { id: `ntc_${randomUUID().replaceAll("-", "")}`, queue, kind, target, secret, events: JSON.stringify([...new Set(events)]), createdBy: opts.by },
+    data: {
+      id: `ntc_${randomUUID().replaceAll("-", "")}`,
+      queue,
+      kind,
+      target,
+      secret,
+      events: JSON.stringify([...new Set(events)]),
+      createdBy: opts.by,
+    },
   });
   return { ...presentChannel(row), ...(secret ? { secret } : {}) };
 }
@@ -97,22 +146,47 @@ export async function createChannel(db: ChannelDb, input: unknown, opts: { by: s
 /** Every channel, newest first, never a secret; disabled ones too (their deliveries point at them). */
 export async function findChannels(db: ChannelDb): Promise<ChannelView[]> {
   // Open gates' callbacks (lib/gates/callbacks.ts) are channels of one gate each, not a team's: not listed.
-  const rows = await db.notificationChannel.findMany({ where: { NOT: { queue: { startsWith: "gate:" } } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+  const rows = await db.notificationChannel.findMany({
+    where: { NOT: { queue: { startsWith: "gate:" } } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
   return rows.map(presentChannel);
 }
 
 /** Disables a channel: nothing more is sent through it. NOT_FOUND when there is none or it is already off. */
 export async function disableChannel(db: ChannelDb, id: string, opts: { by: string; now?: Date }): Promise<void> {
-  const { count } = await db.notificationChannel.updateMany({ where: { id, disabledAt: null }, data: { disabledAt: opts.now ?? new Date(), disabledBy: opts.by } });
-  if (count === 0) throw new AppError("NOT_FOUND", { message: `notification channel ${id} not found or disabled`, userMessage: "That notification channel does not exist or is already removed." });
+  const { count } = await db.notificationChannel.updateMany({
+    where: { id, disabledAt: null },
+    data: { disabledAt: opts.now ?? new Date(), disabledBy: opts.by },
+  });
+  if (count === 0)
+    throw new AppError("NOT_FOUND", {
+      message: `notification channel ${id} not found or disabled`,
+      userMessage: "That notification channel does not exist or is already removed.",
+    });
 }
 
 /** The most recent deliveries (for the admin API): what was sent where, how often, with which outcome. */
-export async function findRecentDeliveries(db: Pick<Db, "notificationDelivery">, opts: { channelId?: string; limit?: number } = {}) {
+export async function findRecentDeliveries(
+  db: Pick<Db, "notificationDelivery">,
+  opts: { channelId?: string; limit?: number } = {},
+) {
   return db.notificationDelivery.findMany({
     where: { channelId: opts.channelId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: Math.min(opts.limit ?? 50, 200),
-    select: { id: true, channelId: true, event: true, packetId: true, runId: true, status: true, attempts: true, lastError: true, nextAttemptAt: true, deliveredAt: true, createdAt: true },
+    select: {
+      id: true,
+      channelId: true,
+      event: true,
+      packetId: true,
+      runId: true,
+      status: true,
+      attempts: true,
+      lastError: true,
+      nextAttemptAt: true,
+      deliveredAt: true,
+      createdAt: true,
+    },
   });
 }

@@ -5,7 +5,12 @@
 //   TETHER_NOTIFY_FROM  the From address of notification email; default tether@<the console's host>
 import { getConfig, type Config } from "@/lib/config";
 
-export const NOTIFICATION_EVENTS = ["packet.opened", "packet.escalated", "packet.expiring", "run.needs_attention"] as const;
+export const NOTIFICATION_EVENTS = [
+  "packet.opened",
+  "packet.escalated",
+  "packet.expiring",
+  "run.needs_attention",
+] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 export const CHANNEL_KINDS = ["webhook", "slack", "email"] as const;
@@ -27,7 +32,10 @@ export type SmtpSettings = { url: string; from: string };
  * TETHER_SMTP_URL and TETHER_NOTIFY_FROM (default tether@<the host of baseUrl>, or tether@localhost for an IP
  * address); null when no SMTP server is configured (email deliveries then fail, recorded).
  */
-export function smtpSettingsFromEnv(config: Config = getConfig(), baseUrl = publicBaseUrl(config)): SmtpSettings | null {
+export function smtpSettingsFromEnv(
+  config: Config = getConfig(),
+  baseUrl = publicBaseUrl(config),
+): SmtpSettings | null {
   const { smtpUrl: url, from } = config.notifications;
   if (!url) return null;
   const host = new URL(baseUrl).hostname;

@@ -62,14 +62,19 @@ export type Notifications = {
 const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 10_000, maxDelayMs: 3_600_000, maxAttempts: 8 };
 const DUE_BATCH = 50;
 
-export const retryDelayMs = (policy: RetryPolicy, attempts: number) => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1));
+export const retryDelayMs = (policy: RetryPolicy, attempts: number) =>
+  Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1));
 
 export function startNotifications(opts: NotificationsOptions): Notifications {
   const db = typeof opts.db === "function" ? opts.db : () => opts.db as Db;
   const now = opts.now ?? (() => new Date());
   const baseUrl = opts.baseUrl ?? publicBaseUrl();
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
-  const sender = createSender({ smtp: opts.smtp === undefined ? smtpSettingsFromEnv(getConfig(), baseUrl) : opts.smtp, egress: opts.egress, timeoutMs: opts.sendTimeoutMs, now,
+  const sender = createSender({
+    smtp: opts.smtp === undefined ? smtpSettingsFromEnv(getConfig(), baseUrl) : opts.smtp,
+    egress: opts.egress,
+    timeoutMs: opts.sendTimeoutMs,
+    now,
     // Links expire by the wall clock, as the page that opens them reads it.
     decisionLinks: (email, packetId) => decisionLinksForRecipient(db(), { email, packetId, baseUrl }),
   });
@@ -88,22 +93,41 @@ export function startNotifications(opts: NotificationsOptions): Notifications {
       cursor = queued.cursor;
       result.queued = queued.queued;
       if (opts.gateView) result.queued += await queueGateCallbacks(db(), { now: now(), view: opts.gateView });
-      Object.assign(result, await sendDue(db(), sender, { now, retry, claimMs: opts.claimMs ?? 60_000, concurrency: opts.concurrency ?? 8 }));
+      Object.assign(
+        result,
+        await sendDue(db(), sender, {
+          now,
+          retry,
+          claimMs: opts.claimMs ?? 60_000,
+          concurrency: opts.concurrency ?? 8,
+        }),
+      );
     } catch (error) {
-      opts.logger.error("notifications: pass failed (tried again at the next one)", { error: error instanceof Error ? error.message : String(error) });
+      opts.logger.error("notifications: pass failed (tried again at the next one)", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
     return result;
   }
 
   const runOnce = (): Promise<PassResult> => {
     pending++;
-    const next = passes.then(() => (stopped ? empty() : pass())).finally(() => { pending--; });
+    const next = passes
+      .then(() => (stopped ? empty() : pass()))
+      .finally(() => {
+        pending--;
+      });
     passes = next;
     return next;
   };
 
   const interval = opts.intervalMs ?? 2_000;
-  const timer = interval > 0 ? setInterval(() => { if (pending === 0) void runOnce(); }, interval) : null;
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          if (pending === 0) void runOnce();
+        }, interval)
+      : null;
   timer?.unref();
 
   return {
@@ -126,7 +150,12 @@ async function sendDue(db: Db, sender: Sender, opts: SendOptions): Promise<Omit<
     where: { status: "pending", nextAttemptAt: { lte: opts.now() } },
     orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
     take: DUE_BATCH,
-    select: { id: true, attempts: true, payload: true, channel: { select: { kind: true, target: true, secret: true, disabledAt: true } } },
+    select: {
+      id: true,
+      attempts: true,
+      payload: true,
+      channel: { select: { kind: true, target: true, secret: true, disabledAt: true } },
+    },
   });
   const queue = [...due];
   const work = async () => {
@@ -139,9 +168,19 @@ async function sendDue(db: Db, sender: Sender, opts: SendOptions): Promise<Omit<
   return totals;
 }
 
-type DueDelivery = { id: string; attempts: number; payload: string; channel: { kind: string; target: string; secret: string | null; disabledAt: Date | null } };
+type DueDelivery = {
+  id: string;
+  attempts: number;
+  payload: string;
+  channel: { kind: string; target: string; secret: string | null; disabledAt: Date | null };
+};
 
-async function sendOne(db: Db, sender: Sender, delivery: DueDelivery, opts: SendOptions): Promise<keyof Omit<PassResult, "queued"> | null> {
+async function sendOne(
+  db: Db,
+  sender: Sender,
+  delivery: DueDelivery,
+  opts: SendOptions,
+): Promise<keyof Omit<PassResult, "queued"> | null> {
   const at = opts.now();
   const attempts = delivery.attempts + 1;
   const claim = await db.notificationDelivery.updateMany({
@@ -155,7 +194,10 @@ async function sendOne(db: Db, sender: Sender, delivery: DueDelivery, opts: Send
   const done = opts.now();
   const mine = { id: delivery.id, status: "pending", attempts };
   if (result.ok) {
-    await db.notificationDelivery.updateMany({ where: mine, data: { status: "delivered", deliveredAt: done, nextAttemptAt: null, lastError: null } });
+    await db.notificationDelivery.updateMany({
+      where: mine,
+      data: { status: "delivered", deliveredAt: done, nextAttemptAt: null, lastError: null },
+    });
     return "delivered";
   }
   const isLast = !result.isRetryable || attempts >= opts.retry.maxAttempts;

@@ -28,20 +28,52 @@ export function expiringWindowMs(createdAt: Date, expiresAt: Date): number {
 
 type Channel = { id: string; workspaceId: string; queue: string; events: NotificationEvent[]; createdAt: Date };
 type PacketRow = {
-  id: string; workspaceId: string; runId: string; kind: string; tool: string; digest: string; queue: string; requestedBy: string; packet: string;
-  createdAt: Date; changedAt: Date; expiresAt: Date | null;
+  id: string;
+  workspaceId: string;
+  runId: string;
+  kind: string;
+  tool: string;
+  digest: string;
+  queue: string;
+  requestedBy: string;
+  packet: string;
+  createdAt: Date;
+  changedAt: Date;
+  expiresAt: Date | null;
 };
 
-const packetSelect = { id: true, workspaceId: true, runId: true, kind: true, tool: true, digest: true, queue: true, requestedBy: true, packet: true, createdAt: true, changedAt: true, expiresAt: true } as const;
-const contentSchema = z.object({ impact: z.string().catch(""), escalatedFrom: z.string().optional().catch(undefined) }).catch({ impact: "", escalatedFrom: undefined });
+const packetSelect = {
+  id: true,
+  workspaceId: true,
+  runId: true,
+  kind: true,
+  tool: true,
+  digest: true,
+  queue: true,
+  requestedBy: true,
+  packet: true,
+  createdAt: true,
+  changedAt: true,
+  expiresAt: true,
+} as const;
+const contentSchema = z
+  .object({ impact: z.string().catch(""), escalatedFrom: z.string().optional().catch(undefined) })
+  .catch({ impact: "", escalatedFrom: undefined });
 
 /** The payload every channel renders (webhooks send it as it is): Standard Webhooks' {type, timestamp, data}. */
 export type NotificationPayload = {
   type: NotificationEvent;
   timestamp: string;
   data: {
-    packetId: string; runId: string; queue: string; tool: string; impact: string; requestedBy: string;
-    expiresAt: string | null; link: string; escalatedFrom?: string;
+    packetId: string;
+    runId: string;
+    queue: string;
+    tool: string;
+    impact: string;
+    requestedBy: string;
+    expiresAt: string | null;
+    link: string;
+    escalatedFrom?: string;
     /** The packet's action digest: Slack's buttons carry it, so a click decides only the action it showed. */
     digest?: string;
   };
@@ -57,7 +89,10 @@ export type QueueResult = { cursor: Date; queued: number };
  * clock deadlines are kept by (the engine's). Returns the next cursor (`readAt`) and how many deliveries
  * this call created.
  */
-export async function queueDeliveries(db: Db, opts: { since: Date; readAt: Date; now: Date; baseUrl: string }): Promise<QueueResult> {
+export async function queueDeliveries(
+  db: Db,
+  opts: { since: Date; readAt: Date; now: Date; baseUrl: string },
+): Promise<QueueResult> {
   const channels = await findActiveChannels(db);
   if (channels.length === 0) return { cursor: opts.readAt, queued: 0 };
   // A queue is its workspace's: a packet is told to the channels of its own workspace's queue only.
@@ -75,11 +110,13 @@ export async function queueDeliveries(db: Db, opts: { since: Date; readAt: Date;
     // Told about what happened once the channel existed, not about what waited before it.
     const afterChannel = (c: Channel) => packet.changedAt >= c.createdAt;
     if (packet.kind === "UNKNOWN_OUTCOME") add(packet, "run.needs_attention", afterChannel);
-    else if (contentSchema.parse(JSON.parse(packet.packet)).escalatedFrom) add(packet, "packet.escalated", afterChannel);
+    else if (contentSchema.parse(JSON.parse(packet.packet)).escalatedFrom)
+      add(packet, "packet.escalated", afterChannel);
     else add(packet, "packet.opened", afterChannel);
   }
   for (const packet of await findExpiringPackets(db, queues, opts.now)) {
-    if (packet.expiresAt!.getTime() - opts.now.getTime() <= expiringWindowMs(packet.createdAt, packet.expiresAt!)) add(packet, "packet.expiring");
+    if (packet.expiresAt!.getTime() - opts.now.getTime() <= expiringWindowMs(packet.createdAt, packet.expiresAt!))
+      add(packet, "packet.expiring");
   }
   const queued = await insertDeliveries(db, candidates, opts);
   return { cursor: opts.readAt, queued };
@@ -87,7 +124,10 @@ export async function queueDeliveries(db: Db, opts: { since: Date; readAt: Date;
 
 async function findActiveChannels(db: Db): Promise<Channel[]> {
   // An open gate's callback channel (lib/gates/callbacks.ts) is not a queue's: its one delivery is queued there.
-  const rows = await db.notificationChannel.findMany({ where: { disabledAt: null, NOT: { queue: { startsWith: "gate:" } } }, select: { id: true, workspaceId: true, queue: true, events: true, createdAt: true } });
+  const rows = await db.notificationChannel.findMany({
+    where: { disabledAt: null, NOT: { queue: { startsWith: "gate:" } } },
+    select: { id: true, workspaceId: true, queue: true, events: true, createdAt: true },
+  });
   return rows.map((r) => ({ ...r, events: JSON.parse(r.events) as NotificationEvent[] }));
 }
 
@@ -100,7 +140,9 @@ async function findChangedPackets(db: Db, queues: string[], from: Date): Promise
       where: {
         status: "PENDING",
         queue: { in: queues },
-        ...(after ? { OR: [{ changedAt: { gt: after.changedAt } }, { changedAt: after.changedAt, id: { gt: after.id } }] } : { changedAt: { gt: from } }),
+        ...(after
+          ? { OR: [{ changedAt: { gt: after.changedAt } }, { changedAt: after.changedAt, id: { gt: after.id } }] }
+          : { changedAt: { gt: from } }),
       },
       select: packetSelect,
       orderBy: [{ changedAt: "asc" }, { id: "asc" }],
@@ -114,23 +156,38 @@ async function findChangedPackets(db: Db, queues: string[], from: Date): Promise
 
 async function findExpiringPackets(db: Db, queues: string[], now: Date): Promise<PacketRow[]> {
   return db.decisionPacket.findMany({
-    where: { status: "PENDING", queue: { in: queues }, expiresAt: { gt: now, lte: new Date(now.getTime() + MAX_EXPIRING_WINDOW_MS) } },
+    where: {
+      status: "PENDING",
+      queue: { in: queues },
+      expiresAt: { gt: now, lte: new Date(now.getTime() + MAX_EXPIRING_WINDOW_MS) },
+    },
     select: packetSelect,
     orderBy: { expiresAt: "asc" },
     take: 1000,
   });
 }
 
-export const dedupKeyOf = (c: Pick<Candidate, "event"> & { channel: { id: string }; packet: { id: string } }) => `${c.channel.id}:${c.event}:${c.packet.id}`;
+export const dedupKeyOf = (c: Pick<Candidate, "event"> & { channel: { id: string }; packet: { id: string } }) =>
+  `${c.channel.id}:${c.event}:${c.packet.id}`;
 
-export function buildPayload(event: NotificationEvent, packet: PacketRow, opts: { now: Date; baseUrl: string }): NotificationPayload {
+export function buildPayload(
+  event: NotificationEvent,
+  packet: PacketRow,
+  opts: { now: Date; baseUrl: string },
+): NotificationPayload {
   const content = contentSchema.parse(JSON.parse(packet.packet));
   return {
     type: event,
     timestamp: opts.now.toISOString(),
     data: {
-      packetId: packet.id, runId: packet.runId, queue: packet.queue, tool: packet.tool, impact: content.impact || packet.tool,
-      requestedBy: packet.requestedBy, expiresAt: packet.expiresAt?.toISOString() ?? null, link: packetLink(opts.baseUrl, packet.id),
+      packetId: packet.id,
+      runId: packet.runId,
+      queue: packet.queue,
+      tool: packet.tool,
+      impact: content.impact || packet.tool,
+      requestedBy: packet.requestedBy,
+      expiresAt: packet.expiresAt?.toISOString() ?? null,
+      link: packetLink(opts.baseUrl, packet.id),
       digest: packet.digest,
       ...(content.escalatedFrom ? { escalatedFrom: content.escalatedFrom } : {}),
     },
@@ -138,12 +195,19 @@ export function buildPayload(event: NotificationEvent, packet: PacketRow, opts: 
 }
 
 /** One row per new (channel, event, packet); a key already queued (here or by another dispatcher) is skipped. */
-async function insertDeliveries(db: Db, candidates: Candidate[], opts: { now: Date; baseUrl: string }): Promise<number> {
+async function insertDeliveries(
+  db: Db,
+  candidates: Candidate[],
+  opts: { now: Date; baseUrl: string },
+): Promise<number> {
   if (candidates.length === 0) return 0;
   const keys = candidates.map(dedupKeyOf);
   const existing = new Set<string>();
   for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db.notificationDelivery.findMany({ where: { dedupKey: { in: keys.slice(i, i + 500) } }, select: { dedupKey: true } });
+    const rows = await db.notificationDelivery.findMany({
+      where: { dedupKey: { in: keys.slice(i, i + 500) } },
+      select: { dedupKey: true },
+    });
     for (const row of rows) existing.add(row.dedupKey);
   }
   let queued = 0;
@@ -154,9 +218,15 @@ async function insertDeliveries(db: Db, candidates: Candidate[], opts: { now: Da
     try {
       await db.notificationDelivery.create({
         data: {
-          id: `msg_${randomUUID().replaceAll("-", "")}`, channelId: candidate.channel.id, event: candidate.event, packetId: candidate.packet.id,
-          runId: candidate.packet.runId, dedupKey, payload: JSON.stringify(buildPayload(candidate.event, candidate.packet, opts)),
-          status: "pending", nextAttemptAt: opts.now,
+          id: `msg_${randomUUID().replaceAll("-", "")}`,
+          channelId: candidate.channel.id,
+          event: candidate.event,
+          packetId: candidate.packet.id,
+          runId: candidate.packet.runId,
+          dedupKey,
+          payload: JSON.stringify(buildPayload(candidate.event, candidate.packet, opts)),
+          status: "pending",
+          nextAttemptAt: opts.now,
         },
         select: { id: true },
       });

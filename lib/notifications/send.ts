@@ -35,7 +35,11 @@ const TITLES: Record<NotificationEvent, string> = {
   "run.needs_attention": "A run needs attention",
 };
 
-const failed = (error: string, isRetryable = true): SendResult => ({ ok: false, error: error.slice(0, 500), isRetryable });
+const failed = (error: string, isRetryable = true): SendResult => ({
+  ok: false,
+  error: error.slice(0, 500),
+  isRetryable,
+});
 
 export function createSender(opts: SenderOptions): Sender {
   const timeoutMs = opts.timeoutMs ?? 10_000;
@@ -45,7 +49,12 @@ export function createSender(opts: SenderOptions): Sender {
 
   async function post(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     try {
-      const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "Tether-Notifications", ...headers }, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(url, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", "user-agent": "Tether-Notifications", ...headers },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       await res.body?.cancel().catch(() => {});
       return res.ok ? { ok: true } : failed(`HTTP ${res.status}`);
     } catch (error) {
@@ -68,12 +77,23 @@ export function createSender(opts: SenderOptions): Sender {
 
   async function sendEmail(channel: SendChannel, delivery: SendDelivery): Promise<SendResult> {
     if (!opts.smtp) return failed("no SMTP server is configured (TETHER_SMTP_URL)");
-    mailer ??= nodemailer.createTransport({ url: opts.smtp.url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+    mailer ??= nodemailer.createTransport({
+      url: opts.smtp.url,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    });
     const payload = JSON.parse(delivery.payload) as NotificationPayload;
     try {
       const links = opts.decisionLinks ? await opts.decisionLinks(channel.target, payload.data.packetId) : null;
       const message = emailMessage(payload, links);
-      await mailer.sendMail({ from: opts.smtp.from, to: channel.target, messageId: `<${delivery.id}@tether>`, headers: { "X-Tether-Delivery": delivery.id }, ...message });
+      await mailer.sendMail({
+        from: opts.smtp.from,
+        to: channel.target,
+        messageId: `<${delivery.id}@tether>`,
+        headers: { "X-Tether-Delivery": delivery.id },
+        ...message,
+      });
       return { ok: true };
     } catch (error) {
       return failed(describe(error));
@@ -83,7 +103,12 @@ export function createSender(opts: SenderOptions): Sender {
   return {
     async send(channel, delivery) {
       if (channel.kind === "webhook") return sendWebhook(channel, delivery);
-      if (channel.kind === "slack") return post(channel.target, JSON.stringify(slackMessage(JSON.parse(delivery.payload) as NotificationPayload)), {});
+      if (channel.kind === "slack")
+        return post(
+          channel.target,
+          JSON.stringify(slackMessage(JSON.parse(delivery.payload) as NotificationPayload)),
+          {},
+        );
       if (channel.kind === "email") return sendEmail(channel, delivery);
       return failed(`unknown channel kind ${channel.kind}`, false);
     },
@@ -98,7 +123,8 @@ export function createSender(opts: SenderOptions): Sender {
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (error.name === "TimeoutError" || error.name === "AbortError") return "timed out";
-  const cause = error.cause instanceof Error ? `: ${(error.cause as NodeJS.ErrnoException).code ?? error.cause.message}` : "";
+  const cause =
+    error.cause instanceof Error ? `: ${(error.cause as NodeJS.ErrnoException).code ?? error.cause.message}` : "";
   return `${error.message}${cause}`;
 }
 
@@ -116,7 +142,14 @@ function details(payload: NotificationPayload): string {
 /** Slack's mrkdwn treats &, < and > as control characters. */
 const slackEscape = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
-type SlackButton = { type: "button"; text: { type: "plain_text"; text: string }; action_id: string; style?: "primary" | "danger"; value?: string; url?: string };
+type SlackButton = {
+  type: "button";
+  text: { type: "plain_text"; text: string };
+  action_id: string;
+  style?: "primary" | "danger";
+  value?: string;
+  url?: string;
+};
 
 /**
  * A Slack incoming-webhook message: text (also the notification's fallback) and the same in blocks, with
@@ -127,22 +160,37 @@ type SlackButton = { type: "button"; text: { type: "plain_text"; text: string };
 export function slackMessage(payload: NotificationPayload) {
   const text = `*${slackEscape(headline(payload))}*: ${slackEscape(payload.data.impact)} <${payload.data.link}|Open the packet>`;
   const value = JSON.stringify({ packetId: payload.data.packetId, digest: payload.data.digest });
-  const button = (label: string, extra: Omit<SlackButton, "type" | "text">): SlackButton => ({ type: "button", text: { type: "plain_text", text: label }, ...extra });
-  const decide = payload.type !== "run.needs_attention" && payload.data.digest
-    ? [button("Approve", { action_id: SLACK_ACTIONS.approve, style: "primary", value }), button("Reject", { action_id: SLACK_ACTIONS.reject, style: "danger", value })]
-    : [];
+  const button = (label: string, extra: Omit<SlackButton, "type" | "text">): SlackButton => ({
+    type: "button",
+    text: { type: "plain_text", text: label },
+    ...extra,
+  });
+  const decide =
+    payload.type !== "run.needs_attention" && payload.data.digest
+      ? [
+          button("Approve", { action_id: SLACK_ACTIONS.approve, style: "primary", value }),
+          button("Reject", { action_id: SLACK_ACTIONS.reject, style: "danger", value }),
+        ]
+      : [];
   return {
     text,
     blocks: [
       { type: "section", text: { type: "mrkdwn", text } },
       { type: "context", elements: [{ type: "mrkdwn", text: slackEscape(details(payload)) }] },
-      { type: "actions", block_id: "tether_decision", elements: [...decide, button("Open", { action_id: SLACK_ACTIONS.open, url: payload.data.link })] },
+      {
+        type: "actions",
+        block_id: "tether_decision",
+        elements: [...decide, button("Open", { action_id: SLACK_ACTIONS.open, url: payload.data.link })],
+      },
     ],
   };
 }
 
 /** The email; with the recipient's decision links when they may decide (each link opens a page that asks to confirm). */
-export function emailMessage(payload: NotificationPayload, links?: RecipientLinks | null): { subject: string; text: string } {
+export function emailMessage(
+  payload: NotificationPayload,
+  links?: RecipientLinks | null,
+): { subject: string; text: string } {
   const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
   const subject = oneLine(`[Tether] ${headline(payload)}: ${payload.data.impact}`).slice(0, 200);
   const decide = links
@@ -154,6 +202,15 @@ export function emailMessage(payload: NotificationPayload, links?: RecipientLink
         "",
       ]
     : [];
-  const text = [`${headline(payload)}.`, "", payload.data.impact, details(payload), "", ...decide, `Open the packet: ${payload.data.link}`, ""].join("\n");
+  const text = [
+    `${headline(payload)}.`,
+    "",
+    payload.data.impact,
+    details(payload),
+    "",
+    ...decide,
+    `Open the packet: ${payload.data.link}`,
+    "",
+  ].join("\n");
   return { subject, text };
 }

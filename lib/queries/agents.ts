@@ -9,7 +9,12 @@ import { versionName, type AgentDefinition } from "@/lib/runtime";
 export type VersionRunCounts = { active: number; waiting: number; parked: number };
 
 const COUNTED: Record<string, keyof VersionRunCounts> = {
-  QUEUED: "active", RUNNING: "active", SLEEPING: "waiting", WAITING_EVENT: "waiting", WAITING_APPROVAL: "waiting", NEEDS_ATTENTION: "parked",
+  QUEUED: "active",
+  RUNNING: "active",
+  SLEEPING: "waiting",
+  WAITING_EVENT: "waiting",
+  WAITING_APPROVAL: "waiting",
+  NEEDS_ATTENTION: "parked",
 };
 
 export type AgentVersionView = {
@@ -51,7 +56,10 @@ const parseList = <T>(text: string): T[] => {
 };
 
 /** Agents (deployed first, then ones only runs remember), each with its versions, newest first. */
-export async function findAgentsWithVersions(db: Db = getDb(), deployed: AgentDefinition[] = builtInAgents): Promise<AgentView[]> {
+export async function findAgentsWithVersions(
+  db: Db = getDb(),
+  deployed: AgentDefinition[] = builtInAgents,
+): Promise<AgentView[]> {
   const [rows, counts] = await Promise.all([
     db.agentVersion.findMany({ orderBy: [{ slug: "asc" }, { firstSeenAt: "desc" }, { version: "desc" }] }),
     db.run.groupBy({ by: ["agentSlug", "agentVersion", "status"], _count: { _all: true } }),
@@ -68,14 +76,22 @@ export async function findAgentsWithVersions(db: Db = getDb(), deployed: AgentDe
     states[counted] += c._count._all;
     runStates.set(k, states);
   }
-  const statesOf = (slug: string, version: string) => runStates.get(key(slug, version)) ?? { active: 0, waiting: 0, parked: 0 };
+  const statesOf = (slug: string, version: string) =>
+    runStates.get(key(slug, version)) ?? { active: 0, waiting: 0, parked: 0 };
   const loaded = new Set(deployed.map((a) => key(a.slug, a.version)));
   const bySlug = new Map<string, AgentView>();
   const agentOf = (slug: string): AgentView => {
     let agent = bySlug.get(slug);
     if (!agent) {
       const definition = deployed.findLast((a) => a.slug === slug); // the newest: listed last
-      agent = { slug, name: definition?.name ?? slug, description: definition?.description ?? "No longer deployed.", currentVersion: definition?.version ?? null, totalRuns: 0, versions: [] };
+      agent = {
+        slug,
+        name: definition?.name ?? slug,
+        description: definition?.description ?? "No longer deployed.",
+        currentVersion: definition?.version ?? null,
+        totalRuns: 0,
+        versions: [],
+      };
       bySlug.set(slug, agent);
     }
     return agent;
@@ -84,8 +100,18 @@ export async function findAgentsWithVersions(db: Db = getDb(), deployed: AgentDe
   for (const row of rows) {
     const agent = agentOf(row.slug);
     agent.versions.push({
-      version: row.version, label: row.label, name: versionName({ version: row.version, label: row.label ?? undefined }), loaded: loaded.has(key(row.slug, row.version)), runs: statesOf(row.slug, row.version), instructions: row.instructions, model: row.model, tools: parseList<string>(row.tools), plan: parseList(row.plan),
-      firstSeenAt: row.firstSeenAt, runCount: runCount.get(key(row.slug, row.version)) ?? 0, isCurrent: row.version === agent.currentVersion,
+      version: row.version,
+      label: row.label,
+      name: versionName({ version: row.version, label: row.label ?? undefined }),
+      loaded: loaded.has(key(row.slug, row.version)),
+      runs: statesOf(row.slug, row.version),
+      instructions: row.instructions,
+      model: row.model,
+      tools: parseList<string>(row.tools),
+      plan: parseList(row.plan),
+      firstSeenAt: row.firstSeenAt,
+      runCount: runCount.get(key(row.slug, row.version)) ?? 0,
+      isCurrent: row.version === agent.currentVersion,
     });
   }
   // Versions only a run remembers: shown with their run count, without details.
@@ -93,8 +119,18 @@ export async function findAgentsWithVersions(db: Db = getDb(), deployed: AgentDe
     const agent = agentOf(c.agentSlug);
     if (agent.versions.some((v) => v.version === c.agentVersion)) continue;
     agent.versions.push({
-      version: c.agentVersion, label: null, name: c.agentVersion, loaded: loaded.has(key(c.agentSlug, c.agentVersion)), runs: statesOf(c.agentSlug, c.agentVersion),
-      instructions: null, model: null, tools: [], plan: [], firstSeenAt: null, runCount: runCount.get(key(c.agentSlug, c.agentVersion))!, isCurrent: c.agentVersion === agent.currentVersion,
+      version: c.agentVersion,
+      label: null,
+      name: c.agentVersion,
+      loaded: loaded.has(key(c.agentSlug, c.agentVersion)),
+      runs: statesOf(c.agentSlug, c.agentVersion),
+      instructions: null,
+      model: null,
+      tools: [],
+      plan: [],
+      firstSeenAt: null,
+      runCount: runCount.get(key(c.agentSlug, c.agentVersion))!,
+      isCurrent: c.agentVersion === agent.currentVersion,
     });
   }
   for (const agent of bySlug.values()) agent.totalRuns = agent.versions.reduce((sum, v) => sum + v.runCount, 0);

@@ -6,7 +6,10 @@ import type { AuditRecord } from "@/lib/audit/audit-log";
 import { getDb, type Db } from "@/lib/db";
 
 /** The latest entries whose action starts with one of the prefixes ("users.", "tokens."), newest first. */
-export async function findAdminAudit(prefixes: string[], opts: { db?: Db; limit?: number } = {}): Promise<AuditRecord[]> {
+export async function findAdminAudit(
+  prefixes: string[],
+  opts: { db?: Db; limit?: number } = {},
+): Promise<AuditRecord[]> {
   const db = opts.db ?? getDb();
   const limit = opts.limit ?? 20;
   const rows = await db.auditLog.findMany({
@@ -30,8 +33,19 @@ function safeParse(text: string): unknown {
 export const AUDIT_PAGE_SIZE = 50;
 
 /** A page of entries after `cursor` (older than it), with their before/after, and the cursor of the next page. */
-export async function findAuditPage(db: Db, filter: AuditFilter, cursor: AuditKey | undefined): Promise<{ entries: AuditExportEntry[]; olderCursor: string | null }> {
-  const rows = await db.auditLog.findMany({ where: auditWhere(filter, { before: cursor }), orderBy: [{ at: "desc" }, { id: "desc" }], take: AUDIT_PAGE_SIZE + 1 });
+export async function findAuditPage(
+  db: Db,
+  filter: AuditFilter,
+  cursor: AuditKey | undefined,
+): Promise<{ entries: AuditExportEntry[]; olderCursor: string | null }> {
+  const rows = await db.auditLog.findMany({
+    where: auditWhere(filter, { before: cursor }),
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: AUDIT_PAGE_SIZE + 1,
+  });
   const page = rows.slice(0, AUDIT_PAGE_SIZE);
-  return { entries: await toExportEntries(db, page), olderCursor: rows.length > AUDIT_PAGE_SIZE ? encodeAuditCursor(page.at(-1)!) : null };
+  return {
+    entries: await toExportEntries(db, page),
+    olderCursor: rows.length > AUDIT_PAGE_SIZE ? encodeAuditCursor(page.at(-1)!) : null,
+  };
 }

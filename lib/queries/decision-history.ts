@@ -47,35 +47,58 @@ export type HistoryEntry = {
 // ---- the filter
 
 /** `from` and `to` are inclusive days in UTC (YYYY-MM-DD); `cursor` is opaque (see encodeHistoryCursor). */
-export type DecisionHistoryFilter = { reviewer?: string; tool?: string; decision?: DecidedStatus; from?: string; to?: string; cursor?: string };
+export type DecisionHistoryFilter = {
+  reviewer?: string;
+  tool?: string;
+  decision?: DecidedStatus;
+  from?: string;
+  to?: string;
+  cursor?: string;
+};
 
 const isCalendarDay = (day: string) => {
   const date = new Date(`${day}T00:00:00.000Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
 };
 // An empty form field means "any": the GET form sends every field, filled or not.
-const blankIsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
 
 const filterFields = {
   reviewer: blankIsAbsent(z.string().trim().max(320)),
   tool: blankIsAbsent(z.string().trim().max(200)),
   decision: blankIsAbsent(z.enum(DECIDED_STATUSES)),
-  from: blankIsAbsent(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD.").refine(isCalendarDay, "Not a date.")),
-  to: blankIsAbsent(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD.").refine(isCalendarDay, "Not a date.")),
+  from: blankIsAbsent(
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD.")
+      .refine(isCalendarDay, "Not a date."),
+  ),
+  to: blankIsAbsent(
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD.")
+      .refine(isCalendarDay, "Not a date."),
+  ),
 };
 type FilterField = keyof typeof filterFields;
 const FILTER_FIELDS = Object.keys(filterFields) as FilterField[];
 const isRangeReversed = (f: { from?: string; to?: string }) => Boolean(f.from && f.to && f.to < f.from);
 
 /** The filter as the CSV export takes it: strict (an audit must not silently export more than was asked). */
-export const decisionHistoryQuerySchema = z.object(filterFields).refine((f) => !isRangeReversed(f), { path: ["to"], message: "The end of the range is before its start." });
+export const decisionHistoryQuerySchema = z
+  .object(filterFields)
+  .refine((f) => !isRangeReversed(f), { path: ["to"], message: "The end of the range is before its start." });
 
 /**
  * The filter from the page's search params, forgiving: a value that does not parse is dropped (that
  * filter is off) and named in `ignored`, so the page can say so instead of failing. A `to` before
  * `from` is dropped too. A cursor that does not decode opens the first page.
  */
-export function parseDecisionHistoryParams(params: SearchParams): { filter: DecisionHistoryFilter; ignored: FilterField[] } {
+export function parseDecisionHistoryParams(params: SearchParams): {
+  filter: DecisionHistoryFilter;
+  ignored: FilterField[];
+} {
   const filter: DecisionHistoryFilter = {};
   const ignored: FilterField[] = [];
   for (const field of FILTER_FIELDS) {
@@ -92,7 +115,8 @@ export function parseDecisionHistoryParams(params: SearchParams): { filter: Deci
   return { filter, ignored };
 }
 
-export const isFilterActive = (filter: DecisionHistoryFilter) => FILTER_FIELDS.some((field) => filter[field] !== undefined);
+export const isFilterActive = (filter: DecisionHistoryFilter) =>
+  FILTER_FIELDS.some((field) => filter[field] !== undefined);
 
 /** The filter as search params (what parseDecisionHistoryParams reads back): links keep the filter, the export link too. */
 export function toDecisionHistorySearchParams(filter: DecisionHistoryFilter): URLSearchParams {
@@ -117,7 +141,9 @@ export function encodeHistoryCursor(direction: Direction, entry: { decidedAt: Da
 
 export function decodeHistoryCursor(value: string | undefined): Cursor | undefined {
   const match = value?.match(/^([on])(\d{1,15})\.(.{1,200})$/);
-  return match ? { direction: match[1] === "o" ? "older" : "newer", decidedAt: new Date(Number(match[2])), id: match[3] } : undefined;
+  return match
+    ? { direction: match[1] === "o" ? "older" : "newer", decidedAt: new Date(Number(match[2])), id: match[3] }
+    : undefined;
 }
 
 // ---- the queries
@@ -127,7 +153,9 @@ const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
 type DateBounds = { gte?: Date; lte?: Date; lt?: Date };
 // Any bound excludes a null decidedAt; with none, IS NOT NULL does (SQLite serves it as an index range too).
-const decidedAtRange = (bounds: DateBounds): Prisma.DecisionPacketWhereInput => ({ decidedAt: Object.values(bounds).some(Boolean) ? bounds : { not: null } });
+const decidedAtRange = (bounds: DateBounds): Prisma.DecisionPacketWhereInput => ({
+  decidedAt: Object.values(bounds).some(Boolean) ? bounds : { not: null },
+});
 
 /**
  * The days filter and the cursor as one range on decidedAt, so the planner gets the tightest bounds: given
@@ -138,10 +166,16 @@ function decidedAtWhere(filter: DecisionHistoryFilter, cursor: Cursor | undefine
   const from = filter.from ? startOfDay(filter.from) : undefined; // inclusive
   const until = filter.to ? new Date(startOfDay(filter.to).getTime() + DAY_MS) : undefined; // exclusive: the day after `to`
   if (cursor?.direction === "older" && !(until && until <= cursor.decidedAt)) {
-    return { ...decidedAtRange({ gte: from, lte: cursor.decidedAt }), OR: [{ decidedAt: { lt: cursor.decidedAt } }, { id: { lt: cursor.id } }] };
+    return {
+      ...decidedAtRange({ gte: from, lte: cursor.decidedAt }),
+      OR: [{ decidedAt: { lt: cursor.decidedAt } }, { id: { lt: cursor.id } }],
+    };
   }
   if (cursor?.direction === "newer" && !(from && from > cursor.decidedAt)) {
-    return { ...decidedAtRange({ gte: cursor.decidedAt, lt: until }), OR: [{ decidedAt: { gt: cursor.decidedAt } }, { id: { gt: cursor.id } }] };
+    return {
+      ...decidedAtRange({ gte: cursor.decidedAt, lt: until }),
+      OR: [{ decidedAt: { gt: cursor.decidedAt } }, { id: { gt: cursor.id } }],
+    };
   }
   return decidedAtRange({ gte: from, lt: until });
 }
@@ -157,13 +191,26 @@ function whereOf(filter: DecisionHistoryFilter, cursor: Cursor | undefined): Pri
   };
 }
 
-const historyInclude = { ...packetInclude, run: { select: { status: true, agentSlug: true } } } satisfies Prisma.DecisionPacketInclude;
+const historyInclude = {
+  ...packetInclude,
+  run: { select: { status: true, agentSlug: true } },
+} satisfies Prisma.DecisionPacketInclude;
 type HistoryRow = Prisma.DecisionPacketGetPayload<{ include: typeof historyInclude }>;
 
 /** Up to `take` rows past the cursor in list order (newest first); for a "newer" cursor, the `take` just above it. */
-async function findRows(db: Db, filter: DecisionHistoryFilter, cursor: Cursor | undefined, take: number): Promise<HistoryRow[]> {
+async function findRows(
+  db: Db,
+  filter: DecisionHistoryFilter,
+  cursor: Cursor | undefined,
+  take: number,
+): Promise<HistoryRow[]> {
   const sort = cursor?.direction === "newer" ? "asc" : "desc";
-  const rows = await db.decisionPacket.findMany({ where: whereOf(filter, cursor), include: historyInclude, orderBy: [{ decidedAt: sort }, { id: sort }], take });
+  const rows = await db.decisionPacket.findMany({
+    where: whereOf(filter, cursor),
+    include: historyInclude,
+    orderBy: [{ decidedAt: sort }, { id: sort }],
+    take,
+  });
   return sort === "asc" ? rows.reverse() : rows;
 }
 
@@ -211,20 +258,29 @@ export type DecisionHistoryPage = {
 };
 
 /** One page of the filtered history, newest first; `filter.cursor` says where the page starts. */
-export async function findDecisionHistory(db: Db, filter: DecisionHistoryFilter, pageSize = HISTORY_PAGE_SIZE): Promise<DecisionHistoryPage> {
+export async function findDecisionHistory(
+  db: Db,
+  filter: DecisionHistoryFilter,
+  pageSize = HISTORY_PAGE_SIZE,
+): Promise<DecisionHistoryPage> {
   const cursor = decodeHistoryCursor(filter.cursor);
   const rows = await findRows(db, filter, cursor, pageSize + 1);
   // Paging up reached the top: show the first page (a full one) rather than the few entries left.
-  if (cursor?.direction === "newer" && rows.length <= pageSize) return findDecisionHistory(db, { ...filter, cursor: undefined }, pageSize);
+  if (cursor?.direction === "newer" && rows.length <= pageSize)
+    return findDecisionHistory(db, { ...filter, cursor: undefined }, pageSize);
   const hasMore = rows.length > pageSize;
   const page = cursor?.direction === "newer" ? rows.slice(-pageSize) : rows.slice(0, pageSize);
-  const next = await findNextEvents(db, page.map((row) => row.id));
+  const next = await findNextEvents(
+    db,
+    page.map((row) => row.id),
+  );
   const entries = page.map((row) => toHistoryEntry(row, next.get(row.id)));
   const [first, last] = [page[0], page.at(-1)];
   return {
     entries,
     olderCursor: last && (cursor?.direction === "newer" || hasMore) ? encodeHistoryCursor("older", last) : null,
-    newerCursor: first && cursor && (cursor.direction === "older" || hasMore) ? encodeHistoryCursor("newer", first) : null,
+    newerCursor:
+      first && cursor && (cursor.direction === "older" || hasMore) ? encodeHistoryCursor("newer", first) : null,
   };
 }
 
@@ -233,7 +289,11 @@ export async function findDecisionHistory(db: Db, filter: DecisionHistoryFilter,
  * holds one batch however long the history (the CSV export streams it). No "next events": an export
  * lists decisions.
  */
-export async function* iterateDecisionHistory(db: Db, filter: Omit<DecisionHistoryFilter, "cursor">, batchSize = 500): AsyncGenerator<HistoryEntry> {
+export async function* iterateDecisionHistory(
+  db: Db,
+  filter: Omit<DecisionHistoryFilter, "cursor">,
+  batchSize = 500,
+): AsyncGenerator<HistoryEntry> {
   let cursor: Cursor | undefined;
   for (;;) {
     const rows = await findRows(db, filter, cursor, batchSize);
@@ -246,16 +306,46 @@ export async function* iterateDecisionHistory(db: Db, filter: Omit<DecisionHisto
 
 // ---- the CSV export (lib/csv.ts escapes and streams it)
 
-export const DECISION_HISTORY_CSV_HEADER = ["packetId", "runId", "agent", "tool", "kind", "decision", "decidedBy", "approvers", "decidedAt", "createdAt", "waitedMs", "reason", "instruction", "impact"] as const;
+export const DECISION_HISTORY_CSV_HEADER = [
+  "packetId",
+  "runId",
+  "agent",
+  "tool",
+  "kind",
+  "decision",
+  "decidedBy",
+  "approvers",
+  "decidedAt",
+  "createdAt",
+  "waitedMs",
+  "reason",
+  "instruction",
+  "impact",
+] as const;
 
 /** One entry as a CSV record, in the header's order; approvers are separated by spaces (an email has none). */
 export function toDecisionHistoryCsvRecord({ packet, run, waitedMs }: HistoryEntry): unknown[] {
   return [
-    packet.id, packet.runId, run.agent, packet.tool, packet.kind, packet.status, packet.decidedBy, packet.approvers.join(" "),
-    packet.decidedAt, packet.createdAt, waitedMs, packet.decision?.reason, packet.decision?.instruction, packet.content.impact,
+    packet.id,
+    packet.runId,
+    run.agent,
+    packet.tool,
+    packet.kind,
+    packet.status,
+    packet.decidedBy,
+    packet.approvers.join(" "),
+    packet.decidedAt,
+    packet.createdAt,
+    waitedMs,
+    packet.decision?.reason,
+    packet.decision?.instruction,
+    packet.content.impact,
   ];
 }
 
-export async function* findDecisionHistoryCsvRecords(db: Db, filter: Omit<DecisionHistoryFilter, "cursor">): AsyncGenerator<unknown[]> {
+export async function* findDecisionHistoryCsvRecords(
+  db: Db,
+  filter: Omit<DecisionHistoryFilter, "cursor">,
+): AsyncGenerator<unknown[]> {
   for await (const entry of iterateDecisionHistory(db, filter)) yield toDecisionHistoryCsvRecord(entry);
 }

@@ -16,12 +16,22 @@ export type EvalRunProgress = {
 
 export async function getEvalRunProgress(id: string, db: Db = getDb()): Promise<EvalRunProgress> {
   const run = await db.evalRun.findUnique({ where: { id }, select: { id: true, status: true, finishedAt: true } });
-  if (!run) throw new AppError("NOT_FOUND", { message: `eval run ${id} not found`, userMessage: `There is no eval run "${id}".` });
+  if (!run)
+    throw new AppError("NOT_FOUND", {
+      message: `eval run ${id} not found`,
+      userMessage: `There is no eval run "${id}".`,
+    });
   const [resultCount, passedCount] = await Promise.all([
     db.evalResult.count({ where: { evalRunId: id } }),
     db.evalResult.count({ where: { evalRunId: id, passed: true } }),
   ]);
-  return { id: run.id, status: run.status as EvalRunStatus, resultCount, passedCount, finishedAt: run.finishedAt?.toISOString() ?? null };
+  return {
+    id: run.id,
+    status: run.status as EvalRunStatus,
+    resultCount,
+    passedCount,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+  };
 }
 
 /** For pages: a storage call's NOT_FOUND becomes null (the page renders notFound()); anything else throws. */

@@ -41,8 +41,18 @@ const NO_DEADLINE_MS = 8_640_000_000_000_000;
 
 type Dialect = { param: (n: number) => string; ms: (column: string) => string; least: string; greatest: string };
 const DIALECTS: Record<"sqlite" | "postgres", Dialect> = {
-  sqlite: { param: () => "?", ms: (c) => `CAST(ROUND(unixepoch(${c}, 'subsec') * 1000) AS INTEGER)`, least: "MIN", greatest: "MAX" },
-  postgres: { param: (n) => `$${n}`, ms: (c) => `CAST(FLOOR(EXTRACT(EPOCH FROM ${c}) * 1000) AS BIGINT)`, least: "LEAST", greatest: "GREATEST" },
+  sqlite: {
+    param: () => "?",
+    ms: (c) => `CAST(ROUND(unixepoch(${c}, 'subsec') * 1000) AS INTEGER)`,
+    least: "MIN",
+    greatest: "MAX",
+  },
+  postgres: {
+    param: (n) => `$${n}`,
+    ms: (c) => `CAST(FLOOR(EXTRACT(EPOCH FROM ${c}) * 1000) AS BIGINT)`,
+    least: "LEAST",
+    greatest: "GREATEST",
+  },
 };
 
 /** Bound values and their placeholders, so nothing a user typed is ever spliced into the SQL. */
@@ -55,7 +65,13 @@ class Params {
   }
 }
 
-const cursorSchema = z.object({ now: z.number().int(), keys: z.array(z.union([z.number(), z.string()])).min(2).max(4) });
+const cursorSchema = z.object({
+  now: z.number().int(),
+  keys: z
+    .array(z.union([z.number(), z.string()]))
+    .min(2)
+    .max(4),
+});
 type Cursor = z.infer<typeof cursorSchema>;
 
 function encodeCursor(cursor: Cursor): string {
@@ -93,17 +109,32 @@ function orderKeys(sort: InboxFilters["sort"], d: Dialect, nowParam: string): st
   const deadline = `CASE WHEN ${expiry} - ${nowParam} <= ${HOUR_MS} THEN 40 WHEN ${expiry} - ${nowParam} <= ${24 * HOUR_MS} THEN 20 ELSE 0 END`;
   const waited = `${d.least}(24, ${d.greatest}(0, (${nowParam} - ${created}) / ${HOUR_MS}))`;
   switch (sort) {
-    case "urgency": return [`-("impactRank" * 10 + ${deadline} + ${waited})`, expiry, created];
-    case "impact": return [`-"impactRank"`, expiry, created];
-    case "expiry": return [expiry, created];
-    case "age": return [created];
+    case "urgency":
+      return [`-("impactRank" * 10 + ${deadline} + ${waited})`, expiry, created];
+    case "impact":
+      return [`-"impactRank"`, expiry, created];
+    case "expiry":
+      return [expiry, created];
+    case "age":
+      return [created];
   }
 }
 
 /** A page row's id and order keys (BIGINT: a bigint from SQLite, a string from node-pg). */
-type KeyRow = { id: string; k0: bigint | number | string; k1?: bigint | number | string; k2?: bigint | number | string };
+type KeyRow = {
+  id: string;
+  k0: bigint | number | string;
+  k1?: bigint | number | string;
+  k2?: bigint | number | string;
+};
 
-async function pageIds(db: Db, req: InboxPageRequest, now: number, cursor: Cursor | undefined, size: number): Promise<KeyRow[]> {
+async function pageIds(
+  db: Db,
+  req: InboxPageRequest,
+  now: number,
+  cursor: Cursor | undefined,
+  size: number,
+): Promise<KeyRow[]> {
   const d = DIALECTS[providerOfDb(db)];
   const params = new Params(d);
   // `now` is bound once per use (SQLite's `?` cannot be reused), typed (Postgres cannot infer it in arithmetic).
@@ -114,7 +145,11 @@ async function pageIds(db: Db, req: InboxPageRequest, now: number, cursor: Curso
   const names = [...keys.map((_, i) => `k${i}`), "id"];
   let after = "";
   if (cursor && cursor.keys.length === names.length) {
-    const bound = cursor.keys.map((value, i) => (i === names.length - 1 ? `CAST(${params.add(String(value))} AS TEXT)` : `CAST(${params.add(Number(value))} AS BIGINT)`));
+    const bound = cursor.keys.map((value, i) =>
+      i === names.length - 1
+        ? `CAST(${params.add(String(value))} AS TEXT)`
+        : `CAST(${params.add(Number(value))} AS BIGINT)`,
+    );
     after = `WHERE (${names.join(", ")}) > (${bound.join(", ")})`;
   }
   const sql = `SELECT * FROM (SELECT "id" AS id, ${selected} FROM "DecisionPacket" WHERE ${where}) page ${after} ORDER BY ${names.join(", ")} LIMIT ${params.add(size + 1)}`;
@@ -123,17 +158,25 @@ async function pageIds(db: Db, req: InboxPageRequest, now: number, cursor: Curso
 
 async function countWhere(db: Db, req: InboxPageRequest): Promise<number> {
   const params = new Params(DIALECTS[providerOfDb(db)]);
-  const [row] = await hotQuery(db)<{ n: bigint | number | string }>({ sql: `SELECT COUNT(*) AS n FROM "DecisionPacket" WHERE ${filterSql(req.filters, req.me, params)}`, values: params.values });
+  const [row] = await hotQuery(db)<{ n: bigint | number | string }>({
+    sql: `SELECT COUNT(*) AS n FROM "DecisionPacket" WHERE ${filterSql(req.filters, req.me, params)}`,
+    values: params.values,
+  });
   return Number(row?.n ?? 0);
 }
 
 /** The values the filter menus offer: those present among all pending packets (each an index-served GROUP BY). */
 export async function findInboxFacets(db: Db): Promise<InboxFacets> {
   const distinct = async (column: string) => {
-    const rows = await hotQuery(db)<{ value: string | null }>({ sql: `SELECT "${column}" AS value FROM "DecisionPacket" WHERE "status" = 'PENDING' GROUP BY "${column}" ORDER BY "${column}"`, values: [] });
+    const rows = await hotQuery(db)<{ value: string | null }>({
+      sql: `SELECT "${column}" AS value FROM "DecisionPacket" WHERE "status" = 'PENDING' GROUP BY "${column}" ORDER BY "${column}"`,
+      values: [],
+    });
     return rows.flatMap((row) => (row.value ? [row.value] : []));
   };
-  const [agents, tools, capabilities, assignees, queues] = await Promise.all(["requestedBy", "tool", "capability", "assignee", "queue"].map(distinct));
+  const [agents, tools, capabilities, assignees, queues] = await Promise.all(
+    ["requestedBy", "tool", "capability", "assignee", "queue"].map(distinct),
+  );
   return { agents: agents.map((a) => a.replace(/^agent:/, "")), tools, capabilities, assignees, queues };
 }
 
@@ -164,7 +207,11 @@ export function toInboxItem(packet: DecisionPacket, traits: ToolTraits): InboxIt
 const RANK_LEVEL: Record<number, ImpactLevel> = { 1: "low", 2: "medium", 3: "high" };
 
 /** One page of the inbox in `filters.sort` order, its true totals, and the filter menus. */
-export async function findInboxPage(db: Db, req: InboxPageRequest, lookupTool?: (name: string) => Promise<ToolDefinition | undefined>): Promise<InboxPage> {
+export async function findInboxPage(
+  db: Db,
+  req: InboxPageRequest,
+  lookupTool?: (name: string) => Promise<ToolDefinition | undefined>,
+): Promise<InboxPage> {
   const size = Math.min(Math.max(req.pageSize ?? INBOX_PAGE_SIZE, 1), 200);
   const cursor = decodeInboxCursor(req.cursor);
   const now = cursor?.now ?? (req.now ?? new Date()).getTime();
@@ -175,19 +222,35 @@ export async function findInboxPage(db: Db, req: InboxPageRequest, lookupTool?: 
     cursor ? null : findInboxFacets(db),
   ]);
   const pageRows = keyRows.slice(0, size);
-  const rows = await db.decisionPacket.findMany({ where: { id: { in: pageRows.map((r) => r.id) } }, include: packetInclude });
+  const rows = await db.decisionPacket.findMany({
+    where: { id: { in: pageRows.map((r) => r.id) } },
+    include: packetInclude,
+  });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const traits = new Map<string, Awaited<ReturnType<NonNullable<typeof lookupTool>>>>();
-  for (const name of new Set(rows.map((row) => row.tool))) traits.set(name, await lookupTool?.(name).catch(() => undefined));
+  for (const name of new Set(rows.map((row) => row.tool)))
+    traits.set(name, await lookupTool?.(name).catch(() => undefined));
   const items = pageRows.flatMap((keyRow) => {
     const row = byId.get(keyRow.id);
     if (!row) return []; // decided and deleted between the two reads: it is no longer pending anyway
     const tool = traits.get(row.tool);
     const item = toInboxItem(toPacket(row), tool ? { capability: tool.capability, semantics: tool.semantics } : null);
     // The stored rank is what the order used; show the same level the list is sorted by.
-    return [{ ...item, capability: item.capability ?? (row.capability as InboxItem["capability"]), impactLevel: RANK_LEVEL[row.impactRank] ?? item.impactLevel }];
+    return [
+      {
+        ...item,
+        capability: item.capability ?? (row.capability as InboxItem["capability"]),
+        impactLevel: RANK_LEVEL[row.impactRank] ?? item.impactLevel,
+      },
+    ];
   });
   const last = pageRows[pageRows.length - 1];
-  const nextCursor = keyRows.length > size && last ? encodeCursor({ now, keys: [...[last.k0, last.k1, last.k2].filter((k) => k !== undefined).map(Number), last.id] }) : null;
+  const nextCursor =
+    keyRows.length > size && last
+      ? encodeCursor({
+          now,
+          keys: [...[last.k0, last.k1, last.k2].filter((k) => k !== undefined).map(Number), last.id],
+        })
+      : null;
   return { items, total, pending, nextCursor, facets, at: new Date(now).toISOString() };
 }

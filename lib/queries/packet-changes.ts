@@ -21,7 +21,11 @@ function parseSince(since: string | undefined): number | undefined {
   return since && /^\d{1,15}$/.test(since) ? Number(since) : undefined;
 }
 
-export async function findPacketChanges(db: Db, since: string | undefined, now: () => Date = () => new Date()): Promise<PacketChanges> {
+export async function findPacketChanges(
+  db: Db,
+  since: string | undefined,
+  now: () => Date = () => new Date(),
+): Promise<PacketChanges> {
   const readAt = now().getTime();
   const from = parseSince(since);
   if (from === undefined) return { cursor: String(readAt), changes: [], more: false };

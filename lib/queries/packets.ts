@@ -15,9 +15,12 @@ import { hotQuery } from "@/lib/store/hot-path";
 import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
 import { findRunParent, type RunLink } from "./run-family";
 
-
 /** findTool: by name, and for a run when given (a run's own tools: an open gate's requested action). */
-export type InboxDeps = { store: RuntimeStore; db: Db; findTool: (name: string, run?: ToolScope) => Promise<ToolDefinition | undefined> };
+export type InboxDeps = {
+  store: RuntimeStore;
+  db: Db;
+  findTool: (name: string, run?: ToolScope) => Promise<ToolDefinition | undefined>;
+};
 
 function consoleDeps(): InboxDeps {
   const runtime = getRuntime();
@@ -25,12 +28,18 @@ function consoleDeps(): InboxDeps {
 }
 
 /** The console's inbox page: the running console's database and tool registry. */
-export async function findConsoleInboxPage(request: InboxPageRequest, deps: InboxDeps = consoleDeps()): Promise<InboxPage> {
+export async function findConsoleInboxPage(
+  request: InboxPageRequest,
+  deps: InboxDeps = consoleDeps(),
+): Promise<InboxPage> {
   return findInboxPage(deps.db, request, deps.findTool);
 }
 
 /** The navigation's badge: pending packets, and how many of them are assigned to `me`. */
-export async function countPendingPackets(me: string, deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<{ pending: number; mine: number }> {
+export async function countPendingPackets(
+  me: string,
+  deps: Pick<InboxDeps, "db"> = { db: getDb() },
+): Promise<{ pending: number; mine: number }> {
   // One statement on the pool (the badge is read on every change of any packet): the (status, assignee) index serves both numbers.
   const placeholder = providerOfDb(deps.db) === "postgres" ? "$1" : "?";
   const [row] = await hotQuery(deps.db)<{ pending: unknown; mine: unknown }>({
@@ -41,7 +50,10 @@ export async function countPendingPackets(me: string, deps: Pick<InboxDeps, "db"
 }
 
 /** One decision packet, or null when there is none with that id. */
-export async function findPacket(id: string, deps: Pick<InboxDeps, "store"> = { store: getRuntime().store }): Promise<DecisionPacket | null> {
+export async function findPacket(
+  id: string,
+  deps: Pick<InboxDeps, "store"> = { store: getRuntime().store },
+): Promise<DecisionPacket | null> {
   return deps.store.getPacket(id);
 }
 
@@ -65,18 +77,34 @@ export async function getPacketView(id: string, deps: InboxDeps = consoleDeps())
   const tool = await deps.findTool(packet.tool, run).catch(() => undefined);
   const traits = tool ? { capability: tool.capability, semantics: tool.semantics } : null;
   // A budget packet's "arguments" are the extension the reviewer approves or edits (runtime budget.ts).
-  const argsSchema = packet.kind === "BUDGET" ? argsJsonSchema({ input: budgetExtensionSchema }) : tool ? argsJsonSchema(tool) : null;
+  const argsSchema =
+    packet.kind === "BUDGET" ? argsJsonSchema({ input: budgetExtensionSchema }) : tool ? argsJsonSchema(tool) : null;
   const parent = run ? await findRunParent(run, deps.db) : null;
-  return { packet, traits, impactLevel: impactLevel(packet.tool, traits, packet.kind), argsSchema, canLookUp: Boolean(tool?.lookup), run: run ? { status: run.status, agent: run.agentSlug, parent } : null };
+  return {
+    packet,
+    traits,
+    impactLevel: impactLevel(packet.tool, traits, packet.kind),
+    argsSchema,
+    canLookUp: Boolean(tool?.lookup),
+    run: run ? { status: run.status, agent: run.agentSlug, parent } : null,
+  };
 }
 
 /** zod → JSON Schema on the server, so the client gets a plain object it can render a form from. */
 export function argsJsonSchema(tool: Pick<ToolDefinition, "input" | "editableFields">): JsonSchema | null {
   try {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, {
+      io: "input",
+      unrepresentable: "any",
+    }) as JsonSchema & { $schema?: string };
     const editable = tool.editableFields;
     if (editable && schema.properties) {
-      schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, editable.includes(name) ? property : { ...property, readOnly: true }]));
+      schema.properties = Object.fromEntries(
+        Object.entries(schema.properties).map(([name, property]) => [
+          name,
+          editable.includes(name) ? property : { ...property, readOnly: true },
+        ]),
+      );
     }
     return schema;
   } catch {
@@ -88,7 +116,11 @@ export type Decider = { email: string; name: string | null; role: Role };
 
 /** People who may decide packets (an assignee must be one of them). */
 export async function findDeciders(deps: Pick<InboxDeps, "db"> = { db: getDb() }): Promise<Decider[]> {
-  const rows = await deps.db.user.findMany({ where: { disabledAt: null }, select: { email: true, name: true, role: true }, orderBy: { email: "asc" } });
+  const rows = await deps.db.user.findMany({
+    where: { disabledAt: null },
+    select: { email: true, name: true, role: true },
+    orderBy: { email: "asc" },
+  });
   return rows.filter((row): row is Decider => can(row.role as Role, "packets:decide"));
 }
 

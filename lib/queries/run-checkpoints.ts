@@ -22,20 +22,40 @@ export type CheckpointList = { checkpoints: CheckpointSummary[]; hasOlder: boole
 export type CheckpointRange = { before?: number; limit?: number };
 
 export const checkpointSummarySelect = { seq: true, step: true, createdAt: true } satisfies Prisma.CheckpointSelect;
-const checkpointWithStateSelect = { ...checkpointSummarySelect, state: true, entrySeq: true } satisfies Prisma.CheckpointSelect;
+const checkpointWithStateSelect = {
+  ...checkpointSummarySelect,
+  state: true,
+  entrySeq: true,
+} satisfies Prisma.CheckpointSelect;
 
-const toSummary = (row: { seq: number; step: number; createdAt: Date }): CheckpointSummary => ({ seq: row.seq, step: row.step, createdAt: row.createdAt.toISOString() });
+const toSummary = (row: { seq: number; step: number; createdAt: Date }): CheckpointSummary => ({
+  seq: row.seq,
+  step: row.step,
+  createdAt: row.createdAt.toISOString(),
+});
 
 /** The newest `limit` checkpoints of a run (before `before`), oldest first, without their states (the primary key serves it). */
-export async function findCheckpointSummaries(db: Db, runId: string, range: CheckpointRange = {}): Promise<CheckpointList> {
+export async function findCheckpointSummaries(
+  db: Db,
+  runId: string,
+  range: CheckpointRange = {},
+): Promise<CheckpointList> {
   const limit = Math.min(Math.max(range.limit ?? CHECKPOINT_PAGE_SIZE, 1), MAX_CHECKPOINT_PAGE_SIZE);
   const where = range.before === undefined ? { runId } : { runId, seq: { lt: range.before } };
-  const rows = await db.checkpoint.findMany({ where, select: checkpointSummarySelect, orderBy: { seq: "desc" }, take: limit + 1 });
+  const rows = await db.checkpoint.findMany({
+    where,
+    select: checkpointSummarySelect,
+    orderBy: { seq: "desc" },
+    take: limit + 1,
+  });
   return { checkpoints: rows.slice(0, limit).reverse().map(toSummary), hasOlder: rows.length > limit };
 }
 
 /** One checkpoint with its state loaded through the schema (upgraded if older), or null when the run has no such checkpoint. */
 export async function findCheckpoint(db: Db, runId: string, seq: number): Promise<CheckpointWithState | null> {
-  const row = await db.checkpoint.findUnique({ where: { runId_seq: { runId, seq } }, select: checkpointWithStateSelect });
+  const row = await db.checkpoint.findUnique({
+    where: { runId_seq: { runId, seq } },
+    select: checkpointWithStateSelect,
+  });
   return row ? { ...toSummary(row), state: await loadStoredState(db, runId, row) } : null;
 }

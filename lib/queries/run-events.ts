@@ -15,7 +15,14 @@ export const TIMELINE_PAGE_SIZE = 200;
 export type TimelineEvent = { seq: number; step: number; type: string; at: string; data: Record<string, unknown> };
 
 /** The run as the live view follows it: stateSeq is its latest checkpoint, eventSeq its last trace event. */
-export type RunHead = { id: string; status: RunStatus; error: string | null; stateSeq: number; eventSeq: number; updatedAt: string };
+export type RunHead = {
+  id: string;
+  status: RunStatus;
+  error: string | null;
+  stateSeq: number;
+  eventSeq: number;
+  updatedAt: string;
+};
 
 /** Events oldest first; hasMore: more events lie beyond the page in the direction read (newer for after, older for before). */
 export type RunEventsPage = { run: RunHead; events: TimelineEvent[]; hasMore: boolean };
@@ -33,12 +40,22 @@ export async function findRunEvents(db: Db, runId: string, range: RunEventsRange
     take: limit + 1,
   });
   // The head is read after the events: if the run moves in between, its eventSeq is ahead and the client asks again.
-  const head = await db.run.findUnique({ where: { id: runId }, select: { id: true, status: true, error: true, stateSeq: true, eventSeq: true, updatedAt: true } });
-  if (!head) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
+  const head = await db.run.findUnique({
+    where: { id: runId },
+    select: { id: true, status: true, error: true, stateSeq: true, eventSeq: true, updatedAt: true },
+  });
+  if (!head)
+    throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
   const page = rows.slice(0, limit);
   return {
     run: { ...head, status: head.status as RunStatus, updatedAt: head.updatedAt.toISOString() },
-    events: (isBackward ? page.reverse() : page).map((r) => ({ seq: r.seq, step: r.step, type: r.type, at: r.at.toISOString(), data: (parse(r.data) ?? {}) as Record<string, unknown> })),
+    events: (isBackward ? page.reverse() : page).map((r) => ({
+      seq: r.seq,
+      step: r.step,
+      type: r.type,
+      at: r.at.toISOString(),
+      data: (parse(r.data) ?? {}) as Record<string, unknown>,
+    })),
     hasMore: rows.length > limit,
   };
 }
@@ -50,9 +67,16 @@ export type TraceWindow = { run: RunHead; events: TimelineEvent[]; hasOlder: boo
  * The window the run page opens with, one page: a live run at its newest events (the page follows them;
  * events after its eventSeq arrive by polling), a finished one at its start.
  */
-export async function findOpeningTraceWindow(db: Db, run: { id: string; eventSeq: number; isLive: boolean }): Promise<TraceWindow> {
+export async function findOpeningTraceWindow(
+  db: Db,
+  run: { id: string; eventSeq: number; isLive: boolean },
+): Promise<TraceWindow> {
   if (run.isLive) {
-    const { run: head, events, hasMore } = await findRunEvents(db, run.id, { before: run.eventSeq + 1, limit: TIMELINE_PAGE_SIZE });
+    const {
+      run: head,
+      events,
+      hasMore,
+    } = await findRunEvents(db, run.id, { before: run.eventSeq + 1, limit: TIMELINE_PAGE_SIZE });
     return { run: head, events, hasOlder: hasMore, hasNewer: false };
   }
   const { run: head, events, hasMore } = await findRunEvents(db, run.id, { after: 0, limit: TIMELINE_PAGE_SIZE });

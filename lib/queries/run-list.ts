@@ -79,20 +79,35 @@ function whereOf(filter: RunListFilter, idPrefix: string | undefined) {
       filter.agent ? { agentSlug: filter.agent, ...(filter.version ? { agentVersion: filter.version } : {}) } : {},
       idPrefix ? idPrefixWhere(idPrefix) : {},
       // The redundant `lte` gives the planner a range on the createdAt index; the OR alone makes SQLite scan from the top.
-      cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {},
+      cursor
+        ? {
+            createdAt: { lte: cursor.createdAt },
+            OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }],
+          }
+        : {},
     ],
   };
 }
 
 /** The columns the list shows (no state, no input: the search filters on input without reading it back). */
 export const runListSelect = {
-  id: true, agentSlug: true, agentVersion: true, status: true, stateSeq: true, error: true, parentRunId: true, spawnedByRunId: true, createdAt: true, updatedAt: true,
+  id: true,
+  agentSlug: true,
+  agentVersion: true,
+  status: true,
+  stateSeq: true,
+  error: true,
+  parentRunId: true,
+  spawnedByRunId: true,
+  createdAt: true,
+  updatedAt: true,
 } satisfies Prisma.RunSelect;
 
 /** What the store writes into run.error when it sets aside a run whose state it cannot load (lib/store quarantine). */
 const UNREADABLE_STATE_ERROR = "unreadable state: ";
 
-const stateErrorOf = (error: string | null) => (error?.startsWith(UNREADABLE_STATE_ERROR) ? { stateError: error.slice(UNREADABLE_STATE_ERROR.length) } : {});
+const stateErrorOf = (error: string | null) =>
+  error?.startsWith(UNREADABLE_STATE_ERROR) ? { stateError: error.slice(UNREADABLE_STATE_ERROR.length) } : {};
 
 /**
  * The step of each run's latest checkpoint (runId, seq = the run's stateSeq), in one query on the primary
@@ -114,8 +129,19 @@ const newestFirst = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.Run
 /** The page's rows plus one (it says whether a next page exists), newest first. */
 async function findRows(db: Db, filter: RunListFilter, take: number) {
   const q = normalizeRunSearch(filter.q);
-  if (!q || looksLikeRunId(q)) return db.run.findMany({ where: whereOf(filter, q), orderBy: newestFirst, take, select: runListSelect });
-  const ids = await findRunIdsByInputText(db, { text: q, status: filter.status, agent: filter.agent, version: filter.version, cursor: decodeRunCursor(filter.cursor) }, take);
+  if (!q || looksLikeRunId(q))
+    return db.run.findMany({ where: whereOf(filter, q), orderBy: newestFirst, take, select: runListSelect });
+  const ids = await findRunIdsByInputText(
+    db,
+    {
+      text: q,
+      status: filter.status,
+      agent: filter.agent,
+      version: filter.version,
+      cursor: decodeRunCursor(filter.cursor),
+    },
+    take,
+  );
   return db.run.findMany({ where: { id: { in: ids } }, orderBy: newestFirst, select: runListSelect });
 }
 

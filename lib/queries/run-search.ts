@@ -56,7 +56,9 @@ const searchTable = Prisma.raw(`"${RUN_SEARCH_TABLE}"`);
 const newestFirst = Prisma.sql`ORDER BY "createdAt" DESC, "id" DESC`;
 
 function contains(db: Db, text: string): Prisma.Sql {
-  return providerOfDb(db) === "postgres" ? Prisma.sql`"input" ILIKE ${containsPattern(text)} ESCAPE '\\'` : Prisma.sql`"input" LIKE ${containsPattern(text)} ESCAPE '\\'`;
+  return providerOfDb(db) === "postgres"
+    ? Prisma.sql`"input" ILIKE ${containsPattern(text)} ESCAPE '\\'`
+    : Prisma.sql`"input" LIKE ${containsPattern(text)} ESCAPE '\\'`;
 }
 
 /** The list's filters and its keyset, without the text. */
@@ -69,11 +71,14 @@ function filterConditions(search: RunSearch): Prisma.Sql[] {
     ...(agent ? [Prisma.sql`"agentSlug" = ${agent}`] : []),
     ...(agent && version ? [Prisma.sql`"agentVersion" = ${version}`] : []),
     // As in run-list.ts: the redundant `<=` gives the planner a range on the createdAt index.
-    ...(cursor ? [Prisma.sql`"createdAt" <= ${cursor.createdAt} AND ("createdAt" < ${cursor.createdAt} OR "id" < ${cursor.id})`] : []),
+    ...(cursor
+      ? [Prisma.sql`"createdAt" <= ${cursor.createdAt} AND ("createdAt" < ${cursor.createdAt} OR "id" < ${cursor.id})`]
+      : []),
   ];
 }
 
-const where = (conditions: Prisma.Sql[]) => (conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty);
+const where = (conditions: Prisma.Sql[]) =>
+  conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
 
 /** Step 1: the newest DENSE_WINDOW runs that pass the filters, checked one by one. */
 const newestWindowSql = (db: Db, search: RunSearch, take: number) => Prisma.sql`
@@ -94,7 +99,8 @@ function indexedSql(db: Db, search: RunSearch, take: number): Prisma.Sql {
 /** Step 2 for short text: every run that passes the filters read once, the matches sorted. */
 function scanSql(db: Db, search: RunSearch, take: number): Prisma.Sql {
   const matching = where([contains(db, search.text), ...filterConditions(search)]);
-  if (providerOfDb(db) === "postgres") return Prisma.sql`WITH matches AS MATERIALIZED (SELECT "id", "createdAt" FROM "Run" ${matching}) SELECT "id" FROM matches ${newestFirst} LIMIT ${take}`;
+  if (providerOfDb(db) === "postgres")
+    return Prisma.sql`WITH matches AS MATERIALIZED (SELECT "id", "createdAt" FROM "Run" ${matching}) SELECT "id" FROM matches ${newestFirst} LIMIT ${take}`;
   // The unary + keeps SQLite from walking the createdAt index for the order.
   return Prisma.sql`SELECT "id" FROM "Run" ${matching} ORDER BY +"createdAt" DESC, "id" DESC LIMIT ${take}`;
 }
@@ -121,5 +127,9 @@ export async function findRunIdsByInputText(db: Db, unscoped: RunSearch, take: n
   const ids = (rows: IdRow[]) => rows.map((row) => row.id);
   const newest = ids(await db.$queryRaw<IdRow[]>(newestWindowSql(db, search, take)));
   if (newest.length === take) return newest;
-  return ids(isIndexable(search.text) ? await findIndexedMatches(db, search, take) : await db.$queryRaw<IdRow[]>(scanSql(db, search, take)));
+  return ids(
+    isIndexable(search.text)
+      ? await findIndexedMatches(db, search, take)
+      : await db.$queryRaw<IdRow[]>(scanSql(db, search, take)),
+  );
 }

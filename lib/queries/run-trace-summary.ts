@@ -36,7 +36,8 @@ const METRICS = ["modelCalls", "tokens", "costUsd", "toolCalls", "toolLatencyMs"
 type MetricsRow = { step: number | bigint } & Record<(typeof METRICS)[number], number | bigint | null>;
 
 function sqliteStepMetrics(runId: string): Prisma.Sql {
-  const num = (path: string) => `(CASE WHEN json_type("data", '${path}') IN ('integer', 'real') THEN json_extract("data", '${path}') ELSE 0 END)`;
+  const num = (path: string) =>
+    `(CASE WHEN json_type("data", '${path}') IN ('integer', 'real') THEN json_extract("data", '${path}') ELSE 0 END)`;
   return Prisma.sql`
     SELECT "step",
       SUM("type" = 'model.decision') AS "modelCalls",
@@ -51,7 +52,8 @@ function sqliteStepMetrics(runId: string): Prisma.Sql {
 }
 
 function postgresStepMetrics(runId: string): Prisma.Sql {
-  const num = (path: string) => `(CASE WHEN jsonb_typeof(d #> '${path}') = 'number' THEN (d #>> '${path}')::float8 ELSE 0 END)`;
+  const num = (path: string) =>
+    `(CASE WHEN jsonb_typeof(d #> '${path}') = 'number' THEN (d #>> '${path}')::float8 ELSE 0 END)`;
   return Prisma.sql`
     SELECT "step",
       COUNT(*) FILTER (WHERE "type" = 'model.decision') AS "modelCalls",
@@ -68,7 +70,10 @@ function postgresStepMetrics(runId: string): Prisma.Sql {
 async function findStepMetrics(db: Db, runId: string): Promise<StepMetrics[]> {
   const sql = providerOfDb(db) === "postgres" ? postgresStepMetrics(runId) : sqliteStepMetrics(runId);
   const rows = await db.$queryRaw<MetricsRow[]>(sql);
-  return rows.map((row) => ({ step: Number(row.step), ...Object.fromEntries(METRICS.map((m) => [m, Number(row[m] ?? 0)])) }) as StepMetrics);
+  return rows.map(
+    (row) =>
+      ({ step: Number(row.step), ...Object.fromEntries(METRICS.map((m) => [m, Number(row[m] ?? 0)])) }) as StepMetrics,
+  );
 }
 
 const sumOf = (steps: StepMetrics[]) =>
@@ -76,7 +81,13 @@ const sumOf = (steps: StepMetrics[]) =>
 
 /** The trace's counts and cost of a run (all zero for a run without events). */
 export async function findTraceSummary(db: Db, runId: string): Promise<TraceSummary> {
-  const types = await db.traceEvent.groupBy({ by: ["type"], where: { runId }, _count: { _all: true }, _min: { at: true }, _max: { at: true } });
+  const types = await db.traceEvent.groupBy({
+    by: ["type"],
+    where: { runId },
+    _count: { _all: true },
+    _min: { at: true },
+    _max: { at: true },
+  });
   // The metrics' raw SQL is not scoped (lib/workspaces/scope.ts): it runs only for a run the scoped read found.
   const steps = types.length > 0 ? await findStepMetrics(db, runId) : [];
   const firsts = types.flatMap((t) => (t._min.at ? [t._min.at.getTime()] : []));

@@ -14,7 +14,12 @@ import { buildRecoveryView, type RecoveryView } from "@/lib/runtime/recovery";
 import type { RunState } from "@/lib/runtime/state";
 import { TERMINAL_STATUSES, type RunRecord, type RunStatus } from "@/lib/runtime/types";
 import { toListedRunRecord, toRunRecords } from "@/lib/store/records";
-import { findCheckpoint, findCheckpointSummaries, type CheckpointSummary, type CheckpointWithState } from "./run-checkpoints";
+import {
+  findCheckpoint,
+  findCheckpointSummaries,
+  type CheckpointSummary,
+  type CheckpointWithState,
+} from "./run-checkpoints";
 import { findOpeningTraceWindow, type TraceWindow } from "./run-events";
 import { findTraceSummary, type TraceSummary } from "./run-trace-summary";
 
@@ -96,27 +101,41 @@ async function recoveryOf(run: RunRecord): Promise<RecoveryView> {
 }
 
 async function snapshotOf(run: RunRecord, withState: boolean): Promise<RunSnapshot> {
-  const [recovery, { checkpoints, hasOlder }] = await Promise.all([recoveryOf(run), findCheckpointSummaries(getDb(), run.id)]);
+  const [recovery, { checkpoints, hasOlder }] = await Promise.all([
+    recoveryOf(run),
+    findCheckpointSummaries(getDb(), run.id),
+  ]);
   return {
-    runId: run.id, status: run.status, stateSeq: run.stateSeq, at: getRuntime().context.clock.now().toISOString(),
-    state: withState ? run.state : null, recovery, checkpoints, hasOlderCheckpoints: hasOlder,
+    runId: run.id,
+    status: run.status,
+    stateSeq: run.stateSeq,
+    at: getRuntime().context.clock.now().toISOString(),
+    state: withState ? run.state : null,
+    recovery,
+    checkpoints,
+    hasOlderCheckpoints: hasOlder,
   };
 }
 
 /** The parts of the run page that change with each checkpoint; NOT_FOUND, or INVALID_STATE when the state cannot be read. */
 export async function getRunSnapshot(runId: string, opts: { withState: boolean }): Promise<RunSnapshot> {
   const run = await getRuntime().store.getRun(runId);
-  if (!run) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
+  if (!run)
+    throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
   return snapshotOf(run, opts.withState);
 }
 
 /** Everything the run page shows, or null when there is no such run. */
-export async function getRunDetail(runId: string, query: RunDetailQuery = {}): Promise<RunDetail | UnreadableRunDetail | null> {
+export async function getRunDetail(
+  runId: string,
+  query: RunDetailQuery = {},
+): Promise<RunDetail | UnreadableRunDetail | null> {
   const run = await loadRun(runId);
   if (!run) return null;
   if ("unreadable" in run) return getUnreadableRunDetail(runId, run.unreadable);
   const db = getDb();
-  const checkpointOf = (seq: number | undefined) => (seq === undefined ? Promise.resolve(null) : findCheckpoint(db, runId, seq));
+  const checkpointOf = (seq: number | undefined) =>
+    seq === undefined ? Promise.resolve(null) : findCheckpoint(db, runId, seq);
   const isComparing = query.compareFrom !== undefined && query.compareTo !== undefined;
   const [trace, traceSummary, snapshot, shownCheckpoint, from, to] = await Promise.all([
     findOpeningTraceWindow(db, { id: runId, eventSeq: run.eventSeq, isLive: !TERMINAL_STATUSES.includes(run.status) }),
@@ -151,5 +170,14 @@ async function getUnreadableRunDetail(runId: string, stateError: string): Promis
     findTraceSummary(db, runId),
     findCheckpointSummaries(db, runId),
   ]);
-  return { kind: "unreadable", run, stateError, storedState: row.state, trace, traceSummary, checkpoints, hasOlderCheckpoints: hasOlder };
+  return {
+    kind: "unreadable",
+    run,
+    stateError,
+    storedState: row.state,
+    trace,
+    traceSummary,
+    checkpoints,
+    hasOlderCheckpoints: hasOlder,
+  };
 }

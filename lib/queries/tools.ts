@@ -18,12 +18,26 @@ export type ToolRow = ToolSummary & {
 
 /** Example arguments (required properties only) from a JSON Schema, only to show what a tool's impact sentence reads like. */
 export function exampleArgs(schema: unknown): Record<string, unknown> {
-  const { properties = {}, required } = (schema ?? {}) as { properties?: Record<string, { type?: string }>; required?: string[] };
+  const { properties = {}, required } = (schema ?? {}) as {
+    properties?: Record<string, { type?: string }>;
+    required?: string[];
+  };
   const names = Object.keys(properties).filter((name) => !Array.isArray(required) || required.includes(name));
-  return Object.fromEntries(names.map((name) => {
-    const type = properties[name]?.type;
-    return [name, type === "integer" || type === "number" ? 24000 : type === "boolean" ? true : type === "array" ? [] : `‹${name}›`];
-  }));
+  return Object.fromEntries(
+    names.map((name) => {
+      const type = properties[name]?.type;
+      return [
+        name,
+        type === "integer" || type === "number"
+          ? 24000
+          : type === "boolean"
+            ? true
+            : type === "array"
+              ? []
+              : `‹${name}›`,
+      ];
+    }),
+  );
 }
 
 function exampleImpact(tool: ToolDefinition, inputSchema: unknown): string | null {
@@ -39,7 +53,15 @@ export async function findToolRegistry(db: Db = getDb()): Promise<ToolRow[]> {
   const builtIn = createBuiltInTools({ sandboxUrl: "http://unused" })
     .map((tool): ToolRow => {
       const summary = presentBuiltInTool(tool);
-      return { ...summary, id: null, impact: exampleImpact(tool, summary.inputSchema), config: null, createdBy: null, disabledAt: null, disabledBy: null };
+      return {
+        ...summary,
+        id: null,
+        impact: exampleImpact(tool, summary.inputSchema),
+        config: null,
+        createdBy: null,
+        disabledAt: null,
+        disabledBy: null,
+      };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
   const registered = (await findRegisteredTools(db, { includeDisabled: true })).map(toRow);
@@ -48,8 +70,18 @@ export async function findToolRegistry(db: Db = getDb()): Promise<ToolRow[]> {
 
 function toRow(tool: RegisteredToolView): ToolRow {
   return {
-    id: tool.id, name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics, source: tool.source,
-    inputSchema: tool.inputSchema, impact: tool.impactTemplate, config: tool.config, createdBy: tool.createdBy, disabledAt: tool.disabledAt, disabledBy: tool.disabledBy,
+    id: tool.id,
+    name: tool.name,
+    description: tool.description,
+    capability: tool.capability,
+    semantics: tool.semantics,
+    source: tool.source,
+    inputSchema: tool.inputSchema,
+    impact: tool.impactTemplate,
+    config: tool.config,
+    createdBy: tool.createdBy,
+    disabledAt: tool.disabledAt,
+    disabledBy: tool.disabledBy,
   };
 }
 

@@ -21,13 +21,25 @@ const DECISION_EVENTS = new Set(["model.decision", "model.replayed", "model.turn
 
 function argsOf(decision: Record<string, unknown>): unknown {
   switch (decision.kind) {
-    case "call": return decision.args ?? null;
-    case "record": return (decision.facts as Array<{ key: string; value: unknown }> | undefined)?.map((f) => ({ key: f.key, value: f.value })) ?? [];
-    case "complete": return decision.output ?? null;
-    case "fail": return decision.reason ?? null;
-    case "sleep": return decision.durationMs ?? null;
-    case "wait_event": return decision.eventType ?? null;
-    default: return null;
+    case "call":
+      return decision.args ?? null;
+    case "record":
+      return (
+        (decision.facts as Array<{ key: string; value: unknown }> | undefined)?.map((f) => ({
+          key: f.key,
+          value: f.value,
+        })) ?? []
+      );
+    case "complete":
+      return decision.output ?? null;
+    case "fail":
+      return decision.reason ?? null;
+    case "sleep":
+      return decision.durationMs ?? null;
+    case "wait_event":
+      return decision.eventType ?? null;
+    default:
+      return null;
   }
 }
 
@@ -39,8 +51,14 @@ export function actionsOf(events: TraceEvent[]): ReplayAction[] {
     if (DECISION_EVENTS.has(event.type)) {
       const decision = (data.decision ?? {}) as Record<string, unknown>;
       actions.push({
-        step: event.step, decision: String(decision.kind), tool: typeof decision.tool === "string" ? decision.tool : null,
-        args: argsOf(decision), permission: null, gate: false, review: null, outcome: null,
+        step: event.step,
+        decision: String(decision.kind),
+        tool: typeof decision.tool === "string" ? decision.tool : null,
+        args: argsOf(decision),
+        permission: null,
+        gate: false,
+        review: null,
+        outcome: null,
       });
       continue;
     }
@@ -76,12 +94,16 @@ export function diffArgs(recorded: unknown, replayed: unknown, path = "", max = 
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
   if (isObject(recorded) && isObject(replayed) && Array.isArray(recorded) === Array.isArray(replayed)) {
     const keys = [...new Set([...Object.keys(recorded), ...Object.keys(replayed)])].sort();
-    return keys.flatMap((key) => diffArgs(recorded[key], replayed[key], path ? `${path}.${key}` : key, max)).slice(0, max);
+    return keys
+      .flatMap((key) => diffArgs(recorded[key], replayed[key], path ? `${path}.${key}` : key, max))
+      .slice(0, max);
   }
   return [{ path: path || "(whole)", recorded: recorded ?? null, replayed: replayed ?? null }];
 }
 
-const FIELDS = ["decision", "tool", "args", "permission", "gate", "review", "outcome"] as const satisfies ReadonlyArray<keyof ReplayAction>;
+const FIELDS = ["decision", "tool", "args", "permission", "gate", "review", "outcome"] as const satisfies ReadonlyArray<
+  keyof ReplayAction
+>;
 export type ActionField = (typeof FIELDS)[number];
 
 export type FirstDifference = {
@@ -99,9 +121,18 @@ export function firstDifference(recorded: ReplayAction[], replayed: ReplayAction
   for (let i = 0; i < Math.max(recorded.length, replayed.length); i++) {
     const a = recorded[i] ?? null;
     const b = replayed[i] ?? null;
-    if (!a || !b) return { index: i, step: (a ?? b)!.step, fields: ["missing"], recorded: a, replayed: b, argsDiff: [] };
+    if (!a || !b)
+      return { index: i, step: (a ?? b)!.step, fields: ["missing"], recorded: a, replayed: b, argsDiff: [] };
     const fields = FIELDS.filter((f) => canonicalJson(a[f] ?? null) !== canonicalJson(b[f] ?? null));
-    if (fields.length > 0) return { index: i, step: a.step, fields, recorded: a, replayed: b, argsDiff: fields.includes("args") ? diffArgs(a.args, b.args) : [] };
+    if (fields.length > 0)
+      return {
+        index: i,
+        step: a.step,
+        fields,
+        recorded: a,
+        replayed: b,
+        argsDiff: fields.includes("args") ? diffArgs(a.args, b.args) : [],
+      };
   }
   return null;
 }

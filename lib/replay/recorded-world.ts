@@ -1,4 +1,10 @@
-import { canonicalJson, ToolError, type AgentDefinition, type ToolDefinition, type ToolErrorClass } from "@/lib/runtime";
+import {
+  canonicalJson,
+  ToolError,
+  type AgentDefinition,
+  type ToolDefinition,
+  type ToolErrorClass,
+} from "@/lib/runtime";
 import type { Recording } from "./recording";
 
 // The seam between a replay and the engine: the engine runs unchanged, with tools that answer from what
@@ -6,7 +12,9 @@ import type { Recording } from "./recording";
 // reaches the world: a call the recording never made is refused (not applied), which the comparison
 // then shows as the first step that differs.
 
-type Answer = { ok: true; value: unknown } | { ok: false; errorClass: ToolErrorClass; message: string; outcome: "not_applied" | "unknown" };
+type Answer =
+  | { ok: true; value: unknown }
+  | { ok: false; errorClass: ToolErrorClass; message: string; outcome: "not_applied" | "unknown" };
 
 /** What the world answered each call of the recording, by tool and arguments, every attempt in order. */
 export function recordedAnswers(recording: Recording): Map<string, Answer[]> {
@@ -15,9 +23,15 @@ export function recordedAnswers(recording: Recording): Map<string, Answer[]> {
     if (event.type !== "tool.call" || typeof event.data.tool !== "string") continue;
     const key = callKey(event.data.tool, event.data.args);
     const data = event.data;
-    const answer: Answer = data.error === undefined
-      ? { ok: true, value: data.result ?? null }
-      : { ok: false, errorClass: (data.errorClass as ToolErrorClass) ?? "internal", message: String(data.error), outcome: data.outcome === "not_applied" ? "not_applied" : "unknown" };
+    const answer: Answer =
+      data.error === undefined
+        ? { ok: true, value: data.result ?? null }
+        : {
+            ok: false,
+            errorClass: (data.errorClass as ToolErrorClass) ?? "internal",
+            message: String(data.error),
+            outcome: data.outcome === "not_applied" ? "not_applied" : "unknown",
+          };
     answers.set(key, [...(answers.get(key) ?? []), answer]);
   }
   return answers;
@@ -52,23 +66,42 @@ export function recordedWorld(tools: ToolDefinition[]): RecordedWorld {
       const found = answer(tool.name, args);
       if (!found) {
         misses.push({ tool: tool.name, args });
-        throw new ToolError("rejected", `replay: the recorded run never called ${tool.name} with these arguments`, "not_applied");
+        throw new ToolError(
+          "rejected",
+          `replay: the recorded run never called ${tool.name} with these arguments`,
+          "not_applied",
+        );
       }
       if (!found.ok) throw new ToolError(found.errorClass, found.message, found.outcome);
       return found.value;
     },
-    ...(tool.lookup ? { lookup: async (args: unknown) => { const found = answer(tool.name, args); return found?.ok ? found.value : null; } } : {}),
+    ...(tool.lookup
+      ? {
+          lookup: async (args: unknown) => {
+            const found = answer(tool.name, args);
+            return found?.ok ? found.value : null;
+          },
+        }
+      : {}),
   }));
   return {
     tools: replayed,
-    use(recording) { answers = recordedAnswers(recording); taken.clear(); misses.length = 0; },
-    get misses() { return misses; },
+    use(recording) {
+      answers = recordedAnswers(recording);
+      taken.clear();
+      misses.length = 0;
+    },
+    get misses() {
+      return misses;
+    },
   };
 }
 
 export class NeedsModelError extends Error {
   constructor(slug: string) {
-    super(`replay: ${slug}'s recorded model decisions stop matching here, and no model is configured to decide in their place`);
+    super(
+      `replay: ${slug}'s recorded model decisions stop matching here, and no model is configured to decide in their place`,
+    );
     this.name = "NeedsModelError";
   }
 }
@@ -79,7 +112,10 @@ export class NeedsModelError extends Error {
  * fork replay does that, lib/runtime/replay.ts); past that, the agent's policy decides only when a model
  * is configured (`withModel`); otherwise the replay stops there and says it needs one.
  */
-export function replayAgent(agent: AgentDefinition, opts: { withModel: boolean; onNeedsModel: () => void; modelDecided: () => boolean }): AgentDefinition {
+export function replayAgent(
+  agent: AgentDefinition,
+  opts: { withModel: boolean; onNeedsModel: () => void; modelDecided: () => boolean },
+): AgentDefinition {
   return {
     ...agent,
     policy: {

@@ -31,7 +31,10 @@ export async function listAllEvents(store: RuntimeStore, runId: string): Promise
 }
 
 export type RunSelection = {
-  agentSlug: string; runIds?: string[]; since?: Date; limit?: number;
+  agentSlug: string;
+  runIds?: string[];
+  since?: Date;
+  limit?: number;
   /** Only runs pinned to this version of the agent. */
   version?: string;
   /** Only runs in these statuses (the console replays runs that ended by what they did). */
@@ -44,7 +47,13 @@ export async function selectRuns(store: RuntimeStore, selection: RunSelection): 
   if (selection.runIds?.length) return selection.runIds.slice(0, limit);
   const ids: string[] = [];
   for (let cursor: string | undefined; ids.length < limit;) {
-    const page = await store.findRuns({ agentSlug: selection.agentSlug, agentVersion: selection.version, status: selection.statuses, limit: Math.min(200, limit), cursor });
+    const page = await store.findRuns({
+      agentSlug: selection.agentSlug,
+      agentVersion: selection.version,
+      status: selection.statuses,
+      limit: Math.min(200, limit),
+      cursor,
+    });
     for (const run of page) {
       if (selection.since && run.createdAt < selection.since) continue;
       ids.push(run.id);
@@ -58,5 +67,7 @@ export async function selectRuns(store: RuntimeStore, selection: RunSelection): 
 
 /** Whether a model made the recorded decisions (a model's decision carries its usage or raw answer; a scripted one neither). */
 export function decidedByModel(recording: Recording): boolean {
-  return recording.events.some((e) => e.type === "model.decision" && (e.data.usage != null || e.data.raw !== undefined));
+  return recording.events.some(
+    (e) => e.type === "model.decision" && (e.data.usage != null || e.data.raw !== undefined),
+  );
 }

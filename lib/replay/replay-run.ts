@@ -1,4 +1,11 @@
-import { sha256, TERMINAL_STATUSES, type AgentDefinition, type DecisionPacket, type Runtime, type RuntimeStore } from "@/lib/runtime";
+import {
+  sha256,
+  TERMINAL_STATUSES,
+  type AgentDefinition,
+  type DecisionPacket,
+  type Runtime,
+  type RuntimeStore,
+} from "@/lib/runtime";
 import { budgetFor } from "@/lib/runtime/budget";
 import { recordedDecisions } from "@/lib/runtime/replay";
 import { budgetLimitsSchema, initialState } from "@/lib/runtime/state";
@@ -51,7 +58,11 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
   engine.needsModel.modelDecided = decidedByModel(recording);
   engine.clock.set(recording.run.createdAt);
   engine.packetIds.set(recording.packets.map((p) => p.id));
-  engine.childOutcomes.set(recording.run.state.facts.filter((f) => f.kind === "receipt" && f.key.startsWith("child:")).map((f) => f.value as { status: string }));
+  engine.childOutcomes.set(
+    recording.run.state.facts
+      .filter((f) => f.kind === "receipt" && f.key.startsWith("child:"))
+      .map((f) => f.value as { status: string }),
+  );
 
   const runId = await createReplayRun(engine, source, recording);
   const usedPackets = new Set<string>();
@@ -63,11 +74,17 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
     await worker.drain();
     const run = (await store.getRun(runId))!;
     if (TERMINAL_STATUSES.includes(run.status)) break;
-    if (engine.needsModel.value) { stopped = "needs a model"; break; }
+    if (engine.needsModel.value) {
+      stopped = "needs a model";
+      break;
+    }
     if (run.status === "WAITING_APPROVAL") {
       const [open] = await store.findPackets({ runId, status: ["PENDING"] });
       const recorded = open && nextRecordedDecision(recording.packets, open, usedPackets);
-      if (!recorded) { stopped = `the recording has no decision for the gate on ${open?.tool ?? "?"} at step ${open?.step ?? "?"}`; break; }
+      if (!recorded) {
+        stopped = `the recording has no decision for the gate on ${open?.tool ?? "?"} at step ${open?.step ?? "?"}`;
+        break;
+      }
       usedPackets.add(recorded.id);
       for (const reviewer of reviewersOf(recorded)) {
         const now = await store.getPacket(open.id);
@@ -83,11 +100,17 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
         await runtime.deliverSignal(runId, { type: signal.type, dedupKey: signal.dedupKey, payload: signal.payload });
         continue;
       }
-      if (run.wakeAt) { engine.clock.set(run.wakeAt); continue; } // the recorded run's wait timed out
+      if (run.wakeAt) {
+        engine.clock.set(run.wakeAt);
+        continue;
+      } // the recorded run's wait timed out
       stopped = `the recording has no ${run.waitingFor} signal`;
       break;
     }
-    if (run.status === "SLEEPING" && run.wakeAt) { engine.clock.set(run.wakeAt); continue; }
+    if (run.status === "SLEEPING" && run.wakeAt) {
+      engine.clock.set(run.wakeAt);
+      continue;
+    }
     stopped = `the replay stopped ${run.status}${run.error ? `: ${run.error}` : ""}`;
     break;
   }
@@ -95,21 +118,48 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
   const replayed = (await store.getRun(runId))!;
   const replayedActions = actionsOf(await listAllEvents(store, runId));
   const recordedActions = actionsOf(recording.events);
-  const verdict = compare(recordedActions, replayedActions, recording.run.status, replayed.status, engine.needsModel.value);
+  const verdict = compare(
+    recordedActions,
+    replayedActions,
+    recording.run.status,
+    replayed.status,
+    engine.needsModel.value,
+  );
   return {
-    runId: recording.run.id, ...verdict, recordedStatus: recording.run.status, replayedStatus: replayed.status,
-    stopped: verdict.verdict === "same" ? null : stopped, actions: recordedActions.length, replayed: replayedActions,
+    runId: recording.run.id,
+    ...verdict,
+    recordedStatus: recording.run.status,
+    replayedStatus: replayed.status,
+    stopped: verdict.verdict === "same" ? null : stopped,
+    actions: recordedActions.length,
+    replayed: replayedActions,
   };
 }
 
-function compare(recorded: ReplayAction[], replayed: ReplayAction[], recordedStatus: string, replayedStatus: string, needsModel: boolean): Pick<RunReplay, "verdict" | "difference"> {
+function compare(
+  recorded: ReplayAction[],
+  replayed: ReplayAction[],
+  recordedStatus: string,
+  replayedStatus: string,
+  needsModel: boolean,
+): Pick<RunReplay, "verdict" | "difference"> {
   const difference = firstDifference(recorded, replayed);
   if (needsModel) return { verdict: "needs_model", difference };
   if (difference) return { verdict: "differs", difference };
   if (recordedStatus !== replayedStatus) {
     // Alike action by action, yet ended elsewhere (a step budget, a tool-error streak): the last action is where.
     const last = recorded.length - 1;
-    return { verdict: "differs", difference: { index: last, step: recorded[last]?.step ?? 0, fields: ["outcome"], recorded: recorded[last] ?? null, replayed: replayed[last] ?? null, argsDiff: [] } };
+    return {
+      verdict: "differs",
+      difference: {
+        index: last,
+        step: recorded[last]?.step ?? 0,
+        fields: ["outcome"],
+        recorded: recorded[last] ?? null,
+        replayed: replayed[last] ?? null,
+        argsDiff: [],
+      },
+    };
   }
   return { verdict: "same", difference: null };
 }
@@ -124,7 +174,9 @@ async function createReplayRun(engine: ScratchEngine, source: RuntimeStore, reco
   const created = recording.events.find((e) => e.type === "run.created");
   const override = budgetLimitsSchema.safeParse(created?.data.budget);
   const state = initialState({
-    agent: engine.needsModel.modelDecided ? recording.run.state.agent : { slug: agent.slug, version: agent.version, instructionsHash: sha256(agent.instructions) },
+    agent: engine.needsModel.modelDecided
+      ? recording.run.state.agent
+      : { slug: agent.slug, version: agent.version, instructionsHash: sha256(agent.instructions) },
     instructions: agent.instructions,
     input: recording.run.input,
     plan: agent.plan,
@@ -138,16 +190,36 @@ async function createReplayRun(engine: ScratchEngine, source: RuntimeStore, reco
   }
   const id = runtime.context.ids.id("run");
   await runtime.store.createRun({
-    id, agentSlug: agent.slug, agentVersion: agent.version, input: recording.run.input, state,
-    idempotencyKey: null, startedBy: recording.run.startedBy, parentRunId: null, workspaceId: recording.run.workspaceId,
-    events: [{ type: "run.created", step: 0, data: { agent: agent.slug, version: agent.version, input: recording.run.input, replayOf: recording.run.id } }],
+    id,
+    agentSlug: agent.slug,
+    agentVersion: agent.version,
+    input: recording.run.input,
+    state,
+    idempotencyKey: null,
+    startedBy: recording.run.startedBy,
+    parentRunId: null,
+    workspaceId: recording.run.workspaceId,
+    events: [
+      {
+        type: "run.created",
+        step: 0,
+        data: { agent: agent.slug, version: agent.version, input: recording.run.input, replayOf: recording.run.id },
+      },
+    ],
   });
   return id;
 }
 
 /** The recorded packet that answers this one: the first not yet used, of the same tool and kind, decided. */
-function nextRecordedDecision(packets: DecisionPacket[], open: DecisionPacket, used: Set<string>): DecisionPacket | undefined {
-  return packets.find((p) => !used.has(p.id) && p.tool === open.tool && p.kind === open.kind && p.decision !== null && p.status !== "STALE");
+function nextRecordedDecision(
+  packets: DecisionPacket[],
+  open: DecisionPacket,
+  used: Set<string>,
+): DecisionPacket | undefined {
+  return packets.find(
+    (p) =>
+      !used.has(p.id) && p.tool === open.tool && p.kind === open.kind && p.decision !== null && p.status !== "STALE",
+  );
 }
 
 function reviewersOf(packet: DecisionPacket): string[] {

@@ -14,5 +14,12 @@ export function createScratchDb(prefix = "tether-replay-"): ScratchDb {
   const template = createTemplateDb(dir);
   const { url } = createTrialDb(template, dir, "scratch");
   const db = createDb(url);
-  return { db, dir, close: async () => { await db.$disconnect(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    db,
+    dir,
+    close: async () => {
+      await db.$disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -55,7 +55,11 @@ export type ReplaySummaryOptions = {
 let replaying = false;
 
 export async function replaySummary(opts: ReplaySummaryOptions): Promise<VersionReplaySummary> {
-  if (replaying) throw new AppError("CONFLICT", { message: "a console replay is running", userMessage: "A replay is running already; try again when it has finished." });
+  if (replaying)
+    throw new AppError("CONFLICT", {
+      message: "a console replay is running",
+      userMessage: "A replay is running already; try again when it has finished.",
+    });
   replaying = true;
   try {
     return await summarize(opts);
@@ -67,26 +71,51 @@ export async function replaySummary(opts: ReplaySummaryOptions): Promise<Version
 async function summarize(opts: ReplaySummaryOptions): Promise<VersionReplaySummary> {
   const current = opts.current ?? (await currentAgent(opts.slug));
   if (!current || current.agent.definition.slug !== opts.slug) {
-    throw new AppError("NOT_FOUND", { message: `agent ${opts.slug} is not in this code`, userMessage: `This deployment does not run ${opts.slug}: there is no current code to replay its runs on.` });
+    throw new AppError("NOT_FOUND", {
+      message: `agent ${opts.slug} is not in this code`,
+      userMessage: `This deployment does not run ${opts.slug}: there is no current code to replay its runs on.`,
+    });
   }
   const limit = Math.min(opts.limit ?? MAX_CONSOLE_REPLAY, MAX_CONSOLE_REPLAY);
   const report = await replayAgentRuns({
-    source: opts.source, agent: current.agent, tools: current.tools, withModel: current.withModel,
+    source: opts.source,
+    agent: current.agent,
+    tools: current.tools,
+    withModel: current.withModel,
     selection: { version: opts.version, statuses: FINISHED, limit },
   });
   const differing = report.runs.flatMap((run): DifferingRun[] => {
     if (run.verdict === "same") return [];
     const d = run.difference;
-    return [{
-      runId: run.runId, verdict: run.verdict, recordedStatus: run.recordedStatus, replayedStatus: run.replayedStatus,
-      step: d?.step ?? null, fields: d?.fields ?? [], recorded: side(d?.recorded ?? null), replayed: side(d?.replayed ?? null),
-      argsDiff: (d?.argsDiff ?? []).map((c) => ({ path: c.path, recorded: short(c.recorded), replayed: short(c.replayed) })),
-      stopped: run.stopped,
-    }];
+    return [
+      {
+        runId: run.runId,
+        verdict: run.verdict,
+        recordedStatus: run.recordedStatus,
+        replayedStatus: run.replayedStatus,
+        step: d?.step ?? null,
+        fields: d?.fields ?? [],
+        recorded: side(d?.recorded ?? null),
+        replayed: side(d?.replayed ?? null),
+        argsDiff: (d?.argsDiff ?? []).map((c) => ({
+          path: c.path,
+          recorded: short(c.recorded),
+          replayed: short(c.replayed),
+        })),
+        stopped: run.stopped,
+      },
+    ];
   });
   const s = report.summary;
   return {
-    agent: opts.slug, version: opts.version, currentVersion: report.version,
-    replayed: s.replayed, same: s.same, differ: s.differ, needsModel: s.needsModel, line: summaryLine(s), differing,
+    agent: opts.slug,
+    version: opts.version,
+    currentVersion: report.version,
+    replayed: s.replayed,
+    same: s.same,
+    differ: s.differ,
+    needsModel: s.needsModel,
+    line: summaryLine(s),
+    differing,
   };
 }

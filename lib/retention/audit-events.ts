@@ -44,9 +44,27 @@
 // An event type not listed here is kept: nothing is deleted until someone has decided it is not audit.
 
 export const AUDIT_EVENT_TYPES = [
-  "run.created", "run.status", "run.completed", "run.cancelled", "run.retried", "run.resumed", "run.forked", "run.upgraded", "agent.version_changed", "agent.version_gone", "agent.version_cancelled",
-  "effect.intent", "effect.lookup", "effect.recovering", "effect.unknown_outcome", "effect.awaiting_caller",
-  "tool.rejected", "signal.received", "signal.consumed", "signal.timeout", "run.spawned_by",
+  "run.created",
+  "run.status",
+  "run.completed",
+  "run.cancelled",
+  "run.retried",
+  "run.resumed",
+  "run.forked",
+  "run.upgraded",
+  "agent.version_changed",
+  "agent.version_gone",
+  "agent.version_cancelled",
+  "effect.intent",
+  "effect.lookup",
+  "effect.recovering",
+  "effect.unknown_outcome",
+  "effect.awaiting_caller",
+  "tool.rejected",
+  "signal.received",
+  "signal.consumed",
+  "signal.timeout",
+  "run.spawned_by",
 ] as const;
 export const AUDIT_EVENT_PREFIXES = ["gate.", "budget.", "child."] as const;
 
@@ -54,15 +72,26 @@ export const AUDIT_EVENT_PREFIXES = ["gate.", "budget.", "child."] as const;
 export const CONDITIONAL_EVENT_TYPES = ["tool.call", "permission.checked"] as const;
 
 export const TRACE_ONLY_EVENT_TYPES = [
-  "model.decision", "model.turn_next", "model.turn_dropped", "model.replayed", "model.replay_ended", "policy.error", "evidence.rechecked", "effect.lookup_failed",
-  "timer.set", "timer.fired", "signal.waiting", "signal.duplicate",
+  "model.decision",
+  "model.turn_next",
+  "model.turn_dropped",
+  "model.replayed",
+  "model.replay_ended",
+  "policy.error",
+  "evidence.rechecked",
+  "effect.lookup_failed",
+  "timer.set",
+  "timer.fired",
+  "signal.waiting",
+  "signal.duplicate",
 ] as const;
 
 export type EventClass = "audit" | "conditional" | "trace" | "unlisted";
 
 /** Which list a type is on (a test holds every type the engine writes to being on one). */
 export function classifyEventType(type: string): EventClass {
-  if ((AUDIT_EVENT_TYPES as readonly string[]).includes(type) || AUDIT_EVENT_PREFIXES.some((p) => type.startsWith(p))) return "audit";
+  if ((AUDIT_EVENT_TYPES as readonly string[]).includes(type) || AUDIT_EVENT_PREFIXES.some((p) => type.startsWith(p)))
+    return "audit";
   if ((CONDITIONAL_EVENT_TYPES as readonly string[]).includes(type)) return "conditional";
   if ((TRACE_ONLY_EVENT_TYPES as readonly string[]).includes(type)) return "trace";
   return "unlisted";

@@ -23,12 +23,24 @@ export type DeletedRun = {
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 const isTerminal = (status: string) => TERMINAL_STATUSES.includes(status as RunStatus);
-const runSelect = { id: true, agentSlug: true, agentVersion: true, status: true, createdAt: true, startedBy: true, spawnedByRunId: true } as const;
+const runSelect = {
+  id: true,
+  agentSlug: true,
+  agentVersion: true,
+  status: true,
+  createdAt: true,
+  startedBy: true,
+  spawnedByRunId: true,
+} as const;
 
 export async function deleteRun(db: Db, opts: DeleteRunOptions): Promise<DeletedRun> {
   return db.$transaction(async (tx) => {
     const run = await tx.run.findUnique({ where: { id: opts.runId }, select: runSelect });
-    if (!run) throw new AppError("NOT_FOUND", { message: `run ${opts.runId} not found`, userMessage: "That run does not exist." });
+    if (!run)
+      throw new AppError("NOT_FOUND", {
+        message: `run ${opts.runId} not found`,
+        userMessage: "That run does not exist.",
+      });
     if (!isTerminal(run.status)) throw notFinished(run.id, run.status);
     const descendants = await descendantsOf(tx, run.id);
     const going = descendants.find((d) => !isTerminal(d.status));
@@ -36,28 +48,53 @@ export async function deleteRun(db: Db, opts: DeleteRunOptions): Promise<Deleted
     // Children first, each compare-and-set on its status and audited; then the run itself.
     for (const child of [...descendants].reverse()) await deleteOne(tx, child, { by: opts.by, cascadedFrom: run.id });
     const deleted = await deleteOne(tx, run, { by: opts.by, children: descendants.map((d) => d.id) });
-    return { id: run.id, agentSlug: run.agentSlug, status: run.status, deleted, children: descendants.map((d) => d.id) };
+    return {
+      id: run.id,
+      agentSlug: run.agentSlug,
+      status: run.status,
+      deleted,
+      children: descendants.map((d) => d.id),
+    };
   });
 }
 
-type RunHead = { id: string; agentSlug: string; agentVersion: string; status: string; createdAt: Date; startedBy: string | null; spawnedByRunId: string | null };
+type RunHead = {
+  id: string;
+  agentSlug: string;
+  agentVersion: string;
+  status: string;
+  createdAt: Date;
+  startedBy: string | null;
+  spawnedByRunId: string | null;
+};
 
 /** Every run started by this one's steps, and by theirs, parents before their children. */
 async function descendantsOf(tx: Tx, runId: string): Promise<RunHead[]> {
   const found: RunHead[] = [];
-  for (let level = [runId]; level.length > 0; ) {
-    const children = await tx.run.findMany({ where: { spawnedByRunId: { in: level } }, select: runSelect, orderBy: { createdAt: "asc" } });
+  for (let level = [runId]; level.length > 0;) {
+    const children = await tx.run.findMany({
+      where: { spawnedByRunId: { in: level } },
+      select: runSelect,
+      orderBy: { createdAt: "asc" },
+    });
     found.push(...children);
     level = children.map((c) => c.id);
   }
   return found;
 }
 
-async function deleteOne(tx: Tx, run: RunHead, note: { by: string; cascadedFrom?: string; children?: string[] }): Promise<Counts> {
+async function deleteOne(
+  tx: Tx,
+  run: RunHead,
+  note: { by: string; cascadedFrom?: string; children?: string[] },
+): Promise<Counts> {
   const where = { runId: run.id };
   const deleted = {
-    checkpoints: await tx.checkpoint.count({ where }), events: await tx.traceEvent.count({ where }), intents: await tx.effectIntent.count({ where }),
-    packets: await tx.decisionPacket.count({ where }), signals: await tx.signal.count({ where }),
+    checkpoints: await tx.checkpoint.count({ where }),
+    events: await tx.traceEvent.count({ where }),
+    intents: await tx.effectIntent.count({ where }),
+    packets: await tx.decisionPacket.count({ where }),
+    signals: await tx.signal.count({ where }),
   };
   // Compare-and-set on the status: a run retried since the read above is not deleted.
   const { count } = await tx.run.deleteMany({ where: { id: run.id, status: { in: [...TERMINAL_STATUSES] } } });
@@ -67,8 +104,14 @@ async function deleteOne(tx: Tx, run: RunHead, note: { by: string; cascadedFrom?
     action: "runs.delete",
     target: run.id,
     data: {
-      agent: run.agentSlug, version: run.agentVersion, status: run.status, startedBy: run.startedBy, createdAt: run.createdAt.toISOString(), deleted,
-      ...(run.spawnedByRunId ? { spawnedByRunId: run.spawnedByRunId } : {}), ...(note.cascadedFrom ? { cascadedFrom: note.cascadedFrom } : {}),
+      agent: run.agentSlug,
+      version: run.agentVersion,
+      status: run.status,
+      startedBy: run.startedBy,
+      createdAt: run.createdAt.toISOString(),
+      deleted,
+      ...(run.spawnedByRunId ? { spawnedByRunId: run.spawnedByRunId } : {}),
+      ...(note.cascadedFrom ? { cascadedFrom: note.cascadedFrom } : {}),
       ...(note.children?.length ? { children: note.children } : {}),
     },
   });

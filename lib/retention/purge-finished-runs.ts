@@ -33,7 +33,8 @@ export async function purgeFinishedRuns(db: Db, opts: PurgeFinishedRunsOptions):
   const result: PurgeResult = { runs: 0, checkpointsDeleted: 0, eventsDeleted: 0 };
   if (!(opts.retentionDays > 0)) return result;
   const batchSize = opts.batchSize ?? DEFAULT_PURGE_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive whole number, got ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new RangeError(`batchSize must be a positive whole number, got ${batchSize}`);
   const cutoff = new Date(opts.now.getTime() - opts.retentionDays * DAY_MS);
 
   let after: RunHead | null = null;
@@ -62,7 +63,13 @@ function findCompactableRuns(db: Db, cutoff: Date, after: RunHead | null, take: 
       createdAt: { lt: cutoff },
       updatedAt: { lt: cutoff },
       OR: [{ compactedAt: null }, { compactedAt: { lt: db.run.fields.updatedAt } }],
-      ...(after ? { AND: [{ OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }] } : {}),
+      ...(after
+        ? {
+            AND: [
+              { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] },
+            ],
+          }
+        : {}),
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take,
@@ -96,7 +103,9 @@ async function deleteIntermediateCheckpoints(db: Db, runId: string, batchSize: n
   if (_min.seq === null || _max.seq === null) return 0;
   let deleted = 0;
   for (let from = _min.seq; from < _max.seq; from += batchSize) {
-    const { count } = await db.checkpoint.deleteMany({ where: { runId, seq: { gte: from, lt: Math.min(from + batchSize, _max.seq) } } });
+    const { count } = await db.checkpoint.deleteMany({
+      where: { runId, seq: { gte: from, lt: Math.min(from + batchSize, _max.seq) } },
+    });
     deleted += count;
   }
   return deleted;
@@ -110,10 +119,16 @@ async function deleteTraceOnlyEvents(db: Db, runId: string, batchSize: number): 
   let deleted = 0;
   for (let from = _min.seq; from <= _max.seq; from += batchSize) {
     const window = { gte: from, lt: from + batchSize };
-    const byType = await db.traceEvent.deleteMany({ where: { runId, seq: window, type: { in: [...TRACE_ONLY_EVENT_TYPES] } } });
-    const conditional = await db.traceEvent.findMany({ where: { runId, seq: window, type: { in: [...CONDITIONAL_EVENT_TYPES] } }, select: { seq: true, type: true, data: true } });
+    const byType = await db.traceEvent.deleteMany({
+      where: { runId, seq: window, type: { in: [...TRACE_ONLY_EVENT_TYPES] } },
+    });
+    const conditional = await db.traceEvent.findMany({
+      where: { runId, seq: window, type: { in: [...CONDITIONAL_EVENT_TYPES] } },
+      select: { seq: true, type: true, data: true },
+    });
     const dropped = conditional.filter((e) => !isAuditEvent(e.type, parseData(e.data))).map((e) => e.seq);
-    const byData = dropped.length > 0 ? await db.traceEvent.deleteMany({ where: { runId, seq: { in: dropped } } }) : { count: 0 };
+    const byData =
+      dropped.length > 0 ? await db.traceEvent.deleteMany({ where: { runId, seq: { in: dropped } } }) : { count: 0 };
     deleted += byType.count + byData.count;
   }
   return deleted;

@@ -26,8 +26,12 @@ export async function purgeScheduleFires(db: Db, opts: PurgeScheduleFiresOptions
   if (!(opts.retentionDays > 0)) return 0;
   const keep = opts.keep ?? DEFAULT_KEPT_FIRES;
   const batchSize = opts.batchSize ?? 500;
-  for (const [name, value] of [["keep", keep], ["batchSize", batchSize]] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive whole number, got ${value}`);
+  for (const [name, value] of [
+    ["keep", keep],
+    ["batchSize", batchSize],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`${name} must be a positive whole number, got ${value}`);
   }
   const cutoff = new Date(opts.now.getTime() - opts.retentionDays * DAY_MS);
 
@@ -51,14 +55,29 @@ export async function purgeScheduleFires(db: Db, opts: PurgeScheduleFiresOptions
   return deleted;
 }
 
-async function purgeOneSchedule(db: Db, scheduleId: string, opts: { cutoff: Date; keep: number; batchSize: number }): Promise<number> {
+async function purgeOneSchedule(
+  db: Db,
+  scheduleId: string,
+  opts: { cutoff: Date; keep: number; batchSize: number },
+): Promise<number> {
   // The oldest of the newest `keep` fires: everything from it on stays.
-  const [oldestKept] = await db.scheduleFire.findMany({ where: { scheduleId }, orderBy: { tick: "desc" }, skip: opts.keep - 1, take: 1, select: { tick: true } });
+  const [oldestKept] = await db.scheduleFire.findMany({
+    where: { scheduleId },
+    orderBy: { tick: "desc" },
+    skip: opts.keep - 1,
+    take: 1,
+    select: { tick: true },
+  });
   if (!oldestKept) return 0; // no more than `keep` fires in all
   const before = oldestKept.tick < opts.cutoff ? oldestKept.tick : opts.cutoff;
   let deleted = 0;
   for (;;) {
-    const ids = await db.scheduleFire.findMany({ where: { scheduleId, tick: { lt: before }, outcome: SETTLED }, orderBy: { tick: "asc" }, take: opts.batchSize, select: { id: true } });
+    const ids = await db.scheduleFire.findMany({
+      where: { scheduleId, tick: { lt: before }, outcome: SETTLED },
+      orderBy: { tick: "asc" },
+      take: opts.batchSize,
+      select: { id: true },
+    });
     if (ids.length === 0) break;
     const { count } = await db.scheduleFire.deleteMany({ where: { id: { in: ids.map((f) => f.id) } } });
     deleted += count;

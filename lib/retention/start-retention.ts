@@ -39,7 +39,9 @@ export function startRetention(opts: RetentionOptions): Retention {
 
   const runOnce = (): Promise<void> => {
     if (abort.signal.aborted) return Promise.resolve();
-    running ??= purge().finally(() => { running = null; });
+    running ??= purge().finally(() => {
+      running = null;
+    });
     return running;
   };
 
@@ -48,17 +50,37 @@ export function startRetention(opts: RetentionOptions): Retention {
     try {
       const at = now();
       const batchSize = opts.batchSize ?? DEFAULT_PURGE_BATCH_SIZE;
-      const result = await purgeFinishedRuns(opts.db, { now: at, retentionDays: opts.retentionDays, batchSize, signal: abort.signal });
+      const result = await purgeFinishedRuns(opts.db, {
+        now: at,
+        retentionDays: opts.retentionDays,
+        batchSize,
+        signal: abort.signal,
+      });
       if (result.runs > 0 || result.checkpointsDeleted > 0 || result.eventsDeleted > 0) {
-        opts.logger.info("retention: compacted finished runs", { ...result, retentionDays: opts.retentionDays, ms: Date.now() - started });
+        opts.logger.info("retention: compacted finished runs", {
+          ...result,
+          retentionDays: opts.retentionDays,
+          ms: Date.now() - started,
+        });
       }
       const firesStarted = Date.now();
-      const scheduleFiresDeleted = await purgeScheduleFires(opts.db, { now: at, retentionDays: opts.retentionDays, batchSize, signal: abort.signal });
+      const scheduleFiresDeleted = await purgeScheduleFires(opts.db, {
+        now: at,
+        retentionDays: opts.retentionDays,
+        batchSize,
+        signal: abort.signal,
+      });
       if (scheduleFiresDeleted > 0) {
-        opts.logger.info("retention: deleted old schedule fires", { scheduleFiresDeleted, retentionDays: opts.retentionDays, ms: Date.now() - firesStarted });
+        opts.logger.info("retention: deleted old schedule fires", {
+          scheduleFiresDeleted,
+          retentionDays: opts.retentionDays,
+          ms: Date.now() - firesStarted,
+        });
       }
     } catch (error) {
-      opts.logger.error("retention: purge failed (retried at the next interval)", { error: error instanceof Error ? error.message : String(error) });
+      opts.logger.error("retention: purge failed (retried at the next interval)", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 

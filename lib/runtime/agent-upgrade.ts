@@ -24,44 +24,90 @@ export type VersionUpgrade = {
 
 function newestOf(ctx: EngineContext, slug: string): AgentDefinition {
   const agent = ctx.agents.get(slug);
-  if (!agent) throw new AppError("NOT_FOUND", { message: `agent ${slug} is not registered`, userMessage: `This deployment does not run ${slug}.` });
+  if (!agent)
+    throw new AppError("NOT_FOUND", {
+      message: `agent ${slug} is not registered`,
+      userMessage: `This deployment does not run ${slug}.`,
+    });
   return agent;
 }
 
-export async function upgradeRun(ctx: EngineContext, run: RunRecord, opts: { by: string; via?: string; bulk?: string }): Promise<RunRecord> {
+export async function upgradeRun(
+  ctx: EngineContext,
+  run: RunRecord,
+  opts: { by: string; via?: string; bulk?: string },
+): Promise<RunRecord> {
   const agent = newestOf(ctx, run.agentSlug);
   if (agent.version === run.agentVersion) {
-    throw new AppError("CONFLICT", { message: `run ${run.id} is on ${agent.version} already`, userMessage: `The run already runs version ${versionName(agent)}, the newest: there is nothing to upgrade.` });
+    throw new AppError("CONFLICT", {
+      message: `run ${run.id} is on ${agent.version} already`,
+      userMessage: `The run already runs version ${versionName(agent)}, the newest: there is nothing to upgrade.`,
+    });
   }
   const pending = run.state.pending;
   if (pending?.kind === "version") {
     // Its version is gone and a packet asks what to do: the upgrade is that packet's approval, so the
     // inbox, the packet's audit row and the run agree; the worker moves the run when it wakes.
-    await decidePacket(ctx, { packetId: pending.packetId, reviewer: opts.by, input: { decision: "approve" }, via: opts.via });
+    await decidePacket(ctx, {
+      packetId: pending.packetId,
+      reviewer: opts.by,
+      input: { decision: "approve" },
+      via: opts.via,
+    });
     return (await ctx.store.getRun(run.id))!;
   }
   if (run.status === "RUNNING") {
-    throw new AppError("CONFLICT", { message: `run ${run.id} is running`, userMessage: "A worker is running the run right now; try again in a moment." });
+    throw new AppError("CONFLICT", {
+      message: `run ${run.id} is running`,
+      userMessage: "A worker is running the run right now; try again in a moment.",
+    });
   }
   if (!UPGRADABLE.includes(run.status)) {
-    throw new AppError("RUN_NOT_WAITING", { message: `run ${run.id} is ${run.status}`, userMessage: `The run is ${run.status.toLowerCase().replace("_", " ")}; only a run that has not ended can be upgraded.` });
+    throw new AppError("RUN_NOT_WAITING", {
+      message: `run ${run.id} is ${run.status}`,
+      userMessage: `The run is ${run.status.toLowerCase().replace("_", " ")}; only a run that has not ended can be upgraded.`,
+    });
   }
   const state = structuredClone(run.state);
-  switchVersion(state, agent, `${opts.by} upgraded the run from version ${run.agentVersion} to ${versionName(agent)} of ${agent.slug}.`);
+  switchVersion(
+    state,
+    agent,
+    `${opts.by} upgraded the run from version ${run.agentVersion} to ${versionName(agent)} of ${agent.slug}.`,
+  );
   return ctx.store.transitionRun({
-    runId: run.id, from: [run.status], to: "QUEUED", agentVersion: agent.version, state: { state, storedEntries: run.storedEntries },
+    runId: run.id,
+    from: [run.status],
+    to: "QUEUED",
+    agentVersion: agent.version,
+    state: { state, storedEntries: run.storedEntries },
     expect: { stateSeq: run.stateSeq },
-    audit: auditNote("runs.upgrade", run.id, opts, { from: run.agentVersion, to: agent.version, ...(opts.bulk ? { bulk: opts.bulk } : {}) }),
-    events: [{ type: "run.upgraded", step: state.step, data: { by: opts.by, from: run.agentVersion, to: agent.version, ...(opts.bulk ? { bulk: opts.bulk } : {}) } }],
+    audit: auditNote("runs.upgrade", run.id, opts, {
+      from: run.agentVersion,
+      to: agent.version,
+      ...(opts.bulk ? { bulk: opts.bulk } : {}),
+    }),
+    events: [
+      {
+        type: "run.upgraded",
+        step: state.step,
+        data: { by: opts.by, from: run.agentVersion, to: agent.version, ...(opts.bulk ? { bulk: opts.bulk } : {}) },
+      },
+    ],
   });
 }
 
 const PAGE = 200;
 
-export async function upgradeVersion(ctx: EngineContext, opts: { slug: string; version: string; by: string; via?: string }): Promise<VersionUpgrade> {
+export async function upgradeVersion(
+  ctx: EngineContext,
+  opts: { slug: string; version: string; by: string; via?: string },
+): Promise<VersionUpgrade> {
   const agent = newestOf(ctx, opts.slug);
   if (agent.version === opts.version) {
-    throw new AppError("CONFLICT", { message: `${opts.version} is the newest version of ${opts.slug}`, userMessage: `Version ${versionName(agent)} is the newest of ${opts.slug}: there is nothing to upgrade its runs to.` });
+    throw new AppError("CONFLICT", {
+      message: `${opts.version} is the newest version of ${opts.slug}`,
+      userMessage: `Version ${versionName(agent)} is the newest of ${opts.slug}: there is nothing to upgrade its runs to.`,
+    });
   }
   const bulk = ctx.ids.id("upg");
   const result: VersionUpgrade = { slug: opts.slug, from: opts.version, to: agent.version, upgraded: [], skipped: [] };
@@ -69,7 +115,13 @@ export async function upgradeVersion(ctx: EngineContext, opts: { slug: string; v
   // The ids first, then the moves: a run moved leaves the version, which would shift the pages under us.
   const ids: string[] = [];
   for (let cursor: string | undefined; ;) {
-    const page = await ctx.store.findRuns({ agentSlug: opts.slug, agentVersion: opts.version, status: active, limit: PAGE, cursor });
+    const page = await ctx.store.findRuns({
+      agentSlug: opts.slug,
+      agentVersion: opts.version,
+      status: active,
+      limit: PAGE,
+      cursor,
+    });
     ids.push(...page.map((r) => r.id));
     if (page.length < PAGE) break;
     cursor = page.at(-1)!.id;

@@ -29,39 +29,70 @@ export function parkVersionGone(ctx: EngineContext, cursor: RunCursor, newest: A
   cursor.event("agent.version_gone", { pinned, loaded: newest.version, packetId });
   return cursor.park("NEEDS_ATTENTION", {
     createPacket: {
-      id: packetId, runId: cursor.runId, step: cursor.step, kind: "VERSION", tool: VERSION_TOOL, args, digest,
-      requestedBy: `agent:${newest.slug}`, traits: null,
+      id: packetId,
+      runId: cursor.runId,
+      step: cursor.step,
+      kind: "VERSION",
+      tool: VERSION_TOOL,
+      args,
+      digest,
+      requestedBy: `agent:${newest.slug}`,
+      traits: null,
       content: {
         impact,
         evidence: [],
         options: ["approve", "reject"],
         why: `The run started on version ${pinned} of ${newest.slug}, which this deployment no longer runs. Approve to continue it on ${versionName(newest)} (its state is kept; the new version's instructions apply), or reject to cancel the run.`,
       },
-      queue: "default", assignee: null, requiredApprovals: 1, onExpire: "reject", expiresAt: null,
+      queue: "default",
+      assignee: null,
+      requiredApprovals: 1,
+      onExpire: "reject",
+      expiresAt: null,
     },
   });
 }
 
 /** The run was woken while its version packet was open: upgrade and go on, cancel, or keep waiting. */
-export async function resumeVersionGone(ctx: EngineContext, cursor: RunCursor, pending: VersionPending): Promise<StepOutcome> {
+export async function resumeVersionGone(
+  ctx: EngineContext,
+  cursor: RunCursor,
+  pending: VersionPending,
+): Promise<StepOutcome> {
   const packet = await ctx.store.getPacket(pending.packetId);
   if (!packet) return cursor.finish("FAILED", `version packet ${pending.packetId} is missing`);
   if (packet.status === "PENDING") return cursor.park(cursor.status);
   const decision = packet.decision!;
   const by = packet.decidedBy ?? "unknown";
-  cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by, packetId: packet.id } });
+  cursor.addFact({
+    key: `decision:${packet.id}`,
+    value: decision,
+    kind: "decision",
+    source: { by, packetId: packet.id },
+  });
   if (packet.status !== "APPROVED") {
     cursor.event("agent.version_cancelled", { packetId: packet.id, by, reason: decision.reason ?? null });
-    return cursor.finish("CANCELLED", `cancelled by ${by} when its agent version ${cursor.state.agent.version} was gone${decision.reason ? `: ${decision.reason}` : ""}`);
+    return cursor.finish(
+      "CANCELLED",
+      `cancelled by ${by} when its agent version ${cursor.state.agent.version} was gone${decision.reason ? `: ${decision.reason}` : ""}`,
+    );
   }
   const newest = ctx.agents.get(cursor.run.agentSlug);
   if (!newest) return cursor.finish("FAILED", `agent ${cursor.run.agentSlug} is not registered`);
   const from = cursor.state.agent.version;
-  switchVersion(cursor.state, newest, `${by} upgraded the run from version ${from}, which is gone, to ${versionName(newest)} of ${newest.slug}.`);
+  switchVersion(
+    cursor.state,
+    newest,
+    `${by} upgraded the run from version ${from}, which is gone, to ${versionName(newest)} of ${newest.slug}.`,
+  );
   const then = pendingSchema.safeParse(pending.then);
   cursor.state.pending = then.success ? then.data : null;
   cursor.event("run.upgraded", { by, from, to: newest.version, packetId: packet.id });
-  return cursor.commit({ status: "RUNNING", agentVersion: newest.version, updatePacket: { id: packet.id, version: packet.version, usedAt: cursor.now() } });
+  return cursor.commit({
+    status: "RUNNING",
+    agentVersion: newest.version,
+    updatePacket: { id: packet.id, version: packet.version, usedAt: cursor.now() },
+  });
 }
 
 /** The run's state on another version of its agent: its instructions in force, a person's redirects kept. */

@@ -22,7 +22,23 @@ export type AgentVersionExtras = {
 export const AGENT_VERSION_LENGTH = 12;
 
 /** The canonical description the version hashes: plain JSON, keys sorted, functions left out. */
-export function describeAgentForVersion(agent: Pick<AgentDefinition, "slug" | "name" | "description" | "instructions" | "input" | "tools" | "plan" | "maxSteps" | "budget" | "internal" | "spawns">, extras: AgentVersionExtras = {}): unknown {
+export function describeAgentForVersion(
+  agent: Pick<
+    AgentDefinition,
+    | "slug"
+    | "name"
+    | "description"
+    | "instructions"
+    | "input"
+    | "tools"
+    | "plan"
+    | "maxSteps"
+    | "budget"
+    | "internal"
+    | "spawns"
+  >,
+  extras: AgentVersionExtras = {},
+): unknown {
   return {
     slug: agent.slug,
     name: agent.name,
@@ -43,7 +59,10 @@ export function describeAgentForVersion(agent: Pick<AgentDefinition, "slug" | "n
 }
 
 /** The version of an agent: the first 12 hex digits of the sha256 of its canonical description. */
-export function deriveAgentVersion(agent: Parameters<typeof describeAgentForVersion>[0], extras: AgentVersionExtras = {}): string {
+export function deriveAgentVersion(
+  agent: Parameters<typeof describeAgentForVersion>[0],
+  extras: AgentVersionExtras = {},
+): string {
   return sha256(canonicalJson(describeAgentForVersion(agent, extras))).slice(0, AGENT_VERSION_LENGTH);
 }
 

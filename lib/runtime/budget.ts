@@ -18,9 +18,14 @@ import type { DecisionPacket } from "./types";
 export const BUDGET_TOOL = "run.budget";
 
 /** What a reviewer's approve or edit of a budget packet says: how much more of each. */
-export const budgetExtensionSchema = z.object({
-  extendBy: budgetLimitsSchema.refine((limits) => Object.values(limits).some((v) => v !== undefined), "Extend at least one of toolCalls, tokens or usd."),
-}).strict();
+export const budgetExtensionSchema = z
+  .object({
+    extendBy: budgetLimitsSchema.refine(
+      (limits) => Object.values(limits).some((v) => v !== undefined),
+      "Extend at least one of toolCalls, tokens or usd.",
+    ),
+  })
+  .strict();
 export type BudgetExtension = z.infer<typeof budgetExtensionSchema>;
 
 type BudgetPending = Extract<Pending, { kind: "budget" }>;
@@ -35,7 +40,9 @@ export function budgetFor(agent: BudgetLimits | undefined, run: BudgetLimits | u
 /** The next call would go past the tool-call limit. */
 export function toolCallBudgetReached(state: RunState): BudgetReached | null {
   const limit = state.budget.limits.toolCalls;
-  return limit !== undefined && state.budget.toolCalls >= limit ? { dimension: "toolCalls", used: state.budget.toolCalls, limit } : null;
+  return limit !== undefined && state.budget.toolCalls >= limit
+    ? { dimension: "toolCalls", used: state.budget.toolCalls, limit }
+    : null;
 }
 
 /** The model's tokens or cost reached a limit: asking it again would spend past the budget. */
@@ -43,7 +50,8 @@ export function spendBudgetReached(state: RunState): BudgetReached | null {
   const { tokens, usd } = state.budget.limits;
   const usedTokens = state.usage.inputTokens + state.usage.outputTokens;
   if (tokens !== undefined && usedTokens >= tokens) return { dimension: "tokens", used: usedTokens, limit: tokens };
-  if (usd !== undefined && state.usage.costUsd >= usd) return { dimension: "usd", used: state.usage.costUsd, limit: usd };
+  if (usd !== undefined && state.usage.costUsd >= usd)
+    return { dimension: "usd", used: state.usage.costUsd, limit: usd };
   return null;
 }
 
@@ -51,29 +59,52 @@ export function spendBudgetReached(state: RunState): BudgetReached | null {
 export function describeReached({ dimension, used, limit }: BudgetReached): string {
   if (dimension === "usd") return `$${used.toFixed(2)} of $${limit.toFixed(2)}`;
   const n = (v: number) => v.toLocaleString("en-US");
-  return dimension === "tokens" ? `${n(used)} tokens of ${n(limit)}` : `${n(used)} tool call${used === 1 ? "" : "s"} of ${n(limit)}`;
+  return dimension === "tokens"
+    ? `${n(used)} tokens of ${n(limit)}`
+    : `${n(used)} tool call${used === 1 ? "" : "s"} of ${n(limit)}`;
 }
 
 /** Park the run on a budget packet; `action` is the call it was about to make (null: the policy was about to be asked). */
-export function parkAtBudget(cursor: RunCursor, ctx: EngineContext, reached: BudgetReached, action: Action | null): Promise<StepOutcome> {
+export function parkAtBudget(
+  cursor: RunCursor,
+  ctx: EngineContext,
+  reached: BudgetReached,
+  action: Action | null,
+): Promise<StepOutcome> {
   const packetId = ctx.ids.id("pkt");
   // The proposal: as much again as the limit reached. The reviewer approves it or edits the amount.
   const args: BudgetExtension = { extendBy: { [reached.dimension]: reached.limit } };
   const digest = actionDigest({ runId: cursor.runId, step: cursor.step, tool: BUDGET_TOOL, args });
   const impact = `budget reached: ${describeReached(reached)}: continue with more, or stop`;
   cursor.state.pending = { kind: "budget", packetId, step: cursor.step, action };
-  cursor.event("budget.reached", { packetId, ...reached, limits: cursor.state.budget.limits, nextCall: action?.tool ?? null });
+  cursor.event("budget.reached", {
+    packetId,
+    ...reached,
+    limits: cursor.state.budget.limits,
+    nextCall: action?.tool ?? null,
+  });
   return cursor.park("WAITING_APPROVAL", {
     createPacket: {
-      id: packetId, runId: cursor.runId, step: cursor.step, kind: "BUDGET", tool: BUDGET_TOOL, args, digest,
-      requestedBy: `agent:${cursor.run.agentSlug}`, traits: null,
+      id: packetId,
+      runId: cursor.runId,
+      step: cursor.step,
+      kind: "BUDGET",
+      tool: BUDGET_TOOL,
+      args,
+      digest,
+      requestedBy: `agent:${cursor.run.agentSlug}`,
+      traits: null,
       content: {
         impact,
         evidence: [],
         options: ["approve", "edit", "reject"],
         why: `The run used ${describeReached(reached)} of its budget${action ? `; its next call (${action.tool}) waits` : ""}. Approve to continue with the proposed extension, edit it to give more or less, or reject to stop the run.`,
       },
-      queue: "default", assignee: null, requiredApprovals: 1, onExpire: "reject", expiresAt: null,
+      queue: "default",
+      assignee: null,
+      requiredApprovals: 1,
+      onExpire: "reject",
+      expiresAt: null,
     },
   });
 }
@@ -82,18 +113,44 @@ export function parkAtBudget(cursor: RunCursor, ctx: EngineContext, reached: Bud
  * The run was woken while a budget packet was open: extend and go on (the held call, or the policy: null),
  * stop, or keep waiting.
  */
-export async function resumeBudget(ctx: EngineContext, cursor: RunCursor, pending: BudgetPending, act: (action: Action) => Promise<StepOutcome>): Promise<StepOutcome | null> {
+export async function resumeBudget(
+  ctx: EngineContext,
+  cursor: RunCursor,
+  pending: BudgetPending,
+  act: (action: Action) => Promise<StepOutcome>,
+): Promise<StepOutcome | null> {
   const packet = await ctx.store.getPacket(pending.packetId);
   if (!packet) return cursor.finish("FAILED", `budget packet ${pending.packetId} is missing`);
   if (packet.status === "PENDING") return cursor.park(cursor.status);
   const decision = packet.decision!;
   const by = packet.decidedBy ?? "unknown";
-  cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by, packetId: packet.id } });
-  cursor.state.approvals = [...cursor.state.approvals, { packetId: packet.id, step: packet.step, tool: packet.tool, digest: decision.digest ?? packet.digest, decision: decision.decision, by: [by], at: (packet.decidedAt ?? cursor.now()).toISOString(), usedAt: cursor.now().toISOString() }];
+  cursor.addFact({
+    key: `decision:${packet.id}`,
+    value: decision,
+    kind: "decision",
+    source: { by, packetId: packet.id },
+  });
+  cursor.state.approvals = [
+    ...cursor.state.approvals,
+    {
+      packetId: packet.id,
+      step: packet.step,
+      tool: packet.tool,
+      digest: decision.digest ?? packet.digest,
+      decision: decision.decision,
+      by: [by],
+      at: (packet.decidedAt ?? cursor.now()).toISOString(),
+      usedAt: cursor.now().toISOString(),
+    },
+  ];
   cursor.state.pending = null;
 
-  const extension = (packet.status === "APPROVED" || packet.status === "EDITED") ? budgetExtensionSchema.safeParse(decision.decision === "edit" ? decision.args : packet.args) : null;
-  if (!extension?.success) return stop(cursor, packet, by, decision.reason ?? (extension ? "the extension was malformed" : "no reason given"));
+  const extension =
+    packet.status === "APPROVED" || packet.status === "EDITED"
+      ? budgetExtensionSchema.safeParse(decision.decision === "edit" ? decision.args : packet.args)
+      : null;
+  if (!extension?.success)
+    return stop(cursor, packet, by, decision.reason ?? (extension ? "the extension was malformed" : "no reason given"));
   const limits = extend(cursor.state, extension.data.extendBy);
   cursor.state.budget = { ...cursor.state.budget, limits };
   cursor.event("budget.extended", { packetId: packet.id, by, extendBy: extension.data.extendBy, limits });
@@ -102,7 +159,11 @@ export async function resumeBudget(ctx: EngineContext, cursor: RunCursor, pendin
 
 /** "N more from here": added to what is used when that went past the limit (a model answer can overshoot). */
 function extend(state: RunState, by: BudgetLimits): BudgetLimits {
-  const used: Record<Dimension, number> = { toolCalls: state.budget.toolCalls, tokens: state.usage.inputTokens + state.usage.outputTokens, usd: state.usage.costUsd };
+  const used: Record<Dimension, number> = {
+    toolCalls: state.budget.toolCalls,
+    tokens: state.usage.inputTokens + state.usage.outputTokens,
+    usd: state.usage.costUsd,
+  };
   const next = { ...state.budget.limits };
   for (const dimension of ["toolCalls", "tokens", "usd"] as const) {
     const more = by[dimension];
@@ -112,6 +173,13 @@ function extend(state: RunState, by: BudgetLimits): BudgetLimits {
 }
 
 function stop(cursor: RunCursor, packet: DecisionPacket, by: string, reason: string): Promise<StepOutcome> {
-  cursor.event("budget.stopped", { packetId: packet.id, by, reason, limits: cursor.state.budget.limits, toolCalls: cursor.state.budget.toolCalls, usage: cursor.state.usage });
+  cursor.event("budget.stopped", {
+    packetId: packet.id,
+    by,
+    reason,
+    limits: cursor.state.budget.limits,
+    toolCalls: cursor.state.budget.toolCalls,
+    usage: cursor.state.usage,
+  });
   return cursor.finish("CANCELLED", `stopped at its budget by ${by}: ${reason}`);
 }

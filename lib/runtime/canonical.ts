@@ -29,8 +29,22 @@ export type ApprovalBinding = { rule: string | null; tool: string | null };
  * The digest an approval is bound to: exactly this run, step, tool and arguments — and, for packets asked
  * since approvals were bound to them, the rule and the tool registration in force when it was asked.
  */
-export function actionDigest(action: { runId: string; step: number; tool: string; args: unknown; binding?: ApprovalBinding }): string {
-  return sha256(canonicalJson({ runId: action.runId, step: action.step, tool: action.tool, args: action.args, binding: action.binding }));
+export function actionDigest(action: {
+  runId: string;
+  step: number;
+  tool: string;
+  args: unknown;
+  binding?: ApprovalBinding;
+}): string {
+  return sha256(
+    canonicalJson({
+      runId: action.runId,
+      step: action.step,
+      tool: action.tool,
+      args: action.args,
+      binding: action.binding,
+    }),
+  );
 }
 
 /** Stable operation id / idempotency key for the call-th world-changing call of a step. */

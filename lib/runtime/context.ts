@@ -71,7 +71,10 @@ export type ToolScope = { agentSlug: string; agentVersion?: string; input: unkno
 
 /** A tool made for this run from its input; undefined when the run's agent makes none of that name. */
 export function runTool(ctx: EngineContext, run: ToolScope, name: string): ToolDefinition | undefined {
-  const agent = run ? (run.agentVersion !== undefined ? ctx.agents.version(run.agentSlug, run.agentVersion) : undefined) ?? ctx.agents.get(run.agentSlug) : undefined;
+  const agent = run
+    ? ((run.agentVersion !== undefined ? ctx.agents.version(run.agentSlug, run.agentVersion) : undefined) ??
+      ctx.agents.get(run.agentSlug))
+    : undefined;
   const make = agent?.runTools;
   if (!make) return undefined;
   try {

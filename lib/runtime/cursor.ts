@@ -83,7 +83,10 @@ export class RunCursor {
   }
 
   /** `at`: when it was learned, if not now (an outside party's observation it made earlier). */
-  addFact(fact: Omit<Fact, "id" | "at" | "step" | "expiresAt" | "source"> & Partial<Pick<Fact, "expiresAt" | "source" | "at">>): Fact {
+  addFact(
+    fact: Omit<Fact, "id" | "at" | "step" | "expiresAt" | "source"> &
+      Partial<Pick<Fact, "expiresAt" | "source" | "at">>,
+  ): Fact {
     // Keys in the schema's order, the order a fact has once loaded: a fact serializes to the same JSON
     // whether it was just made or read back (a state rebuilt from its entries is byte for byte the same).
     const full: Fact = {
@@ -110,7 +113,10 @@ export class RunCursor {
   async commit(change: StepChange): Promise<StepOutcome> {
     const events = this.events;
     if (change.status !== this.status) {
-      const transition = { type: "run.status", data: { from: this.status, to: change.status, ...(change.error ? { error: change.error } : {}) } };
+      const transition = {
+        type: "run.status",
+        data: { from: this.status, to: change.status, ...(change.error ? { error: change.error } : {}) },
+      };
       // Resuming reads first (then what the run did); parking or ending reads last (what led to it).
       if (change.status === "RUNNING") events.unshift({ ...transition, step: events[0]?.step ?? this.state.step });
       else events.push({ ...transition, step: events.at(-1)?.step ?? this.state.step });
@@ -119,7 +125,14 @@ export class RunCursor {
     // What follows a check (a read's result, an intent, an approval request, a refusal) is written only
     // while the permissions are still the ones checked; the commits after it record what already happened.
     const guarded = this.permissionEpoch !== null;
-    await this.ctx.store.commitStep({ ...change, lease: this.lease, state: this.state, storedEntries: this.storedEntries, events, ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}) });
+    await this.ctx.store.commitStep({
+      ...change,
+      lease: this.lease,
+      state: this.state,
+      storedEntries: this.storedEntries,
+      events,
+      ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}),
+    });
     this.storedEntries = storedEntriesOf(this.state);
     if (guarded) this.permissionEpoch = null;
     this.status = change.status;
@@ -136,7 +149,12 @@ export class RunCursor {
     // A child run: its parent waits for this. Woken in the commit itself (so a crash right after cannot lose
     // it), and told by a signal after it (which a parent parking at this very moment sees: children.ts).
     const parent = this.run.spawnedByRunId;
-    const outcome = await this.commit({ status, releaseLease: true, error: error ?? null, ...(parent ? { wakeRun: { runId: parent, waitingFor: childSignalType(this.runId) } } : {}) });
+    const outcome = await this.commit({
+      status,
+      releaseLease: true,
+      error: error ?? null,
+      ...(parent ? { wakeRun: { runId: parent, waitingFor: childSignalType(this.runId) } } : {}),
+    });
     if (parent) await notifyParent(this.ctx, this.run, status);
     return outcome;
   }

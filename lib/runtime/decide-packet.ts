@@ -4,7 +4,13 @@ import { findTool, type EngineContext } from "./context";
 import { budgetExtensionSchema } from "./budget";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { auditNote } from "./store";
-import { decisionOptions, type DecisionPacket, type PacketDecision, type PacketStatus, type ToolDefinition } from "./types";
+import {
+  decisionOptions,
+  type DecisionPacket,
+  type PacketDecision,
+  type PacketStatus,
+  type ToolDefinition,
+} from "./types";
 
 // The reviewer's side of a gate. Validation happens before anything is written; the decision and its
 // trace event are one compare-and-set transaction in the store; the run wakes after commit.
@@ -12,10 +18,20 @@ import { decisionOptions, type DecisionPacket, type PacketDecision, type PacketS
 export const decidePacketSchema = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve") }),
   z.object({ decision: z.literal("edit"), args: z.unknown() }),
-  z.object({ decision: z.literal("reject"), reason: z.string().trim().min(1, "Say why you reject it: the agent receives the reason.") }),
-  z.object({ decision: z.literal("redirect"), instruction: z.string().trim().min(1, "Give the agent an instruction.") }),
+  z.object({
+    decision: z.literal("reject"),
+    reason: z.string().trim().min(1, "Say why you reject it: the agent receives the reason."),
+  }),
+  z.object({
+    decision: z.literal("redirect"),
+    instruction: z.string().trim().min(1, "Give the agent an instruction."),
+  }),
   // An unknown outcome: the person checked the outside system and says what it shows.
-  z.object({ decision: z.literal("happened"), receipt: z.string().trim().max(500).optional(), note: z.string().trim().max(2000).optional() }),
+  z.object({
+    decision: z.literal("happened"),
+    receipt: z.string().trim().max(500).optional(),
+    note: z.string().trim().max(2000).optional(),
+  }),
   z.object({ decision: z.literal("retry") }),
   z.object({ decision: z.literal("skip"), reason: z.string().trim().max(2000).optional() }),
 ]);
@@ -27,64 +43,131 @@ function lockedFieldsChanged(tool: ToolDefinition, before: unknown, after: unkno
   const was = (before ?? {}) as Record<string, unknown>;
   const now = (after ?? {}) as Record<string, unknown>;
   const keys = new Set([...Object.keys(was), ...Object.keys(now)]);
-  return [...keys].filter((key) => !tool.editableFields!.includes(key) && canonicalJson(was[key]) !== canonicalJson(now[key])).sort();
+  return [...keys]
+    .filter((key) => !tool.editableFields!.includes(key) && canonicalJson(was[key]) !== canonicalJson(now[key]))
+    .sort();
 }
 
 const STATUS_BY_DECISION: Record<PacketDecision["decision"], PacketStatus> = {
-  approve: "APPROVED", edit: "EDITED", reject: "REJECTED", redirect: "REDIRECTED", happened: "CONFIRMED", retry: "RETRIED", skip: "SKIPPED",
+  approve: "APPROVED",
+  edit: "EDITED",
+  reject: "REJECTED",
+  redirect: "REDIRECTED",
+  happened: "CONFIRMED",
+  retry: "RETRIED",
+  skip: "SKIPPED",
 };
 
-export async function decidePacket(ctx: EngineContext, opts: { packetId: string; reviewer: string; input: unknown; via?: string }): Promise<DecisionPacket> {
+export async function decidePacket(
+  ctx: EngineContext,
+  opts: { packetId: string; reviewer: string; input: unknown; via?: string },
+): Promise<DecisionPacket> {
   const parsed = decidePacketSchema.safeParse(opts.input);
   if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", { message: "invalid decision", userMessage: "The decision is incomplete.", fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+    throw new AppError("INVALID_INPUT", {
+      message: "invalid decision",
+      userMessage: "The decision is incomplete.",
+      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
+    });
   }
   const input = parsed.data;
   const packet = await ctx.store.getPacket(opts.packetId);
-  if (!packet) throw new AppError("NOT_FOUND", { message: `packet ${opts.packetId} not found`, userMessage: "That decision packet does not exist." });
+  if (!packet)
+    throw new AppError("NOT_FOUND", {
+      message: `packet ${opts.packetId} not found`,
+      userMessage: "That decision packet does not exist.",
+    });
   // An expired packet and stale evidence are not a lost race: each has its own code, so the reviewer
   // is told which. A packet past its deadline is refused even before the worker has expired it.
-  if (packet.status === "EXPIRED" || (packet.status === "PENDING" && packet.expiresAt && packet.expiresAt <= ctx.clock.now())) {
-    throw new AppError("PACKET_EXPIRED", { message: `packet ${packet.id} expired at ${packet.expiresAt?.toISOString() ?? "?"}`, userMessage: "This packet expired before it was decided; its expiry policy (reject or escalate) applies." });
+  if (
+    packet.status === "EXPIRED" ||
+    (packet.status === "PENDING" && packet.expiresAt && packet.expiresAt <= ctx.clock.now())
+  ) {
+    throw new AppError("PACKET_EXPIRED", {
+      message: `packet ${packet.id} expired at ${packet.expiresAt?.toISOString() ?? "?"}`,
+      userMessage: "This packet expired before it was decided; its expiry policy (reject or escalate) applies.",
+    });
   }
   if (packet.status === "STALE") {
-    throw new AppError("PACKET_STALE", { message: `packet ${packet.id} is stale`, userMessage: `The evidence changed after this packet was approved (${(packet.content.staleChanges ?? []).map((c) => c.key).join(", ") || "see the packet"}), so the approval was not used; the agent asks again with fresh data.` });
+    throw new AppError("PACKET_STALE", {
+      message: `packet ${packet.id} is stale`,
+      userMessage: `The evidence changed after this packet was approved (${(packet.content.staleChanges ?? []).map((c) => c.key).join(", ") || "see the packet"}), so the approval was not used; the agent asks again with fresh data.`,
+    });
   }
   if (packet.status !== "PENDING") {
-    throw new AppError("PACKET_ALREADY_DECIDED", { message: `packet ${packet.id} is ${packet.status}`, userMessage: `This packet was already decided (${packet.status.toLowerCase()})${packet.decidedBy ? ` by ${packet.decidedBy}` : ""}.` });
+    throw new AppError("PACKET_ALREADY_DECIDED", {
+      message: `packet ${packet.id} is ${packet.status}`,
+      userMessage: `This packet was already decided (${packet.status.toLowerCase()})${packet.decidedBy ? ` by ${packet.decidedBy}` : ""}.`,
+    });
   }
   const options = decisionOptions(packet);
   if (!options.includes(input.decision)) {
-    throw new AppError("INVALID_INPUT", { message: `${input.decision} is not an option for packet ${packet.id}`, userMessage: `"${input.decision}" is not possible here; choose one of: ${options.join(", ")}.` });
+    throw new AppError("INVALID_INPUT", {
+      message: `${input.decision} is not an option for packet ${packet.id}`,
+      userMessage: `"${input.decision}" is not possible here; choose one of: ${options.join(", ")}.`,
+    });
   }
   const run = await ctx.store.getRun(packet.runId);
   const refusal = await ctx.authorizeDecision(opts.reviewer, packet);
-  if (refusal) throw new AppError("FORBIDDEN", { message: `${opts.reviewer} may not decide packet ${packet.id}: ${refusal}`, userMessage: refusal });
+  if (refusal)
+    throw new AppError("FORBIDDEN", {
+      message: `${opts.reviewer} may not decide packet ${packet.id}: ${refusal}`,
+      userMessage: refusal,
+    });
   // Running an unsafe call again is an approval like any other: never by whoever asked for it.
   const isApproval = input.decision === "approve" || input.decision === "edit" || input.decision === "retry";
   if (isApproval && (opts.reviewer === packet.requestedBy || opts.reviewer === run?.startedBy)) {
-    throw new AppError("FORBIDDEN", { message: `${opts.reviewer} requested packet ${packet.id} and cannot approve it`, userMessage: "You requested this action, so you cannot approve it. Another reviewer must." });
+    throw new AppError("FORBIDDEN", {
+      message: `${opts.reviewer} requested packet ${packet.id} and cannot approve it`,
+      userMessage: "You requested this action, so you cannot approve it. Another reviewer must.",
+    });
   }
 
   let decision: PacketDecision;
   if (input.decision === "edit") {
     if (packet.requiredApprovals > 1) {
-      throw new AppError("INVALID_INPUT", { message: "edit on a four-eyes packet", userMessage: "This action needs several approvers, so it cannot be edited; reject it with a reason or redirect the agent." });
+      throw new AppError("INVALID_INPUT", {
+        message: "edit on a four-eyes packet",
+        userMessage:
+          "This action needs several approvers, so it cannot be edited; reject it with a reason or redirect the agent.",
+      });
     }
     if (packet.kind === "BUDGET") {
       // Not a tool call: the edit says how much more budget the run gets (budget.ts).
       const extension = budgetExtensionSchema.safeParse(input.args);
       if (!extension.success) {
-        throw new AppError("INVALID_INPUT", { message: "invalid budget extension", userMessage: "Say how much more the run may use: a positive number of toolCalls, tokens or usd.", fieldErrors: fieldErrorsFromIssues(extension.error.issues) });
+        throw new AppError("INVALID_INPUT", {
+          message: "invalid budget extension",
+          userMessage: "Say how much more the run may use: a positive number of toolCalls, tokens or usd.",
+          fieldErrors: fieldErrorsFromIssues(extension.error.issues),
+        });
       }
-      decision = { decision: "edit", args: extension.data, digest: actionDigest({ runId: packet.runId, step: packet.step, tool: packet.tool, args: extension.data, binding: packet.content.binding }) };
+      decision = {
+        decision: "edit",
+        args: extension.data,
+        digest: actionDigest({
+          runId: packet.runId,
+          step: packet.step,
+          tool: packet.tool,
+          args: extension.data,
+          binding: packet.content.binding,
+        }),
+      };
       return finalDecision(ctx, packet, opts, input, decision);
     }
     const tool = await findTool(ctx, packet.tool, run);
-    if (!tool) throw new AppError("UNKNOWN_TOOL", { message: `tool ${packet.tool} is not registered`, userMessage: `The tool ${packet.tool} no longer exists.` });
+    if (!tool)
+      throw new AppError("UNKNOWN_TOOL", {
+        message: `tool ${packet.tool} is not registered`,
+        userMessage: `The tool ${packet.tool} no longer exists.`,
+      });
     const args = tool.input.safeParse(input.args);
     if (!args.success) {
-      throw new AppError("INVALID_INPUT", { message: `edited arguments do not match ${tool.name}'s schema`, userMessage: "The edited arguments are not valid for this tool.", fieldErrors: fieldErrorsFromIssues(args.error.issues) });
+      throw new AppError("INVALID_INPUT", {
+        message: `edited arguments do not match ${tool.name}'s schema`,
+        userMessage: "The edited arguments are not valid for this tool.",
+        fieldErrors: fieldErrorsFromIssues(args.error.issues),
+      });
     }
     const locked = lockedFieldsChanged(tool, packet.args, args.data);
     if (locked.length > 0) {
@@ -94,7 +177,17 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
         fieldErrors: Object.fromEntries(locked.map((field) => [field, ["This field cannot be edited in review."]])),
       });
     }
-    decision = { decision: "edit", args: args.data, digest: actionDigest({ runId: packet.runId, step: packet.step, tool: packet.tool, args: args.data, binding: packet.content.binding }) };
+    decision = {
+      decision: "edit",
+      args: args.data,
+      digest: actionDigest({
+        runId: packet.runId,
+        step: packet.step,
+        tool: packet.tool,
+        args: args.data,
+        binding: packet.content.binding,
+      }),
+    };
   } else if (input.decision === "approve" || input.decision === "retry") {
     decision = { decision: input.decision, digest: packet.digest };
   } else if (input.decision === "reject") {
@@ -102,7 +195,11 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
   } else if (input.decision === "redirect") {
     decision = { decision: "redirect", instruction: input.instruction };
   } else if (input.decision === "happened") {
-    decision = { decision: "happened", ...(input.receipt ? { receipt: input.receipt } : {}), ...(input.note ? { note: input.note } : {}) };
+    decision = {
+      decision: "happened",
+      ...(input.receipt ? { receipt: input.receipt } : {}),
+      ...(input.note ? { note: input.note } : {}),
+    };
   } else {
     decision = { decision: "skip", ...(input.reason ? { reason: input.reason } : {}) };
   }
@@ -110,11 +207,22 @@ export async function decidePacket(ctx: EngineContext, opts: { packetId: string;
   return finalDecision(ctx, packet, opts, input, decision);
 }
 
-async function finalDecision(ctx: EngineContext, packet: DecisionPacket, opts: { reviewer: string; via?: string }, input: z.output<typeof decidePacketSchema>, decision: PacketDecision): Promise<DecisionPacket> {
+async function finalDecision(
+  ctx: EngineContext,
+  packet: DecisionPacket,
+  opts: { reviewer: string; via?: string },
+  input: z.output<typeof decidePacketSchema>,
+  decision: PacketDecision,
+): Promise<DecisionPacket> {
   const now = ctx.clock.now();
   const waitedMs = now.getTime() - packet.createdAt.getTime();
   const approvalsAfter = input.decision === "approve" ? packet.approvers.length + 1 : 0;
-  const audit = auditNote("packets.decide", packet.id, { by: opts.reviewer, via: opts.via }, { ...input, runId: packet.runId, tool: packet.tool });
+  const audit = auditNote(
+    "packets.decide",
+    packet.id,
+    { by: opts.reviewer, via: opts.via },
+    { ...input, runId: packet.runId, tool: packet.tool },
+  );
   if (input.decision === "approve" && approvalsAfter < packet.requiredApprovals) {
     // Four eyes: record this approval; the packet stays open for a different reviewer.
     return ctx.store.decidePacket({
@@ -122,7 +230,18 @@ async function finalDecision(ctx: EngineContext, packet: DecisionPacket, opts: {
       version: packet.version,
       approver: opts.reviewer,
       audit,
-      events: [{ type: "gate.approval_recorded", step: packet.step, data: { packetId: packet.id, by: opts.reviewer, approvals: approvalsAfter, required: packet.requiredApprovals } }],
+      events: [
+        {
+          type: "gate.approval_recorded",
+          step: packet.step,
+          data: {
+            packetId: packet.id,
+            by: opts.reviewer,
+            approvals: approvalsAfter,
+            required: packet.requiredApprovals,
+          },
+        },
+      ],
     });
   }
   return ctx.store.decidePacket({
@@ -131,6 +250,12 @@ async function finalDecision(ctx: EngineContext, packet: DecisionPacket, opts: {
     approver: input.decision === "approve" ? opts.reviewer : undefined,
     final: { status: STATUS_BY_DECISION[input.decision], decision, decidedBy: opts.reviewer, now },
     audit,
-    events: [{ type: "gate.decided", step: packet.step, data: { packetId: packet.id, tool: packet.tool, by: opts.reviewer, waitedMs, ...decision } }],
+    events: [
+      {
+        type: "gate.decided",
+        step: packet.step,
+        data: { packetId: packet.id, tool: packet.tool, by: opts.reviewer, waitedMs, ...decision },
+      },
+    ],
   });
 }

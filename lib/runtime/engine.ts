@@ -13,7 +13,14 @@ import { buildRecoveryView, type RecoveryView } from "./recovery";
 import { forkState, recordedDecisions } from "./replay";
 import { appendObservation, budgetLimitsSchema, type Observation } from "./state";
 import { auditNote } from "./store";
-import { TERMINAL_STATUSES, RUN_STATUSES, type DecisionPacket, type PermissionRule, type RunRecord, type RunStatus } from "./types";
+import {
+  TERMINAL_STATUSES,
+  RUN_STATUSES,
+  type DecisionPacket,
+  type PermissionRule,
+  type RunRecord,
+  type RunStatus,
+} from "./types";
 import { createWorker, type WorkerOptions } from "./worker";
 import { z } from "zod";
 
@@ -46,7 +53,9 @@ export function createRuntime(options: RuntimeOptions) {
     clock: options.clock ?? { now: () => new Date() },
     ids: options.ids ?? { id: (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}` },
     logger: options.logger ?? silentLogger,
-    fault: async (point, info) => { await options.onFaultPoint?.(point, info); },
+    fault: async (point, info) => {
+      await options.onFaultPoint?.(point, info);
+    },
     authorizeDecision: options.authorizeDecision ?? (async () => null),
     maxAttempts: options.maxAttempts ?? 3,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 100,
@@ -60,23 +69,45 @@ export function createRuntime(options: RuntimeOptions) {
 
   async function getRun(id: string): Promise<RunRecord> {
     const run = await store.getRun(id);
-    if (!run) throw new AppError("NOT_FOUND", { message: `run ${id} not found`, userMessage: "That run does not exist." });
+    if (!run)
+      throw new AppError("NOT_FOUND", { message: `run ${id} not found`, userMessage: "That run does not exist." });
     return run;
   }
 
   /** Cancel a run, then its children (each cascading to its own); a child cancelled by hand wakes its parent. */
-  async function cancelRun(opts: { runId: string; by: string; reason?: string; via?: string }, cascaded: boolean): Promise<RunRecord> {
+  async function cancelRun(
+    opts: { runId: string; by: string; reason?: string; via?: string },
+    cascaded: boolean,
+  ): Promise<RunRecord> {
     const active = RUN_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
     // A child cancelled by hand wakes its parent with the cancel (the signal after it is for a parent parking just then).
-    const parent = cascaded ? null : (await store.getRun(opts.runId).catch(() => null))?.spawnedByRunId ?? null;
+    const parent = cascaded ? null : ((await store.getRun(opts.runId).catch(() => null))?.spawnedByRunId ?? null);
     // Bumping the epoch fences out a worker that is mid-step: its next write is refused.
     const run = await store.transitionRun({
       ...(parent ? { wakeRun: { runId: parent, waitingFor: childSignalType(opts.runId) } } : {}),
-      runId: opts.runId, from: active, to: "CANCELLED", revokeLease: true, audit: auditNote("runs.cancel", opts.runId, opts, { reason: opts.reason ?? null, ...(cascaded ? { cascaded: true } : {}) }),
-      events: [{ type: "run.cancelled", step: -1, data: { by: opts.by, reason: opts.reason ?? null, ...(cascaded ? { cascaded: true } : {}) } }],
+      runId: opts.runId,
+      from: active,
+      to: "CANCELLED",
+      revokeLease: true,
+      audit: auditNote("runs.cancel", opts.runId, opts, {
+        reason: opts.reason ?? null,
+        ...(cascaded ? { cascaded: true } : {}),
+      }),
+      events: [
+        {
+          type: "run.cancelled",
+          step: -1,
+          data: { by: opts.by, reason: opts.reason ?? null, ...(cascaded ? { cascaded: true } : {}) },
+        },
+      ],
     });
     if (!cascaded) await notifyParent(ctx, run, run.status);
-    await cancelChildren(ctx, run.id, (childRunId) => cancelRun({ runId: childRunId, by: opts.by, via: opts.via, reason: `its parent run ${run.id} was cancelled` }, true));
+    await cancelChildren(ctx, run.id, (childRunId) =>
+      cancelRun(
+        { runId: childRunId, by: opts.by, via: opts.via, reason: `its parent run ${run.id} was cancelled` },
+        true,
+      ),
+    );
     return run;
   }
 
@@ -93,15 +124,26 @@ export function createRuntime(options: RuntimeOptions) {
       if (!parsed.success) throw invalid("The run request is malformed.", parsed.error.issues);
       const { agent: slug, idempotencyKey, startedBy } = parsed.data;
       const agent = ctx.agents.get(slug);
-      if (!agent) throw new AppError("NOT_FOUND", { message: `agent ${slug} not found`, userMessage: `There is no agent called "${slug}".` });
+      if (!agent)
+        throw new AppError("NOT_FOUND", {
+          message: `agent ${slug} not found`,
+          userMessage: `There is no agent called "${slug}".`,
+        });
       const parsedInput = agent.input.safeParse(parsed.data.input);
-      if (!parsedInput.success) throw invalid(`The input does not match ${slug}'s input schema.`, parsedInput.error.issues);
+      if (!parsedInput.success)
+        throw invalid(`The input does not match ${slug}'s input schema.`, parsedInput.error.issues);
       const input = { data: parsedInput.data ?? null }; // JSON has no undefined
       const id = ctx.ids.id("run");
       const state = newRunState(agent, input.data, parsed.data.budget);
       return store.createRun({
-        id, agentSlug: slug, agentVersion: agent.version, input: input.data, state,
-        idempotencyKey: idempotencyKey ?? null, startedBy: startedBy ?? null, parentRunId: null,
+        id,
+        agentSlug: slug,
+        agentVersion: agent.version,
+        input: input.data,
+        state,
+        idempotencyKey: idempotencyKey ?? null,
+        startedBy: startedBy ?? null,
+        parentRunId: null,
         workspaceId: parsed.data.workspaceId ?? enteredWorkspace() ?? DEFAULT_WORKSPACE_ID,
         events: [runCreatedEvent(agent, state, startedBy ?? null)],
       });
@@ -118,18 +160,55 @@ export function createRuntime(options: RuntimeOptions) {
      * Fork a new run from any checkpoint of another: same state, nothing pending, a fresh trace. It replays the
      * source's decisions (no model asked) until its state differs from the source's at a step (replay.ts).
      */
-    async forkRun(opts: { runId: string; checkpointSeq: number; startedBy?: string; via?: string }): Promise<RunRecord> {
+    async forkRun(opts: {
+      runId: string;
+      checkpointSeq: number;
+      startedBy?: string;
+      via?: string;
+    }): Promise<RunRecord> {
       const source = await getRun(opts.runId);
       const checkpoint = await store.getCheckpoint(source.id, opts.checkpointSeq);
-      if (!checkpoint) throw new AppError("NOT_FOUND", { message: `checkpoint ${opts.checkpointSeq} of ${source.id} not found`, userMessage: "That checkpoint does not exist." });
+      if (!checkpoint)
+        throw new AppError("NOT_FOUND", {
+          message: `checkpoint ${opts.checkpointSeq} of ${source.id} not found`,
+          userMessage: "That checkpoint does not exist.",
+        });
       // The source's recorded decisions from the checkpoint on, read once: the fork replays them while it stays on their path.
-      const state = forkState(checkpoint.state, source.id, await recordedDecisions(store, source.id, checkpoint.state.step));
+      const state = forkState(
+        checkpoint.state,
+        source.id,
+        await recordedDecisions(store, source.id, checkpoint.state.step),
+      );
       const id = ctx.ids.id("run");
       const { run } = await store.createRun({
-        id, agentSlug: source.agentSlug, agentVersion: source.agentVersion, input: source.input, state,
-        idempotencyKey: null, startedBy: opts.startedBy ?? null, parentRunId: source.id, workspaceId: source.workspaceId,
-        audit: opts.startedBy ? auditNote("runs.fork", source.id, { by: opts.startedBy, via: opts.via }, { checkpointSeq: opts.checkpointSeq, forkId: id }) : undefined,
-        events: [{ type: "run.forked", step: state.step, data: { from: source.id, checkpointSeq: opts.checkpointSeq, replayable: state.replay?.decisions.length ?? 0 } }],
+        id,
+        agentSlug: source.agentSlug,
+        agentVersion: source.agentVersion,
+        input: source.input,
+        state,
+        idempotencyKey: null,
+        startedBy: opts.startedBy ?? null,
+        parentRunId: source.id,
+        workspaceId: source.workspaceId,
+        audit: opts.startedBy
+          ? auditNote(
+              "runs.fork",
+              source.id,
+              { by: opts.startedBy, via: opts.via },
+              { checkpointSeq: opts.checkpointSeq, forkId: id },
+            )
+          : undefined,
+        events: [
+          {
+            type: "run.forked",
+            step: state.step,
+            data: {
+              from: source.id,
+              checkpointSeq: opts.checkpointSeq,
+              replayable: state.replay?.decisions.length ?? 0,
+            },
+          },
+        ],
       });
       return run;
     },
@@ -142,10 +221,19 @@ export function createRuntime(options: RuntimeOptions) {
     async resumeRun(opts: { runId: string; by: string; via?: string }): Promise<RunRecord> {
       const open = await store.findPackets({ runId: opts.runId, status: ["PENDING"] });
       if (open.length > 0) {
-        throw new AppError("CONFLICT", { message: `run ${opts.runId} has open packets`, userMessage: `Decide packet ${open[0].id} first; the run resumes from that decision.` });
+        throw new AppError("CONFLICT", {
+          message: `run ${opts.runId} has open packets`,
+          userMessage: `Decide packet ${open[0].id} first; the run resumes from that decision.`,
+        });
       }
       const run = await getRun(opts.runId);
-      return store.transitionRun({ runId: run.id, from: ["NEEDS_ATTENTION"], to: "QUEUED", audit: auditNote("runs.resume", run.id, opts), events: [{ type: "run.resumed", step: run.state.step, data: { by: opts.by } }] });
+      return store.transitionRun({
+        runId: run.id,
+        from: ["NEEDS_ATTENTION"],
+        to: "QUEUED",
+        audit: auditNote("runs.resume", run.id, opts),
+        events: [{ type: "run.resumed", step: run.state.step, data: { by: opts.by } }],
+      });
     },
 
     /**
@@ -158,7 +246,10 @@ export function createRuntime(options: RuntimeOptions) {
     async retryRun(opts: { runId: string; by: string; reason?: string; via?: string }): Promise<RunRecord> {
       const run = await getRun(opts.runId);
       if (run.status !== "FAILED") {
-        throw new AppError("RUN_NOT_WAITING", { message: `run ${run.id} is ${run.status}, not FAILED`, userMessage: "Only a failed run can be retried." });
+        throw new AppError("RUN_NOT_WAITING", {
+          message: `run ${run.id} is ${run.status}, not FAILED`,
+          userMessage: "Only a failed run can be retried.",
+        });
       }
       // A retry resumes from the last checkpoint, which knows nothing of a call whose outcome is open:
       // retrying would act as if it never happened. A person settles it first (the recovery view lists it).
@@ -170,12 +261,36 @@ export function createRuntime(options: RuntimeOptions) {
           userMessage: `The run cannot be retried: ${calls} may have happened. Check the system it acts on and settle what happened before anyone retries the run.`,
         });
       }
-      const retried: Observation = { step: run.state.step, kind: "retried", message: `${opts.by} retried the run after it failed: ${run.error ?? "no error recorded"}${opts.reason ? ` (${opts.reason})` : ""}` };
-      const state = { ...run.state, pending: null, consecutiveErrors: 0, observations: appendObservation(run.state.observations, retried) };
+      const retried: Observation = {
+        step: run.state.step,
+        kind: "retried",
+        message: `${opts.by} retried the run after it failed: ${run.error ?? "no error recorded"}${opts.reason ? ` (${opts.reason})` : ""}`,
+      };
+      const state = {
+        ...run.state,
+        pending: null,
+        consecutiveErrors: 0,
+        observations: appendObservation(run.state.observations, retried),
+      };
       return store.transitionRun({
-        runId: run.id, from: ["FAILED"], to: "QUEUED", state: { state, storedEntries: run.storedEntries }, error: null,
+        runId: run.id,
+        from: ["FAILED"],
+        to: "QUEUED",
+        state: { state, storedEntries: run.storedEntries },
+        error: null,
         audit: auditNote("runs.retry", run.id, opts, { reason: opts.reason ?? null, previousError: run.error }),
-        events: [{ type: "run.retried", step: state.step, data: { by: opts.by, reason: opts.reason ?? null, previousError: run.error, fromCheckpointSeq: run.stateSeq } }],
+        events: [
+          {
+            type: "run.retried",
+            step: state.step,
+            data: {
+              by: opts.by,
+              reason: opts.reason ?? null,
+              previousError: run.error,
+              fromCheckpointSeq: run.stateSeq,
+            },
+          },
+        ],
       });
     },
 
@@ -205,16 +320,44 @@ export function createRuntime(options: RuntimeOptions) {
       return buildRecoveryView(run, intents, packets, ctx.clock.now(), ctx.agents.get(run.agentSlug)?.version);
     },
 
-    decidePacket: (opts: { packetId: string; reviewer: string; input: unknown; via?: string }) => decidePacket(ctx, opts),
+    decidePacket: (opts: { packetId: string; reviewer: string; input: unknown; via?: string }) =>
+      decidePacket(ctx, opts),
     checkUnknownOutcome: (opts: { packetId: string }) => checkUnknownOutcome(ctx, opts),
 
-    async assignPacket(opts: { packetId: string; by: string; queue?: string; assignee?: string | null; via?: string }): Promise<DecisionPacket> {
+    async assignPacket(opts: {
+      packetId: string;
+      by: string;
+      queue?: string;
+      assignee?: string | null;
+      via?: string;
+    }): Promise<DecisionPacket> {
       const packet = await store.getPacket(opts.packetId);
-      if (!packet) throw new AppError("NOT_FOUND", { message: `packet ${opts.packetId} not found`, userMessage: "That decision packet does not exist." });
+      if (!packet)
+        throw new AppError("NOT_FOUND", {
+          message: `packet ${opts.packetId} not found`,
+          userMessage: "That decision packet does not exist.",
+        });
       return store.assignPacket({
-        packetId: packet.id, version: packet.version, queue: opts.queue, assignee: opts.assignee,
-        audit: auditNote("packets.assign", packet.id, opts, { queue: opts.queue ?? packet.queue, assignee: opts.assignee ?? null }),
-        events: [{ type: "gate.assigned", step: packet.step, data: { packetId: packet.id, by: opts.by, queue: opts.queue ?? packet.queue, assignee: opts.assignee ?? null } }],
+        packetId: packet.id,
+        version: packet.version,
+        queue: opts.queue,
+        assignee: opts.assignee,
+        audit: auditNote("packets.assign", packet.id, opts, {
+          queue: opts.queue ?? packet.queue,
+          assignee: opts.assignee ?? null,
+        }),
+        events: [
+          {
+            type: "gate.assigned",
+            step: packet.step,
+            data: {
+              packetId: packet.id,
+              by: opts.by,
+              queue: opts.queue ?? packet.queue,
+              assignee: opts.assignee ?? null,
+            },
+          },
+        ],
       });
     },
 
@@ -228,19 +371,40 @@ export function createRuntime(options: RuntimeOptions) {
       list: (agent?: string) => store.listPermissions({ agent }),
       history: (permissionId?: string) => store.listPermissionChanges({ permissionId }),
       /** `audit`: a person's change (lib/commands/put-permission.ts), written as "permissions.put" in the change's transaction. */
-      async put(raw: unknown, opts: { by: string; expectedVersion?: number; audit?: { via?: string } }): Promise<PermissionRule> {
+      async put(
+        raw: unknown,
+        opts: { by: string; expectedVersion?: number; audit?: { via?: string } },
+      ): Promise<PermissionRule> {
         const parsed = permissionInputSchema.safeParse(raw);
         if (!parsed.success) throw invalid("The permission is malformed.", parsed.error.issues);
         const misplaced = misplacedConditions(parsed.data);
-        if (Object.keys(misplaced).length > 0) throw new AppError("INVALID_INPUT", { message: "The permission is malformed.", userMessage: "A condition can skip the gate only on a rule that requires approval.", fieldErrors: misplaced });
-        const audit = opts.audit ? (saved: PermissionRule) => auditNote("permissions.put", saved.id, { by: opts.by, via: opts.audit?.via }, { ...parsed.data, version: saved.version }) : undefined;
-        const rule = await store.putPermission({ ...parsed.data, updatedBy: opts.by }, { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion, audit });
+        if (Object.keys(misplaced).length > 0)
+          throw new AppError("INVALID_INPUT", {
+            message: "The permission is malformed.",
+            userMessage: "A condition can skip the gate only on a rule that requires approval.",
+            fieldErrors: misplaced,
+          });
+        const audit = opts.audit
+          ? (saved: PermissionRule) =>
+              auditNote(
+                "permissions.put",
+                saved.id,
+                { by: opts.by, via: opts.audit?.via },
+                { ...parsed.data, version: saved.version },
+              )
+          : undefined;
+        const rule = await store.putPermission(
+          { ...parsed.data, updatedBy: opts.by },
+          { id: ctx.ids.id("perm"), auditId: ctx.ids.id("pchg"), expectedVersion: opts.expectedVersion, audit },
+        );
         ctx.permissionCache.clear(); // what this process offers its agents follows its own change at once
         return rule;
       },
       /** `audit`: a person's change (lib/commands/remove-permission.ts), written as "permissions.remove" in the change's transaction. */
       async remove(id: string, by: string, opts: { audit?: { via?: string } } = {}) {
-        const audit = opts.audit ? auditNote("permissions.remove", id, { by, via: opts.audit.via }, { permissionId: id }) : undefined;
+        const audit = opts.audit
+          ? auditNote("permissions.remove", id, { by, via: opts.audit.via }, { permissionId: id })
+          : undefined;
         await store.deletePermission({ id, changedBy: by, auditId: ctx.ids.id("pchg"), audit });
         ctx.permissionCache.clear();
       },

@@ -42,7 +42,16 @@ export class AppError extends Error {
   /** RATE_LIMITED: when to try again (the HTTP answer's Retry-After). */
   readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, opts: { message: string; userMessage?: string; fieldErrors?: FieldErrors; retryAfterSeconds?: number; cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    opts: {
+      message: string;
+      userMessage?: string;
+      fieldErrors?: FieldErrors;
+      retryAfterSeconds?: number;
+      cause?: unknown;
+    },
+  ) {
     super(opts.message, { cause: opts.cause });
     this.name = "AppError";
     this.code = code;

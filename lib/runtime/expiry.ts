@@ -17,7 +17,8 @@ const DURATION = /^(\d{1,9})(s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const MAX_CHAIN = 5;
 
-export const EXPIRY_POLICY_HINT = '"reject", "approve", "escalate:<queue>", or a chain "escalate:<queue>@<2h>,<queue>@<1d>" (then reject)';
+export const EXPIRY_POLICY_HINT =
+  '"reject", "approve", "escalate:<queue>", or a chain "escalate:<queue>@<2h>,<queue>@<1d>" (then reject)';
 
 /** "90s" | "30m" | "24h" | "7d" → milliseconds; null when it is not one. */
 export function parseDurationText(text: string): number | null {
@@ -44,7 +45,11 @@ export function parseExpiryPolicy(text: string): { ok: true; policy: ExpiryPolic
   const chain: EscalationStep[] = [];
   for (const part of parts) {
     const [queue, duration, extra] = part.trim().split("@");
-    if (extra !== undefined || !queue || !QUEUE.test(queue)) return { ok: false, reason: `"${part}" is not a queue (letters, digits, - and _) with an optional "@<duration>"` };
+    if (extra !== undefined || !queue || !QUEUE.test(queue))
+      return {
+        ok: false,
+        reason: `"${part}" is not a queue (letters, digits, - and _) with an optional "@<duration>"`,
+      };
     if (duration === undefined) {
       chain.push({ queue, windowMs: null });
       continue;
@@ -70,4 +75,5 @@ export function expiryPolicyOf(text: string): ExpiryPolicy {
 }
 
 /** The queues an expiry policy may move a packet to, in order. */
-export const escalationQueues = (policy: ExpiryPolicy): string[] => (policy.kind === "escalate" ? policy.chain.map((s) => s.queue) : []);
+export const escalationQueues = (policy: ExpiryPolicy): string[] =>
+  policy.kind === "escalate" ? policy.chain.map((s) => s.queue) : [];

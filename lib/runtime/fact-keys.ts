@@ -34,13 +34,16 @@ export function inferenceKeyFor(state: RunState, requested: string): ResultKey {
   const heldBy = describeOwner(held);
   for (let i = 0; ; i++) {
     const key = `${requested}:inference${i > 0 ? `.${i}` : ""}`;
-    if (!state.facts.some((f) => f.key === key && f.kind !== "inference")) return { key, refused: { requested, heldBy } };
+    if (!state.facts.some((f) => f.key === key && f.kind !== "inference"))
+      return { key, refused: { requested, heldBy } };
   }
 }
 
 /** The first fact under `key` that is not a result of `tool` (observation or receipt it returned). */
 function foreignFact(state: RunState, key: string, tool: string): Fact | undefined {
-  return state.facts.find((f) => f.key === key && !((f.kind === "observation" || f.kind === "receipt") && f.source.tool === tool));
+  return state.facts.find(
+    (f) => f.key === key && !((f.kind === "observation" || f.kind === "receipt") && f.source.tool === tool),
+  );
 }
 
 function describeOwner(fact: Fact): string {

@@ -14,7 +14,13 @@ import { APPROVAL_OPTIONS, type DecisionPacket, type PacketContent, type ToolDef
 
 type GatePending = Extract<Pending, { kind: "gate" }>;
 
-export async function requestApproval(ctx: EngineContext, cursor: RunCursor, tool: ToolDefinition, action: Action, verdict: PermissionVerdict): Promise<StepOutcome> {
+export async function requestApproval(
+  ctx: EngineContext,
+  cursor: RunCursor,
+  tool: ToolDefinition,
+  action: Action,
+  verdict: PermissionVerdict,
+): Promise<StepOutcome> {
   const now = cursor.now();
   const terms = approvalTerms(verdict);
   const packetId = ctx.ids.id("pkt");
@@ -28,14 +34,37 @@ export async function requestApproval(ctx: EngineContext, cursor: RunCursor, too
     uncertainty: action.uncertainty,
     evidence: action.evidence.flatMap((key) => {
       const fact = latestFact(cursor.state, key);
-      return fact ? [{ key, value: fact.value, kind: fact.kind, at: fact.at, ageMs: now.getTime() - Date.parse(fact.at), source: fact.source }] : [];
+      return fact
+        ? [
+            {
+              key,
+              value: fact.value,
+              kind: fact.kind,
+              at: fact.at,
+              ageMs: now.getTime() - Date.parse(fact.at),
+              source: fact.source,
+            },
+          ]
+        : [];
     }),
     options: [...APPROVAL_OPTIONS],
     binding,
     why: verdict.reason,
   };
   cursor.state.pending = { kind: "gate", packetId, step: cursor.step, action };
-  cursor.event("gate.requested", { packetId, tool: tool.name, args: action.args, digest, binding, impact: content.impact, reason: verdict.reason, requiredApprovals: terms.approvals, queue: terms.queue, onExpire: terms.onExpire, expiresAt: expiresAt?.toISOString() ?? null });
+  cursor.event("gate.requested", {
+    packetId,
+    tool: tool.name,
+    args: action.args,
+    digest,
+    binding,
+    impact: content.impact,
+    reason: verdict.reason,
+    requiredApprovals: terms.approvals,
+    queue: terms.queue,
+    onExpire: terms.onExpire,
+    expiresAt: expiresAt?.toISOString() ?? null,
+  });
   return cursor.park("WAITING_APPROVAL", {
     wakeAt: expiresAt,
     createPacket: {
@@ -68,7 +97,13 @@ function recordCallerEvidence(cursor: RunCursor, evidence: NonNullable<ToolDefin
     if (known && canonicalJson(known.value) === canonicalJson(item.value)) continue;
     // Observed when the caller says (never in the future), else now.
     const at = item.at && Date.parse(item.at) <= cursor.now().getTime() ? new Date(item.at).toISOString() : undefined;
-    cursor.addFact({ key: item.key, value: item.value, kind: "observation", source: { by: item.source ? `external:${item.source}` : "external" }, ...(at ? { at } : {}) });
+    cursor.addFact({
+      key: item.key,
+      value: item.value,
+      kind: "observation",
+      source: { by: item.source ? `external:${item.source}` : "external" },
+      ...(at ? { at } : {}),
+    });
   }
 }
 
@@ -77,11 +112,16 @@ function approvalBinding(verdict: PermissionVerdict, tool: ToolDefinition): Appr
 }
 
 /** Why an approval given earlier does not cover the action under today's rule and registration; null when it does. */
-function approvalNoLongerHolds(packet: DecisionPacket, verdict: PermissionVerdict, tool: ToolDefinition): string | null {
+function approvalNoLongerHolds(
+  packet: DecisionPacket,
+  verdict: PermissionVerdict,
+  tool: ToolDefinition,
+): string | null {
   const approvers = new Set([...packet.approvers, ...(packet.decidedBy ? [packet.decidedBy] : [])]).size;
   const required = approvalTerms(verdict).approvals;
   // An approval by the expiry (onExpire "approve", said explicitly) counts as the approvers the terms asked for.
-  if (packet.decidedBy !== EXPIRY_APPROVER && approvers < required) return `the rule now needs ${required} approvers, it had ${approvers}`;
+  if (packet.decidedBy !== EXPIRY_APPROVER && approvers < required)
+    return `the rule now needs ${required} approvers, it had ${approvers}`;
   const given = packet.content.binding;
   if (!given) return null; // asked before approvals were bound to a rule: the checks above are all it had
   const now = approvalBinding(verdict, tool);
@@ -101,24 +141,50 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
     return cursor.park(cursor.status, { wakeAt: packet.expiresAt }); // woken early: keep waiting
   }
   const decision = packet.decision!;
-  const decided = { packetId: packet.id, step: packet.step, tool: packet.tool, digest: decision.digest ?? packet.digest, decision: decision.decision, by: [...new Set([...packet.approvers, packet.decidedBy ?? ""])].filter(Boolean), at: (packet.decidedAt ?? now).toISOString(), usedAt: null };
+  const decided = {
+    packetId: packet.id,
+    step: packet.step,
+    tool: packet.tool,
+    digest: decision.digest ?? packet.digest,
+    decision: decision.decision,
+    by: [...new Set([...packet.approvers, packet.decidedBy ?? ""])].filter(Boolean),
+    at: (packet.decidedAt ?? now).toISOString(),
+    usedAt: null,
+  };
   cursor.state.approvals = [...cursor.state.approvals, decided];
-  cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by: packet.decidedBy ?? undefined, packetId: packet.id } });
+  cursor.addFact({
+    key: `decision:${packet.id}`,
+    value: decision,
+    kind: "decision",
+    source: { by: packet.decidedBy ?? undefined, packetId: packet.id },
+  });
 
   // An unknown outcome a person settled: it happened, it did not (skip), or they redirected the run. A retry goes on below.
-  if (packet.kind === "UNKNOWN_OUTCOME" && packet.status !== "RETRIED" && packet.status !== "APPROVED") return settleUnknown(cursor, packet, pending.intentId!);
+  if (packet.kind === "UNKNOWN_OUTCOME" && packet.status !== "RETRIED" && packet.status !== "APPROVED")
+    return settleUnknown(cursor, packet, pending.intentId!);
   if (packet.status === "REJECTED" || packet.status === "EXPIRED") {
-    cursor.observe({ kind: packet.status === "EXPIRED" ? "expired" : "rejected", tool: packet.tool, message: `${packet.tool} was ${packet.status === "EXPIRED" ? "not approved in time" : "rejected"}: ${decision.reason ?? "no reason given"}`, data: { packetId: packet.id, reason: decision.reason } });
+    cursor.observe({
+      kind: packet.status === "EXPIRED" ? "expired" : "rejected",
+      tool: packet.tool,
+      message: `${packet.tool} was ${packet.status === "EXPIRED" ? "not approved in time" : "rejected"}: ${decision.reason ?? "no reason given"}`,
+      data: { packetId: packet.id, reason: decision.reason },
+    });
     cursor.finishStep();
     return cursor.commit({ status: "RUNNING" });
   }
   if (packet.status === "REDIRECTED") {
     cursor.state.instructions = [...cursor.state.instructions, decision.instruction!];
-    cursor.observe({ kind: "redirected", tool: packet.tool, message: `A person redirected the run: ${decision.instruction}`, data: { packetId: packet.id } });
+    cursor.observe({
+      kind: "redirected",
+      tool: packet.tool,
+      message: `A person redirected the run: ${decision.instruction}`,
+      data: { packetId: packet.id },
+    });
     cursor.finishStep();
     return cursor.commit({ status: "RUNNING" });
   }
-  if (packet.status === "STALE") return cursor.finish("FAILED", `packet ${packet.id} is stale but the run still waited on it`);
+  if (packet.status === "STALE")
+    return cursor.finish("FAILED", `packet ${packet.id} is stale but the run still waited on it`);
 
   // APPROVED or EDITED: run exactly the approved action — after checking it is still allowed and still fresh.
   const tool = await findTool(ctx, packet.tool, cursor.run);
@@ -127,22 +193,58 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   const action: Action = { ...pending.action, args };
   if (!tool) return refuse(cursor, packet, `tool ${packet.tool} is no longer registered`);
 
-  const verdict = toolVerdict(tool, await checkPermission(ctx, cursor, callRequest(cursor, cursor.run.agentSlug, tool, action)));
-  cursor.event("permission.checked", { tool: tool.name, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, afterApproval: true });
-  if (verdict.effect === "deny") return refuse(cursor, packet, `permission was revoked while the run waited: ${verdict.reason}`);
+  const verdict = toolVerdict(
+    tool,
+    await checkPermission(ctx, cursor, callRequest(cursor, cursor.run.agentSlug, tool, action)),
+  );
+  cursor.event("permission.checked", {
+    tool: tool.name,
+    effect: verdict.effect,
+    reason: verdict.reason,
+    ruleVersion: verdict.rule?.version ?? null,
+    afterApproval: true,
+  });
+  if (verdict.effect === "deny")
+    return refuse(cursor, packet, `permission was revoked while the run waited: ${verdict.reason}`);
 
-  const digest = actionDigest({ runId: cursor.runId, step: pending.step, tool: tool.name, args, binding: packet.content.binding });
+  const digest = actionDigest({
+    runId: cursor.runId,
+    step: pending.step,
+    tool: tool.name,
+    args,
+    binding: packet.content.binding,
+  });
   if (digest !== decided.digest || packet.usedAt) {
-    cursor.event("gate.mismatch", { packetId: packet.id, approvedDigest: decided.digest, actionDigest: digest, used: Boolean(packet.usedAt) });
-    return refuse(cursor, packet, packet.usedAt ? "the approval was already used" : "the action differs from the one that was approved");
+    cursor.event("gate.mismatch", {
+      packetId: packet.id,
+      approvedDigest: decided.digest,
+      actionDigest: digest,
+      used: Boolean(packet.usedAt),
+    });
+    return refuse(
+      cursor,
+      packet,
+      packet.usedAt ? "the approval was already used" : "the action differs from the one that was approved",
+    );
   }
   if (packet.kind === "APPROVAL" && verdict.effect === "require_approval") {
     // The approval holds only under what it was given for: the same rule version (effect, approver
     // count, conditions) and the same tool registration. Anything else is a new question for people.
     const changed = approvalNoLongerHolds(packet, verdict, tool);
     if (changed) {
-      cursor.event("gate.revalidated", { packetId: packet.id, tool: tool.name, why: changed, approvedUnder: packet.content.binding ?? null, now: approvalBinding(verdict, tool) });
-      cursor.observe({ kind: "stale", tool: tool.name, message: `The approval of ${tool.name} no longer holds (${changed}); it is asked again.`, data: { packetId: packet.id } });
+      cursor.event("gate.revalidated", {
+        packetId: packet.id,
+        tool: tool.name,
+        why: changed,
+        approvedUnder: packet.content.binding ?? null,
+        now: approvalBinding(verdict, tool),
+      });
+      cursor.observe({
+        kind: "stale",
+        tool: tool.name,
+        message: `The approval of ${tool.name} no longer holds (${changed}); it is asked again.`,
+        data: { packetId: packet.id },
+      });
       return requestApproval(ctx, cursor, tool, action, verdict);
     }
   }
@@ -151,9 +253,22 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
     const changes = await recheckEvidence(ctx, cursor, packet);
     if (changes.length > 0) {
       cursor.event("gate.stale", { packetId: packet.id, changes });
-      cursor.observe({ kind: "stale", tool: tool.name, message: `The evidence changed before ${tool.name} ran; the approval was not used.`, data: { packetId: packet.id, changes } });
+      cursor.observe({
+        kind: "stale",
+        tool: tool.name,
+        message: `The evidence changed before ${tool.name} ran; the approval was not used.`,
+        data: { packetId: packet.id, changes },
+      });
       cursor.finishStep();
-      return cursor.commit({ status: "RUNNING", updatePacket: { id: packet.id, version: packet.version, status: "STALE", content: { ...packet.content, staleChanges: changes } } });
+      return cursor.commit({
+        status: "RUNNING",
+        updatePacket: {
+          id: packet.id,
+          version: packet.version,
+          status: "STALE",
+          content: { ...packet.content, staleChanges: changes },
+        },
+      });
     }
   }
   cursor.event("gate.acting", { packetId: packet.id, digest, decision: decision.decision });
@@ -164,7 +279,11 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
     const effect = { kind: "effect" as const, intentId: intent.id, step: packet.step, call: 0, action };
     cursor.state.pending = effect;
     cursor.state.risks = cursor.state.risks.filter((r) => r.id !== intent.id);
-    await cursor.commit({ status: "RUNNING", updateIntent: { id: intent.id, status: "PENDING", attempt: intent.attempt, result: null }, updatePacket: { id: packet.id, version: packet.version, usedAt: now } });
+    await cursor.commit({
+      status: "RUNNING",
+      updateIntent: { id: intent.id, status: "PENDING", attempt: intent.attempt, result: null },
+      updatePacket: { id: packet.id, version: packet.version, usedAt: now },
+    });
     return performEffect(ctx, cursor, tool, effect, intent.attempt + 1);
   }
   if (tool.semantics === "pure-read") return performRead(ctx, cursor, tool, action);
@@ -191,23 +310,62 @@ async function settleUnknown(cursor: RunCursor, packet: DecisionPacket, intentId
   }
   if (happened) {
     const action = cursor.state.pending?.kind === "gate" ? cursor.state.pending.action : undefined;
-    const value = packet.status === "CONFIRMED"
-      ? { happened: true, confirmedBy: packet.decidedBy, ...(decision.receipt ? { receipt: decision.receipt } : {}), ...(decision.note ? { note: decision.note } : {}) }
-      : { confirmedBy: packet.decidedBy, note: decision.instruction };
+    const value =
+      packet.status === "CONFIRMED"
+        ? {
+            happened: true,
+            confirmedBy: packet.decidedBy,
+            ...(decision.receipt ? { receipt: decision.receipt } : {}),
+            ...(decision.note ? { note: decision.note } : {}),
+          }
+        : { confirmedBy: packet.decidedBy, note: decision.instruction };
     // Where the call's result would be — never in the place of a fact the tool does not own (fact-keys.ts).
     const { key } = resultKeyFor(cursor.state, packet.tool, action?.resultKey);
-    cursor.addFact({ key, value, kind: "decision", source: { by, packetId: packet.id, operationId: intentId, ...(decision.receipt ? { receiptId: decision.receipt } : {}) } });
+    cursor.addFact({
+      key,
+      value,
+      kind: "decision",
+      source: {
+        by,
+        packetId: packet.id,
+        operationId: intentId,
+        ...(decision.receipt ? { receiptId: decision.receipt } : {}),
+      },
+    });
   }
   cursor.state.risks = cursor.state.risks.filter((r) => r.id !== intentId);
-  cursor.observe({ kind: "resolved", tool: packet.tool, message, data: { packetId: packet.id, operationId: intentId, decision: decision.decision } });
+  cursor.observe({
+    kind: "resolved",
+    tool: packet.tool,
+    message,
+    data: { packetId: packet.id, operationId: intentId, decision: decision.decision },
+  });
   cursor.finishStep();
   const status = happened ? "RESOLVED" : "FAILED";
-  return cursor.commit({ status: "RUNNING", updateIntent: { id: intentId, status, attempt: 0, result: { resolvedBy: packet.decidedBy, decision: decision.decision, message, ...(decision.receipt ? { receipt: decision.receipt } : {}) } } });
+  return cursor.commit({
+    status: "RUNNING",
+    updateIntent: {
+      id: intentId,
+      status,
+      attempt: 0,
+      result: {
+        resolvedBy: packet.decidedBy,
+        decision: decision.decision,
+        message,
+        ...(decision.receipt ? { receipt: decision.receipt } : {}),
+      },
+    },
+  });
 }
 
 async function refuse(cursor: RunCursor, packet: DecisionPacket, why: string): Promise<StepOutcome> {
   cursor.event("gate.refused", { packetId: packet.id, tool: packet.tool, why });
-  cursor.observe({ kind: "denied", tool: packet.tool, message: `The approved ${packet.tool} was not executed: ${why}`, data: { packetId: packet.id } });
+  cursor.observe({
+    kind: "denied",
+    tool: packet.tool,
+    message: `The approved ${packet.tool} was not executed: ${why}`,
+    data: { packetId: packet.id },
+  });
   cursor.finishStep();
   return cursor.commit({ status: "RUNNING" });
 }
@@ -228,40 +386,104 @@ async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPac
     // A step without its own deadline gets the packet's first window: written out now, so the rest of the
     // chain kept in onExpire says its deadlines explicitly (createdAt no longer tells the first window later).
     const firstWindow = packet.expiresAt!.getTime() - packet.createdAt.getTime();
-    const [next, ...rest] = policy.chain.map((step) => ({ ...step, windowMs: step.windowMs ?? Math.max(firstWindow, 1000) }));
+    const [next, ...rest] = policy.chain.map((step) => ({
+      ...step,
+      windowMs: step.windowMs ?? Math.max(firstWindow, 1000),
+    }));
     const expiresAt = new Date(now.getTime() + Math.max(next.windowMs, 1000));
     const onExpire = formatExpiryPolicy({ kind: "escalate", chain: rest });
-    cursor.event("gate.escalated", { packetId: packet.id, from: packet.queue, to: next.queue, expiresAt: expiresAt.toISOString(), onExpire });
+    cursor.event("gate.escalated", {
+      packetId: packet.id,
+      from: packet.queue,
+      to: next.queue,
+      expiresAt: expiresAt.toISOString(),
+      onExpire,
+    });
     return cursor.park("WAITING_APPROVAL", {
       wakeAt: expiresAt,
-      updatePacket: { id: packet.id, version: packet.version, queue: next.queue, expiresAt, onExpire, content: { ...packet.content, escalatedFrom: packet.queue } },
+      updatePacket: {
+        id: packet.id,
+        version: packet.version,
+        queue: next.queue,
+        expiresAt,
+        onExpire,
+        content: { ...packet.content, escalatedFrom: packet.queue },
+      },
     });
   }
   const waitedMs = now.getTime() - packet.createdAt.getTime();
   if (policy.kind === "approve") {
     // Decided, not acted on here: the next step acts on it like on any approval (re-checked, digest-bound).
-    const decision = { decision: "approve" as const, digest: packet.digest, reason: "expired", note: "approved by its expiry policy (onExpire: approve)" };
+    const decision = {
+      decision: "approve" as const,
+      digest: packet.digest,
+      reason: "expired",
+      note: "approved by its expiry policy (onExpire: approve)",
+    };
     cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs, onExpire: "approve" });
-    cursor.event("gate.decided", { packetId: packet.id, tool: packet.tool, by: EXPIRY_APPROVER, waitedMs, ...decision });
-    return cursor.commit({ status: "RUNNING", updatePacket: { id: packet.id, version: packet.version, status: "APPROVED", decision, decidedBy: EXPIRY_APPROVER } });
+    cursor.event("gate.decided", {
+      packetId: packet.id,
+      tool: packet.tool,
+      by: EXPIRY_APPROVER,
+      waitedMs,
+      ...decision,
+    });
+    return cursor.commit({
+      status: "RUNNING",
+      updatePacket: {
+        id: packet.id,
+        version: packet.version,
+        status: "APPROVED",
+        decision,
+        decidedBy: EXPIRY_APPROVER,
+      },
+    });
   }
   const decision = { decision: "reject" as const, reason: "expired" };
   cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs });
-  cursor.addFact({ key: `decision:${packet.id}`, value: decision, kind: "decision", source: { by: "policy:expiry", packetId: packet.id } });
-  cursor.observe({ kind: "expired", tool: packet.tool, message: `${packet.tool} was not approved in time (reason: expired)`, data: { packetId: packet.id } });
+  cursor.addFact({
+    key: `decision:${packet.id}`,
+    value: decision,
+    kind: "decision",
+    source: { by: "policy:expiry", packetId: packet.id },
+  });
+  cursor.observe({
+    kind: "expired",
+    tool: packet.tool,
+    message: `${packet.tool} was not approved in time (reason: expired)`,
+    data: { packetId: packet.id },
+  });
   cursor.finishStep();
-  return cursor.commit({ status: "RUNNING", updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED", decision, decidedBy: "policy:expiry" } });
+  return cursor.commit({
+    status: "RUNNING",
+    updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED", decision, decidedBy: "policy:expiry" },
+  });
 }
 
 /** Re-read every observation the packet rested on; return what changed since the reviewer saw it. */
 async function recheckEvidence(ctx: EngineContext, cursor: RunCursor, packet: DecisionPacket) {
   const changes: Array<{ key: string; before: unknown; after: unknown }> = [];
   for (const item of packet.content.evidence) {
-    const tool = item.kind === "observation" && item.source.tool ? await findTool(ctx, item.source.tool, cursor.run) : undefined;
+    const tool =
+      item.kind === "observation" && item.source.tool ? await findTool(ctx, item.source.tool, cursor.run) : undefined;
     if (!tool || tool.semantics !== "pure-read") continue;
     // Retried like any read: a provider's blip must not throw away a person's approval as "stale".
-    const result = await readWithRetries(ctx, cursor, tool, item.source.args, { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}` }, (attempt, r) =>
-      cursor.event("evidence.rechecked", { packetId: packet.id, key: item.key, tool: tool.name, attempt, ok: r.ok, latencyMs: r.latencyMs, ...(r.ok ? {} : { error: r.error.message }) }),
+    const result = await readWithRetries(
+      ctx,
+      cursor,
+      tool,
+      item.source.args,
+      { runId: cursor.runId, step: cursor.step, operationId: `recheck:${packet.id}` },
+      (attempt, r) =>
+        cursor.event("evidence.rechecked", {
+          packetId: packet.id,
+          key: item.key,
+          tool: tool.name,
+          attempt,
+          ok: r.ok,
+          latencyMs: r.latencyMs,
+          ...(r.ok ? {} : { error: r.error.message }),
+        }),
     );
     if (!result.ok) {
       changes.push({ key: item.key, before: item.value, after: { unavailable: result.error.message } });
@@ -269,7 +491,13 @@ async function recheckEvidence(ctx: EngineContext, cursor: RunCursor, packet: De
     }
     if (canonicalJson(result.value) !== canonicalJson(item.value)) {
       changes.push({ key: item.key, before: item.value, after: result.value });
-      cursor.addFact({ key: item.key, value: result.value, kind: "observation", source: item.source, expiresAt: tool.freshnessMs ? new Date(cursor.now().getTime() + tool.freshnessMs).toISOString() : null });
+      cursor.addFact({
+        key: item.key,
+        value: result.value,
+        kind: "observation",
+        source: item.source,
+        expiresAt: tool.freshnessMs ? new Date(cursor.now().getTime() + tool.freshnessMs).toISOString() : null,
+      });
     }
   }
   return changes;

@@ -13,6 +13,12 @@ export { decidePacketSchema, type DecidePacketInput } from "./decide-packet";
 export { DEFAULT_CONCURRENCY, type Worker, type WorkerOptions } from "./worker";
 export type { OutcomeCheck } from "./check-outcome";
 export { AgentRegistry } from "./agent-registry";
-export { deriveAgentVersion, describeAgentForVersion, versionName, AGENT_VERSION_LENGTH, type AgentVersionExtras } from "./agent-version";
+export {
+  deriveAgentVersion,
+  describeAgentForVersion,
+  versionName,
+  AGENT_VERSION_LENGTH,
+  type AgentVersionExtras,
+} from "./agent-version";
 export { VERSION_TOOL, type VersionUpgradeArgs } from "./agent-version-gone";
 export type { VersionUpgrade } from "./agent-upgrade";

@@ -18,5 +18,15 @@ export function newRunState(agent: AgentDefinition, input: unknown, budget?: Bud
 
 export function runCreatedEvent(agent: AgentDefinition, state: RunState, startedBy: string | null): TraceEventInput {
   const limits = state.budget.limits;
-  return { type: "run.created", step: 0, data: { agent: agent.slug, version: agent.version, input: state.input, startedBy, ...(Object.keys(limits).length ? { budget: limits } : {}) } };
+  return {
+    type: "run.created",
+    step: 0,
+    data: {
+      agent: agent.slug,
+      version: agent.version,
+      input: state.input,
+      startedBy,
+      ...(Object.keys(limits).length ? { budget: limits } : {}),
+    },
+  };
 }

@@ -16,14 +16,19 @@ import type { Capability, PermissionRule, ToolDefinition } from "./types";
 /** How long the rules as last read stand without reading the epoch again (the commit is fenced either way). */
 const TRUST_MS = 250;
 
-export async function checkPermission(ctx: EngineContext, cursor: RunCursor, request: PermissionRequest): Promise<PermissionVerdict> {
+export async function checkPermission(
+  ctx: EngineContext,
+  cursor: RunCursor,
+  request: PermissionRequest,
+): Promise<PermissionVerdict> {
   const key = cacheKey(cursor.run.workspaceId, request.agent);
   let cached = ctx.permissionCache.get(key);
   if (!cached || performance.now() - cached.readAt > TRUST_MS) {
     const epoch = await ctx.store.permissionEpoch();
-    cached = cached && cached.epoch === epoch
-      ? { ...cached, readAt: performance.now() }
-      : { ...(await ctx.store.listPermissionsAtEpoch(request.agent)), readAt: performance.now() };
+    cached =
+      cached && cached.epoch === epoch
+        ? { ...cached, readAt: performance.now() }
+        : { ...(await ctx.store.listPermissionsAtEpoch(request.agent)), readAt: performance.now() };
     ctx.permissionCache.set(key, cached);
   }
   cursor.permissionEpoch = cached.epoch;
@@ -46,12 +51,18 @@ const OFFER_STALENESS_MS = 1000;
  * rule grants it by name (registered HTTP and MCP tools an admin granted). From the rules as last read, re-checked against the epoch at most once
  * a second, so a step costs no extra read; the authority to call is checkPermission's, read fresh.
  */
-export async function grantedTools(ctx: EngineContext, agent: { slug: string; tools: string[] }): Promise<Map<string, Set<Capability>>> {
+export async function grantedTools(
+  ctx: EngineContext,
+  agent: { slug: string; tools: string[] },
+): Promise<Map<string, Set<Capability>>> {
   const key = cacheKey(enteredWorkspace() ?? DEFAULT_WORKSPACE_ID, agent.slug); // the worker drives a run in its workspace
   let cached = ctx.permissionCache.get(key);
   if (!cached || performance.now() - cached.readAt > OFFER_STALENESS_MS) {
     const epoch = cached ? await ctx.store.permissionEpoch() : undefined;
-    cached = cached && epoch === cached.epoch ? { ...cached, readAt: performance.now() } : { ...(await ctx.store.listPermissionsAtEpoch(agent.slug)), readAt: performance.now() };
+    cached =
+      cached && epoch === cached.epoch
+        ? { ...cached, readAt: performance.now() }
+        : { ...(await ctx.store.listPermissionsAtEpoch(agent.slug)), readAt: performance.now() };
     ctx.permissionCache.set(key, cached);
   }
   // tool → what its rules grant together (a rule per step may grant differently).
@@ -71,14 +82,27 @@ export function grantsByName(rule: PermissionRule, agent: string): boolean {
 }
 
 /** The permission request for a call the run is about to make: the tool's traits, the run's input and facts, the evidence cited. */
-export function callRequest(cursor: RunCursor, agent: string, tool: Pick<ToolDefinition, "name" | "capability" | "semantics">, action: Pick<Action, "args" | "planStep" | "evidence">): PermissionRequest {
+export function callRequest(
+  cursor: RunCursor,
+  agent: string,
+  tool: Pick<ToolDefinition, "name" | "capability" | "semantics">,
+  action: Pick<Action, "args" | "planStep" | "evidence">,
+): PermissionRequest {
   return {
-    agent, tool: tool.name, step: action.planStep, args: action.args, capability: tool.capability, semantics: tool.semantics,
+    agent,
+    tool: tool.name,
+    step: action.planStep,
+    args: action.args,
+    capability: tool.capability,
+    semantics: tool.semantics,
     run: { input: cursor.state.input, facts: cursor.state.facts, evidence: action.evidence, now: cursor.now() },
   };
 }
 
 /** The verdict for this tool: a caller-executed one always asks a person (permissions.ts externalVerdict). */
-export function toolVerdict(tool: Pick<ToolDefinition, "name" | "external">, verdict: PermissionVerdict): PermissionVerdict {
+export function toolVerdict(
+  tool: Pick<ToolDefinition, "name" | "external">,
+  verdict: PermissionVerdict,
+): PermissionVerdict {
   return tool.external ? externalVerdict(verdict, tool.name, tool.external.terms) : verdict;
 }

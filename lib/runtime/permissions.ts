@@ -2,8 +2,16 @@ import { z } from "zod";
 import { EXPIRY_POLICY_HINT, parseExpiryPolicy } from "./expiry";
 import { latestFact, type Fact } from "./state";
 import {
-  CAPABILITIES, CONDITION_EFFECTS, PERMISSION_EFFECTS,
-  type ApprovalTerms, type Capability, type EffectSemantics, type PermissionCondition, type PermissionEffect, type PermissionRule, type PermissionValueRef,
+  CAPABILITIES,
+  CONDITION_EFFECTS,
+  PERMISSION_EFFECTS,
+  type ApprovalTerms,
+  type Capability,
+  type EffectSemantics,
+  type PermissionCondition,
+  type PermissionEffect,
+  type PermissionRule,
+  type PermissionValueRef,
 } from "./types";
 
 // Least authority, checked at the moment of acting (docs/design.md). Pure: the engine reads the rules
@@ -14,21 +22,36 @@ import {
 
 const valueRefSchema = z.union([
   z.object({ $input: z.string().min(1, "name a path into the run's input") }).strict(),
-  z.object({ $fact: z.string().min(1, "name a fact key"), path: z.string().min(1).optional(), tool: z.string().min(1).optional() }).strict(),
+  z
+    .object({
+      $fact: z.string().min(1, "name a fact key"),
+      path: z.string().min(1).optional(),
+      tool: z.string().min(1).optional(),
+    })
+    .strict(),
 ]);
 
 /** A constant, or a reference to the run (an object with a "$"-key must be a well-formed one). */
 const conditionValueSchema = z.unknown().superRefine((value, ctx) => {
-  if (!value || typeof value !== "object" || Array.isArray(value) || !Object.keys(value).some((k) => k.startsWith("$"))) return;
-  if (!valueRefSchema.safeParse(value).success) ctx.addIssue({ code: "custom", message: 'a reference is { "$input": "<path>" } or { "$fact": "<key>", "path"?: "<path>", "tool"?: "<tool>" }' });
+  if (!value || typeof value !== "object" || Array.isArray(value) || !Object.keys(value).some((k) => k.startsWith("$")))
+    return;
+  if (!valueRefSchema.safeParse(value).success)
+    ctx.addIssue({
+      code: "custom",
+      message: 'a reference is { "$input": "<path>" } or { "$fact": "<key>", "path"?: "<path>", "tool"?: "<tool>" }',
+    });
 });
 
 /** An `onExpire` text (expiry.ts), checked by the one parser rules and gates share. */
 export function expiryPolicySchema() {
-  return z.string().trim().superRefine((value, ctx) => {
-    const parsed = parseExpiryPolicy(value);
-    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason });
-  }).describe(EXPIRY_POLICY_HINT);
+  return z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const parsed = parseExpiryPolicy(value);
+      if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason });
+    })
+    .describe(EXPIRY_POLICY_HINT);
 }
 
 export const permissionConditionSchema = z.object({
@@ -57,10 +80,14 @@ export const permissionInputSchema = z.object({
 });
 
 /** A rule's conditions that its effect makes meaningless (a skip-the-gate condition on a rule that asks no one), as field errors. */
-export function misplacedConditions(rule: { effect: PermissionEffect; conditions: Array<Pick<PermissionCondition, "effect">> }): Record<string, string[]> {
+export function misplacedConditions(rule: {
+  effect: PermissionEffect;
+  conditions: Array<Pick<PermissionCondition, "effect">>;
+}): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   rule.conditions.forEach((condition, index) => {
-    if (condition.effect === "skip_gate" && rule.effect !== "require_approval") errors[`conditions.${index}.effect`] = ["a condition can skip the gate only on a rule that requires approval"];
+    if (condition.effect === "skip_gate" && rule.effect !== "require_approval")
+      errors[`conditions.${index}.effect`] = ["a condition can skip the gate only on a rule that requires approval"];
   });
   return errors;
 }
@@ -81,7 +108,12 @@ export type PermissionVerdict = {
 export function approvalTerms(verdict: PermissionVerdict): ApprovalTerms {
   if (verdict.terms) return verdict.terms;
   const rule = verdict.rule;
-  return { queue: rule?.queue ?? "default", approvals: rule?.approvals ?? 1, ttlSeconds: rule?.ttlSeconds ?? null, onExpire: rule?.onExpire ?? "reject" };
+  return {
+    queue: rule?.queue ?? "default",
+    approvals: rule?.approvals ?? 1,
+    ttlSeconds: rule?.ttlSeconds ?? null,
+    onExpire: rule?.onExpire ?? "reject",
+  };
 }
 
 /**
@@ -93,7 +125,7 @@ export function externalVerdict(verdict: PermissionVerdict, tool: string, terms:
   if (verdict.effect === "deny" && verdict.rule) return verdict;
   const rule = verdict.rule;
   const merged: ApprovalTerms = {
-    queue: terms.queue !== "default" ? terms.queue : rule?.queue ?? "default",
+    queue: terms.queue !== "default" ? terms.queue : (rule?.queue ?? "default"),
     approvals: Math.max(terms.approvals, rule?.approvals ?? 1),
     ttlSeconds: terms.ttlSeconds ?? rule?.ttlSeconds ?? null,
     onExpire: terms.onExpire,
@@ -123,10 +155,15 @@ export type PermissionRequest = {
 /** The most specific rule wins (agent, then tool, then step); no rule at all means deny. */
 export function evaluatePermission(rules: PermissionRule[], action: PermissionRequest): PermissionVerdict {
   const matching = rules.filter(
-    (r) => (r.agent === "*" || r.agent === action.agent) && (r.tool === "*" || r.tool === action.tool) && (r.step === "*" || r.step === action.step),
+    (r) =>
+      (r.agent === "*" || r.agent === action.agent) &&
+      (r.tool === "*" || r.tool === action.tool) &&
+      (r.step === "*" || r.step === action.step),
   );
-  if (matching.length === 0) return { effect: "deny", rule: null, reason: `no permission grants ${action.agent} the tool ${action.tool}` };
-  const specificity = (r: PermissionRule) => (r.agent !== "*" ? 4 : 0) + (r.tool !== "*" ? 2 : 0) + (r.step !== "*" ? 1 : 0);
+  if (matching.length === 0)
+    return { effect: "deny", rule: null, reason: `no permission grants ${action.agent} the tool ${action.tool}` };
+  const specificity = (r: PermissionRule) =>
+    (r.agent !== "*" ? 4 : 0) + (r.tool !== "*" ? 2 : 0) + (r.step !== "*" ? 1 : 0);
   const rule = matching.sort((a, b) => specificity(b) - specificity(a))[0];
   const name = `rule ${describeRule(rule)} v${rule.version}`;
 
@@ -138,7 +175,10 @@ export function evaluatePermission(rules: PermissionRule[], action: PermissionRe
   let isRaised = false; // a condition made the rule stricter: no skip predicate undoes that
   for (const condition of rule.conditions) {
     if (condition.effect === "skip_gate") continue;
-    if (conditionHolds(condition, action.args, action.run) && RESTRICTIVENESS[condition.effect] > RESTRICTIVENESS[effect]) {
+    if (
+      conditionHolds(condition, action.args, action.run) &&
+      RESTRICTIVENESS[condition.effect] > RESTRICTIVENESS[effect]
+    ) {
       isRaised = true;
       effect = condition.effect;
       reason = `${name}: ${condition.effect} because ${describeCondition(condition, action.args, action.run)}`;
@@ -147,7 +187,12 @@ export function evaluatePermission(rules: PermissionRule[], action: PermissionRe
   // The rule's own gate (not one a condition raised) is skipped when every skip predicate holds for sure.
   let skippedBy: string[] | undefined;
   const skips = rule.conditions.filter((c) => isGateSkip(rule, c));
-  if (effect === "require_approval" && !isRaised && skips.length > 0 && skips.every((c) => conditionSurelyHolds(c, action.args, action.run))) {
+  if (
+    effect === "require_approval" &&
+    !isRaised &&
+    skips.length > 0 &&
+    skips.every((c) => conditionSurelyHolds(c, action.args, action.run))
+  ) {
     skippedBy = skips.map((c) => describePredicate(c, action.args, action.run));
     effect = "allow";
     reason = `${name}: allow without a gate because ${skippedBy.join(" and ")}`;
@@ -170,7 +215,10 @@ export function evaluatePermission(rules: PermissionRule[], action: PermissionRe
  * Skip predicates are read together (all must hold), after the stricter conditions: a deny or a gate a
  * condition raised always wins, and so does weak evidence under freshEvidence.
  */
-export function isGateSkip(rule: Pick<PermissionRule, "effect">, condition: Pick<PermissionCondition, "effect">): boolean {
+export function isGateSkip(
+  rule: Pick<PermissionRule, "effect">,
+  condition: Pick<PermissionCondition, "effect">,
+): boolean {
   return rule.effect === "require_approval" && condition.effect === "skip_gate";
 }
 
@@ -178,15 +226,34 @@ export function isGateSkip(rule: Pick<PermissionRule, "effect">, condition: Pick
  * Does a skip predicate hold, checked strictly: the opposite of conditionHolds's fail-closed reading, a
  * reference that names nothing or an argument that is missing (or not a number for a limit) keeps the gate.
  */
-export function conditionSurelyHolds(condition: PermissionCondition, args: unknown, run?: PermissionRunContext): boolean {
+export function conditionSurelyHolds(
+  condition: PermissionCondition,
+  args: unknown,
+  run?: PermissionRunContext,
+): boolean {
   const actual = at(args, condition.path);
   const reference = resolveValue(condition.value, run);
   if (!reference.isResolved || actual === undefined || actual === null) return false;
-  if (["gt", "gte", "lt", "lte"].includes(condition.op) && (typeof actual !== "number" || typeof reference.value !== "number" || Number.isNaN(actual) || Number.isNaN(reference.value))) return false;
+  if (
+    ["gt", "gte", "lt", "lte"].includes(condition.op) &&
+    (typeof actual !== "number" ||
+      typeof reference.value !== "number" ||
+      Number.isNaN(actual) ||
+      Number.isNaN(reference.value))
+  )
+    return false;
   return conditionHolds(condition, args, run);
 }
 
-export const OP_SYMBOL: Record<PermissionCondition["op"], string> = { gt: ">", gte: "≥", lt: "<", lte: "≤", eq: "=", neq: "≠", in: "in" };
+export const OP_SYMBOL: Record<PermissionCondition["op"], string> = {
+  gt: ">",
+  gte: "≥",
+  lt: "<",
+  lte: "≤",
+  eq: "=",
+  neq: "≠",
+  in: "in",
+};
 
 /** "amount ≤ 20", and with the call's arguments "amount ≤ 20 (it was 12)": what people read in a rule and a trace. */
 export function describePredicate(condition: PermissionCondition, args?: unknown, run?: PermissionRunContext): string {
@@ -213,7 +280,8 @@ export function describeRule(rule: Pick<PermissionRule, "agent" | "tool" | "step
 function capabilityRefused(rule: PermissionRule, action: PermissionRequest): string | null {
   const granted = rule.capabilities ?? CAPABILITIES;
   if (CAPABILITIES.every((c) => granted.includes(c))) return null;
-  if (!action.capability) return `the rule grants only ${granted.join(", ")} with ${action.tool}, whose capability is unknown`;
+  if (!action.capability)
+    return `the rule grants only ${granted.join(", ")} with ${action.tool}, whose capability is unknown`;
   if (granted.includes(action.capability)) return null;
   return `the rule grants ${action.agent} only ${granted.join(", ")} with ${action.tool}, not ${action.capability}`;
 }
@@ -235,7 +303,10 @@ export function weakEvidence(run: PermissionRunContext | undefined): string | nu
   for (const key of keys) {
     const fact = latestFact(run, key);
     if (!fact) problems.push(`"${key}" (no such fact)`);
-    else if (fact.expiresAt && Date.parse(fact.expiresAt) <= run.now.getTime()) problems.push(`"${key}" (a${fact.kind === "observation" ? "n observation" : ` ${fact.kind}`} that expired ${ago(run.now.getTime() - Date.parse(fact.expiresAt))} ago)`);
+    else if (fact.expiresAt && Date.parse(fact.expiresAt) <= run.now.getTime())
+      problems.push(
+        `"${key}" (a${fact.kind === "observation" ? "n observation" : ` ${fact.kind}`} that expired ${ago(run.now.getTime() - Date.parse(fact.expiresAt))} ago)`,
+      );
     else if (fact.kind === "inference") problems.push(`"${key}" (an inference of the model)`);
     else return null;
   }
@@ -243,13 +314,20 @@ export function weakEvidence(run: PermissionRunContext | undefined): string | nu
 }
 
 function ago(ms: number): string {
-  const units: Array<[number, string]> = [[86_400_000, "d"], [3_600_000, "h"], [60_000, "min"], [1_000, "s"]];
+  const units: Array<[number, string]> = [
+    [86_400_000, "d"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1_000, "s"],
+  ];
   const [size, unit] = units.find(([u]) => ms >= u) ?? [1_000, "s"];
   return `${Math.floor(ms / size)} ${unit}`;
 }
 
 const at = (value: unknown, path: string): unknown =>
-  path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
+  path
+    .split(".")
+    .reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
 
 export function isValueRef(value: unknown): value is PermissionValueRef {
   // Every condition of every check asks this: a constant is answered without zod.
@@ -258,7 +336,10 @@ export function isValueRef(value: unknown): value is PermissionValueRef {
 }
 
 /** The value a condition compares with: a constant as is, a reference resolved against the run (undefined: unresolved). */
-export function resolveValue(value: unknown, run: PermissionRunContext | undefined): { value: unknown; isResolved: boolean } {
+export function resolveValue(
+  value: unknown,
+  run: PermissionRunContext | undefined,
+): { value: unknown; isResolved: boolean } {
   if (!isValueRef(value)) return { value, isResolved: true };
   if (!run) return { value: undefined, isResolved: false };
   let resolved: unknown;
@@ -267,7 +348,10 @@ export function resolveValue(value: unknown, run: PermissionRunContext | undefin
   } else {
     const fact = latestFact(run, value.$fact);
     // Only what an outside system said (a read's observation, an effect's receipt) — never what the model inferred.
-    const isAuthoritative = fact && (fact.kind === "observation" || fact.kind === "receipt") && (!value.tool || fact.source.tool === value.tool);
+    const isAuthoritative =
+      fact &&
+      (fact.kind === "observation" || fact.kind === "receipt") &&
+      (!value.tool || fact.source.tool === value.tool);
     resolved = isAuthoritative ? (value.path ? at(fact.value, value.path) : fact.value) : undefined;
   }
   return { value: resolved, isResolved: resolved !== undefined && resolved !== null };
@@ -295,12 +379,16 @@ export function conditionHolds(condition: PermissionCondition, args: unknown, ru
   if (!reference.isResolved) return true;
   const expected = reference.value;
   switch (condition.op) {
-    case "eq": return actual === expected;
-    case "neq": return actual !== expected;
-    case "in": return Array.isArray(expected) && expected.includes(actual);
+    case "eq":
+      return actual === expected;
+    case "neq":
+      return actual !== expected;
+    case "in":
+      return Array.isArray(expected) && expected.includes(actual);
     default: {
       // A limit that cannot be checked (the argument is missing or not a number) holds: fail closed.
-      if (typeof actual !== "number" || typeof expected !== "number" || Number.isNaN(actual) || Number.isNaN(expected)) return true;
+      if (typeof actual !== "number" || typeof expected !== "number" || Number.isNaN(actual) || Number.isNaN(expected))
+        return true;
       if (condition.op === "gt") return actual > expected;
       if (condition.op === "gte") return actual >= expected;
       if (condition.op === "lt") return actual < expected;

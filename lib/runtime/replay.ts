@@ -47,7 +47,8 @@ const observationJson = new WeakMap<Observation, string>();
 function observationsJson(observations: Observation[]): string {
   const parts = observations.map((o) => {
     let json = observationJson.get(o);
-    if (json === undefined) observationJson.set(o, (json = canonicalJson([o.step, o.kind, o.tool ?? null, o.message, o.data ?? null])));
+    if (json === undefined)
+      observationJson.set(o, (json = canonicalJson([o.step, o.kind, o.tool ?? null, o.message, o.data ?? null])));
     return json;
   });
   return `[${parts.join(",")}]`;
@@ -61,7 +62,10 @@ const chains = new WeakMap<Fact[], FactChain>();
 function factsDigest(facts: Fact[]): string {
   const known = chains.get(facts);
   // Extend what was hashed when it is still a prefix of the array (the same last fact where it was).
-  let chain = known && known.count <= facts.length && (known.count === 0 || facts[known.count - 1].id === known.lastId) ? known : { count: 0, lastId: null, digest: "" };
+  let chain =
+    known && known.count <= facts.length && (known.count === 0 || facts[known.count - 1].id === known.lastId)
+      ? known
+      : { count: 0, lastId: null, digest: "" };
   for (let i = chain.count; i < facts.length; i++) {
     const f = facts[i];
     chain = { count: i + 1, lastId: f.id, digest: sha256(chain.digest + canonicalJson(digestedFact(f))) };
@@ -87,15 +91,26 @@ const DECISION_EVENTS = new Set(["model.decision", "model.replayed"]);
 const PAGE = 1000;
 
 /** The source's recorded decisions from `fromStep` on, the last one of each step (read once, when forking). */
-export async function recordedDecisions(store: RuntimeStore, runId: string, fromStep: number): Promise<Replay["decisions"]> {
+export async function recordedDecisions(
+  store: RuntimeStore,
+  runId: string,
+  fromStep: number,
+): Promise<Replay["decisions"]> {
   const byStep = new Map<number, Replay["decisions"][number]>();
   for (let afterSeq = 0; ;) {
     const events = await store.listEvents(runId, { afterSeq, limit: PAGE });
     for (const event of events) {
-      if (!DECISION_EVENTS.has(event.type) || event.step < fromStep || typeof event.data.inputDigest !== "string") continue;
+      if (!DECISION_EVENTS.has(event.type) || event.step < fromStep || typeof event.data.inputDigest !== "string")
+        continue;
       const decision = decisionSchema.safeParse(event.data.decision);
       const queued = decisionSchema.array().safeParse(event.data.queued ?? []);
-      if (decision.success && queued.success) byStep.set(event.step, { step: event.step, inputDigest: event.data.inputDigest, decision: decision.data, queued: queued.data });
+      if (decision.success && queued.success)
+        byStep.set(event.step, {
+          step: event.step,
+          inputDigest: event.data.inputDigest,
+          decision: decision.data,
+          queued: queued.data,
+        });
     }
     if (events.length < PAGE) break;
     afterSeq = events.at(-1)!.seq;
@@ -104,13 +119,20 @@ export async function recordedDecisions(store: RuntimeStore, runId: string, from
 }
 
 /** The recorded answer for this step when the fork is still on its source's path; otherwise the replay ends. */
-export function takeReplayed(cursor: RunCursor, inputDigest: string): (PolicyOutput & { from: string; step: number }) | null {
+export function takeReplayed(
+  cursor: RunCursor,
+  inputDigest: string,
+): (PolicyOutput & { from: string; step: number }) | null {
   const replay = cursor.state.replay;
   if (!replay) return null;
   const recorded = replay.decisions.find((d) => d.step === cursor.step);
   if (!recorded || recorded.inputDigest !== inputDigest) {
     cursor.state.replay = null;
-    cursor.event("model.replay_ended", { from: replay.from, why: recorded ? "the state differs from the source's at this step" : "the source did not decide at this step", left: replay.decisions.filter((d) => d.step >= cursor.step).length });
+    cursor.event("model.replay_ended", {
+      from: replay.from,
+      why: recorded ? "the state differs from the source's at this step" : "the source did not decide at this step",
+      left: replay.decisions.filter((d) => d.step >= cursor.step).length,
+    });
     return null;
   }
   const left = replay.decisions.filter((d) => d.step > cursor.step);

@@ -52,14 +52,26 @@ export const actionSchema = z.object({
 });
 export type Action = z.infer<typeof actionSchema>;
 
-export const planSchema = z.array(z.object({ id: z.string(), title: z.string(), status: z.enum(["pending", "active", "done", "skipped", "failed"]) }));
+export const planSchema = z.array(
+  z.object({ id: z.string(), title: z.string(), status: z.enum(["pending", "active", "done", "skipped", "failed"]) }),
+);
 
 /** A policy's decision as the state records it (the rest of a model turn, a fork's replay); types.ts `Decision`. */
 export const decisionSchema = z.discriminatedUnion("kind", [
   actionSchema.extend({ kind: z.literal("call") }),
   z.object({ kind: z.literal("sleep"), durationMs: z.number(), reason: z.string().optional() }),
-  z.object({ kind: z.literal("wait_event"), eventType: z.string(), timeoutMs: z.number().optional(), reason: z.string().optional() }),
-  z.object({ kind: z.literal("record"), facts: z.array(z.object({ key: z.string(), value: jsonValue, kind: z.literal("inference").optional() })), plan: planSchema.optional(), reason: z.string().optional() }),
+  z.object({
+    kind: z.literal("wait_event"),
+    eventType: z.string(),
+    timeoutMs: z.number().optional(),
+    reason: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal("record"),
+    facts: z.array(z.object({ key: z.string(), value: jsonValue, kind: z.literal("inference").optional() })),
+    plan: planSchema.optional(),
+    reason: z.string().optional(),
+  }),
   z.object({ kind: z.literal("complete"), output: jsonValue }),
   z.object({ kind: z.literal("fail"), reason: z.string() }),
   z.object({ kind: z.literal("spawn"), agent: z.string(), input: jsonValue, reason: z.string().optional() }),
@@ -70,37 +82,74 @@ export type RecordedDecision = z.infer<typeof decisionSchema>;
  * The rest of a policy answer that made several decisions at once (a model's parallel tool calls, turns.ts):
  * asked at `step`, the next one is taken at step `next` without asking again; `calls` counts the whole turn.
  */
-export const turnSchema = z.object({ step: z.number().int(), next: z.number().int(), calls: z.number().int(), queued: z.array(decisionSchema) });
+export const turnSchema = z.object({
+  step: z.number().int(),
+  next: z.number().int(),
+  calls: z.number().int(),
+  queued: z.array(decisionSchema),
+});
 export type Turn = z.infer<typeof turnSchema>;
 
 /** A forked run's replay (replay.ts): the source run's recorded decisions, by step and the digest of what its policy was given. */
 export const replaySchema = z.object({
   from: z.string(),
-  decisions: z.array(z.object({ step: z.number().int(), inputDigest: z.string(), decision: decisionSchema, queued: z.array(decisionSchema) })),
+  decisions: z.array(
+    z.object({
+      step: z.number().int(),
+      inputDigest: z.string(),
+      decision: decisionSchema,
+      queued: z.array(decisionSchema),
+    }),
+  ),
 });
 export type Replay = z.infer<typeof replaySchema>;
 
 /** A run's budget (budget.ts): each limit optional; a reviewer's extension raises it. */
-export const budgetLimitsSchema = z.object({
-  usd: z.number().positive().optional(),
-  tokens: z.number().int().positive().optional(),
-  toolCalls: z.number().int().positive().optional(),
-}).strict();
+export const budgetLimitsSchema = z
+  .object({
+    usd: z.number().positive().optional(),
+    tokens: z.number().int().positive().optional(),
+    toolCalls: z.number().int().positive().optional(),
+  })
+  .strict();
 export type BudgetLimits = z.infer<typeof budgetLimitsSchema>;
 
 export const pendingSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("effect"), intentId: z.string(), step: z.number().int(), call: z.number().int(), action: actionSchema }),
-  z.object({ kind: z.literal("gate"), packetId: z.string(), step: z.number().int(), action: actionSchema, intentId: z.string().optional() }),
+  z.object({
+    kind: z.literal("effect"),
+    intentId: z.string(),
+    step: z.number().int(),
+    call: z.number().int(),
+    action: actionSchema,
+  }),
+  z.object({
+    kind: z.literal("gate"),
+    packetId: z.string(),
+    step: z.number().int(),
+    action: actionSchema,
+    intentId: z.string().optional(),
+  }),
   z.object({ kind: z.literal("event"), eventType: z.string(), timeoutAt: z.string().nullable() }),
   z.object({ kind: z.literal("sleep"), until: z.string() }),
   // The run reached its budget and waits for a person to extend it or stop it; `action` is the call it was about to make.
-  z.object({ kind: z.literal("budget"), packetId: z.string(), step: z.number().int(), action: actionSchema.nullable() }),
+  z.object({
+    kind: z.literal("budget"),
+    packetId: z.string(),
+    step: z.number().int(),
+    action: actionSchema.nullable(),
+  }),
   // The run's agent version is no longer loaded: a person upgrades or cancels it (agent-version-gone.ts).
   // `then`: what it waited on before, waited on again after the upgrade (a Pending, read back with this schema).
   z.object({ kind: z.literal("version"), packetId: z.string(), step: z.number().int(), then: z.unknown() }),
   // A child run this step started (children.ts): the run waits for it to end, then records its outcome.
   // `checks`: how often it looked at a child still going (the backstop's wait doubles each time).
-  z.object({ kind: z.literal("child"), childRunId: z.string(), agent: z.string(), step: z.number().int(), checks: z.number().int().nonnegative().default(0) }),
+  z.object({
+    kind: z.literal("child"),
+    childRunId: z.string(),
+    agent: z.string(),
+    step: z.number().int(),
+    checks: z.number().int().nonnegative().default(0),
+  }),
 ]);
 export type Pending = z.infer<typeof pendingSchema>;
 
@@ -110,7 +159,25 @@ export const observationSchema = z.object({
   // "retried": an operator retried the failed run; what the policy saw before it (a tool error, say) is history.
   // (Kinds are only ever added: a stored state stays valid without an upgrade.)
   // "turn_dropped": the rest of a model turn was not made (turns.ts); "key_refused": a fact was kept under another key (fact-keys.ts).
-  kind: z.enum(["tool_result", "tool_error", "denied", "rejected", "redirected", "stale", "expired", "signal", "timer", "timeout", "resolved", "retried", "policy_error", "upgraded", "turn_dropped", "key_refused", "child"]),
+  kind: z.enum([
+    "tool_result",
+    "tool_error",
+    "denied",
+    "rejected",
+    "redirected",
+    "stale",
+    "expired",
+    "signal",
+    "timer",
+    "timeout",
+    "resolved",
+    "retried",
+    "policy_error",
+    "upgraded",
+    "turn_dropped",
+    "key_refused",
+    "child",
+  ]),
   tool: z.string().optional(),
   message: z.string(),
   data: jsonValue.optional(),
@@ -131,7 +198,16 @@ export const runStateSchema = z.object({
   plan: planSchema,
   facts: z.array(factSchema),
   approvals: z.array(
-    z.object({ packetId: z.string(), step: z.number().int(), tool: z.string(), digest: z.string(), decision: z.string(), by: z.array(z.string()), at: z.string(), usedAt: z.string().nullable() }),
+    z.object({
+      packetId: z.string(),
+      step: z.number().int(),
+      tool: z.string(),
+      digest: z.string(),
+      decision: z.string(),
+      by: z.array(z.string()),
+      at: z.string(),
+      usedAt: z.string().nullable(),
+    }),
   ),
   risks: z.array(z.object({ id: z.string(), description: z.string(), level: z.enum(["low", "medium", "high"]) })),
   pending: pendingSchema.nullable(),
@@ -139,7 +215,12 @@ export const runStateSchema = z.object({
   consecutiveErrors: z.number().int().nonnegative(),
   /** The policy's errors in a row (a model outage): retried later, then a person is asked. */
   policyFailures: z.number().int().nonnegative().default(0),
-  usage: z.object({ modelCalls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() }),
+  usage: z.object({
+    modelCalls: z.number().int(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    costUsd: z.number(),
+  }),
   /** The run's budget: its limits (the agent's, overridden per field by the run's start, raised by extensions)
    *  and the tool calls made so far (tokens and cost are in `usage`). In the state, so a crash keeps the count. */
   budget: z.object({ limits: budgetLimitsSchema, toolCalls: z.number().int().nonnegative() }),
@@ -161,7 +242,12 @@ const UPGRADES: Record<number, (state: AnyState) => AnyState> = {
   // v1 kept facts as { key, value, source: "tool" | "model" | "human", at } and had no approvals,
   // risks or journal. The source becomes a kind with explicit authority.
   1: (v1) => {
-    const kindBySource: Record<string, FactKind> = { tool: "observation", model: "inference", human: "decision", receipt: "receipt" };
+    const kindBySource: Record<string, FactKind> = {
+      tool: "observation",
+      model: "inference",
+      human: "decision",
+      receipt: "receipt",
+    };
     const facts = ((v1.facts as AnyState[] | undefined) ?? []).map((f, i) => ({
       id: String(f.id ?? `fact_v1_${i}`),
       key: String(f.key),
@@ -206,7 +292,9 @@ export function loadState(raw: unknown): RunState {
   if (!parsed.success) {
     const fieldErrors = fieldErrorsFromIssues(parsed.error.issues);
     // The paths go into the message too: it is what an operator reads on the run (run.error, the run page).
-    const where = Object.entries(fieldErrors).slice(0, 3).map(([path, messages]) => `${path || "(root)"}: ${messages[0]}`);
+    const where = Object.entries(fieldErrors)
+      .slice(0, 3)
+      .map(([path, messages]) => `${path || "(root)"}: ${messages[0]}`);
     throw invalidState(`state does not match its schema (${where.join("; ")})`, fieldErrors);
   }
   return parsed.data;
@@ -221,7 +309,11 @@ function safeJson(text: string): unknown {
 }
 
 function invalidState(message: string, fieldErrors: Record<string, string[]>) {
-  return new AppError("INVALID_STATE", { message, userMessage: "The run's saved state is malformed and was not loaded.", fieldErrors });
+  return new AppError("INVALID_STATE", {
+    message,
+    userMessage: "The run's saved state is malformed and was not loaded.",
+    fieldErrors,
+  });
 }
 
 export function initialState(opts: {

@@ -23,7 +23,8 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
   // never takes over a run silently. Several versions may be loaded side by side (agent-registry.ts).
   const agent = ctx.agents.version(cursor.run.agentSlug, cursor.state.agent.version);
   if (!agent) {
-    if (!ctx.agents.has(cursor.run.agentSlug)) return cursor.finish("FAILED", `agent ${cursor.run.agentSlug} is not registered`);
+    if (!ctx.agents.has(cursor.run.agentSlug))
+      return cursor.finish("FAILED", `agent ${cursor.run.agentSlug} is not registered`);
     // Its version is gone: a person upgrades it to the newest or cancels it (agent-version-gone.ts).
     const pending = cursor.state.pending;
     if (pending?.kind === "version") return resumeVersionGone(ctx, cursor, pending);
@@ -38,8 +39,10 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
     const settled = await settlePending(ctx, cursor, agent, pending);
     if (settled) return settled;
   }
-  if (cursor.state.step >= (agent.maxSteps ?? DEFAULT_MAX_STEPS)) return cursor.finish("FAILED", `step budget of ${agent.maxSteps ?? DEFAULT_MAX_STEPS} exhausted`);
-  if (cursor.state.consecutiveErrors >= ctx.maxConsecutiveErrors) return cursor.finish("FAILED", `${cursor.state.consecutiveErrors} tool errors in a row`);
+  if (cursor.state.step >= (agent.maxSteps ?? DEFAULT_MAX_STEPS))
+    return cursor.finish("FAILED", `step budget of ${agent.maxSteps ?? DEFAULT_MAX_STEPS} exhausted`);
+  if (cursor.state.consecutiveErrors >= ctx.maxConsecutiveErrors)
+    return cursor.finish("FAILED", `${cursor.state.consecutiveErrors} tool errors in a row`);
 
   // The rest of a turn of several calls goes first: the policy already chose it (turns.ts).
   const next = takeFromTurn(cursor);
@@ -57,7 +60,12 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
     if (replayed) {
       decision = replayed.decision;
       const queued = beginTurn(cursor, decision, replayed.queued ?? []);
-      cursor.event("model.replayed", { decision, inputDigest, from: replayed.from, ...(queued.length ? { queued } : {}) });
+      cursor.event("model.replayed", {
+        decision,
+        inputDigest,
+        from: replayed.from,
+        ...(queued.length ? { queued } : {}),
+      });
     } else {
       const started = performance.now();
       const out = await agent.policy.decide(input);
@@ -73,7 +81,14 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
       const queued = beginTurn(cursor, decision, out.queued ?? []);
       // Recorded with the step's commit (or the intent), so a resumed run never asks again for what it acted on;
       // the rest of a turn is in the state the same commit writes; the digest lets a fork replay it.
-      cursor.event("model.decision", { decision, ...(queued.length ? { queued } : {}), usage: out.usage ?? null, latencyMs, inputDigest, ...(out.raw !== undefined ? { raw: out.raw } : {}) });
+      cursor.event("model.decision", {
+        decision,
+        ...(queued.length ? { queued } : {}),
+        usage: out.usage ?? null,
+        latencyMs,
+        inputDigest,
+        ...(out.raw !== undefined ? { raw: out.raw } : {}),
+      });
     }
     cursor.state.policyFailures = 0;
   } catch (error) {
@@ -94,17 +109,30 @@ function policyFailed(ctx: EngineContext, cursor: RunCursor, message: string): P
   cursor.event("policy.error", { error: message, attempt: failures, of: ctx.maxPolicyAttempts });
   if (failures >= ctx.maxPolicyAttempts) {
     cursor.state.policyFailures = 0;
-    cursor.observe({ kind: "policy_error", message: `The policy failed ${failures} times in a row (${message}); a person resumes the run when it can decide again.` });
+    cursor.observe({
+      kind: "policy_error",
+      message: `The policy failed ${failures} times in a row (${message}); a person resumes the run when it can decide again.`,
+    });
     return cursor.park("NEEDS_ATTENTION");
   }
   cursor.state.policyFailures = failures;
-  const retryAt = new Date(cursor.now().getTime() + Math.min(ctx.policyRetryBaseMs * 2 ** (failures - 1), MAX_POLICY_RETRY_MS));
-  cursor.observe({ kind: "policy_error", message: `The policy failed (${message}); asked again at ${retryAt.toISOString()}.` });
+  const retryAt = new Date(
+    cursor.now().getTime() + Math.min(ctx.policyRetryBaseMs * 2 ** (failures - 1), MAX_POLICY_RETRY_MS),
+  );
+  cursor.observe({
+    kind: "policy_error",
+    message: `The policy failed (${message}); asked again at ${retryAt.toISOString()}.`,
+  });
   return cursor.park("SLEEPING", { wakeAt: retryAt });
 }
 
 /** Returns an outcome when the pending thing was handled, or null when the policy should decide. */
-async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, pending: Pending): Promise<StepOutcome | null> {
+async function settlePending(
+  ctx: EngineContext,
+  cursor: RunCursor,
+  agent: AgentDefinition,
+  pending: Pending,
+): Promise<StepOutcome | null> {
   const now = cursor.now();
   switch (pending.kind) {
     case "effect":
@@ -118,7 +146,8 @@ async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: Agent
     case "budget":
       return resumeBudget(ctx, cursor, pending, (action) => callTool(ctx, cursor, agent, { kind: "call", ...action }));
     case "sleep":
-      if (Date.parse(pending.until) > now.getTime()) return cursor.park("SLEEPING", { wakeAt: new Date(pending.until) });
+      if (Date.parse(pending.until) > now.getTime())
+        return cursor.park("SLEEPING", { wakeAt: new Date(pending.until) });
       cursor.event("timer.fired", { until: pending.until, lateMs: now.getTime() - Date.parse(pending.until) });
       cursor.observe({ kind: "timer", message: `Slept until ${pending.until}` });
       cursor.finishStep();
@@ -127,7 +156,12 @@ async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: Agent
       const [signal] = await ctx.store.listSignals(cursor.runId, { type: pending.eventType, unconsumed: true });
       if (signal) {
         cursor.event("signal.consumed", { signalId: signal.id, signalType: signal.type, dedupKey: signal.dedupKey });
-        cursor.addFact({ key: `signal:${signal.type}`, value: signal.payload, kind: "receipt", source: { receiptId: signal.dedupKey } });
+        cursor.addFact({
+          key: `signal:${signal.type}`,
+          value: signal.payload,
+          kind: "receipt",
+          source: { receiptId: signal.dedupKey },
+        });
         cursor.observe({ kind: "signal", message: `Received ${signal.type}`, data: signal.payload });
         cursor.finishStep();
         return cursor.commit({ status: "RUNNING", consumeSignalIds: [signal.id] });
@@ -138,7 +172,10 @@ async function settlePending(ctx: EngineContext, cursor: RunCursor, agent: Agent
         cursor.finishStep();
         return null;
       }
-      return cursor.park("WAITING_EVENT", { waitingFor: pending.eventType, wakeAt: pending.timeoutAt ? new Date(pending.timeoutAt) : null });
+      return cursor.park("WAITING_EVENT", {
+        waitingFor: pending.eventType,
+        wakeAt: pending.timeoutAt ? new Date(pending.timeoutAt) : null,
+      });
     }
   }
 }
@@ -159,21 +196,39 @@ async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDe
     lastObservation: cursor.state.observations.at(-1),
     // Its own tools, and the registered ones a rule grants it by name (resolved fresh: an admin's edit counts).
     // A granted tool whose grant lacks the capability it needs is not offered (the call would be refused).
-    tools: (await Promise.all([...agent.tools, ...granted.keys()].map((name) => findTool(ctx, name)))).flatMap((tool) =>
-      tool && (agent.tools.includes(tool.name) || granted.get(tool.name)?.has(tool.capability))
-        ? [{ name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics, input: tool.input }]
-        : [],
+    tools: (await Promise.all([...agent.tools, ...granted.keys()].map((name) => findTool(ctx, name)))).flatMap(
+      (tool) =>
+        tool && (agent.tools.includes(tool.name) || granted.get(tool.name)?.has(tool.capability))
+          ? [
+              {
+                name: tool.name,
+                description: tool.description,
+                capability: tool.capability,
+                semantics: tool.semantics,
+                input: tool.input,
+              },
+            ]
+          : [],
     ),
     now: () => new Date(recorded("now", () => ctx.clock.now().toISOString())),
     randomId: () => recorded("id", () => ctx.ids.id("rnd")),
-    ...(agent.spawns?.length ? { children: agent.spawns.flatMap((slug) => {
-      const child = ctx.agents.get(slug);
-      return child ? [{ slug, description: child.description, input: child.input }] : [];
-    }) } : {}),
+    ...(agent.spawns?.length
+      ? {
+          children: agent.spawns.flatMap((slug) => {
+            const child = ctx.agents.get(slug);
+            return child ? [{ slug, description: child.description, input: child.input }] : [];
+          }),
+        }
+      : {}),
   };
 }
 
-async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, decision: Decision): Promise<StepOutcome> {
+async function act(
+  ctx: EngineContext,
+  cursor: RunCursor,
+  agent: AgentDefinition,
+  decision: Decision,
+): Promise<StepOutcome> {
   const now = cursor.now();
   switch (decision.kind) {
     case "complete":
@@ -206,7 +261,11 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
     }
     case "wait_event": {
       const timeoutAt = decision.timeoutMs ? new Date(now.getTime() + decision.timeoutMs) : null;
-      cursor.state.pending = { kind: "event", eventType: decision.eventType, timeoutAt: timeoutAt?.toISOString() ?? null };
+      cursor.state.pending = {
+        kind: "event",
+        eventType: decision.eventType,
+        timeoutAt: timeoutAt?.toISOString() ?? null,
+      };
       cursor.event("signal.waiting", { signalType: decision.eventType, timeoutAt: timeoutAt?.toISOString() ?? null });
       // The store wakes the run at once if a matching signal is already there.
       return cursor.park("WAITING_EVENT", { waitingFor: decision.eventType, wakeAt: timeoutAt });
@@ -218,12 +277,30 @@ async function act(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition
   }
 }
 
-async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefinition, decision: Extract<Decision, { kind: "call" }>): Promise<StepOutcome> {
+async function callTool(
+  ctx: EngineContext,
+  cursor: RunCursor,
+  agent: AgentDefinition,
+  decision: Extract<Decision, { kind: "call" }>,
+): Promise<StepOutcome> {
   const parsedAction = actionSchema.safeParse(decision);
   const tool = await findTool(ctx, decision.tool, cursor.run);
-  if (!tool || !parsedAction.success) return rejectCall(cursor, decision.tool, tool ? "malformed action" : `unknown tool ${decision.tool}`, tool ? "INVALID_ARGS" : "UNKNOWN_TOOL");
+  if (!tool || !parsedAction.success)
+    return rejectCall(
+      cursor,
+      decision.tool,
+      tool ? "malformed action" : `unknown tool ${decision.tool}`,
+      tool ? "INVALID_ARGS" : "UNKNOWN_TOOL",
+    );
   const args = tool.input.safeParse(decision.args);
-  if (!args.success) return rejectCall(cursor, tool.name, `arguments do not match ${tool.name}'s schema`, "INVALID_ARGS", fieldErrorsFromIssues(args.error.issues));
+  if (!args.success)
+    return rejectCall(
+      cursor,
+      tool.name,
+      `arguments do not match ${tool.name}'s schema`,
+      "INVALID_ARGS",
+      fieldErrorsFromIssues(args.error.issues),
+    );
   const action = { ...parsedAction.data, args: args.data };
 
   // Checked now, at the moment of acting; what it allows is written only while the rules still hold (permission-check.ts).
@@ -231,10 +308,22 @@ async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefin
   // A tool outside the agent's own list (or its run's) is usable only where a rule grants it to this agent by name.
   const isOwn = agent.tools.includes(tool.name) || runTool(ctx, cursor.run, tool.name) !== undefined;
   if (!isOwn && !(verdict.rule && grantsByName(verdict.rule, agent.slug))) {
-    return rejectCall(cursor, tool.name, `${tool.name} is not one of ${agent.slug}'s tools, and no permission grants it to ${agent.slug} by name`, "UNKNOWN_TOOL");
+    return rejectCall(
+      cursor,
+      tool.name,
+      `${tool.name} is not one of ${agent.slug}'s tools, and no permission grants it to ${agent.slug} by name`,
+      "UNKNOWN_TOOL",
+    );
   }
   // An auto-approved call says which predicates let it through: an operator sees why no person was asked.
-  cursor.event("permission.checked", { tool: tool.name, capability: tool.capability, effect: verdict.effect, reason: verdict.reason, ruleVersion: verdict.rule?.version ?? null, ...(verdict.gateSkippedBy ? { gateSkippedBy: verdict.gateSkippedBy } : {}) });
+  cursor.event("permission.checked", {
+    tool: tool.name,
+    capability: tool.capability,
+    effect: verdict.effect,
+    reason: verdict.reason,
+    ruleVersion: verdict.rule?.version ?? null,
+    ...(verdict.gateSkippedBy ? { gateSkippedBy: verdict.gateSkippedBy } : {}),
+  });
   if (verdict.effect === "deny") {
     cursor.observe({ kind: "denied", tool: tool.name, message: `Permission denied: ${verdict.reason}` });
     cursor.state.consecutiveErrors += 1;
@@ -249,7 +338,13 @@ async function callTool(ctx: EngineContext, cursor: RunCursor, agent: AgentDefin
   return startEffect(ctx, cursor, tool, action, null);
 }
 
-function rejectCall(cursor: RunCursor, tool: string, why: string, code: string, fieldErrors?: Record<string, string[]>): Promise<StepOutcome> {
+function rejectCall(
+  cursor: RunCursor,
+  tool: string,
+  why: string,
+  code: string,
+  fieldErrors?: Record<string, string[]>,
+): Promise<StepOutcome> {
   cursor.event("tool.rejected", { tool, code, why, ...(fieldErrors ? { fieldErrors } : {}) });
   cursor.observe({ kind: "tool_error", tool, message: why, data: { code, fieldErrors } });
   cursor.state.consecutiveErrors += 1;

@@ -1,7 +1,22 @@
 import type { RunState } from "./state";
 import type {
-  Capability, DecisionPacket, EffectIntent, EffectSemantics, IntentStatus, Lease, PacketContent, PacketDecision, PacketKind, PacketStatus,
-  PermissionRule, RunRecord, RunStatus, SignalRecord, StoredEntries, TraceEvent, TraceEventInput,
+  Capability,
+  DecisionPacket,
+  EffectIntent,
+  EffectSemantics,
+  IntentStatus,
+  Lease,
+  PacketContent,
+  PacketDecision,
+  PacketKind,
+  PacketStatus,
+  PermissionRule,
+  RunRecord,
+  RunStatus,
+  SignalRecord,
+  StoredEntries,
+  TraceEvent,
+  TraceEventInput,
 } from "./types";
 
 // The engine's only door to storage (docs/architecture.md). One Prisma implementation serves SQLite and
@@ -32,9 +47,14 @@ export type NewRun = {
   audit?: AuditNote;
 };
 
-export type NewIntent = Pick<EffectIntent, "id" | "runId" | "step" | "tool" | "args" | "semantics"> & { decision: unknown };
+export type NewIntent = Pick<EffectIntent, "id" | "runId" | "step" | "tool" | "args" | "semantics"> & {
+  decision: unknown;
+};
 
-export type NewPacket = Omit<DecisionPacket, "workspaceId" | "status" | "approvers" | "decision" | "decidedBy" | "decidedAt" | "usedAt" | "version" | "createdAt"> & {
+export type NewPacket = Omit<
+  DecisionPacket,
+  "workspaceId" | "status" | "approvers" | "decision" | "decidedBy" | "decidedAt" | "usedAt" | "version" | "createdAt"
+> & {
   /** The tool's declaration when the packet was asked (null: the registry does not know the tool); the inbox sorts and filters on it. */
   traits: { capability: Capability; semantics: EffectSemantics } | null;
 };
@@ -89,8 +109,22 @@ export type Claim = { lease: Lease; run: RunRecord };
 export type Wakeup = { runId?: string; at?: Date };
 export type RunnableListener = (wakeup: Wakeup) => void;
 
-export type PacketFilter = { status?: PacketStatus[]; runId?: string; queue?: string; assignee?: string; kind?: PacketKind; limit?: number };
-export type RunFilter = { status?: RunStatus[]; agentSlug?: string; agentVersion?: string; spawnedByRunId?: string; limit?: number; cursor?: string };
+export type PacketFilter = {
+  status?: PacketStatus[];
+  runId?: string;
+  queue?: string;
+  assignee?: string;
+  kind?: PacketKind;
+  limit?: number;
+};
+export type RunFilter = {
+  status?: RunStatus[];
+  agentSlug?: string;
+  agentVersion?: string;
+  spawnedByRunId?: string;
+  limit?: number;
+  cursor?: string;
+};
 
 export type RuntimeStore = {
   createRun(run: NewRun): Promise<{ run: RunRecord; created: boolean }>;
@@ -160,10 +194,24 @@ export type RuntimeStore = {
     final?: { status: PacketStatus; decision: PacketDecision; decidedBy: string; now: Date };
     events: TraceEventInput[];
   }): Promise<DecisionPacket>;
-  assignPacket(opts: { audit?: AuditNote; packetId: string; version: number; queue?: string; assignee?: string | null; events: TraceEventInput[] }): Promise<DecisionPacket>;
+  assignPacket(opts: {
+    audit?: AuditNote;
+    packetId: string;
+    version: number;
+    queue?: string;
+    assignee?: string | null;
+    events: TraceEventInput[];
+  }): Promise<DecisionPacket>;
 
   /** Store a signal once per (run, dedupKey); wake the run if it waits for this type. */
-  deliverSignal(opts: { id: string; runId: string; type: string; dedupKey: string; payload: unknown; now: Date }): Promise<{ signal: SignalRecord; duplicate: boolean }>;
+  deliverSignal(opts: {
+    id: string;
+    runId: string;
+    type: string;
+    dedupKey: string;
+    payload: unknown;
+    now: Date;
+  }): Promise<{ signal: SignalRecord; duplicate: boolean }>;
   listSignals(runId: string, opts?: { type?: string; unconsumed?: boolean }): Promise<SignalRecord[]>;
 
   listPermissions(opts?: { agent?: string }): Promise<PermissionRule[]>;
@@ -174,13 +222,25 @@ export type RuntimeStore = {
   /** Create or replace the rule for (agent, tool, step); versioned, with an audit row in the same transaction.
    *  Without capabilities it grants all four; without freshEvidence, false. */
   putPermission(
-    rule: Omit<PermissionRule, "id" | "version" | "updatedAt" | "capabilities" | "freshEvidence"> & Partial<Pick<PermissionRule, "capabilities" | "freshEvidence">>,
+    rule: Omit<PermissionRule, "id" | "version" | "updatedAt" | "capabilities" | "freshEvidence"> &
+      Partial<Pick<PermissionRule, "capabilities" | "freshEvidence">>,
     /** `audit`: a person's change, on the audit log in the same transaction (its note names the saved rule and version). */
     opts: { id: string; auditId: string; expectedVersion?: number; audit?: (saved: PermissionRule) => AuditNote },
   ): Promise<PermissionRule>;
   deletePermission(opts: { id: string; changedBy: string; auditId: string; audit?: AuditNote }): Promise<void>;
-  listPermissionChanges(opts?: { permissionId?: string; limit?: number }): Promise<
-    Array<{ id: string; permissionId: string; version: number; before: unknown; after: unknown; changedBy: string; at: Date }>
+  listPermissionChanges(opts?: {
+    permissionId?: string;
+    limit?: number;
+  }): Promise<
+    Array<{
+      id: string;
+      permissionId: string;
+      version: number;
+      before: unknown;
+      after: unknown;
+      changedBy: string;
+      at: Date;
+    }>
   >;
 
   close(): Promise<void>;
@@ -193,6 +253,11 @@ export type RuntimeStore = {
 export type AuditNote = { actor: string; action: string; target: string; data?: Record<string, unknown> };
 
 /** A person's change as an audit note; `via` says through what (a token, MCP) when it was not the console. */
-export function auditNote(action: string, target: string, who: { by: string; via?: string }, data: Record<string, unknown> = {}): AuditNote {
+export function auditNote(
+  action: string,
+  target: string,
+  who: { by: string; via?: string },
+  data: Record<string, unknown> = {},
+): AuditNote {
   return { actor: who.by, action, target, data: { ...data, ...(who.via ? { via: who.via } : {}) } };
 }

@@ -26,17 +26,28 @@ export function beginTurn(cursor: RunCursor, first: Decision, rest: Decision[]):
   let why: string | null = null;
   if (first.kind !== "call") why = `a ${first.kind} decision ends a turn`;
   for (const decision of why ? [] : rest) {
-    if (kept.length + 1 >= MAX_TURN_DECISIONS) { why = `a turn holds at most ${MAX_TURN_DECISIONS} decisions`; break; }
+    if (kept.length + 1 >= MAX_TURN_DECISIONS) {
+      why = `a turn holds at most ${MAX_TURN_DECISIONS} decisions`;
+      break;
+    }
     const parsed = decisionSchema.safeParse(decision);
-    if (!parsed.success) { why = `a ${String((decision as { kind?: unknown }).kind)} decision of the turn is malformed`; break; }
+    if (!parsed.success) {
+      why = `a ${String((decision as { kind?: unknown }).kind)} decision of the turn is malformed`;
+      break;
+    }
     kept.push(parsed.data);
     if (parsed.data.kind !== "call") break;
   }
   const dropped = rest.slice(kept.length);
   if (dropped.length > 0) {
-    cursor.event("model.turn_dropped", { askedAt: cursor.step, dropped: dropped.map(label), why: why ?? "a decision that is not a call ends a turn" });
+    cursor.event("model.turn_dropped", {
+      askedAt: cursor.step,
+      dropped: dropped.map(label),
+      why: why ?? "a decision that is not a call ends a turn",
+    });
   }
-  if (kept.length > 0) cursor.state.turn = { step: cursor.step, next: cursor.step + 1, calls: kept.length + 1, queued: kept };
+  if (kept.length > 0)
+    cursor.state.turn = { step: cursor.step, next: cursor.step + 1, calls: kept.length + 1, queued: kept };
   return kept;
 }
 
@@ -52,9 +63,10 @@ export function takeFromTurn(cursor: RunCursor): Decision | null {
   if (!onCourse || turn.queued.length === 0) {
     cursor.state.turn = null;
     if (turn.queued.length === 0) return null;
-    const why = turn.next !== cursor.step || !last
-      ? "the run changed since the model chose them"
-      : `the call before did not succeed (${last.kind}${last.tool ? ` of ${last.tool}` : ""}: ${last.message})`;
+    const why =
+      turn.next !== cursor.step || !last
+        ? "the run changed since the model chose them"
+        : `the call before did not succeed (${last.kind}${last.tool ? ` of ${last.tool}` : ""}: ${last.message})`;
     const dropped = turn.queued.map(label);
     cursor.event("model.turn_dropped", { askedAt: turn.step, dropped, why });
     cursor.observe({

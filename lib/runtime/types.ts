@@ -4,8 +4,15 @@ import type { Action, BudgetLimits, Fact, Observation, RunState } from "./state"
 // ---- runs
 
 export const RUN_STATUSES = [
-  "QUEUED", "RUNNING", "WAITING_APPROVAL", "WAITING_EVENT", "SLEEPING",
-  "NEEDS_ATTENTION", "COMPLETED", "FAILED", "CANCELLED",
+  "QUEUED",
+  "RUNNING",
+  "WAITING_APPROVAL",
+  "WAITING_EVENT",
+  "SLEEPING",
+  "NEEDS_ATTENTION",
+  "COMPLETED",
+  "FAILED",
+  "CANCELLED",
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
@@ -165,7 +172,12 @@ export type Decision =
   | ({ kind: "call" } & Action)
   | { kind: "sleep"; durationMs: number; reason?: string }
   | { kind: "wait_event"; eventType: string; timeoutMs?: number; reason?: string }
-  | { kind: "record"; facts: Array<Pick<Fact, "key" | "value"> & { kind?: "inference" }>; plan?: RunState["plan"]; reason?: string }
+  | {
+      kind: "record";
+      facts: Array<Pick<Fact, "key" | "value"> & { kind?: "inference" }>;
+      plan?: RunState["plan"];
+      reason?: string;
+    }
   | { kind: "complete"; output: unknown }
   | { kind: "fail"; reason: string }
   /** Start a run of another agent and wait for it (children.ts): its outcome comes back as a receipt fact `child:<runId>`. */
@@ -278,8 +290,28 @@ export type PermissionRule = {
 /** VERSION: the run's agent version is gone; approve upgrades it to the newest loaded, reject cancels it. */
 export type PacketKind = "APPROVAL" | "UNKNOWN_OUTCOME" | "BUDGET" | "VERSION";
 /** CONFIRMED, RETRIED and SKIPPED close an unknown-outcome packet; the others an approval (REDIRECTED and EXPIRED both). */
-export type PacketStatus = "PENDING" | "APPROVED" | "EDITED" | "REJECTED" | "REDIRECTED" | "EXPIRED" | "STALE" | "CONFIRMED" | "RETRIED" | "SKIPPED";
-export const DECIDED_PACKET_STATUSES = ["APPROVED", "EDITED", "REJECTED", "REDIRECTED", "EXPIRED", "STALE", "CONFIRMED", "RETRIED", "SKIPPED"] as const satisfies readonly PacketStatus[];
+export type PacketStatus =
+  | "PENDING"
+  | "APPROVED"
+  | "EDITED"
+  | "REJECTED"
+  | "REDIRECTED"
+  | "EXPIRED"
+  | "STALE"
+  | "CONFIRMED"
+  | "RETRIED"
+  | "SKIPPED";
+export const DECIDED_PACKET_STATUSES = [
+  "APPROVED",
+  "EDITED",
+  "REJECTED",
+  "REDIRECTED",
+  "EXPIRED",
+  "STALE",
+  "CONFIRMED",
+  "RETRIED",
+  "SKIPPED",
+] as const satisfies readonly PacketStatus[];
 export type DecisionKind = "approve" | "edit" | "reject" | "redirect" | InDoubtDecisionKind;
 /** The words for an effect whose outcome is unknown: each says what happened and what the run does next. */
 export type InDoubtDecisionKind = "happened" | "retry" | "skip";
@@ -288,7 +320,10 @@ export const APPROVAL_OPTIONS: readonly DecisionKind[] = ["approve", "edit", "re
 export const IN_DOUBT_OPTIONS: readonly DecisionKind[] = ["happened", "retry", "skip", "redirect"];
 
 /** What a reviewer may answer. By kind for unknown outcomes: packets stored before the in-doubt words offered approve/reject. */
-export function decisionOptions(packet: { kind: PacketKind; content: { options: DecisionKind[] } }): readonly DecisionKind[] {
+export function decisionOptions(packet: {
+  kind: PacketKind;
+  content: { options: DecisionKind[] };
+}): readonly DecisionKind[] {
   return packet.kind === "UNKNOWN_OUTCOME" ? IN_DOUBT_OPTIONS : packet.content.options;
 }
 
@@ -296,7 +331,14 @@ export type PacketContent = {
   impact: string;
   reasoning?: string;
   uncertainty?: string;
-  evidence: Array<{ key: string; value: unknown; kind: Fact["kind"]; at: string; ageMs: number; source: Fact["source"] }>;
+  evidence: Array<{
+    key: string;
+    value: unknown;
+    kind: Fact["kind"];
+    at: string;
+    ageMs: number;
+    source: Fact["source"];
+  }>;
   options: DecisionKind[];
   /** Filled when the evidence changed before the approved action ran. */
   staleChanges?: Array<{ key: string; before: unknown; after: unknown }>;
@@ -346,10 +388,22 @@ export type DecisionPacket = {
   createdAt: Date;
 };
 
-export type SignalRecord = { id: string; runId: string; type: string; dedupKey: string; payload: unknown; receivedAt: Date; consumedAt: Date | null };
+export type SignalRecord = {
+  id: string;
+  runId: string;
+  type: string;
+  dedupKey: string;
+  payload: unknown;
+  receivedAt: Date;
+  consumedAt: Date | null;
+};
 
 // ---- injected dependencies
 
 export type Clock = { now: () => Date };
 export type IdSource = { id: (prefix: string) => string };
-export type Logger = { info: (msg: string, data?: object) => void; warn: (msg: string, data?: object) => void; error: (msg: string, data?: object) => void };
+export type Logger = {
+  info: (msg: string, data?: object) => void;
+  warn: (msg: string, data?: object) => void;
+  error: (msg: string, data?: object) => void;
+};

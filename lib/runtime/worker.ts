@@ -65,7 +65,16 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
     beating = true;
     const cursors = [...held.values()];
     try {
-      const renewed = new Map((await store.renewLeases(owner, cursors.map((c) => c.lease), ctx.clock.now(), leaseMs)).map((l) => [l.runId, l]));
+      const renewed = new Map(
+        (
+          await store.renewLeases(
+            owner,
+            cursors.map((c) => c.lease),
+            ctx.clock.now(),
+            leaseMs,
+          )
+        ).map((l) => [l.runId, l]),
+      );
       for (const cursor of cursors) {
         const lease = renewed.get(cursor.runId);
         if (lease && lease.epoch === cursor.lease.epoch) cursor.lease = lease;
@@ -107,13 +116,21 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
       } else if (isAppError(error, "CONFLICT") || isAppError(error, "PERMISSIONS_CHANGED")) {
         // A person decided, or the permissions changed, at the same moment: nothing of the step was
         // written; the run is given back and its next claim reads the decision or the rules afresh.
-        logger.info("conflict while stepping; run released", { runId: cursor.runId, code: error.code, message: error.message });
+        logger.info("conflict while stepping; run released", {
+          runId: cursor.runId,
+          code: error.code,
+          message: error.message,
+        });
         if (error.code === "PERMISSIONS_CHANGED") forgetPermissions(ctx, cursor.run.workspaceId, cursor.run.agentSlug);
         await store.releaseLease(cursor.lease).catch(() => {});
       } else {
         // Infrastructure failure (database, bug): the last checkpoint stands. The lease is left to
         // expire, so the retry comes after leaseMs instead of in a hot loop.
-        logger.error("step failed", { runId: cursor.runId, owner, error: error instanceof Error ? error.stack : String(error) });
+        logger.error("step failed", {
+          runId: cursor.runId,
+          owner,
+          error: error instanceof Error ? error.stack : String(error),
+        });
       }
     } finally {
       letGo(cursor);
@@ -158,7 +175,16 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
     if (delay <= 0) return poke();
     if (timer && timer.at <= at.getTime()) return;
     if (timer) clearTimeout(timer.handle);
-    timer = { at: at.getTime(), handle: setTimeout(() => { timer = null; poke(); }, Math.min(delay, MAX_TIMER_MS)) };
+    timer = {
+      at: at.getTime(),
+      handle: setTimeout(
+        () => {
+          timer = null;
+          poke();
+        },
+        Math.min(delay, MAX_TIMER_MS),
+      ),
+    };
   }
   const onWakeup = (w: Wakeup) => (w.at ? wakeAt(w.at) : poke());
   let claimFailures = 0;
@@ -176,7 +202,8 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
             // ahead (a timer that fired a hair early) is the next one, and wakes us at once.
             const now = ctx.clock.now();
             const claimed = await claimBatch(free, now);
-            if (claimed === free) maybeRunnable = true; // there may be more than we had room for
+            if (claimed === free)
+              maybeRunnable = true; // there may be more than we had room for
             else {
               const next = await store.nextRunnableAt({ owner, after: now });
               if (next) wakeAt(next);
@@ -194,8 +221,20 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
         // The poll's deadline is absolute: runs given back often (each wakes this sleep) must not
         // keep pushing it away.
         await new Promise<void>((resolve) => {
-          const poll = setTimeout(() => { maybeRunnable = true; nextPoll = Date.now() + pollMs; wake = null; resolve(); }, Math.max(0, nextPoll - Date.now()));
-          wake = () => { clearTimeout(poll); wake = null; resolve(); };
+          const poll = setTimeout(
+            () => {
+              maybeRunnable = true;
+              nextPoll = Date.now() + pollMs;
+              wake = null;
+              resolve();
+            },
+            Math.max(0, nextPoll - Date.now()),
+          );
+          wake = () => {
+            clearTimeout(poll);
+            wake = null;
+            resolve();
+          };
         });
       }
     } finally {
@@ -250,7 +289,9 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
       let grace: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         Promise.allSettled([...driving]),
-        new Promise<void>((resolve) => { grace = setTimeout(resolve, graceMs); }),
+        new Promise<void>((resolve) => {
+          grace = setTimeout(resolve, graceMs);
+        }),
       ]);
       clearTimeout(grace);
       if (heartbeat) clearInterval(heartbeat);

@@ -65,7 +65,8 @@ export function createSandboxAccess(options: SandboxAccessOptions = {}): Sandbox
       isNotAdmin ||= user !== null;
     }
 
-    if (isNotAdmin) throw sandboxError("FORBIDDEN", "The sandbox is for admins: this token or account is not an admin's.");
+    if (isNotAdmin)
+      throw sandboxError("FORBIDDEN", "The sandbox is for admins: this token or account is not an admin's.");
     throw sandboxError(
       "UNAUTHENTICATED",
       "The sandbox needs a credential: an admin API token (Authorization: Bearer <token>), an admin's console session, or the internal key (X-Tether-Sandbox-Key).",
@@ -88,7 +89,10 @@ async function consoleSessionUser(): Promise<SessionUser | null> {
     const { getCurrentUser } = await import("@/lib/auth/session");
     return await getCurrentUser();
   } catch (error) {
-    console.warn("[sandbox] could not read the console session", error instanceof Error ? error.message : String(error));
+    console.warn(
+      "[sandbox] could not read the console session",
+      error instanceof Error ? error.message : String(error),
+    );
     return null;
   }
 }

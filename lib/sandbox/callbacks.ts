@@ -28,7 +28,9 @@ const KEY = Symbol.for("tether.sandbox.deployCallback");
 type Holder = { [KEY]?: DeployCallback };
 
 export const logDeployFinished: DeployCallback = (event) => {
-  console.info(`[sandbox] deploy ${event.deployId} ${event.outcome} (run ${event.runId ?? "-"}): no deploy callback registered`);
+  console.info(
+    `[sandbox] deploy ${event.deployId} ${event.outcome} (run ${event.runId ?? "-"}): no deploy callback registered`,
+  );
 };
 
 /** Registers the process-wide deploy-completion hook; returns the previous one. */

@@ -24,7 +24,14 @@ export function runInSandboxScope<T>(context: SandboxContext, fn: () => T): T {
 }
 
 export function getSandboxContext(): SandboxContext {
-  return scope.getStore() ?? { db: getDb(), random: Math.random, onDeployFinished: getDeployCallback(), access: sandboxAccessFromEnv };
+  return (
+    scope.getStore() ?? {
+      db: getDb(),
+      random: Math.random,
+      onDeployFinished: getDeployCallback(),
+      access: sandboxAccessFromEnv,
+    }
+  );
 }
 
 /** A deterministic random source (mulberry32), for evals that want a reproducible fault schedule. */

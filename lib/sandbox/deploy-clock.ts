@@ -73,7 +73,9 @@ export function startDeployClock(opts: DeployClockOptions): DeployClock {
     return finishDueDeploys(current, { finishAfterMs: opts.finishAfterMs, onDeployFinished: deliver });
   }
   function tick(): Promise<string[]> {
-    inFlight ??= pass().finally(() => { inFlight = undefined; });
+    inFlight ??= pass().finally(() => {
+      inFlight = undefined;
+    });
     return inFlight;
   }
   function schedule(ms: number) {
@@ -122,12 +124,22 @@ const CLOCK = Symbol.for("tether.sandbox.deployClock");
  * TETHER_SANDBOX_DEPLOY_SECONDS not `off`; null otherwise. On globalThis, so a dev-mode module reload
  * never starts a second one. Reads both variables, so a bad value stops start-up here.
  */
-export function startSandboxDeployClock(opts: { db: () => Db; onDeployFinished: DeployCallback; config?: Config; logger?: Logger }): DeployClock | null {
+export function startSandboxDeployClock(opts: {
+  db: () => Db;
+  onDeployFinished: DeployCallback;
+  config?: Config;
+  logger?: Logger;
+}): DeployClock | null {
   const config = opts.config ?? getConfig();
   if (!isSandboxEnabled(config)) return null;
   const finishAfterMs = deployFinishMsFromEnv(config);
   if (finishAfterMs === null) return null;
   const holder = globalThis as { [CLOCK]?: DeployClock };
-  holder[CLOCK] ??= startDeployClock({ db: opts.db, finishAfterMs, onDeployFinished: opts.onDeployFinished, logger: opts.logger });
+  holder[CLOCK] ??= startDeployClock({
+    db: opts.db,
+    finishAfterMs,
+    onDeployFinished: opts.onDeployFinished,
+    logger: opts.logger,
+  });
   return holder[CLOCK];
 }

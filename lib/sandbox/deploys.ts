@@ -33,7 +33,10 @@ export const findDeploysSchema = z
     migration: z.string().trim().min(1).max(200).optional(),
     runId: z.string().trim().min(1).max(255).optional(),
   })
-  .refine((q) => q.migration !== undefined || q.runId !== undefined, { message: "Give a migration, a runId or both.", path: ["migration"] });
+  .refine((q) => q.migration !== undefined || q.runId !== undefined, {
+    message: "Give a migration, a runId or both.",
+    path: ["migration"],
+  });
 export type FindDeploysInput = z.infer<typeof findDeploysSchema>;
 
 /** The most deploys one search returns (newest first). */
@@ -50,7 +53,14 @@ export type Deploy = {
   completedAt: string | null;
 };
 
-type DeployRow = { id: string; migration: string; status: string; runId: string | null; startedAt: Date; completedAt: Date | null };
+type DeployRow = {
+  id: string;
+  migration: string;
+  status: string;
+  runId: string | null;
+  startedAt: Date;
+  completedAt: Date | null;
+};
 
 function toDeploy(row: DeployRow): Deploy {
   return {
@@ -64,12 +74,17 @@ function toDeploy(row: DeployRow): Deploy {
 }
 
 /** Starts a migration. The run id comes from the body or, failing that, the X-Tether-Run-Id header. */
-export async function startDeploy(db: Db, input: StartDeployInput & { caller: Caller }): Promise<{ deployId: string; status: "running" }> {
+export async function startDeploy(
+  db: Db,
+  input: StartDeployInput & { caller: Caller },
+): Promise<{ deployId: string; status: "running" }> {
   const runId = input.runId ?? input.caller.runId;
   const deployId = newId("dep");
   const startedAt = new Date();
   await db.$transaction(async (tx) => {
-    await tx.sandboxDeploy.create({ data: { id: deployId, migration: input.migration, status: "running", runId, startedAt } });
+    await tx.sandboxDeploy.create({
+      data: { id: deployId, migration: input.migration, status: "running", runId, startedAt },
+    });
     await recordEffect(tx, {
       system: "deploys",
       action: "migrate",
@@ -90,7 +105,10 @@ export async function getDeploy(db: Db, id: string): Promise<Deploy> {
 /** Deploys of a migration and/or started by a run, newest first (at most FIND_DEPLOYS_LIMIT). None is `[]`. */
 export async function findDeploys(db: Db, input: FindDeploysInput): Promise<Deploy[]> {
   const rows = await db.sandboxDeploy.findMany({
-    where: { ...(input.migration !== undefined ? { migration: input.migration } : {}), ...(input.runId !== undefined ? { runId: input.runId } : {}) },
+    where: {
+      ...(input.migration !== undefined ? { migration: input.migration } : {}),
+      ...(input.runId !== undefined ? { runId: input.runId } : {}),
+    },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: FIND_DEPLOYS_LIMIT,
   });
@@ -115,8 +133,15 @@ export async function completeDeploy(
   const row = await db.sandboxDeploy.findUnique({ where: { id } });
   if (!row) throw notFound("deploy", id);
   if (count === 0) throw sandboxError("CONFLICT", `Deploy '${id}' already finished (${row.status}).`);
-  const event: DeployFinished = { deployId: row.id, runId: row.runId, outcome: input.outcome, migration: row.migration };
-  const results = await Promise.allSettled(Array.from({ length: input.deliveries }, async () => onDeployFinished(event)));
+  const event: DeployFinished = {
+    deployId: row.id,
+    runId: row.runId,
+    outcome: input.outcome,
+    migration: row.migration,
+  };
+  const results = await Promise.allSettled(
+    Array.from({ length: input.deliveries }, async () => onDeployFinished(event)),
+  );
   for (const result of results) {
     if (result.status === "rejected") console.error(`[sandbox] deploy callback for ${id} failed`, result.reason);
   }

@@ -8,7 +8,9 @@ import { sandboxError } from "./errors";
 
 export const findDocsSchema = z.object({ query: z.string().trim().max(200).optional() });
 
-export const docIdSchema = z.string().regex(/^[\w.-]{1,100}$/, "A doc id is 1 to 100 letters, digits, '_', '.' or '-'.");
+export const docIdSchema = z
+  .string()
+  .regex(/^[\w.-]{1,100}$/, "A doc id is 1 to 100 letters, digits, '_', '.' or '-'.");
 
 export const putDocSchema = z.strictObject({
   title: z.string().trim().min(1).max(200).optional(),
@@ -36,10 +38,16 @@ export async function findDocs(db: Db, query?: string): Promise<Doc[]> {
 export async function putDoc(db: Db, id: string, input: PutDocInput): Promise<{ doc: Doc; created: boolean }> {
   const existing = await db.sandboxDoc.findUnique({ where: { id } });
   if (existing) {
-    const row = await db.sandboxDoc.update({ where: { id }, data: { body: input.body, ...(input.title ? { title: input.title } : {}) } });
+    const row = await db.sandboxDoc.update({
+      where: { id },
+      data: { body: input.body, ...(input.title ? { title: input.title } : {}) },
+    });
     return { doc: toDoc(row), created: false };
   }
-  if (!input.title) throw sandboxError("INVALID_INPUT", `Doc '${id}' does not exist yet: a new doc needs a title.`, { title: ["Required for a new doc."] });
+  if (!input.title)
+    throw sandboxError("INVALID_INPUT", `Doc '${id}' does not exist yet: a new doc needs a title.`, {
+      title: ["Required for a new doc."],
+    });
   const row = await db.sandboxDoc.create({ data: { id, title: input.title, body: input.body } });
   return { doc: toDoc(row), created: true };
 }

@@ -24,7 +24,10 @@ export async function createDraft(
   const content = JSON.stringify(input.content);
   const replay = (existing: { kind: string; content: string }) => {
     if (existing.kind !== input.kind || existing.content !== content) {
-      throw sandboxError("CONFLICT", `Idempotency-Key '${input.idempotencyKey}' was already used for a different draft; use a new key.`);
+      throw sandboxError(
+        "CONFLICT",
+        `Idempotency-Key '${input.idempotencyKey}' was already used for a different draft; use a new key.`,
+      );
     }
     return { draftId, replayed: true };
   };

@@ -44,5 +44,8 @@ export const INTERNAL_ERROR: { status: number; body: SandboxErrorBody } = {
 export function presentSandboxError(error: unknown): { status: number; body: SandboxErrorBody } | null {
   if (!(error instanceof AppError) || !Object.hasOwn(WIRE_CODES, error.code)) return null;
   const code = WIRE_CODES[error.code as SandboxErrorCode];
-  return { status: error.httpStatus, body: { error: { code, message: error.message, ...(error.fieldErrors ? { fields: error.fieldErrors } : {}) } } };
+  return {
+    status: error.httpStatus,
+    body: { error: { code, message: error.message, ...(error.fieldErrors ? { fields: error.fieldErrors } : {}) } },
+  };
 }

@@ -44,10 +44,16 @@ export type PutFaultInput = z.infer<typeof putFaultSchema>;
 
 /** Is the deploy system of this database held (holdDeploys)? */
 export async function areDeploysHeld(db: Db): Promise<boolean> {
-  return (await db.sandboxFault.findUnique({ where: { system: "deploys" }, select: { holdDeploys: true } }))?.holdDeploys ?? false;
+  return (
+    (await db.sandboxFault.findUnique({ where: { system: "deploys" }, select: { holdDeploys: true } }))?.holdDeploys ??
+    false
+  );
 }
 
-function toKnob(system: SandboxSystem, row: { latencyMs: number; errorRate: number; timeoutAfterApply: number; holdMs: number; holdDeploys: boolean } | null): FaultKnob {
+function toKnob(
+  system: SandboxSystem,
+  row: { latencyMs: number; errorRate: number; timeoutAfterApply: number; holdMs: number; holdDeploys: boolean } | null,
+): FaultKnob {
   return {
     system,
     latencyMs: row?.latencyMs ?? 0,
@@ -70,7 +76,9 @@ export async function findFaults(db: Db): Promise<FaultKnob[]> {
 /** Sets the given knobs of one system; the others keep their value. */
 export async function putFault(db: Db, system: SandboxSystem, input: PutFaultInput): Promise<FaultKnob> {
   if (input.holdDeploys !== undefined && system !== "deploys") {
-    throw sandboxError("INVALID_INPUT", "Invalid request body: holdDeploys: only the deploys system has it.", { holdDeploys: ["Only the deploys system has it."] });
+    throw sandboxError("INVALID_INPUT", "Invalid request body: holdDeploys: only the deploys system has it.", {
+      holdDeploys: ["Only the deploys system has it."],
+    });
   }
   await db.sandboxFault.upsert({ where: { system }, create: { system, ...input }, update: input });
   return getFault(db, system);
@@ -81,13 +89,21 @@ export async function resetFaults(db: Db): Promise<void> {
 }
 
 /** Latency, then maybe an injected 503 — before the request touches anything. */
-export async function injectFaultsBefore(db: Db, system: SandboxSystem, random: () => number, signal?: AbortSignal): Promise<void> {
+export async function injectFaultsBefore(
+  db: Db,
+  system: SandboxSystem,
+  random: () => number,
+  signal?: AbortSignal,
+): Promise<void> {
   const knob = await getFault(db, system);
   if (knob.latencyMs > 0) await sleep(knob.latencyMs, signal);
   // A caller that gave up while we dawdled gets nothing applied (and keeps tests from acting after close).
   if (signal?.aborted) throw sandboxError("UNAVAILABLE", "The client went away before the request was handled.");
   if (knob.errorRate > 0 && (knob.errorRate >= 1 || random() < knob.errorRate)) {
-    throw sandboxError("UNAVAILABLE", `The ${system} system is temporarily unavailable (injected fault). Nothing was applied.`);
+    throw sandboxError(
+      "UNAVAILABLE",
+      `The ${system} system is temporarily unavailable (injected fault). Nothing was applied.`,
+    );
   }
 }
 

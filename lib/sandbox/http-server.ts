@@ -72,7 +72,10 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 export async function startSandboxServer(db: Db, options: SandboxServerOptions = {}): Promise<SandboxServer> {
   const host = options.host ?? "127.0.0.1";
-  if (!options.access && !LOOPBACK.has(host)) throw new Error(`startSandboxServer: an open sandbox listens on a loopback address only; pass { access } to serve ${host}`);
+  if (!options.access && !LOOPBACK.has(host))
+    throw new Error(
+      `startSandboxServer: an open sandbox listens on a loopback address only; pass { access } to serve ${host}`,
+    );
   const access = options.access ?? openSandboxAccess;
   const inFlight = new Set<{ controller: AbortController; done: Promise<void> }>();
 
@@ -82,7 +85,12 @@ export async function startSandboxServer(db: Db, options: SandboxServerOptions =
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
-    const context = { db, random: options.random ?? Math.random, onDeployFinished: options.onDeployFinished ?? getDeployCallback(), access };
+    const context = {
+      db,
+      random: options.random ?? Math.random,
+      onDeployFinished: options.onDeployFinished ?? getDeployCallback(),
+      access,
+    };
     const entry = {
       controller,
       done: runInSandboxScope(context, async () => {

@@ -49,7 +49,9 @@ export async function handleSandboxRequest(
       const holdMs = await takeLostResponse(context.db, options.system);
       if (holdMs !== null) {
         await sleep(holdMs, request.signal);
-        const lost = errorResponse(sandboxError("TIMEOUT", "The upstream did not answer in time. The request may or may not have been applied."));
+        const lost = errorResponse(
+          sandboxError("TIMEOUT", "The upstream did not answer in time. The request may or may not have been applied."),
+        );
         lostResponses.add(lost);
         return lost;
       }
@@ -82,7 +84,8 @@ function invalid(where: string, error: z.ZodError): AppError {
 }
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
-  if (holdsNulCharacter(value)) throw sandboxError("INVALID_INPUT", `Invalid ${where}: it holds a NUL character (\\u0000).`);
+  if (holdsNulCharacter(value))
+    throw sandboxError("INVALID_INPUT", `Invalid ${where}: it holds a NUL character (\\u0000).`);
   const result = schema.safeParse(value);
   if (!result.success) throw invalid(where, result.error);
   return result.data;

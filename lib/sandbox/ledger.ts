@@ -18,7 +18,10 @@ export type LedgerEntry = {
   data: unknown;
 };
 
-export async function recordEffect(tx: Tx, entry: { system: string; action: string; caller: Caller; data: unknown; at?: Date }) {
+export async function recordEffect(
+  tx: Tx,
+  entry: { system: string; action: string; caller: Caller; data: unknown; at?: Date },
+) {
   await tx.sandboxLedgerEntry.create({
     data: {
       id: newId("led"),

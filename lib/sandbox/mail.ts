@@ -22,7 +22,14 @@ export async function sendMail(db: Db, input: SendMailInput & { caller: Caller }
   const message = { messageId: newId("msg"), to: input.to, subject: input.subject, sentAt: sentAt.toISOString() };
   await db.$transaction(async (tx) => {
     await tx.sandboxMail.create({
-      data: { id: message.messageId, operationId: input.caller.operationId, to: input.to, subject: input.subject, body: input.body, sentAt },
+      data: {
+        id: message.messageId,
+        operationId: input.caller.operationId,
+        to: input.to,
+        subject: input.subject,
+        body: input.body,
+        sentAt,
+      },
     });
     await recordEffect(tx, { system: "mail", action: "send", caller: input.caller, data: message, at: sentAt });
   });
@@ -35,5 +42,12 @@ export const findSentMailSchema = z.object({ operationId: z.string().trim().min(
 export async function findSentMail(db: Db, operationId: string): Promise<SentMessage | null> {
   const row = await db.sandboxMail.findFirst({ where: { operationId }, orderBy: [{ sentAt: "asc" }, { id: "asc" }] });
   if (!row) return null;
-  return { messageId: row.id, operationId: row.operationId, to: row.to, subject: row.subject, body: row.body, sentAt: row.sentAt.toISOString() };
+  return {
+    messageId: row.id,
+    operationId: row.operationId,
+    to: row.to,
+    subject: row.subject,
+    body: row.body,
+    sentAt: row.sentAt.toISOString(),
+  };
 }

@@ -57,12 +57,21 @@ export async function findCustomerOrders(db: Db, email: string): Promise<Order[]
 }
 
 export const createOrderSchema = z.strictObject({
-  id: z.string().regex(/^ord_[\w-]{1,60}$/, "An order id looks like ord_<letters, digits, _ or ->.").optional(),
+  id: z
+    .string()
+    .regex(/^ord_[\w-]{1,60}$/, "An order id looks like ord_<letters, digits, _ or ->.")
+    .optional(),
   customerEmail: z.email().max(200).optional(),
   customerName: z.string().trim().min(1).max(100).default("Test Customer"),
   amountCents: z.number().int().positive().max(100_000_000),
-  currency: z.string().regex(/^[a-z]{3}$/, "A currency is a three-letter ISO code in lower case.").default("usd"),
-  cardLast4: z.string().regex(/^\d{4}$/, "cardLast4 is four digits.").default("4242"),
+  currency: z
+    .string()
+    .regex(/^[a-z]{3}$/, "A currency is a three-letter ISO code in lower case.")
+    .default("usd"),
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/, "cardLast4 is four digits.")
+    .default("4242"),
 });
 export type CreateOrderInput = z.input<typeof createOrderSchema>;
 
@@ -74,7 +83,17 @@ export async function createOrder(db: Db, input: z.infer<typeof createOrderSchem
   }
   const customerEmail = (input.customerEmail ?? `customer-${id.slice(4).toLowerCase()}@example.com`).toLowerCase();
   await db.sandboxOrder.createMany({
-    data: [{ id, customerEmail, customerName: input.customerName, amountCents: input.amountCents, currency: input.currency, cardLast4: input.cardLast4, status: "paid" }],
+    data: [
+      {
+        id,
+        customerEmail,
+        customerName: input.customerName,
+        amountCents: input.amountCents,
+        currency: input.currency,
+        cardLast4: input.cardLast4,
+        status: "paid",
+      },
+    ],
   });
   return getOrder(db, id);
 }

@@ -47,7 +47,9 @@ async function applyPayment<T>(db: Db, kind: Kind, command: PaymentCommand): Pro
     if (stored) return { receipt: replay(stored, kind, command) as T, replayed: true };
     let outcome: Attempt;
     try {
-      outcome = await db.$transaction((tx) => (kind === "refund" ? attemptRefund(tx, command) : attemptCharge(tx, command)));
+      outcome = await db.$transaction((tx) =>
+        kind === "refund" ? attemptRefund(tx, command) : attemptCharge(tx, command),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) continue; // a concurrent request with this key committed first: replay it
       throw error;
@@ -59,7 +61,11 @@ async function applyPayment<T>(db: Db, kind: Kind, command: PaymentCommand): Pro
   throw sandboxError("CONFLICT", `Order '${command.orderId}' is changing concurrently; retry the request.`);
 }
 
-function replay(stored: { kind: string; orderId: string; amountCents: number; status: string; response: string }, kind: Kind, command: PaymentCommand): unknown {
+function replay(
+  stored: { kind: string; orderId: string; amountCents: number; status: string; response: string },
+  kind: Kind,
+  command: PaymentCommand,
+): unknown {
   if (stored.kind !== kind || stored.orderId !== command.orderId || stored.amountCents !== command.amountCents) {
     throw sandboxError(
       "CONFLICT",
@@ -88,7 +94,13 @@ async function attemptRefund(tx: Tx, command: PaymentCommand): Promise<Attempt> 
     data: { refundedCents, status: orderStatusFor(order.amountCents, refundedCents) },
   });
   if (count === 0) return "raced";
-  const refund: Refund = { refundId: newId("re"), orderId: order.id, amountCents: command.amountCents, status: "succeeded", cardLast4: order.cardLast4 };
+  const refund: Refund = {
+    refundId: newId("re"),
+    orderId: order.id,
+    amountCents: command.amountCents,
+    status: "succeeded",
+    cardLast4: order.cardLast4,
+  };
   await storeSuccess(tx, "refund", refund.refundId, command, refund);
   return { receipt: refund };
 }
@@ -99,14 +111,28 @@ async function attemptCharge(tx: Tx, command: PaymentCommand): Promise<Attempt> 
   if (order.cardLast4 === DECLINING_CARD) {
     return storeDecline(tx, "charge", command, `The card ending in ${order.cardLast4} was declined.`);
   }
-  const charge: Charge = { chargeId: newId("ch"), orderId: order.id, amountCents: command.amountCents, status: "succeeded", cardLast4: order.cardLast4 };
+  const charge: Charge = {
+    chargeId: newId("ch"),
+    orderId: order.id,
+    amountCents: command.amountCents,
+    status: "succeeded",
+    cardLast4: order.cardLast4,
+  };
   await storeSuccess(tx, "charge", charge.chargeId, command, charge);
   return { receipt: charge };
 }
 
 async function storeSuccess(tx: Tx, kind: Kind, id: string, command: PaymentCommand, receipt: object) {
   await tx.sandboxPayment.create({
-    data: { id, idempotencyKey: command.idempotencyKey, kind, orderId: command.orderId, amountCents: command.amountCents, status: "succeeded", response: JSON.stringify(receipt) },
+    data: {
+      id,
+      idempotencyKey: command.idempotencyKey,
+      kind,
+      orderId: command.orderId,
+      amountCents: command.amountCents,
+      status: "succeeded",
+      response: JSON.stringify(receipt),
+    },
   });
   await recordEffect(tx, {
     system: "payments",

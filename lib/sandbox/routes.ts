@@ -1,11 +1,29 @@
 import { z } from "zod";
 import { noSandboxRoute } from "./access";
-import { completeDeploy, completeDeploySchema, findDeploys, findDeploysSchema, getDeploy, startDeploy, startDeploySchema } from "./deploys";
+import {
+  completeDeploy,
+  completeDeploySchema,
+  findDeploys,
+  findDeploysSchema,
+  getDeploy,
+  startDeploy,
+  startDeploySchema,
+} from "./deploys";
 import { docIdSchema, findDocs, findDocsSchema, putDoc, putDocSchema } from "./docs";
 import { createDraft, createDraftSchema } from "./drafts";
 import { sandboxError } from "./errors";
 import { findFaults, putFault, putFaultSchema, SANDBOX_SYSTEMS, sandboxSystemSchema } from "./faults";
-import { errorResponse, handleSandboxRequest, json, parseBody, parseQuery, parseWith, pathParams, readCaller, requireIdempotencyKey } from "./http";
+import {
+  errorResponse,
+  handleSandboxRequest,
+  json,
+  parseBody,
+  parseQuery,
+  parseWith,
+  pathParams,
+  readCaller,
+  requireIdempotencyKey,
+} from "./http";
 import { findLedgerEntries } from "./ledger";
 import { findSentMail, findSentMailSchema, sendMail, sendMailSchema } from "./mail";
 import { createOrder, createOrderSchema, findCustomerOrders, getOrder } from "./orders";
@@ -44,7 +62,10 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     // the id exists). A control route: tests, evals and the e2e specs set up the world with it; no fault knobs.
     pattern: "orders",
     handlers: {
-      POST: (request) => handleSandboxRequest(request, {}, async ({ db }) => json(await createOrder(db, await parseBody(request, createOrderSchema)), 201)),
+      POST: (request) =>
+        handleSandboxRequest(request, {}, async ({ db }) =>
+          json(await createOrder(db, await parseBody(request, createOrderSchema)), 201),
+        ),
     },
   },
   {
@@ -52,7 +73,9 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     pattern: "orders/[id]",
     handlers: {
       GET: (request, params) =>
-        handleSandboxRequest(request, { system: "payments" }, async ({ db }) => json(await getOrder(db, (await pathParams(params)).id))),
+        handleSandboxRequest(request, { system: "payments" }, async ({ db }) =>
+          json(await getOrder(db, (await pathParams(params)).id)),
+        ),
     },
   },
   {
@@ -60,7 +83,9 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     pattern: "customers/[email]/orders",
     handlers: {
       GET: (request, params) =>
-        handleSandboxRequest(request, { system: "payments" }, async ({ db }) => json({ orders: await findCustomerOrders(db, (await pathParams(params)).email) })),
+        handleSandboxRequest(request, { system: "payments" }, async ({ db }) =>
+          json({ orders: await findCustomerOrders(db, (await pathParams(params)).email) }),
+        ),
     },
   },
   {
@@ -71,7 +96,11 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         handleSandboxRequest(request, { system: "payments", effect: true }, async ({ db }) => {
           const idempotencyKey = requireIdempotencyKey(request);
           const input = await parseBody(request, paymentRequestSchema);
-          const { receipt, replayed } = await refundPayment(db, { ...input, idempotencyKey, caller: readCaller(request) });
+          const { receipt, replayed } = await refundPayment(db, {
+            ...input,
+            idempotencyKey,
+            caller: readCaller(request),
+          });
           return json(receipt, 200, replayHeaders(replayed));
         }),
     },
@@ -84,7 +113,11 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         handleSandboxRequest(request, { system: "payments", effect: true }, async ({ db }) => {
           const idempotencyKey = requireIdempotencyKey(request);
           const input = await parseBody(request, paymentRequestSchema);
-          const { receipt, replayed } = await chargePayment(db, { ...input, idempotencyKey, caller: readCaller(request) });
+          const { receipt, replayed } = await chargePayment(db, {
+            ...input,
+            idempotencyKey,
+            caller: readCaller(request),
+          });
           return json(receipt, 200, replayHeaders(replayed));
         }),
     },
@@ -117,7 +150,9 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     pattern: "deploys",
     handlers: {
       GET: (request) =>
-        handleSandboxRequest(request, { system: "deploys" }, async ({ db }) => json({ deploys: await findDeploys(db, parseQuery(request, findDeploysSchema)) })),
+        handleSandboxRequest(request, { system: "deploys" }, async ({ db }) =>
+          json({ deploys: await findDeploys(db, parseQuery(request, findDeploysSchema)) }),
+        ),
       POST: (request) =>
         handleSandboxRequest(request, { system: "deploys", effect: true }, async ({ db }) => {
           const input = await parseBody(request, startDeploySchema);
@@ -129,7 +164,10 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     // GET → `{ deployId, migration, status, runId, startedAt, completedAt }`.
     pattern: "deploys/[id]",
     handlers: {
-      GET: (request, params) => handleSandboxRequest(request, { system: "deploys" }, async ({ db }) => json(await getDeploy(db, (await pathParams(params)).id))),
+      GET: (request, params) =>
+        handleSandboxRequest(request, { system: "deploys" }, async ({ db }) =>
+          json(await getDeploy(db, (await pathParams(params)).id)),
+        ),
     },
   },
   {
@@ -174,7 +212,10 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     // GET → `{ id, subject, body, status, customerEmail, createdAt }`.
     pattern: "tickets/[id]",
     handlers: {
-      GET: (request, params) => handleSandboxRequest(request, { system: "tickets" }, async ({ db }) => json(await getTicket(db, (await pathParams(params)).id))),
+      GET: (request, params) =>
+        handleSandboxRequest(request, { system: "tickets" }, async ({ db }) =>
+          json(await getTicket(db, (await pathParams(params)).id)),
+        ),
     },
   },
   {
@@ -185,7 +226,11 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         handleSandboxRequest(request, { system: "drafts", effect: true }, async ({ db }) => {
           const idempotencyKey = requireIdempotencyKey(request);
           const input = await parseBody(request, createDraftSchema);
-          const { draftId, replayed } = await createDraft(db, { ...input, idempotencyKey, caller: readCaller(request) });
+          const { draftId, replayed } = await createDraft(db, {
+            ...input,
+            idempotencyKey,
+            caller: readCaller(request),
+          });
           return json({ draftId }, 200, replayHeaders(replayed));
         }),
     },
@@ -194,7 +239,10 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     // GET ?runId=&operationId=&system= → `{ entries }`, every effect applied, oldest first.
     pattern: "ledger",
     handlers: {
-      GET: (request) => handleSandboxRequest(request, {}, async ({ db }) => json({ entries: await findLedgerEntries(db, parseQuery(request, ledgerQuerySchema)) })),
+      GET: (request) =>
+        handleSandboxRequest(request, {}, async ({ db }) =>
+          json({ entries: await findLedgerEntries(db, parseQuery(request, ledgerQuerySchema)) }),
+        ),
     },
   },
   {
@@ -212,7 +260,8 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         handleSandboxRequest(request, {}, async ({ db }) => {
           const { system } = await pathParams(params);
           const parsed = sandboxSystemSchema.safeParse(system);
-          if (!parsed.success) throw sandboxError("NOT_FOUND", `No such system: '${system}' (one of ${SANDBOX_SYSTEMS.join(", ")}).`);
+          if (!parsed.success)
+            throw sandboxError("NOT_FOUND", `No such system: '${system}' (one of ${SANDBOX_SYSTEMS.join(", ")}).`);
           return json(await putFault(db, parsed.data, await parseBody(request, putFaultSchema)));
         }),
     },
@@ -235,7 +284,10 @@ const COMPILED = SANDBOX_ROUTES.map((route) => ({ route, segments: route.pattern
 /** The route for a path under /api/sandbox and its raw (still encoded) parameters; pathParams decodes them once. */
 export function matchSandboxRoute(pathname: string): { route: SandboxRoute; params: Record<string, string> } | null {
   if (pathname !== SANDBOX_BASE_PATH && !pathname.startsWith(`${SANDBOX_BASE_PATH}/`)) return null;
-  const parts = pathname.slice(SANDBOX_BASE_PATH.length + 1).split("/").filter(Boolean);
+  const parts = pathname
+    .slice(SANDBOX_BASE_PATH.length + 1)
+    .split("/")
+    .filter(Boolean);
   for (const { route, segments } of COMPILED) {
     if (segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
@@ -263,7 +315,9 @@ export async function serveSandboxRequest(request: Request): Promise<Response> {
   return handleSandboxRequest(request, {}, async () => {
     if (!found) throw noSandboxRoute(request);
     const allowed = METHODS.filter((m) => found.route.handlers[m]).join(", ");
-    const response = errorResponse(sandboxError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname} (allowed: ${allowed}).`));
+    const response = errorResponse(
+      sandboxError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname} (allowed: ${allowed}).`),
+    );
     response.headers.set("allow", allowed);
     return response;
   });

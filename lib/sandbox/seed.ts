@@ -14,15 +14,87 @@ import { resetFaults } from "./faults";
 const day = (iso: string) => new Date(iso);
 
 const ORDERS = [
-  { id: "ord_1001", customerEmail: "ada@example.com", customerName: "Ada Lovelace", amountCents: 24000, cardLast4: "4242", refundedCents: 0, createdAt: day("2026-11-30T09:12:00Z") },
-  { id: "ord_1002", customerEmail: "ben@example.com", customerName: "Ben Okafor", amountCents: 1850, cardLast4: "1881", refundedCents: 0, createdAt: day("2026-11-29T16:40:00Z") },
-  { id: "ord_1003", customerEmail: "grace@example.com", customerName: "Grace Hopper", amountCents: 4999, cardLast4: "5556", refundedCents: 1000, createdAt: day("2026-11-27T11:05:00Z") },
-  { id: "ord_1004", customerEmail: "mallory@example.com", customerName: "Mallory Reyes", amountCents: 12900, cardLast4: "0005", refundedCents: 0, createdAt: day("2026-11-28T19:30:00Z") },
-  { id: "ord_1005", customerEmail: "chen@example.com", customerName: "Chen Wei", amountCents: 1500, cardLast4: "0002", refundedCents: 0, createdAt: day("2026-11-30T14:02:00Z") },
-  { id: "ord_0988", customerEmail: "mallory@example.com", customerName: "Mallory Reyes", amountCents: 6000, cardLast4: "0005", refundedCents: 6000, createdAt: day("2026-10-22T10:00:00Z") },
-  { id: "ord_0972", customerEmail: "mallory@example.com", customerName: "Mallory Reyes", amountCents: 4500, cardLast4: "0005", refundedCents: 4500, createdAt: day("2026-09-14T13:20:00Z") },
-  { id: "ord_0951", customerEmail: "mallory@example.com", customerName: "Mallory Reyes", amountCents: 8900, cardLast4: "0005", refundedCents: 8900, createdAt: day("2026-08-03T08:45:00Z") },
-  { id: "ord_0930", customerEmail: "ada@example.com", customerName: "Ada Lovelace", amountCents: 3200, cardLast4: "4242", refundedCents: 0, createdAt: day("2026-06-18T17:30:00Z") },
+  {
+    id: "ord_1001",
+    customerEmail: "ada@example.com",
+    customerName: "Ada Lovelace",
+    amountCents: 24000,
+    cardLast4: "4242",
+    refundedCents: 0,
+    createdAt: day("2026-11-30T09:12:00Z"),
+  },
+  {
+    id: "ord_1002",
+    customerEmail: "ben@example.com",
+    customerName: "Ben Okafor",
+    amountCents: 1850,
+    cardLast4: "1881",
+    refundedCents: 0,
+    createdAt: day("2026-11-29T16:40:00Z"),
+  },
+  {
+    id: "ord_1003",
+    customerEmail: "grace@example.com",
+    customerName: "Grace Hopper",
+    amountCents: 4999,
+    cardLast4: "5556",
+    refundedCents: 1000,
+    createdAt: day("2026-11-27T11:05:00Z"),
+  },
+  {
+    id: "ord_1004",
+    customerEmail: "mallory@example.com",
+    customerName: "Mallory Reyes",
+    amountCents: 12900,
+    cardLast4: "0005",
+    refundedCents: 0,
+    createdAt: day("2026-11-28T19:30:00Z"),
+  },
+  {
+    id: "ord_1005",
+    customerEmail: "chen@example.com",
+    customerName: "Chen Wei",
+    amountCents: 1500,
+    cardLast4: "0002",
+    refundedCents: 0,
+    createdAt: day("2026-11-30T14:02:00Z"),
+  },
+  {
+    id: "ord_0988",
+    customerEmail: "mallory@example.com",
+    customerName: "Mallory Reyes",
+    amountCents: 6000,
+    cardLast4: "0005",
+    refundedCents: 6000,
+    createdAt: day("2026-10-22T10:00:00Z"),
+  },
+  {
+    id: "ord_0972",
+    customerEmail: "mallory@example.com",
+    customerName: "Mallory Reyes",
+    amountCents: 4500,
+    cardLast4: "0005",
+    refundedCents: 4500,
+    createdAt: day("2026-09-14T13:20:00Z"),
+  },
+  {
+    id: "ord_0951",
+    customerEmail: "mallory@example.com",
+    customerName: "Mallory Reyes",
+    amountCents: 8900,
+    cardLast4: "0005",
+    refundedCents: 8900,
+    createdAt: day("2026-08-03T08:45:00Z"),
+  },
+  {
+    id: "ord_0930",
+    customerEmail: "ada@example.com",
+    customerName: "Ada Lovelace",
+    amountCents: 3200,
+    cardLast4: "4242",
+    refundedCents: 0,
+    createdAt: day("2026-06-18T17:30:00Z"),
+  },
 ] as const;
 
 const statusOf = (o: { amountCents: number; refundedCents: number }) =>
@@ -86,15 +158,30 @@ const TICKETS = [
 export async function seedSandbox(db: Db): Promise<void> {
   await db.$transaction(async (tx) => {
     for (const order of ORDERS) {
-      await tx.sandboxOrder.upsert({ where: { id: order.id }, create: { ...order, currency: "usd", status: statusOf(order) }, update: {} });
+      await tx.sandboxOrder.upsert({
+        where: { id: order.id },
+        create: { ...order, currency: "usd", status: statusOf(order) },
+        update: {},
+      });
     }
     for (const refund of PAST_REFUNDS) {
       const { cardLast4, ...row } = refund;
-      const response = JSON.stringify({ refundId: row.id, orderId: row.orderId, amountCents: row.amountCents, status: "succeeded", cardLast4 });
-      await tx.sandboxPayment.upsert({ where: { id: row.id }, create: { ...row, kind: "refund", status: "succeeded", response }, update: {} });
+      const response = JSON.stringify({
+        refundId: row.id,
+        orderId: row.orderId,
+        amountCents: row.amountCents,
+        status: "succeeded",
+        cardLast4,
+      });
+      await tx.sandboxPayment.upsert({
+        where: { id: row.id },
+        create: { ...row, kind: "refund", status: "succeeded", response },
+        update: {},
+      });
     }
     for (const doc of DOCS) await tx.sandboxDoc.upsert({ where: { id: doc.id }, create: doc, update: {} });
-    for (const ticket of TICKETS) await tx.sandboxTicket.upsert({ where: { id: ticket.id }, create: ticket, update: {} });
+    for (const ticket of TICKETS)
+      await tx.sandboxTicket.upsert({ where: { id: ticket.id }, create: ticket, update: {} });
   });
 }
 

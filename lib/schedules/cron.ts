@@ -35,7 +35,9 @@ export function parseCron(expression: string, timeZone = "UTC"): CronSpec {
   assertTimeZone(timeZone);
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5 && fields.length !== 6) {
-    throw new CronError(`"${expression}" has ${fields.length} fields; a cron expression has 5 (minute hour day month weekday) or 6 (seconds first)`);
+    throw new CronError(
+      `"${expression}" has ${fields.length} fields; a cron expression has 5 (minute hour day month weekday) or 6 (seconds first)`,
+    );
   }
   const [second, minute, hour, day, month, weekday] = fields.length === 6 ? fields : ["0", ...fields];
   const weekdays = parseField(weekday, WEEKDAY);
@@ -81,7 +83,9 @@ function value(text: string, rule: FieldRule): number {
   const named = rule.names?.indexOf(text) ?? -1;
   const n = named >= 0 ? named + (rule.namesFrom ?? 0) : /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(n) || n < rule.min || n > rule.max) {
-    throw new CronError(`"${text}" is not a ${rule.name} (${rule.min}-${rule.max}${rule.names ? ` or ${rule.names.slice(0, 3).join(", ")}…` : ""})`);
+    throw new CronError(
+      `"${text}" is not a ${rule.name} (${rule.min}-${rule.max}${rule.names ? ` or ${rule.names.slice(0, 3).join(", ")}…` : ""})`,
+    );
   }
   return n;
 }
@@ -98,7 +102,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -107,8 +120,12 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 /** The wall-clock time in the zone at an instant, as milliseconds of a UTC date with the same fields. */
 function wallClock(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  for (const p of formatter(timeZone).formatToParts(new Date(instant))) if (p.type !== "literal") parts[p.type] = Number(p.value);
-  return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) + (instant % 1000 + 1000) % 1000;
+  for (const p of formatter(timeZone).formatToParts(new Date(instant)))
+    if (p.type !== "literal") parts[p.type] = Number(p.value);
+  return (
+    Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) +
+    (((instant % 1000) + 1000) % 1000)
+  );
 }
 
 /**
@@ -144,11 +161,26 @@ function nextMatchingWall(spec: CronSpec, from: number, limit: number): number |
   let t = from;
   while (t < limit) {
     const d = new Date(t);
-    if (!spec.months.has(d.getUTCMonth() + 1)) { t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1); continue; }
-    if (!dayMatches(spec, d)) { t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1); continue; }
-    if (!spec.hours.has(d.getUTCHours())) { t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours() + 1); continue; }
-    if (!spec.minutes.has(d.getUTCMinutes())) { t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes() + 1); continue; }
-    if (!spec.seconds.has(d.getUTCSeconds())) { t += 1000; continue; }
+    if (!spec.months.has(d.getUTCMonth() + 1)) {
+      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+      continue;
+    }
+    if (!dayMatches(spec, d)) {
+      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+      continue;
+    }
+    if (!spec.hours.has(d.getUTCHours())) {
+      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours() + 1);
+      continue;
+    }
+    if (!spec.minutes.has(d.getUTCMinutes())) {
+      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes() + 1);
+      continue;
+    }
+    if (!spec.seconds.has(d.getUTCSeconds())) {
+      t += 1000;
+      continue;
+    }
     return t;
   }
   return null;

@@ -28,7 +28,12 @@ const MAX_COUNTED_MISSES = 10_000;
 export type ScheduleFaultPoint = "after-record" | "after-start";
 
 export type FireDeps = {
-  db: Db; runtime: Runtime; owner: string; now?: () => Date; claimMs?: number; logger?: Logger;
+  db: Db;
+  runtime: Runtime;
+  owner: string;
+  now?: () => Date;
+  claimMs?: number;
+  logger?: Logger;
   onFaultPoint?: (point: ScheduleFaultPoint, info: { scheduleId: string; tick?: Date }) => Promise<void>;
 };
 type ScheduleRow = Awaited<ReturnType<Db["schedule"]["findUniqueOrThrow"]>>;
@@ -39,21 +44,37 @@ const ACTIVE = { notIn: [...TERMINAL_STATUSES] };
 /** One pass: every schedule that is due or has fires waiting, claimed one at a time. Returns the runs it started. */
 export async function fireDueSchedules(deps: FireDeps): Promise<{ started: number }> {
   const now = (deps.now ?? deps.runtime.context.clock.now)();
-  const due = await deps.db.schedule.findMany({ where: { paused: false, nextFireAt: { lte: now } }, select: { id: true }, orderBy: { nextFireAt: "asc" }, take: 100 });
-  const waiting = await deps.db.scheduleFire.findMany({ where: { outcome: "pending", schedule: { paused: false } }, select: { scheduleId: true }, distinct: ["scheduleId"], take: 100 });
+  const due = await deps.db.schedule.findMany({
+    where: { paused: false, nextFireAt: { lte: now } },
+    select: { id: true },
+    orderBy: { nextFireAt: "asc" },
+    take: 100,
+  });
+  const waiting = await deps.db.scheduleFire.findMany({
+    where: { outcome: "pending", schedule: { paused: false } },
+    select: { scheduleId: true },
+    distinct: ["scheduleId"],
+    take: 100,
+  });
   let started = 0;
   for (const id of new Set([...due.map((s) => s.id), ...waiting.map((f) => f.scheduleId)])) {
     const schedule = await claim(deps, id, now);
     if (!schedule) continue;
     try {
-      if (schedule.nextFireAt && schedule.nextFireAt <= now && await recordDueTicks(deps.db, schedule, now)) {
+      if (schedule.nextFireAt && schedule.nextFireAt <= now && (await recordDueTicks(deps.db, schedule, now))) {
         await deps.onFaultPoint?.("after-record", { scheduleId: id, tick: schedule.nextFireAt });
       }
       started += await startPendingFires(deps, schedule);
     } catch (error) {
-      deps.logger?.error("schedules: firing failed (retried at the next tick)", { schedule: id, error: error instanceof Error ? error.message : String(error) });
+      deps.logger?.error("schedules: firing failed (retried at the next tick)", {
+        schedule: id,
+        error: error instanceof Error ? error.message : String(error),
+      });
     } finally {
-      await deps.db.schedule.updateMany({ where: { id, claimedBy: deps.owner }, data: { claimedBy: null, claimedUntil: null } });
+      await deps.db.schedule.updateMany({
+        where: { id, claimedBy: deps.owner },
+        data: { claimedBy: null, claimedUntil: null },
+      });
     }
   }
   return { started };
@@ -62,7 +83,11 @@ export async function fireDueSchedules(deps: FireDeps): Promise<{ started: numbe
 async function claim(deps: FireDeps, id: string, now: Date): Promise<ScheduleRow | null> {
   const until = new Date(now.getTime() + (deps.claimMs ?? 30_000));
   const { count } = await deps.db.schedule.updateMany({
-    where: { id, paused: false, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }, { claimedBy: deps.owner }] },
+    where: {
+      id,
+      paused: false,
+      OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }, { claimedBy: deps.owner }],
+    },
     data: { claimedBy: deps.owner, claimedUntil: until },
   });
   return count ? deps.db.schedule.findUnique({ where: { id } }) : null;
@@ -78,10 +103,20 @@ async function recordDueTicks(db: Db, schedule: ScheduleRow, now: Date): Promise
   const windowStart = first > oldestOnTime ? first : oldestOnTime;
   const onTime = ticksBetween(spec, new Date(windowStart.getTime() - 1), now, MAX_FIRES_PER_PASS);
   return db.$transaction(async (tx) => {
-    const moved = await tx.schedule.updateMany({ where: { id: schedule.id, nextFireAt: first, paused: false }, data: { nextFireAt: nextTick(spec, now) } });
+    const moved = await tx.schedule.updateMany({
+      where: { id: schedule.id, nextFireAt: first, paused: false },
+      data: { nextFireAt: nextTick(spec, now) },
+    });
     if (!moved.count) return false; // another worker recorded these ticks, or the schedule changed
     const rows = onTime.map((tick) => ({ id: fireId(), scheduleId: schedule.id, tick, outcome: "pending" }));
-    if (missed) rows.unshift({ id: fireId(), scheduleId: schedule.id, tick: missed.newest, outcome: "missed", detail: `${missed.count}${missed.count >= MAX_COUNTED_MISSES ? "+" : ""} tick(s) older than the catch-up window (${schedule.catchUpSeconds}s) were not fired` } as (typeof rows)[number]);
+    if (missed)
+      rows.unshift({
+        id: fireId(),
+        scheduleId: schedule.id,
+        tick: missed.newest,
+        outcome: "missed",
+        detail: `${missed.count}${missed.count >= MAX_COUNTED_MISSES ? "+" : ""} tick(s) older than the catch-up window (${schedule.catchUpSeconds}s) were not fired`,
+      } as (typeof rows)[number]);
     if (rows.length) await tx.scheduleFire.createMany({ data: rows });
     return true;
   });
@@ -90,7 +125,10 @@ async function recordDueTicks(db: Db, schedule: ScheduleRow, now: Date): Promise
 function countMissed(spec: CronSpec, first: Date, before: Date): { count: number; newest: Date } {
   let count = 0;
   let newest = first;
-  for (let t: Date | null = first; t && t < before && count < MAX_COUNTED_MISSES; t = nextTick(spec, t)) { count++; newest = t; }
+  for (let t: Date | null = first; t && t < before && count < MAX_COUNTED_MISSES; t = nextTick(spec, t)) {
+    count++;
+    newest = t;
+  }
   return { count, newest };
 }
 
@@ -104,7 +142,11 @@ async function startPendingFires(deps: FireDeps, schedule: ScheduleRow): Promise
 
 async function startFiresInWorkspace(deps: FireDeps, schedule: ScheduleRow): Promise<number> {
   const { db } = deps;
-  const fires = await db.scheduleFire.findMany({ where: { scheduleId: schedule.id, outcome: "pending" }, orderBy: { tick: "asc" }, take: 100 });
+  const fires = await db.scheduleFire.findMany({
+    where: { scheduleId: schedule.id, outcome: "pending" },
+    orderBy: { tick: "asc" },
+    take: 100,
+  });
   let started = 0;
   for (const fire of fires) {
     const key = scheduleRunKey(schedule.id, fire.tick);
@@ -114,18 +156,36 @@ async function startFiresInWorkspace(deps: FireDeps, schedule: ScheduleRow): Pro
     });
     const overlap = schedule.overlap as OverlapPolicy;
     if (active.length && overlap === "skip") {
-      await settle(db, fire.id, { outcome: "skipped", detail: `the previous run ${active.map((r) => r.id).join(", ")} was still active` });
+      await settle(db, fire.id, {
+        outcome: "skipped",
+        detail: `the previous run ${active.map((r) => r.id).join(", ")} was still active`,
+      });
       continue;
     }
     if (active.length && overlap === "queue") break; // waits, in order, for the active run to end
     if (active.length && overlap === "cancel") {
       for (const run of active) {
-        await deps.runtime.cancelRun({ runId: run.id, by: `schedule:${schedule.id}`, reason: `schedule ${schedule.name} fired again (${fire.tick.toISOString()})` })
-          .catch((error: unknown) => { if (!isAppError(error)) throw error; }); // it ended meanwhile
+        await deps.runtime
+          .cancelRun({
+            runId: run.id,
+            by: `schedule:${schedule.id}`,
+            reason: `schedule ${schedule.name} fired again (${fire.tick.toISOString()})`,
+          })
+          .catch((error: unknown) => {
+            if (!isAppError(error)) throw error;
+          }); // it ended meanwhile
       }
     }
     try {
-      const { run } = await startRun({ db, runtime: deps.runtime }, { agent: schedule.agent, input: JSON.parse(schedule.input), idempotencyKey: key, startedBy: `schedule:${schedule.id}` });
+      const { run } = await startRun(
+        { db, runtime: deps.runtime },
+        {
+          agent: schedule.agent,
+          input: JSON.parse(schedule.input),
+          idempotencyKey: key,
+          startedBy: `schedule:${schedule.id}`,
+        },
+      );
       await deps.onFaultPoint?.("after-start", { scheduleId: schedule.id, tick: fire.tick });
       await settle(db, fire.id, { outcome: "started", runId: run.id });
       started++;
@@ -140,5 +200,8 @@ async function startFiresInWorkspace(deps: FireDeps, schedule: ScheduleRow): Pro
 }
 
 async function settle(db: Db, fireId: string, data: { outcome: string; runId?: string; detail?: string }) {
-  await db.scheduleFire.updateMany({ where: { id: fireId, outcome: "pending" }, data: { ...data, firedAt: new Date() } });
+  await db.scheduleFire.updateMany({
+    where: { id: fireId, outcome: "pending" },
+    data: { ...data, firedAt: new Date() },
+  });
 }

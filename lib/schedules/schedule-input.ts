@@ -10,7 +10,12 @@ export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 export const MAX_CATCH_UP_SECONDS = 7 * 24 * 3600;
 
 const fields = {
-  name: z.string().trim().min(1).max(100).regex(/^[a-z0-9][a-z0-9._-]*$/i, "letters, digits, dot, dash and underscore"),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9][a-z0-9._-]*$/i, "letters, digits, dot, dash and underscore"),
   agent: z.string().min(1).max(100),
   input: z.unknown(),
   cron: z.string().trim().min(1).max(200),
@@ -20,20 +25,31 @@ const fields = {
   paused: z.boolean(),
 };
 
-export const createScheduleInput = z.object({
-  ...fields,
-  input: fields.input.default({}),
-  timeZone: fields.timeZone.default("UTC"),
-  overlap: fields.overlap.default("skip"),
-  catchUpSeconds: fields.catchUpSeconds.default(0),
-  paused: fields.paused.default(false),
-}).strict().superRefine(checkCron);
+export const createScheduleInput = z
+  .object({
+    ...fields,
+    input: fields.input.default({}),
+    timeZone: fields.timeZone.default("UTC"),
+    overlap: fields.overlap.default("skip"),
+    catchUpSeconds: fields.catchUpSeconds.default(0),
+    paused: fields.paused.default(false),
+  })
+  .strict()
+  .superRefine(checkCron);
 export type CreateScheduleInput = z.input<typeof createScheduleInput>;
 
-export const updateScheduleInput = z.object({
-  agent: fields.agent, input: fields.input, cron: fields.cron, timeZone: fields.timeZone,
-  overlap: fields.overlap, catchUpSeconds: fields.catchUpSeconds, paused: fields.paused,
-}).partial().strict();
+export const updateScheduleInput = z
+  .object({
+    agent: fields.agent,
+    input: fields.input,
+    cron: fields.cron,
+    timeZone: fields.timeZone,
+    overlap: fields.overlap,
+    catchUpSeconds: fields.catchUpSeconds,
+    paused: fields.paused,
+  })
+  .partial()
+  .strict();
 export type UpdateScheduleInput = z.input<typeof updateScheduleInput>;
 
 /** The cron expression must parse in its time zone and fire at least once in the next five years. */
@@ -45,6 +61,10 @@ export function checkCron(value: { cron?: string; timeZone?: string }, ctx: z.Re
     }
   } catch (error) {
     if (!(error instanceof CronError)) throw error;
-    ctx.addIssue({ code: "custom", path: [/time zone/.test(error.message) ? "timeZone" : "cron"], message: error.message });
+    ctx.addIssue({
+      code: "custom",
+      path: [/time zone/.test(error.message) ? "timeZone" : "cron"],
+      message: error.message,
+    });
   }
 }

@@ -15,8 +15,16 @@ export function startScheduleTicker(deps: FireDeps & { intervalMs?: number; logg
   const runOnce = () => {
     if (stopped) return Promise.resolve();
     running ??= fireDueSchedules(deps)
-      .then(() => undefined, (error: unknown) => deps.logger.error("schedules: pass failed", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => { running = null; });
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          deps.logger.error("schedules: pass failed", {
+            error: error instanceof Error ? error.message : String(error),
+          }),
+      )
+      .finally(() => {
+        running = null;
+      });
     return running;
   };
   const timer = setInterval(() => void runOnce(), deps.intervalMs ?? DEFAULT_TICK_MS);

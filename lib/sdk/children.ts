@@ -12,7 +12,11 @@ import type { Decision, RunState } from "@/lib/runtime";
 export type { ChildOutcome };
 
 /** Start a run of `agent` with `input` and wait for it to end; its outcome becomes a receipt fact `child:<runId>`. */
-export function spawn(agent: string, input: unknown, opts: { reason?: string } = {}): Extract<Decision, { kind: "spawn" }> {
+export function spawn(
+  agent: string,
+  input: unknown,
+  opts: { reason?: string } = {},
+): Extract<Decision, { kind: "spawn" }> {
   return { kind: "spawn", agent, input, ...(opts.reason ? { reason: opts.reason } : {}) };
 }
 

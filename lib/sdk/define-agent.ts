@@ -1,6 +1,21 @@
 import type { LanguageModel } from "ai"; // a type only: the AI SDK itself is loaded when a model agent first thinks
 import type { z } from "zod";
-import { CAPABILITIES, budgetLimitsSchema, isValueRef, parseExpiryPolicy, type AgentDefinition, type BudgetLimits, type Capability, type Decision, type PermissionCondition, type PermissionInput, type PermissionValueRef, type Policy, type PolicyInput, type RunState } from "@/lib/runtime";
+import {
+  CAPABILITIES,
+  budgetLimitsSchema,
+  isValueRef,
+  parseExpiryPolicy,
+  type AgentDefinition,
+  type BudgetLimits,
+  type Capability,
+  type Decision,
+  type PermissionCondition,
+  type PermissionInput,
+  type PermissionValueRef,
+  type Policy,
+  type PolicyInput,
+  type RunState,
+} from "@/lib/runtime";
 import { deriveAgentVersion } from "@/lib/runtime/agent-version";
 import { isZodSchema, SdkDefinitionError } from "./errors";
 import { lazyModelPolicy, type ModelSettings } from "./model";
@@ -82,10 +97,7 @@ export type AgentSpec<S extends z.ZodType> = {
   /** The agents whose runs this one may start and wait for (`spawn(agent, input)`; a model gets a spawn tool).
    *  Any other is refused at the moment of acting. Default: none. */
   spawns?: string[];
-} & (
-  | { policy: ScriptedPolicy<z.output<S>> | Policy; model?: never }
-  | { model: true | ModelSettings; policy?: never }
-);
+} & ({ policy: ScriptedPolicy<z.output<S>> | Policy; model?: never } | { model: true | ModelSettings; policy?: never });
 
 /** What defineAgent returns: the engine's definition, an example input and the default permission rules. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one list holds agents of different input types
@@ -103,46 +115,74 @@ const BRAND = Symbol.for("tether.sdk.agent");
 
 export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAgent<z.output<S>> {
   const where = `defineAgent(${JSON.stringify(spec?.slug ?? "?")})`;
-  const fail = (message: string): never => { throw new SdkDefinitionError(`${where}: ${message}`); };
+  const fail = (message: string): never => {
+    throw new SdkDefinitionError(`${where}: ${message}`);
+  };
 
-  if (typeof spec.slug !== "string" || !SLUG.test(spec.slug) || spec.slug.length > 64) fail('slug must be lowercase letters, digits and dashes, e.g. "triage-agent"');
+  if (typeof spec.slug !== "string" || !SLUG.test(spec.slug) || spec.slug.length > 64)
+    fail('slug must be lowercase letters, digits and dashes, e.g. "triage-agent"');
   const label = spec.label ?? spec.version;
-  if (label !== undefined && (typeof label !== "string" || !/^[\w.-]{1,32}$/.test(label))) fail('label must be a short string of letters, digits, ".", "_" or "-", e.g. "2" or "spring-prices"');
-  if (spec.label !== undefined && spec.version !== undefined && spec.label !== spec.version) fail("give label or version (its former name), not both");
+  if (label !== undefined && (typeof label !== "string" || !/^[\w.-]{1,32}$/.test(label)))
+    fail('label must be a short string of letters, digits, ".", "_" or "-", e.g. "2" or "spring-prices"');
+  if (spec.label !== undefined && spec.version !== undefined && spec.label !== spec.version)
+    fail("give label or version (its former name), not both");
   if (spec.source !== undefined && typeof spec.source !== "string") fail("source must be import.meta.url (a string)");
   // A module that cannot be read where it runs (a bundle that moved it) counts by its definition only:
   // refusing to start would take the console down for a version detail.
   const source = spec.source === undefined ? null : sourceHash(spec.source);
-  if (typeof spec.description !== "string" || !spec.description.trim()) fail("describe what the agent does (the console shows it)");
+  if (typeof spec.description !== "string" || !spec.description.trim())
+    fail("describe what the agent does (the console shows it)");
   if (typeof spec.instructions !== "string" || !spec.instructions.trim()) fail("give the agent its instructions");
   if (!isZodSchema(spec.input)) fail('input must be a zod schema (import { z } from "@/lib/sdk")');
-  if (!Array.isArray(spec.tools) || spec.tools.some((t) => typeof t !== "string" || !t.trim())) fail("tools must be a list of tool names");
+  if (!Array.isArray(spec.tools) || spec.tools.some((t) => typeof t !== "string" || !t.trim()))
+    fail("tools must be a list of tool names");
   const duplicate = spec.tools.find((t, i) => spec.tools.indexOf(t) !== i);
   if (duplicate) fail(`tools names "${duplicate}" twice`);
   for (const tool of Object.keys(spec.gates ?? {})) {
-    if (!spec.tools.includes(tool)) fail(`a gate on "${tool}", which is not in tools: add it to tools (or remove the gate)`);
+    if (!spec.tools.includes(tool))
+      fail(`a gate on "${tool}", which is not in tools: add it to tools (or remove the gate)`);
   }
   const hasPolicy = spec.policy !== undefined;
   const hasModel = spec.model !== undefined && spec.model !== (false as unknown);
-  if (hasPolicy === hasModel) fail("give it either a policy (scripted) or model: true (it thinks with TETHER_MODEL) — exactly one");
-  if (hasPolicy && typeof spec.policy !== "function" && typeof (spec.policy as Policy | undefined)?.decide !== "function") {
+  if (hasPolicy === hasModel)
+    fail("give it either a policy (scripted) or model: true (it thinks with TETHER_MODEL) — exactly one");
+  if (
+    hasPolicy &&
+    typeof spec.policy !== "function" &&
+    typeof (spec.policy as Policy | undefined)?.decide !== "function"
+  ) {
     fail("policy must be a function (input) => Decision, or a Policy { decide }");
   }
-  if (spec.maxSteps !== undefined && !(Number.isInteger(spec.maxSteps) && spec.maxSteps > 0)) fail("maxSteps must be a positive whole number");
+  if (spec.maxSteps !== undefined && !(Number.isInteger(spec.maxSteps) && spec.maxSteps > 0))
+    fail("maxSteps must be a positive whole number");
   const budget = spec.budget === undefined ? undefined : budgetLimitsSchema.safeParse(spec.budget);
-  if (budget && !budget.success) fail(`budget: ${budget.error.issues.map((i) => `${i.path.join(".") || "(budget)"}: ${i.message}`).join("; ")} (toolCalls and tokens are positive whole numbers, usd a positive amount)`);
+  if (budget && !budget.success)
+    fail(
+      `budget: ${budget.error.issues.map((i) => `${i.path.join(".") || "(budget)"}: ${i.message}`).join("; ")} (toolCalls and tokens are positive whole numbers, usd a positive amount)`,
+    );
   const planIds = (spec.plan ?? []).map((s) => s.id);
   const planDuplicate = planIds.find((id, i) => planIds.indexOf(id) !== i);
   if (planDuplicate) fail(`the plan has two steps with the id "${planDuplicate}"`);
   if (spec.exampleInput !== undefined) {
     const parsed = spec.input.safeParse(spec.exampleInput);
-    if (!parsed.success) fail(`exampleInput does not match the input schema: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      fail(
+        `exampleInput does not match the input schema: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ")}`,
+      );
   }
-  if (spec.spawns !== undefined && (!Array.isArray(spec.spawns) || spec.spawns.some((s) => typeof s !== "string" || !SLUG.test(s)))) fail('spawns must be a list of agent slugs, e.g. ["reviewer"]');
+  if (
+    spec.spawns !== undefined &&
+    (!Array.isArray(spec.spawns) || spec.spawns.some((s) => typeof s !== "string" || !SLUG.test(s)))
+  )
+    fail('spawns must be a list of agent slugs, e.g. ["reviewer"]');
   for (const tool of Object.keys(spec.grants ?? {})) {
-    if (!spec.tools.includes(tool)) fail(`a grant for "${tool}", which is not in tools: add it to tools (or remove the grant)`);
+    if (!spec.tools.includes(tool))
+      fail(`a grant for "${tool}", which is not in tools: add it to tools (or remove the grant)`);
   }
-  const defaultPermissions = spec.tools.map((tool) => ({ ...compileGate(spec.slug, tool, spec.gates?.[tool], fail), ...compileGrant(tool, spec.gates?.[tool], spec.grants?.[tool], fail) }));
+  const defaultPermissions = spec.tools.map((tool) => ({
+    ...compileGate(spec.slug, tool, spec.gates?.[tool], fail),
+    ...compileGrant(tool, spec.gates?.[tool], spec.grants?.[tool], fail),
+  }));
 
   const described = {
     slug: spec.slug,
@@ -156,7 +196,11 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
     ...(budget?.success ? { budget: budget.data } : {}),
     ...(spec.spawns?.length ? { spawns: [...new Set(spec.spawns)] } : {}),
   };
-  const version = deriveAgentVersion(described, { permissions: defaultPermissions, policy: hasModel ? modelSettingsOf(spec.model!) : "scripted", source });
+  const version = deriveAgentVersion(described, {
+    permissions: defaultPermissions,
+    policy: hasModel ? modelSettingsOf(spec.model!) : "scripted",
+    source,
+  });
   const definition: AgentDefinition<z.output<S>> = {
     ...described,
     version,
@@ -172,7 +216,12 @@ export function defineAgent<S extends z.ZodType>(spec: AgentSpec<S>): DefinedAge
 function modelSettingsOf(model: true | ModelSettings): unknown {
   if (model === true) return { model: "TETHER_MODEL" };
   const { model: languageModel, ...rest } = model;
-  const id = typeof languageModel === "string" ? languageModel : languageModel ? `${languageModel.provider}:${languageModel.modelId}` : "TETHER_MODEL";
+  const id =
+    typeof languageModel === "string"
+      ? languageModel
+      : languageModel
+        ? `${languageModel.provider}:${languageModel.modelId}`
+        : "TETHER_MODEL";
   return { ...rest, model: id };
 }
 
@@ -192,13 +241,18 @@ function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: 
   if (!gate) return { agent, tool, effect: "allow" };
   const when = listOf(gate.when);
   const skipWhen = listOf(gate.skipWhen);
-  if (when.length > 0 && skipWhen.length > 0) fail(`the gate on "${tool}": use when (ask only if) or skipWhen (ask unless), not both`);
+  if (when.length > 0 && skipWhen.length > 0)
+    fail(`the gate on "${tool}": use when (ask only if) or skipWhen (ask unless), not both`);
   for (const c of [...when, ...skipWhen]) {
-    if (!c || typeof c.path !== "string" || !c.path) fail(`the gate on "${tool}": each condition needs a path into the arguments, e.g. "amountCents"`);
-    if (!["gt", "gte", "lt", "lte", "eq", "neq", "in"].includes(c.op)) fail(`the gate on "${tool}": op must be gt, gte, lt, lte, eq, neq or in`);
+    if (!c || typeof c.path !== "string" || !c.path)
+      fail(`the gate on "${tool}": each condition needs a path into the arguments, e.g. "amountCents"`);
+    if (!["gt", "gte", "lt", "lte", "eq", "neq", "in"].includes(c.op))
+      fail(`the gate on "${tool}": op must be gt, gte, lt, lte, eq, neq or in`);
   }
-  if (gate.approvals !== undefined && !(Number.isInteger(gate.approvals) && gate.approvals >= 1 && gate.approvals <= 5)) fail(`the gate on "${tool}": approvals must be 1 to 5`);
-  if (gate.ttlSeconds !== undefined && !(Number.isInteger(gate.ttlSeconds) && gate.ttlSeconds > 0)) fail(`the gate on "${tool}": ttlSeconds must be a positive whole number`);
+  if (gate.approvals !== undefined && !(Number.isInteger(gate.approvals) && gate.approvals >= 1 && gate.approvals <= 5))
+    fail(`the gate on "${tool}": approvals must be 1 to 5`);
+  if (gate.ttlSeconds !== undefined && !(Number.isInteger(gate.ttlSeconds) && gate.ttlSeconds > 0))
+    fail(`the gate on "${tool}": ttlSeconds must be a positive whole number`);
   const expiry = gate.onExpire === undefined ? null : parseExpiryPolicy(gate.onExpire);
   if (expiry && !expiry.ok) fail(`the gate on "${tool}": onExpire: ${expiry.reason}`);
   return {
@@ -213,28 +267,57 @@ function compileGate(agent: string, tool: string, gate: Gate | undefined, fail: 
   };
 }
 
-const listOf = (conditions: GateCondition | GateCondition[] | undefined): GateCondition[] => (conditions === undefined ? [] : Array.isArray(conditions) ? conditions : [conditions]);
+const listOf = (conditions: GateCondition | GateCondition[] | undefined): GateCondition[] =>
+  conditions === undefined ? [] : Array.isArray(conditions) ? conditions : [conditions];
 
 /** A gate's conditions as the rule holds them: `when` asks a person, `skipWhen` skips the gate. */
 function gateConditions(gate: Gate): PermissionCondition[] {
   return [
-    ...listOf(gate.when).map((c): PermissionCondition => ({ path: c.path, op: c.op, value: c.value, effect: "require_approval" })),
-    ...listOf(gate.skipWhen).map((c): PermissionCondition => ({ path: c.path, op: c.op, value: c.value, effect: "skip_gate" })),
+    ...listOf(gate.when).map((c): PermissionCondition => ({
+      path: c.path,
+      op: c.op,
+      value: c.value,
+      effect: "require_approval",
+    })),
+    ...listOf(gate.skipWhen).map((c): PermissionCondition => ({
+      path: c.path,
+      op: c.op,
+      value: c.value,
+      effect: "skip_gate",
+    })),
   ];
 }
 
 /** A grant's rule fields: bindings become deny conditions, placed before the gate's conditions. */
-function compileGrant(tool: string, gate: Gate | undefined, grant: Grant | undefined, fail: (m: string) => never): Partial<PermissionInput> {
+function compileGrant(
+  tool: string,
+  gate: Gate | undefined,
+  grant: Grant | undefined,
+  fail: (m: string) => never,
+): Partial<PermissionInput> {
   if (!grant) return {};
-  if (grant.capabilities !== undefined && (!Array.isArray(grant.capabilities) || grant.capabilities.length === 0 || grant.capabilities.some((c) => !CAPABILITIES.includes(c)))) {
+  if (
+    grant.capabilities !== undefined &&
+    (!Array.isArray(grant.capabilities) ||
+      grant.capabilities.length === 0 ||
+      grant.capabilities.some((c) => !CAPABILITIES.includes(c)))
+  ) {
     fail(`the grant for "${tool}": capabilities is a non-empty list of ${CAPABILITIES.join(", ")}`);
   }
   const binds = Object.entries(grant.bind ?? {});
   for (const [path, ref] of binds) {
-    if (!path || !isValueRef(ref)) fail(`the grant for "${tool}": bind "${path}" to { $input: "<path>" } or { $fact: "<key>", path?, tool? }`);
+    if (!path || !isValueRef(ref))
+      fail(`the grant for "${tool}": bind "${path}" to { $input: "<path>" } or { $fact: "<key>", path?, tool? }`);
   }
   return {
-    ...(binds.length > 0 ? { conditions: [...binds.map(([path, ref]): PermissionCondition => ({ path, op: "neq", value: ref, effect: "deny" })), ...(gate ? gateConditions(gate) : [])] } : {}),
+    ...(binds.length > 0
+      ? {
+          conditions: [
+            ...binds.map(([path, ref]): PermissionCondition => ({ path, op: "neq", value: ref, effect: "deny" })),
+            ...(gate ? gateConditions(gate) : []),
+          ],
+        }
+      : {}),
     ...(grant.capabilities ? { capabilities: grant.capabilities } : {}),
     ...(grant.freshEvidence !== undefined ? { freshEvidence: grant.freshEvidence } : {}),
   };

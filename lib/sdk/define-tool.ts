@@ -15,32 +15,47 @@ const RESERVED_PREFIXES = ["http.", "mcp."];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the defaults let a list hold tools of different types
 export function defineTool<I = any, O = any>(spec: ToolSpec<I, O>): ToolDefinition<I, O> {
   const where = `defineTool(${JSON.stringify(spec?.name ?? "?")})`;
-  const fail = (message: string): never => { throw new SdkDefinitionError(`${where}: ${message}`); };
+  const fail = (message: string): never => {
+    throw new SdkDefinitionError(`${where}: ${message}`);
+  };
 
   if (typeof spec.name !== "string" || !TOOL_NAME.test(spec.name) || spec.name.length > 100) {
     fail('name must be namespaced, lowercase namespace then letters, digits, _ or -: "crm.get_customer"');
   }
-  if (RESERVED_PREFIXES.some((p) => spec.name.startsWith(p))) fail(`names starting with ${RESERVED_PREFIXES.join(" or ")} belong to tools an admin registers (POST /api/tools)`);
-  if (typeof spec.description !== "string" || !spec.description.trim()) fail("describe what the tool does (the model and the reviewer read it)");
+  if (RESERVED_PREFIXES.some((p) => spec.name.startsWith(p)))
+    fail(`names starting with ${RESERVED_PREFIXES.join(" or ")} belong to tools an admin registers (POST /api/tools)`);
+  if (typeof spec.description !== "string" || !spec.description.trim())
+    fail("describe what the tool does (the model and the reviewer read it)");
   if (!CAPABILITIES.includes(spec.capability)) fail(`capability must be one of ${CAPABILITIES.join(", ")}`);
   if (!EFFECT_SEMANTICS.includes(spec.semantics)) fail(`semantics must be one of ${EFFECT_SEMANTICS.join(", ")}`);
-  if (spec.semantics === "pure-read" && spec.capability !== "read") fail(`a pure-read tool changes nothing: its capability is "read", not "${spec.capability}"`);
-  if (spec.capability === "read" && spec.semantics !== "pure-read") fail(`a read tool is pure-read; a tool that changes something needs the capability draft, approve or execute`);
-  if (spec.semantics === "reconcilable" && typeof spec.lookup !== "function") fail("a reconcilable tool needs a lookup that finds an earlier attempt (by ctx.operationId)");
-  if (spec.lookup && spec.semantics !== "reconcilable") fail(`only a reconcilable tool has a lookup (this one is ${spec.semantics}); make it reconcilable or drop the lookup`);
-  if (!isZodSchema(spec.input)) fail("input must be a zod schema (import { z } from \"@/lib/sdk\")");
+  if (spec.semantics === "pure-read" && spec.capability !== "read")
+    fail(`a pure-read tool changes nothing: its capability is "read", not "${spec.capability}"`);
+  if (spec.capability === "read" && spec.semantics !== "pure-read")
+    fail(`a read tool is pure-read; a tool that changes something needs the capability draft, approve or execute`);
+  if (spec.semantics === "reconcilable" && typeof spec.lookup !== "function")
+    fail("a reconcilable tool needs a lookup that finds an earlier attempt (by ctx.operationId)");
+  if (spec.lookup && spec.semantics !== "reconcilable")
+    fail(
+      `only a reconcilable tool has a lookup (this one is ${spec.semantics}); make it reconcilable or drop the lookup`,
+    );
+  if (!isZodSchema(spec.input)) fail('input must be a zod schema (import { z } from "@/lib/sdk")');
   if (spec.output !== undefined && !isZodSchema(spec.output)) fail("output must be a zod schema");
   if (typeof spec.run !== "function") fail("run(args, ctx) performs the call");
-  if (typeof spec.impact !== "function") fail("impact(args) says in one sentence what the call would do, for the reviewer");
-  if (spec.freshnessMs !== undefined && !(Number.isInteger(spec.freshnessMs) && spec.freshnessMs > 0)) fail("freshnessMs must be a positive whole number of milliseconds");
+  if (typeof spec.impact !== "function")
+    fail("impact(args) says in one sentence what the call would do, for the reviewer");
+  if (spec.freshnessMs !== undefined && !(Number.isInteger(spec.freshnessMs) && spec.freshnessMs > 0))
+    fail("freshnessMs must be a positive whole number of milliseconds");
   if (spec.ledger !== undefined) {
-    if (spec.semantics === "pure-read") fail("a pure-read tool changes nothing, so it leaves nothing in the world's ledger: drop ledger");
+    if (spec.semantics === "pure-read")
+      fail("a pure-read tool changes nothing, so it leaves nothing in the world's ledger: drop ledger");
     const word = /^[a-z][a-z0-9_-]*$/;
-    if (!word.test(String(spec.ledger?.system)) || !word.test(String(spec.ledger?.action))) fail('ledger is { system, action } in lowercase words, e.g. { system: "crm", action: "update" }');
+    if (!word.test(String(spec.ledger?.system)) || !word.test(String(spec.ledger?.action)))
+      fail('ledger is { system, action } in lowercase words, e.g. { system: "crm", action: "update" }');
   }
   const fields = objectKeys(spec.input);
   for (const field of spec.editableFields ?? []) {
-    if (fields && !fields.includes(field)) fail(`editableFields names "${field}", which the input schema does not have (it has ${fields.join(", ")})`);
+    if (fields && !fields.includes(field))
+      fail(`editableFields names "${field}", which the input schema does not have (it has ${fields.join(", ")})`);
   }
 
   // The same fields, copied: keys a plain-JavaScript caller added (registration, external) do not reach the engine.

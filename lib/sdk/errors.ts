@@ -8,5 +8,7 @@ export class SdkDefinitionError extends Error {
 }
 
 export function isZodSchema(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
+  return (
+    typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function"
+  );
 }

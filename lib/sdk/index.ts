@@ -12,7 +12,18 @@
 //
 // The guide is docs/agents.md; agents/README.md says where a team's agents live.
 
-export { defineAgent, isDefinedAgent, type AgentSpec, type DefinedAgent, type Gate, type GateCondition, type Grant, type ModelSettings, type PlanStep, type ScriptedPolicy } from "./define-agent";
+export {
+  defineAgent,
+  isDefinedAgent,
+  type AgentSpec,
+  type DefinedAgent,
+  type Gate,
+  type GateCondition,
+  type Grant,
+  type ModelSettings,
+  type PlanStep,
+  type ScriptedPolicy,
+} from "./define-agent";
 export { defineTool, type ToolSpec } from "./define-tool";
 export { childResult, childResults, spawn, type ChildOutcome } from "./children";
 export { SdkDefinitionError } from "./errors";
@@ -21,7 +32,29 @@ export { agentFiles, loadAgents } from "./load-agents";
 export { applyDefaultPermissions } from "./permissions";
 
 // What a policy reads and returns, and the helpers every scripted policy uses.
-export { latestFact, ToolError, type Decision, type Fact, type Observation, type Policy, type PolicyInput, type RunState, type ToolCallContext } from "@/lib/runtime";
-export { completeWith, isTurnedDown, lastStepOf, latestRedirect, outcomeOf, parseDuration, planWith, stepOf, syncPlan, type Plan, type PlanStatus } from "@/lib/agents/shared";
+export {
+  latestFact,
+  ToolError,
+  type Decision,
+  type Fact,
+  type Observation,
+  type Policy,
+  type PolicyInput,
+  type RunState,
+  type ToolCallContext,
+} from "@/lib/runtime";
+export {
+  completeWith,
+  isTurnedDown,
+  lastStepOf,
+  latestRedirect,
+  outcomeOf,
+  parseDuration,
+  planWith,
+  stepOf,
+  syncPlan,
+  type Plan,
+  type PlanStatus,
+} from "@/lib/agents/shared";
 // zod, re-exported so an agent's file needs nothing but this module.
 export { z } from "zod";

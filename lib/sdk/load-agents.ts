@@ -18,12 +18,19 @@ export async function loadAgents(dir = path.join(process.cwd(), "agents")): Prom
   const agents: Array<{ agent: DefinedAgent; file: string }> = [];
   for (const file of files) {
     // A path known only at run time: bundlers are told to leave this import to the runtime.
-    const mod = (await import(/* @vite-ignore */ /* webpackIgnore: true */ /* turbopackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown };
+    const mod = (await import(
+      /* @vite-ignore */ /* webpackIgnore: true */ /* turbopackIgnore: true */ pathToFileURL(file).href
+    )) as { default?: unknown };
     if (!isDefinedAgent(mod.default)) {
-      throw new SdkDefinitionError(`${path.relative(process.cwd(), file)}: its default export must be an agent made with defineAgent (export default defineAgent({ … }))`);
+      throw new SdkDefinitionError(
+        `${path.relative(process.cwd(), file)}: its default export must be an agent made with defineAgent (export default defineAgent({ … }))`,
+      );
     }
     const same = agents.find((a) => a.agent.definition.slug === (mod.default as DefinedAgent).definition.slug);
-    if (same) throw new SdkDefinitionError(`${path.relative(process.cwd(), file)} and ${path.relative(process.cwd(), same.file)} both define the agent "${same.agent.definition.slug}"`);
+    if (same)
+      throw new SdkDefinitionError(
+        `${path.relative(process.cwd(), file)} and ${path.relative(process.cwd(), same.file)} both define the agent "${same.agent.definition.slug}"`,
+      );
     agents.push({ agent: mod.default, file });
   }
   return agents.map((a) => a.agent).sort((a, b) => a.definition.slug.localeCompare(b.definition.slug));
@@ -32,7 +39,8 @@ export async function loadAgents(dir = path.join(process.cwd(), "agents")): Prom
 /** The files loadAgents imports from `dir` (none when it does not exist). */
 export function agentFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const skipped = (name: string) => name.startsWith("_") || name.startsWith(".") || /\.test\.ts$/.test(name) || name === "index.ts";
+  const skipped = (name: string) =>
+    name.startsWith("_") || name.startsWith(".") || /\.test\.ts$/.test(name) || name === "index.ts";
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (skipped(entry.name) || entry.name === "node_modules") continue;

@@ -21,15 +21,24 @@ export type ModelSettings = {
 export function lazyModelPolicy(slug: string, settings: ModelSettings): Policy {
   let built: Promise<Policy> | undefined;
   const build = async (): Promise<Policy> => {
-    const [{ createModelPolicy }, { modelFromEnv, pricingFromEnv }] = await Promise.all([import("@/lib/agents/model-policy"), import("@/lib/agents/model-provider")]);
+    const [{ createModelPolicy }, { modelFromEnv, pricingFromEnv }] = await Promise.all([
+      import("@/lib/agents/model-policy"),
+      import("@/lib/agents/model-provider"),
+    ]);
     const model = settings.model ?? modelFromEnv();
-    if (!model) throw new Error(`${slug} thinks with a model and none is configured: set TETHER_MODEL (e.g. openai:gpt-4.1-mini) and its API key (docs/agents.md)`);
+    if (!model)
+      throw new Error(
+        `${slug} thinks with a model and none is configured: set TETHER_MODEL (e.g. openai:gpt-4.1-mini) and its API key (docs/agents.md)`,
+      );
     // The engine offers the tools the agent may use, with their input schemas, at every step.
     return createModelPolicy({ ...settings, model, pricing: settings.pricing ?? pricingFromEnv(), tools: [] });
   };
   return {
     async decide(input) {
-      built ??= build().catch((error: unknown) => { built = undefined; throw error; });
+      built ??= build().catch((error: unknown) => {
+        built = undefined;
+        throw error;
+      });
       return (await built).decide(input);
     },
   };

@@ -7,7 +7,11 @@ import type { DefinedAgent } from "./define-agent";
  * A rule an admin *removed* comes back the next time this runs — to take a tool away, set it to deny.
  * Returns the rules it created.
  */
-export async function applyDefaultPermissions(runtime: Pick<Runtime, "permissions">, agent: DefinedAgent, opts: { by: string }): Promise<PermissionRule[]> {
+export async function applyDefaultPermissions(
+  runtime: Pick<Runtime, "permissions">,
+  agent: DefinedAgent,
+  opts: { by: string },
+): Promise<PermissionRule[]> {
   const existing = await runtime.permissions.list(agent.definition.slug);
   const created: PermissionRule[] = [];
   for (const rule of agent.defaultPermissions) {

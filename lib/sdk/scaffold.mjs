@@ -22,10 +22,15 @@ export function identifierFor(name) {
  */
 export function scaffoldAgent(name, agentsDir) {
   if (typeof name !== "string" || !SLUG.test(name) || name.length > 64) {
-    throw new ScaffoldError(`"${name ?? ""}" is not a valid agent name: use lowercase letters, digits and dashes, starting with a letter (e.g. order-followup)`);
+    throw new ScaffoldError(
+      `"${name ?? ""}" is not a valid agent name: use lowercase letters, digits and dashes, starting with a letter (e.g. order-followup)`,
+    );
   }
   const dir = path.join(agentsDir, name);
-  if (existsSync(dir)) throw new ScaffoldError(`${path.relative(process.cwd(), dir) || dir} already exists: pick another name, or edit that agent`);
+  if (existsSync(dir))
+    throw new ScaffoldError(
+      `${path.relative(process.cwd(), dir) || dir} already exists: pick another name, or edit that agent`,
+    );
   mkdirSync(dir, { recursive: true });
   const files = [path.join(dir, "index.ts"), path.join(dir, `${name}.int.test.ts`)];
   writeFileSync(files[0], agentTemplate(name));

@@ -47,7 +47,9 @@ function readSources(source: string): Map<string, string> | null {
   }
   const root = path.dirname(entry);
   const relative = (file: string) => path.relative(root, file).split(path.sep).join("/");
-  return new Map([...seen].map(([file, text]): [string, string] => [relative(file), text]).sort(([a], [b]) => a.localeCompare(b)));
+  return new Map(
+    [...seen].map(([file, text]): [string, string] => [relative(file), text]).sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 function toPath(source: string): string | null {
@@ -61,7 +63,10 @@ function toPath(source: string): string | null {
 function resolveImport(dir: string, specifier: string): string | null {
   const base = path.resolve(dir, specifier);
   // TypeScript written for ESM names its imports ./x.js for a file ./x.ts.
-  const candidates = [...EXTENSIONS.map((ext) => base + ext), ...(/\.m?js$/.test(base) ? [base.replace(/\.(m?)js$/, ".$1ts"), base.replace(/\.js$/, ".tsx")] : [])];
+  const candidates = [
+    ...EXTENSIONS.map((ext) => base + ext),
+    ...(/\.m?js$/.test(base) ? [base.replace(/\.(m?)js$/, ".$1ts"), base.replace(/\.js$/, ".tsx")] : []),
+  ];
   return candidates.find(isFile) ?? null;
 }
 

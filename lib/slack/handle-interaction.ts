@@ -14,12 +14,14 @@ import { slackUserEmail } from "./user-email";
 
 const actionValueSchema = z.object({ packetId: z.string().min(1).max(200), digest: z.string().min(1).max(200) });
 
-const blockActionsSchema = z.object({
-  type: z.string(),
-  user: z.object({ id: z.string().min(1).max(100) }).passthrough(),
-  response_url: z.url().optional(),
-  actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() }).passthrough()).default([]),
-}).passthrough();
+const blockActionsSchema = z
+  .object({
+    type: z.string(),
+    user: z.object({ id: z.string().min(1).max(100) }).passthrough(),
+    response_url: z.url().optional(),
+    actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() }).passthrough()).default([]),
+  })
+  .passthrough();
 
 export type SlackReply = { response_type?: "ephemeral" | "in_channel"; replace_original: boolean; text: string };
 
@@ -43,13 +45,20 @@ export function parseInteractionBody(rawBody: string) {
   }
   const parsed = blockActionsSchema.safeParse(json);
   if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", { message: "not a Slack interaction payload", userMessage: "The body must be a form with a JSON `payload` field.", fieldErrors: { payload: ["Not a Slack interaction payload."] } });
+    throw new AppError("INVALID_INPUT", {
+      message: "not a Slack interaction payload",
+      userMessage: "The body must be a form with a JSON `payload` field.",
+      fieldErrors: { payload: ["Not a Slack interaction payload."] },
+    });
   }
   return parsed.data;
 }
 
 /** The reply to the click (null: nothing to answer, e.g. the Open button, which only opens a URL). */
-export async function handleSlackInteraction(deps: SlackInteractionDeps, payload: ReturnType<typeof parseInteractionBody>): Promise<SlackReply | null> {
+export async function handleSlackInteraction(
+  deps: SlackInteractionDeps,
+  payload: ReturnType<typeof parseInteractionBody>,
+): Promise<SlackReply | null> {
   const action = payload.actions[0];
   if (payload.type !== "block_actions" || !action) return null;
   if (action.action_id !== SLACK_ACTIONS.approve && action.action_id !== SLACK_ACTIONS.reject) return null;
@@ -57,20 +66,39 @@ export async function handleSlackInteraction(deps: SlackInteractionDeps, payload
   if (!value.success) return ephemeral("This button does not name a Tether packet.");
 
   const email = await slackUserEmail(deps.settings, payload.user.id);
-  const person = email ? await deps.db.user.findUnique({ where: { email }, select: { email: true, disabledAt: true } }) : null;
-  if (!person || person.disabledAt) return ephemeral("Tether does not know you: your Slack email is not an active person of this Tether, so you cannot decide here.");
+  const person = email
+    ? await deps.db.user.findUnique({ where: { email }, select: { email: true, disabledAt: true } })
+    : null;
+  if (!person || person.disabledAt)
+    return ephemeral(
+      "Tether does not know you: your Slack email is not an active person of this Tether, so you cannot decide here.",
+    );
 
   const packet = await deps.getPacket(value.data.packetId);
   if (!packet) return ephemeral("That decision packet no longer exists.");
-  if (packet.digest !== value.data.digest) return ephemeral("The proposed action changed since this message was sent; open the packet in the console.");
+  if (packet.digest !== value.data.digest)
+    return ephemeral("The proposed action changed since this message was sent; open the packet in the console.");
   const isApprove = action.action_id === SLACK_ACTIONS.approve;
-  const input = isApprove ? { decision: "approve" } : { decision: "reject", reason: `Rejected in Slack by ${person.email}.` };
+  const input = isApprove
+    ? { decision: "approve" }
+    : { decision: "reject", reason: `Rejected in Slack by ${person.email}.` };
   try {
-    const decided = await deps.decide({ packetId: packet.id, reviewer: person.email, input, via: `slack:${payload.user.id}` });
+    const decided = await deps.decide({
+      packetId: packet.id,
+      reviewer: person.email,
+      input,
+      via: `slack:${payload.user.id}`,
+    });
     if (decided.status === "PENDING") {
-      return ephemeral(`Your approval is recorded (${decided.approvers.length} of ${decided.requiredApprovals}); another approver must still decide.`);
+      return ephemeral(
+        `Your approval is recorded (${decided.approvers.length} of ${decided.requiredApprovals}); another approver must still decide.`,
+      );
     }
-    return { response_type: "in_channel", replace_original: true, text: `*${isApprove ? "Approved" : "Rejected"}* by ${person.email}: ${slackEscape(packet.content.impact || packet.tool)}` };
+    return {
+      response_type: "in_channel",
+      replace_original: true,
+      text: `*${isApprove ? "Approved" : "Rejected"}* by ${person.email}: ${slackEscape(packet.content.impact || packet.tool)}`,
+    };
   } catch (error) {
     if (isAppError(error)) return ephemeral(error.userMessage);
     throw error;
@@ -81,7 +109,12 @@ export async function handleSlackInteraction(deps: SlackInteractionDeps, payload
 export async function sendSlackReply(responseUrl: string | undefined, reply: SlackReply): Promise<void> {
   if (!responseUrl) return;
   try {
-    const res = await fetch(responseUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(reply), signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(responseUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(reply),
+      signal: AbortSignal.timeout(5_000),
+    });
     await res.body?.cancel().catch(() => {});
   } catch {
     // The decision (if any) stands; the message just keeps its buttons, which then answer "already decided".

@@ -7,10 +7,17 @@ import type { SlackSettings } from "./config";
 const CACHE_MS = 5 * 60_000;
 const cache = new Map<string, { email: string; at: number }>();
 
-const usersInfoSchema = z.object({ ok: z.boolean(), user: z.object({ profile: z.object({ email: z.string().optional() }).optional() }).optional() });
+const usersInfoSchema = z.object({
+  ok: z.boolean(),
+  user: z.object({ profile: z.object({ email: z.string().optional() }).optional() }).optional(),
+});
 
 /** The person's email, or null when Slack does not know it (unknown user, no scope, Slack unreachable). */
-export async function slackUserEmail(settings: Pick<SlackSettings, "apiUrl" | "botToken">, userId: string, now = Date.now()): Promise<string | null> {
+export async function slackUserEmail(
+  settings: Pick<SlackSettings, "apiUrl" | "botToken">,
+  userId: string,
+  now = Date.now(),
+): Promise<string | null> {
   if (!settings.botToken) return null;
   const key = `${settings.apiUrl} ${userId}`;
   const hit = cache.get(key);

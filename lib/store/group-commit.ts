@@ -21,7 +21,10 @@ type Waiting = { statement: Statement; resolve: (rows: unknown[]) => void; rejec
 
 export type GroupCommitStats = { statements: number; transactions: number; batched: number; retriedAlone: number };
 
-export function groupCommits(single: HotQuery, transaction: HotTransaction): { query: HotQuery; stats: GroupCommitStats } {
+export function groupCommits(
+  single: HotQuery,
+  transaction: HotTransaction,
+): { query: HotQuery; stats: GroupCommitStats } {
   const stats: GroupCommitStats = { statements: 0, transactions: 0, batched: 0, retriedAlone: 0 };
   let queue: Waiting[] = [];
   let lanesBusy = 0;

@@ -31,7 +31,8 @@ const names = new Map<string, string>();
 let generation = 0;
 function nameOf(sql: string): string {
   let name = names.get(sql);
-  if (!name) names.set(sql, (name = `tether_${generation}_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`));
+  if (!name)
+    names.set(sql, (name = `tether_${generation}_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`));
   return name;
 }
 
@@ -41,7 +42,8 @@ const isStalePlan = (error: unknown) => (error as { code?: string })?.code === "
 export function hotQuery(db: Db): HotQuery {
   const pool = poolOf(db);
   if (!pool) return <T>(s: Statement) => db.$queryRawUnsafe<T[]>(s.sql, ...s.values);
-  const run = async <T>(s: Statement) => (await pool.query({ name: nameOf(s.sql), text: s.sql, values: s.values.map(toParam), types })).rows as T[];
+  const run = async <T>(s: Statement) =>
+    (await pool.query({ name: nameOf(s.sql), text: s.sql, values: s.values.map(toParam), types })).rows as T[];
   return async <T>(s: Statement) => {
     try {
       return await run<T>(s);
@@ -67,7 +69,10 @@ export function hotTransaction(db: Db): HotTransaction | null {
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      const result = await work(async <T>(s: Statement) => (await client.query({ name: nameOf(s.sql), text: s.sql, values: s.values.map(toParam), types })).rows as T[]);
+      const result = await work(
+        async <T>(s: Statement) =>
+          (await client.query({ name: nameOf(s.sql), text: s.sql, values: s.values.map(toParam), types })).rows as T[],
+      );
       await client.query("COMMIT");
       return result;
     } catch (error) {

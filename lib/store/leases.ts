@@ -2,7 +2,12 @@ import type { Db } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/runtime/errors";
 import type { Claim, RuntimeStore } from "@/lib/runtime/store";
 import type { Lease } from "@/lib/runtime/types";
-import { claimRunsStatement, nextRunnableAtStatement, releaseLeaseStatement, renewLeasesStatement } from "./postgres-sql";
+import {
+  claimRunsStatement,
+  nextRunnableAtStatement,
+  releaseLeaseStatement,
+  renewLeasesStatement,
+} from "./postgres-sql";
 import { toRunRecord, type RunRow } from "./records";
 import { readEntries } from "./state-entries";
 import type { HotQuery } from "./hot-path";
@@ -16,9 +21,15 @@ import type { Wakeups } from "./wakeups";
 // runnableAt, so a run held by a worker that died is claimable again exactly when its lease runs
 // out, by the same index range as any other runnable run.
 
-type LeaseStore = Pick<RuntimeStore, "claimRun" | "claimRuns" | "renewLeases" | "releaseLease" | "nextRunnableAt" | "onRunnable">;
+type LeaseStore = Pick<
+  RuntimeStore,
+  "claimRun" | "claimRuns" | "renewLeases" | "releaseLease" | "nextRunnableAt" | "onRunnable"
+>;
 
-export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => Date; wakeups: Wakeups; query: HotQuery }): LeaseStore {
+export function createLeaseStore(
+  db: Db,
+  opts: { postgres: boolean; now: () => Date; wakeups: Wakeups; query: HotQuery },
+): LeaseStore {
   const { postgres, now, wakeups, query } = opts;
   const wallClock = () => new Date(); // Run.updatedAt, as Prisma's @updatedAt writes it
 
@@ -28,16 +39,38 @@ export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => D
     await db.$transaction(async (tx) => {
       const { count } = await tx.run.updateMany({
         where: { id: row.id, leaseOwner: lease.owner, leaseEpoch: lease.epoch },
-        data: { status: "FAILED", error: `unreadable state: ${why}`, leaseOwner: null, leaseExpiresAt: null, runnableAt: null },
+        data: {
+          status: "FAILED",
+          error: `unreadable state: ${why}`,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          runnableAt: null,
+        },
       });
-      if (count === 1) await appendEvents(tx, row.id, [{ type: "run.status", step: -1, data: { from: row.status, to: "FAILED", error: `unreadable state: ${why}` } }], at);
+      if (count === 1)
+        await appendEvents(
+          tx,
+          row.id,
+          [
+            {
+              type: "run.status",
+              step: -1,
+              data: { from: row.status, to: "FAILED", error: `unreadable state: ${why}` },
+            },
+          ],
+          at,
+        );
     });
   }
 
   /** The claims of rows just leased to `owner`; a row whose state is unreadable is quarantined instead. */
   async function claimsOf(rows: RunRow[], owner: string, at: Date): Promise<Claim[]> {
     const claims: Claim[] = [];
-    const entries = await readEntries(db, rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })), postgres ? query : undefined);
+    const entries = await readEntries(
+      db,
+      rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })),
+      postgres ? query : undefined,
+    );
     for (const row of rows) {
       if (row.leaseOwner !== owner || !row.leaseExpiresAt) continue; // taken back (cancelled) in between
       const lease = { runId: row.id, owner, epoch: row.leaseEpoch, expiresAt: row.leaseExpiresAt };
@@ -52,7 +85,14 @@ export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => D
   }
 
   /** Lease up to `limit` runs; `leased` counts rows leased, claims only the readable ones. */
-  async function claim(o: { owner: string; now: Date; leaseMs: number; limit: number; runId?: string; exclude?: string[] }): Promise<{ claims: Claim[]; leased: number }> {
+  async function claim(o: {
+    owner: string;
+    now: Date;
+    leaseMs: number;
+    limit: number;
+    runId?: string;
+    exclude?: string[];
+  }): Promise<{ claims: Claim[]; leased: number }> {
     const args = { ...o, expiresAt: new Date(o.now.getTime() + o.leaseMs), updatedAt: wallClock() };
     if (postgres) {
       const rows = await query<RunRow>(claimRunsStatement(args));
@@ -74,24 +114,31 @@ export function createLeaseStore(db: Db, opts: { postgres: boolean; now: () => D
       return null;
     },
 
-    claimRuns: async ({ owner, now: at, leaseMs, limit, exclude }) => (await claim({ owner, now: at, leaseMs, limit, exclude })).claims,
+    claimRuns: async ({ owner, now: at, leaseMs, limit, exclude }) =>
+      (await claim({ owner, now: at, leaseMs, limit, exclude })).claims,
 
     async renewLeases(owner, leases, at, leaseMs) {
       if (leases.length === 0) return [];
       const expiresAt = new Date(at.getTime() + leaseMs);
-      const statement = postgres ? renewLeasesStatement(owner, leases, expiresAt, wallClock()) : sqlite.renewLeases(owner, leases, expiresAt, wallClock());
+      const statement = postgres
+        ? renewLeasesStatement(owner, leases, expiresAt, wallClock())
+        : sqlite.renewLeases(owner, leases, expiresAt, wallClock());
       const held = new Set((await query<{ id: string }>(statement)).map((r) => r.id));
       return leases.filter((l) => held.has(l.runId)).map((l) => ({ ...l, expiresAt }));
     },
 
     async releaseLease(lease: Lease) {
       const at = now();
-      const [row] = await query<{ status: string }>(postgres ? releaseLeaseStatement(lease, at, wallClock()) : sqlite.releaseLease(lease, at, wallClock()));
+      const [row] = await query<{ status: string }>(
+        postgres ? releaseLeaseStatement(lease, at, wallClock()) : sqlite.releaseLease(lease, at, wallClock()),
+      );
       if (row && ACTIVE_STATUSES.includes(row.status)) wakeups.emit({ runId: lease.runId });
     },
 
     async nextRunnableAt({ owner, after }) {
-      const [row] = await query<{ at: unknown }>(postgres ? nextRunnableAtStatement(owner, after) : sqlite.nextRunnableAt(owner, after));
+      const [row] = await query<{ at: unknown }>(
+        postgres ? nextRunnableAtStatement(owner, after) : sqlite.nextRunnableAt(owner, after),
+      );
       return row?.at ? new Date(row.at as string) : null;
     },
 

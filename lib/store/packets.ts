@@ -17,7 +17,11 @@ type PacketStore = Pick<RuntimeStore, "getPacket" | "findPackets" | "decidePacke
 
 async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket> {
   const row = await tx.decisionPacket.findUnique({ where: { id }, include: packetInclude });
-  if (!row) throw new AppError("NOT_FOUND", { message: `packet ${id} not found`, userMessage: "That decision packet does not exist." });
+  if (!row)
+    throw new AppError("NOT_FOUND", {
+      message: `packet ${id} not found`,
+      userMessage: "That decision packet does not exist.",
+    });
   return toPacket(row);
 }
 
@@ -26,7 +30,11 @@ const GET_PACKET_SQL = `SELECT p.*, COALESCE((SELECT json_agg(json_build_object(
   FROM "PacketApproval" a WHERE a."packetId" = p."id"), '[]'::json) AS "approvals" FROM "DecisionPacket" p WHERE p."id" = $1 AND ($2::text IS NULL OR p."workspaceId" = $2::text)`;
 
 /** `hot` and `transaction` are the pool's (Postgres); without them (SQLite) Prisma does the work. */
-export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boolean; wakeups: Wakeups; hot: HotQuery; transaction: HotTransaction | null }): PacketStore {
+export function createPacketStore(
+  db: Db,
+  now: () => Date,
+  opts: { postgres: boolean; wakeups: Wakeups; hot: HotQuery; transaction: HotTransaction | null },
+): PacketStore {
   return {
     async getPacket(id) {
       if (opts.postgres) {
@@ -56,7 +64,9 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
     async decidePacket({ packetId, version, approver, final, events, audit }) {
       const at = final?.now ?? now();
       if (opts.transaction) {
-        const { packet, woken } = await opts.transaction((query) => decideOnPostgres(query, { packetId, version, approver, final, events, audit, at }));
+        const { packet, woken } = await opts.transaction((query) =>
+          decideOnPostgres(query, { packetId, version, approver, final, events, audit, at }),
+        );
         if (woken) opts.wakeups.emit({ runId: packet.runId });
         return packet;
       }
@@ -77,16 +87,24 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
           data: {
             version: { increment: 1 },
             changedAt: new Date(),
-            ...(final ? { status: final.status, decision: json(final.decision), decidedBy: final.decidedBy, decidedAt: at } : {}),
+            ...(final
+              ? { status: final.status, decision: json(final.decision), decidedBy: final.decidedBy, decidedAt: at }
+              : {}),
           },
         });
         if (count === 0) {
           const current = await getPacketOrThrow(tx, packetId);
           if (current.status !== "PENDING") throw alreadyDecided(current);
-          throw new AppError("CONFLICT", { message: `packet ${packetId} changed (version ${version} → ${current.version})`, userMessage: "Someone else acted on this packet at the same moment. Reload and try again." });
+          throw new AppError("CONFLICT", {
+            message: `packet ${packetId} changed (version ${version} → ${current.version})`,
+            userMessage: "Someone else acted on this packet at the same moment. Reload and try again.",
+          });
         }
         if (final) {
-          const { count } = await tx.run.updateMany({ where: { id: packet.runId, status: { in: ["WAITING_APPROVAL", "NEEDS_ATTENTION"] } }, data: { wakeAt: at, runnableAt: at } });
+          const { count } = await tx.run.updateMany({
+            where: { id: packet.runId, status: { in: ["WAITING_APPROVAL", "NEEDS_ATTENTION"] } },
+            data: { wakeAt: at, runnableAt: at },
+          });
           woken = count > 0;
         }
         await appendEvents(tx, packet.runId, events, at);
@@ -106,13 +124,16 @@ export function createPacketStore(db: Db, now: () => Date, opts: { postgres: boo
         const packet = await getPacketOrThrow(tx, packetId);
         if (count === 0) {
           if (packet.status !== "PENDING") throw alreadyDecided(packet);
-          throw new AppError("CONFLICT", { message: `packet ${packetId} changed`, userMessage: "The packet changed at the same moment. Reload and try again." });
+          throw new AppError("CONFLICT", {
+            message: `packet ${packetId} changed`,
+            userMessage: "The packet changed at the same moment. Reload and try again.",
+          });
         }
         await appendEvents(tx, packet.runId, events, now());
         if (audit) await writeAudit(tx, audit);
         return packet;
       });
-    }
+    },
   };
 }
 
@@ -123,10 +144,17 @@ type Decide = Parameters<RuntimeStore["decidePacket"]>[0] & { at: Date };
  * wake, trace), as prepared statements in one transaction on one pooled connection — a person's
  * decision is a few milliseconds, not one Prisma round trip per statement.
  */
-async function decideOnPostgres(query: HotQuery, { packetId, version, approver, final, events, audit, at }: Decide): Promise<{ packet: DecisionPacket; woken: boolean }> {
+async function decideOnPostgres(
+  query: HotQuery,
+  { packetId, version, approver, final, events, audit, at }: Decide,
+): Promise<{ packet: DecisionPacket; woken: boolean }> {
   const read = async () => {
     const [row] = await query<PacketRow>({ sql: GET_PACKET_SQL, values: [packetId, await activeWorkspace()] });
-    if (!row) throw new AppError("NOT_FOUND", { message: `packet ${packetId} not found`, userMessage: "That decision packet does not exist." });
+    if (!row)
+      throw new AppError("NOT_FOUND", {
+        message: `packet ${packetId} not found`,
+        userMessage: "That decision packet does not exist.",
+      });
     return toPacket(row);
   };
   const packet = await read();
@@ -144,12 +172,23 @@ async function decideOnPostgres(query: HotQuery, { packetId, version, approver, 
         "status" = COALESCE($3::text, "status"), "decision" = COALESCE($4::text, "decision"),
         "decidedBy" = COALESCE($5::text, "decidedBy"), "decidedAt" = COALESCE($6::timestamp(3), "decidedAt")
       WHERE "id" = $1::text AND "status" = 'PENDING' AND "version" = $2::int RETURNING 1 AS "ok"`,
-    values: [packetId, version, final?.status ?? null, final ? json(final.decision) : null, final?.decidedBy ?? null, final ? at : null, new Date()],
+    values: [
+      packetId,
+      version,
+      final?.status ?? null,
+      final ? json(final.decision) : null,
+      final?.decidedBy ?? null,
+      final ? at : null,
+      new Date(),
+    ],
   });
   if (cas.length === 0) {
     const current = await read();
     if (current.status !== "PENDING") throw alreadyDecided(current);
-    throw new AppError("CONFLICT", { message: `packet ${packetId} changed (version ${version} → ${current.version})`, userMessage: "Someone else acted on this packet at the same moment. Reload and try again." });
+    throw new AppError("CONFLICT", {
+      message: `packet ${packetId} changed (version ${version} → ${current.version})`,
+      userMessage: "Someone else acted on this packet at the same moment. Reload and try again.",
+    });
   }
   let woken = false;
   if (final) {
@@ -166,7 +205,15 @@ async function decideOnPostgres(query: HotQuery, { packetId, version, approver, 
         INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
         SELECT $1::text, head."eventSeq" - $2::int + e.n::int, e.step, e.type, e.data, $4::timestamp(3)
         FROM head, unnest($5::int[], $6::text[], $7::text[]) WITH ORDINALITY AS e(step, type, data, n)`,
-      values: [packet.runId, events.length, new Date(), at, events.map((e) => e.step), events.map((e) => e.type), events.map((e) => json(e.data))],
+      values: [
+        packet.runId,
+        events.length,
+        new Date(),
+        at,
+        events.map((e) => e.step),
+        events.map((e) => e.type),
+        events.map((e) => json(e.data)),
+      ],
     });
   }
   if (audit) {
@@ -180,7 +227,10 @@ async function decideOnPostgres(query: HotQuery, { packetId, version, approver, 
 }
 
 function alreadyApproved(approver: string, packetId: string) {
-  return new AppError("CONFLICT", { message: `${approver} already approved packet ${packetId}`, userMessage: "You already approved this action; a different reviewer must give the next approval." });
+  return new AppError("CONFLICT", {
+    message: `${approver} already approved packet ${packetId}`,
+    userMessage: "You already approved this action; a different reviewer must give the next approval.",
+  });
 }
 
 function alreadyDecided(packet: DecisionPacket) {

@@ -11,31 +11,65 @@ import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type Pe
 // person's change, its audit log row in the same transaction; concurrent writers of one rule end in
 // CONFLICT, never a raw database error.
 
-type PermissionStore = Pick<RuntimeStore, "listPermissions" | "permissionEpoch" | "listPermissionsAtEpoch" | "putPermission" | "deletePermission" | "listPermissionChanges">;
+type PermissionStore = Pick<
+  RuntimeStore,
+  | "listPermissions"
+  | "permissionEpoch"
+  | "listPermissionsAtEpoch"
+  | "putPermission"
+  | "deletePermission"
+  | "listPermissionChanges"
+>;
 
 export const PERMISSIONS_EPOCH = "permissions";
 
 /** Every permission change moves the epoch, in its own transaction (see Epoch in prisma/models.prisma). */
 const moveEpoch = (tx: Tx) =>
-  tx.epoch.upsert({ where: { name: PERMISSIONS_EPOCH }, update: { value: { increment: 1 } }, create: { name: PERMISSIONS_EPOCH, value: 1 } });
+  tx.epoch.upsert({
+    where: { name: PERMISSIONS_EPOCH },
+    update: { value: { increment: 1 } },
+    create: { name: PERMISSIONS_EPOCH, value: 1 },
+  });
 
 const EPOCH_SQL = `SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'`;
 
 /** `hot`: on Postgres, what an acting step reads (the epoch, the rules) goes straight to the pool (hot-path.ts). */
 export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionStore {
-  async function putPermissionOnce(rule: Parameters<RuntimeStore["putPermission"]>[0], { id, auditId, expectedVersion, audit }: Parameters<RuntimeStore["putPermission"]>[1]) {
+  async function putPermissionOnce(
+    rule: Parameters<RuntimeStore["putPermission"]>[0],
+    { id, auditId, expectedVersion, audit }: Parameters<RuntimeStore["putPermission"]>[1],
+  ) {
     return db.$transaction(async (tx) => {
       const before = await tx.permission.findFirst({ where: { agent: rule.agent, tool: rule.tool, step: rule.step } });
       if (expectedVersion !== undefined && (before?.version ?? 0) !== expectedVersion) throw permissionConflict(rule);
       const data = {
-        effect: rule.effect, conditions: json(rule.conditions), capabilities: json(rule.capabilities ?? CAPABILITIES), freshEvidence: rule.freshEvidence ?? false, approvals: rule.approvals, onExpire: rule.onExpire,
-        queue: rule.queue, ttlSeconds: rule.ttlSeconds, updatedBy: rule.updatedBy,
+        effect: rule.effect,
+        conditions: json(rule.conditions),
+        capabilities: json(rule.capabilities ?? CAPABILITIES),
+        freshEvidence: rule.freshEvidence ?? false,
+        approvals: rule.approvals,
+        onExpire: rule.onExpire,
+        queue: rule.queue,
+        ttlSeconds: rule.ttlSeconds,
+        updatedBy: rule.updatedBy,
       };
       const after = before
-        ? await tx.permission.update({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } })
-        : await tx.permission.create({ data: { id, agent: rule.agent, tool: rule.tool, step: rule.step, ...data, version: 1 } });
+        ? await tx.permission.update({
+            where: { id: before.id, version: before.version },
+            data: { ...data, version: { increment: 1 } },
+          })
+        : await tx.permission.create({
+            data: { id, agent: rule.agent, tool: rule.tool, step: rule.step, ...data, version: 1 },
+          });
       await tx.permissionChange.create({
-        data: { id: auditId, permissionId: after.id, version: after.version, before: before ? json(toPermission(before)) : null, after: json(toPermission(after)), changedBy: rule.updatedBy },
+        data: {
+          id: auditId,
+          permissionId: after.id,
+          version: after.version,
+          before: before ? json(toPermission(before)) : null,
+          after: json(toPermission(after)),
+          changedBy: rule.updatedBy,
+        },
       });
       await moveEpoch(tx);
       const saved = toPermission(after);
@@ -57,11 +91,17 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
             LEFT JOIN "Permission" p ON p."agent" = ANY($1::text[]) AND ($2::text IS NULL OR p."workspaceId" = $2::text) ORDER BY p."agent", p."tool", p."step"`,
           values: [[agent, "*"], await activeWorkspace()],
         });
-        return { epoch: rows[0]?.epoch ?? 0, rules: rows.filter((r) => r.id !== null).map(({ epoch: _epoch, ...row }) => toPermission(row)) };
+        return {
+          epoch: rows[0]?.epoch ?? 0,
+          rules: rows.filter((r) => r.id !== null).map(({ epoch: _epoch, ...row }) => toPermission(row)),
+        };
       }
       const [epoch, rows] = await db.$transaction([
         db.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }),
-        db.permission.findMany({ where: { agent: { in: [agent, "*"] } }, orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }] }),
+        db.permission.findMany({
+          where: { agent: { in: [agent, "*"] } },
+          orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }],
+        }),
       ]);
       return { epoch: epoch?.value ?? 0, rules: rows.map(toPermission) };
     },
@@ -81,7 +121,10 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
         if (!isUniqueViolation(error) && !isRecordNotFound(error)) throw error;
         // A concurrent put of the same rule won. Without an expected version this put is
         // "create or replace": do it again on top of the winner. With one, the caller must reload.
-        if (opts.expectedVersion === undefined) return putPermissionOnce(rule, opts).catch((again) => { throw isUniqueViolation(again) || isRecordNotFound(again) ? permissionConflict(rule) : again; });
+        if (opts.expectedVersion === undefined)
+          return putPermissionOnce(rule, opts).catch((again) => {
+            throw isUniqueViolation(again) || isRecordNotFound(again) ? permissionConflict(rule) : again;
+          });
         throw permissionConflict(rule);
       }
     },
@@ -89,9 +132,22 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
     async deletePermission({ id, changedBy, auditId, audit }) {
       await db.$transaction(async (tx) => {
         const before = await tx.permission.findUnique({ where: { id } });
-        if (!before) throw new AppError("NOT_FOUND", { message: `permission ${id} not found`, userMessage: "That permission does not exist." });
+        if (!before)
+          throw new AppError("NOT_FOUND", {
+            message: `permission ${id} not found`,
+            userMessage: "That permission does not exist.",
+          });
         await tx.permission.delete({ where: { id } });
-        await tx.permissionChange.create({ data: { id: auditId, permissionId: id, version: before.version + 1, before: json(toPermission(before)), after: null, changedBy } });
+        await tx.permissionChange.create({
+          data: {
+            id: auditId,
+            permissionId: id,
+            version: before.version + 1,
+            before: json(toPermission(before)),
+            after: null,
+            changedBy,
+          },
+        });
         await moveEpoch(tx);
         if (audit) await writeAudit(tx, audit);
       });
@@ -109,5 +165,8 @@ export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionS
 }
 
 function permissionConflict(rule: { agent: string; tool: string; step: string }) {
-  return new AppError("CONFLICT", { message: `permission ${rule.agent}/${rule.tool}/${rule.step} changed concurrently`, userMessage: "Someone changed this permission at the same time. Reload and try again." });
+  return new AppError("CONFLICT", {
+    message: `permission ${rule.agent}/${rule.tool}/${rule.step} changed concurrently`,
+    userMessage: "Someone changed this permission at the same time. Reload and try again.",
+  });
 }

@@ -2,7 +2,19 @@ import { auditRow } from "@/lib/audit/audit-log";
 import type { NewRun, StepCommit } from "@/lib/runtime/store";
 import type { NewEntry } from "./state-entries";
 import {
-  ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, intentResult, intentRow, json, packetChanges, packetRow, parksOnEvent, runChanges, wakeupOf, type Row, type Statement,
+  ACTIVE_STATUSES,
+  WAKEABLE_STATUSES,
+  eventRows,
+  intentResult,
+  intentRow,
+  json,
+  packetChanges,
+  packetRow,
+  parksOnEvent,
+  runChanges,
+  wakeupOf,
+  type Row,
+  type Statement,
 } from "./rows";
 import { notifySql, wakeupPayload } from "./wakeups";
 
@@ -25,10 +37,28 @@ type PgType = "text" | "int" | "timestamp(3)" | "text[]" | "int[]";
 
 /** The non-text columns this file writes (prisma/postgres/migrations); every other one is TEXT. */
 const COLUMN_TYPES: Record<string, PgType> = {
-  seq: "int", step: "int", attempt: "int", requiredApprovals: "int", version: "int", stateSeq: "int", eventSeq: "int", entrySeq: "int", runnableAt: "timestamp(3)",
-  at: "timestamp(3)", createdAt: "timestamp(3)", completedAt: "timestamp(3)", expiresAt: "timestamp(3)", usedAt: "timestamp(3)",
-  decidedAt: "timestamp(3)", consumedAt: "timestamp(3)", wakeAt: "timestamp(3)", leaseExpiresAt: "timestamp(3)", updatedAt: "timestamp(3)",
-  impactRank: "int", changedAt: "timestamp(3)", spawnedAtStep: "int",
+  seq: "int",
+  step: "int",
+  attempt: "int",
+  requiredApprovals: "int",
+  version: "int",
+  stateSeq: "int",
+  eventSeq: "int",
+  entrySeq: "int",
+  runnableAt: "timestamp(3)",
+  at: "timestamp(3)",
+  createdAt: "timestamp(3)",
+  completedAt: "timestamp(3)",
+  expiresAt: "timestamp(3)",
+  usedAt: "timestamp(3)",
+  decidedAt: "timestamp(3)",
+  consumedAt: "timestamp(3)",
+  wakeAt: "timestamp(3)",
+  leaseExpiresAt: "timestamp(3)",
+  updatedAt: "timestamp(3)",
+  impactRank: "int",
+  changedAt: "timestamp(3)",
+  spawnedAtStep: "int",
 };
 const columnType = (column: string): PgType => COLUMN_TYPES[column] ?? "text";
 
@@ -49,7 +79,10 @@ function assignments(p: Params, row: Row): string[] {
 /** INSERT of one row that happens only when the run's fenced update did (SELECT … FROM head). */
 function insertFromHead(p: Params, table: string, row: Row, fromHead: string[] = []): string {
   const columns = [...Object.keys(row), ...fromHead].map((c) => `"${c}"`).join(", ");
-  const values = [...Object.entries(row).map(([column, value]) => p.add(value, columnType(column))), ...fromHead.map((c) => `head."${c}"`)].join(", ");
+  const values = [
+    ...Object.entries(row).map(([column, value]) => p.add(value, columnType(column))),
+    ...fromHead.map((c) => `head."${c}"`),
+  ].join(", ");
   return `INSERT INTO "${table}" (${columns}) SELECT ${values} FROM head`;
 }
 
@@ -57,7 +90,16 @@ function insertFromHead(p: Params, table: string, row: Row, fromHead: string[] =
 function insertEntries(p: Params, entries: NewEntry[], runId: string, source: string, base: string): string {
   return `INSERT INTO "StateEntry" ("runId", "seq", "kind", "key", "value")
       SELECT ${runId}, ${base} + e.n::int, e.kind, e.key, e.value
-      FROM ${source}, unnest(${p.add(entries.map((e) => e.kind), "text[]")}, ${p.add(entries.map((e) => e.key), "text[]")}, ${p.add(entries.map((e) => e.value), "text[]")})
+      FROM ${source}, unnest(${p.add(
+        entries.map((e) => e.kind),
+        "text[]",
+      )}, ${p.add(
+        entries.map((e) => e.key),
+        "text[]",
+      )}, ${p.add(
+        entries.map((e) => e.value),
+        "text[]",
+      )})
         WITH ORDINALITY AS e(kind, key, value, n)`;
 }
 
@@ -84,7 +126,15 @@ function claimable(p: Params, now: string): string {
  * run waits for the lock instead (FOR UPDATE), then READ COMMITTED re-checks it: a run that is only
  * being written by someone else (a signal's event) is not reported as unclaimable.
  */
-export function claimRunsStatement(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; exclude?: string[]; updatedAt: Date }): Statement {
+export function claimRunsStatement(opts: {
+  owner: string;
+  now: Date;
+  expiresAt: Date;
+  limit: number;
+  runId?: string;
+  exclude?: string[];
+  updatedAt: Date;
+}): Statement {
   const p = new Params();
   const now = p.add(opts.now, "timestamp(3)");
   const expiresAt = p.add(opts.expiresAt, "timestamp(3)");
@@ -109,12 +159,23 @@ export function claimRunsStatement(opts: { owner: string; now: Date; expiresAt: 
 }
 
 /** One heartbeat for every lease a worker holds: one statement; the ids returned are the leases that held. */
-export function renewLeasesStatement(owner: string, leases: Array<StepCommit["lease"]>, expiresAt: Date, updatedAt: Date): Statement {
+export function renewLeasesStatement(
+  owner: string,
+  leases: Array<StepCommit["lease"]>,
+  expiresAt: Date,
+  updatedAt: Date,
+): Statement {
   const p = new Params();
   const expires = p.add(expiresAt, "timestamp(3)");
   const sql = `
     UPDATE "Run" SET "leaseExpiresAt" = ${expires}, "runnableAt" = ${expires}, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")}
-    FROM unnest(${p.add(leases.map((l) => l.runId), "text[]")}, ${p.add(leases.map((l) => l.epoch), "int[]")}) AS held("id", "epoch")
+    FROM unnest(${p.add(
+      leases.map((l) => l.runId),
+      "text[]",
+    )}, ${p.add(
+      leases.map((l) => l.epoch),
+      "int[]",
+    )}) AS held("id", "epoch")
     WHERE "Run"."id" = held."id" AND "Run"."leaseEpoch" = held."epoch" AND "Run"."leaseOwner" = ${p.add(owner, "text")}
     RETURNING "Run"."id"`;
   return { sql, values: p.values };
@@ -142,28 +203,64 @@ export function releaseLeaseStatement(lease: StepCommit["lease"], at: Date, upda
  * for the pool's connections and time out waiting to BEGIN). A run whose idempotency key is already
  * taken inserts nothing and returns no row (the caller reads the first one).
  */
-export function createRunStatement(run: NewRun, state: { head: string; entries: NewEntry[] }, at: Date, wallClock: Date): Statement {
+export function createRunStatement(
+  run: NewRun,
+  state: { head: string; entries: NewEntry[] },
+  at: Date,
+  wallClock: Date,
+): Statement {
   const p = new Params();
   const row: Row = {
-    id: run.id, agentSlug: run.agentSlug, agentVersion: run.agentVersion, status: "QUEUED", input: json(run.input), state: state.head,
-    stateSeq: 1, eventSeq: run.events.length, entrySeq: state.entries.length, idempotencyKey: run.idempotencyKey, startedBy: run.startedBy,
-    parentRunId: run.parentRunId, workspaceId: run.workspaceId, spawnedByRunId: run.spawnedByRunId ?? null, spawnedAtStep: run.spawnedAtStep ?? null, runnableAt: at, createdAt: wallClock, updatedAt: wallClock,
+    id: run.id,
+    agentSlug: run.agentSlug,
+    agentVersion: run.agentVersion,
+    status: "QUEUED",
+    input: json(run.input),
+    state: state.head,
+    stateSeq: 1,
+    eventSeq: run.events.length,
+    entrySeq: state.entries.length,
+    idempotencyKey: run.idempotencyKey,
+    startedBy: run.startedBy,
+    parentRunId: run.parentRunId,
+    workspaceId: run.workspaceId,
+    spawnedByRunId: run.spawnedByRunId ?? null,
+    spawnedAtStep: run.spawnedAtStep ?? null,
+    runnableAt: at,
+    createdAt: wallClock,
+    updatedAt: wallClock,
   };
   const atTs = p.add(at, "timestamp(3)");
-  const ctes = [`created AS (
-      INSERT INTO "Run" (${Object.keys(row).map((c) => `"${c}"`).join(", ")})
-      VALUES (${Object.entries(row).map(([c, v]) => p.add(v, columnType(c))).join(", ")})
+  const ctes = [
+    `created AS (
+      INSERT INTO "Run" (${Object.keys(row)
+        .map((c) => `"${c}"`)
+        .join(", ")})
+      VALUES (${Object.entries(row)
+        .map(([c, v]) => p.add(v, columnType(c)))
+        .join(", ")})
       ON CONFLICT ("workspaceId", "idempotencyKey") DO NOTHING
       RETURNING *)`,
     `checkpoint AS (
       INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt")
-      SELECT created."id", 1, ${p.add(run.state.step, "int")}, created."state", created."entrySeq", ${atTs} FROM created)`];
-  if (state.entries.length > 0) ctes.push(`entries AS (${insertEntries(p, state.entries, `created."id"`, "created", "0")})`);
+      SELECT created."id", 1, ${p.add(run.state.step, "int")}, created."state", created."entrySeq", ${atTs} FROM created)`,
+  ];
+  if (state.entries.length > 0)
+    ctes.push(`entries AS (${insertEntries(p, state.entries, `created."id"`, "created", "0")})`);
   if (run.events.length > 0) {
     ctes.push(`events AS (
       INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
       SELECT created."id", e.n::int, e.step, e.type, e.data, ${atTs}
-      FROM created, unnest(${p.add(run.events.map((e) => e.step), "int[]")}, ${p.add(run.events.map((e) => e.type), "text[]")}, ${p.add(run.events.map((e) => json(e.data)), "text[]")})
+      FROM created, unnest(${p.add(
+        run.events.map((e) => e.step),
+        "int[]",
+      )}, ${p.add(
+        run.events.map((e) => e.type),
+        "text[]",
+      )}, ${p.add(
+        run.events.map((e) => json(e.data)),
+        "text[]",
+      )})
         WITH ORDINALITY AS e(step, type, data, n))`);
   }
   if (run.audit) {
@@ -172,7 +269,10 @@ export function createRunStatement(run: NewRun, state: { head: string; entries: 
       INSERT INTO "AuditLog" ("workspaceId", "id", "actor", "action", "target", "data", "at")
       SELECT created."workspaceId", ${p.add(audit.id, "text")}, ${p.add(audit.actor, "text")}, ${p.add(audit.action, "text")}, ${p.add(audit.target, "text")}, ${p.add(audit.data, "text")}, ${p.add(wallClock, "timestamp(3)")} FROM created)`);
   }
-  return { sql: `WITH ${ctes.join(",\n")} SELECT created.*, ${notifySql(`created."id"`)} AS "notified" FROM created`, values: p.values };
+  return {
+    sql: `WITH ${ctes.join(",\n")} SELECT created.*, ${notifySql(`created."id"`)} AS "notified" FROM created`,
+    values: p.values,
+  };
 }
 
 /** When the next run that `owner` does not hold becomes claimable (a timer, another worker's lease expiry). */
@@ -199,7 +299,12 @@ export type CommitRow = { stateSeq: number; eventSeq: number; woken: boolean; ot
  * Order of locks: the packet row (when the commit does a compare-and-set on it), then the run row —
  * the same order as decidePacket, so the two cannot deadlock.
  */
-export function commitStepStatement(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date, updatedAt: Date): Statement {
+export function commitStepStatement(
+  commit: StepCommit,
+  state: { head: string; entries: NewEntry[] },
+  at: Date,
+  updatedAt: Date,
+): Statement {
   const p = new Params();
   const { lease, events } = commit;
   const runId = p.add(lease.runId, "text");
@@ -231,7 +336,9 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
   const eventCount = p.add(events.length, "int");
   const entryCount = p.add(state.entries.length, "int");
   // A run that parks on an event already here wakes now: both its wakeAt and its runnableAt.
-  const wakeAtSql = waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add(wakeAt, "timestamp(3)")} END` : p.add(wakeAt, "timestamp(3)");
+  const wakeAtSql = waitingFor
+    ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add(wakeAt, "timestamp(3)")} END`
+    : p.add(wakeAt, "timestamp(3)");
   const set = [
     ...assignments(p, changes),
     `"stateSeq" = "Run"."stateSeq" + 1`,
@@ -246,7 +353,10 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
   if (commit.permissionEpoch !== undefined) {
     ctes.push(`epoch AS MATERIALIZED (SELECT "value" FROM "Epoch" WHERE "name" = 'permissions' FOR SHARE)`);
   }
-  const epochHolds = commit.permissionEpoch !== undefined ? `AND COALESCE((SELECT "value" FROM epoch), 0) = ${p.add(commit.permissionEpoch, "int")}` : "";
+  const epochHolds =
+    commit.permissionEpoch !== undefined
+      ? `AND COALESCE((SELECT "value" FROM epoch), 0) = ${p.add(commit.permissionEpoch, "int")}`
+      : "";
   ctes.push(`head AS (
     UPDATE "Run" SET ${set.join(", ")}
     WHERE ${fence(p, lease)} ${u ? `AND EXISTS (SELECT 1 FROM packet)` : ""} ${epochHolds}
@@ -257,7 +367,8 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
   ctes.push(`checkpoint AS (
     INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt")
     SELECT ${runId}, head."stateSeq", ${p.add(commit.state.step, "int")}, head."state", head."entrySeq", ${atTs} FROM head)`);
-  if (state.entries.length > 0) ctes.push(`entries AS (${insertEntries(p, state.entries, runId, "head", `head."entrySeq" - ${entryCount}`)})`);
+  if (state.entries.length > 0)
+    ctes.push(`entries AS (${insertEntries(p, state.entries, runId, "head", `head."entrySeq" - ${entryCount}`)})`);
 
   if (events.length > 0) {
     // Seqs: the run's eventSeq after the increment is the last one of this commit's events.
@@ -265,16 +376,29 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
     ctes.push(`events AS (
       INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
       SELECT ${runId}, head."eventSeq" - ${eventCount} + e.n::int, e.step, e.type, e.data, ${atTs}
-      FROM head, unnest(${p.add(rows.map((r) => r.step), "int[]")}, ${p.add(rows.map((r) => r.type), "text[]")}, ${p.add(rows.map((r) => r.data), "text[]")})
+      FROM head, unnest(${p.add(
+        rows.map((r) => r.step),
+        "int[]",
+      )}, ${p.add(
+        rows.map((r) => r.type),
+        "text[]",
+      )}, ${p.add(
+        rows.map((r) => r.data),
+        "text[]",
+      )})
         WITH ORDINALITY AS e(step, type, data, n))`);
   }
-  if (commit.createIntent) ctes.push(`intent_created AS (${insertFromHead(p, "EffectIntent", intentRow(commit.createIntent, at))})`);
+  if (commit.createIntent)
+    ctes.push(`intent_created AS (${insertFromHead(p, "EffectIntent", intentRow(commit.createIntent, at))})`);
   if (commit.updateIntent) {
     ctes.push(`intent_updated AS (
       UPDATE "EffectIntent" SET ${assignments(p, intentResult(commit.updateIntent, at)).join(", ")}
       FROM head WHERE "EffectIntent"."id" = ${p.add(commit.updateIntent.id, "text")})`);
   }
-  if (commit.createPacket) ctes.push(`packet_created AS (${insertFromHead(p, "DecisionPacket", packetRow(commit.createPacket, at), ["workspaceId"])})`);
+  if (commit.createPacket)
+    ctes.push(
+      `packet_created AS (${insertFromHead(p, "DecisionPacket", packetRow(commit.createPacket, at), ["workspaceId"])})`,
+    );
   if (u) {
     // The row locked by `packet` above, whose version matched; undefined fields are left alone.
     ctes.push(`packet_updated AS (
@@ -298,8 +422,12 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
   // Other workers hear of a run given back with a timer, or woken at once, from this transaction.
   const timer = wakeupOf(commit, false, at);
   const notify = timer ? notifySql(p.add(wakeupPayload(timer), "text")) : "0";
-  const notified = waitingFor ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${notifySql(p.add(lease.runId, "text"))} ELSE ${notify} END` : notify;
-  const otherWoken = commit.wakeRun ? `, EXISTS (SELECT 1 FROM other_woken) AS "otherWoken", (SELECT ${notifySql(`other_woken."id"`)} FROM other_woken) AS "otherNotified"` : "";
+  const notified = waitingFor
+    ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${notifySql(p.add(lease.runId, "text"))} ELSE ${notify} END`
+    : notify;
+  const otherWoken = commit.wakeRun
+    ? `, EXISTS (SELECT 1 FROM other_woken) AS "otherWoken", (SELECT ${notifySql(`other_woken."id"`)} FROM other_woken) AS "otherNotified"`
+    : "";
   const sql = `WITH ${ctes.join(",\n")}
     SELECT head."stateSeq", head."eventSeq", ${waitingFor ? `(SELECT "found" FROM waiting)` : "false"} AS "woken", ${notified} AS "notified"${otherWoken} FROM head`;
   return { sql, values: p.values };
@@ -312,7 +440,13 @@ export function commitStepStatement(commit: StepCommit, state: { head: string; e
  * it looked). deliverSignal takes the run's row lock before its wake check, so every signal is seen
  * by one side or the other. Only the state this commit wrote (its stateSeq) is touched.
  */
-export function wakeIfSignalWaitingStatement(opts: { runId: string; waitingFor: string; stateSeq: number; at: Date; updatedAt: Date }): Statement {
+export function wakeIfSignalWaitingStatement(opts: {
+  runId: string;
+  waitingFor: string;
+  stateSeq: number;
+  at: Date;
+  updatedAt: Date;
+}): Statement {
   const p = new Params();
   const runId = p.add(opts.runId, "text");
   const type = p.add(opts.waitingFor, "text");

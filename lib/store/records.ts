@@ -1,7 +1,15 @@
 import type { Db } from "@/lib/db";
 import { isAppError } from "@/lib/runtime/errors";
 import { initialState, loadState } from "@/lib/runtime/state";
-import { CAPABILITIES, type DecisionPacket, type EffectIntent, type PermissionRule, type RunRecord, type RunStatus, type SignalRecord } from "@/lib/runtime/types";
+import {
+  CAPABILITIES,
+  type DecisionPacket,
+  type EffectIntent,
+  type PermissionRule,
+  type RunRecord,
+  type RunStatus,
+  type SignalRecord,
+} from "@/lib/runtime/types";
 import { joinState, readEntries, type EntryRow } from "./state-entries";
 
 // Rows as Prisma returns them → the engine's records (JSON text parsed, states loaded through their
@@ -9,7 +17,9 @@ import { joinState, readEntries, type EntryRow } from "./state-entries";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
-export type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & { approvals: Array<{ approver: string }> };
+export type PacketRow = Awaited<ReturnType<Db["decisionPacket"]["findUniqueOrThrow"]>> & {
+  approvals: Array<{ approver: string }>;
+};
 type IntentRow = Awaited<ReturnType<Db["effectIntent"]["findUniqueOrThrow"]>>;
 export type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThrow"]>>;
 
@@ -28,7 +38,11 @@ export function toListedRunRecord(row: RunRow, entries: EntryRow[]): RunRecord {
     return toRunRecord(row, entries);
   } catch (error) {
     if (!isAppError(error, "INVALID_STATE")) throw error;
-    const state = initialState({ agent: { slug: row.agentSlug, version: row.agentVersion, instructionsHash: "" }, instructions: "", input: null });
+    const state = initialState({
+      agent: { slug: row.agentSlug, version: row.agentVersion, instructionsHash: "" },
+      instructions: "",
+      input: null,
+    });
     return { ...toRunRecord({ ...row, state: JSON.stringify(state) }, []), stateError: error.message };
   }
 }
@@ -37,12 +51,25 @@ export function toListedRunRecord(row: RunRow, entries: EntryRow[]): RunRecord {
 export function toRunRecord(row: RunRow, entries: EntryRow[]): RunRecord {
   const { entrySeq: _entrySeq, ...rest } = row;
   const { raw, stored } = joinState(row.state, entries);
-  return { ...rest, status: row.status as RunStatus, input: parse(row.input), state: loadState(raw), storedEntries: stored };
+  return {
+    ...rest,
+    status: row.status as RunStatus,
+    input: parse(row.input),
+    state: loadState(raw),
+    storedEntries: stored,
+  };
 }
 
 /** Many runs' records, with one read of their entries; `toRecord` decides what an unreadable state does. */
-export async function toRunRecords(db: Pick<Db, "stateEntry">, rows: RunRow[], toRecord: (row: RunRow, entries: EntryRow[]) => RunRecord = toRunRecord): Promise<RunRecord[]> {
-  const entries = await readEntries(db, rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })));
+export async function toRunRecords(
+  db: Pick<Db, "stateEntry">,
+  rows: RunRow[],
+  toRecord: (row: RunRow, entries: EntryRow[]) => RunRecord = toRunRecord,
+): Promise<RunRecord[]> {
+  const entries = await readEntries(
+    db,
+    rows.map((r) => ({ runId: r.id, entrySeq: r.entrySeq })),
+  );
   return rows.map((row) => toRecord(row, entries.get(row.id)!));
 }
 
@@ -103,6 +130,14 @@ export function toPermission(row: PermissionRow): PermissionRule {
 
 export const packetInclude = { approvals: { select: { approver: true }, orderBy: { at: "asc" as const } } };
 
-export function toSignal(row: { id: string; runId: string; type: string; dedupKey: string; payload: string; receivedAt: Date; consumedAt: Date | null }): SignalRecord {
+export function toSignal(row: {
+  id: string;
+  runId: string;
+  type: string;
+  dedupKey: string;
+  payload: string;
+  receivedAt: Date;
+  consumedAt: Date | null;
+}): SignalRecord {
   return { ...row, payload: parse(row.payload) };
 }

@@ -38,7 +38,9 @@ export function runChanges(commit: StepCommit, at: Date, head: string): Row {
     waitingFor: commit.waitingFor ?? null,
     ...(commit.error !== undefined ? { error: commit.error } : {}),
     ...(commit.agentVersion !== undefined ? { agentVersion: commit.agentVersion } : {}),
-    ...(commit.releaseLease ? { leaseOwner: null, leaseExpiresAt: null, runnableAt: runnableAtOf(commit.status, wakeAt, at) } : {}),
+    ...(commit.releaseLease
+      ? { leaseOwner: null, leaseExpiresAt: null, runnableAt: runnableAtOf(commit.status, wakeAt, at) }
+      : {}),
   };
 }
 
@@ -60,19 +62,49 @@ export function eventRows(commit: StepCommit, at: Date): Row[] {
 }
 
 export function intentRow(i: NewIntent, at: Date): Row {
-  return { id: i.id, runId: i.runId, step: i.step, tool: i.tool, args: json(i.args), decision: json(i.decision), semantics: i.semantics, status: "PENDING", createdAt: at };
+  return {
+    id: i.id,
+    runId: i.runId,
+    step: i.step,
+    tool: i.tool,
+    args: json(i.args),
+    decision: json(i.decision),
+    semantics: i.semantics,
+    status: "PENDING",
+    createdAt: at,
+  };
 }
 
 export function intentResult(u: NonNullable<StepCommit["updateIntent"]>, at: Date): Row {
-  return { status: u.status, attempt: u.attempt, result: json(u.result), completedAt: u.status !== "PENDING" ? at : null };
+  return {
+    status: u.status,
+    attempt: u.attempt,
+    result: json(u.result),
+    completedAt: u.status !== "PENDING" ? at : null,
+  };
 }
 
 export function packetRow(p: NewPacket, at: Date): Row {
   return {
-    id: p.id, runId: p.runId, step: p.step, kind: p.kind, tool: p.tool, args: json(p.args), digest: p.digest, status: "PENDING",
-    requestedBy: p.requestedBy, packet: json(p.content), queue: p.queue, assignee: p.assignee, requiredApprovals: p.requiredApprovals,
-    onExpire: p.onExpire, expiresAt: p.expiresAt, createdAt: at,
-    capability: p.traits?.capability ?? null, impactRank: IMPACT_RANK[impactLevel(p.tool, p.traits, p.kind)], changedAt: new Date(),
+    id: p.id,
+    runId: p.runId,
+    step: p.step,
+    kind: p.kind,
+    tool: p.tool,
+    args: json(p.args),
+    digest: p.digest,
+    status: "PENDING",
+    requestedBy: p.requestedBy,
+    packet: json(p.content),
+    queue: p.queue,
+    assignee: p.assignee,
+    requiredApprovals: p.requiredApprovals,
+    onExpire: p.onExpire,
+    expiresAt: p.expiresAt,
+    createdAt: at,
+    capability: p.traits?.capability ?? null,
+    impactRank: IMPACT_RANK[impactLevel(p.tool, p.traits, p.kind)],
+    changedAt: new Date(),
   };
 }
 

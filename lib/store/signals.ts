@@ -15,21 +15,46 @@ export function createSignalStore(db: Db, opts: { postgres: boolean; wakeups: Wa
     async deliverSignal({ id, runId, type, dedupKey, payload, now: at }) {
       const duplicateOf = async () => {
         const existing = await db.signal.findUniqueOrThrow({ where: { runId_dedupKey: { runId, dedupKey } } });
-        await db.$transaction(async (tx) => appendEvents(tx, runId, [{ type: "signal.duplicate", step: -1, data: { signalType: type, dedupKey, firstReceivedAt: existing.receivedAt.toISOString() } }], at));
+        await db.$transaction(async (tx) =>
+          appendEvents(
+            tx,
+            runId,
+            [
+              {
+                type: "signal.duplicate",
+                step: -1,
+                data: { signalType: type, dedupKey, firstReceivedAt: existing.receivedAt.toISOString() },
+              },
+            ],
+            at,
+          ),
+        );
         return { signal: toSignal(existing), duplicate: true };
       };
       const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
-      if (!run) throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
-      if (await db.signal.findUnique({ where: { runId_dedupKey: { runId, dedupKey } }, select: { id: true } })) return duplicateOf();
+      if (!run)
+        throw new AppError("NOT_FOUND", { message: `run ${runId} not found`, userMessage: "That run does not exist." });
+      if (await db.signal.findUnique({ where: { runId_dedupKey: { runId, dedupKey } }, select: { id: true } }))
+        return duplicateOf();
       let woken = false;
       try {
         const row = await db.$transaction(async (tx) => {
-          const created = await tx.signal.create({ data: { id, runId, type, dedupKey, payload: json(payload), receivedAt: at } });
+          const created = await tx.signal.create({
+            data: { id, runId, type, dedupKey, payload: json(payload), receivedAt: at },
+          });
           // Events first: their seq increment locks the run's row, so the wake check below reads the
           // run after any commit in flight (on Postgres a statement sees what committed before it
           // started). A commit that parks the run on this event either is seen here or sees this signal.
-          await appendEvents(tx, runId, [{ type: "signal.received", step: -1, data: { signalId: id, signalType: type, dedupKey } }], at);
-          const { count } = await tx.run.updateMany({ where: { id: runId, status: "WAITING_EVENT", waitingFor: type }, data: { wakeAt: at, runnableAt: at } });
+          await appendEvents(
+            tx,
+            runId,
+            [{ type: "signal.received", step: -1, data: { signalId: id, signalType: type, dedupKey } }],
+            at,
+          );
+          const { count } = await tx.run.updateMany({
+            where: { id: runId, status: "WAITING_EVENT", waitingFor: type },
+            data: { wakeAt: at, runnableAt: at },
+          });
           woken = count > 0;
           if (woken) await notifyInTransaction(tx, opts.postgres, { runId });
           return created;
@@ -48,6 +73,6 @@ export function createSignalStore(db: Db, opts: { postgres: boolean; wakeups: Wa
         orderBy: { receivedAt: "asc" },
       });
       return rows.map(toSignal);
-    }
+    },
   };
 }

@@ -1,5 +1,13 @@
 import type { StepCommit } from "@/lib/runtime/store";
-import { ACTIVE_STATUSES, WAKEABLE_STATUSES, eventRows, packetChanges, runChanges, type Row, type Statement } from "./rows";
+import {
+  ACTIVE_STATUSES,
+  WAKEABLE_STATUSES,
+  eventRows,
+  packetChanges,
+  runChanges,
+  type Row,
+  type Statement,
+} from "./rows";
 import type { NewEntry } from "./state-entries";
 
 // SQLite statements for a step's commit, run one after another inside Prisma's interactive
@@ -12,13 +20,24 @@ import type { NewEntry } from "./state-entries";
 // a model query's (ISO text with "+00:00"), so Prisma's own reads parse what is written here
 // (checked on stored rows). Nothing from the caller is spliced into the SQL text: values are bound.
 
-const columns = (row: Row) => Object.keys(row).map((c) => `"${c}"`).join(", ");
+const columns = (row: Row) =>
+  Object.keys(row)
+    .map((c) => `"${c}"`)
+    .join(", ");
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-const assignments = (row: Row) => Object.keys(row).map((c) => `"${c}" = ?`).join(", ");
+const assignments = (row: Row) =>
+  Object.keys(row)
+    .map((c) => `"${c}" = ?`)
+    .join(", ");
 
 /** The fenced update of the run: no row back means the lease no longer holds, or the permission epoch
  *  the step checked has moved (nothing was written). */
-export function head(commit: StepCommit, state: { head: string; entries: NewEntry[] }, at: Date, updatedAt: Date): Statement {
+export function head(
+  commit: StepCommit,
+  state: { head: string; entries: NewEntry[] },
+  at: Date,
+  updatedAt: Date,
+): Statement {
   const changes = runChanges(commit, at, state.head);
   const { lease } = commit;
   return {
@@ -27,7 +46,13 @@ export function head(commit: StepCommit, state: { head: string; entries: NewEntr
         ${commit.permissionEpoch !== undefined ? `AND COALESCE((SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'), 0) = ?` : ""}
       RETURNING "stateSeq", "eventSeq", "entrySeq"`,
     values: [
-      ...Object.values(changes), commit.events.length, state.entries.length, updatedAt, lease.runId, lease.owner, lease.epoch,
+      ...Object.values(changes),
+      commit.events.length,
+      state.entries.length,
+      updatedAt,
+      lease.runId,
+      lease.owner,
+      lease.epoch,
       ...(commit.permissionEpoch !== undefined ? [commit.permissionEpoch] : []),
     ],
   };
@@ -43,12 +68,18 @@ export function checkpoint(commit: StepCommit, at: Date): Statement {
 
 /** The state's new entries from `firstSeq` on (state-entries.ts), a few hundred rows a statement. */
 export function entries(runId: string, list: NewEntry[], firstSeq: number): Statement[] {
-  return chunkedInsert("StateEntry", list.map((e, i) => ({ runId, seq: firstSeq + i, kind: e.kind, key: e.key, value: e.value })));
+  return chunkedInsert(
+    "StateEntry",
+    list.map((e, i) => ({ runId, seq: firstSeq + i, kind: e.kind, key: e.key, value: e.value })),
+  );
 }
 
 /** The commit's events from `firstSeq` on, a few hundred rows a statement (SQLite caps bound values). */
 export function events(commit: StepCommit, firstSeq: number, at: Date): Statement[] {
-  return chunkedInsert("TraceEvent", eventRows(commit, at).map((r, i) => ({ runId: commit.lease.runId, seq: firstSeq + i, ...r })));
+  return chunkedInsert(
+    "TraceEvent",
+    eventRows(commit, at).map((r, i) => ({ runId: commit.lease.runId, seq: firstSeq + i, ...r })),
+  );
 }
 
 /** Rows of one shape, a few hundred a statement (SQLite caps bound values). */
@@ -65,11 +96,17 @@ function chunkedInsert(table: string, rows: Row[]): Statement[] {
 }
 
 export function insert(table: string, row: Row): Statement {
-  return { sql: `INSERT INTO "${table}" (${columns(row)}) VALUES (${placeholders(Object.keys(row).length)})`, values: Object.values(row) };
+  return {
+    sql: `INSERT INTO "${table}" (${columns(row)}) VALUES (${placeholders(Object.keys(row).length)})`,
+    values: Object.values(row),
+  };
 }
 
 export function updateById(table: string, id: string, changes: Row): Statement {
-  return { sql: `UPDATE "${table}" SET ${assignments(changes)} WHERE "id" = ?`, values: [...Object.values(changes), id] };
+  return {
+    sql: `UPDATE "${table}" SET ${assignments(changes)} WHERE "id" = ?`,
+    values: [...Object.values(changes), id],
+  };
 }
 
 /** Compare-and-set on the packet's version: 0 rows changed means it lost (the caller rolls back). */
@@ -82,7 +119,10 @@ export function packetCas(u: NonNullable<StepCommit["updatePacket"]>, at: Date):
 }
 
 export function consumeSignals(ids: string[], at: Date): Statement {
-  return { sql: `UPDATE "Signal" SET "consumedAt" = ? WHERE "id" IN (${placeholders(ids.length)}) AND "consumedAt" IS NULL`, values: [at, ...ids] };
+  return {
+    sql: `UPDATE "Signal" SET "consumedAt" = ? WHERE "id" IN (${placeholders(ids.length)}) AND "consumedAt" IS NULL`,
+    values: [at, ...ids],
+  };
 }
 
 /** A run parking on an event that is already here wakes at once (signals consumed by this commit no longer count). */
@@ -107,7 +147,15 @@ export function wakeWaiting(runId: string, type: string, at: Date, updatedAt: Da
 const inList = (values: readonly string[]) => `(${placeholders(values.length)})`;
 
 /** Claim up to `limit` runnable runs, oldest runnableAt first; returns the ids leased (one statement). */
-export function claimRuns(opts: { owner: string; now: Date; expiresAt: Date; limit: number; runId?: string; exclude?: string[]; updatedAt: Date }): Statement {
+export function claimRuns(opts: {
+  owner: string;
+  now: Date;
+  expiresAt: Date;
+  limit: number;
+  runId?: string;
+  exclude?: string[];
+  updatedAt: Date;
+}): Statement {
   const { now } = opts;
   const exclude = opts.runId ? [] : (opts.exclude ?? []);
   return {
@@ -121,14 +169,29 @@ export function claimRuns(opts: { owner: string; now: Date; expiresAt: Date; lim
         ORDER BY "runnableAt" ASC LIMIT ?)
       RETURNING "id"`,
     values: [
-      opts.owner, opts.expiresAt, opts.expiresAt, opts.updatedAt,
-      now, now, ...ACTIVE_STATUSES, ...WAKEABLE_STATUSES, now, ...(opts.runId ? [opts.runId] : []), ...exclude, opts.limit,
+      opts.owner,
+      opts.expiresAt,
+      opts.expiresAt,
+      opts.updatedAt,
+      now,
+      now,
+      ...ACTIVE_STATUSES,
+      ...WAKEABLE_STATUSES,
+      now,
+      ...(opts.runId ? [opts.runId] : []),
+      ...exclude,
+      opts.limit,
     ],
   };
 }
 
 /** One heartbeat for a batch of leases of one owner; returns the ids that still held. */
-export function renewLeases(owner: string, leases: Array<StepCommit["lease"]>, expiresAt: Date, updatedAt: Date): Statement {
+export function renewLeases(
+  owner: string,
+  leases: Array<StepCommit["lease"]>,
+  expiresAt: Date,
+  updatedAt: Date,
+): Statement {
   return {
     sql: `UPDATE "Run" SET "leaseExpiresAt" = ?, "runnableAt" = ?, "updatedAt" = ?
       WHERE "leaseOwner" = ? AND ("id", "leaseEpoch") IN (VALUES ${leases.map(() => "(?, ?)").join(", ")}) RETURNING "id"`,
@@ -148,7 +211,10 @@ export function releaseLease(lease: StepCommit["lease"], at: Date, updatedAt: Da
 
 /** Does the lease still hold? (Only asked after a commit wrote nothing, to say why.) */
 export function leaseHeld(lease: StepCommit["lease"]): Statement {
-  return { sql: `SELECT 1 AS "held" FROM "Run" WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ?`, values: [lease.runId, lease.owner, lease.epoch] };
+  return {
+    sql: `SELECT 1 AS "held" FROM "Run" WHERE "id" = ? AND "leaseOwner" = ? AND "leaseEpoch" = ?`,
+    values: [lease.runId, lease.owner, lease.epoch],
+  };
 }
 
 /** When the next run that `owner` does not hold becomes claimable. */

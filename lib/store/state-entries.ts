@@ -23,7 +23,9 @@ export const NOTHING_STORED: StoredEntries = { facts: 0, journal: 0 };
 
 /** The state for storage: its head, and the entries not stored yet (`stored`: how many already are). */
 export function splitState(state: RunState, stored: StoredEntries): { head: string; entries: NewEntry[] } {
-  const entries: NewEntry[] = state.facts.slice(stored.facts).map((fact) => ({ kind: "fact", key: null, value: JSON.stringify(fact) }));
+  const entries: NewEntry[] = state.facts
+    .slice(stored.facts)
+    .map((fact) => ({ kind: "fact", key: null, value: JSON.stringify(fact) }));
   for (const key of Object.keys(state.journal).slice(stored.journal)) {
     const value = state.journal[key];
     // JSON drops a key whose value is undefined; so does the entry, as the whole state's JSON would.
@@ -47,7 +49,8 @@ export function joinState(head: string, rows: EntryRow[]): { raw: unknown; store
   }
   // A head whose parts are not a list and a record (a hand edit, a bad migration) is passed on as it
   // is, for loadState to report where; it is never repaired into something that would load.
-  if (!state || typeof state !== "object" || !Array.isArray(state.facts) || !isRecord(state.journal)) return { raw: state ?? head, stored };
+  if (!state || typeof state !== "object" || !Array.isArray(state.facts) || !isRecord(state.journal))
+    return { raw: state ?? head, stored };
   for (const row of rows) {
     const value = parseEntry(row);
     if (row.kind === "fact") {
@@ -61,20 +64,28 @@ export function joinState(head: string, rows: EntryRow[]): { raw: unknown; store
   return { raw: state, stored };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function parseEntry(row: EntryRow): unknown {
   try {
     return JSON.parse(row.value);
   } catch {
-    throw new AppError("INVALID_STATE", { message: `state entry ${row.seq} (${row.kind}) is not valid JSON`, userMessage: "The run's saved state is malformed and was not loaded." });
+    throw new AppError("INVALID_STATE", {
+      message: `state entry ${row.seq} (${row.kind}) is not valid JSON`,
+      userMessage: "The run's saved state is malformed and was not loaded.",
+    });
   }
 }
 
 type EntryReader = Pick<Db, "stateEntry">;
 
 /** One stored state (a checkpoint's head and entrySeq), read whole and loaded through its schema. */
-export async function loadStoredState(db: EntryReader, runId: string, stored: { state: string; entrySeq: number }): Promise<RunState> {
+export async function loadStoredState(
+  db: EntryReader,
+  runId: string,
+  stored: { state: string; entrySeq: number },
+): Promise<RunState> {
   const entries = (await readEntries(db, [{ runId, entrySeq: stored.entrySeq }])).get(runId)!;
   return loadState(joinState(stored.state, entries).raw);
 }
@@ -83,7 +94,11 @@ export async function loadStoredState(db: EntryReader, runId: string, stored: { 
  * The entries of each run, up to each one's entrySeq, in order. `pgQuery` (Postgres only): read them on
  * the pg pool (hot-path.ts), as a claim does — through Prisma a query costs milliseconds of CPU.
  */
-export async function readEntries(db: EntryReader, upTo: Array<{ runId: string; entrySeq: number }>, pgQuery?: HotQuery): Promise<Map<string, EntryRow[]>> {
+export async function readEntries(
+  db: EntryReader,
+  upTo: Array<{ runId: string; entrySeq: number }>,
+  pgQuery?: HotQuery,
+): Promise<Map<string, EntryRow[]>> {
   const byRun = new Map<string, EntryRow[]>(upTo.map((r) => [r.runId, []]));
   const wanted = upTo.filter((r) => r.entrySeq > 0);
   if (wanted.length === 0) return byRun;
@@ -96,7 +111,10 @@ export async function readEntries(db: EntryReader, upTo: Array<{ runId: string; 
         values: [[...upToSeq.keys()]],
       })
     : await db.stateEntry.findMany({
-        where: wanted.length === 1 ? { runId: wanted[0].runId, seq: { lte: wanted[0].entrySeq } } : { runId: { in: [...upToSeq.keys()] } },
+        where:
+          wanted.length === 1
+            ? { runId: wanted[0].runId, seq: { lte: wanted[0].entrySeq } }
+            : { runId: { in: [...upToSeq.keys()] } },
         orderBy: [{ runId: "asc" }, { seq: "asc" }],
         select: { runId: true, seq: true, kind: true, key: true, value: true },
       });
@@ -107,5 +125,7 @@ export async function readEntries(db: EntryReader, upTo: Array<{ runId: string; 
 /** Insert entries at seq numbers already reserved (Run.entrySeq moved in the same transaction). */
 export async function insertEntries(tx: Pick<Db, "stateEntry">, runId: string, firstSeq: number, entries: NewEntry[]) {
   if (entries.length === 0) return;
-  await tx.stateEntry.createMany({ data: entries.map((e, i) => ({ runId, seq: firstSeq + i, kind: e.kind, key: e.key, value: e.value })) });
+  await tx.stateEntry.createMany({
+    data: entries.map((e, i) => ({ runId, seq: firstSeq + i, kind: e.kind, key: e.key, value: e.value })),
+  });
 }

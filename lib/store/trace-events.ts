@@ -4,7 +4,11 @@ import { json, type Tx } from "./records";
 /** Append events to a run's trace: reserve seq numbers atomically, then insert them. */
 export async function appendEvents(tx: Tx, runId: string, events: TraceEventInput[], now: Date): Promise<number> {
   if (events.length === 0) return -1;
-  const { eventSeq } = await tx.run.update({ where: { id: runId }, data: { eventSeq: { increment: events.length } }, select: { eventSeq: true } });
+  const { eventSeq } = await tx.run.update({
+    where: { id: runId },
+    data: { eventSeq: { increment: events.length } },
+    select: { eventSeq: true },
+  });
   await insertEvents(tx, runId, eventSeq - events.length + 1, events, now);
   return eventSeq;
 }

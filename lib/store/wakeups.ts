@@ -22,7 +22,8 @@ function parsePayload(payload: string | undefined): Wakeup {
 }
 
 /** A scalar SQL expression that sends one NOTIFY (its value is 1); `payload` is a SQL text expression. */
-export const notifySql = (payload: string) => `(SELECT count(*)::int FROM (SELECT pg_notify('${CHANNEL}', ${payload})) AS n)`;
+export const notifySql = (payload: string) =>
+  `(SELECT count(*)::int FROM (SELECT pg_notify('${CHANNEL}', ${payload})) AS n)`;
 
 export type Wakeups = {
   emit: (w: Wakeup) => void;
@@ -58,7 +59,8 @@ export function createWakeups(opts: { listenUrl?: string; logger?: Logger }): Wa
       firstOfPair.delete(key);
       return;
     }
-    if (firstOfPair.size > 10_000) for (const [k, v] of firstOfPair) if (now - v.at > ECHO_WINDOW_MS) firstOfPair.delete(k);
+    if (firstOfPair.size > 10_000)
+      for (const [k, v] of firstOfPair) if (now - v.at > ECHO_WINDOW_MS) firstOfPair.delete(k);
     firstOfPair.set(key, { from, at: now });
     tell(w);
   };
@@ -87,7 +89,10 @@ export function createWakeups(opts: { listenUrl?: string; logger?: Logger }): Wa
     c.removeAllListeners("end");
     c.end().catch(() => {});
     if (closed || listeners.size === 0) return;
-    opts.logger?.warn("wake-up connection lost; polling until it is back", { error: error ? String(error) : "ended", retryMs });
+    opts.logger?.warn("wake-up connection lost; polling until it is back", {
+      error: error ? String(error) : "ended",
+      retryMs,
+    });
     setTimeout(() => void listen(), retryMs).unref();
     retryMs = Math.min(retryMs * 2, 10_000);
   }
@@ -121,6 +126,10 @@ export function createWakeups(opts: { listenUrl?: string; logger?: Logger }): Wa
 }
 
 /** NOTIFY from inside a Prisma transaction (Postgres only: SQLite has one process, and emit serves it). */
-export async function notifyInTransaction(tx: { $queryRawUnsafe: (sql: string, ...values: unknown[]) => Promise<unknown> }, postgres: boolean, w: Wakeup) {
+export async function notifyInTransaction(
+  tx: { $queryRawUnsafe: (sql: string, ...values: unknown[]) => Promise<unknown> },
+  postgres: boolean,
+  w: Wakeup,
+) {
   if (postgres) await tx.$queryRawUnsafe(`SELECT ${notifySql("$1::text")} AS "notified"`, wakeupPayload(w));
 }

@@ -21,11 +21,17 @@ const globalForTelemetry = globalThis as unknown as { tetherSpanSink?: SpanSink;
 const stores = (globalForTelemetry.tetherTraceStores ??= new Set());
 
 /** The store as given when OTLP is not configured; else the store that also exports each run's trace. */
-export function withTraceExportFromEnv(store: RuntimeStore, opts: { logger?: Logger; config?: Config } = {}): RuntimeStore {
+export function withTraceExportFromEnv(
+  store: RuntimeStore,
+  opts: { logger?: Logger; config?: Config } = {},
+): RuntimeStore {
   const config = opts.config ?? getConfig();
   if (!isTraceExportEnabled(config)) return store;
   const { redaction, protocol } = config.telemetry;
-  if (protocol && protocol !== "http/json") opts.logger?.warn("Tether exports traces as OTLP/HTTP JSON only; OTEL_EXPORTER_OTLP_PROTOCOL is ignored", { protocol });
+  if (protocol && protocol !== "http/json")
+    opts.logger?.warn("Tether exports traces as OTLP/HTTP JSON only; OTEL_EXPORTER_OTLP_PROTOCOL is ignored", {
+      protocol,
+    });
   globalForTelemetry.tetherSpanSink ??= createOtlpSink();
   const traced = withTraceExport(store, { sink: globalForTelemetry.tetherSpanSink, redaction, logger: opts.logger });
   stores.add(traced);

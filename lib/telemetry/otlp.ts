@@ -20,11 +20,20 @@ export type SpanSink = {
 
 export const SCOPE = { name: "tether", version: "0.1.0" };
 
-export function createOtlpSink(opts: { url?: string; headers?: Record<string, string>; exporter?: SpanExporter; serviceName?: string } = {}): SpanSink {
-  const exporter = opts.exporter ?? new OTLPTraceExporter({ ...(opts.url ? { url: opts.url } : {}), ...(opts.headers ? { headers: opts.headers } : {}) });
+export function createOtlpSink(
+  opts: { url?: string; headers?: Record<string, string>; exporter?: SpanExporter; serviceName?: string } = {},
+): SpanSink {
+  const exporter =
+    opts.exporter ??
+    new OTLPTraceExporter({
+      ...(opts.url ? { url: opts.url } : {}),
+      ...(opts.headers ? { headers: opts.headers } : {}),
+    });
   const processor = new BatchSpanProcessor(exporter);
   // defaultResource() reads OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES; "tether" unless they say otherwise.
-  const resource = resourceFromAttributes({ "service.name": opts.serviceName ?? "tether" }).merge(withEnvOnly(defaultResource()));
+  const resource = resourceFromAttributes({ "service.name": opts.serviceName ?? "tether" }).merge(
+    withEnvOnly(defaultResource()),
+  );
   return {
     export(spans) {
       for (const span of spans) processor.onEnd(toReadableSpan(span, resource));
@@ -55,12 +64,17 @@ export function toReadableSpan(span: SpanData, resource: Resource): ReadableSpan
     name: span.name,
     kind: KIND[span.kind],
     spanContext: () => context,
-    parentSpanContext: span.parentSpanId ? { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: true } : undefined,
+    parentSpanContext: span.parentSpanId
+      ? { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: true }
+      : undefined,
     startTime,
     endTime,
     status: { code: STATUS[span.status.code], ...(span.status.message ? { message: span.status.message } : {}) },
     attributes: span.attributes,
-    links: (span.links ?? []).map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true }, attributes: l.attributes })),
+    links: (span.links ?? []).map((l) => ({
+      context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true },
+      attributes: l.attributes,
+    })),
     events: span.events.map((e) => ({ name: e.name, time: millisToHrTime(e.at.getTime()), attributes: e.attributes })),
     duration: hrTimeDuration(startTime, endTime),
     ended: true,

@@ -7,7 +7,24 @@
 export type PayloadMode = "shape" | "values";
 export type Redaction = { mode: PayloadMode; keys: RegExp };
 
-export const DEFAULT_REDACTED_KEYS = ["secret", "token", "passw", "pwd", "api[-_]?key", "auth", "cookie", "session", "credential", "private", "signature", "cvv", "cvc", "card[-_]?number", "iban", "ssn"];
+export const DEFAULT_REDACTED_KEYS = [
+  "secret",
+  "token",
+  "passw",
+  "pwd",
+  "api[-_]?key",
+  "auth",
+  "cookie",
+  "session",
+  "credential",
+  "private",
+  "signature",
+  "cvv",
+  "cvc",
+  "card[-_]?number",
+  "iban",
+  "ssn",
+];
 
 const REDACTED = "[redacted]";
 const MAX_DEPTH = 4;
@@ -40,10 +57,15 @@ export function redactPayload(value: unknown, rule: Redaction): string {
 /** Keys and types only: {"orderId":"string","amountCents":"number","items":["object"]}. */
 export function shapeOf(value: unknown, depth = 0): unknown {
   if (value === null || value === undefined) return "null";
-  if (Array.isArray(value)) return depth >= MAX_DEPTH || value.length === 0 ? `array(${value.length})` : [shapeOf(value[0], depth + 1)];
+  if (Array.isArray(value))
+    return depth >= MAX_DEPTH || value.length === 0 ? `array(${value.length})` : [shapeOf(value[0], depth + 1)];
   if (typeof value === "object") {
     if (depth >= MAX_DEPTH) return "object";
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).slice(0, MAX_KEYS).map(([k, v]) => [k, shapeOf(v, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .slice(0, MAX_KEYS)
+        .map(([k, v]) => [k, shapeOf(v, depth + 1)]),
+    );
   }
   return typeof value;
 }
@@ -54,7 +76,9 @@ function redactValue(value: unknown, rule: Redaction, depth: number): unknown {
   if (depth >= MAX_DEPTH) return Array.isArray(value) ? `array(${value.length})` : "object";
   if (Array.isArray(value)) return value.slice(0, MAX_KEYS).map((v) => redactValue(v, rule, depth + 1));
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).slice(0, MAX_KEYS).map(([k, v]) => [k, rule.keys.test(k) ? REDACTED : redactValue(v, rule, depth + 1)]),
+    Object.entries(value as Record<string, unknown>)
+      .slice(0, MAX_KEYS)
+      .map(([k, v]) => [k, rule.keys.test(k) ? REDACTED : redactValue(v, rule, depth + 1)]),
   );
 }
 

@@ -33,7 +33,17 @@ export type SpanData = {
 };
 export type FinishedSpan = { seq: number; span: SpanData };
 
-type Open = { spanId: string; parentSpanId: string | null; name: string; start: Date; end: Date; attributes: Attributes; events: SpanEventData[]; error?: string; links?: SpanLink[] };
+type Open = {
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  start: Date;
+  end: Date;
+  attributes: Attributes;
+  events: SpanEventData[];
+  error?: string;
+  links?: SpanLink[];
+};
 
 const TERMINAL = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
 const MAX_EVENTS = 128;
@@ -66,8 +76,16 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
     out.push({
       seq: by,
       span: {
-        traceId, spanId: span.spanId, parentSpanId: span.parentSpanId, name: span.name, kind, start: span.start, end: span.end < span.start ? span.start : span.end,
-        attributes: span.attributes, events: span.events, status: span.error !== undefined ? { code: "error", message: span.error } : { code: "unset" },
+        traceId,
+        spanId: span.spanId,
+        parentSpanId: span.parentSpanId,
+        name: span.name,
+        kind,
+        start: span.start,
+        end: span.end < span.start ? span.start : span.end,
+        attributes: span.attributes,
+        events: span.events,
+        status: span.error !== undefined ? { code: "error", message: span.error } : { code: "unset" },
         ...(span.links ? { links: span.links } : {}),
       },
     });
@@ -114,7 +132,15 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
   function stepSpan(step: number, at: Date): Open {
     let span = steps.get(step);
     if (!span) {
-      span = { spanId: spanIdOf(runId, `step/${step}${attempt ? `/${attempt}` : ""}`), parentSpanId: root!.spanId, name: `step ${step}`, start: at, end: at, attributes: { "tether.span": "step", "tether.step": step }, events: [] };
+      span = {
+        spanId: spanIdOf(runId, `step/${step}${attempt ? `/${attempt}` : ""}`),
+        parentSpanId: root!.spanId,
+        name: `step ${step}`,
+        start: at,
+        end: at,
+        attributes: { "tether.span": "step", "tether.step": step },
+        events: [],
+      };
       steps.set(step, span);
     }
     return span;
@@ -180,7 +206,11 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
     previousAt = at;
   }
 
-  function applyEvent(event: TraceEvent, time: { groupStart: Date; toolTimes: Map<number, { start: Date; end: Date }> }, out: FinishedSpan[]) {
+  function applyEvent(
+    event: TraceEvent,
+    time: { groupStart: Date; toolTimes: Map<number, { start: Date; end: Date }> },
+    out: FinishedSpan[],
+  ) {
     const { data, at } = event;
     const run = root!;
     if (event.type === "run.status" || event.type === "run.cancelled") {
@@ -195,10 +225,13 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       const parentStep = num(data.parentStep) ?? 0;
       run.attributes["tether.run.spawned_by"] = data.parentRunId;
       run.attributes["tether.run.spawned_at_step"] = parentStep;
-      run.links = [{
-        traceId: remoteParent ? traceId : traceIdOfRun(data.parentRunId), spanId: spanIdOf(data.parentRunId, `step/${parentStep}`),
-        attributes: { "tether.link": "spawned_by", "tether.run.id": data.parentRunId },
-      }];
+      run.links = [
+        {
+          traceId: remoteParent ? traceId : traceIdOfRun(data.parentRunId),
+          spanId: spanIdOf(data.parentRunId, `step/${parentStep}`),
+          attributes: { "tether.link": "spawned_by", "tether.run.id": data.parentRunId },
+        },
+      ];
       note(run, event.type, at, pick(data, ["parentRunId", "parentStep", "parentAgent"]));
       return;
     }
@@ -208,7 +241,12 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       return;
     }
     closeStepsBefore(event.step, event.seq, out);
-    const step = stepSpan(event.step, event.type === "gate.decided" || event.type === "gate.approval_recorded" || event.type === "gate.assigned" ? at : time.groupStart);
+    const step = stepSpan(
+      event.step,
+      event.type === "gate.decided" || event.type === "gate.approval_recorded" || event.type === "gate.assigned"
+        ? at
+        : time.groupStart,
+    );
     if (at > step.end) step.end = at;
 
     switch (event.type) {
@@ -221,14 +259,21 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
         const [providerId, ...rest] = model ? model.split(":") : [];
         const provider = model ? providerId.split(".")[0] : "tether.scripted";
         const requestModel = model ? rest.join(":") || model : agent;
-        const end = time.toolTimes.size > 0 ? new Date(Math.min(...[...time.toolTimes.values()].map((t) => t.start.getTime()))) : at;
+        const end =
+          time.toolTimes.size > 0
+            ? new Date(Math.min(...[...time.toolTimes.values()].map((t) => t.start.getTime())))
+            : at;
         const latency = num(data.latencyMs);
         const start = latency !== undefined ? new Date(end.getTime() - latency) : time.groupStart;
         if (typeof decision.planStep === "string") step.attributes["tether.plan.step"] = decision.planStep;
         usage.input += u?.inputTokens ?? 0;
         usage.output += u?.outputTokens ?? 0;
         const span: Open = {
-          spanId: spanIdOf(runId, `event/${event.seq}`), parentSpanId: step.spanId, name: `chat ${requestModel}`, start: start < end ? start : end, end,
+          spanId: spanIdOf(runId, `event/${event.seq}`),
+          parentSpanId: step.spanId,
+          name: `chat ${requestModel}`,
+          start: start < end ? start : end,
+          end,
           attributes: {
             "tether.span": "model",
             "gen_ai.operation.name": "chat",
@@ -249,8 +294,14 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       }
       case "policy.error": {
         const span: Open = {
-          spanId: spanIdOf(runId, `event/${event.seq}`), parentSpanId: step.spanId, name: `chat ${agent}`, start: time.groupStart, end: at,
-          attributes: { "tether.span": "model", "gen_ai.operation.name": "chat", "error.type": "policy_error" }, events: [], error: "the policy failed",
+          spanId: spanIdOf(runId, `event/${event.seq}`),
+          parentSpanId: step.spanId,
+          name: `chat ${agent}`,
+          start: time.groupStart,
+          end: at,
+          attributes: { "tether.span": "model", "gen_ai.operation.name": "chat", "error.type": "policy_error" },
+          events: [],
+          error: "the policy failed",
         };
         finish(span, event.seq, out, "client");
         return;
@@ -261,7 +312,11 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
         const key = typeof data.idempotencyKey === "string" ? data.idempotencyKey : null;
         const ok = data.errorClass === undefined;
         const span: Open = {
-          spanId: spanIdOf(runId, `event/${event.seq}`), parentSpanId: step.spanId, name: `execute_tool ${tool}`, start: t.start, end: t.end,
+          spanId: spanIdOf(runId, `event/${event.seq}`),
+          parentSpanId: step.spanId,
+          name: `execute_tool ${tool}`,
+          start: t.start,
+          end: t.end,
           attributes: {
             "tether.span": "tool",
             "gen_ai.operation.name": "execute_tool",
@@ -289,14 +344,21 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
         const unknown = event.type === "effect.unknown_outcome";
         note(step, event.type, at, pick(data, ["tool", "packetId", "operationId", "attempt"]));
         waits.set(packetId, {
-          spanId: spanIdOf(runId, `gate/${packetId}`), parentSpanId: step.spanId, stepSpanId: step.spanId, name: `await_decision ${tool}`, start: at, end: at,
+          spanId: spanIdOf(runId, `gate/${packetId}`),
+          parentSpanId: step.spanId,
+          stepSpanId: step.spanId,
+          name: `await_decision ${tool}`,
+          start: at,
+          end: at,
           attributes: {
             "tether.span": "human_wait",
             "tether.gate.packet_id": packetId,
             "tether.gate.kind": unknown ? "UNKNOWN_OUTCOME" : "APPROVAL",
             "tether.gate.tool": tool,
             ...str("tether.gate.queue", unknown ? "attention" : data.queue),
-            ...(num(data.requiredApprovals) !== undefined ? { "tether.gate.required_approvals": num(data.requiredApprovals)! } : {}),
+            ...(num(data.requiredApprovals) !== undefined
+              ? { "tether.gate.required_approvals": num(data.requiredApprovals)! }
+              : {}),
             ...(unknown ? str("tether.tool.idempotency_key", data.operationId) : {}),
           },
           events: [],
@@ -307,7 +369,8 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       case "gate.assigned":
       case "gate.escalated": {
         const wait = waits.get(String(data.packetId));
-        if (wait) note(wait, event.type, at, pick(data, ["by", "approvals", "required", "queue", "assignee", "from", "to"]));
+        if (wait)
+          note(wait, event.type, at, pick(data, ["by", "approvals", "required", "queue", "assignee", "from", "to"]));
         return;
       }
       case "gate.decided":
@@ -317,7 +380,14 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
         if (!wait) return;
         wait.end = at;
         const by = typeof data.by === "string" ? data.by : null;
-        const reviewers = [...new Set([...wait.events.filter((e) => e.name === "gate.approval_recorded").map((e) => String(e.attributes["tether.by"])), ...(by ? [by] : [])])];
+        const reviewers = [
+          ...new Set([
+            ...wait.events
+              .filter((e) => e.name === "gate.approval_recorded")
+              .map((e) => String(e.attributes["tether.by"])),
+            ...(by ? [by] : []),
+          ]),
+        ];
         Object.assign(wait.attributes, {
           "tether.gate.decision": event.type === "gate.expired" ? "expired" : String(data.decision),
           ...(by ? { "tether.gate.reviewer": by } : {}),
@@ -330,8 +400,34 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       }
       default:
         // Everything else the step did, as events on its span, with only its identifiers and counts.
-        note(step, event.type, at, pick(data, ["tool", "operationId", "idempotencyKey", "attempt", "effect", "ruleVersion", "afterApproval", "found", "try", "packetId", "decision", "signalType", "code", "until", "key", "ok", "childRunId", "agent", "status"]));
-        if (typeof data.idempotencyKey === "string" && event.type === "effect.intent") step.attributes["tether.tool.idempotency_key"] = data.idempotencyKey;
+        note(
+          step,
+          event.type,
+          at,
+          pick(data, [
+            "tool",
+            "operationId",
+            "idempotencyKey",
+            "attempt",
+            "effect",
+            "ruleVersion",
+            "afterApproval",
+            "found",
+            "try",
+            "packetId",
+            "decision",
+            "signalType",
+            "code",
+            "until",
+            "key",
+            "ok",
+            "childRunId",
+            "agent",
+            "status",
+          ]),
+        );
+        if (typeof data.idempotencyKey === "string" && event.type === "effect.intent")
+          step.attributes["tether.tool.idempotency_key"] = data.idempotencyKey;
     }
   }
 

@@ -19,12 +19,16 @@ export type TraceExport = {
   flush(): Promise<void>;
 };
 
-type Written = { runId: string; from: number; to: number } | { runId: string; count: number; match: (e: TraceEvent) => boolean };
+type Written =
+  { runId: string; from: number; to: number } | { runId: string; count: number; match: (e: TraceEvent) => boolean };
 
 const MAX_FOLDS = 1_000; // runs whose fold is kept between writes (the rest are rebuilt from their events)
 const PAGE = 1_000;
 
-export function withTraceExport(store: RuntimeStore, opts: { sink: SpanSink; redaction?: Redaction; logger?: Logger }): RuntimeStore & TraceExport {
+export function withTraceExport(
+  store: RuntimeStore,
+  opts: { sink: SpanSink; redaction?: Redaction; logger?: Logger },
+): RuntimeStore & TraceExport {
   const folds = new Map<string, SpanFold>();
   const queues = new Map<string, Promise<void>>();
   const logger = opts.logger;
@@ -47,7 +51,9 @@ export function withTraceExport(store: RuntimeStore, opts: { sink: SpanSink; red
     const [created] = await store.listEvents(parentRunId, { limit: 1 });
     const given = parseTraceparent((created?.data.traceContext as { traceparent?: string } | undefined)?.traceparent);
     const traceId = given?.traceId ?? traceIdOfRun(parentRunId);
-    return { traceparent: `00-${traceId}-${spanIdOf(parentRunId, `step/${step}`)}-${given && !given.sampled ? "00" : "01"}` };
+    return {
+      traceparent: `00-${traceId}-${spanIdOf(parentRunId, `step/${step}`)}-${given && !given.sampled ? "00" : "01"}`,
+    };
   }
 
   async function derive(written: Written) {
@@ -88,7 +94,9 @@ export function withTraceExport(store: RuntimeStore, opts: { sink: SpanSink; red
       .then(() => derive(written))
       .catch((error: unknown) => logger?.warn("trace export failed", { runId: written.runId, error: String(error) }));
     queues.set(written.runId, next);
-    void next.finally(() => { if (queues.get(written.runId) === next) queues.delete(written.runId); });
+    void next.finally(() => {
+      if (queues.get(written.runId) === next) queues.delete(written.runId);
+    });
   }
 
   const range = (runId: string, count: number, lastSeq: number) => {
@@ -129,7 +137,8 @@ export function withTraceExport(store: RuntimeStore, opts: { sink: SpanSink; red
       const last = decision.events.at(-1);
       if (last) {
         // The store does not say where the events went: they are the run's only ones of this type for this packet and person.
-        const match = (e: TraceEvent) => e.type === last.type && e.data.packetId === last.data.packetId && e.data.by === last.data.by;
+        const match = (e: TraceEvent) =>
+          e.type === last.type && e.data.packetId === last.data.packetId && e.data.by === last.data.by;
         wrote({ runId: packet.runId, count: decision.events.length, match });
       }
       return packet;

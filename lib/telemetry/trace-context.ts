@@ -26,7 +26,10 @@ export function traceContextFromHeaders(headers: Headers): TraceContext | null {
   const traceparent = headers.get("traceparent");
   if (!parseTraceparent(traceparent)) return null;
   const tracestate = headers.get("tracestate")?.trim();
-  return { traceparent: traceparent!.trim().toLowerCase(), ...(tracestate && tracestate.length <= TRACESTATE_MAX ? { tracestate } : {}) };
+  return {
+    traceparent: traceparent!.trim().toLowerCase(),
+    ...(tracestate && tracestate.length <= TRACESTATE_MAX ? { tracestate } : {}),
+  };
 }
 
 const hex = (text: string, chars: number) => createHash("sha256").update(text).digest("hex").slice(0, chars);
@@ -52,5 +55,6 @@ export function currentTraceContext(): TraceContext | undefined {
 
 /** Wrap a route handler: a valid `traceparent` on the request becomes the parent of the run it starts. */
 export function withIncomingTraceContext<C>(handler: (request: Request, context: C) => Promise<Response>) {
-  return (request: Request, context: C): Promise<Response> => runWithTraceContext(traceContextFromHeaders(request.headers), () => handler(request, context));
+  return (request: Request, context: C): Promise<Response> =>
+    runWithTraceContext(traceContextFromHeaders(request.headers), () => handler(request, context));
 }

@@ -49,7 +49,11 @@ export const deployListSchema = z.object({ deploys: z.array(deploySchema) });
 export type DeployList = z.infer<typeof deployListSchema>;
 
 /** The deploy system's search: `{ deploys }` newest first. */
-function findDeploys(client: SandboxClient, { migration, runId }: { migration?: string; runId: string }, ctx: ToolCallContext): Promise<DeployList> {
+function findDeploys(
+  client: SandboxClient,
+  { migration, runId }: { migration?: string; runId: string },
+  ctx: ToolCallContext,
+): Promise<DeployList> {
   const query = new URLSearchParams({ runId, ...(migration ? { migration } : {}) });
   return client.get(`/deploys?${query}`, ctx);
 }
@@ -58,7 +62,8 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
   const runMigration: ToolDefinition<RunMigrationInput, DeployStarted> = {
     name: "deploys.run_migration",
     ledger: { system: "deploys", action: "migrate" },
-    description: "Start a schema migration on the production database. Unsafe: it cannot be safely repeated. Completion arrives later as a deploy.finished signal.",
+    description:
+      "Start a schema migration on the production database. Unsafe: it cannot be safely repeated. Completion arrives later as a deploy.finished signal.",
     capability: "execute",
     semantics: "unsafe",
     input: runMigrationInputSchema,
@@ -85,13 +90,15 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
   };
   const find: ToolDefinition<FindDeploysInput, DeployList> = {
     name: "deploys.find",
-    description: "Find deploys by the run that started them (default: this run) and optionally by migration, newest first — e.g. a deploy whose start response was lost.",
+    description:
+      "Find deploys by the run that started them (default: this run) and optionally by migration, newest first — e.g. a deploy whose start response was lost.",
     capability: "read",
     semantics: "pure-read",
     input: findDeploysInputSchema,
     output: deployListSchema,
     freshnessMs: 30_000,
-    impact: ({ migration, runId }) => `searches the deploy system for ${migration ? `deploys of ${migration}` : "deploys"} started by ${runId ? `run ${runId}` : "this run"}`,
+    impact: ({ migration, runId }) =>
+      `searches the deploy system for ${migration ? `deploys of ${migration}` : "deploys"} started by ${runId ? `run ${runId}` : "this run"}`,
     run: ({ migration, runId }, ctx) => findDeploys(client, { migration, runId: runId ?? ctx.runId }, ctx),
   };
   return [runMigration, status, find];

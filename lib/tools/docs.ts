@@ -5,7 +5,11 @@ import type { SandboxClient } from "./http";
 // The knowledge base: search only.
 
 export const searchDocsInputSchema = z.object({
-  query: z.string().trim().min(2, "Search for at least two characters.").max(200, "Keep the query under 200 characters."),
+  query: z
+    .string()
+    .trim()
+    .min(2, "Search for at least two characters.")
+    .max(200, "Keep the query under 200 characters."),
 });
 export type SearchDocsInput = z.infer<typeof searchDocsInputSchema>;
 
@@ -17,7 +21,8 @@ export type DocSearch = z.infer<typeof docSearchSchema>;
 export function docTools(client: SandboxClient): ToolDefinition[] {
   const search: ToolDefinition<SearchDocsInput, DocSearch> = {
     name: "docs.search",
-    description: "Search the knowledge base: documents whose title or body contains the query (a word or phrase), with their last update time.",
+    description:
+      "Search the knowledge base: documents whose title or body contains the query (a word or phrase), with their last update time.",
     capability: "read",
     semantics: "pure-read",
     input: searchDocsInputSchema,

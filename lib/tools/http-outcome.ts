@@ -53,7 +53,11 @@ export async function sendHttp(
     if (refused) throw refused;
     // The request may or may not have reached the system: the classic unknown outcome.
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new ToolError(timedOut ? "timeout" : "network", `${what}: ${timedOut ? "no answer in time" : describeNetworkError(error)}`, "unknown");
+    throw new ToolError(
+      timedOut ? "timeout" : "network",
+      `${what}: ${timedOut ? "no answer in time" : describeNetworkError(error)}`,
+      "unknown",
+    );
   }
   let text: string;
   try {
@@ -71,8 +75,14 @@ export async function sendHttp(
   }
   if (res.status >= 300) {
     const details: HttpErrorDetails = { status: res.status, code: null, message: null };
-    if (method === "GET") throw new ToolError("rejected", `${what}: HTTP ${res.status} redirect (not followed)`, "not_applied", details);
-    throw new ToolError("invalid_output", `${what}: HTTP ${res.status} redirect (not followed); the request may have been applied`, "unknown", details);
+    if (method === "GET")
+      throw new ToolError("rejected", `${what}: HTTP ${res.status} redirect (not followed)`, "not_applied", details);
+    throw new ToolError(
+      "invalid_output",
+      `${what}: HTTP ${res.status} redirect (not followed); the request may have been applied`,
+      "unknown",
+      details,
+    );
   }
   return { status: res.status, payload, text };
 }
@@ -91,7 +101,11 @@ function errorDetails(status: number, payload: unknown): HttpErrorDetails {
   const error = (payload as { error?: unknown } | undefined)?.error;
   if (error && typeof error === "object") {
     const { code, message } = error as { code?: unknown; message?: unknown };
-    return { status, code: typeof code === "string" ? code : null, message: typeof message === "string" ? message : null };
+    return {
+      status,
+      code: typeof code === "string" ? code : null,
+      message: typeof message === "string" ? message : null,
+    };
   }
   return { status, code: null, message: typeof error === "string" ? error : null };
 }

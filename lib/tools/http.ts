@@ -29,9 +29,15 @@ export type SandboxClient = {
 const DEFAULT_TIMEOUT_MS = 5_000;
 
 export function createSandboxClient(opts: SandboxOptions): SandboxClient {
-  const baseUrl = () => (typeof opts.sandboxUrl === "function" ? opts.sandboxUrl() : opts.sandboxUrl).replace(/\/+$/, "");
+  const baseUrl = () =>
+    (typeof opts.sandboxUrl === "function" ? opts.sandboxUrl() : opts.sandboxUrl).replace(/\/+$/, "");
   const sandboxKey = () => (typeof opts.sandboxKey === "function" ? opts.sandboxKey() : opts.sandboxKey);
-  const request = async <T>(method: "GET" | "POST", path: string, ctx: ToolCallContext, req: RequestOptions = {}): Promise<T> => {
+  const request = async <T>(
+    method: "GET" | "POST",
+    path: string,
+    ctx: ToolCallContext,
+    req: RequestOptions = {},
+  ): Promise<T> => {
     const key = sandboxKey();
     const headers: Record<string, string> = {
       accept: "application/json",
@@ -41,8 +47,16 @@ export function createSandboxClient(opts: SandboxOptions): SandboxClient {
       ...req.headers,
     };
     const what = `${method} ${path}`;
-    const answer = await sendHttp(fetch, { method, url: baseUrl() + path, what, headers, body: req.body, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
-    if (answer.payload === undefined) throw new ToolError("invalid_output", `${what}: HTTP ${answer.status} without a JSON body`, "unknown");
+    const answer = await sendHttp(fetch, {
+      method,
+      url: baseUrl() + path,
+      what,
+      headers,
+      body: req.body,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    });
+    if (answer.payload === undefined)
+      throw new ToolError("invalid_output", `${what}: HTTP ${answer.status} without a JSON body`, "unknown");
     return answer.payload as T;
   };
   return {

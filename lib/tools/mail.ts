@@ -24,7 +24,8 @@ export function mailTools(client: SandboxClient): ToolDefinition[] {
   const send: ToolDefinition<SendMailInput, SentMail> = {
     name: "mail.send",
     ledger: { system: "mail", action: "send" },
-    description: "Send an email. Not idempotent; a send whose outcome is unknown is looked up in the sent folder before it is repeated.",
+    description:
+      "Send an email. Not idempotent; a send whose outcome is unknown is looked up in the sent folder before it is repeated.",
     capability: "execute",
     semantics: "reconcilable",
     input: sendMailInputSchema,
@@ -32,7 +33,10 @@ export function mailTools(client: SandboxClient): ToolDefinition[] {
     impact: ({ to, subject }) => `emails ${to}: "${subject}"`,
     run: (args, ctx) => client.post("/mail/send", ctx, { body: args }),
     lookup: async (_args, ctx) => {
-      const { message } = await client.get<{ message: unknown }>(`/mail/sent?operationId=${encodeURIComponent(ctx.operationId)}`, ctx);
+      const { message } = await client.get<{ message: unknown }>(
+        `/mail/sent?operationId=${encodeURIComponent(ctx.operationId)}`,
+        ctx,
+      );
       return message ? sentMailSchema.parse(message) : null;
     },
     receiptId: (m) => m.messageId,

@@ -8,7 +8,10 @@ import type { SandboxClient } from "./http";
 
 export const refundInputSchema = z.object({
   orderId: z.string().trim().min(1, "Give the order id to refund."),
-  amountCents: z.number({ error: "Give the amount in cents, e.g. 24000 for $240.00." }).int("The amount is in whole cents.").positive("The amount must be more than zero."),
+  amountCents: z
+    .number({ error: "Give the amount in cents, e.g. 24000 for $240.00." })
+    .int("The amount is in whole cents.")
+    .positive("The amount must be more than zero."),
   /** Not sent to the payment system: the card the money goes back to, so the impact can name it. */
   cardLast4: z.string().regex(/^\d{4}$/, "Give the last four digits of the card, e.g. 4242."),
   currency: z.string().trim().length(3, "Use a three-letter currency code, e.g. usd.").optional(),
@@ -28,14 +31,19 @@ export function paymentTools(client: SandboxClient): ToolDefinition[] {
   const refund: ToolDefinition<RefundInput, Refund> = {
     name: "payments.refund",
     ledger: { system: "payments", action: "refund" },
-    description: "Refund money on an order to the card it was paid with. Idempotent: a retry with the same key refunds nothing new. Declined (402) when it would refund more than was paid.",
+    description:
+      "Refund money on an order to the card it was paid with. Idempotent: a retry with the same key refunds nothing new. Declined (402) when it would refund more than was paid.",
     capability: "execute",
     semantics: "idempotent",
     input: refundInputSchema,
     output: refundSchema,
-    impact: ({ amountCents, cardLast4, currency }) => `refunds ${formatMoney(amountCents, currency)} to card •${cardLast4}`,
+    impact: ({ amountCents, cardLast4, currency }) =>
+      `refunds ${formatMoney(amountCents, currency)} to card •${cardLast4}`,
     run: ({ orderId, amountCents }, ctx) =>
-      client.post("/payments/refunds", ctx, { body: { orderId, amountCents }, headers: { "idempotency-key": ctx.idempotencyKey } }),
+      client.post("/payments/refunds", ctx, {
+        body: { orderId, amountCents },
+        headers: { "idempotency-key": ctx.idempotencyKey },
+      }),
     receiptId: (r) => r.refundId,
     // A reviewer may lower (or raise) the amount, never send the money to another order's card.
     editableFields: ["amountCents", "currency"],

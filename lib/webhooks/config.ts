@@ -56,7 +56,10 @@ export function parseWebhookSecrets(raw: string | undefined): Map<string, Buffer
       throw new Error(`${where}: expected <source>=whsec_<base64>, where <source> is 1-40 of a-z, 0-9, "-", "_"`);
     }
     const key = decodeWebhookSecret(entry.slice(at + 1));
-    if (!key) throw new Error(`${where} (${name}): the secret must be "whsec_" followed by the base64 of ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes`);
+    if (!key)
+      throw new Error(
+        `${where} (${name}): the secret must be "whsec_" followed by the base64 of ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes`,
+      );
     sources.set(name, [...(sources.get(name) ?? []), key]);
   });
   return sources;
@@ -66,28 +69,40 @@ export function parseWebhookSecrets(raw: string | undefined): Map<string, Buffer
 const SIGNAL_TYPE = /^[^\s,|=*]{1,100}$/;
 
 /** TETHER_WEBHOOK_SIGNAL_TYPES → source → allowance; `sources` (from the secrets) catches a misspelt name. */
-export function parseWebhookSignalTypes(raw: string | undefined, sources: ReadonlyMap<string, unknown>): Map<string, SignalTypeAllowance> {
+export function parseWebhookSignalTypes(
+  raw: string | undefined,
+  sources: ReadonlyMap<string, unknown>,
+): Map<string, SignalTypeAllowance> {
   const allowances = new Map<string, SignalTypeAllowance>();
   const entries = (raw ?? "").split(/[\s,]+/).filter(Boolean);
   entries.forEach((entry, i) => {
     const at = entry.indexOf("=");
     const name = at === -1 ? entry : entry.slice(0, at);
     const where = `TETHER_WEBHOOK_SIGNAL_TYPES entry ${i + 1}`;
-    if (at === -1 || !SOURCE_NAME.test(name)) throw new Error(`${where}: expected <source>=<type>|<type>… or <source>=*`);
+    if (at === -1 || !SOURCE_NAME.test(name))
+      throw new Error(`${where}: expected <source>=<type>|<type>… or <source>=*`);
     if (!sources.has(name)) throw new Error(`${where}: no source "${name}" in TETHER_WEBHOOK_SECRETS`);
-    if (allowances.has(name)) throw new Error(`${where}: source "${name}" is named twice (list its types in one entry, separated by "|")`);
+    if (allowances.has(name))
+      throw new Error(`${where}: source "${name}" is named twice (list its types in one entry, separated by "|")`);
     const list = entry.slice(at + 1);
     if (list === "*") return void allowances.set(name, "any");
     const types = list.split("|");
     const bad = types.find((type) => !SIGNAL_TYPE.test(type));
-    if (bad !== undefined) throw new Error(`${where} (${name}): ${JSON.stringify(bad)} is not a signal type (1-100 characters without spaces, ",", "|", "=", "*"); "*" alone allows any type`);
+    if (bad !== undefined)
+      throw new Error(
+        `${where} (${name}): ${JSON.stringify(bad)} is not a signal type (1-100 characters without spaces, ",", "|", "=", "*"); "*" alone allows any type`,
+      );
     allowances.set(name, new Set(types));
   });
   return allowances;
 }
 
 /** Whether the configuration lets `source` deliver a signal of `type`. */
-export function mayDeliverSignalType(config: Pick<WebhookConfig, "signalTypes">, source: string, type: string): boolean {
+export function mayDeliverSignalType(
+  config: Pick<WebhookConfig, "signalTypes">,
+  source: string,
+  type: string,
+): boolean {
   const allowance = config.signalTypes.get(source);
   return allowance === "any" || (allowance !== undefined && allowance.has(type));
 }

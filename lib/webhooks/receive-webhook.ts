@@ -28,7 +28,10 @@ export const webhookSignalSchema = z.strictObject({
 });
 export type WebhookSignal = z.infer<typeof webhookSignalSchema>;
 
-type DeliverSignal = (runId: string, signal: { type: string; dedupKey: string; payload: unknown }) => Promise<{ signal: { id: string }; duplicate: boolean }>;
+type DeliverSignal = (
+  runId: string,
+  signal: { type: string; dedupKey: string; payload: unknown },
+) => Promise<{ signal: { id: string }; duplicate: boolean }>;
 
 export type ReceiveWebhookDeps = {
   config: WebhookConfig;
@@ -39,11 +42,20 @@ export type ReceiveWebhookDeps = {
 
 export type WebhookReceipt = { outcome: "delivered" | "duplicate"; signalId: string; runId: string };
 
-export async function receiveWebhook(deps: ReceiveWebhookDeps, input: { source: string; request: Request }): Promise<WebhookReceipt> {
+export async function receiveWebhook(
+  deps: ReceiveWebhookDeps,
+  input: { source: string; request: Request },
+): Promise<WebhookReceipt> {
   const keys = deps.config.sources.get(input.source);
-  if (!keys) throw new AppError("NOT_FOUND", { message: `no webhook source ${JSON.stringify(input.source)}`, userMessage: "There is no webhook source by that name." });
+  if (!keys)
+    throw new AppError("NOT_FOUND", {
+      message: `no webhook source ${JSON.stringify(input.source)}`,
+      userMessage: "There is no webhook source by that name.",
+    });
   const headers = verified(() => readWebhookHeaders(input.request.headers));
-  verified(() => checkWebhookTimestamp(headers.timestamp, (deps.now ?? (() => new Date()))(), deps.config.toleranceSeconds));
+  verified(() =>
+    checkWebhookTimestamp(headers.timestamp, (deps.now ?? (() => new Date()))(), deps.config.toleranceSeconds),
+  );
   const body = await readRawBody(input.request);
   verified(() => checkWebhookSignature(headers, body, keys));
 
@@ -64,9 +76,10 @@ function checkSignalType(config: WebhookConfig, source: string, type: string): v
   const allowed = allowance instanceof Set ? [...allowance] : [];
   throw new AppError("FORBIDDEN", {
     message: `webhook source ${source} may not deliver signal type ${JSON.stringify(type)}`,
-    userMessage: allowed.length > 0
-      ? `This source may not deliver signals of type ${JSON.stringify(type)}; it may deliver: ${allowed.join(", ")}.`
-      : `This source may not deliver any signal type yet: the server's TETHER_WEBHOOK_SIGNAL_TYPES must list the types it may deliver.`,
+    userMessage:
+      allowed.length > 0
+        ? `This source may not deliver signals of type ${JSON.stringify(type)}; it may deliver: ${allowed.join(", ")}.`
+        : `This source may not deliver any signal type yet: the server's TETHER_WEBHOOK_SIGNAL_TYPES must list the types it may deliver.`,
   });
 }
 
@@ -83,19 +96,27 @@ async function readRawBody(request: Request): Promise<Uint8Array> {
   try {
     return await readBodyBytes(request);
   } catch (error) {
-    if (error instanceof BodyRejected) throw new AppError("PAYLOAD_TOO_LARGE", { message: "webhook body too large", userMessage: error.message });
+    if (error instanceof BodyRejected)
+      throw new AppError("PAYLOAD_TOO_LARGE", { message: "webhook body too large", userMessage: error.message });
     throw error;
   }
 }
 
 function parseSignal(body: Uint8Array): WebhookSignal {
   const text = new TextDecoder().decode(body);
-  if (jsonDepthExceeds(text)) throw new AppError("INVALID_INPUT", { message: "webhook body nested too deeply", userMessage: `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.` });
+  if (jsonDepthExceeds(text))
+    throw new AppError("INVALID_INPUT", {
+      message: "webhook body nested too deeply",
+      userMessage: `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
+    });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError("INVALID_INPUT", { message: "webhook body is not JSON", userMessage: "The request body is not valid JSON." });
+    throw new AppError("INVALID_INPUT", {
+      message: "webhook body is not JSON",
+      userMessage: "The request body is not valid JSON.",
+    });
   }
   const parsed = webhookSignalSchema.safeParse(value);
   if (!parsed.success) {

@@ -26,19 +26,30 @@ export function readWebhookHeaders(headers: Headers): WebhookHeaders {
   const id = headers.get("webhook-id")?.trim();
   const timestamp = headers.get("webhook-timestamp")?.trim();
   const signature = headers.get("webhook-signature")?.trim();
-  const missing = [!id && "webhook-id", !timestamp && "webhook-timestamp", !signature && "webhook-signature"].filter(Boolean);
-  if (missing.length > 0) throw new WebhookSignatureError(`Missing ${missing.join(", ")} header${missing.length > 1 ? "s" : ""}.`);
-  if (!ID.test(id!)) throw new WebhookSignatureError("The webhook-id header must be 1 to 150 visible ASCII characters without \".\".");
-  if (!TIMESTAMP.test(timestamp!)) throw new WebhookSignatureError("The webhook-timestamp header must be whole Unix seconds.");
-  const signatures = signature!.split(/\s+/).filter((s) => s.startsWith("v1,")).map((s) => s.slice(3));
-  if (signatures.length === 0) throw new WebhookSignatureError('The webhook-signature header has no "v1,<base64>" signature.');
+  const missing = [!id && "webhook-id", !timestamp && "webhook-timestamp", !signature && "webhook-signature"].filter(
+    Boolean,
+  );
+  if (missing.length > 0)
+    throw new WebhookSignatureError(`Missing ${missing.join(", ")} header${missing.length > 1 ? "s" : ""}.`);
+  if (!ID.test(id!))
+    throw new WebhookSignatureError('The webhook-id header must be 1 to 150 visible ASCII characters without ".".');
+  if (!TIMESTAMP.test(timestamp!))
+    throw new WebhookSignatureError("The webhook-timestamp header must be whole Unix seconds.");
+  const signatures = signature!
+    .split(/\s+/)
+    .filter((s) => s.startsWith("v1,"))
+    .map((s) => s.slice(3));
+  if (signatures.length === 0)
+    throw new WebhookSignatureError('The webhook-signature header has no "v1,<base64>" signature.');
   return { id: id!, timestamp: Number(timestamp), signatures };
 }
 
 /** Throws when the attempt's timestamp is further than `toleranceSeconds` from now, either way. */
 export function checkWebhookTimestamp(timestamp: number, now: Date, toleranceSeconds: number): void {
   if (Math.abs(Math.floor(now.getTime() / 1000) - timestamp) > toleranceSeconds) {
-    throw new WebhookSignatureError(`The webhook-timestamp is more than ${toleranceSeconds} seconds from the server's clock.`);
+    throw new WebhookSignatureError(
+      `The webhook-timestamp is more than ${toleranceSeconds} seconds from the server's clock.`,
+    );
   }
 }
 

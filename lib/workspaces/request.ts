@@ -20,7 +20,10 @@ export const requestWorkspace = cache(async (): Promise<WorkspaceRef | undefined
   const db = getDb();
   const named = slug ? await findWorkspaceBySlug(db, slug) : null;
   if (slug && !named) return { id: `missing:${slug}`, slug, name: slug }; // no such workspace: nothing is found in it
-  return named ?? (await findWorkspace(db, DEFAULT_WORKSPACE_ID)) ?? { id: DEFAULT_WORKSPACE_ID, slug: "default", name: "Default" };
+  return (
+    named ??
+    (await findWorkspace(db, DEFAULT_WORKSPACE_ID)) ?? { id: DEFAULT_WORKSPACE_ID, slug: "default", name: "Default" }
+  );
 });
 
 setWorkspaceFallback(async () => (await requestWorkspace())?.id);

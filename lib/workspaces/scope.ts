@@ -10,14 +10,33 @@ import { AppError } from "@/lib/runtime/errors";
 
 /** Models with a workspaceId column of their own. */
 export const WORKSPACE_MODELS = [
-  "Run", "DecisionPacket", "Permission", "DecisionQueue", "PermissionChange", "ApiToken", "ToolRegistration", "AuditLog",
-  "EvalDataset", "EvalRun", "NotificationChannel", "DecisionLink", "Schedule",
+  "Run",
+  "DecisionPacket",
+  "Permission",
+  "DecisionQueue",
+  "PermissionChange",
+  "ApiToken",
+  "ToolRegistration",
+  "AuditLog",
+  "EvalDataset",
+  "EvalRun",
+  "NotificationChannel",
+  "DecisionLink",
+  "Schedule",
 ] as const;
 
 /** Models a workspace owns through a parent: the relation field that leads to a model with the column. */
 export const OWNED_THROUGH: Record<string, string> = {
-  Checkpoint: "run", StateEntry: "run", TraceEvent: "run", EffectIntent: "run", Signal: "run",
-  PacketApproval: "packet", EvalCase: "dataset", EvalResult: "evalRun", NotificationDelivery: "channel", ScheduleFire: "schedule",
+  Checkpoint: "run",
+  StateEntry: "run",
+  TraceEvent: "run",
+  EffectIntent: "run",
+  Signal: "run",
+  PacketApproval: "packet",
+  EvalCase: "dataset",
+  EvalResult: "evalRun",
+  NotificationDelivery: "channel",
+  ScheduleFire: "schedule",
 };
 
 const direct = new Set<string>(WORKSPACE_MODELS);
@@ -36,11 +55,27 @@ export async function activeWorkspace(): Promise<string | null> {
   return (await shared.tetherWorkspaceFallback?.()) ?? null;
 }
 
-type Args = Record<string, unknown> & { where?: Record<string, unknown>; data?: unknown; create?: Record<string, unknown> };
+type Args = Record<string, unknown> & {
+  where?: Record<string, unknown>;
+  data?: unknown;
+  create?: Record<string, unknown>;
+};
 
 const READS_AND_WRITES_BY_WHERE = new Set([
-  "findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy",
-  "update", "updateMany", "updateManyAndReturn", "delete", "deleteMany", "upsert",
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "count",
+  "aggregate",
+  "groupBy",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "delete",
+  "deleteMany",
+  "upsert",
 ]);
 const CREATES = new Set(["create", "createMany", "createManyAndReturn", "upsert"]);
 
@@ -64,7 +99,9 @@ export function scopeArgs(model: string, operation: string, args: Args, workspac
     if (CREATES.has(operation)) {
       const key = operation === "upsert" ? "create" : "data";
       const rows = args[key];
-      scoped[key] = (Array.isArray(rows) ? rows.map((row) => owned(row, model, workspaceId)) : owned(rows, model, workspaceId)) as Record<string, unknown>;
+      scoped[key] = (
+        Array.isArray(rows) ? rows.map((row) => owned(row, model, workspaceId)) : owned(rows, model, workspaceId)
+      ) as Record<string, unknown>;
     }
     if (operation.startsWith("update") || operation === "upsert") {
       const data = (operation === "upsert" ? args.update : args.data) as Record<string, unknown> | undefined;
@@ -81,14 +118,27 @@ function owned(row: unknown, model: string, workspaceId: string): Record<string,
 }
 
 const crossing = (model: string, workspaceId: string) =>
-  new AppError("FORBIDDEN", { message: `a ${model} write in workspace ${workspaceId} named another workspace`, userMessage: "That belongs to another workspace." });
+  new AppError("FORBIDDEN", {
+    message: `a ${model} write in workspace ${workspaceId} named another workspace`,
+    userMessage: "That belongs to another workspace.",
+  });
 
 /** Prisma's query extension that applies the scope: every model call asks which workspace is active. */
 export const workspaceScope = {
   name: "workspace-scope",
   query: {
     $allModels: {
-      async $allOperations({ model, operation, args, query }: { model: string; operation: string; args: Args; query: (args: Args) => Promise<unknown> }) {
+      async $allOperations({
+        model,
+        operation,
+        args,
+        query,
+      }: {
+        model: string;
+        operation: string;
+        args: Args;
+        query: (args: Args) => Promise<unknown>;
+      }) {
         if (!direct.has(model) && !(model in OWNED_THROUGH)) return query(args);
         // A frame entered (the worker driving a run, a token's request) is read without awaiting the fallback.
         const entered = enteredWorkspace();

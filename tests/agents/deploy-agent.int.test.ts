@@ -23,7 +23,8 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
   const deliveries: Array<{ duplicate: boolean }> = [];
 
   const get = async (path: string) => (await fetch(sandbox.url + path)).json();
-  const ledger = async (runId: string): Promise<Entry[]> => (await get(`/ledger?runId=${encodeURIComponent(runId)}`)).entries;
+  const ledger = async (runId: string): Promise<Entry[]> =>
+    (await get(`/ledger?runId=${encodeURIComponent(runId)}`)).entries;
   const drain = () => t.runtime.createWorker().drain();
   const pending = async (runId: string) => (await t.store.findPackets({ runId, status: ["PENDING"] }))[0];
 
@@ -33,40 +34,68 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
     return t.runtime.getRun(run.id);
   }
   async function approve(run: RunRecord) {
-    await t.runtime.decidePacket({ packetId: (await pending(run.id)).id, reviewer: "operator@test", input: { decision: "approve" } });
+    await t.runtime.decidePacket({
+      packetId: (await pending(run.id)).id,
+      reviewer: "operator@test",
+      input: { decision: "approve" },
+    });
     await drain();
     return t.runtime.getRun(run.id);
   }
   /** The deploy system finishes the migration and calls back `deliveries` times. */
   async function finish(deployId: string, outcome: "succeeded" | "failed", times = 2) {
     const res = await fetch(`${sandbox.url}/deploys/${deployId}/complete`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome, deliveries: times }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ outcome, deliveries: times }),
     });
     expect(res.status).toBe(200);
   }
-  const deployIdOf = (run: RunRecord) => (run.state.facts.find((f) => f.key === "deploy")!.value as { deployId: string }).deployId;
+  const deployIdOf = (run: RunRecord) =>
+    (run.state.facts.find((f) => f.key === "deploy")!.value as { deployId: string }).deployId;
 
   beforeAll(async () => {
-    t = createTestRuntime(url, { agents: [agent], tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2000 }), clock });
+    t = createTestRuntime(url, {
+      agents: [agent],
+      tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2000 }),
+      clock,
+    });
     const onDeployFinished = async (event: DeployFinished) => {
       if (!callbacksOn || !event.runId) return;
       const { deployId, outcome, migration } = event;
-      deliveries.push(await t.runtime.deliverSignal(event.runId, { type: "deploy.finished", dedupKey: deployId, payload: { deployId, outcome, migration } }));
+      deliveries.push(
+        await t.runtime.deliverSignal(event.runId, {
+          type: "deploy.finished",
+          dedupKey: deployId,
+          payload: { deployId, outcome, migration },
+        }),
+      );
     };
     sandbox = await startSandboxServer(t.db, { onDeployFinished });
     await seedSandbox(t.db);
     // A runbook for the agent to cite (the seeded docs may not have one).
     const runbook = await fetch(`${sandbox.url}/docs/${uid("doc_runbook")}`, {
-      method: "PUT", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: "Database migration runbook", body: "Every migration gets a snapshot first; additive migrations run any time." }),
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        title: "Database migration runbook",
+        body: "Every migration gets a snapshot first; additive migrations run any time.",
+      }),
     });
     expect(runbook.status).toBe(201);
-    for (const rule of deployAgent.defaultPermissions) await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
+    for (const rule of deployAgent.defaultPermissions)
+      await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
   });
-  afterAll(async () => { await sandbox.close(); await t.close(); });
+  afterAll(async () => {
+    await sandbox.close();
+    await t.close();
+  });
 
   it("plans, waits for an operator, runs the migration once, takes the callback delivered twice once, verifies", async () => {
-    const run = await start({ migration: "0042_add_orders_customer_email_index", reason: "Lookups by email are slow." });
+    const run = await start({
+      migration: "0042_add_orders_customer_email_index",
+      reason: "Lookups by email are slow.",
+    });
     expect(run.status).toBe("WAITING_APPROVAL");
     const risk = run.state.facts.find((f) => f.key === "risk")!;
     expect(risk).toMatchObject({ kind: "inference", value: { level: "low", runbook: expect.any(String) } });
@@ -74,7 +103,9 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
     expect(run.state.plan.map((s) => s.status)).toEqual(["done", "done", "active", "pending", "pending"]);
     const packet = await pending(run.id);
     expect(packet).toMatchObject({ tool: "deploys.run_migration", queue: "operators", onExpire: "escalate:oncall" });
-    expect(packet.content.impact).toBe("runs migration 0042_add_orders_customer_email_index on the production database");
+    expect(packet.content.impact).toBe(
+      "runs migration 0042_add_orders_customer_email_index on the production database",
+    );
     expect(packet.content.uncertainty).toBe("low");
     expect(packet.content.evidence.map((e) => e.key)).toEqual(["runbook", "risk", "rollback"]);
     expect(await ledger(run.id)).toEqual([]);
@@ -92,9 +123,19 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
 
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toMatchObject({ deployed: true, deployId, status: "succeeded", migration: "0042_add_orders_customer_email_index", callbackReceived: true, completedAt: expect.any(String) });
+    expect(done.state.output).toMatchObject({
+      deployed: true,
+      deployId,
+      status: "succeeded",
+      migration: "0042_add_orders_customer_email_index",
+      callbackReceived: true,
+      completedAt: expect.any(String),
+    });
     expect(done.state.plan.every((s) => s.status === "done")).toBe(true);
-    expect(done.state.facts.find((f) => f.key === "verification")).toMatchObject({ kind: "observation", value: { status: "succeeded" } });
+    expect(done.state.facts.find((f) => f.key === "verification")).toMatchObject({
+      kind: "observation",
+      value: { status: "succeeded" },
+    });
     const events = await t.store.listEvents(run.id);
     expect(events.filter((e) => e.type === "signal.consumed")).toHaveLength(1);
     expect(events.filter((e) => e.type === "signal.duplicate")).toHaveLength(1);
@@ -111,7 +152,9 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
     await drain();
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("FAILED");
-    expect(done.error).toMatch(/Migration 0043_drop_legacy_sessions failed .*callback said failed, the deploy system says failed.*Roll back: Take a snapshot first/);
+    expect(done.error).toMatch(
+      /Migration 0043_drop_legacy_sessions failed .*callback said failed, the deploy system says failed.*Roll back: Take a snapshot first/,
+    );
     expect((await ledger(run.id)).filter((e) => e.system === "deploys")).toHaveLength(1);
   });
 
@@ -126,7 +169,11 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
     expect(escalated.content.escalatedFrom).toBe("operators");
     expect((await t.runtime.getRun(run.id)).status).toBe("WAITING_APPROVAL");
 
-    await t.runtime.decidePacket({ packetId: packet.id, reviewer: "oncall@test", input: { decision: "reject", reason: "Not during the sale." } });
+    await t.runtime.decidePacket({
+      packetId: packet.id,
+      reviewer: "oncall@test",
+      input: { decision: "reject", reason: "Not during the sale." },
+    });
     await drain();
     const done = await t.runtime.getRun(run.id);
     expect(done.status).toBe("COMPLETED");
@@ -137,7 +184,11 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
 
   it("follows a redirect to another migration", async () => {
     const run = await start({ migration: "0045_drop_orders_notes" });
-    await t.runtime.decidePacket({ packetId: (await pending(run.id)).id, reviewer: "operator@test", input: { decision: "redirect", instruction: "Run 0045_add_orders_notes_archive first instead." } });
+    await t.runtime.decidePacket({
+      packetId: (await pending(run.id)).id,
+      reviewer: "operator@test",
+      input: { decision: "redirect", instruction: "Run 0045_add_orders_notes_archive first instead." },
+    });
     await drain();
     const second = await pending(run.id);
     expect(second.content.impact).toBe("runs migration 0045_add_orders_notes_archive on the production database");
@@ -145,7 +196,10 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
     const waiting = await approve(await t.runtime.getRun(run.id));
     await finish(deployIdOf(waiting), "succeeded", 1);
     await drain();
-    expect((await t.runtime.getRun(run.id)).state.output).toMatchObject({ deployed: true, migration: "0045_add_orders_notes_archive" });
+    expect((await t.runtime.getRun(run.id)).state.output).toMatchObject({
+      deployed: true,
+      migration: "0045_add_orders_notes_archive",
+    });
     expect((await ledger(run.id)).map((e) => e.data.migration)).toEqual(["0045_add_orders_notes_archive"]);
   });
 
@@ -169,6 +223,9 @@ describe.each(providers())("deploy-agent [%s]", (_provider, url) => {
   });
 
   it("has an example input its schema accepts", () => {
-    expect(agent.input.parse(deployAgent.exampleInput)).toMatchObject({ migration: expect.any(String), callbackTimeoutMs: 30 * 60_000 });
+    expect(agent.input.parse(deployAgent.exampleInput)).toMatchObject({
+      migration: expect.any(String),
+      callbackTimeoutMs: 30 * 60_000,
+    });
   });
 });

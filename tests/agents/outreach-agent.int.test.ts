@@ -21,12 +21,17 @@ describe.each(providers())("outreach-agent [%s]", (_provider, url) => {
   let sandbox: SandboxServer;
 
   const get = async (path: string) => (await fetch(sandbox.url + path)).json();
-  const ledger = async (runId: string): Promise<Entry[]> => (await get(`/ledger?runId=${encodeURIComponent(runId)}`)).entries;
+  const ledger = async (runId: string): Promise<Entry[]> =>
+    (await get(`/ledger?runId=${encodeURIComponent(runId)}`)).entries;
   const systems = (entries: Entry[]) => entries.map((e) => `${e.system}.${e.action}`);
   const drain = () => t.runtime.createWorker().drain();
   const pending = async (runId: string) => (await t.store.findPackets({ runId, status: ["PENDING"] }))[0];
   async function putDoc(id: string, doc: { title?: string; body: string }) {
-    const res = await fetch(`${sandbox.url}/docs/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(doc) });
+    const res = await fetch(`${sandbox.url}/docs/${id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(doc),
+    });
     expect(res.ok).toBe(true);
   }
   async function decide(runId: string, input: Record<string, unknown>): Promise<RunRecord> {
@@ -36,23 +41,38 @@ describe.each(providers())("outreach-agent [%s]", (_provider, url) => {
   }
 
   beforeAll(async () => {
-    t = createTestRuntime(url, { agents: [agent], tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2000 }), clock });
+    t = createTestRuntime(url, {
+      agents: [agent],
+      tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2000 }),
+      clock,
+    });
     sandbox = await startSandboxServer(t.db);
     await seedSandbox(t.db);
-    for (const rule of outreachAgent.defaultPermissions) await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
+    for (const rule of outreachAgent.defaultPermissions)
+      await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
   });
-  afterAll(async () => { await sandbox.close(); await t.close(); });
+  afterAll(async () => {
+    await sandbox.close();
+    await t.close();
+  });
 
   it("drafts, sleeps three days, finds the source published meanwhile, and sends once approved: one draft, one email", async () => {
     const topic = uid("quasar-sync");
     await putDoc(uid("doc_t"), { title: `Roadmap: ${topic}`, body: `${topic} is planned for next quarter.` });
-    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { to: "ada@example.com", query: topic }, startedBy: "marketing@test" });
+    const { run } = await t.runtime.startRun({
+      agent: agent.slug,
+      input: { to: "ada@example.com", query: topic },
+      startedBy: "marketing@test",
+    });
     await drain();
 
     const sleeping = await t.runtime.getRun(run.id);
     expect(sleeping.status).toBe("SLEEPING");
     expect(sleeping.wakeAt!.getTime() - clock.now().getTime()).toBe(3 * DAY); // the default wait
-    expect(sleeping.state.facts.find((f) => f.key === "draft")).toMatchObject({ kind: "receipt", source: { receiptId: expect.stringMatching(/^dft_/) } });
+    expect(sleeping.state.facts.find((f) => f.key === "draft")).toMatchObject({
+      kind: "receipt",
+      source: { receiptId: expect.stringMatching(/^dft_/) },
+    });
     expect(systems(await ledger(run.id))).toEqual(["drafts.create"]);
 
     // While it sleeps, the source it waits for is published; a worker pass before the timer does nothing.
@@ -76,7 +96,13 @@ describe.each(providers())("outreach-agent [%s]", (_provider, url) => {
 
     const done = await decide(run.id, { decision: "approve" });
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toMatchObject({ sent: true, to: "ada@example.com", messageId: expect.stringMatching(/^msg_/), draftId: expect.stringMatching(/^dft_/), newSources: [release] });
+    expect(done.state.output).toMatchObject({
+      sent: true,
+      to: "ada@example.com",
+      messageId: expect.stringMatching(/^msg_/),
+      draftId: expect.stringMatching(/^dft_/),
+      newSources: [release],
+    });
     expect(done.state.plan.every((s) => s.status === "done")).toBe(true);
     const effects = await ledger(run.id);
     expect(systems(effects)).toEqual(["drafts.create", "mail.send"]);
@@ -88,7 +114,10 @@ describe.each(providers())("outreach-agent [%s]", (_provider, url) => {
     const topic = uid("nebula-export");
     const doc = uid("doc_t");
     await putDoc(doc, { title: `Guide: ${topic}`, body: `How to use ${topic}.` });
-    const { run } = await t.runtime.startRun({ agent: agent.slug, input: { ticketId: "tkt_2001", query: topic, waitMs: 30_000 } });
+    const { run } = await t.runtime.startRun({
+      agent: agent.slug,
+      input: { ticketId: "tkt_2001", query: topic, waitMs: 30_000 },
+    });
     await drain();
     clock.advance(30_000);
     await drain();
@@ -98,7 +127,10 @@ describe.each(providers())("outreach-agent [%s]", (_provider, url) => {
     expect(first.content.uncertainty).toBe("medium"); // nothing new while it waited
 
     // "Wait two more days": another durable timer, another search, a new proposal.
-    const redirected = await decide(run.id, { decision: "redirect", instruction: "Wait 2 days for the updated guide." });
+    const redirected = await decide(run.id, {
+      decision: "redirect",
+      instruction: "Wait 2 days for the updated guide.",
+    });
     expect(redirected.status).toBe("SLEEPING");
     expect(redirected.wakeAt!.getTime() - clock.now().getTime()).toBe(2 * DAY);
     await putDoc(doc, { body: `How to use ${topic}, now with scheduling.` });
@@ -110,7 +142,11 @@ describe.each(providers())("outreach-agent [%s]", (_provider, url) => {
 
     const done = await decide(run.id, { decision: "reject", reason: "Legal has to review this wording." });
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toMatchObject({ sent: false, ticketId: "tkt_2001", draftId: expect.stringMatching(/^dft_/) });
+    expect(done.state.output).toMatchObject({
+      sent: false,
+      ticketId: "tkt_2001",
+      draftId: expect.stringMatching(/^dft_/),
+    });
     expect((done.state.output as { reason: string }).reason).toContain("Legal has to review this wording.");
     expect(systems(await ledger(run.id))).toEqual(["drafts.create"]);
   });

@@ -12,7 +12,13 @@ import { createSandboxOrder } from "../support/sandbox-world";
 // database. Every test makes its own order (random id), so tests can share the database; the ledger
 // (GET /ledger?runId=) counts the effects each run applied.
 
-type Entry = { system: string; action: string; runId: string | null; operationId: string | null; data: Record<string, unknown> };
+type Entry = {
+  system: string;
+  action: string;
+  runId: string | null;
+  operationId: string | null;
+  data: Record<string, unknown>;
+};
 
 describe.each(providers())("refund-agent [%s]", (_provider, url) => {
   const agent = { ...refundAgent.definition, slug: uid("refund-agent") }; // its own slug: its own permissions
@@ -21,8 +27,13 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
 
   const get = async (path: string) => (await fetch(sandbox.url + path)).json();
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(sandbox.url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  const ledger = async (runId: string): Promise<Entry[]> => (await get(`/ledger?runId=${encodeURIComponent(runId)}`)).entries;
+    fetch(sandbox.url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  const ledger = async (runId: string): Promise<Entry[]> =>
+    (await get(`/ledger?runId=${encodeURIComponent(runId)}`)).entries;
   const count = (entries: Entry[], system: string) => entries.filter((e) => e.system === system).length;
 
   async function start(input: unknown): Promise<RunRecord> {
@@ -39,13 +50,22 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
   const pending = async (runId: string) => (await t.store.findPackets({ runId, status: ["PENDING"] }))[0];
 
   beforeAll(async () => {
-    t = createTestRuntime(url, { agents: [agent], tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2000 }) });
+    t = createTestRuntime(url, {
+      agents: [agent],
+      tools: createBuiltInTools({ sandboxUrl: () => sandbox.url, timeoutMs: 2000 }),
+    });
     sandbox = await startSandboxServer(t.db);
     await seedSandbox(t.db);
-    for (const rule of refundAgent.defaultPermissions) await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
+    for (const rule of refundAgent.defaultPermissions)
+      await t.runtime.permissions.put({ ...rule, agent: agent.slug }, { by: "admin@test" });
   });
-  afterEach(async () => { await resetFaults(t.db); });
-  afterAll(async () => { await sandbox.close(); await t.close(); });
+  afterEach(async () => {
+    await resetFaults(t.db);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await t.close();
+  });
 
   it("refunds $240.00 once a reviewer approves, then emails the customer: each effect exactly once", async () => {
     const order = await createSandboxOrder(t.db, { amountCents: 24000, cardLast4: "4242" });
@@ -56,16 +76,37 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
     expect(packet.queue).toBe("refunds");
     expect(packet.content.impact).toBe("refunds $240.00 to card •4242");
     expect(packet.content.uncertainty).toBe("low");
-    expect(packet.content.evidence.map((e) => [e.key, e.kind])).toEqual([["order", "observation"], ["history", "observation"], ["assessment", "inference"]]);
+    expect(packet.content.evidence.map((e) => [e.key, e.kind])).toEqual([
+      ["order", "observation"],
+      ["history", "observation"],
+      ["assessment", "inference"],
+    ]);
     expect(packet.content.reasoning).toContain("Arrived broken.");
     expect(await ledger(run.id)).toEqual([]); // nothing happened before the decision
 
     const done = await decide(run, { decision: "approve" });
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toMatchObject({ refunded: true, orderId: order.id, amountCents: 24000, cardLast4: "4242", notified: true, refundId: expect.stringMatching(/^re_/), messageId: expect.stringMatching(/^msg_/) });
+    expect(done.state.output).toMatchObject({
+      refunded: true,
+      orderId: order.id,
+      amountCents: 24000,
+      cardLast4: "4242",
+      notified: true,
+      refundId: expect.stringMatching(/^re_/),
+      messageId: expect.stringMatching(/^msg_/),
+    });
     expect(done.state.plan.every((s) => s.status === "done")).toBe(true);
-    const kinds = Object.fromEntries(done.state.facts.map((f) => [f.key.startsWith("decision:") ? "decision" : f.key, f.kind]));
-    expect(kinds).toEqual({ order: "observation", history: "observation", assessment: "inference", decision: "decision", refund: "receipt", mail: "receipt" });
+    const kinds = Object.fromEntries(
+      done.state.facts.map((f) => [f.key.startsWith("decision:") ? "decision" : f.key, f.kind]),
+    );
+    expect(kinds).toEqual({
+      order: "observation",
+      history: "observation",
+      assessment: "inference",
+      decision: "decision",
+      refund: "receipt",
+      mail: "receipt",
+    });
     expect(done.state.facts.find((f) => f.key === "refund")!.source.receiptId).toMatch(/^re_/);
 
     const effects = await ledger(run.id);
@@ -82,8 +123,24 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
   it("refunds a small order on its own; lost responses are retried with the key (payments) and looked up (mail), never repeated", async () => {
     const order = await createSandboxOrder(t.db, { amountCents: 1850, cardLast4: "1881" });
     // The next refund and the next email are applied, then their responses are lost.
-    expect((await fetch(`${sandbox.url}/faults/payments`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ timeoutAfterApply: 1, holdMs: 50 }) })).ok).toBe(true);
-    expect((await fetch(`${sandbox.url}/faults/mail`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ timeoutAfterApply: 1, holdMs: 50 }) })).ok).toBe(true);
+    expect(
+      (
+        await fetch(`${sandbox.url}/faults/payments`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ timeoutAfterApply: 1, holdMs: 50 }),
+        })
+      ).ok,
+    ).toBe(true);
+    expect(
+      (
+        await fetch(`${sandbox.url}/faults/mail`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ timeoutAfterApply: 1, holdMs: 50 }),
+        })
+      ).ok,
+    ).toBe(true);
 
     const done = await start({ orderId: order.id });
     expect(done.status).toBe("COMPLETED");
@@ -105,7 +162,9 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
     const email = `${uid("mallory")}@example.com`;
     for (const amountCents of [6000, 4500, 8900]) {
       const past = await createSandboxOrder(t.db, { customerEmail: email, amountCents });
-      expect((await post("/payments/refunds", { orderId: past.id, amountCents }, { "idempotency-key": uid("past") })).status).toBe(200);
+      expect(
+        (await post("/payments/refunds", { orderId: past.id, amountCents }, { "idempotency-key": uid("past") })).status,
+      ).toBe(200);
     }
     const order = await createSandboxOrder(t.db, { customerEmail: email, amountCents: 12900, cardLast4: "0005" });
     const run = await start({ orderId: order.id });
@@ -130,7 +189,11 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
     const run = await start({ orderId: order.id });
     const done = await decide(run, { decision: "redirect", instruction: "Offer store credit instead of a refund." });
     expect(done.status).toBe("COMPLETED");
-    expect(done.state.output).toMatchObject({ refunded: false, storeCredit: { amountCents: 24000, currency: "usd" }, notified: true });
+    expect(done.state.output).toMatchObject({
+      refunded: false,
+      storeCredit: { amountCents: 24000, currency: "usd" },
+      notified: true,
+    });
     expect(done.state.instructions.at(-1)).toBe("Offer store credit instead of a refund.");
     const assessments = done.state.facts.filter((f) => f.key === "assessment");
     expect(assessments.map((f) => (f.value as { action: string }).action)).toEqual(["refund", "store_credit"]);
@@ -161,7 +224,15 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
     const run = await start({ orderId: order.id });
     const first = await pending(run.id);
     // Someone refunds $40.00 of it elsewhere while the reviewer is away.
-    expect((await post("/payments/refunds", { orderId: order.id, amountCents: 4000 }, { "idempotency-key": uid("elsewhere") })).status).toBe(200);
+    expect(
+      (
+        await post(
+          "/payments/refunds",
+          { orderId: order.id, amountCents: 4000 },
+          { "idempotency-key": uid("elsewhere") },
+        )
+      ).status,
+    ).toBe(200);
 
     const again = await decide(run, { decision: "approve" });
     expect(again.status).toBe("WAITING_APPROVAL");
@@ -185,16 +256,25 @@ describe.each(providers())("refund-agent [%s]", (_provider, url) => {
   it("completes with an explanation when the payment provider declines (402) an edited, over-sized refund", async () => {
     const order = await createSandboxOrder(t.db, { amountCents: 24000 });
     const run = await start({ orderId: order.id });
-    const done = await decide(run, { decision: "edit", args: { orderId: order.id, amountCents: 30000, cardLast4: "4242", currency: "usd" } });
+    const done = await decide(run, {
+      decision: "edit",
+      args: { orderId: order.id, amountCents: 30000, cardLast4: "4242", currency: "usd" },
+    });
     expect(done.status).toBe("COMPLETED");
     expect(done.state.output).toMatchObject({ refunded: false, declined: true, orderId: order.id });
-    expect((done.state.output as { reason: string }).reason).toMatch(/declined.*\$300\.00 exceeds the \$240\.00 still refundable/);
+    expect((done.state.output as { reason: string }).reason).toMatch(
+      /declined.*\$300\.00 exceeds the \$240\.00 still refundable/,
+    );
     expect(await ledger(run.id)).toEqual([]); // a decline is not an effect
     expect(await get(`/orders/${order.id}`)).toMatchObject({ refundedCents: 0 });
   });
 
   it("has an example input that names an order of the seeded world", async () => {
     const input = agent.input.parse(refundAgent.exampleInput) as { orderId: string };
-    expect(await get(`/orders/${input.orderId}`)).toMatchObject({ id: input.orderId, amountCents: 24000, cardLast4: "4242" });
+    expect(await get(`/orders/${input.orderId}`)).toMatchObject({
+      id: input.orderId,
+      amountCents: 24000,
+      cardLast4: "4242",
+    });
   });
 });

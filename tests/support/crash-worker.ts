@@ -14,8 +14,25 @@ import { startScheduleTicker } from "../../lib/schedules/ticker";
 import { deployAgent, echoAgent, refundAgent, refundLoopAgent, scriptedAgent, spawnParentAgent } from "./agents";
 import { worldTools } from "./tools";
 
-const agents: AgentDefinition[] = (JSON.parse(process.env.AGENTS ?? "[]") as Array<{ kind: string; slug: string; budget?: AgentDefinition["budget"]; child?: string }>).map((a) =>
-  a.kind === "noop" ? scriptedAgent(a.slug, [], []) : a.kind === "echo" ? echoAgent(a.slug) : a.kind === "spawn-parent" ? spawnParentAgent(a.slug, a.child!) : a.kind === "deploy" ? deployAgent(a.slug) : a.kind === "refund-loop" ? refundLoopAgent(a.slug, a.budget) : refundAgent(a.slug),
+const agents: AgentDefinition[] = (
+  JSON.parse(process.env.AGENTS ?? "[]") as Array<{
+    kind: string;
+    slug: string;
+    budget?: AgentDefinition["budget"];
+    child?: string;
+  }>
+).map((a) =>
+  a.kind === "noop"
+    ? scriptedAgent(a.slug, [], [])
+    : a.kind === "echo"
+      ? echoAgent(a.slug)
+      : a.kind === "spawn-parent"
+        ? spawnParentAgent(a.slug, a.child!)
+        : a.kind === "deploy"
+          ? deployAgent(a.slug)
+          : a.kind === "refund-loop"
+            ? refundLoopAgent(a.slug, a.budget)
+            : refundAgent(a.slug),
 );
 const db = createDb(process.env.DATABASE_URL);
 const { runtime } = createTether({
@@ -25,7 +42,11 @@ const { runtime } = createTether({
   tools: worldTools(process.env.WORLD_URL!),
   retryBaseDelayMs: 5,
   // Warnings and errors go to stderr, which a failing test prints.
-  logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
+  logger: {
+    info() {},
+    warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})),
+    error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})),
+  },
   onFaultPoint: async (point, info) => {
     const atStep = process.env.TETHER_FAULT_STEP === undefined || Number(process.env.TETHER_FAULT_STEP) === info.step;
     if (point === process.env.TETHER_FAULT_AT && info.tool === process.env.TETHER_FAULT_TOOL && atStep) {
@@ -48,8 +69,16 @@ const unsubscribe = runtime.store.onRunnable((w) => {
 worker.start();
 if (process.env.SCHEDULE_TICK_MS) {
   startScheduleTicker({
-    db, runtime, owner: worker.owner, intervalMs: Number(process.env.SCHEDULE_TICK_MS), claimMs: Number(process.env.SCHEDULE_CLAIM_MS ?? 1000),
-    logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
+    db,
+    runtime,
+    owner: worker.owner,
+    intervalMs: Number(process.env.SCHEDULE_TICK_MS),
+    claimMs: Number(process.env.SCHEDULE_CLAIM_MS ?? 1000),
+    logger: {
+      info() {},
+      warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})),
+      error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})),
+    },
     onFaultPoint: async (point, info) => {
       // Only the test's own schedule stops: others left in the shared database by earlier test files fire as usual.
       if (point !== process.env.SCHEDULE_FAULT_AT) return;
@@ -65,7 +94,11 @@ process.stdout.write(`READY ${worker.owner}\n`);
 installGracefulShutdown({
   name: `worker ${worker.owner}`,
   shutdownMs: Number(process.env.TETHER_SHUTDOWN_MS ?? 25_000),
-  logger: { info() {}, warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
+  logger: {
+    info() {},
+    warn: (msg, data) => console.error(`[warn] ${msg}`, JSON.stringify(data ?? {})),
+    error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})),
+  },
   drain: async ({ graceMs }) => {
     process.stdout.write(`STOPPING ${worker.inFlight}\n`);
     await worker.stop({ graceMs });

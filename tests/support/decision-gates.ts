@@ -26,10 +26,16 @@ export async function waitingRefundPacket(
   const agent = refundAgent(uid("link-refund"));
   agents.push(agent);
   t.runtime.context.agents.set(agent.slug, agent);
-  await grant(t.runtime, agent, { "payments.refund": { conditions: [OVER_LIMIT], queue: opts.queue ?? uid("refunds") } });
+  await grant(t.runtime, agent, {
+    "payments.refund": { conditions: [OVER_LIMIT], queue: opts.queue ?? uid("refunds") },
+  });
   const orderId = uid("order");
   world.orders.set(orderId, { id: orderId, amountCents: 24_000, status: "paid" });
-  const { run } = await t.runtime.startRun({ agent: agent.slug, input: { orderId, email: "bob@example.com" }, ...(opts.startedBy ? { startedBy: opts.startedBy } : {}) });
+  const { run } = await t.runtime.startRun({
+    agent: agent.slug,
+    input: { orderId, email: "bob@example.com" },
+    ...(opts.startedBy ? { startedBy: opts.startedBy } : {}),
+  });
   await t.runtime.createWorker().drain();
   const [packet] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
   if (!packet) throw new Error(`run ${run.id} is not waiting on a packet`);
@@ -39,9 +45,16 @@ export async function waitingRefundPacket(
 /** What a refused decision must leave as it was: the packet, its audit rows, and every link of it. */
 export async function decisionFootprint(db: Db, packetId: string) {
   const [packet, audits, links] = await Promise.all([
-    db.decisionPacket.findUniqueOrThrow({ where: { id: packetId }, select: { status: true, version: true, decidedBy: true, decision: true } }),
+    db.decisionPacket.findUniqueOrThrow({
+      where: { id: packetId },
+      select: { status: true, version: true, decidedBy: true, decision: true },
+    }),
     db.auditLog.count({ where: { target: packetId } }),
-    db.decisionLink.findMany({ where: { packetId }, select: { id: true, usedAt: true, usedFor: true }, orderBy: { id: "asc" } }),
+    db.decisionLink.findMany({
+      where: { packetId },
+      select: { id: true, usedAt: true, usedFor: true },
+      orderBy: { id: "asc" },
+    }),
   ]);
   return { packet, audits, links };
 }

@@ -75,7 +75,8 @@ function record(qtype: number, data: Buffer): Buffer {
 
 function ipv4Bytes(address: string): Buffer {
   const parts = address.split(".").map(Number);
-  if (parts.length !== 4 || parts.some((p) => !(p >= 0 && p <= 255))) throw new Error(`not an IPv4 address: ${address}`);
+  if (parts.length !== 4 || parts.some((p) => !(p >= 0 && p <= 255)))
+    throw new Error(`not an IPv4 address: ${address}`);
   return Buffer.from(parts);
 }
 
@@ -89,7 +90,8 @@ function ipv6Bytes(address: string): Buffer {
   const [head, tail] = text.split("::");
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
   if (groups.length !== 8) throw new Error(`not an IPv6 address: ${address}`);
   const bytes = Buffer.alloc(16);
   groups.forEach((group, i) => bytes.writeUInt16BE(parseInt(group, 16), i * 2));

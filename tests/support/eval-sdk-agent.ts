@@ -1,4 +1,13 @@
-import { defineAgent, defineTool, isTurnedDown, latestFact, outcomeOf, ToolError, z, type ToolCallContext } from "@/lib/sdk";
+import {
+  defineAgent,
+  defineTool,
+  isTurnedDown,
+  latestFact,
+  outcomeOf,
+  ToolError,
+  z,
+  type ToolCallContext,
+} from "@/lib/sdk";
 import type { EvalSubject } from "@/lib/evals/subject";
 
 // A team's own agent, written only with the SDK, for the journey evals (tests/evals-sdk-agent.int.test.ts):
@@ -16,7 +25,12 @@ async function send<T>(url: string, ctx: ToolCallContext, init: RequestInit = {}
     res = await fetch(url, {
       ...init,
       // The world attributes an effect to the run and the operation that asked for it.
-      headers: { "content-type": "application/json", "x-tether-run-id": ctx.runId, "x-tether-operation-id": ctx.operationId, ...init.headers },
+      headers: {
+        "content-type": "application/json",
+        "x-tether-run-id": ctx.runId,
+        "x-tether-operation-id": ctx.operationId,
+        ...init.headers,
+      },
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
@@ -46,7 +60,12 @@ export function creditTools(sandboxUrl: string | (() => string)) {
       semantics: "idempotent",
       input: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
       impact: ({ orderId, amountCents }) => `credits ${amountCents} cents on ${orderId}`,
-      run: (args, ctx) => send<Credit>(`${base()}/payments/refunds`, ctx, { method: "POST", body: JSON.stringify(args), headers: { "idempotency-key": ctx.idempotencyKey } }),
+      run: (args, ctx) =>
+        send<Credit>(`${base()}/payments/refunds`, ctx, {
+          method: "POST",
+          body: JSON.stringify(args),
+          headers: { "idempotency-key": ctx.idempotencyKey },
+        }),
       receiptId: (credit) => credit.refundId,
       // The billing provider is the world's payment system: a credit shows up there as a refund.
       ledger: { system: "payments", action: "refund" },
@@ -69,14 +88,26 @@ export const creditAgent = defineAgent({
     if (!order) {
       const reply = outcomeOf(state, "shop.get_order", -1);
       if (reply?.kind === "tool_error") return { kind: "fail", reason: reply.message };
-      return { kind: "call", tool: "shop.get_order", args: { orderId: input.orderId }, resultKey: "order", evidence: [] };
+      return {
+        kind: "call",
+        tool: "shop.get_order",
+        args: { orderId: input.orderId },
+        resultKey: "order",
+        evidence: [],
+      };
     }
     const { amountCents, refundedCents } = order.value as Order;
     const reply = outcomeOf(state, "billing.issue_credit", -1);
     if (reply && isTurnedDown(reply)) return { kind: "complete", output: { credited: false } };
     if (reply?.kind === "tool_error") return { kind: "fail", reason: reply.message };
     if (amountCents - refundedCents <= 0) return { kind: "complete", output: { credited: false } };
-    return { kind: "call", tool: "billing.issue_credit", args: { orderId: input.orderId, amountCents: amountCents - refundedCents }, resultKey: "credit", evidence: ["order"] };
+    return {
+      kind: "call",
+      tool: "billing.issue_credit",
+      args: { orderId: input.orderId, amountCents: amountCents - refundedCents },
+      resultKey: "credit",
+      evidence: ["order"],
+    };
   },
 });
 

@@ -24,7 +24,11 @@ export async function startGateServer(databaseUrl: string) {
   worker.start();
 
   const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(server.url + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, json: await res.json() };
   };
 
@@ -32,12 +36,16 @@ export async function startGateServer(databaseUrl: string) {
   async function packetOf(gateId: string): Promise<string> {
     let packetId: string | null = null;
     let last: unknown;
-    await until(`gate ${gateId} has a packet (last seen: ${JSON.stringify(last)})`, async () => {
-      const { json } = await call("GET", `/api/gates/${gateId}`, requester.token);
-      last = json;
-      packetId = json.packetId ?? null;
-      return packetId !== null;
-    }, 30_000);
+    await until(
+      `gate ${gateId} has a packet (last seen: ${JSON.stringify(last)})`,
+      async () => {
+        const { json } = await call("GET", `/api/gates/${gateId}`, requester.token);
+        last = json;
+        packetId = json.packetId ?? null;
+        return packetId !== null;
+      },
+      30_000,
+    );
     return packetId!;
   }
 

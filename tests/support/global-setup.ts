@@ -23,7 +23,8 @@ declare module "vitest" {
  */
 export function migrate(url: string, provider: DbProvider) {
   // Set-up picks the database from the URL alone: a caller that means another one has a bug.
-  if (providerOf(url) !== provider) throw new Error(`migrate: ${provider} asked for, but the URL names ${providerOf(url)}`);
+  if (providerOf(url) !== provider)
+    throw new Error(`migrate: ${provider} asked for, but the URL names ${providerOf(url)}`);
   execFileSync("npx", ["tsx", "scripts/setup.ts", "--no-seed"], {
     stdio: "pipe",
     env: {
@@ -45,15 +46,35 @@ type TestDatabase = { url: string; drop: () => void };
 export function createPostgres(name = `tether_test_${process.pid}_${Date.now()}`): TestDatabase | null {
   const admin = new URL(process.env.TETHER_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
   const psql = (sql: string) =>
-    execFileSync("psql", ["-h", admin.hostname, "-p", admin.port || "5432", "-U", decodeURIComponent(admin.username || "postgres"), "-d", admin.pathname.slice(1) || "postgres", "-v", "ON_ERROR_STOP=1", "-qc", sql], {
-      stdio: "pipe",
-      env: { ...process.env, PGPASSWORD: decodeURIComponent(admin.password) },
-    });
+    execFileSync(
+      "psql",
+      [
+        "-h",
+        admin.hostname,
+        "-p",
+        admin.port || "5432",
+        "-U",
+        decodeURIComponent(admin.username || "postgres"),
+        "-d",
+        admin.pathname.slice(1) || "postgres",
+        "-v",
+        "ON_ERROR_STOP=1",
+        "-qc",
+        sql,
+      ],
+      {
+        stdio: "pipe",
+        env: { ...process.env, PGPASSWORD: decodeURIComponent(admin.password) },
+      },
+    );
   try {
     psql(`CREATE DATABASE "${name}"`);
   } catch (error) {
-    if (process.env.TETHER_REQUIRE_PG === "1") throw new Error(`Postgres is required (TETHER_REQUIRE_PG=1) but unreachable: ${String(error)}`);
-    console.warn("[tests] Postgres unreachable: Postgres tests are skipped. Set TETHER_REQUIRE_PG=1 to make this fatal.");
+    if (process.env.TETHER_REQUIRE_PG === "1")
+      throw new Error(`Postgres is required (TETHER_REQUIRE_PG=1) but unreachable: ${String(error)}`);
+    console.warn(
+      "[tests] Postgres unreachable: Postgres tests are skipped. Set TETHER_REQUIRE_PG=1 to make this fatal.",
+    );
     return null;
   }
   const url = new URL(admin);
@@ -64,7 +85,9 @@ export function createPostgres(name = `tether_test_${process.pid}_${Date.now()}`
 
 /** A SQLite file of its own, set up as production makes it (in WAL mode, so worker processes can run beside tests). */
 export async function createSqlite(file: string): Promise<TestDatabase> {
-  const drop = () => { for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true }); };
+  const drop = () => {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+  };
   drop();
   const url = `file:${file}`;
   migrate(url, "sqlite");

@@ -5,13 +5,15 @@ import type { InboxFacets, InboxFilters, InboxItem, InboxSort } from "../../lib/
 // (lib/queries/inbox-page.ts) are held to, item for item, on SQLite and Postgres.
 
 export function filterInbox(items: InboxItem[], filters: InboxFilters, me: string): InboxItem[] {
-  return items.filter((item) =>
-    (!filters.agent || item.agent === filters.agent) &&
-    (!filters.tool || item.tool === filters.tool) &&
-    (!filters.capability || item.capability === filters.capability) &&
-    (!filters.queue || item.queue === filters.queue) &&
-    (!filters.assignee || (filters.assignee === "unassigned" ? item.assignee === null : item.assignee === filters.assignee)) &&
-    (!filters.mine || item.assignee === me),
+  return items.filter(
+    (item) =>
+      (!filters.agent || item.agent === filters.agent) &&
+      (!filters.tool || item.tool === filters.tool) &&
+      (!filters.capability || item.capability === filters.capability) &&
+      (!filters.queue || item.queue === filters.queue) &&
+      (!filters.assignee ||
+        (filters.assignee === "unassigned" ? item.assignee === null : item.assignee === filters.assignee)) &&
+      (!filters.mine || item.assignee === me),
   );
 }
 
@@ -32,7 +34,8 @@ export function urgencyScore(item: InboxItem, now: Date): number {
 
 export function sortInbox(items: InboxItem[], sort: InboxSort, now: Date): InboxItem[] {
   const byExpiry = (a: InboxItem, b: InboxItem) => time(a.expiresAt) - time(b.expiresAt);
-  const byAge = (a: InboxItem, b: InboxItem) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id.localeCompare(b.id);
+  const byAge = (a: InboxItem, b: InboxItem) =>
+    Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id.localeCompare(b.id);
   const compare: Record<InboxSort, (a: InboxItem, b: InboxItem) => number> = {
     urgency: (a, b) => urgencyScore(b, now) - urgencyScore(a, now) || byExpiry(a, b) || byAge(a, b),
     impact: (a, b) => IMPACT_RANK[b.impactLevel] - IMPACT_RANK[a.impactLevel] || byExpiry(a, b) || byAge(a, b),
@@ -53,4 +56,3 @@ export function inboxFacets(items: InboxItem[]): InboxFacets {
     queues: distinct(items.map((i) => i.queue)),
   };
 }
-

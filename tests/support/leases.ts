@@ -7,10 +7,18 @@ import { until } from "./until";
  * Returns the rows last read.
  */
 export function untilLeasesLapse(db: Db, runIds: string[]) {
-  return until(() => db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, leaseOwner: true, leaseExpiresAt: true } }), {
-    what: `the leases on ${runIds.length === 1 ? `run ${runIds[0]}` : `${runIds.length} runs`} lapse`,
-    holds: (rows) => rows.length === runIds.length && rows.every((r) => r.leaseOwner === null || r.leaseExpiresAt === null || r.leaseExpiresAt.getTime() < Date.now()),
-  });
+  return until(
+    () =>
+      db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, leaseOwner: true, leaseExpiresAt: true } }),
+    {
+      what: `the leases on ${runIds.length === 1 ? `run ${runIds[0]}` : `${runIds.length} runs`} lapse`,
+      holds: (rows) =>
+        rows.length === runIds.length &&
+        rows.every(
+          (r) => r.leaseOwner === null || r.leaseExpiresAt === null || r.leaseExpiresAt.getTime() < Date.now(),
+        ),
+    },
+  );
 }
 
 /**
@@ -21,8 +29,12 @@ export function untilLeasesLapse(db: Db, runIds: string[]) {
  */
 export async function expireLeases(db: Db, runIds: string[]) {
   const past = new Date(Date.now() - 1);
-  const { count } = await db.run.updateMany({ where: { id: { in: runIds }, leaseOwner: { not: null } }, data: { leaseExpiresAt: past, runnableAt: past } });
-  if (count !== runIds.length) throw new Error(`expected ${runIds.length} leased runs to expire, found ${count} leased`);
+  const { count } = await db.run.updateMany({
+    where: { id: { in: runIds }, leaseOwner: { not: null } },
+    data: { leaseExpiresAt: past, runnableAt: past },
+  });
+  if (count !== runIds.length)
+    throw new Error(`expected ${runIds.length} leased runs to expire, found ${count} leased`);
 }
 
 /**

@@ -17,11 +17,21 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export type ModernClient = {
   client: Client;
   /** A request with this client's _meta (version, client info, and the tasks extension unless `tasks: false`). */
-  request: <S extends z.ZodType>(method: string, params: Record<string, unknown>, schema: S, opts?: { tasks?: boolean }) => Promise<z.infer<S>>;
+  request: <S extends z.ZodType>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: S,
+    opts?: { tasks?: boolean },
+  ) => Promise<z.infer<S>>;
 };
 
 export const connectModern = (baseUrl: string, token: string): Promise<ModernClient> =>
-  modernClient(new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: withRequestHeaders() }));
+  modernClient(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      fetch: withRequestHeaders(),
+    }),
+  );
 
 /** A client speaking 2026-07-28 over `transport` (Streamable HTTP, or stdio to `tether mcp`). */
 export async function modernClient(transport: Transport): Promise<ModernClient> {
@@ -36,7 +46,8 @@ export async function modernClient(transport: Transport): Promise<ModernClient> 
           _meta: {
             "io.modelcontextprotocol/protocolVersion": MODERN,
             "io.modelcontextprotocol/clientInfo": { name: "tether-test-2026", version: "1.0.0" },
-            "io.modelcontextprotocol/clientCapabilities": opts.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } },
+            "io.modelcontextprotocol/clientCapabilities":
+              opts.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } },
           },
         },
       },
@@ -60,15 +71,30 @@ const taskFields = {
 export const CreateTaskResult = z.looseObject({ resultType: z.literal("task"), ...taskFields });
 export const ElicitationInputRequest = z.object({
   method: z.literal("elicitation/create"),
-  params: z.looseObject({ mode: z.literal("form"), message: z.string(), requestedSchema: z.looseObject({ type: z.literal("object"), properties: z.record(z.string(), z.any()) }) }),
+  params: z.looseObject({
+    mode: z.literal("form"),
+    message: z.string(),
+    requestedSchema: z.looseObject({ type: z.literal("object"), properties: z.record(z.string(), z.any()) }),
+  }),
 });
 export const GetTaskResult = z.looseObject({
   resultType: z.literal("complete"),
   ...taskFields,
   inputRequests: z.record(z.string(), ElicitationInputRequest).optional(),
-  result: z.looseObject({ content: z.array(z.any()), structuredContent: z.any().optional(), isError: z.boolean().optional() }).optional(),
+  result: z
+    .looseObject({ content: z.array(z.any()), structuredContent: z.any().optional(), isError: z.boolean().optional() })
+    .optional(),
   error: z.looseObject({ code: z.number(), message: z.string() }).optional(),
 });
 export const AckResult = z.looseObject({ resultType: z.literal("complete") });
-export const CallToolResult = z.looseObject({ resultType: z.literal("complete"), content: z.array(z.any()), structuredContent: z.any().optional(), isError: z.boolean().optional() });
-export const DiscoverResult = z.looseObject({ resultType: z.literal("complete"), supportedVersions: z.array(z.string()), capabilities: z.looseObject({ extensions: z.record(z.string(), z.any()).optional() }) });
+export const CallToolResult = z.looseObject({
+  resultType: z.literal("complete"),
+  content: z.array(z.any()),
+  structuredContent: z.any().optional(),
+  isError: z.boolean().optional(),
+});
+export const DiscoverResult = z.looseObject({
+  resultType: z.literal("complete"),
+  supportedVersions: z.array(z.string()),
+  capabilities: z.looseObject({ extensions: z.record(z.string(), z.any()).optional() }),
+});

@@ -15,11 +15,22 @@ export async function startMcpHttpServer(opts: { ledger?: string } = {}) {
     }
     const mcp = createNotesServer({ ledger: opts.ledger, notes });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => { void transport.close(); void mcp.close(); });
+    res.on("close", () => {
+      void transport.close();
+      void mcp.close();
+    });
     await mcp.connect(transport);
     await transport.handleRequest(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp`, notes, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    notes,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -17,39 +17,59 @@ export function createNotesServer(opts: { ledger?: string; notes?: Map<string, N
   const notes = opts.notes ?? new Map<string, Note>(); // by idempotency key (or note id)
   const server = new McpServer({ name: "notes", version: "1.0.0" });
 
-  server.registerTool("add", {
-    description: "Add two numbers.",
-    inputSchema: { a: z.number(), b: z.number() },
-    outputSchema: { sum: z.number() },
-  }, async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }], structuredContent: { sum: a + b } }));
+  server.registerTool(
+    "add",
+    {
+      description: "Add two numbers.",
+      inputSchema: { a: z.number(), b: z.number() },
+      outputSchema: { sum: z.number() },
+    },
+    async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }], structuredContent: { sum: a + b } }),
+  );
 
-  server.registerTool("create_note", {
-    description: "Create a note. Deduplicated by the idempotency key in _meta.",
-    inputSchema: { title: z.string().min(1), body: z.string().optional() },
-  }, async ({ title, body }, extra) => {
-    const key = typeof extra._meta?.["tether/idempotencyKey"] === "string" ? (extra._meta["tether/idempotencyKey"] as string) : null;
-    const operationId = typeof extra._meta?.["tether/operationId"] === "string" ? (extra._meta["tether/operationId"] as string) : null;
-    let note = key ? notes.get(key) : undefined;
-    if (!note) {
-      note = { noteId: `note_${randomUUID().slice(0, 8)}`, title, body: body ?? "", operationId };
-      notes.set(key ?? note.noteId, note);
-      if (opts.ledger) appendFileSync(opts.ledger, JSON.stringify({ action: "create_note", ...note }) + "\n");
-    }
-    return { content: [{ type: "text", text: JSON.stringify(note) }] };
-  });
+  server.registerTool(
+    "create_note",
+    {
+      description: "Create a note. Deduplicated by the idempotency key in _meta.",
+      inputSchema: { title: z.string().min(1), body: z.string().optional() },
+    },
+    async ({ title, body }, extra) => {
+      const key =
+        typeof extra._meta?.["tether/idempotencyKey"] === "string"
+          ? (extra._meta["tether/idempotencyKey"] as string)
+          : null;
+      const operationId =
+        typeof extra._meta?.["tether/operationId"] === "string" ? (extra._meta["tether/operationId"] as string) : null;
+      let note = key ? notes.get(key) : undefined;
+      if (!note) {
+        note = { noteId: `note_${randomUUID().slice(0, 8)}`, title, body: body ?? "", operationId };
+        notes.set(key ?? note.noteId, note);
+        if (opts.ledger) appendFileSync(opts.ledger, JSON.stringify({ action: "create_note", ...note }) + "\n");
+      }
+      return { content: [{ type: "text", text: JSON.stringify(note) }] };
+    },
+  );
 
-  server.registerTool("find_note", {
-    description: "Find the note an operation created.",
-    inputSchema: { operationId: z.string() },
-  }, async ({ operationId }) => {
-    const note = [...notes.values()].find((n) => n.operationId === operationId);
-    return { content: note ? [{ type: "text", text: JSON.stringify(note) }] : [] };
-  });
+  server.registerTool(
+    "find_note",
+    {
+      description: "Find the note an operation created.",
+      inputSchema: { operationId: z.string() },
+    },
+    async ({ operationId }) => {
+      const note = [...notes.values()].find((n) => n.operationId === operationId);
+      return { content: note ? [{ type: "text", text: JSON.stringify(note) }] : [] };
+    },
+  );
 
-  server.registerTool("refuse", {
-    description: "Always refuses.",
-    inputSchema: { reason: z.string().optional() },
-  }, async ({ reason }) => ({ isError: true, content: [{ type: "text", text: `refused: ${reason ?? "no reason"}` }] }));
+  server.registerTool(
+    "refuse",
+    {
+      description: "Always refuses.",
+      inputSchema: { reason: z.string().optional() },
+    },
+    async ({ reason }) => ({ isError: true, content: [{ type: "text", text: `refused: ${reason ?? "no reason"}` }] }),
+  );
 
   server.registerTool("crash", { description: "Exits without answering." }, async () => {
     process.exit(3);

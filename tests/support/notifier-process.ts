@@ -10,7 +10,11 @@ const notifications = startNotifications({
   smtp: null,
   intervalMs: 0,
   retry: { baseDelayMs: 0 },
-  logger: { info() {}, warn: (msg) => console.error(`[warn] ${msg}`), error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})) },
+  logger: {
+    info() {},
+    warn: (msg) => console.error(`[warn] ${msg}`),
+    error: (msg, data) => console.error(`[error] ${msg}`, JSON.stringify(data ?? {})),
+  },
 });
 
 void (async () => {

@@ -20,9 +20,20 @@ function discoverRoutes(root: string, dir = "app/api"): Route[] {
       const names: string[] = [];
       const catchAll = segments.some((s) => s.startsWith("[..."));
       const pattern = segments
-        .map((s) => (s.startsWith("[...") ? (names.push(s.slice(4, -1)), "(.+)") : s.startsWith("[") ? (names.push(s.slice(1, -1)), "([^/]+)") : s))
+        .map((s) =>
+          s.startsWith("[...")
+            ? (names.push(s.slice(4, -1)), "(.+)")
+            : s.startsWith("[")
+              ? (names.push(s.slice(1, -1)), "([^/]+)")
+              : s,
+        )
         .join("/");
-      routes.push({ pattern: new RegExp(`^/${pattern}/?$`), names, catchAll, load: () => import(path.join(root, rel)) });
+      routes.push({
+        pattern: new RegExp(`^/${pattern}/?$`),
+        names,
+        catchAll,
+        load: () => import(path.join(root, rel)),
+      });
     }
   }
   // Static segments win over dynamic ones, and both over a catch-all ([...path]), as in Next.
@@ -33,7 +44,11 @@ async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = chunks.length ? Buffer.concat(chunks) : undefined;
-  return new Request(new URL(req.url ?? "/", base), { method: req.method, headers: req.headers as Record<string, string>, body: req.method === "GET" || req.method === "HEAD" ? undefined : body });
+  return new Request(new URL(req.url ?? "/", base), {
+    method: req.method,
+    headers: req.headers as Record<string, string>,
+    body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
+  });
 }
 
 export async function startRouteServer(root = process.cwd()): Promise<{ url: string; close: () => Promise<void> }> {
@@ -44,12 +59,21 @@ export async function startRouteServer(root = process.cwd()): Promise<{ url: str
     const route = routes.find((r) => r.pattern.test(pathname));
     const handler = route && (await route.load())[req.method ?? "GET"];
     if (!route || !handler) {
-      res.writeHead(route ? 405 : 404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: route ? "METHOD_NOT_ALLOWED" : "NOT_FOUND", message: "no such route" } }));
+      res
+        .writeHead(route ? 405 : 404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { code: route ? "METHOD_NOT_ALLOWED" : "NOT_FOUND", message: "no such route" } }));
       return;
     }
     const match = route.pattern.exec(pathname)!;
     // A catch-all's parameter is its segments, each decoded, as Next passes it.
-    const params = Object.fromEntries(route.names.map((n, i) => [n, route.catchAll && i === route.names.length - 1 ? match[i + 1].split("/").map(decodeURIComponent) : decodeURIComponent(match[i + 1])]));
+    const params = Object.fromEntries(
+      route.names.map((n, i) => [
+        n,
+        route.catchAll && i === route.names.length - 1
+          ? match[i + 1].split("/").map(decodeURIComponent)
+          : decodeURIComponent(match[i + 1]),
+      ]),
+    );
     const response = await handler(await toRequest(req, base), { params: Promise.resolve(params) });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();
@@ -65,5 +89,12 @@ export async function startRouteServer(root = process.cwd()): Promise<{ url: str
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -24,7 +24,16 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * - `method-not-allowed`: answers 405 to everyone;
  * - null: public.
  */
-export type RouteAuth = ApiScope | readonly ApiScope[] | `console:${Scope}` | "sandbox" | "bearer-any" | "signature" | "authjs" | "method-not-allowed" | null;
+export type RouteAuth =
+  | ApiScope
+  | readonly ApiScope[]
+  | `console:${Scope}`
+  | "sandbox"
+  | "bearer-any"
+  | "signature"
+  | "authjs"
+  | "method-not-allowed"
+  | null;
 
 /** "METHOD /api/path/[param]" (as the folders name it), or "/api/prefix/**" for every method of every route below. */
 export const ROUTE_TABLE: Record<string, RouteAuth> = {
@@ -126,7 +135,11 @@ export type DiscoveredRoute = {
 export function discoverApiRoutes(root = process.cwd()): DiscoveredRoute[] {
   return findFiles(root, "app/api", (name) => name === "route.ts").flatMap((file) => {
     const names = exportedNames(readFileSync(path.join(root, file), "utf8"));
-    const route = { template: `/${path.dirname(file).replace(/^app\//, "")}`, file, methods: HTTP_METHODS.filter((m) => names.includes(m)) };
+    const route = {
+      template: `/${path.dirname(file).replace(/^app\//, "")}`,
+      file,
+      methods: HTTP_METHODS.filter((m) => names.includes(m)),
+    };
     return route.template === SANDBOX_CATCH_ALL ? [route, ...sandboxTableRoutes(file)] : [route];
   });
 }
@@ -149,14 +162,32 @@ function sandboxTableRoutes(file: string): DiscoveredRoute[] {
  */
 export function exportedNames(source: string): string[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-  if (/export\s*\*/.test(code) || /export\s+default\b/.test(code)) throw new Error("exportedNames: `export *` and default exports are not supported");
+  if (/export\s*\*/.test(code) || /export\s+default\b/.test(code))
+    throw new Error("exportedNames: `export *` and default exports are not supported");
   const names: string[] = [];
   for (const m of code.matchAll(/export\s+(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/g)) names.push(m[1]);
   for (const m of code.matchAll(/export\s+(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)) names.push(m[1]);
-  for (const m of code.matchAll(/export\s+(?:const|let|var)\s*\{([^}]*)\}/g)) names.push(...m[1].split(",").map((part) => part.split(":").at(-1)!.trim()).filter(Boolean));
+  for (const m of code.matchAll(/export\s+(?:const|let|var)\s*\{([^}]*)\}/g))
+    names.push(
+      ...m[1]
+        .split(",")
+        .map((part) => part.split(":").at(-1)!.trim())
+        .filter(Boolean),
+    );
   for (const m of code.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}(?!\s*=)/g)) {
     if (/^export\s*type/.test(m[0])) continue;
-    names.push(...m[1].split(",").map((part) => part.trim()).filter((part) => part && !part.startsWith("type ")).map((part) => part.split(/\s+as\s+/).at(-1)!.trim()));
+    names.push(
+      ...m[1]
+        .split(",")
+        .map((part) => part.trim())
+        .filter((part) => part && !part.startsWith("type "))
+        .map((part) =>
+          part
+            .split(/\s+as\s+/)
+            .at(-1)!
+            .trim(),
+        ),
+    );
   }
   return [...new Set(names)];
 }
@@ -208,5 +239,7 @@ export function findFiles(root: string, dir: string, accept: (name: string) => b
 export function findServerActionModules(root = process.cwd()): string[] {
   return ["app", "lib"]
     .flatMap((dir) => findFiles(root, dir, (name) => /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name)))
-    .filter((file) => /^(?:\s*(?:\/\/[^\n]*|\/\*[\s\S]*?\*\/))*\s*["']use server["']/.test(readFileSync(path.join(root, file), "utf8")));
+    .filter((file) =>
+      /^(?:\s*(?:\/\/[^\n]*|\/\*[\s\S]*?\*\/))*\s*["']use server["']/.test(readFileSync(path.join(root, file), "utf8")),
+    );
 }

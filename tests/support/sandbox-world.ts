@@ -14,7 +14,11 @@ export type TestSandbox = {
   server: SandboxServer;
   deliveries: DeployFinished[];
   randoms: number[];
-  call: (method: string, path: string, init?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; timeoutMs?: number }) => Promise<SandboxReply>;
+  call: (
+    method: string,
+    path: string,
+    init?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; timeoutMs?: number },
+  ) => Promise<SandboxReply>;
   close: () => Promise<void>;
 };
 
@@ -53,7 +57,16 @@ export async function startTestSandbox(url: string): Promise<TestSandbox> {
 }
 
 /** A persisted order of its own, so tests can share the database. */
-export async function createSandboxOrder(db: Db, overrides: Partial<{ id: string; customerEmail: string; amountCents: number; cardLast4: string; createdAt: Date }> = {}) {
+export async function createSandboxOrder(
+  db: Db,
+  overrides: Partial<{
+    id: string;
+    customerEmail: string;
+    amountCents: number;
+    cardLast4: string;
+    createdAt: Date;
+  }> = {},
+) {
   const id = overrides.id ?? `ord_t${randomUUID().slice(0, 8)}`;
   return db.sandboxOrder.create({
     data: {

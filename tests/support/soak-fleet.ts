@@ -28,17 +28,34 @@ export function createWorkerFleet(env: Record<string, string>, size: number) {
     let out = "";
     let markReady: () => void = () => {};
     const worker: FleetWorker & { stop: () => Promise<void> } = {
-      slot, owner: null, killedByUs: false, exit: null, stderr: "",
-      ready: new Promise<void>((resolve) => { markReady = resolve; }),
-      stop: async () => { if (!worker.exit) worker.killedByUs = true; await kill(child); },
+      slot,
+      owner: null,
+      killedByUs: false,
+      exit: null,
+      stderr: "",
+      ready: new Promise<void>((resolve) => {
+        markReady = resolve;
+      }),
+      stop: async () => {
+        if (!worker.exit) worker.killedByUs = true;
+        await kill(child);
+      },
     };
     child.stdout!.on("data", (d) => {
       out += d;
       const ready = /READY (\S+)/.exec(out);
-      if (ready && !worker.owner) { worker.owner = ready[1]; markReady(); }
+      if (ready && !worker.owner) {
+        worker.owner = ready[1];
+        markReady();
+      }
     });
-    child.stderr!.on("data", (d) => { worker.stderr = (worker.stderr + d).slice(-20_000); });
-    child.once("exit", (code, signal) => { worker.exit = { code, signal }; markReady(); });
+    child.stderr!.on("data", (d) => {
+      worker.stderr = (worker.stderr + d).slice(-20_000);
+    });
+    child.once("exit", (code, signal) => {
+      worker.exit = { code, signal };
+      markReady();
+    });
     slots[slot] = worker;
     everyone.push(worker);
     return worker;
@@ -53,7 +70,8 @@ export function createWorkerFleet(env: Record<string, string>, size: number) {
     },
     worker: (slot: number) => slots[slot],
     /** Workers able to drive runs now: ready, and not exited. */
-    ready: (): FleetWorker[] => slots.filter((w): w is NonNullable<typeof w> => w !== null && w.owner !== null && !w.exit),
+    ready: (): FleetWorker[] =>
+      slots.filter((w): w is NonNullable<typeof w> => w !== null && w.owner !== null && !w.exit),
     /** SIGKILL the slot's worker (nothing if empty) and start its replacement at once (not awaited). */
     async killAndReplace(slot: number): Promise<FleetWorker | null> {
       const victim = slots[slot];
@@ -73,7 +91,13 @@ export function createWorkerFleet(env: Record<string, string>, size: number) {
     /** Workers that exited although nobody killed them. */
     diedOnTheirOwn: (): FleetWorker[] => everyone.filter((w) => w.exit && !w.killedByUs),
     /** stderr lines of every worker that match (e.g. "[error]"), with the worker's slot. */
-    logLines: (match: string) => everyone.flatMap((w) => w.stderr.split("\n").filter((l) => l.includes(match)).map((l) => `slot ${w.slot} ${w.owner ?? "?"}: ${l}`)),
+    logLines: (match: string) =>
+      everyone.flatMap((w) =>
+        w.stderr
+          .split("\n")
+          .filter((l) => l.includes(match))
+          .map((l) => `slot ${w.slot} ${w.owner ?? "?"}: ${l}`),
+      ),
     /** Kill every process this fleet ever started. */
     async shutdown() {
       slots.fill(null);

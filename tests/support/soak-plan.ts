@@ -41,21 +41,30 @@ export function planSoak(random: SoakRandom, opts: SoakPlanOptions): SoakPlan {
   const duringBlackout = () => at(blackout.at + 100, blackout.at + blackout.ms - 200);
   const runs: PlannedRun[] = [];
 
-  for (let i = 0; i < opts.runs.refund; i++) runs.push({ key: `refund-${i}`, kind: "refund", startAt: at(0, 0.8 * soakMs) });
+  for (let i = 0; i < opts.runs.refund; i++)
+    runs.push({ key: `refund-${i}`, kind: "refund", startAt: at(0, 0.8 * soakMs) });
 
   for (let i = 0; i < opts.runs.approval; i++) {
     const startAt = at(0, 0.3 * soakMs);
     // The first two are first decided while every worker is down.
     const first = i < 2 ? duringBlackout() : at(startAt + 1_500, 0.85 * soakMs);
     const second = random.chance(0.3) ? first : first + at(50, 1_500); // sometimes two at the same moment
-    runs.push({ key: `approval-${i}`, kind: "approval", startAt, decision: random.chance(0.25) ? "reject" : "approve", decideAt: [first, second, first + at(0, 2_500)] });
+    runs.push({
+      key: `approval-${i}`,
+      kind: "approval",
+      startAt,
+      decision: random.chance(0.25) ? "reject" : "approve",
+      decideAt: [first, second, first + at(0, 2_500)],
+    });
   }
 
   for (let i = 0; i < opts.runs.deploy; i++) {
     const startAt = at(0, 0.4 * soakMs);
     const first = at(startAt, 0.9 * soakMs);
     // One delivery lands while every worker is down; sometimes two arrive at the same moment.
-    const callbackAt = [first, duringBlackout(), random.chance(0.3) ? first : at(startAt, 0.9 * soakMs)].sort((a, b) => a - b);
+    const callbackAt = [first, duringBlackout(), random.chance(0.3) ? first : at(startAt, 0.9 * soakMs)].sort(
+      (a, b) => a - b,
+    );
     runs.push({ key: `deploy-${i}`, kind: "deploy", startAt, callbackAt });
   }
 

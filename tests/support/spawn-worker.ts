@@ -5,7 +5,11 @@ import { UNTIL_MS } from "./until";
 // resumed like any process. `waitFor` resolves with the first stdout line containing the text;
 // `stderr` is what it logged so far (its warnings and errors).
 
-export type WorkerProcess = { child: ChildProcess; waitFor: (text: string, ms?: number) => Promise<string>; stderr: () => string };
+export type WorkerProcess = {
+  child: ChildProcess;
+  waitFor: (text: string, ms?: number) => Promise<string>;
+  stderr: () => string;
+};
 
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/support/crash-worker.ts"], {
@@ -21,8 +25,10 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
       const started = Date.now();
       const poll = setInterval(() => {
         const line = out.split("\n").find((l) => l.includes(text));
-        if (line) { clearInterval(poll); resolve(line); }
-        else if (child.exitCode !== null || Date.now() - started > Math.max(ms, UNTIL_MS)) {
+        if (line) {
+          clearInterval(poll);
+          resolve(line);
+        } else if (child.exitCode !== null || Date.now() - started > Math.max(ms, UNTIL_MS)) {
           clearInterval(poll);
           reject(new Error(`worker never printed "${text}" (exit ${child.exitCode})\nstdout: ${out}\nstderr: ${err}`));
         }

@@ -19,7 +19,12 @@ export function sseReader(response: Response) {
           else if (line.startsWith("id: ")) message.id = line.slice(4);
           else if (line.startsWith("data: ")) message.data = line.slice(6);
         }
-        if (message.data !== undefined) return { event: message.event ?? "message", ...(message.id !== undefined ? { id: message.id } : {}), data: JSON.parse(message.data) };
+        if (message.data !== undefined)
+          return {
+            event: message.event ?? "message",
+            ...(message.id !== undefined ? { id: message.id } : {}),
+            data: JSON.parse(message.data),
+          };
         continue;
       }
       const { done, value } = await reader.read();

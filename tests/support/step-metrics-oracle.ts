@@ -5,7 +5,6 @@
 import type { TimelineEvent } from "../../lib/queries/run-events";
 import type { StepMetrics } from "../../lib/queries/run-trace-summary";
 
-
 export type RunMetrics = { steps: StepMetrics[]; totals: Omit<StepMetrics, "step"> };
 
 const num = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
@@ -14,7 +13,11 @@ export function computeStepMetrics(events: TimelineEvent[]): RunMetrics {
   const byStep = new Map<number, StepMetrics>();
   const at = (step: number) => {
     let metrics = byStep.get(step);
-    if (!metrics) byStep.set(step, (metrics = { step, modelCalls: 0, tokens: 0, costUsd: 0, toolCalls: 0, toolLatencyMs: 0, toolErrors: 0 }));
+    if (!metrics)
+      byStep.set(
+        step,
+        (metrics = { step, modelCalls: 0, tokens: 0, costUsd: 0, toolCalls: 0, toolLatencyMs: 0, toolErrors: 0 }),
+      );
     return metrics;
   };
   for (const event of events) {
@@ -37,8 +40,12 @@ export function computeStepMetrics(events: TimelineEvent[]): RunMetrics {
   const steps = [...byStep.values()].sort((a, b) => a.step - b.step);
   const totals = steps.reduce(
     (sum, s) => ({
-      modelCalls: sum.modelCalls + s.modelCalls, tokens: sum.tokens + s.tokens, costUsd: sum.costUsd + s.costUsd,
-      toolCalls: sum.toolCalls + s.toolCalls, toolLatencyMs: sum.toolLatencyMs + s.toolLatencyMs, toolErrors: sum.toolErrors + s.toolErrors,
+      modelCalls: sum.modelCalls + s.modelCalls,
+      tokens: sum.tokens + s.tokens,
+      costUsd: sum.costUsd + s.costUsd,
+      toolCalls: sum.toolCalls + s.toolCalls,
+      toolLatencyMs: sum.toolLatencyMs + s.toolLatencyMs,
+      toolErrors: sum.toolErrors + s.toolErrors,
     }),
     { modelCalls: 0, tokens: 0, costUsd: 0, toolCalls: 0, toolLatencyMs: 0, toolErrors: 0 },
   );

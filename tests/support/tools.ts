@@ -7,20 +7,36 @@ import { ToolError, type ToolCallContext, type ToolDefinition } from "../../lib/
  *  call into a time-out (an unknown outcome) the test did not mean. */
 const CALL_TIMEOUT_MS = 30_000;
 
-async function http(worldUrl: string, path: string, init: RequestInit & { ctx?: ToolCallContext; timeoutMs?: number } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json", ...(init.headers as Record<string, string>) };
+async function http(
+  worldUrl: string,
+  path: string,
+  init: RequestInit & { ctx?: ToolCallContext; timeoutMs?: number } = {},
+) {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...(init.headers as Record<string, string>),
+  };
   if (init.ctx) headers["x-run-id"] = init.ctx.runId;
   let res: Response;
   try {
-    res = await fetch(worldUrl + path, { ...init, headers, signal: AbortSignal.timeout(init.timeoutMs ?? CALL_TIMEOUT_MS) });
+    res = await fetch(worldUrl + path, {
+      ...init,
+      headers,
+      signal: AbortSignal.timeout(init.timeoutMs ?? CALL_TIMEOUT_MS),
+    });
   } catch (error) {
     // The request may or may not have been applied: the classic unknown outcome.
     const name = (error as Error).name;
-    throw new ToolError(name === "TimeoutError" ? "timeout" : "network", `${path}: ${(error as Error).message}`, "unknown");
+    throw new ToolError(
+      name === "TimeoutError" ? "timeout" : "network",
+      `${path}: ${(error as Error).message}`,
+      "unknown",
+    );
   }
   const payload = await res.json().catch(() => null);
   if (res.status >= 500) throw new ToolError("server", `${path}: HTTP ${res.status}`, "unknown", payload);
-  if (res.status >= 400) throw new ToolError("rejected", `${path}: HTTP ${res.status} ${JSON.stringify(payload)}`, "not_applied", payload);
+  if (res.status >= 400)
+    throw new ToolError("rejected", `${path}: HTTP ${res.status} ${JSON.stringify(payload)}`, "not_applied", payload);
   return payload;
 }
 
@@ -42,7 +58,13 @@ export function worldTools(worldUrl: string): ToolDefinition[] {
     semantics: "idempotent",
     input: z.object({ orderId: z.string().min(1), amountCents: z.number().int().positive() }),
     impact: ({ orderId, amountCents }) => `refunds $${(amountCents / 100).toFixed(2)} on order ${orderId}`,
-    run: (args, ctx) => http(worldUrl, "/payments/refund", { method: "POST", body: JSON.stringify(args), headers: { "idempotency-key": ctx.idempotencyKey }, ctx }),
+    run: (args, ctx) =>
+      http(worldUrl, "/payments/refund", {
+        method: "POST",
+        body: JSON.stringify(args),
+        headers: { "idempotency-key": ctx.idempotencyKey },
+        ctx,
+      }),
     receiptId: (r: { refundId: string }) => r.refundId,
   };
   const sendMail: ToolDefinition<{ to: string; subject: string }> = {
@@ -52,7 +74,12 @@ export function worldTools(worldUrl: string): ToolDefinition[] {
     semantics: "reconcilable",
     input: z.object({ to: z.string().email(), subject: z.string().min(1) }),
     impact: ({ to, subject }) => `emails ${to}: "${subject}"`,
-    run: (args, ctx) => http(worldUrl, "/mail/send", { method: "POST", body: JSON.stringify({ ...args, operationId: ctx.operationId }), ctx }),
+    run: (args, ctx) =>
+      http(worldUrl, "/mail/send", {
+        method: "POST",
+        body: JSON.stringify({ ...args, operationId: ctx.operationId }),
+        ctx,
+      }),
     lookup: async (_args, ctx) => (await http(worldUrl, `/mail/sent?operationId=${ctx.operationId}`, { ctx })).message,
     receiptId: (r: { messageId: string }) => r.messageId,
   };

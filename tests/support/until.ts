@@ -18,8 +18,14 @@ type Wait<T> = {
 
 /** Time-outs say what they waited for and what they last saw; `last` is the value for a caller's own report. */
 export class UntilTimeout extends Error {
-  constructor(readonly what: string, readonly last: unknown, ms: number) {
-    super(`timed out after ${ms} ms waiting until ${what}; last saw: ${inspect(last, { depth: 4, breakLength: Infinity })}`);
+  constructor(
+    readonly what: string,
+    readonly last: unknown,
+    ms: number,
+  ) {
+    super(
+      `timed out after ${ms} ms waiting until ${what}; last saw: ${inspect(last, { depth: 4, breakLength: Infinity })}`,
+    );
   }
 }
 
@@ -30,8 +36,13 @@ export class UntilTimeout extends Error {
  */
 export async function until<T>(read: () => T | Promise<T>, wait: Wait<T>): Promise<T>;
 export async function until(what: string, check: () => boolean | Promise<boolean>, ms?: number): Promise<boolean>;
-export async function until<T>(a: string | (() => T | Promise<T>), b: Wait<T> | (() => T | Promise<T>), ms?: number): Promise<T> {
-  const [read, wait] = typeof a === "string" ? [b as () => T | Promise<T>, { what: a, ceilingMs: ms }] : [a, b as Wait<T>];
+export async function until<T>(
+  a: string | (() => T | Promise<T>),
+  b: Wait<T> | (() => T | Promise<T>),
+  ms?: number,
+): Promise<T> {
+  const [read, wait] =
+    typeof a === "string" ? [b as () => T | Promise<T>, { what: a, ceilingMs: ms }] : [a, b as Wait<T>];
   const ceiling = Math.max(wait.ceilingMs ?? 0, UNTIL_MS);
   const holds = wait.holds ?? ((value: T) => Boolean(value));
   const started = Date.now();

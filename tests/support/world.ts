@@ -10,7 +10,14 @@ import type { AddressInfo } from "node:net";
 // Fault knobs: `timeoutAfterApply` makes the next N effect calls apply the effect, then hang and fail;
 // `failBeforeApply` fails the next N effect calls with a 503 before anything is applied; `failReads` the next N reads.
 
-export type LedgerEntry = { system: string; action: string; runId: string | null; operationId: string | null; at: string; data: unknown };
+export type LedgerEntry = {
+  system: string;
+  action: string;
+  runId: string | null;
+  operationId: string | null;
+  at: string;
+  data: unknown;
+};
 
 export type World = {
   url: string;
@@ -23,7 +30,14 @@ export type World = {
   /** `only` limits the faults to one system ("payments", "mail", "deploys"); `latencyMs` holds every
    *  request that long before it is handled (a slow provider: calls stay in flight), or only those whose
    *  path starts with `latencyPath`. */
-  faults: { timeoutAfterApply: number; failBeforeApply: number; failReads: number; only?: string; latencyMs?: number; latencyPath?: string };
+  faults: {
+    timeoutAfterApply: number;
+    failBeforeApply: number;
+    failReads: number;
+    only?: string;
+    latencyMs?: number;
+    latencyPath?: string;
+  };
   effects: (system?: string) => LedgerEntry[];
   close: () => Promise<void>;
 };
@@ -43,13 +57,25 @@ export async function startWorld(): Promise<World> {
   let counter = 0;
 
   const apply = (system: string, action: string, req: IncomingMessage, operationId: string | null, data: unknown) => {
-    ledger.push({ system, action, runId: (req.headers["x-run-id"] as string) ?? null, operationId, at: new Date().toISOString(), data });
+    ledger.push({
+      system,
+      action,
+      runId: (req.headers["x-run-id"] as string) ?? null,
+      operationId,
+      at: new Date().toISOString(),
+      data,
+    });
   };
 
   const requests: World["requests"] = [];
   let inFlight = 0;
   const server: Server = createServer(async (req, res) => {
-    requests.push({ method: req.method ?? "", path: req.url ?? "", runId: (req.headers["x-run-id"] as string) ?? null, at: Date.now() });
+    requests.push({
+      method: req.method ?? "",
+      path: req.url ?? "",
+      runId: (req.headers["x-run-id"] as string) ?? null,
+      at: Date.now(),
+    });
     if (faults.latencyMs && (!faults.latencyPath || (req.url ?? "").startsWith(faults.latencyPath))) {
       inFlight++;
       await new Promise((r) => setTimeout(r, faults.latencyMs));
@@ -87,7 +113,8 @@ export async function startWorld(): Promise<World> {
       if (req.method === "POST" && url.pathname === "/payments/refund") {
         const key = req.headers["idempotency-key"] as string | undefined;
         const input = await body(req);
-        if (typeof input.amountCents !== "number" || input.amountCents <= 0) return send(400, { error: "amountCents must be positive" });
+        if (typeof input.amountCents !== "number" || input.amountCents <= 0)
+          return send(400, { error: "amountCents must be positive" });
         if (key && charges.has(key)) return respondAfterEffect(charges.get(key));
         const receipt = { refundId: `re_${++counter}`, orderId: input.orderId, amountCents: input.amountCents };
         if (key) charges.set(key, receipt);
@@ -129,6 +156,10 @@ export async function startWorld(): Promise<World> {
     orders,
     faults,
     effects: (system) => ledger.filter((e) => !system || e.system === system),
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

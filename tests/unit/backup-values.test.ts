@@ -5,7 +5,8 @@ import { decodeValue, encodeValue, type ScalarType } from "../../lib/backup/form
 // it: the schema has no BigInt, Decimal, Bytes or Json column today, and a column of those types added later
 // must still travel exactly.
 
-const roundTrip = (type: ScalarType, value: unknown) => decodeValue(type, JSON.parse(JSON.stringify(encodeValue(value))));
+const roundTrip = (type: ScalarType, value: unknown) =>
+  decodeValue(type, JSON.parse(JSON.stringify(encodeValue(value))));
 
 describe("backup values", () => {
   it("each type comes back as it went, through JSON text", () => {
@@ -21,7 +22,12 @@ describe("backup values", () => {
     expect(roundTrip("Json", { a: [1, "x", null] })).toEqual({ a: [1, "x", null] });
     expect(roundTrip("String", "")).toBe("");
     expect(roundTrip("DateTime", null)).toBeNull();
-    class Decimal { constructor(private text: string) {} toString() { return this.text; } }
+    class Decimal {
+      constructor(private text: string) {}
+      toString() {
+        return this.text;
+      }
+    }
     expect(encodeValue(new Decimal("12345678901234567890.123456789"))).toBe("12345678901234567890.123456789");
     expect(decodeValue("Decimal", "12345678901234567890.123456789")).toBe("12345678901234567890.123456789");
   });

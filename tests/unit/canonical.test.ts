@@ -37,14 +37,24 @@ describe("canonicalJson", () => {
 });
 
 describe("actionDigest", () => {
-  const base = { runId: "run_1", step: 2, tool: "payments.refund", args: { orderId: "o-1", amountCents: 2400, card: { last4: "4242", brand: "visa" } } };
+  const base = {
+    runId: "run_1",
+    step: 2,
+    tool: "payments.refund",
+    args: { orderId: "o-1", amountCents: 2400, card: { last4: "4242", brand: "visa" } },
+  };
 
   it("is a sha256 hex digest", () => {
     expect(actionDigest(base)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("does not change with the order of argument keys", () => {
-    const reordered = { tool: base.tool, args: { card: { brand: "visa", last4: "4242" }, amountCents: 2400, orderId: "o-1" }, step: 2, runId: "run_1" };
+    const reordered = {
+      tool: base.tool,
+      args: { card: { brand: "visa", last4: "4242" }, amountCents: 2400, orderId: "o-1" },
+      step: 2,
+      runId: "run_1",
+    };
     expect(actionDigest(reordered)).toBe(actionDigest(base));
   });
 
@@ -83,7 +93,8 @@ describe("operationId", () => {
 
   it("differs for every run, step and call", () => {
     const ids = [];
-    for (const run of ["run_1", "run_2", "run_1:1"]) for (const step of [0, 1, 2, 12]) for (const call of [0, 1, 2, 21]) ids.push(operationId(run, step, call));
+    for (const run of ["run_1", "run_2", "run_1:1"])
+      for (const step of [0, 1, 2, 12]) for (const call of [0, 1, 2, 21]) ids.push(operationId(run, step, call));
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CronError, nextTick, parseCron, ticksBetween } from "@/lib/schedules/cron";
 
-const next = (expr: string, after: string, tz = "UTC") => nextTick(parseCron(expr, tz), new Date(after))?.toISOString() ?? null;
+const next = (expr: string, after: string, tz = "UTC") =>
+  nextTick(parseCron(expr, tz), new Date(after))?.toISOString() ?? null;
 
 describe("cron expressions", () => {
   it("finds the next tick of the usual forms", () => {
@@ -43,6 +44,10 @@ describe("cron expressions", () => {
   it("lists the ticks of a window, keeping the newest when capped", () => {
     const spec = parseCron("* * * * *");
     const ticks = ticksBetween(spec, new Date("2026-01-01T00:00:00Z"), new Date("2026-01-01T00:10:00Z"), 3);
-    expect(ticks.map((t) => t.toISOString())).toEqual(["2026-01-01T00:08:00.000Z", "2026-01-01T00:09:00.000Z", "2026-01-01T00:10:00.000Z"]);
+    expect(ticks.map((t) => t.toISOString())).toEqual([
+      "2026-01-01T00:08:00.000Z",
+      "2026-01-01T00:09:00.000Z",
+      "2026-01-01T00:10:00.000Z",
+    ]);
   });
 });

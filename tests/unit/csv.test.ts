@@ -26,7 +26,7 @@ describe("escapeCsvCell", () => {
   });
 
   it("prefixes text starting like a formula with a single quote (= + - @, tab, carriage return)", () => {
-    expect(escapeCsvCell("=HYPERLINK(\"http://evil\")")).toBe(`"'=HYPERLINK(""http://evil"")"`);
+    expect(escapeCsvCell('=HYPERLINK("http://evil")')).toBe(`"'=HYPERLINK(""http://evil"")"`);
     expect(escapeCsvCell("+1 555")).toBe("'+1 555");
     expect(escapeCsvCell("-2+3")).toBe("'-2+3");
     expect(escapeCsvCell("@SUM(A1)")).toBe("'@SUM(A1)");

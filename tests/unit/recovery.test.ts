@@ -11,9 +11,21 @@ const actions = (view: ReturnType<typeof buildRecoveryView>) => view.safeNext.ma
 describe("buildRecoveryView", () => {
   it("a succeeded intent definitely happened, with its result", () => {
     const run = buildRun();
-    const intent = buildIntent({ runId: run.id, status: "SUCCEEDED", result: { refundId: "re_1" }, completedAt: later(-1000) });
+    const intent = buildIntent({
+      runId: run.id,
+      status: "SUCCEEDED",
+      result: { refundId: "re_1" },
+      completedAt: later(-1000),
+    });
     const view = buildRecoveryView(run, [intent], [], NOW);
-    expect(view.definitelyHappened).toEqual([expect.objectContaining({ operationId: intent.id, tool: intent.tool, result: { refundId: "re_1" }, at: later(-1000).toISOString() })]);
+    expect(view.definitelyHappened).toEqual([
+      expect.objectContaining({
+        operationId: intent.id,
+        tool: intent.tool,
+        result: { refundId: "re_1" },
+        at: later(-1000).toISOString(),
+      }),
+    ]);
     expect(view.mayHaveHappened).toEqual([]);
     expect(view.definitelyNotHappened).toEqual([]);
     expect(actions(view)).toEqual(["resume"]);
@@ -59,12 +71,16 @@ describe("buildRecoveryView", () => {
 
     it("an expired lease counts as no lease", () => {
       const run = buildRun({ leaseOwner: "worker-a", leaseEpoch: 3, leaseExpiresAt: later(-1) });
-      expect(actions(buildRecoveryView(run, [buildIntent({ semantics: "reconcilable" })], [], NOW))).toEqual(["reconcile"]);
+      expect(actions(buildRecoveryView(run, [buildIntent({ semantics: "reconcilable" })], [], NOW))).toEqual([
+        "reconcile",
+      ]);
     });
 
     it("a lease that expires exactly now is not live", () => {
       const run = buildRun({ leaseOwner: "worker-a", leaseEpoch: 3, leaseExpiresAt: NOW });
-      expect(actions(buildRecoveryView(run, [buildIntent({ semantics: "idempotent" })], [], NOW))).toEqual(["retry_with_same_key"]);
+      expect(actions(buildRecoveryView(run, [buildIntent({ semantics: "idempotent" })], [], NOW))).toEqual([
+        "retry_with_same_key",
+      ]);
     });
   });
 
@@ -89,20 +105,27 @@ describe("buildRecoveryView", () => {
 
   it("lists a next action for every doubtful intent and every pending packet", () => {
     const run = buildRun({ status: "NEEDS_ATTENTION" });
-    const intents = [buildIntent({ semantics: "idempotent" }), buildIntent({ semantics: "unsafe" }), buildIntent({ status: "SUCCEEDED" })];
+    const intents = [
+      buildIntent({ semantics: "idempotent" }),
+      buildIntent({ semantics: "unsafe" }),
+      buildIntent({ status: "SUCCEEDED" }),
+    ];
     const view = buildRecoveryView(run, intents, [buildPacket({ kind: "UNKNOWN_OUTCOME" })], NOW);
     expect(actions(view)).toEqual(["retry_with_same_key", "ask_human", "decide_packet"]);
   });
 
-  it.each(["COMPLETED", "FAILED", "CANCELLED"] as const)("a %s run: nothing next, but what may have happened is still listed", (status) => {
-    const pending = buildIntent({ semantics: "unsafe" });
-    const unknown = buildIntent({ status: "UNKNOWN" });
-    const done = buildIntent({ status: "SUCCEEDED" });
-    const view = buildRecoveryView(buildRun({ status }), [pending, unknown, done], [buildPacket()], NOW);
-    expect(actions(view)).toEqual(["none"]);
-    expect(ops(view.mayHaveHappened)).toEqual([pending.id, unknown.id]);
-    expect(ops(view.definitelyHappened)).toEqual([done.id]);
-  });
+  it.each(["COMPLETED", "FAILED", "CANCELLED"] as const)(
+    "a %s run: nothing next, but what may have happened is still listed",
+    (status) => {
+      const pending = buildIntent({ semantics: "unsafe" });
+      const unknown = buildIntent({ status: "UNKNOWN" });
+      const done = buildIntent({ status: "SUCCEEDED" });
+      const view = buildRecoveryView(buildRun({ status }), [pending, unknown, done], [buildPacket()], NOW);
+      expect(actions(view)).toEqual(["none"]);
+      expect(ops(view.mayHaveHappened)).toEqual([pending.id, unknown.id]);
+      expect(ops(view.definitelyHappened)).toEqual([done.id]);
+    },
+  );
 
   it("a FAILED run with nothing in doubt: an operator may retry it; with a call in doubt, not before a person settles it", () => {
     const clean = buildRecoveryView(buildRun({ status: "FAILED" }), [buildIntent({ status: "SUCCEEDED" })], [], NOW);

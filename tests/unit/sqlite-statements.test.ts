@@ -5,7 +5,18 @@ import { keepPreparedStatements } from "../../lib/sqlite-statements";
 // The calls Prisma's better-sqlite3 adapter makes on its connection (prepare(sql).bind(values), then run / reader /
 // columns / raw().all(); prepare("BEGIN").run()), served from kept statements: each call's own values, every time.
 
-type Adapterish = { prepare(sql: string): { reader: boolean; run(): unknown; bind(values: unknown[]): { reader: boolean; run(): { changes: number }; columns(): Array<{ name: string }>; raw(): { all(): unknown[][] } } } };
+type Adapterish = {
+  prepare(sql: string): {
+    reader: boolean;
+    run(): unknown;
+    bind(values: unknown[]): {
+      reader: boolean;
+      run(): { changes: number };
+      columns(): Array<{ name: string }>;
+      raw(): { all(): unknown[][] };
+    };
+  };
+};
 
 function connection() {
   const client = new Database(":memory:");
@@ -24,7 +35,10 @@ describe("keepPreparedStatements", () => {
     expect(select.reader).toBe(true);
     expect(select.columns().map((c) => c.name)).toEqual(["a", "b"]);
     expect(select.raw().all()).toEqual([[2, "y"]]);
-    expect(db.prepare(`SELECT a, b FROM t WHERE a >= ? ORDER BY a`).bind([1]).raw().all()).toEqual([[1, "x"], [2, "y"]]);
+    expect(db.prepare(`SELECT a, b FROM t WHERE a >= ? ORDER BY a`).bind([1]).raw().all()).toEqual([
+      [1, "x"],
+      [2, "y"],
+    ]);
     db.close();
   });
 
@@ -41,7 +55,10 @@ describe("keepPreparedStatements", () => {
     const db = connection();
     for (let i = 0; i < 600; i++) db.prepare(`INSERT INTO t (a, b) VALUES (?, ? || '${i}')`).bind([i, "v"]).run();
     expect(db.prepare(`INSERT INTO t (a, b) VALUES (?, ? || '0')`).bind([600, "w"]).run().changes).toBe(1);
-    expect(db.prepare(`SELECT b FROM t WHERE a IN (?, ?) ORDER BY a`).bind([0, 600]).raw().all()).toEqual([["v0"], ["w0"]]);
+    expect(db.prepare(`SELECT b FROM t WHERE a IN (?, ?) ORDER BY a`).bind([0, 600]).raw().all()).toEqual([
+      ["v0"],
+      ["w0"],
+    ]);
     db.close();
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/runtime/errors";
-import { FACT_AUTHORITY, FACT_KINDS, STATE_SCHEMA_VERSION, latestFact, loadState, type RunState } from "../../lib/runtime/state";
+import {
+  FACT_AUTHORITY,
+  FACT_KINDS,
+  STATE_SCHEMA_VERSION,
+  latestFact,
+  loadState,
+  type RunState,
+} from "../../lib/runtime/state";
 import { buildState } from "../support/contract/builders";
 
 /** A state as v1 wrote it: facts carried a plain `source` string; no approvals, risks, journal. */
@@ -16,7 +23,12 @@ function v1State() {
       { id: "refund", title: "Refund it", status: "active" },
     ],
     facts: [
-      { key: "order", value: { id: "o-7", amountCents: 2400, status: "paid" }, source: "tool", at: "2024-03-01T10:00:00.000Z" },
+      {
+        key: "order",
+        value: { id: "o-7", amountCents: 2400, status: "paid" },
+        source: "tool",
+        at: "2024-03-01T10:00:00.000Z",
+      },
       { key: "eligible", value: true, source: "model", at: "2024-03-01T10:00:05.000Z" },
       { key: "approved", value: { by: "ann@example.com" }, source: "human", at: "2024-03-01T11:00:00.000Z" },
     ],
@@ -48,8 +60,16 @@ describe("loadState: upgrading v2", () => {
 describe("loadState: upgrading v3", () => {
   it("a v3 state gets a budget without limits and a tool-call count from zero; its usage is kept", () => {
     const { budget: _budget, ...v3 } = loadState(v1State());
-    const state = loadState({ ...v3, schemaVersion: 3, usage: { modelCalls: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.5 } });
-    expect(state).toMatchObject({ schemaVersion: 4, budget: { limits: {}, toolCalls: 0 }, usage: { modelCalls: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.5 } });
+    const state = loadState({
+      ...v3,
+      schemaVersion: 3,
+      usage: { modelCalls: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.5 },
+    });
+    expect(state).toMatchObject({
+      schemaVersion: 4,
+      budget: { limits: {}, toolCalls: 0 },
+      usage: { modelCalls: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.5 },
+    });
   });
 
   it("a state without its budget is refused at the current version (not silently filled in)", () => {
@@ -75,15 +95,31 @@ describe("loadState: upgrading v1", () => {
   it("keeps every fact's value and time, and gives each an id", () => {
     const v1 = v1State();
     const state = loadState(v1);
-    expect(state.facts.map((f) => ({ key: f.key, value: f.value, at: f.at }))).toEqual(v1.facts.map(({ key, value, at }) => ({ key, value, at })));
+    expect(state.facts.map((f) => ({ key: f.key, value: f.value, at: f.at }))).toEqual(
+      v1.facts.map(({ key, value, at }) => ({ key, value, at })),
+    );
     expect(new Set(state.facts.map((f) => f.id)).size).toBe(v1.facts.length);
   });
 
   it("keeps the rest of the run and adds empty approvals, risks and journal", () => {
     const v1 = v1State();
     const state = loadState(v1);
-    expect(state).toMatchObject({ agent: v1.agent, instructions: v1.instructions, input: v1.input, step: 3, plan: v1.plan, pending: null, observations: v1.observations });
-    expect(state).toMatchObject({ approvals: [], risks: [], journal: {}, consecutiveErrors: 0, usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 } });
+    expect(state).toMatchObject({
+      agent: v1.agent,
+      instructions: v1.instructions,
+      input: v1.input,
+      step: 3,
+      plan: v1.plan,
+      pending: null,
+      observations: v1.observations,
+    });
+    expect(state).toMatchObject({
+      approvals: [],
+      risks: [],
+      journal: {},
+      consecutiveErrors: 0,
+      usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    });
   });
 
   it("upgrades a v1 state stored as JSON text", () => {
@@ -107,10 +143,39 @@ describe("loadState: the current version", () => {
     return buildState({
       step: 4,
       facts: [
-        { id: "f1", key: "order", value: { amountCents: 2400 }, kind: "observation", at: "2025-01-01T12:00:00.000Z", step: 1, expiresAt: "2025-01-01T12:05:00.000Z", source: { tool: "orders.get", args: { orderId: "o-1" } } },
-        { id: "f2", key: "refund", value: { id: "re_1" }, kind: "receipt", at: "2025-01-01T12:01:00.000Z", step: 2, expiresAt: null, source: { receiptId: "re_1", operationId: "op_1" } },
+        {
+          id: "f1",
+          key: "order",
+          value: { amountCents: 2400 },
+          kind: "observation",
+          at: "2025-01-01T12:00:00.000Z",
+          step: 1,
+          expiresAt: "2025-01-01T12:05:00.000Z",
+          source: { tool: "orders.get", args: { orderId: "o-1" } },
+        },
+        {
+          id: "f2",
+          key: "refund",
+          value: { id: "re_1" },
+          kind: "receipt",
+          at: "2025-01-01T12:01:00.000Z",
+          step: 2,
+          expiresAt: null,
+          source: { receiptId: "re_1", operationId: "op_1" },
+        },
       ],
-      approvals: [{ packetId: "pkt_1", step: 2, tool: "payments.refund", digest: "abc", decision: "approve", by: ["ann"], at: "2025-01-01T12:00:30.000Z", usedAt: null }],
+      approvals: [
+        {
+          packetId: "pkt_1",
+          step: 2,
+          tool: "payments.refund",
+          digest: "abc",
+          decision: "approve",
+          by: ["ann"],
+          at: "2025-01-01T12:00:30.000Z",
+          usedAt: null,
+        },
+      ],
       risks: [{ id: "op_1", description: "refund may have happened", level: "high" }],
       pending: { kind: "sleep", until: "2025-01-02T00:00:00.000Z" },
       observations: [{ step: 3, kind: "timer", message: "slept" }],
@@ -137,7 +202,7 @@ describe("loadState: malformed states", () => {
   });
 
   it("rejects values that are not objects", () => {
-    for (const raw of [null, undefined, 42, "null", "\"a string\"", true]) expectInvalidState(() => loadState(raw));
+    for (const raw of [null, undefined, 42, "null", '"a string"', true]) expectInvalidState(() => loadState(raw));
   });
 
   it("rejects unknown schema versions", () => {
@@ -152,7 +217,20 @@ describe("loadState: malformed states", () => {
   });
 
   it("rejects a fact with an invalid kind and names the field", () => {
-    const state = buildState({ facts: [{ id: "f1", key: "order", value: 1, kind: "rumour" as never, at: "2025-01-01T00:00:00.000Z", step: 0, expiresAt: null, source: {} }] });
+    const state = buildState({
+      facts: [
+        {
+          id: "f1",
+          key: "order",
+          value: 1,
+          kind: "rumour" as never,
+          at: "2025-01-01T00:00:00.000Z",
+          step: 0,
+          expiresAt: null,
+          source: {},
+        },
+      ],
+    });
     const error = expectInvalidState(() => loadState(state));
     expect(Object.keys(error.fieldErrors ?? {})).toEqual(["facts.0.kind"]);
   });
@@ -178,8 +256,19 @@ describe("facts", () => {
   });
 
   it("latestFact returns the newest fact under a key", () => {
-    const fact = (id: string, key: string, value: unknown) => ({ id, key, value, kind: "observation" as const, at: "2025-01-01T00:00:00.000Z", step: 0, expiresAt: null, source: {} });
-    const state = buildState({ facts: [fact("1", "order", "old"), fact("2", "other", "x"), fact("3", "order", "new")] });
+    const fact = (id: string, key: string, value: unknown) => ({
+      id,
+      key,
+      value,
+      kind: "observation" as const,
+      at: "2025-01-01T00:00:00.000Z",
+      step: 0,
+      expiresAt: null,
+      source: {},
+    });
+    const state = buildState({
+      facts: [fact("1", "order", "old"), fact("2", "other", "x"), fact("3", "order", "new")],
+    });
     expect(latestFact(state, "order")?.value).toBe("new");
     expect(latestFact(state, "missing")).toBeUndefined();
   });

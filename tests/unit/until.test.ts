@@ -23,9 +23,14 @@ describe("until", () => {
   it("past its ceiling fails naming what it waited for and the last value it read", async () => {
     const { until, UntilTimeout } = await loadUntil("50");
     let reads = 0;
-    const waiting = until(() => ({ status: "RUNNING", reads: ++reads }), { what: "the run completes", holds: (r) => r.status === "COMPLETED" });
+    const waiting = until(() => ({ status: "RUNNING", reads: ++reads }), {
+      what: "the run completes",
+      holds: (r) => r.status === "COMPLETED",
+    });
     await expect(waiting).rejects.toThrow(UntilTimeout);
-    await expect(waiting).rejects.toThrow(/timed out after 50 ms waiting until the run completes; last saw: \{ status: 'RUNNING', reads: \d+ \}/);
+    await expect(waiting).rejects.toThrow(
+      /timed out after 50 ms waiting until the run completes; last saw: \{ status: 'RUNNING', reads: \d+ \}/,
+    );
     expect(reads).toBeGreaterThan(1);
   });
 
@@ -39,6 +44,13 @@ describe("until", () => {
 
   it("a read that throws fails the wait at once, with its own error", async () => {
     const { until } = await loadUntil("5000");
-    await expect(until(() => { throw new Error("the database is gone"); }, { what: "anything" })).rejects.toThrow("the database is gone");
+    await expect(
+      until(
+        () => {
+          throw new Error("the database is gone");
+        },
+        { what: "anything" },
+      ),
+    ).rejects.toThrow("the database is gone");
   });
 });

@@ -51,21 +51,35 @@ export default async function SignInPage({ searchParams }: Props) {
             {authError}
           </p>
         )}
-        <SignInForm callbackUrl={callbackUrl} demoAccounts={demoAccounts.map((a) => ({ ...a, roleLabel: ROLE_LABELS[a.role] }))} demoPassword={DEMO_PASSWORD} />
+        <SignInForm
+          callbackUrl={callbackUrl}
+          demoAccounts={demoAccounts.map((a) => ({ ...a, roleLabel: ROLE_LABELS[a.role] }))}
+          demoPassword={DEMO_PASSWORD}
+        />
         {oidcName && (
           <form action={signInWithOidcAction} className="mt-4 border-t border-zinc-100 pt-4">
             <input type="hidden" name="callbackUrl" value={callbackUrl} />
-            <button type="submit" className="w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+            <button
+              type="submit"
+              className="w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+            >
               Sign in with {oidcName}
             </button>
           </form>
         )}
       </section>
       {hasNoUsers && (
-        <section aria-labelledby="first-admin-heading" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
-          <h2 id="first-admin-heading" className="font-medium">No account exists yet</h2>
+        <section
+          aria-labelledby="first-admin-heading"
+          className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
+        >
+          <h2 id="first-admin-heading" className="font-medium">
+            No account exists yet
+          </h2>
           <p className="mt-1">Create the first admin on the server, in the console&apos;s folder:</p>
-          <pre className="mt-2 overflow-x-auto rounded bg-white/70 px-2 py-1.5 font-mono text-xs">npx tether create-admin --email you@example.com --password &apos;…&apos;</pre>
+          <pre className="mt-2 overflow-x-auto rounded bg-white/70 px-2 py-1.5 font-mono text-xs">
+            npx tether create-admin --email you@example.com --password &apos;…&apos;
+          </pre>
         </section>
       )}
     </>

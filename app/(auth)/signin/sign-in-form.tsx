@@ -25,7 +25,11 @@ export function SignInForm({ callbackUrl, demoAccounts, demoPassword }: Props) {
       <form action={formAction} className="mt-4 space-y-4" noValidate>
         <input type="hidden" name="callbackUrl" value={callbackUrl} />
         {state.error && (
-          <p role="alert" id="signin-error" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p
+            role="alert"
+            id="signin-error"
+            className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          >
             {state.error}
           </p>
         )}

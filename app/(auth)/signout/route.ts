@@ -8,7 +8,8 @@ import { SIGN_IN_PATH } from "@/lib/auth/config";
 export async function POST(request: Request) {
   const origin = request.headers.get("origin");
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  if (origin && host && new URL(origin).host !== host) return new Response("Cross-site sign-out refused.", { status: 403 });
+  if (origin && host && new URL(origin).host !== host)
+    return new Response("Cross-site sign-out refused.", { status: 403 });
   await signOut({ redirect: false }); // clears the session cookie (and audits the sign-out)
   return new Response(null, { status: 303, headers: { Location: SIGN_IN_PATH } });
 }

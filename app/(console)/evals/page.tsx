@@ -18,12 +18,19 @@ export default async function EvalsPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const dataset = firstParam(params.dataset) || undefined;
   const cursor = firstParam(params.cursor) || undefined;
-  const [{ runs, nextCursor }, datasets, latest] = await Promise.all([findEvalRuns({ datasetName: dataset, cursor, limit: 25 }), findDatasets(), findEvalRuns({ limit: 1 })]);
+  const [{ runs, nextCursor }, datasets, latest] = await Promise.all([
+    findEvalRuns({ datasetName: dataset, cursor, limit: 25 }),
+    findDatasets(),
+    findEvalRuns({ limit: 1 }),
+  ]);
   // Scores of different datasets do not belong on one line: without a filter, chart the latest run's dataset.
   const chartDataset = dataset ?? latest.runs[0]?.datasetName;
   const history = chartDataset ? await scoreHistory({ datasetName: chartDataset, limit: 50 }) : [];
-  const thresholds = runs.find((r) => r.datasetName === chartDataset)?.thresholds ?? latest.runs[0]?.thresholds ?? DEFAULT_THRESHOLDS;
-  const names = [...new Set([...datasets.map((d) => d.name), ...(latest.runs[0] ? [latest.runs[0].datasetName] : [])])].sort();
+  const thresholds =
+    runs.find((r) => r.datasetName === chartDataset)?.thresholds ?? latest.runs[0]?.thresholds ?? DEFAULT_THRESHOLDS;
+  const names = [
+    ...new Set([...datasets.map((d) => d.name), ...(latest.runs[0] ? [latest.runs[0].datasetName] : [])]),
+  ].sort();
 
   return (
     <>
@@ -31,7 +38,10 @@ export default async function EvalsPage({ searchParams }: { searchParams: Promis
         title="Evals"
         description="Journey evals: each case of a dataset runs under a fault schedule and is scored per dimension."
         actions={
-          <ConsoleLink href="/evals/compare" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50">
+          <ConsoleLink
+            href="/evals/compare"
+            className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
+          >
             Compare two eval runs
           </ConsoleLink>
         }
@@ -43,7 +53,11 @@ export default async function EvalsPage({ searchParams }: { searchParams: Promis
         <>
           <DatasetFilter names={names} active={dataset} />
           {history.length > 0 && (
-            <Card className="mb-6" title={`Scores over eval runs · ${chartDataset}`} description="Each finished eval run of the dataset, oldest left; the dashed line is the threshold, red dots are under it.">
+            <Card
+              className="mb-6"
+              title={`Scores over eval runs · ${chartDataset}`}
+              description="Each finished eval run of the dataset, oldest left; the dashed line is the threshold, red dots are under it."
+            >
               <ScoreHistoryChart points={history} thresholds={thresholds} />
             </Card>
           )}

@@ -13,7 +13,11 @@ import { findConsoleInboxPage } from "@/lib/queries/packets";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Inbox" };
 
-export default async function InboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function InboxPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { user, isAllowed } = await requirePageScope("packets:read");
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
   const filters = parseInboxFilters(await searchParams);
@@ -30,7 +34,13 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
         }
       />
       <Suspense fallback={<LoadingRows label="Loading the inbox" />}>
-        <InboxQueue initialPage={page} initialFiltersKey={inboxFiltersToParams(filters).toString()} initialAt={Date.parse(page.at)} me={user.email} canDecide={can(user.role, "packets:decide")} />
+        <InboxQueue
+          initialPage={page}
+          initialFiltersKey={inboxFiltersToParams(filters).toString()}
+          initialAt={Date.parse(page.at)}
+          me={user.email}
+          canDecide={can(user.role, "packets:decide")}
+        />
       </Suspense>
     </>
   );

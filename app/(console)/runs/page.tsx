@@ -28,7 +28,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const isFiltered = Boolean(filter.status || filter.agent || filter.q);
   // Counts per status are over every run: shown only while no agent or search narrows the list.
   const isCountable = !filter.agent && !filter.q;
-  const [{ runs, nextCursor }, counts] = await Promise.all([findRunList(getDb(), filter), isCountable ? countRunsByStatus(getDb()) : undefined]);
+  const [{ runs, nextCursor }, counts] = await Promise.all([
+    findRunList(getDb(), filter),
+    isCountable ? countRunsByStatus(getDb()) : undefined,
+  ]);
 
   return (
     <>
@@ -38,8 +41,16 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       <RunsSearchForm key={runsListHref({ ...filter, cursor: undefined })} filter={filter} agents={listAgentSlugs()} />
       <StatusFilter filter={filter} counts={counts} />
       {runs.length === 0 ? (
-        <EmptyState title={isFiltered ? `No ${filter.status ? statusLabel(filter.status).toLowerCase() + " " : ""}runs match` : "No runs yet"}>
-          {isFiltered ? "Try another status, agent or search." : "Runs appear here when an agent is started from the API, the CLI or MCP."}
+        <EmptyState
+          title={
+            isFiltered
+              ? `No ${filter.status ? statusLabel(filter.status).toLowerCase() + " " : ""}runs match`
+              : "No runs yet"
+          }
+        >
+          {isFiltered
+            ? "Try another status, agent or search."
+            : "Runs appear here when an agent is started from the API, the CLI or MCP."}
         </EmptyState>
       ) : (
         <RunsTable runs={runs} />

@@ -17,15 +17,27 @@ export default async function SchedulesPage() {
   const [schedules, fires] = await Promise.all([listSchedules(getDb()), recentFires(getDb())]);
   return (
     <>
-      <PageHeader title="Schedules" description="Runs started on a cron expression. Each tick fires once, however many workers run." />
+      <PageHeader
+        title="Schedules"
+        description="Runs started on a cron expression. Each tick fires once, however many workers run."
+      />
       {schedules.length === 0 ? (
-        <EmptyState title="No schedules yet">Create one with the API (POST /api/schedules) or the CLI: tether schedule create --name … --agent … --cron &apos;0 9 * * *&apos;.</EmptyState>
+        <EmptyState title="No schedules yet">
+          Create one with the API (POST /api/schedules) or the CLI: tether schedule create --name … --agent … --cron
+          &apos;0 9 * * *&apos;.
+        </EmptyState>
       ) : (
         <SchedulesTable schedules={schedules} now={new Date()} />
       )}
       <section aria-labelledby="fires-title" className="mt-8">
-        <h2 id="fires-title" className="mb-2 text-sm font-semibold text-zinc-900">Recent fires</h2>
-        {fires.length === 0 ? <EmptyState title="Nothing has fired yet">A schedule&apos;s ticks appear here as they fire.</EmptyState> : <FiresTable fires={fires} />}
+        <h2 id="fires-title" className="mb-2 text-sm font-semibold text-zinc-900">
+          Recent fires
+        </h2>
+        {fires.length === 0 ? (
+          <EmptyState title="Nothing has fired yet">A schedule&apos;s ticks appear here as they fire.</EmptyState>
+        ) : (
+          <FiresTable fires={fires} />
+        )}
       </section>
     </>
   );

@@ -17,11 +17,27 @@ export async function POST(request: Request): Promise<Response> {
   const isForm = (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded");
   let body: Record<string, unknown> = {};
   try {
-    body = isForm ? Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await readBodyBytes(request, FORM_LIMIT_BYTES)))) : await readBody(request);
+    body = isForm
+      ? Object.fromEntries(
+          new URLSearchParams(new TextDecoder().decode(await readBodyBytes(request, FORM_LIMIT_BYTES))),
+        )
+      : await readBody(request);
     const runtime = getRuntime();
-    const { packet, decidedAs } = await decideByLink({ db: getDb(), getPacket: (id) => runtime.store.getPacket(id), decide: runtime.decidePacket, key: decisionLinkKey(), now: () => new Date() }, body);
+    const { packet, decidedAs } = await decideByLink(
+      {
+        db: getDb(),
+        getPacket: (id) => runtime.store.getPacket(id),
+        decide: runtime.decidePacket,
+        key: decisionLinkKey(),
+        now: () => new Date(),
+      },
+      body,
+    );
     if (isForm) return backToLink(body.token, "done");
-    return Response.json({ packet: { id: packet.id, runId: packet.runId, status: packet.status, decidedBy: packet.decidedBy }, decidedAs });
+    return Response.json({
+      packet: { id: packet.id, runId: packet.runId, status: packet.status, decidedBy: packet.decidedBy },
+      decidedAs,
+    });
   } catch (error) {
     if (isForm) return backToLink(body.token, isAppError(error) ? error.code : "INTERNAL");
     return errorResponse(bodyError(error));

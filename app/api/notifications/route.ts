@@ -18,6 +18,9 @@ export const GET = defineRoute({ scope: "admin" }, async () => {
  * secret is in this answer only. The audit row is written with it (the target without its secret parts).
  */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ principal, body }) => {
-  const created = await createChannel({ db: getDb() }, { input: body, by: principal.principal, via: `token:${principal.name}` });
+  const created = await createChannel(
+    { db: getDb() },
+    { input: body, by: principal.principal, via: `token:${principal.name}` },
+  );
   return Response.json(created, { status: 201 });
 });

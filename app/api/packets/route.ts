@@ -5,6 +5,11 @@ import { packetsQuery } from "@/lib/api/schemas";
 export const dynamic = "force-dynamic";
 
 export const GET = defineRoute({ scope: "runs:read", query: packetsQuery }, async ({ query, runtime }) => {
-  const packets = await runtime.store.findPackets({ status: packetStatusesOf(query.status), runId: query.runId, queue: query.queue, limit: query.limit });
+  const packets = await runtime.store.findPackets({
+    status: packetStatusesOf(query.status),
+    runId: query.runId,
+    queue: query.queue,
+    limit: query.limit,
+  });
   return { packets: packets.map(presentPacket) };
 });

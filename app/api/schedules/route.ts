@@ -8,10 +8,18 @@ export const dynamic = "force-dynamic";
 
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(200) });
 
-export const GET = defineRoute({ scope: "schedules:read", query: listQuery }, async ({ query }) => ({ schedules: await listSchedules(getDb(), query) }));
+export const GET = defineRoute({ scope: "schedules:read", query: listQuery }, async ({ query }) => ({
+  schedules: await listSchedules(getDb(), query),
+}));
 
 /** Creates a schedule (201); its body is checked by lib/schedules/schedule-input.ts. */
-export const POST = defineRoute({ scope: "schedules:write", body: z.unknown() }, async ({ body, principal, runtime }) => {
-  const row = await createSchedule({ db: getDb(), runtime }, body, { by: principal.principal, via: `token:${principal.name}` });
-  return Response.json(presentSchedule(row), { status: 201 });
-});
+export const POST = defineRoute(
+  { scope: "schedules:write", body: z.unknown() },
+  async ({ body, principal, runtime }) => {
+    const row = await createSchedule({ db: getDb(), runtime }, body, {
+      by: principal.principal,
+      via: `token:${principal.name}`,
+    });
+    return Response.json(presentSchedule(row), { status: 201 });
+  },
+);

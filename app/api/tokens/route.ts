@@ -14,6 +14,9 @@ export const GET = defineRoute({ scope: "admin" }, async () => ({ tokens: await 
  * `user` (default: the caller's owner), within that person's role. The audit row is written with it.
  */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ principal, body }) => {
-  const created = await createToken({ db: getDb() }, { input: body, by: principal.principal, via: `token:${principal.name}` });
+  const created = await createToken(
+    { db: getDb() },
+    { input: body, by: principal.principal, via: `token:${principal.name}` },
+  );
   return Response.json(created, { status: 201 });
 });

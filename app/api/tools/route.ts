@@ -6,7 +6,12 @@ import { listTools } from "@/lib/tools/registered";
 
 export const dynamic = "force-dynamic";
 
-const listToolsQuery = z.object({ includeDisabled: z.enum(["true", "false"]).default("false").transform((v) => v === "true") });
+const listToolsQuery = z.object({
+  includeDisabled: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+});
 
 /** Built-in and registered tools, with capability, effect semantics and input JSON Schema. */
 export const GET = defineRoute({ scope: "admin", query: listToolsQuery }, async ({ query }) => ({

@@ -12,9 +12,17 @@ export function AgentCard({ agent }: { agent: AgentView }) {
   const runsHref = `/runs?agent=${encodeURIComponent(agent.slug)}`;
   return (
     <Card
-      title={<span id={`agent-${agent.slug}`}>{agent.name} <code className="ml-1 font-mono text-xs font-normal text-zinc-500">{agent.slug}</code></span>}
+      title={
+        <span id={`agent-${agent.slug}`}>
+          {agent.name} <code className="ml-1 font-mono text-xs font-normal text-zinc-500">{agent.slug}</code>
+        </span>
+      }
       description={agent.description}
-      actions={<ConsoleLink href={runsHref} className="whitespace-nowrap text-sm text-blue-700 hover:underline">{agent.totalRuns} run{agent.totalRuns === 1 ? "" : "s"}</ConsoleLink>}
+      actions={
+        <ConsoleLink href={runsHref} className="whitespace-nowrap text-sm text-blue-700 hover:underline">
+          {agent.totalRuns} run{agent.totalRuns === 1 ? "" : "s"}
+        </ConsoleLink>
+      }
     >
       <Table>
         <caption className="sr-only">Versions of {agent.slug}</caption>
@@ -30,15 +38,35 @@ export function AgentCard({ agent }: { agent: AgentView }) {
           </tr>
         </thead>
         <tbody>
-          {agent.versions.map((v) => <VersionRow key={v.version} slug={agent.slug} version={v} newest={agent.versions.find((n) => n.isCurrent)} isDeployed={agent.currentVersion !== null} />)}
+          {agent.versions.map((v) => (
+            <VersionRow
+              key={v.version}
+              slug={agent.slug}
+              version={v}
+              newest={agent.versions.find((n) => n.isCurrent)}
+              isDeployed={agent.currentVersion !== null}
+            />
+          ))}
         </tbody>
       </Table>
-      {agent.versions.length === 0 && <p className="mt-2 text-sm text-zinc-500">No version recorded yet: it is recorded when the console starts.</p>}
+      {agent.versions.length === 0 && (
+        <p className="mt-2 text-sm text-zinc-500">No version recorded yet: it is recorded when the console starts.</p>
+      )}
     </Card>
   );
 }
 
-function VersionRow({ slug, version: v, newest, isDeployed }: { slug: string; version: AgentVersionView; newest: AgentVersionView | undefined; isDeployed: boolean }) {
+function VersionRow({
+  slug,
+  version: v,
+  newest,
+  isDeployed,
+}: {
+  slug: string;
+  version: AgentVersionView;
+  newest: AgentVersionView | undefined;
+  isDeployed: boolean;
+}) {
   const notEnded = v.runs.active + v.runs.waiting + v.runs.parked;
   const name = v.name;
   return (
@@ -46,38 +74,83 @@ function VersionRow({ slug, version: v, newest, isDeployed }: { slug: string; ve
       <Td>
         <span className="font-mono text-xs">{v.version}</span>
         {v.label && <span className="ml-1 text-xs text-zinc-600">({v.label})</span>}
-        {v.isCurrent ? <span className="ml-1"><Badge tone="green">newest</Badge></span> : v.loaded ? <span className="ml-1"><Badge tone="blue">loaded</Badge></span> : <span className="ml-1"><Badge tone="gray">not loaded</Badge></span>}
+        {v.isCurrent ? (
+          <span className="ml-1">
+            <Badge tone="green">newest</Badge>
+          </span>
+        ) : v.loaded ? (
+          <span className="ml-1">
+            <Badge tone="blue">loaded</Badge>
+          </span>
+        ) : (
+          <span className="ml-1">
+            <Badge tone="gray">not loaded</Badge>
+          </span>
+        )}
         {v.instructions ? (
           <details className="mt-1">
             <summary className="cursor-pointer text-xs text-blue-700">Instructions</summary>
-            <pre className="mt-1 max-w-xl whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs text-zinc-800">{v.instructions}</pre>
+            <pre className="mt-1 max-w-xl whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs text-zinc-800">
+              {v.instructions}
+            </pre>
           </details>
         ) : (
           <span className="block text-xs text-zinc-500">Not recorded (ran before versions were kept)</span>
         )}
       </Td>
-      <Td>{v.model ? <code className="font-mono text-xs">{v.model}</code> : <span className="text-xs text-zinc-500">{v.instructions ? "scripted policy" : "—"}</span>}</Td>
       <Td>
-        <ul className="space-y-0.5">{v.tools.map((t) => <li key={t} className="font-mono text-xs">{t}</li>)}</ul>
+        {v.model ? (
+          <code className="font-mono text-xs">{v.model}</code>
+        ) : (
+          <span className="text-xs text-zinc-500">{v.instructions ? "scripted policy" : "—"}</span>
+        )}
       </Td>
       <Td>
-        <ol className="list-decimal space-y-0.5 pl-4 text-xs">{v.plan.map((p) => <li key={p.id}>{p.title}</li>)}</ol>
+        <ul className="space-y-0.5">
+          {v.tools.map((t) => (
+            <li key={t} className="font-mono text-xs">
+              {t}
+            </li>
+          ))}
+        </ul>
       </Td>
-      <Td><Timestamp value={v.firstSeenAt} /></Td>
       <Td>
-        <ConsoleLink href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`} className="text-blue-700 hover:underline" aria-label={`${v.runCount} runs of ${slug} ${v.version}`}>
+        <ol className="list-decimal space-y-0.5 pl-4 text-xs">
+          {v.plan.map((p) => (
+            <li key={p.id}>{p.title}</li>
+          ))}
+        </ol>
+      </Td>
+      <Td>
+        <Timestamp value={v.firstSeenAt} />
+      </Td>
+      <Td>
+        <ConsoleLink
+          href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`}
+          className="text-blue-700 hover:underline"
+          aria-label={`${v.runCount} runs of ${slug} ${v.version}`}
+        >
           {v.runCount}
         </ConsoleLink>
         {/* Its recorded runs, re-driven through the code deployed now: what would this code have done on them? */}
         {isDeployed && v.runCount > 0 && <ReplayVersionButton slug={slug} version={v.version} versionName={name} />}
       </Td>
       <Td>
-        <span className="whitespace-nowrap text-xs" aria-label={`${slug} ${v.version}: ${v.runs.active} active, ${v.runs.waiting} waiting, ${v.runs.parked} parked`}>
+        <span
+          className="whitespace-nowrap text-xs"
+          aria-label={`${slug} ${v.version}: ${v.runs.active} active, ${v.runs.waiting} waiting, ${v.runs.parked} parked`}
+        >
           {v.runs.active} active · {v.runs.waiting} waiting · {v.runs.parked} parked
         </span>
         {/* Mounted for every older version (no button while it has no runs to move), so what an upgrade did stays on the page after it refreshes. */}
         {!v.isCurrent && newest && (
-          <UpgradeVersionButton slug={slug} version={v.version} versionName={name} newestName={newest.name} runs={notEnded} />
+          <UpgradeVersionButton
+            slug={slug}
+            version={v.version}
+            versionName={name}
+            newestName={newest.name}
+            runs={notEnded}
+          />
         )}
       </Td>
     </tr>

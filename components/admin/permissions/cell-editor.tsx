@@ -26,7 +26,9 @@ export function CellEditor({ agent, tool, rules, inherited, steps }: CellEditorP
   const hasBase = taken.has("*");
   return (
     <div className="space-y-3">
-      <div aria-live="polite"><ActionMessage outcome={notice} /></div>
+      <div aria-live="polite">
+        <ActionMessage outcome={notice} />
+      </div>
       {!hasBase && (
         <p className="text-sm text-zinc-600">
           {inherited
@@ -35,10 +37,24 @@ export function CellEditor({ agent, tool, rules, inherited, steps }: CellEditorP
         </p>
       )}
       {rules.map((rule) => (
-        <RuleForm key={`${rule.id}:${rule.version}`} agent={agent} tool={tool} rule={rule} stepChoices={[]} onOutcome={setNotice} />
+        <RuleForm
+          key={`${rule.id}:${rule.version}`}
+          agent={agent}
+          tool={tool}
+          rule={rule}
+          stepChoices={[]}
+          onOutcome={setNotice}
+        />
       ))}
       {stepChoices.length > 0 && (
-        <RuleForm key={`new:${rules.map((r) => r.id).join(",")}`} agent={agent} tool={tool} rule={null} stepChoices={stepChoices} onOutcome={setNotice} />
+        <RuleForm
+          key={`new:${rules.map((r) => r.id).join(",")}`}
+          agent={agent}
+          tool={tool}
+          rule={null}
+          stepChoices={stepChoices}
+          onOutcome={setNotice}
+        />
       )}
     </div>
   );

@@ -6,19 +6,35 @@ import { CONDITION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types
 import { CONDITION_EFFECT_LABEL } from "./effect-badge";
 
 export const CONDITION_OPS: Array<{ op: PermissionCondition["op"]; label: string }> = [
-  { op: "gt", label: ">" }, { op: "gte", label: "≥" }, { op: "lt", label: "<" }, { op: "lte", label: "≤" },
-  { op: "eq", label: "=" }, { op: "neq", label: "≠" }, { op: "in", label: "in" },
+  { op: "gt", label: ">" },
+  { op: "gte", label: "≥" },
+  { op: "lt", label: "<" },
+  { op: "lte", label: "≤" },
+  { op: "eq", label: "=" },
+  { op: "neq", label: "≠" },
+  { op: "in", label: "in" },
 ];
 
 /** A condition as the form edits it: the value as text (JSON when it parses, else a string). */
-export type ConditionDraft = { key: number; path: string; op: PermissionCondition["op"]; value: string; effect: PermissionCondition["effect"] };
+export type ConditionDraft = {
+  key: number;
+  path: string;
+  op: PermissionCondition["op"];
+  value: string;
+  effect: PermissionCondition["effect"];
+};
 
 /** A reference to the run's input, as typed: "$input.orderId". */
 const INPUT_REF = /^\$input\.(\S+)$/;
 
 export function toDraft(condition: PermissionCondition, key: number): ConditionDraft {
   const { value } = condition;
-  const text = isValueRef(value) && "$input" in value ? `$input.${value.$input}` : typeof value === "string" ? value : JSON.stringify(value);
+  const text =
+    isValueRef(value) && "$input" in value
+      ? `$input.${value.$input}`
+      : typeof value === "string"
+        ? value
+        : JSON.stringify(value);
   return { key, path: condition.path, op: condition.op, value: text, effect: condition.effect };
 }
 
@@ -43,58 +59,114 @@ type ConditionsFieldsProps = {
 
 /** Conditions on the tool's arguments: when one holds, its (more restrictive) effect applies — or, "skip the gate", the call needs no person. */
 export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: ConditionsFieldsProps) {
-  const update = (key: number, patch: Partial<ConditionDraft>) => onChange(conditions.map((c) => (c.key === key ? { ...c, ...patch } : c)));
-  const add = (draft: Pick<ConditionDraft, "op" | "effect">) => onChange([...conditions, { key: Math.max(0, ...conditions.map((c) => c.key)) + 1, path: "", value: "", ...draft }]);
+  const update = (key: number, patch: Partial<ConditionDraft>) =>
+    onChange(conditions.map((c) => (c.key === key ? { ...c, ...patch } : c)));
+  const add = (draft: Pick<ConditionDraft, "op" | "effect">) =>
+    onChange([...conditions, { key: Math.max(0, ...conditions.map((c) => c.key)) + 1, path: "", value: "", ...draft }]);
   return (
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-zinc-800">Conditions</legend>
       <p className="text-xs text-zinc-500">
-        On the tool&apos;s arguments, e.g. amountCents &gt; 10000 → require approval. A condition only makes the rule stricter. A value may name
-        the run: <code>$input.orderId</code> (its input), or <code>{'{"$fact":"order","path":"customerEmail","tool":"orders.get"}'}</code> (what a read returned);
-        e.g. orderId ≠ <code>$input.orderId</code> → deny. A reference that names nothing makes its condition hold.
+        On the tool&apos;s arguments, e.g. amountCents &gt; 10000 → require approval. A condition only makes the rule
+        stricter. A value may name the run: <code>$input.orderId</code> (its input), or{" "}
+        <code>{'{"$fact":"order","path":"customerEmail","tool":"orders.get"}'}</code> (what a read returned); e.g.
+        orderId ≠ <code>$input.orderId</code> → deny. A reference that names nothing makes its condition hold.
       </p>
       <p className="text-xs text-zinc-500">
-        On a rule that requires approval, <strong>Skip the gate</strong> lets a call through without asking anyone, e.g. amount ≤ 20.
-        Every skip condition must hold, and for sure: a missing argument or a reference that names nothing keeps the gate; a stricter
-        condition or weak evidence still wins. The run&apos;s trace names the conditions that let a call through.
+        On a rule that requires approval, <strong>Skip the gate</strong> lets a call through without asking anyone, e.g.
+        amount ≤ 20. Every skip condition must hold, and for sure: a missing argument or a reference that names nothing
+        keeps the gate; a stricter condition or weak evidence still wins. The run&apos;s trace names the conditions that
+        let a call through.
       </p>
       {conditions.length === 0 && <p className="text-xs text-zinc-500">No conditions.</p>}
       {conditions.map((c, index) => {
         const id = `${idPrefix}-cond-${c.key}`;
-        const error = errorFor(`conditions.${index}.path`) ?? errorFor(`conditions.${index}.value`) ?? errorFor(`conditions.${index}.effect`) ?? errorFor(`conditions.${index}`);
+        const error =
+          errorFor(`conditions.${index}.path`) ??
+          errorFor(`conditions.${index}.value`) ??
+          errorFor(`conditions.${index}.effect`) ??
+          errorFor(`conditions.${index}`);
         return (
-          <div key={c.key} role="group" aria-label={`Condition ${index + 1}`} className="rounded border border-zinc-200 p-2">
+          <div
+            key={c.key}
+            role="group"
+            aria-label={`Condition ${index + 1}`}
+            className="rounded border border-zinc-200 p-2"
+          >
             <div className="flex flex-wrap items-end gap-2">
               <label className="min-w-36 flex-1 text-xs text-zinc-700">
                 Argument path
-                <Input id={`${id}-path`} value={c.path} onChange={(e) => update(c.key, { path: e.target.value })} placeholder="amountCents" error={error} aria-invalid={error ? true : undefined} />
+                <Input
+                  id={`${id}-path`}
+                  value={c.path}
+                  onChange={(e) => update(c.key, { path: e.target.value })}
+                  placeholder="amountCents"
+                  error={error}
+                  aria-invalid={error ? true : undefined}
+                />
               </label>
               <label className="w-20 text-xs text-zinc-700">
                 Operator
-                <Select id={`${id}-op`} value={c.op} onChange={(e) => update(c.key, { op: e.target.value as ConditionDraft["op"] })}>
-                  {CONDITION_OPS.map(({ op, label }) => <option key={op} value={op}>{label}</option>)}
+                <Select
+                  id={`${id}-op`}
+                  value={c.op}
+                  onChange={(e) => update(c.key, { op: e.target.value as ConditionDraft["op"] })}
+                >
+                  {CONDITION_OPS.map(({ op, label }) => (
+                    <option key={op} value={op}>
+                      {label}
+                    </option>
+                  ))}
                 </Select>
               </label>
               <label className="min-w-36 flex-1 text-xs text-zinc-700">
                 Value
-                <Input id={`${id}-value`} value={c.value} onChange={(e) => update(c.key, { value: e.target.value })} placeholder="10000" />
+                <Input
+                  id={`${id}-value`}
+                  value={c.value}
+                  onChange={(e) => update(c.key, { value: e.target.value })}
+                  placeholder="10000"
+                />
               </label>
               <label className="w-44 text-xs text-zinc-700">
                 Then
-                <Select id={`${id}-effect`} value={c.effect} onChange={(e) => update(c.key, { effect: e.target.value as ConditionDraft["effect"] })}>
-                  {CONDITION_EFFECTS.map((effect) => <option key={effect} value={effect}>{CONDITION_EFFECT_LABEL[effect]}</option>)}
+                <Select
+                  id={`${id}-effect`}
+                  value={c.effect}
+                  onChange={(e) => update(c.key, { effect: e.target.value as ConditionDraft["effect"] })}
+                >
+                  {CONDITION_EFFECTS.map((effect) => (
+                    <option key={effect} value={effect}>
+                      {CONDITION_EFFECT_LABEL[effect]}
+                    </option>
+                  ))}
                 </Select>
               </label>
-              <Button size="sm" variant="ghost" onClick={() => onChange(conditions.filter((x) => x.key !== c.key))} aria-label={`Remove condition ${index + 1}`}>Remove</Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => onChange(conditions.filter((x) => x.key !== c.key))}
+                aria-label={`Remove condition ${index + 1}`}
+              >
+                Remove
+              </Button>
             </div>
-            {c.path.trim() && c.value.trim() && <p className="mt-1 text-xs text-zinc-600">{CONDITION_EFFECT_LABEL[c.effect]} when {describePredicate(fromDraft(c))}</p>}
+            {c.path.trim() && c.value.trim() && (
+              <p className="mt-1 text-xs text-zinc-600">
+                {CONDITION_EFFECT_LABEL[c.effect]} when {describePredicate(fromDraft(c))}
+              </p>
+            )}
             {error && <p className="mt-1 text-xs text-red-700">{error}</p>}
           </div>
         );
       })}
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={() => add({ op: "gt", effect: "require_approval" })}>Add condition</Button>
-        <Button size="sm" onClick={() => add({ op: "lte", effect: "skip_gate" })}>Skip the gate when…</Button>
+        <Button size="sm" onClick={() => add({ op: "gt", effect: "require_approval" })}>
+          Add condition
+        </Button>
+        <Button size="sm" onClick={() => add({ op: "lte", effect: "skip_gate" })}>
+          Skip the gate when…
+        </Button>
       </div>
     </fieldset>
   );

@@ -25,7 +25,10 @@ export function PermissionMatrixTable({ matrix, selected }: { matrix: Permission
       <tbody>
         {matrix.tools.map((tool) => (
           <tr key={tool}>
-            <th scope="row" className="border-b border-zinc-100 px-3 py-2 text-left align-top font-mono text-xs font-medium text-zinc-800">
+            <th
+              scope="row"
+              className="border-b border-zinc-100 px-3 py-2 text-left align-top font-mono text-xs font-medium text-zinc-800"
+            >
               {tool === "*" ? "* (any tool)" : tool}
             </th>
             {matrix.agents.map((agent) => {
@@ -49,8 +52,10 @@ function summary(cell: MatrixCell): string {
   const steps = cell.rules.filter((r) => r.step !== "*").length;
   const stepText = steps ? `, ${steps} step rule${steps > 1 ? "s" : ""}` : "";
   // In the order the cell shows them, so the link's name contains its visible text (WCAG 2.5.3).
-  if (base) return `${EFFECT_LABEL[base.effect]}${onlyText(base)}${base.conditions.length ? `, ${base.conditions.length} condition${base.conditions.length > 1 ? "s" : ""}` : ""}${skipText(base) ? `, ${skipText(base)}` : ""}${stepText}`;
-  if (cell.inherited) return `inherits ${EFFECT_LABEL[cell.inherited.effect].toLowerCase()} from ${describeRule(cell.inherited)}${stepText}`;
+  if (base)
+    return `${EFFECT_LABEL[base.effect]}${onlyText(base)}${base.conditions.length ? `, ${base.conditions.length} condition${base.conditions.length > 1 ? "s" : ""}` : ""}${skipText(base) ? `, ${skipText(base)}` : ""}${stepText}`;
+  if (cell.inherited)
+    return `inherits ${EFFECT_LABEL[cell.inherited.effect].toLowerCase()} from ${describeRule(cell.inherited)}${stepText}`;
   return `no rule: denied${stepText}`;
 }
 
@@ -84,10 +89,20 @@ function CellLink({ cell, isSelected }: { cell: MatrixCell; isSelected: boolean 
         <span className="text-xs text-zinc-500">—</span>
       )}
       {/* the spaces keep the visible text in words, as in the link's name */}
-      {base && onlyText(base) && <span className="text-xs text-zinc-600">{" "}{onlyText(base).slice(2)}</span>}
-      {base && base.conditions.length > 0 && <span className="text-xs text-zinc-600">{" "}+{base.conditions.length} condition{base.conditions.length > 1 ? "s" : ""}</span>}
-      {base && skipText(base) && <span className="text-xs text-emerald-800">{" "}{skipText(base)}</span>}
-      {steps.length > 0 && <span className="text-xs text-zinc-600">{" "}{steps.length} step rule{steps.length > 1 ? "s" : ""}</span>}
+      {base && onlyText(base) && <span className="text-xs text-zinc-600"> {onlyText(base).slice(2)}</span>}
+      {base && base.conditions.length > 0 && (
+        <span className="text-xs text-zinc-600">
+          {" "}
+          +{base.conditions.length} condition{base.conditions.length > 1 ? "s" : ""}
+        </span>
+      )}
+      {base && skipText(base) && <span className="text-xs text-emerald-800"> {skipText(base)}</span>}
+      {steps.length > 0 && (
+        <span className="text-xs text-zinc-600">
+          {" "}
+          {steps.length} step rule{steps.length > 1 ? "s" : ""}
+        </span>
+      )}
     </ConsoleLink>
   );
 }

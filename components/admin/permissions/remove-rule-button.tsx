@@ -7,7 +7,13 @@ import { describeRule } from "@/lib/runtime/permissions";
 import type { PermissionRule } from "@/lib/runtime/types";
 import { useAdminAction, type ActionOutcome } from "../use-admin-action";
 
-export function RemoveRuleButton({ rule, onOutcome }: { rule: PermissionRule; onOutcome: (outcome: ActionOutcome) => void }) {
+export function RemoveRuleButton({
+  rule,
+  onOutcome,
+}: {
+  rule: PermissionRule;
+  onOutcome: (outcome: ActionOutcome) => void;
+}) {
   const [isOpen, setIsOpen] = useState(false);
   const name = describeRule(rule);
   const { run, isPending } = useAdminAction(removePermissionAction, {
@@ -19,8 +25,18 @@ export function RemoveRuleButton({ rule, onOutcome }: { rule: PermissionRule; on
   });
   return (
     <>
-      <Button variant="secondary" onClick={() => setIsOpen(true)}>Remove rule</Button>
-      <ConfirmDialog isOpen={isOpen} title={`Remove the rule ${name}?`} confirmLabel="Remove rule" confirmVariant="danger" isBusy={isPending} onConfirm={() => run({ permissionId: rule.id })} onCancel={() => setIsOpen(false)}>
+      <Button variant="secondary" onClick={() => setIsOpen(true)}>
+        Remove rule
+      </Button>
+      <ConfirmDialog
+        isOpen={isOpen}
+        title={`Remove the rule ${name}?`}
+        confirmLabel="Remove rule"
+        confirmVariant="danger"
+        isBusy={isPending}
+        onConfirm={() => run({ permissionId: rule.id })}
+        onCancel={() => setIsOpen(false)}
+      >
         From the next action of every run, a wildcard rule applies instead — or, without one, the tool is denied.
       </ConfirmDialog>
     </>

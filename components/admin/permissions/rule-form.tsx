@@ -25,7 +25,8 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
   const [conditions, setConditions] = useState<ConditionDraft[]>(() => (rule?.conditions ?? []).map(toDraft));
   const [onExpire, setOnExpire] = useState(rule?.onExpire ?? "reject");
   const { run, isPending, outcome } = useAdminAction(putPermissionAction, {
-    success: (saved) => `Saved ${saved.agent}/${saved.tool} (${stepLabel(saved.step)}): ${EFFECT_LABEL[saved.effect].toLowerCase()}, version ${saved.version}. Runs use it from their next action.`,
+    success: (saved) =>
+      `Saved ${saved.agent}/${saved.tool} (${stepLabel(saved.step)}): ${EFFECT_LABEL[saved.effect].toLowerCase()}, version ${saved.version}. Runs use it from their next action.`,
     onOutcome,
   });
   const prefix = rule ? `rule-${rule.id}` : "rule-new";
@@ -37,7 +38,8 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const ttl = text("ttlSeconds");
     run({
-      agent, tool,
+      agent,
+      tool,
       step: rule?.step ?? (text("step") || "*"),
       effect: text("effect") as PermissionEffect,
       conditions: conditions.map(fromDraft),
@@ -53,47 +55,126 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
 
   const title = rule ? `Rule for ${stepLabel(rule.step)}` : "New rule";
   return (
-    <form onSubmit={submit} aria-label={`${title}: ${agent} × ${tool}`} className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4" noValidate>
+    <form
+      onSubmit={submit}
+      aria-label={`${title}: ${agent} × ${tool}`}
+      className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4"
+      noValidate
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="text-sm font-semibold text-zinc-900">{title}</h3>
-        {rule && <p className="text-xs text-zinc-500">version {rule.version} · by {rule.updatedBy}</p>}
+        {rule && (
+          <p className="text-xs text-zinc-500">
+            version {rule.version} · by {rule.updatedBy}
+          </p>
+        )}
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         {!rule && (
-          <Field id={`${prefix}-step`} label="Step" hint="A rule for one plan step wins over the all-steps rule." error={error("step")}>
+          <Field
+            id={`${prefix}-step`}
+            label="Step"
+            hint="A rule for one plan step wins over the all-steps rule."
+            error={error("step")}
+          >
             <Select id={`${prefix}-step`} name="step" {...describedBy(`${prefix}-step`, error("step"), true)}>
-              {stepChoices.map((s) => <option key={s.id} value={s.id}>{s.id === "*" ? "All steps" : `${s.title} (${s.id})`}</option>)}
+              {stepChoices.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.id === "*" ? "All steps" : `${s.title} (${s.id})`}
+                </option>
+              ))}
             </Select>
           </Field>
         )}
         <Field id={`${prefix}-effect`} label="Effect" error={error("effect")}>
-          <Select id={`${prefix}-effect`} name="effect" defaultValue={rule?.effect ?? "require_approval"} {...describedBy(`${prefix}-effect`, error("effect"))}>
-            {PERMISSION_EFFECTS.map((effect) => <option key={effect} value={effect}>{EFFECT_LABEL[effect]}</option>)}
+          <Select
+            id={`${prefix}-effect`}
+            name="effect"
+            defaultValue={rule?.effect ?? "require_approval"}
+            {...describedBy(`${prefix}-effect`, error("effect"))}
+          >
+            {PERMISSION_EFFECTS.map((effect) => (
+              <option key={effect} value={effect}>
+                {EFFECT_LABEL[effect]}
+              </option>
+            ))}
           </Select>
         </Field>
       </div>
       <GrantFields idPrefix={prefix} rule={rule} error={error} />
       <ConditionsFields idPrefix={prefix} conditions={conditions} onChange={setConditions} errorFor={error} />
-      <details className="rounded border border-zinc-200 p-2" open={Boolean(error("queue") || error("onExpire") || error("ttlSeconds") || error("approvals"))}>
+      <details
+        className="rounded border border-zinc-200 p-2"
+        open={Boolean(error("queue") || error("onExpire") || error("ttlSeconds") || error("approvals"))}
+      >
         <summary className="cursor-pointer text-sm font-medium text-zinc-800">Approval settings</summary>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">
           <Field id={`${prefix}-queue`} label="Queue" hint="The inbox queue its packets go to." error={error("queue")}>
-            <Input id={`${prefix}-queue`} name="queue" defaultValue={rule?.queue ?? "default"} error={error("queue")} {...describedBy(`${prefix}-queue`, error("queue"), true)} />
+            <Input
+              id={`${prefix}-queue`}
+              name="queue"
+              defaultValue={rule?.queue ?? "default"}
+              error={error("queue")}
+              {...describedBy(`${prefix}-queue`, error("queue"), true)}
+            />
           </Field>
-          <Field id={`${prefix}-approvals`} label="Approvals needed" hint="Distinct reviewers (1–5)." error={error("approvals")}>
-            <Input id={`${prefix}-approvals`} name="approvals" type="number" min={1} max={5} defaultValue={rule?.approvals ?? 1} error={error("approvals")} {...describedBy(`${prefix}-approvals`, error("approvals"), true)} />
+          <Field
+            id={`${prefix}-approvals`}
+            label="Approvals needed"
+            hint="Distinct reviewers (1–5)."
+            error={error("approvals")}
+          >
+            <Input
+              id={`${prefix}-approvals`}
+              name="approvals"
+              type="number"
+              min={1}
+              max={5}
+              defaultValue={rule?.approvals ?? 1}
+              error={error("approvals")}
+              {...describedBy(`${prefix}-approvals`, error("approvals"), true)}
+            />
           </Field>
-          <Field id={`${prefix}-ttl`} label="Expires after (seconds)" hint="Empty: the packet waits until decided." error={error("ttlSeconds")}>
-            <Input id={`${prefix}-ttl`} name="ttlSeconds" type="number" min={1} defaultValue={rule?.ttlSeconds ?? ""} error={error("ttlSeconds")} {...describedBy(`${prefix}-ttl`, error("ttlSeconds"), true)} />
+          <Field
+            id={`${prefix}-ttl`}
+            label="Expires after (seconds)"
+            hint="Empty: the packet waits until decided."
+            error={error("ttlSeconds")}
+          >
+            <Input
+              id={`${prefix}-ttl`}
+              name="ttlSeconds"
+              type="number"
+              min={1}
+              defaultValue={rule?.ttlSeconds ?? ""}
+              error={error("ttlSeconds")}
+              {...describedBy(`${prefix}-ttl`, error("ttlSeconds"), true)}
+            />
           </Field>
-          <Field id={`${prefix}-onExpire`} label="On expiry" hint={'"reject", "approve" (only when you mean it), "escalate:<queue>", or a chain "escalate:leads@2h,cfo@1d" (then reject)'} error={error("onExpire")}>
-            <Input id={`${prefix}-onExpire`} name="onExpire" value={onExpire} onChange={(e) => setOnExpire(e.target.value)} error={error("onExpire")} {...describedBy(`${prefix}-onExpire`, error("onExpire"), true)} />
+          <Field
+            id={`${prefix}-onExpire`}
+            label="On expiry"
+            hint={
+              '"reject", "approve" (only when you mean it), "escalate:<queue>", or a chain "escalate:leads@2h,cfo@1d" (then reject)'
+            }
+            error={error("onExpire")}
+          >
+            <Input
+              id={`${prefix}-onExpire`}
+              name="onExpire"
+              value={onExpire}
+              onChange={(e) => setOnExpire(e.target.value)}
+              error={error("onExpire")}
+              {...describedBy(`${prefix}-onExpire`, error("onExpire"), true)}
+            />
           </Field>
           <ExpiryChain text={onExpire} />
         </div>
       </details>
       <div className="flex items-center gap-2">
-        <Button type="submit" variant="primary" isBusy={isPending}>{rule ? "Save rule" : "Add rule"}</Button>
+        <Button type="submit" variant="primary" isBusy={isPending}>
+          {rule ? "Save rule" : "Add rule"}
+        </Button>
         {rule && <RemoveRuleButton rule={rule} onOutcome={onOutcome} />}
       </div>
     </form>

@@ -27,17 +27,31 @@ export function CreateTokenForm() {
     const form = new FormData(event.currentTarget);
     setCreated(null);
     const days = String(form.get("expiresInDays") ?? "").trim();
-    run({ name: String(form.get("name") ?? ""), scopes: form.getAll("scopes").map(String) as ApiScope[], ...(days ? { expiresInDays: Number(days) } : {}) });
+    run({
+      name: String(form.get("name") ?? ""),
+      scopes: form.getAll("scopes").map(String) as ApiScope[],
+      ...(days ? { expiresInDays: Number(days) } : {}),
+    });
   }
 
   const nameError = fieldError(outcome, "name");
   const scopesError = fieldError(outcome, "scopes");
   const expiryError = fieldError(outcome, "expiresInDays");
   return (
-    <Card title="Create a token" description="For scripts, CI and the CLI (Authorization: Bearer …). It acts as you, within your role; give it only the scopes it needs.">
+    <Card
+      title="Create a token"
+      description="For scripts, CI and the CLI (Authorization: Bearer …). It acts as you, within your role; give it only the scopes it needs."
+    >
       <form ref={formRef} onSubmit={submit} aria-label="Create a token" className="space-y-4" noValidate>
         <Field id="token-name" label="Name" hint="What uses it, e.g. “nightly eval job”." error={nameError}>
-          <Input id="token-name" name="name" required maxLength={100} error={nameError} {...describedBy("token-name", nameError, true)} />
+          <Input
+            id="token-name"
+            name="name"
+            required
+            maxLength={100}
+            error={nameError}
+            {...describedBy("token-name", nameError, true)}
+          />
         </Field>
         <fieldset aria-describedby={scopesError ? "token-scopes-error" : undefined}>
           <legend className="mb-1 text-sm font-medium text-zinc-800">Scopes</legend>
@@ -52,13 +66,33 @@ export function CreateTokenForm() {
               </label>
             ))}
           </div>
-          {scopesError && <p id="token-scopes-error" className="mt-1 text-xs text-red-700">{scopesError}</p>}
+          {scopesError && (
+            <p id="token-scopes-error" className="mt-1 text-xs text-red-700">
+              {scopesError}
+            </p>
+          )}
         </fieldset>
-        <Field id="token-expiry" label="Expires after (days)" hint="Leave empty for a token that does not expire." error={expiryError}>
-          <Input id="token-expiry" name="expiresInDays" type="number" min={1} max={3650} inputMode="numeric" error={expiryError} {...describedBy("token-expiry", expiryError, true)} />
+        <Field
+          id="token-expiry"
+          label="Expires after (days)"
+          hint="Leave empty for a token that does not expire."
+          error={expiryError}
+        >
+          <Input
+            id="token-expiry"
+            name="expiresInDays"
+            type="number"
+            min={1}
+            max={3650}
+            inputMode="numeric"
+            error={expiryError}
+            {...describedBy("token-expiry", expiryError, true)}
+          />
         </Field>
         <div className="flex items-center gap-3">
-          <Button type="submit" variant="primary" isBusy={isPending}>Create token</Button>
+          <Button type="submit" variant="primary" isBusy={isPending}>
+            Create token
+          </Button>
         </div>
         {outcome?.tone === "error" && <ActionMessage outcome={outcome} />}
       </form>

@@ -15,7 +15,9 @@ export function TokensTable({ tokens, now }: { tokens: TokenRow[]; now: Date }) 
           <Th>Created</Th>
           <Th>Last used</Th>
           <Th>Status</Th>
-          <Th><span className="sr-only">Actions</span></Th>
+          <Th>
+            <span className="sr-only">Actions</span>
+          </Th>
         </tr>
       </thead>
       <tbody>
@@ -24,29 +26,49 @@ export function TokensTable({ tokens, now }: { tokens: TokenRow[]; now: Date }) 
             <Td>
               <span className="font-medium">{token.name}</span>
               <span className="block font-mono text-xs text-zinc-500">{token.prefix}…</span>
-              <span className="block text-xs text-zinc-600">{token.user ? `acts as ${token.user}` : "no owner: refused"}</span>
+              <span className="block text-xs text-zinc-600">
+                {token.user ? `acts as ${token.user}` : "no owner: refused"}
+              </span>
             </Td>
             <Td>
-              <div className="flex flex-wrap gap-1">{token.scopes.map((s) => <Badge key={s}>{s}</Badge>)}</div>
+              <div className="flex flex-wrap gap-1">
+                {token.scopes.map((s) => (
+                  <Badge key={s}>{s}</Badge>
+                ))}
+              </div>
             </Td>
             <Td>
               <Timestamp value={token.createdAt} />
               <span className="block text-xs text-zinc-500">by {token.createdBy}</span>
             </Td>
-            <Td>{token.lastUsedAt ? <Timestamp value={token.lastUsedAt} /> : <span className="text-zinc-500">never</span>}</Td>
+            <Td>
+              {token.lastUsedAt ? <Timestamp value={token.lastUsedAt} /> : <span className="text-zinc-500">never</span>}
+            </Td>
             <Td>
               {token.revokedAt ? (
-                <span className="flex flex-col gap-0.5"><Badge tone="red">Revoked</Badge><Timestamp value={token.revokedAt} className="text-xs" /></span>
+                <span className="flex flex-col gap-0.5">
+                  <Badge tone="red">Revoked</Badge>
+                  <Timestamp value={token.revokedAt} className="text-xs" />
+                </span>
               ) : token.expiresAt && token.expiresAt <= now ? (
-                <span className="flex flex-col gap-0.5"><Badge tone="red">Expired</Badge><Timestamp value={token.expiresAt} className="text-xs" /></span>
+                <span className="flex flex-col gap-0.5">
+                  <Badge tone="red">Expired</Badge>
+                  <Timestamp value={token.expiresAt} className="text-xs" />
+                </span>
               ) : (
                 <span className="flex flex-col gap-0.5">
                   <Badge tone="green">Active</Badge>
-                  {token.expiresAt && <span className="text-xs text-zinc-600">until <Timestamp value={token.expiresAt} /></span>}
+                  {token.expiresAt && (
+                    <span className="text-xs text-zinc-600">
+                      until <Timestamp value={token.expiresAt} />
+                    </span>
+                  )}
                 </span>
               )}
             </Td>
-            <Td className="text-right">{!token.revokedAt && <RevokeTokenButton tokenId={token.id} name={token.name} />}</Td>
+            <Td className="text-right">
+              {!token.revokedAt && <RevokeTokenButton tokenId={token.id} name={token.name} />}
+            </Td>
           </tr>
         ))}
       </tbody>

@@ -18,7 +18,9 @@ export function ToolsTable({ tools }: { tools: ToolRow[] }) {
           <Th>Effect semantics</Th>
           <Th>Impact</Th>
           <Th>Input schema</Th>
-          <Th><span className="sr-only">Status</span></Th>
+          <Th>
+            <span className="sr-only">Status</span>
+          </Th>
         </tr>
       </thead>
       <tbody>
@@ -42,12 +44,24 @@ export function ToolsTable({ tools }: { tools: ToolRow[] }) {
               </Td>
               <Td className="max-w-56 text-xs">
                 {tool.impact ? <span>“{tool.impact}”</span> : <span className="text-zinc-500">—</span>}
-                {tool.impact && tool.source === "built-in" && <span className="block text-zinc-500">(with example arguments)</span>}
+                {tool.impact && tool.source === "built-in" && (
+                  <span className="block text-zinc-500">(with example arguments)</span>
+                )}
               </Td>
-              <Td className="max-w-64 whitespace-nowrap"><JsonView value={tool.inputSchema} label="JSON Schema" /></Td>
+              <Td className="max-w-64 whitespace-nowrap">
+                <JsonView value={tool.inputSchema} label="JSON Schema" />
+              </Td>
               <Td className="text-right">
-                {tool.disabledAt && <span className="mb-1 block"><Badge tone="red">Disabled</Badge></span>}
-                {tool.id ? <ToggleToolButton toolId={tool.id} name={tool.name} isDisabled={tool.disabledAt !== null} /> : <span className="whitespace-nowrap text-xs text-zinc-500">always on</span>}
+                {tool.disabledAt && (
+                  <span className="mb-1 block">
+                    <Badge tone="red">Disabled</Badge>
+                  </span>
+                )}
+                {tool.id ? (
+                  <ToggleToolButton toolId={tool.id} name={tool.name} isDisabled={tool.disabledAt !== null} />
+                ) : (
+                  <span className="whitespace-nowrap text-xs text-zinc-500">always on</span>
+                )}
               </Td>
             </tr>
           );

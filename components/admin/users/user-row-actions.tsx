@@ -11,7 +11,9 @@ type UserRowActionsProps = { userId: string; email: string; role: Role; isDisabl
 
 /** Change a person's role; disable or enable their account. Your own account: neither (the server refuses too). */
 export function UserRoleForm({ userId, email, role, isSelf }: Omit<UserRowActionsProps, "isDisabled">) {
-  const { run, isPending, outcome } = useAdminAction(changeUserRoleAction, { success: (c) => `${c.email} is now ${ROLE_LABELS[c.after.role as Role].toLowerCase()}.` });
+  const { run, isPending, outcome } = useAdminAction(changeUserRoleAction, {
+    success: (c) => `${c.email} is now ${ROLE_LABELS[c.after.role as Role].toLowerCase()}.`,
+  });
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     run({ userId, role: String(new FormData(event.currentTarget).get("role")) as Role });
@@ -20,24 +22,53 @@ export function UserRoleForm({ userId, email, role, isSelf }: Omit<UserRowAction
   return (
     <form onSubmit={submit} className="flex flex-col gap-1">
       <div className="flex items-center gap-2">
-        <label htmlFor={id} className="sr-only">Role of {email}</label>
-        <Select id={id} name="role" defaultValue={role} disabled={isSelf} className="w-32" aria-describedby={isSelf ? `${id}-self` : undefined}>
-          {ROLES.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+        <label htmlFor={id} className="sr-only">
+          Role of {email}
+        </label>
+        <Select
+          id={id}
+          name="role"
+          defaultValue={role}
+          disabled={isSelf}
+          className="w-32"
+          aria-describedby={isSelf ? `${id}-self` : undefined}
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
         </Select>
-        {!isSelf && <Button size="sm" type="submit" isBusy={isPending} aria-label={`Change role of ${email}`}>Change</Button>}
+        {!isSelf && (
+          <Button size="sm" type="submit" isBusy={isPending} aria-label={`Change role of ${email}`}>
+            Change
+          </Button>
+        )}
       </div>
-      {isSelf && <p id={`${id}-self`} className="text-xs text-zinc-500">You cannot change your own role.</p>}
+      {isSelf && (
+        <p id={`${id}-self`} className="text-xs text-zinc-500">
+          You cannot change your own role.
+        </p>
+      )}
       <ActionMessage outcome={outcome} />
     </form>
   );
 }
 
 export function UserDisableButton({ userId, email, isDisabled, isSelf }: Omit<UserRowActionsProps, "role">) {
-  const { run, isPending, outcome } = useAdminAction(setUserDisabledAction, { success: (c) => `${c.email} is ${c.after.disabled ? "disabled" : "enabled"}.` });
+  const { run, isPending, outcome } = useAdminAction(setUserDisabledAction, {
+    success: (c) => `${c.email} is ${c.after.disabled ? "disabled" : "enabled"}.`,
+  });
   if (isSelf) return <span className="text-xs text-zinc-500">This is you</span>;
   return (
     <div className="flex flex-col items-end gap-1">
-      <Button size="sm" variant={isDisabled ? "secondary" : "danger"} isBusy={isPending} onClick={() => run({ userId, isDisabled: !isDisabled })} aria-label={`${isDisabled ? "Enable" : "Disable"} ${email}`}>
+      <Button
+        size="sm"
+        variant={isDisabled ? "secondary" : "danger"}
+        isBusy={isPending}
+        onClick={() => run({ userId, isDisabled: !isDisabled })}
+        aria-label={`${isDisabled ? "Enable" : "Disable"} ${email}`}
+      >
         {isDisabled ? "Enable" : "Disable"}
       </Button>
       <ActionMessage outcome={outcome} />

@@ -14,7 +14,9 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
           <Th>Role</Th>
           <Th>Sign-in</Th>
           <Th>Added</Th>
-          <Th><span className="sr-only">Account</span></Th>
+          <Th>
+            <span className="sr-only">Account</span>
+          </Th>
         </tr>
       </thead>
       <tbody>
@@ -27,13 +29,26 @@ export function UsersTable({ users, currentUserId }: { users: UserRow[]; current
                 {isSelf && <span className="ml-1 text-xs text-zinc-500">(you)</span>}
                 {user.name && <span className="block text-xs text-zinc-500">{user.name}</span>}
               </Td>
-              <Td><UserRoleForm userId={user.id} email={user.email} role={user.role} isSelf={isSelf} /></Td>
+              <Td>
+                <UserRoleForm userId={user.id} email={user.email} role={user.role} isSelf={isSelf} />
+              </Td>
               <Td>
                 {user.disabledAt ? <Badge tone="red">Disabled</Badge> : <Badge tone="green">Active</Badge>}
-                <span className="block text-xs text-zinc-500">{user.hasPassword ? "password" : "single sign-on only"}</span>
+                <span className="block text-xs text-zinc-500">
+                  {user.hasPassword ? "password" : "single sign-on only"}
+                </span>
               </Td>
-              <Td><Timestamp value={user.createdAt} /></Td>
-              <Td className="text-right"><UserDisableButton userId={user.id} email={user.email} isDisabled={user.disabledAt !== null} isSelf={isSelf} /></Td>
+              <Td>
+                <Timestamp value={user.createdAt} />
+              </Td>
+              <Td className="text-right">
+                <UserDisableButton
+                  userId={user.id}
+                  email={user.email}
+                  isDisabled={user.disabledAt !== null}
+                  isSelf={isSelf}
+                />
+              </Td>
             </tr>
           );
         })}

@@ -21,15 +21,39 @@ export function CreateWorkspaceForm() {
   }
   const error = (path: string) => fieldError(outcome, path);
   return (
-    <Card title="Create a workspace" description="A team's own runs, inbox, rules, tools and tokens. You become its first admin.">
+    <Card
+      title="Create a workspace"
+      description="A team's own runs, inbox, rules, tools and tokens. You become its first admin."
+    >
       <form ref={formRef} onSubmit={submit} aria-label="Create a workspace" className="space-y-3" noValidate>
         <Field id="workspace-name" label="Name" error={error("name")}>
-          <Input id="workspace-name" name="name" autoComplete="off" required error={error("name")} {...describedBy("workspace-name", error("name"))} />
+          <Input
+            id="workspace-name"
+            name="name"
+            autoComplete="off"
+            required
+            error={error("name")}
+            {...describedBy("workspace-name", error("name"))}
+          />
         </Field>
-        <Field id="workspace-slug" label="Slug" hint="In its URLs: /w/<slug>/inbox. Lower-case letters, digits and dashes." error={error("slug")}>
-          <Input id="workspace-slug" name="slug" autoComplete="off" required error={error("slug")} {...describedBy("workspace-slug", error("slug"), true)} />
+        <Field
+          id="workspace-slug"
+          label="Slug"
+          hint="In its URLs: /w/<slug>/inbox. Lower-case letters, digits and dashes."
+          error={error("slug")}
+        >
+          <Input
+            id="workspace-slug"
+            name="slug"
+            autoComplete="off"
+            required
+            error={error("slug")}
+            {...describedBy("workspace-slug", error("slug"), true)}
+          />
         </Field>
-        <Button type="submit" variant="primary" isBusy={isPending}>Create workspace</Button>
+        <Button type="submit" variant="primary" isBusy={isPending}>
+          Create workspace
+        </Button>
         <ActionMessage outcome={outcome} />
       </form>
     </Card>

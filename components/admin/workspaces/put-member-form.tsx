@@ -25,14 +25,34 @@ export function PutMemberForm({ workspaceName }: { workspaceName: string }) {
     <Card title="Add a person here" description="Someone who can sign in already; their role in this workspace only.">
       <form ref={formRef} onSubmit={submit} aria-label="Add a person to the workspace" className="space-y-3" noValidate>
         <Field id="member-email" label="Email" error={error("email")}>
-          <Input id="member-email" name="email" type="email" autoComplete="off" required error={error("email")} {...describedBy("member-email", error("email"))} />
+          <Input
+            id="member-email"
+            name="email"
+            type="email"
+            autoComplete="off"
+            required
+            error={error("email")}
+            {...describedBy("member-email", error("email"))}
+          />
         </Field>
         <Field id="member-role" label="Role here" error={error("role")}>
-          <Select id="member-role" name="role" defaultValue="reviewer" error={error("role")} {...describedBy("member-role", error("role"))}>
-            {ROLES.map((role) => <option key={role} value={role}>{ROLE_LABELS[role]}</option>)}
+          <Select
+            id="member-role"
+            name="role"
+            defaultValue="reviewer"
+            error={error("role")}
+            {...describedBy("member-role", error("role"))}
+          >
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
           </Select>
         </Field>
-        <Button type="submit" variant="primary" isBusy={isPending}>Save</Button>
+        <Button type="submit" variant="primary" isBusy={isPending}>
+          Save
+        </Button>
         <ActionMessage outcome={outcome} />
       </form>
     </Card>

@@ -23,13 +23,24 @@ export function RunActions({ runId, upgradeTo }: { runId: string; upgradeTo?: st
   const [confirming, setConfirming] = useState<Pending>(null);
   const [reason, setReason] = useState("");
   const canCancel = !TERMINAL_STATUSES.includes(head.status);
-  const close = () => { setConfirming(null); setReason(""); };
+  const close = () => {
+    setConfirming(null);
+    setReason("");
+  };
 
   function confirm() {
     if (confirming === "cancel") {
-      run(() => cancelRunAction({ runId, reason }), () => ({ message: "The run is cancelled." }), close);
+      run(
+        () => cancelRunAction({ runId, reason }),
+        () => ({ message: "The run is cancelled." }),
+        close,
+      );
     } else if (confirming === "retry") {
-      run(() => retryRunAction({ runId, reason }), () => ({ message: "The run is queued again from its last checkpoint." }), close);
+      run(
+        () => retryRunAction({ runId, reason }),
+        () => ({ message: "The run is queued again from its last checkpoint." }),
+        close,
+      );
     }
   }
 
@@ -37,20 +48,42 @@ export function RunActions({ runId, upgradeTo }: { runId: string; upgradeTo?: st
     <section aria-label="Run actions" className="space-y-2">
       <div className="flex flex-wrap items-end gap-2">
         {head.status === "NEEDS_ATTENTION" && upgradeTo !== undefined && (
-          <Button variant="primary" isBusy={isPending} onClick={() => run(() => upgradeRunAction({ runId }), () => ({ message: `The run is queued on version ${upgradeTo} of its agent.` }))}>
+          <Button
+            variant="primary"
+            isBusy={isPending}
+            onClick={() =>
+              run(
+                () => upgradeRunAction({ runId }),
+                () => ({ message: `The run is queued on version ${upgradeTo} of its agent.` }),
+              )
+            }
+          >
             Upgrade to version {upgradeTo}
           </Button>
         )}
         {head.status === "NEEDS_ATTENTION" && upgradeTo === undefined && (
-          <Button variant="primary" isBusy={isPending} onClick={() => run(() => resumeRunAction({ runId }), () => ({ message: "The run is queued and resumes from the decision." }))}>
+          <Button
+            variant="primary"
+            isBusy={isPending}
+            onClick={() =>
+              run(
+                () => resumeRunAction({ runId }),
+                () => ({ message: "The run is queued and resumes from the decision." }),
+              )
+            }
+          >
             Resume run
           </Button>
         )}
         {head.status === "FAILED" && (
-          <Button variant="primary" isBusy={isPending} onClick={() => setConfirming("retry")}>Retry failed step</Button>
+          <Button variant="primary" isBusy={isPending} onClick={() => setConfirming("retry")}>
+            Retry failed step
+          </Button>
         )}
         {canCancel && (
-          <Button variant="danger" isBusy={isPending} onClick={() => setConfirming("cancel")}>Cancel run</Button>
+          <Button variant="danger" isBusy={isPending} onClick={() => setConfirming("cancel")}>
+            Cancel run
+          </Button>
         )}
         <ForkForm runId={runId} checkpoints={checkpoints} run={run} isPending={isPending} />
       </div>
@@ -69,7 +102,9 @@ export function RunActions({ runId, upgradeTo }: { runId: string; upgradeTo?: st
             ? "The run stops for good: a worker holding it is fenced out and nothing more is done. Effects already made stay made."
             : "The run is queued again from its last checkpoint; the agent decides the failed step afresh. Effects already made are not repeated."}
         </p>
-        <label htmlFor="run-action-reason" className="mt-3 mb-1 block text-sm font-medium text-zinc-800">Reason (optional, kept in the trace)</label>
+        <label htmlFor="run-action-reason" className="mt-3 mb-1 block text-sm font-medium text-zinc-800">
+          Reason (optional, kept in the trace)
+        </label>
         <textarea
           id="run-action-reason"
           value={reason}

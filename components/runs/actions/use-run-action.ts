@@ -20,7 +20,11 @@ export function useRunAction() {
   const [isPending, startTransition] = useTransition();
   const [outcome, setOutcome] = useState<RunActionOutcome | null>(null);
 
-  function run<T>(call: () => Promise<ActionResult<T>>, onSuccess: (data: T) => { message: string; goTo?: string }, onDone?: () => void) {
+  function run<T>(
+    call: () => Promise<ActionResult<T>>,
+    onSuccess: (data: T) => { message: string; goTo?: string },
+    onDone?: () => void,
+  ) {
     startTransition(async () => {
       const result = await call();
       onDone?.();

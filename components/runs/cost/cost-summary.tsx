@@ -18,12 +18,17 @@ export function CostSummary() {
   const elapsedMs = firstAt && lastAt ? Date.parse(lastAt) - Date.parse(firstAt) : 0;
   return (
     <section aria-labelledby="cost-heading" className="rounded-lg border border-zinc-200 bg-white p-4 shadow-xs">
-      <h2 id="cost-heading" className="mb-3 text-sm font-semibold text-zinc-900">Cost and latency</h2>
+      <h2 id="cost-heading" className="mb-3 text-sm font-semibold text-zinc-900">
+        Cost and latency
+      </h2>
       <dl className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Figure label="Model calls" value={String(totals.modelCalls)} />
         <Figure label="Tokens" value={totals.tokens.toLocaleString("en")} />
         <Figure label="Model cost" value={`$${totals.costUsd.toFixed(4)}`} />
-        <Figure label="Tool calls" value={`${totals.toolCalls}${totals.toolErrors ? ` (${totals.toolErrors} failed)` : ""}`} />
+        <Figure
+          label="Tool calls"
+          value={`${totals.toolCalls}${totals.toolErrors ? ` (${totals.toolErrors} failed)` : ""}`}
+        />
         <Figure label="Time in tools" value={formatDuration(totals.toolLatencyMs)} />
         <Figure label="Wall clock" value={formatDuration(elapsedMs)} />
       </dl>
@@ -31,8 +36,20 @@ export function CostSummary() {
         <p className="text-sm text-zinc-600">No steps yet.</p>
       ) : (
         <div className="grid gap-4 md:grid-cols-2">
-          <BarChart title="Tool latency per step" unit="ms" color="#1d4ed8" format={(v) => v.toLocaleString("en")} values={steps.map((s) => ({ label: `step ${s.step}`, value: s.toolLatencyMs }))} />
-          <BarChart title="Tokens per step" unit="tokens" color="#7c3aed" format={(v) => v.toLocaleString("en")} values={steps.map((s) => ({ label: `step ${s.step}`, value: s.tokens }))} />
+          <BarChart
+            title="Tool latency per step"
+            unit="ms"
+            color="#1d4ed8"
+            format={(v) => v.toLocaleString("en")}
+            values={steps.map((s) => ({ label: `step ${s.step}`, value: s.toolLatencyMs }))}
+          />
+          <BarChart
+            title="Tokens per step"
+            unit="tokens"
+            color="#7c3aed"
+            format={(v) => v.toLocaleString("en")}
+            values={steps.map((s) => ({ label: `step ${s.step}`, value: s.tokens }))}
+          />
         </div>
       )}
     </section>

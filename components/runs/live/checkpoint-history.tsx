@@ -8,7 +8,11 @@ import { useRunSnapshot } from "./run-snapshot";
 // The checkpoints the run page lists and compares: the snapshot's newest page, and older pages read when
 // the person asks for them (a long run has hundreds: the page does not send them all at once).
 
-type CheckpointHistory = CheckpointList & { isLoadingOlder: boolean; loadOlder: () => Promise<void>; error: string | null };
+type CheckpointHistory = CheckpointList & {
+  isLoadingOlder: boolean;
+  loadOlder: () => Promise<void>;
+  error: string | null;
+};
 
 const CheckpointHistoryContext = createContext<CheckpointHistory | null>(null);
 
@@ -32,7 +36,9 @@ export function CheckpointHistoryProvider({ children }: { children: ReactNode })
     isInFlight.current = true;
     setLoadingOlder(true);
     try {
-      const page = await fetchJson<CheckpointList>(`/api/console/runs/${encodeURIComponent(runId)}/checkpoints?before=${before}`);
+      const page = await fetchJson<CheckpointList>(
+        `/api/console/runs/${encodeURIComponent(runId)}/checkpoints?before=${before}`,
+      );
       setHeld(withOlderPage(shown, page));
       setError(null);
     } catch (e) {

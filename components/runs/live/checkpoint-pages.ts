@@ -16,7 +16,10 @@ export type HeldCheckpoints = CheckpointList & { upTo: number };
 export function joinCheckpointPages(newest: CheckpointList, held: HeldCheckpoints | null): CheckpointList {
   const newestFirst = newest.checkpoints[0]?.seq;
   if (!held || newestFirst === undefined || newestFirst > held.upTo) return newest;
-  return { checkpoints: [...held.checkpoints.filter((c) => c.seq < newestFirst), ...newest.checkpoints], hasOlder: held.hasOlder };
+  return {
+    checkpoints: [...held.checkpoints.filter((c) => c.seq < newestFirst), ...newest.checkpoints],
+    hasOlder: held.hasOlder,
+  };
 }
 
 /** What is held once `page`, read before the oldest checkpoint shown, is added below the list shown. */

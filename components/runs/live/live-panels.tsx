@@ -22,7 +22,14 @@ export function LiveRecovery() {
 export function LiveCheckpointList({ selectedSeq }: { selectedSeq: number | null }) {
   const { runId } = useRunSnapshot();
   const { checkpoints, hasOlder, isLoadingOlder, loadOlder, error } = useCheckpointHistory();
-  return <CheckpointList runId={runId} checkpoints={checkpoints} selectedSeq={selectedSeq} older={{ hasOlder, isLoading: isLoadingOlder, load: loadOlder, error }} />;
+  return (
+    <CheckpointList
+      runId={runId}
+      checkpoints={checkpoints}
+      selectedSeq={selectedSeq}
+      older={{ hasOlder, isLoading: isLoadingOlder, load: loadOlder, error }}
+    />
+  );
 }
 
 export function LiveCheckpointCompare({ from, to }: { from?: number; to?: number }) {

@@ -10,7 +10,11 @@ export function LiveStatus() {
     <span className="inline-flex items-center gap-2" data-testid="run-status">
       <StatusBadge status={head.status} />
       {isLive && (
-        <span className="inline-flex items-center gap-1 text-xs text-emerald-800" title={isStreaming ? "streamed as it happens" : "polled"} data-live={isStreaming ? "stream" : "poll"}>
+        <span
+          className="inline-flex items-center gap-1 text-xs text-emerald-800"
+          title={isStreaming ? "streamed as it happens" : "polled"}
+          data-live={isStreaming ? "stream" : "poll"}
+        >
           <span aria-hidden className="size-2 animate-pulse rounded-full bg-emerald-600" />
           live
         </span>

@@ -6,7 +6,11 @@ export function LiveTokens() {
   const { tokens } = useRunLive();
   if (!tokens) return null;
   return (
-    <section aria-label="Model output" aria-live="polite" className="mt-4 rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm">
+    <section
+      aria-label="Model output"
+      aria-live="polite"
+      className="mt-4 rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm"
+    >
       <p className="mb-1 text-xs font-medium text-emerald-900">
         Step {tokens.step} · the model is writing{tokens.attempt > 1 ? ` (attempt ${tokens.attempt})` : ""}…
       </p>

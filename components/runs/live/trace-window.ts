@@ -44,7 +44,12 @@ export function reduceTraceWindow(held: TraceWindow, action: TraceWindowAction):
     case "older": {
       const first = firstSeqOf(held) ?? Number.POSITIVE_INFINITY;
       const older = action.page.events.filter((e) => e.seq < first);
-      return { ...held, run: laterHead(held.run, action.page.run), events: older.length > 0 ? [...older, ...held.events] : held.events, hasOlder: action.page.hasMore };
+      return {
+        ...held,
+        run: laterHead(held.run, action.page.run),
+        events: older.length > 0 ? [...older, ...held.events] : held.events,
+        hasOlder: action.page.hasMore,
+      };
     }
   }
 }

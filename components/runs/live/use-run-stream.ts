@@ -19,7 +19,9 @@ export function useRunStream(runId: string, after: number, dispatch: Dispatch<Tr
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
-    const source = new EventSource(withWorkspaceParam(`/api/console/runs/${encodeURIComponent(runId)}/stream?after=${after}`));
+    const source = new EventSource(
+      withWorkspaceParam(`/api/console/runs/${encodeURIComponent(runId)}/stream?after=${after}`),
+    );
     // Trace events come in bursts (a step's commit): one render for a burst.
     let batch: TimelineEvent[] = [];
     let flush: ReturnType<typeof setTimeout> | undefined;
@@ -38,7 +40,10 @@ export function useRunStream(runId: string, after: number, dispatch: Dispatch<Tr
       flush ??= setTimeout(flushBatch, 0);
     });
     source.addEventListener("run", (message) => {
-      if (flush) { clearTimeout(flush); flushBatch(); } // the head follows its events
+      if (flush) {
+        clearTimeout(flush);
+        flushBatch();
+      } // the head follows its events
       dispatch({ type: "head", run: JSON.parse((message as MessageEvent<string>).data) as RunHead });
     });
     source.addEventListener("token", (message) => {
@@ -57,7 +62,10 @@ export function useRunStream(runId: string, after: number, dispatch: Dispatch<Tr
 
 /** A chunk added to what the step has written; a new step or a new attempt starts afresh. */
 export function appendToken(held: LiveTokens | null, chunk: TokenChunk): LiveTokens {
-  const current = held && held.step === chunk.step && held.attempt === chunk.attempt ? held : { step: chunk.step, attempt: chunk.attempt, text: "", tool: null };
+  const current =
+    held && held.step === chunk.step && held.attempt === chunk.attempt
+      ? held
+      : { step: chunk.step, attempt: chunk.attempt, text: "", tool: null };
   if (chunk.kind === "text") return { ...current, text: current.text + chunk.delta };
   const tool = current.tool && current.tool.name === chunk.name ? current.tool : { name: chunk.name, args: "" };
   return { ...current, tool: { ...tool, args: tool.args + chunk.delta } };

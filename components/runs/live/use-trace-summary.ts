@@ -7,7 +7,11 @@ import { queryKeys } from "@/lib/query-keys";
 // The trace's counts and cost (lib/queries/run-trace-summary.ts) as of the run's last event: one entry per
 // eventSeq, so the page asks again only when the run has written events — at most once per live poll.
 
-export function useTraceSummary(runId: string, eventSeq: number, initial: { eventSeq: number; summary: TraceSummary }): TraceSummary {
+export function useTraceSummary(
+  runId: string,
+  eventSeq: number,
+  initial: { eventSeq: number; summary: TraceSummary },
+): TraceSummary {
   const query = useQuery({
     // under the run's events key: what invalidates the trace invalidates its summary
     queryKey: [...queryKeys.runs.events(runId), "summary", eventSeq],

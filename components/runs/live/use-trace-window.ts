@@ -17,7 +17,8 @@ import { useRunStream } from "./use-run-stream";
 
 type Direction = "older" | "newer";
 
-const fetchPage = (runId: string, range: string) => fetchJson<RunEventsPage>(`/api/console/runs/${encodeURIComponent(runId)}/events?${range}`);
+const fetchPage = (runId: string, range: string) =>
+  fetchJson<RunEventsPage>(`/api/console/runs/${encodeURIComponent(runId)}/events?${range}`);
 
 export function useTraceWindow(runId: string, initial: TraceWindow) {
   const [held, dispatch] = useReducer(reduceTraceWindow, initial);

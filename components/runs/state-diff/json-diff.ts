@@ -27,7 +27,9 @@ export function diffJson(before: unknown, after: unknown, path: JsonPath = []): 
     if (isKeyedArray(before, after)) {
       const beforeById = new Map(before.map((v) => [idOf(v)!, v]));
       const afterIds = new Set(after.map(idOf));
-      const out: DiffEntry[] = before.filter((v) => !afterIds.has(idOf(v))).map((v) => ({ op: "removed", path: [...path, `[id=${idOf(v)}]`], before: v }));
+      const out: DiffEntry[] = before
+        .filter((v) => !afterIds.has(idOf(v)))
+        .map((v) => ({ op: "removed", path: [...path, `[id=${idOf(v)}]`], before: v }));
       for (const value of after) {
         const id = idOf(value)!;
         const old = beforeById.get(id);
@@ -53,7 +55,8 @@ export function diffJson(before: unknown, after: unknown, path: JsonPath = []): 
       } else out.push(...diffJson(before[key], after[key], [...path, key]));
     }
     for (const key of Object.keys(after)) {
-      if ((!(key in before) || before[key] === undefined) && after[key] !== undefined) out.push({ op: "added", path: [...path, key], after: after[key] });
+      if ((!(key in before) || before[key] === undefined) && after[key] !== undefined)
+        out.push({ op: "added", path: [...path, key], after: after[key] });
     }
     return out;
   }
@@ -63,5 +66,9 @@ export function diffJson(before: unknown, after: unknown, path: JsonPath = []): 
 /** "facts[id=fact_1].value.amountCents" */
 export function formatPath(path: JsonPath): string {
   if (path.length === 0) return "(root)";
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : part.startsWith("[") ? part : i === 0 ? part : `.${part}`)).join("");
+  return path
+    .map((part, i) =>
+      typeof part === "number" ? `[${part}]` : part.startsWith("[") ? part : i === 0 ? part : `.${part}`,
+    )
+    .join("");
 }

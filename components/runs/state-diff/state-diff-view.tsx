@@ -8,7 +8,17 @@ const OP_STYLE: Record<DiffEntry["op"], { label: string; className: string; sign
 };
 
 /** What changed in the run's state between two checkpoints, one line per changed path. */
-export function StateDiffView({ before, after, fromSeq, toSeq }: { before: unknown; after: unknown; fromSeq: number; toSeq: number }) {
+export function StateDiffView({
+  before,
+  after,
+  fromSeq,
+  toSeq,
+}: {
+  before: unknown;
+  after: unknown;
+  fromSeq: number;
+  toSeq: number;
+}) {
   // The journal of recorded clock readings and ids is bookkeeping for replay, not state a person reasons about.
   const entries = diffJson(before, after).filter((e) => e.path[0] !== "journal");
   return (
@@ -25,9 +35,14 @@ export function StateDiffView({ before, after, fromSeq, toSeq }: { before: unkno
             return (
               <li key={i} className={`rounded border-l-4 px-2 py-1 font-mono text-xs text-zinc-800 ${style.className}`}>
                 <span aria-hidden>{style.sign} </span>
-                <span className="font-semibold">{formatPath(entry.path)}</span> <span className="text-zinc-600">{style.label}</span>
-                {entry.op !== "added" && <span className="block break-all text-red-900">before: {compactJson(entry.before, 200)}</span>}
-                {entry.op !== "removed" && <span className="block break-all text-emerald-900">after: {compactJson(entry.after, 200)}</span>}
+                <span className="font-semibold">{formatPath(entry.path)}</span>{" "}
+                <span className="text-zinc-600">{style.label}</span>
+                {entry.op !== "added" && (
+                  <span className="block break-all text-red-900">before: {compactJson(entry.before, 200)}</span>
+                )}
+                {entry.op !== "removed" && (
+                  <span className="block break-all text-emerald-900">after: {compactJson(entry.after, 200)}</span>
+                )}
               </li>
             );
           })}

@@ -29,7 +29,9 @@ export function TimelineFilters({ kinds, counts, text, onToggleKind, onText }: T
         </div>
       </fieldset>
       <div className="w-64">
-        <label htmlFor="trace-filter-text" className="mb-1 block text-sm font-medium text-zinc-800">Filter events</label>
+        <label htmlFor="trace-filter-text" className="mb-1 block text-sm font-medium text-zinc-800">
+          Filter events
+        </label>
         <input
           id="trace-filter-text"
           type="search"

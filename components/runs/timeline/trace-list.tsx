@@ -28,7 +28,16 @@ type TraceListProps = {
   loadNewer: () => void;
 };
 
-export function TraceList({ rows, eventCount, opensAtEnd, followsNew, hasOlder, hasNewer, loadOlder, loadNewer }: TraceListProps) {
+export function TraceList({
+  rows,
+  eventCount,
+  opensAtEnd,
+  followsNew,
+  hasOlder,
+  hasNewer,
+  loadOlder,
+  loadNewer,
+}: TraceListProps) {
   const items = useMemo(() => groupRowsByEvent(rows), [rows]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const estimateOf = (index: number) => items[index].rows.reduce((sum, row) => sum + ESTIMATE[row.kind], 0);
@@ -42,7 +51,8 @@ export function TraceList({ rows, eventCount, opensAtEnd, followsNew, hasOlder, 
     overscan: 10,
     initialRect: VIEWPORT,
     // Where a live run opens, from the first render on (the server's too): its newest rows.
-    initialOffset: () => (opensAtEnd ? Math.max(0, items.reduce((sum, _, i) => sum + estimateOf(i), 0) - VIEWPORT.height) : 0),
+    initialOffset: () =>
+      opensAtEnd ? Math.max(0, items.reduce((sum, _, i) => sum + estimateOf(i), 0) - VIEWPORT.height) : 0,
     // When rows arrive at either end, the row at the top of the view keeps its place on screen ...
     anchorTo: "end",
     // ... unless the view is at the end of a live trace: then it moves on to the newest row.

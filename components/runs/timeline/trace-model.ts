@@ -40,7 +40,11 @@ export function filterEvents(events: TimelineEvent[], filter: TimelineFilter): T
   return events.filter((event) => {
     if (!filter.kinds.has(kindOf(event.type))) return false;
     if (!text) return true;
-    return event.type.toLowerCase().includes(text) || summarizeEvent(event).toLowerCase().includes(text) || JSON.stringify(event.data).toLowerCase().includes(text);
+    return (
+      event.type.toLowerCase().includes(text) ||
+      summarizeEvent(event).toLowerCase().includes(text) ||
+      JSON.stringify(event.data).toLowerCase().includes(text)
+    );
   });
 }
 
@@ -63,7 +67,15 @@ export function buildTimelineRows(events: TimelineEvent[]): TimelineRow[] {
   for (const event of events) {
     if (previous) {
       const gap = Date.parse(event.at) - Date.parse(previous.at);
-      if (gap >= PAUSE_MS) rows.push({ kind: "wait", key: `wait-${previous.seq}-${event.seq}`, fromSeq: previous.seq, toSeq: event.seq, waitedMs: gap, reason: pauseReason(previous, event) });
+      if (gap >= PAUSE_MS)
+        rows.push({
+          kind: "wait",
+          key: `wait-${previous.seq}-${event.seq}`,
+          fromSeq: previous.seq,
+          toSeq: event.seq,
+          waitedMs: gap,
+          reason: pauseReason(previous, event),
+        });
     }
     if (!header || header.step !== event.step || rows.at(-1)?.kind === "wait") {
       header = { kind: "step", key: `step-${event.seq}`, step: event.step, count: 0, startedAt: event.at };
@@ -78,7 +90,8 @@ export function buildTimelineRows(events: TimelineEvent[]): TimelineRow[] {
 
 function pauseReason(before: TimelineEvent, after: TimelineEvent): string {
   if (after.type === "gate.decided") return `waiting for a person to decide ${String(after.data.tool ?? "the packet")}`;
-  if (before.type === "gate.requested" || before.type === "run.status" && before.data.to === "WAITING_APPROVAL") return "waiting for approval";
+  if (before.type === "gate.requested" || (before.type === "run.status" && before.data.to === "WAITING_APPROVAL"))
+    return "waiting for approval";
   if (before.type === "signal.waiting" || after.type === "signal.received") return "waiting for an event";
   if (before.type === "timer.set") return "sleeping";
   if (after.type === "run.resumed" || after.type === "run.retried") return "waiting for an operator";

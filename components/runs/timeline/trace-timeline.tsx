@@ -14,7 +14,8 @@ const formatCount = (n: number) => n.toLocaleString("en-US");
  * the list scrolls; the filters apply to the events held, the counts beside them are the whole trace's.
  */
 export function TraceTimeline() {
-  const { events, summary, hasOlder, hasNewer, isLive, isLoadingOlder, isLoadingNewer, loadOlder, loadNewer, error } = useRunLive();
+  const { events, summary, hasOlder, hasNewer, isLive, isLoadingOlder, isLoadingNewer, loadOlder, loadNewer, error } =
+    useRunLive();
   const [kinds, setKinds] = useState<ReadonlySet<EventKind>>(ALL_KINDS);
   const [text, setText] = useState("");
   const deferredText = useDeferredValue(text);
@@ -38,7 +39,9 @@ export function TraceTimeline() {
   return (
     <section aria-labelledby="trace-heading">
       <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="trace-heading" className="text-sm font-semibold text-zinc-900">Trace</h2>
+        <h2 id="trace-heading" className="text-sm font-semibold text-zinc-900">
+          Trace
+        </h2>
         <p className="text-xs text-zinc-600" aria-live="polite">
           Showing {formatCount(shown.length)} of {formatCount(events.length)} events
           {hasMore && ` (${formatCount(total)} in the run: more load as you scroll)`}

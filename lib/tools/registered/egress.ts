@@ -31,10 +31,16 @@ export type EgressPolicy = {
 /** A request the policy refused: nothing was sent. */
 export class EgressRefusedError extends Error {
   readonly code = "EGRESS_REFUSED";
-  constructor(readonly host: string, readonly reason: string, readonly address?: string) {
-    super(address && address !== host
-      ? `egress to ${host} refused: it resolves to ${address}, ${reason} (list the host in ${ALLOWED_HOSTS_ENV} to allow it)`
-      : `egress to ${host} refused: ${reason} (list the host in ${ALLOWED_HOSTS_ENV} to allow it)`);
+  constructor(
+    readonly host: string,
+    readonly reason: string,
+    readonly address?: string,
+  ) {
+    super(
+      address && address !== host
+        ? `egress to ${host} refused: it resolves to ${address}, ${reason} (list the host in ${ALLOWED_HOSTS_ENV} to allow it)`
+        : `egress to ${host} refused: ${reason} (list the host in ${ALLOWED_HOSTS_ENV} to allow it)`,
+    );
     this.name = "EgressRefusedError";
   }
 }
@@ -43,7 +49,8 @@ export class EgressRefusedError extends Error {
 export function findEgressRefusal(error: unknown): EgressRefusedError | undefined {
   let current = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    if (current instanceof EgressRefusedError || (current as { code?: unknown }).code === "EGRESS_REFUSED") return current as EgressRefusedError;
+    if (current instanceof EgressRefusedError || (current as { code?: unknown }).code === "EGRESS_REFUSED")
+      return current as EgressRefusedError;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
@@ -124,7 +131,8 @@ function parseIPv6(text: string): number[] | null {
   if (!isIPv6(s)) return null;
   const lastColon = s.lastIndexOf(":");
   const v4 = parseIPv4(s.slice(lastColon + 1));
-  if (v4) s = `${s.slice(0, lastColon + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+  if (v4)
+    s = `${s.slice(0, lastColon + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
   const [head, tail] = s.includes("::") ? s.split("::") : [s, undefined];
   const groups = (part: string | undefined) => (part ? part.split(":").map((g) => parseInt(g, 16)) : []);
   const left = groups(head);
@@ -163,7 +171,10 @@ const NO_RECORDS = new Set(["ENODATA", "ENOTFOUND"]);
  * that must use its own DNS, and for tests against a local DNS server. Each call asks again (no
  * cache beyond the records' TTL), so the check and the connection each get a fresh answer.
  */
-export function resolverFrom(servers: readonly string[], options: { timeoutMs?: number; tries?: number } = {}): (hostname: string) => Promise<ResolvedAddress[]> {
+export function resolverFrom(
+  servers: readonly string[],
+  options: { timeoutMs?: number; tries?: number } = {},
+): (hostname: string) => Promise<ResolvedAddress[]> {
   const resolver = new Resolver({ timeout: options.timeoutMs ?? 2_000, tries: options.tries ?? 2 });
   resolver.setServers([...servers]);
   return async (hostname) => {
@@ -228,11 +239,13 @@ export function isAllowListed(url: URL, allowed: readonly string[]): boolean {
 
 const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, "");
 const allowedOf = (policy: EgressPolicy) => policy.allowedHosts ?? allowedHostsFromEnv();
-const resolverOf = (policy: EgressPolicy) => policy.resolve ?? ((hostname: string) => dnsLookup(hostname, { all: true, verbatim: true }));
+const resolverOf = (policy: EgressPolicy) =>
+  policy.resolve ?? ((hostname: string) => dnsLookup(hostname, { all: true, verbatim: true }));
 
 function parseTarget(target: string | URL): URL {
   const url = new URL(target);
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new EgressRefusedError(url.protocol, "only http and https may be used");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new EgressRefusedError(url.protocol, "only http and https may be used");
   return url;
 }
 
@@ -261,7 +274,10 @@ export async function checkEgress(target: string | URL, policy: EgressPolicy = {
  * What can be told without resolving a name: an IP literal (or localhost) that is refused, as a
  * sentence for a registration form; null when the host is a name, public or allow-listed.
  */
-export function literalEgressRefusal(target: string, allowed: readonly string[] = allowedHostsFromEnv()): string | null {
+export function literalEgressRefusal(
+  target: string,
+  allowed: readonly string[] = allowedHostsFromEnv(),
+): string | null {
   let url: URL;
   try {
     url = new URL(target.replace(/\{\{[^}]*\}\}/g, "x"));
@@ -271,8 +287,14 @@ export function literalEgressRefusal(target: string, allowed: readonly string[] 
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
   if (isAllowListed(url, allowed)) return null;
   const host = bare(url.hostname).replace(/\.$/, "");
-  const reason = isIP(host) ? addressRefusal(host) : host === "localhost" || host.endsWith(".localhost") ? "a loopback address" : null;
-  return reason ? `${host} is ${reason}: registered tools may not reach it unless ${ALLOWED_HOSTS_ENV} lists it.` : null;
+  const reason = isIP(host)
+    ? addressRefusal(host)
+    : host === "localhost" || host.endsWith(".localhost")
+      ? "a loopback address"
+      : null;
+  return reason
+    ? `${host} is ${reason}: registered tools may not reach it unless ${ALLOWED_HOSTS_ENV} lists it.`
+    : null;
 }
 
 /** A socket lookup that resolves with the policy's resolver and refuses what the policy refuses. */
@@ -281,7 +303,8 @@ function guardedLookup(policy: EgressPolicy, check: boolean): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname)
       .then((found) => {
-        const addresses = options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
+        const addresses =
+          options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
         if (check) checkAddresses(hostname, addresses);
         if (addresses.length === 0) throw Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" });
         // With `all` (net's autoSelectFamily), the callback takes the whole list.

@@ -14,7 +14,10 @@ import { fillUrl, resolveEnvRefs } from "./template";
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "impact" | "registration">;
+type Base = Pick<
+  ToolDefinition,
+  "name" | "description" | "capability" | "semantics" | "input" | "impact" | "registration"
+>;
 
 export type HttpToolOptions = {
   /** TETHER_TOOL_ALLOWED_HOSTS and node:dns, read at every call, unless given (tests). */
@@ -32,7 +35,11 @@ export function httpTool(base: Base, config: HttpToolConfig, opts: HttpToolOptio
       const hasBody = config.method === "POST" || config.method === "PUT" || config.method === "PATCH";
       const headers = requestHeaders(config, ctx);
       if (config.idempotencyHeader) headers[config.idempotencyHeader.toLowerCase()] = ctx.idempotencyKey;
-      const res = await request(send, config.method, hasBody ? url : withQuery(url, rest), { headers, body: hasBody ? rest : undefined, timeoutMs: timeout });
+      const res = await request(send, config.method, hasBody ? url : withQuery(url, rest), {
+        headers,
+        body: hasBody ? rest : undefined,
+        timeoutMs: timeout,
+      });
       // A 2xx without JSON still means the system acted: keep what it said.
       if (res.payload !== undefined) return res.payload;
       return res.text.trim() ? { status: res.status, text: res.text.slice(0, 10_000) } : { status: res.status };
@@ -41,10 +48,20 @@ export function httpTool(base: Base, config: HttpToolConfig, opts: HttpToolOptio
   if (config.lookupUrl) {
     const lookupUrl = config.lookupUrl;
     tool.lookup = async (args, ctx) => {
-      const { url } = fillUrl(lookupUrl, { ...args, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, runId: ctx.runId });
+      const { url } = fillUrl(lookupUrl, {
+        ...args,
+        operationId: ctx.operationId,
+        idempotencyKey: ctx.idempotencyKey,
+        runId: ctx.runId,
+      });
       try {
         const res = await request(send, "GET", url, { headers: requestHeaders(config, ctx), timeoutMs: timeout });
-        if (res.payload === undefined && res.text.trim()) throw new ToolError("invalid_output", `lookup for ${base.name}: HTTP ${res.status} without a JSON body`, "unknown");
+        if (res.payload === undefined && res.text.trim())
+          throw new ToolError(
+            "invalid_output",
+            `lookup for ${base.name}: HTTP ${res.status} without a JSON body`,
+            "unknown",
+          );
         return foundOrNull(res.payload);
       } catch (error) {
         if (error instanceof ToolError && (error.details as HttpErrorDetails | undefined)?.status === 404) return null;
@@ -81,12 +98,22 @@ function withQuery(url: string, args: Record<string, unknown>): string {
   return target.toString();
 }
 
-function request(send: EgressFetch, method: string, url: string, opts: { headers: Record<string, string>; body?: unknown; timeoutMs: number }): Promise<HttpAnswer> {
+function request(
+  send: EgressFetch,
+  method: string,
+  url: string,
+  opts: { headers: Record<string, string>; body?: unknown; timeoutMs: number },
+): Promise<HttpAnswer> {
   const what = `${method} ${safeUrl(url)}`;
   // Refused by the egress policy: no connection was made.
   const refusal = (error: unknown) => {
     const refused = findEgressRefusal(error);
-    return refused ? new ToolError("rejected", `${what}: ${refused.message}`, "not_applied", { code: "EGRESS_REFUSED", message: refused.message }) : undefined;
+    return refused
+      ? new ToolError("rejected", `${what}: ${refused.message}`, "not_applied", {
+          code: "EGRESS_REFUSED",
+          message: refused.message,
+        })
+      : undefined;
   };
   return sendHttp(send, { method, url, what, ...opts }, refusal);
 }
@@ -100,4 +127,3 @@ function safeUrl(url: string): string {
     return "(invalid URL)";
   }
 }
-

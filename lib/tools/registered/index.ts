@@ -6,5 +6,16 @@ export { listTools } from "./list-tools";
 export { createMcpClientPool, listMcpTools, type McpClientPool, type McpToolInfo } from "./mcp-client";
 export { presentRegisteredTool, type RegisteredToolView, type ToolSummary } from "./present";
 export { createRegisteredToolResolver } from "./resolver";
-export { discoverMcpToolsSchema, mcpServerSchema, registerToolSchema, type McpServerConfig, type RegisterToolInput } from "./schemas";
-export { sharedMcpPool, toolFromRegistration, type RegisteredToolOptions, type ToolRegistrationRow } from "./tool-from-registration";
+export {
+  discoverMcpToolsSchema,
+  mcpServerSchema,
+  registerToolSchema,
+  type McpServerConfig,
+  type RegisterToolInput,
+} from "./schemas";
+export {
+  sharedMcpPool,
+  toolFromRegistration,
+  type RegisteredToolOptions,
+  type ToolRegistrationRow,
+} from "./tool-from-registration";

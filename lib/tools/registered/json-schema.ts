@@ -7,14 +7,23 @@ import { z } from "zod";
 export type JsonSchemaObject = Record<string, unknown>;
 
 /** The zod schema for a tool's arguments, or a reason the JSON Schema cannot be used. */
-export function argsSchemaFromJsonSchema(schema: unknown): { ok: true; schema: z.ZodType } | { ok: false; reason: string } {
+export function argsSchemaFromJsonSchema(
+  schema: unknown,
+): { ok: true; schema: z.ZodType } | { ok: false; reason: string } {
   if (!isPlainObject(schema)) return { ok: false, reason: "The input schema must be a JSON Schema object." };
-  if (schema.type !== "object") return { ok: false, reason: 'The input schema must describe an object: { "type": "object", "properties": { … } }.' };
+  if (schema.type !== "object")
+    return {
+      ok: false,
+      reason: 'The input schema must describe an object: { "type": "object", "properties": { … } }.',
+    };
   try {
     return { ok: true, schema: z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) };
   } catch (error) {
     // zod's message names the unsupported keyword ("Unsupported type: foo"); it is about the schema, not the server.
-    return { ok: false, reason: `The input schema is not a JSON Schema this runtime can check: ${error instanceof Error ? error.message : String(error)}.` };
+    return {
+      ok: false,
+      reason: `The input schema is not a JSON Schema this runtime can check: ${error instanceof Error ? error.message : String(error)}.`,
+    };
   }
 }
 

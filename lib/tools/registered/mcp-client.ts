@@ -31,7 +31,12 @@ export type McpClientOptions = {
 
 export type McpClientPool = {
   /** Calls a tool; protocol and transport failures become ToolErrors with an honest outcome. */
-  callTool: (server: McpServerConfig, name: string, args: Record<string, unknown>, opts?: McpCallOptions) => Promise<CallToolResult>;
+  callTool: (
+    server: McpServerConfig,
+    name: string,
+    args: Record<string, unknown>,
+    opts?: McpCallOptions,
+  ) => Promise<CallToolResult>;
   /** Closes every client (and stops the stdio servers it spawned). */
   close: () => Promise<void>;
   /** How many servers are connected (for tests and health). */
@@ -41,11 +46,22 @@ export type McpClientPool = {
 function transportFor(server: McpServerConfig, opts: McpClientOptions) {
   if (server.transport === "stdio") {
     assertStdioServerAllowed(server); // before anything is spawned
-    const env = server.env ? Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, resolveEnvRefs(v)])) : undefined;
-    return new StdioClientTransport({ command: server.command, args: server.args, env, cwd: server.cwd, stderr: "inherit" });
+    const env = server.env
+      ? Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, resolveEnvRefs(v)]))
+      : undefined;
+    return new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env,
+      cwd: server.cwd,
+      stderr: "inherit",
+    });
   }
   const headers = Object.fromEntries(Object.entries(server.headers ?? {}).map(([k, v]) => [k, resolveEnvRefs(v)]));
-  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers }, fetch: egressFetch(opts.egress) });
+  return new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers },
+    fetch: egressFetch(opts.egress),
+  });
 }
 
 /** Connects to a server (spawning it for stdio), with a bound on the handshake. */
@@ -65,7 +81,13 @@ async function connect(server: McpServerConfig, opts: McpClientOptions, onClose?
 /** A stable key for "the same server": its transport settings, in a fixed key order. */
 export function serverKey(server: McpServerConfig): string {
   return server.transport === "stdio"
-    ? JSON.stringify(["stdio", server.command, server.args, Object.entries(server.env ?? {}).sort(), server.cwd ?? null])
+    ? JSON.stringify([
+        "stdio",
+        server.command,
+        server.args,
+        Object.entries(server.env ?? {}).sort(),
+        server.cwd ?? null,
+      ])
     : JSON.stringify(["http", server.url, Object.entries(server.headers ?? {}).sort()]);
 }
 
@@ -96,11 +118,22 @@ export function createMcpClientPool(opts: McpClientOptions = {}): McpClientPool 
       } catch (error) {
         // The call was never sent: nothing can have happened.
         const refused = policyRefusal(error);
-        if (refused) throw new ToolError("rejected", `MCP server ${describeServer(server)}: ${refused}`, "not_applied", { refused });
-        throw new ToolError("network", `MCP server ${describeServer(server)}: could not connect (${describeConnectError(error)})`, "not_applied");
+        if (refused)
+          throw new ToolError("rejected", `MCP server ${describeServer(server)}: ${refused}`, "not_applied", {
+            refused,
+          });
+        throw new ToolError(
+          "network",
+          `MCP server ${describeServer(server)}: could not connect (${describeConnectError(error)})`,
+          "not_applied",
+        );
       }
       try {
-        const result = await client.callTool({ name, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) }, undefined, { timeout: opts.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
+        const result = await client.callTool(
+          { name, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) },
+          undefined,
+          { timeout: opts.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS },
+        );
         return result as CallToolResult;
       } catch (error) {
         const toolError = callError(`MCP ${describeServer(server)} ${name}`, error);
@@ -148,7 +181,12 @@ export async function listMcpTools(server: McpServerConfig, opts: McpClientOptio
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
-      for (const t of page.tools) tools.push({ name: t.name, description: t.description ?? t.title ?? "", inputSchema: t.inputSchema as Record<string, unknown> });
+      for (const t of page.tools)
+        tools.push({
+          name: t.name,
+          description: t.description ?? t.title ?? "",
+          inputSchema: t.inputSchema as Record<string, unknown>,
+        });
       cursor = page.nextCursor;
     } while (cursor && tools.length < 1000);
     return tools;
@@ -192,7 +230,8 @@ function callError(what: string, error: unknown): ToolError {
 
 function isConnectionLost(error: unknown): boolean {
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
-  if (error instanceof StreamableHTTPError) return error.code === undefined || error.code === 404 || error.code === 400 || error.code >= 500;
+  if (error instanceof StreamableHTTPError)
+    return error.code === undefined || error.code === 404 || error.code === 400 || error.code >= 500;
   return true; // a transport-level failure (socket, spawn, stream)
 }
 
@@ -221,8 +260,10 @@ function describeConnectError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "ENOENT") return "command not found";
   if (code === "EACCES") return "command not executable";
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s`;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return "the server exited during the handshake";
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s`;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+    return "the server exited during the handshake";
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   if (cause === "ECONNREFUSED") return "connection refused";
   if (typeof cause === "string") return cause;

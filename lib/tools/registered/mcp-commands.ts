@@ -13,7 +13,12 @@ import { getConfig, type Config } from "@/lib/config";
 
 export const MCP_COMMANDS_ENV = "TETHER_MCP_COMMANDS";
 
-export type StdioServerRequest = { command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string };
+export type StdioServerRequest = {
+  command: string;
+  args?: readonly string[];
+  env?: Record<string, string>;
+  cwd?: string;
+};
 export type StdioRefusal = { path: string[]; message: string };
 
 /** The command lines of TETHER_MCP_COMMANDS, each as its words. */
@@ -58,21 +63,58 @@ export function formatCommandLine(words: readonly string[]): string {
 // Variables that change which program runs or what it loads: PATH and loaders, interpreters' options
 // and module paths, package managers' registries and configuration, shells' start-up files, proxies.
 const FORBIDDEN_ENV = [
-  /^PATH$/i, /^HOME$/i, /^USERPROFILE$/i, /^TMPDIR$/i, /^XDG_/i, /^IFS$/i, /^ENV$/i, /^BASH_ENV$/i, /^SHELL(OPTS)?$/i, /^BASHOPTS$/i, /^PS4$/i,
-  /^LD_/i, /^DYLD_/i, /^GCONV_PATH$/i,
-  /^NODE_(?!ENV$)/i, /^NPM_CONFIG_/i, /^YARN_/i, /^PNPM_/i, /^COREPACK_/i, /^BUN_/i, /^DENO_/i,
-  /^PYTHON/i, /^PIP_/i, /^UV_/i, /^VIRTUAL_ENV$/i, /^CONDA/i,
-  /^PERL5?(LIB|OPT)$/i, /^RUBY(OPT|LIB)$/i, /^GEM_/i, /^BUNDLE_/i,
-  /^JAVA_TOOL_OPTIONS$/i, /^_?JAVA_OPTIONS$/i, /^JDK_JAVA_OPTIONS$/i, /^CLASSPATH$/i, /^DOTNET_/i, /^GIT_/i,
-  /^(HTTPS?|ALL|NO)_PROXY$/i, /^SSL_CERT_/i,
+  /^PATH$/i,
+  /^HOME$/i,
+  /^USERPROFILE$/i,
+  /^TMPDIR$/i,
+  /^XDG_/i,
+  /^IFS$/i,
+  /^ENV$/i,
+  /^BASH_ENV$/i,
+  /^SHELL(OPTS)?$/i,
+  /^BASHOPTS$/i,
+  /^PS4$/i,
+  /^LD_/i,
+  /^DYLD_/i,
+  /^GCONV_PATH$/i,
+  /^NODE_(?!ENV$)/i,
+  /^NPM_CONFIG_/i,
+  /^YARN_/i,
+  /^PNPM_/i,
+  /^COREPACK_/i,
+  /^BUN_/i,
+  /^DENO_/i,
+  /^PYTHON/i,
+  /^PIP_/i,
+  /^UV_/i,
+  /^VIRTUAL_ENV$/i,
+  /^CONDA/i,
+  /^PERL5?(LIB|OPT)$/i,
+  /^RUBY(OPT|LIB)$/i,
+  /^GEM_/i,
+  /^BUNDLE_/i,
+  /^JAVA_TOOL_OPTIONS$/i,
+  /^_?JAVA_OPTIONS$/i,
+  /^JDK_JAVA_OPTIONS$/i,
+  /^CLASSPATH$/i,
+  /^DOTNET_/i,
+  /^GIT_/i,
+  /^(HTTPS?|ALL|NO)_PROXY$/i,
+  /^SSL_CERT_/i,
 ];
 
 /** Why a stdio server may not be started (one entry per field), or [] when it may. */
-export function stdioServerRefusals(server: StdioServerRequest, allowed: readonly string[][] = allowedMcpCommands()): StdioRefusal[] {
+export function stdioServerRefusals(
+  server: StdioServerRequest,
+  allowed: readonly string[][] = allowedMcpCommands(),
+): StdioRefusal[] {
   const refusals: StdioRefusal[] = [];
   const words = [server.command, ...(server.args ?? [])];
   if (allowed.length === 0) {
-    refusals.push({ path: ["command"], message: `Stdio MCP servers are off: this server starts only the command lines listed in ${MCP_COMMANDS_ENV}, and it is not set.` });
+    refusals.push({
+      path: ["command"],
+      message: `Stdio MCP servers are off: this server starts only the command lines listed in ${MCP_COMMANDS_ENV}, and it is not set.`,
+    });
   } else if (!allowed.some((line) => line.length === words.length && line.every((w, i) => w === words[i]))) {
     refusals.push({
       path: ["command"],
@@ -80,9 +122,17 @@ export function stdioServerRefusals(server: StdioServerRequest, allowed: readonl
     });
   }
   for (const name of Object.keys(server.env ?? {})) {
-    if (FORBIDDEN_ENV.some((re) => re.test(name))) refusals.push({ path: ["env", name], message: `${name} cannot be set for an MCP server: it changes which program runs or what it loads.` });
+    if (FORBIDDEN_ENV.some((re) => re.test(name)))
+      refusals.push({
+        path: ["env", name],
+        message: `${name} cannot be set for an MCP server: it changes which program runs or what it loads.`,
+      });
   }
-  if (server.cwd !== undefined) refusals.push({ path: ["cwd"], message: "An MCP server runs in this server's working directory; a cwd cannot be given." });
+  if (server.cwd !== undefined)
+    refusals.push({
+      path: ["cwd"],
+      message: "An MCP server runs in this server's working directory; a cwd cannot be given.",
+    });
   return refusals;
 }
 

@@ -9,19 +9,38 @@ import type { McpServerConfig, McpToolConfig } from "./schemas";
 // structuredContent when it has one, else its text content (parsed as JSON when it is JSON), else the
 // raw content list. `isError` results are refusals: ToolError "rejected", nothing applied.
 
-type Base = Pick<ToolDefinition, "name" | "description" | "capability" | "semantics" | "input" | "impact" | "registration">;
+type Base = Pick<
+  ToolDefinition,
+  "name" | "description" | "capability" | "semantics" | "input" | "impact" | "registration"
+>;
 
 export function mcpTool(base: Base, config: McpToolConfig, pool: McpClientPool): ToolDefinition {
   const server = serverOf(config);
-  const meta = (ctx: ToolCallContext) => ({ "tether/operationId": ctx.operationId, "tether/idempotencyKey": ctx.idempotencyKey, "tether/runId": ctx.runId });
+  const meta = (ctx: ToolCallContext) => ({
+    "tether/operationId": ctx.operationId,
+    "tether/idempotencyKey": ctx.idempotencyKey,
+    "tether/runId": ctx.runId,
+  });
   const tool: ToolDefinition<Record<string, unknown>> = {
     ...base,
-    run: async (args, ctx) => resultValue(base.name, await pool.callTool(server, config.tool, args, { timeoutMs: config.timeoutMs, meta: meta(ctx) })),
+    run: async (args, ctx) =>
+      resultValue(
+        base.name,
+        await pool.callTool(server, config.tool, args, { timeoutMs: config.timeoutMs, meta: meta(ctx) }),
+      ),
   };
   if (config.lookupTool) {
     const lookupTool = config.lookupTool;
     tool.lookup = async (_args, ctx) => {
-      const value = resultValue(`${base.name} lookup`, await pool.callTool(server, lookupTool, { operationId: ctx.operationId }, { timeoutMs: config.timeoutMs, meta: meta(ctx) }));
+      const value = resultValue(
+        `${base.name} lookup`,
+        await pool.callTool(
+          server,
+          lookupTool,
+          { operationId: ctx.operationId },
+          { timeoutMs: config.timeoutMs, meta: meta(ctx) },
+        ),
+      );
       return isEmpty(value) ? null : value;
     };
   }
@@ -37,7 +56,10 @@ export function serverOf(config: McpToolConfig): McpServerConfig {
 
 function resultValue(what: string, result: CallToolResult): unknown {
   const text = (result.content ?? []).flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
-  if (result.isError) throw new ToolError("rejected", `${what}: ${text.slice(0, 500) || "the tool reported an error"}`, "not_applied", { isError: true });
+  if (result.isError)
+    throw new ToolError("rejected", `${what}: ${text.slice(0, 500) || "the tool reported an error"}`, "not_applied", {
+      isError: true,
+    });
   if (result.structuredContent !== undefined) return result.structuredContent;
   const content = result.content ?? [];
   if (content.length === 0) return null;

@@ -32,10 +32,22 @@ export function presentBuiltInTool(tool: ToolDefinition): ToolSummary {
   } catch {
     // a schema JSON Schema cannot express: shown without one
   }
-  return { name: tool.name, description: tool.description, capability: tool.capability, semantics: tool.semantics, source: "built-in", inputSchema };
+  return {
+    name: tool.name,
+    description: tool.description,
+    capability: tool.capability,
+    semantics: tool.semantics,
+    source: "built-in",
+    inputSchema,
+  };
 }
 
-type StoredRow = ToolRegistrationRow & { createdBy: string; createdAt: Date; updatedAt: Date; disabledBy: string | null };
+type StoredRow = ToolRegistrationRow & {
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+  disabledBy: string | null;
+};
 
 export function presentRegisteredTool(row: StoredRow): RegisteredToolView {
   return {
@@ -58,7 +70,12 @@ export function presentRegisteredTool(row: StoredRow): RegisteredToolView {
 
 const mask = (values: unknown) =>
   values && typeof values === "object"
-    ? Object.fromEntries(Object.entries(values as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" && /^\{\{\s*env\.[A-Za-z0-9_]+\s*\}\}$/.test(v.trim()) ? v : "••••"]))
+    ? Object.fromEntries(
+        Object.entries(values as Record<string, unknown>).map(([k, v]) => [
+          k,
+          typeof v === "string" && /^\{\{\s*env\.[A-Za-z0-9_]+\s*\}\}$/.test(v.trim()) ? v : "••••",
+        ]),
+      )
     : values;
 
 function maskConfig(config: unknown): Record<string, unknown> {

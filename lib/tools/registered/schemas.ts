@@ -14,17 +14,35 @@ export type ToolKind = (typeof TOOL_KINDS)[number];
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 const httpUrl = (what: string) =>
-  z.string({ error: `Give the ${what}.` }).trim().url(`The ${what} must be an absolute URL, e.g. https://crm.example.com/customers/{{customerId}}.`)
+  z
+    .string({ error: `Give the ${what}.` })
+    .trim()
+    .url(`The ${what} must be an absolute URL, e.g. https://crm.example.com/customers/{{customerId}}.`)
     .refine((u) => /^https?:\/\//i.test(u), `The ${what} must start with http:// or https://.`)
-    .refine((u) => !placeholderBeforePath(u), `The ${what}'s scheme, host and port are fixed: placeholders ({{name}}) can only be in its path and query.`);
+    .refine(
+      (u) => !placeholderBeforePath(u),
+      `The ${what}'s scheme, host and port are fixed: placeholders ({{name}}) can only be in its path and query.`,
+    );
 
-const headerName = z.string().trim().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "Give a valid HTTP header name, e.g. Idempotency-Key.");
+const headerName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "Give a valid HTTP header name, e.g. Idempotency-Key.");
 const secretValues = z.record(z.string(), z.string().max(4000)).superRefine((values, ctx) => {
   for (const [key, value] of Object.entries(values)) {
-    for (const ref of forbiddenEnvRefs(value)) ctx.addIssue({ code: "custom", path: [key], message: `Only ${ENV_PREFIX}* variables can be referenced ({{${ref}}} is not allowed).` });
+    for (const ref of forbiddenEnvRefs(value))
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `Only ${ENV_PREFIX}* variables can be referenced ({{${ref}}} is not allowed).`,
+      });
   }
 });
-const timeoutMs = z.number().int("Give the timeout in whole milliseconds.").min(100, "The timeout must be at least 100 ms.").max(120_000, "The timeout can be at most 120 s.");
+const timeoutMs = z
+  .number()
+  .int("Give the timeout in whole milliseconds.")
+  .min(100, "The timeout must be at least 100 ms.")
+  .max(120_000, "The timeout can be at most 120 s.");
 
 export const httpToolConfigSchema = z.strictObject({
   url: httpUrl("URL"),
@@ -41,7 +59,10 @@ export type HttpToolConfig = z.infer<typeof httpToolConfigSchema>;
 
 const stdioServer = {
   transport: z.literal("stdio"),
-  command: z.string({ error: "Give the command that starts the MCP server." }).trim().min(1, "Give the command that starts the MCP server."),
+  command: z
+    .string({ error: "Give the command that starts the MCP server." })
+    .trim()
+    .min(1, "Give the command that starts the MCP server."),
   args: z.array(z.string()).default([]),
   env: secretValues.optional(),
   cwd: z.string().trim().min(1).optional(),
@@ -53,22 +74,30 @@ const httpServer = {
 };
 
 /** How to reach an MCP server: a command speaking stdio, or a streamable HTTP endpoint. */
-export const mcpServerSchema = z.discriminatedUnion("transport", [z.strictObject(stdioServer), z.strictObject(httpServer)], {
-  error: 'Give the transport: "stdio" (command, args) or "http" (url).',
-});
+export const mcpServerSchema = z.discriminatedUnion(
+  "transport",
+  [z.strictObject(stdioServer), z.strictObject(httpServer)],
+  {
+    error: 'Give the transport: "stdio" (command, args) or "http" (url).',
+  },
+);
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 
 const mcpToolFields = {
   /** The tool's name on the MCP server. */
-  tool: z.string({ error: "Give the name of the tool on the MCP server." }).trim().min(1, "Give the name of the tool on the MCP server."),
+  tool: z
+    .string({ error: "Give the name of the tool on the MCP server." })
+    .trim()
+    .min(1, "Give the name of the tool on the MCP server."),
   /** reconcilable tools: another tool of the same server, called with { operationId }; empty/null → never happened. */
   lookupTool: z.string().trim().min(1).optional(),
   timeoutMs: timeoutMs.optional(),
 };
-export const mcpToolConfigSchema = z.discriminatedUnion("transport", [
-  z.strictObject({ ...stdioServer, ...mcpToolFields }),
-  z.strictObject({ ...httpServer, ...mcpToolFields }),
-], { error: 'Give the transport: "stdio" (command, args) or "http" (url).' });
+export const mcpToolConfigSchema = z.discriminatedUnion(
+  "transport",
+  [z.strictObject({ ...stdioServer, ...mcpToolFields }), z.strictObject({ ...httpServer, ...mcpToolFields })],
+  { error: 'Give the transport: "stdio" (command, args) or "http" (url).' },
+);
 export type McpToolConfig = z.infer<typeof mcpToolConfigSchema>;
 
 /** The JSON Schema of the arguments: an object, or its JSON text. */
@@ -87,12 +116,22 @@ const inputSchemaField = z
     return z.NEVER;
   });
 
-const toolName = z.string({ error: "Give the tool a name." }).trim().max(100, "Keep the name under 100 characters.")
-  .regex(/^[a-z]+(\.[A-Za-z0-9_-]+)+$/, "Use a namespaced name of letters, digits, _ and -: http.<name> or mcp.<server>.<tool>.");
+const toolName = z
+  .string({ error: "Give the tool a name." })
+  .trim()
+  .max(100, "Keep the name under 100 characters.")
+  .regex(
+    /^[a-z]+(\.[A-Za-z0-9_-]+)+$/,
+    "Use a namespaced name of letters, digits, _ and -: http.<name> or mcp.<server>.<tool>.",
+  );
 
 const common = {
   name: toolName,
-  description: z.string({ error: "Describe what the tool does." }).trim().min(1, "Describe what the tool does (the agent reads it).").max(2000),
+  description: z
+    .string({ error: "Describe what the tool does." })
+    .trim()
+    .min(1, "Describe what the tool does (the agent reads it).")
+    .max(2000),
   capability: z.enum(CAPABILITIES, { error: `Use one of ${CAPABILITIES.join(", ")}.` }),
   semantics: z.enum(EFFECT_SEMANTICS, { error: `Use one of ${EFFECT_SEMANTICS.join(", ")}.` }),
   inputSchema: inputSchemaField,
@@ -100,15 +139,21 @@ const common = {
 };
 
 export const registerToolSchema = z
-  .discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("http"), ...common, config: httpToolConfigSchema }),
-    z.strictObject({ kind: z.literal("mcp"), ...common, config: mcpToolConfigSchema }),
-  ], { error: 'Give the kind of tool: "http" or "mcp".' })
+  .discriminatedUnion(
+    "kind",
+    [
+      z.strictObject({ kind: z.literal("http"), ...common, config: httpToolConfigSchema }),
+      z.strictObject({ kind: z.literal("mcp"), ...common, config: mcpToolConfigSchema }),
+    ],
+    { error: 'Give the kind of tool: "http" or "mcp".' },
+  )
   .superRefine((input, ctx) => {
     const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
 
-    if (!input.name.startsWith(`${input.kind}.`)) issue(["name"], `A ${input.kind} tool's name starts with "${input.kind}.".`);
-    if (input.kind === "mcp" && input.name.split(".").length !== 3) issue(["name"], "Name an MCP tool mcp.<server>.<tool>.");
+    if (!input.name.startsWith(`${input.kind}.`))
+      issue(["name"], `A ${input.kind} tool's name starts with "${input.kind}.".`);
+    if (input.kind === "mcp" && input.name.split(".").length !== 3)
+      issue(["name"], "Name an MCP tool mcp.<server>.<tool>.");
 
     const args = argsSchemaFromJsonSchema(input.inputSchema);
     if (!args.ok) issue(["inputSchema"], args.reason);
@@ -116,32 +161,54 @@ export const registerToolSchema = z
     if (input.impactTemplate) {
       const properties = schemaProperties(input.inputSchema);
       for (const name of placeholders(input.impactTemplate)) {
-        if (!properties.has(name.split(".")[0])) issue(["impactTemplate"], `{{${name}}} is not a property of the input schema.`);
+        if (!properties.has(name.split(".")[0]))
+          issue(["impactTemplate"], `{{${name}}} is not a property of the input schema.`);
       }
     }
 
-    if (input.semantics === "pure-read" && input.capability !== "read") issue(["capability"], "A pure-read tool changes nothing: its capability is read.");
+    if (input.semantics === "pure-read" && input.capability !== "read")
+      issue(["capability"], "A pure-read tool changes nothing: its capability is read.");
 
     // The egress policy and the stdio allow-list (checked again at every call).
     serverPolicyIssues(input.config, (path, message) => issue(["config", ...path], message));
 
     if (input.kind === "http") {
       const { config } = input;
-      if (input.semantics === "idempotent" && !config.idempotencyHeader) issue(["config", "idempotencyHeader"], "An idempotent tool needs the header that carries the idempotency key (e.g. Idempotency-Key).");
-      if (input.semantics === "reconcilable" && !config.lookupUrl) issue(["config", "lookupUrl"], "A reconcilable tool needs a lookup URL that finds a previous attempt, e.g. …/sent?operationId={{operationId}}.");
+      if (input.semantics === "idempotent" && !config.idempotencyHeader)
+        issue(
+          ["config", "idempotencyHeader"],
+          "An idempotent tool needs the header that carries the idempotency key (e.g. Idempotency-Key).",
+        );
+      if (input.semantics === "reconcilable" && !config.lookupUrl)
+        issue(
+          ["config", "lookupUrl"],
+          "A reconcilable tool needs a lookup URL that finds a previous attempt, e.g. …/sent?operationId={{operationId}}.",
+        );
       // Path placeholders must always have a value: required properties of the input schema.
-      const required = new Set(isPlainObject(input.inputSchema) && Array.isArray(input.inputSchema.required) ? input.inputSchema.required.map(String) : []);
+      const required = new Set(
+        isPlainObject(input.inputSchema) && Array.isArray(input.inputSchema.required)
+          ? input.inputSchema.required.map(String)
+          : [],
+      );
       for (const name of placeholders(config.url)) {
-        if (!required.has(name)) issue(["config", "url"], `{{${name}}} must be a required property of the input schema.`);
+        if (!required.has(name))
+          issue(["config", "url"], `{{${name}}} must be a required property of the input schema.`);
       }
       if (config.lookupUrl) {
         const known = new Set([...schemaProperties(input.inputSchema), ...CALL_VARIABLES]);
         for (const name of placeholders(config.lookupUrl)) {
-          if (!known.has(name)) issue(["config", "lookupUrl"], `{{${name}}} is neither an input property nor one of ${CALL_VARIABLES.join(", ")}.`);
+          if (!known.has(name))
+            issue(
+              ["config", "lookupUrl"],
+              `{{${name}}} is neither an input property nor one of ${CALL_VARIABLES.join(", ")}.`,
+            );
         }
       }
     } else if (input.semantics === "reconcilable" && !input.config.lookupTool) {
-      issue(["config", "lookupTool"], "A reconcilable MCP tool needs a lookup tool on the same server that finds a previous attempt by operationId.");
+      issue(
+        ["config", "lookupTool"],
+        "A reconcilable MCP tool needs a lookup tool on the same server that finds a previous attempt by operationId.",
+      );
     }
   });
 export type RegisterToolInput = z.input<typeof registerToolSchema>;
@@ -152,7 +219,8 @@ export const discoverMcpToolsSchema = mcpServerSchema.superRefine((server, ctx) 
   serverPolicyIssues(server, (path, message) => ctx.addIssue({ code: "custom", path, message }));
 });
 
-type PolicyTarget = Extract<McpServerConfig, { transport: "stdio" }> | { transport?: "http"; url: string; lookupUrl?: string };
+type PolicyTarget =
+  Extract<McpServerConfig, { transport: "stdio" }> | { transport?: "http"; url: string; lookupUrl?: string };
 
 /**
  * The server's policy, as far as it can be told before a call (names are resolved at every call):

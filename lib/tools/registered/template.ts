@@ -44,7 +44,9 @@ export function fillUrl(template: string, values: Record<string, unknown>): { ur
   const url = template.replace(PLACEHOLDER, (_, name: string) => {
     used.add(name);
     const value = values[name];
-    return value === undefined || value === null ? "" : encodeURIComponent(typeof value === "object" ? JSON.stringify(value) : String(value));
+    return value === undefined || value === null
+      ? ""
+      : encodeURIComponent(typeof value === "object" ? JSON.stringify(value) : String(value));
   });
   return { url, used };
 }
@@ -52,7 +54,12 @@ export function fillUrl(template: string, values: Record<string, unknown>): { ur
 /** A sentence with its placeholders filled from the arguments ("?" for a missing one). */
 export function fillText(template: string, values: Record<string, unknown>): string {
   return template.replace(PLACEHOLDER, (_, name: string) => {
-    const value = name.split(".").reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), values);
+    const value = name
+      .split(".")
+      .reduce<unknown>(
+        (v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined),
+        values,
+      );
     if (value === undefined || value === null) return "?";
     return typeof value === "object" ? JSON.stringify(value) : String(value);
   });
@@ -60,7 +67,9 @@ export function fillText(template: string, values: Record<string, unknown>): str
 
 /** `{{env.TETHER_TOOL_X}}` references in a setting, resolved from the environment at call time. */
 export function resolveEnvRefs(value: string, env: Env = toolEnvironment()): string {
-  return value.replace(PLACEHOLDER, (whole, name: string) => (name.startsWith(`env.${ENV_PREFIX}`) ? (env[name.slice(4)] ?? "") : whole));
+  return value.replace(PLACEHOLDER, (whole, name: string) =>
+    name.startsWith(`env.${ENV_PREFIX}`) ? (env[name.slice(4)] ?? "") : whole,
+  );
 }
 
 /** Environment references that are not allowed (anything outside TETHER_TOOL_*), for validation. */

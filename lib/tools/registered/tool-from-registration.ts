@@ -47,11 +47,27 @@ export function toolFromRegistration(row: ToolRegistrationRow, opts: RegisteredT
   };
   if (row.kind === "http") {
     const config = parseConfig(row, httpToolConfigSchema);
-    return httpTool({ ...base, impact: impact(row, (args) => `calls ${config.method} ${hostAndPath(fillUrl(config.url, args).url)} (${row.name})`) }, config);
+    return httpTool(
+      {
+        ...base,
+        impact: impact(
+          row,
+          (args) => `calls ${config.method} ${hostAndPath(fillUrl(config.url, args).url)} (${row.name})`,
+        ),
+      },
+      config,
+    );
   }
   if (row.kind === "mcp") {
     const config = parseConfig(row, mcpToolConfigSchema);
-    return mcpTool({ ...base, impact: impact(row, () => `calls ${config.tool} on MCP server ${serverName(row.name, config)} (${row.name})`) }, config, opts.mcp ?? sharedMcpPool());
+    return mcpTool(
+      {
+        ...base,
+        impact: impact(row, () => `calls ${config.tool} on MCP server ${serverName(row.name, config)} (${row.name})`),
+      },
+      config,
+      opts.mcp ?? sharedMcpPool(),
+    );
   }
   throw corrupt(row, `unknown kind ${row.kind}`);
 }
@@ -62,12 +78,18 @@ function registrationFingerprint(row: ToolRegistrationRow): string {
   return `${id}:${sha256(canonicalJson({ kind, capability, semantics, inputSchema, config })).slice(0, 16)}`;
 }
 
-function impact(row: ToolRegistrationRow, fallback: (args: Record<string, unknown>) => string): (args: Record<string, unknown>) => string {
+function impact(
+  row: ToolRegistrationRow,
+  fallback: (args: Record<string, unknown>) => string,
+): (args: Record<string, unknown>) => string {
   const template = row.impactTemplate;
   return (args) => (template ? fillText(template, args ?? {}) : fallback(args ?? {}));
 }
 
-function parseConfig<T extends HttpToolConfig | McpToolConfig>(row: ToolRegistrationRow, schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false } }): T {
+function parseConfig<T extends HttpToolConfig | McpToolConfig>(
+  row: ToolRegistrationRow,
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false } },
+): T {
   const parsed = schema.safeParse(parseJson(row, row.config, "config"));
   if (!parsed.success) throw corrupt(row, "its config does not match its kind");
   return parsed.data;
@@ -82,7 +104,10 @@ function parseJson(row: ToolRegistrationRow, text: string, field: string): unkno
 }
 
 function corrupt(row: ToolRegistrationRow, why: string) {
-  return new AppError("INVALID_STATE", { message: `registered tool ${row.name} (${row.id}) cannot be used: ${why}`, userMessage: `The registered tool ${row.name} is misconfigured.` });
+  return new AppError("INVALID_STATE", {
+    message: `registered tool ${row.name} (${row.id}) cannot be used: ${why}`,
+    userMessage: `The registered tool ${row.name} is misconfigured.`,
+  });
 }
 
 function hostAndPath(url: string): string {

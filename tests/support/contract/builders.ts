@@ -80,7 +80,11 @@ export function buildPacket(overrides: Partial<DecisionPacket> = {}): DecisionPa
     digest: "d".repeat(64),
     status: "PENDING",
     requestedBy: "agent:refunder",
-    content: { impact: "refunds $24.00 to card •4242", evidence: [], options: ["approve", "edit", "reject", "redirect"] },
+    content: {
+      impact: "refunds $24.00 to card •4242",
+      evidence: [],
+      options: ["approve", "edit", "reject", "redirect"],
+    },
     queue: "default",
     assignee: null,
     requiredApprovals: 1,
@@ -119,7 +123,11 @@ export function buildRule(overrides: Partial<PermissionRule> = {}): PermissionRu
 }
 
 export function buildNewRun(overrides: Partial<NewRun> = {}): NewRun {
-  const state = overrides.state ?? buildState(overrides.agentSlug ? { agent: { slug: overrides.agentSlug, version: "1.0.0", instructionsHash: "abc123" } } : {});
+  const state =
+    overrides.state ??
+    buildState(
+      overrides.agentSlug ? { agent: { slug: overrides.agentSlug, version: "1.0.0", instructionsHash: "abc123" } } : {},
+    );
   return {
     id: id("run"),
     workspaceId: "default",
@@ -138,7 +146,17 @@ export function buildNewRun(overrides: Partial<NewRun> = {}): NewRun {
 }
 
 export function buildNewPacket(runId: string, overrides: Partial<NewPacket> = {}): NewPacket {
-  const { status: _s, approvers: _a, decision: _d, decidedBy: _b, decidedAt: _t, usedAt: _u, version: _v, createdAt: _c, ...packet } = buildPacket({ runId });
+  const {
+    status: _s,
+    approvers: _a,
+    decision: _d,
+    decidedBy: _b,
+    decidedAt: _t,
+    usedAt: _u,
+    version: _v,
+    createdAt: _c,
+    ...packet
+  } = buildPacket({ runId });
   return { ...packet, traits: { capability: "execute", semantics: "idempotent" }, ...overrides };
 }
 
@@ -156,7 +174,12 @@ export async function createClaimedRun(
   const created = await createRun(store, opts.run);
   // A run is claimable from its runnableAt on (its creation): a claim "before" it would find nothing.
   const now = opts.now && opts.now < created.createdAt ? created.createdAt : (opts.now ?? new Date());
-  const claim = await store.claimRun({ owner: opts.owner ?? id("worker"), now, leaseMs: opts.leaseMs ?? 60_000, runId: created.id });
+  const claim = await store.claimRun({
+    owner: opts.owner ?? id("worker"),
+    now,
+    leaseMs: opts.leaseMs ?? 60_000,
+    runId: created.id,
+  });
   if (!claim) throw new Error(`could not claim the fresh run ${created.id}`);
   return claim;
 }

@@ -20,9 +20,15 @@ export default async function AgentsPage() {
         description="Every agent and each version it ran with. A run keeps the version it started with, so its decisions can be read against the instructions that shaped them."
       />
       {agents.length === 0 ? (
-        <EmptyState title="No agents">Agents are defined in code (lib/agents); they appear here when the console starts.</EmptyState>
+        <EmptyState title="No agents">
+          Agents are defined in code (lib/agents); they appear here when the console starts.
+        </EmptyState>
       ) : (
-        <div className="space-y-6">{agents.map((agent) => <AgentCard key={agent.slug} agent={agent} />)}</div>
+        <div className="space-y-6">
+          {agents.map((agent) => (
+            <AgentCard key={agent.slug} agent={agent} />
+          ))}
+        </div>
       )}
     </>
   );

@@ -15,8 +15,25 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit log" };
 
 /** Actions offered as suggestions in the filter (any action, or its start, can be typed). */
-const KNOWN_ACTIONS = ["packets.decide", "packets.assign", "runs.cancel", "runs.resume", "runs.retry", "runs.fork", "runs.upgrade", "agents.", "permissions.put", "permissions.remove", "users.", "tokens.", "tools.", "auth.", "audit.export"];
-const LINK = "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
+const KNOWN_ACTIONS = [
+  "packets.decide",
+  "packets.assign",
+  "runs.cancel",
+  "runs.resume",
+  "runs.retry",
+  "runs.fork",
+  "runs.upgrade",
+  "agents.",
+  "permissions.put",
+  "permissions.remove",
+  "users.",
+  "tokens.",
+  "tools.",
+  "auth.",
+  "audit.export",
+];
+const LINK =
+  "rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm text-zinc-700 hover:border-zinc-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const [params, { user, isAllowed }] = await Promise.all([searchParams, getAdminPageAccess()]);
@@ -33,8 +50,21 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         description="Every action people and their tokens took, newest first: who, through what, on which object, and the change where it is recorded."
         actions={
           <div className="flex items-center gap-2 text-sm">
-            <a href={`/api/console/audit?${toAuditSearchParams(filter, { format: "csv" })}`} download className={LINK} title="The entries matching the filters, oldest first (up to 10,000; the API pages further)">Download CSV</a>
-            <a href={`/api/console/audit?${toAuditSearchParams(filter, { format: "jsonl" })}`} download className={LINK}>Download JSONL</a>
+            <a
+              href={`/api/console/audit?${toAuditSearchParams(filter, { format: "csv" })}`}
+              download
+              className={LINK}
+              title="The entries matching the filters, oldest first (up to 10,000; the API pages further)"
+            >
+              Download CSV
+            </a>
+            <a
+              href={`/api/console/audit?${toAuditSearchParams(filter, { format: "jsonl" })}`}
+              download
+              className={LINK}
+            >
+              Download JSONL
+            </a>
           </div>
         }
       />
@@ -48,8 +78,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       )}
       {(cursor || page.olderCursor) && (
         <nav aria-label="Pagination" className="mt-4 flex items-center justify-between gap-2">
-          {cursor ? <ConsoleLink href={pageHref({})} className={LINK}>⇤ Newest</ConsoleLink> : <span />}
-          {page.olderCursor && <ConsoleLink href={pageHref({ cursor: page.olderCursor })} className={LINK}>Older →</ConsoleLink>}
+          {cursor ? (
+            <ConsoleLink href={pageHref({})} className={LINK}>
+              ⇤ Newest
+            </ConsoleLink>
+          ) : (
+            <span />
+          )}
+          {page.olderCursor && (
+            <ConsoleLink href={pageHref({ cursor: page.olderCursor })} className={LINK}>
+              Older →
+            </ConsoleLink>
+          )}
         </nav>
       )}
     </>

@@ -40,23 +40,45 @@ export default async function PermissionsPage({ searchParams }: { searchParams: 
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
         <section id="cell-editor" aria-labelledby="cell-editor-title" className="min-w-0 scroll-mt-6">
           <h2 id="cell-editor-title" className="mb-2 text-base font-semibold text-zinc-900">
-            {cell ? <><span className="font-mono">{cell.agent}</span> × <span className="font-mono">{cell.tool}</span></> : "Edit a cell"}
+            {cell ? (
+              <>
+                <span className="font-mono">{cell.agent}</span> × <span className="font-mono">{cell.tool}</span>
+              </>
+            ) : (
+              "Edit a cell"
+            )}
           </h2>
           {cell ? (
-            <CellEditor agent={cell.agent} tool={cell.tool} rules={cell.rules} inherited={cell.inherited} steps={agent?.steps ?? []} />
+            <CellEditor
+              agent={cell.agent}
+              tool={cell.tool}
+              rules={cell.rules}
+              inherited={cell.inherited}
+              steps={agent?.steps ?? []}
+            />
           ) : (
-            <Card><p className="text-sm text-zinc-600">{agentParam || toolParam ? "That agent × tool pair is not in the matrix." : "Choose a cell of the matrix to see and edit its rules."}</p></Card>
+            <Card>
+              <p className="text-sm text-zinc-600">
+                {agentParam || toolParam
+                  ? "That agent × tool pair is not in the matrix."
+                  : "Choose a cell of the matrix to see and edit its rules."}
+              </p>
+            </Card>
           )}
         </section>
         {cell && (
           <section aria-labelledby="cell-history-title" className="min-w-0">
-            <h2 id="cell-history-title" className="mb-2 text-base font-semibold text-zinc-900">History of this cell</h2>
+            <h2 id="cell-history-title" className="mb-2 text-base font-semibold text-zinc-900">
+              History of this cell
+            </h2>
             <PermissionHistory changes={cellHistory} caption={`Changes of ${cell.agent} × ${cell.tool}`} isCell />
           </section>
         )}
       </div>
       <section aria-labelledby="history-title" className="mt-6 min-w-0">
-        <h2 id="history-title" className="mb-2 text-base font-semibold text-zinc-900">All changes</h2>
+        <h2 id="history-title" className="mb-2 text-base font-semibold text-zinc-900">
+          All changes
+        </h2>
         <PermissionHistory changes={history} caption="Every permission change, newest first" />
       </section>
     </>

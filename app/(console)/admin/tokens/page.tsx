@@ -18,11 +18,20 @@ export default async function TokensPage() {
   const [tokens, audit] = await Promise.all([findTokens(), findAdminAudit(["tokens."])]);
   return (
     <>
-      <PageHeader title="API tokens" description="Bearer tokens for the HTTP API, the CLI and MCP. Only a hash of each token is kept." />
+      <PageHeader
+        title="API tokens"
+        description="Bearer tokens for the HTTP API, the CLI and MCP. Only a hash of each token is kept."
+      />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <section aria-labelledby="tokens-list-title" className="min-w-0">
-          <h2 id="tokens-list-title" className="mb-2 text-sm font-semibold text-zinc-900">Tokens</h2>
-          {tokens.length === 0 ? <EmptyState title="No API tokens yet">Create one to call the HTTP API from a script or CI.</EmptyState> : <TokensTable tokens={tokens} now={new Date()} />}
+          <h2 id="tokens-list-title" className="mb-2 text-sm font-semibold text-zinc-900">
+            Tokens
+          </h2>
+          {tokens.length === 0 ? (
+            <EmptyState title="No API tokens yet">Create one to call the HTTP API from a script or CI.</EmptyState>
+          ) : (
+            <TokensTable tokens={tokens} now={new Date()} />
+          )}
         </section>
         <div className="space-y-6">
           <CreateTokenForm />

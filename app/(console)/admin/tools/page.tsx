@@ -21,8 +21,14 @@ export default async function ToolsPage() {
         description="Every tool an agent can be granted: built-in, HTTP and MCP. A tool declares what it may change and how a repeat is made safe. MCP tools are registered through the API (POST /api/tools)."
       />
       <div className="space-y-6">
-        {tools.length === 0 ? <EmptyState title="No tools">Register an HTTP tool below.</EmptyState> : <ToolsTable tools={tools} />}
-        <div className="max-w-2xl"><RegisterHttpToolForm /></div>
+        {tools.length === 0 ? (
+          <EmptyState title="No tools">Register an HTTP tool below.</EmptyState>
+        ) : (
+          <ToolsTable tools={tools} />
+        )}
+        <div className="max-w-2xl">
+          <RegisterHttpToolForm />
+        </div>
       </div>
     </>
   );

@@ -18,11 +18,20 @@ export default async function UsersPage() {
   const [users, audit] = await Promise.all([findUsers(), findAdminAudit(["users."])]);
   return (
     <>
-      <PageHeader title="Users" description="People who sign in to the console, and their roles. A change applies at their next click." />
+      <PageHeader
+        title="Users"
+        description="People who sign in to the console, and their roles. A change applies at their next click."
+      />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <section aria-labelledby="users-list-title" className="min-w-0">
-          <h2 id="users-list-title" className="mb-2 text-sm font-semibold text-zinc-900">People</h2>
-          {users.length === 0 ? <EmptyState title="No users yet">Add the first person with the form.</EmptyState> : <UsersTable users={users} currentUserId={user.id} />}
+          <h2 id="users-list-title" className="mb-2 text-sm font-semibold text-zinc-900">
+            People
+          </h2>
+          {users.length === 0 ? (
+            <EmptyState title="No users yet">Add the first person with the form.</EmptyState>
+          ) : (
+            <UsersTable users={users} currentUserId={user.id} />
+          )}
         </section>
         <div className="space-y-6">
           <CreateUserForm />

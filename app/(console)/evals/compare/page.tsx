@@ -16,11 +16,17 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const a = firstParam(params.a) || undefined;
   const b = firstParam(params.b) || undefined;
-  const [{ runs }, comparison] = await Promise.all([findEvalRuns({ limit: 100 }), a && b && a !== b ? orNull(compareEvalRuns(a, b)) : null]);
+  const [{ runs }, comparison] = await Promise.all([
+    findEvalRuns({ limit: 100 }),
+    a && b && a !== b ? orNull(compareEvalRuns(a, b)) : null,
+  ]);
 
   return (
     <>
-      <PageHeader title="Compare eval runs" description="Two eval runs side by side: scores per dimension and the trials (case × fault) that broke, got fixed or scored differently." />
+      <PageHeader
+        title="Compare eval runs"
+        description="Two eval runs side by side: scores per dimension and the trials (case × fault) that broke, got fixed or scored differently."
+      />
       <EvalsTabs active="compare" />
       {runs.length === 0 ? (
         <NoEvalRuns />
@@ -28,9 +34,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <>
           <ComparePicker runs={runs} a={a} b={b} />
           {a && b && a === b && <Alert tone="warning">Choose two different eval runs.</Alert>}
-          {a && b && a !== b && !comparison && <Alert tone="error">One of the eval runs does not exist (any more).</Alert>}
+          {a && b && a !== b && !comparison && (
+            <Alert tone="error">One of the eval runs does not exist (any more).</Alert>
+          )}
           {comparison && <CompareView comparison={comparison} />}
-          {(!a || !b) && <p className="text-sm text-zinc-500">Choose a baseline and a candidate to see what changed.</p>}
+          {(!a || !b) && (
+            <p className="text-sm text-zinc-500">Choose a baseline and a candidate to see what changed.</p>
+          )}
         </>
       )}
     </>

@@ -23,7 +23,10 @@ export default async function DatasetsPage() {
         description="Datasets of journey-eval cases: input, world set-up, scripted reviewer answers and expectations."
         actions={
           canImport ? (
-            <ConsoleLink href="/evals/datasets/import" className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800">
+            <ConsoleLink
+              href="/evals/datasets/import"
+              className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800"
+            >
               Import dataset
             </ConsoleLink>
           ) : undefined
@@ -33,7 +36,8 @@ export default async function DatasetsPage() {
       {datasets.length === 0 ? (
         <EmptyState title="No datasets yet">
           <p>
-            Run <EvalCommand /> to import the default dataset and evaluate it{canImport ? ", or import a JSONL dataset here" : ""}.
+            Run <EvalCommand /> to import the default dataset and evaluate it
+            {canImport ? ", or import a JSONL dataset here" : ""}.
           </p>
         </EmptyState>
       ) : (

@@ -28,7 +28,11 @@ type PacketPageProps = { params: Promise<{ id: string }>; searchParams: Promise<
 const DECISIONS: DecisionKind[] = ["approve", "edit", "reject", "redirect", "happened", "retry", "skip"];
 
 export default async function PacketPage({ params, searchParams }: PacketPageProps) {
-  const [{ id }, query, { user, isAllowed }] = await Promise.all([params, searchParams, requirePageScope("packets:read")]);
+  const [{ id }, query, { user, isAllowed }] = await Promise.all([
+    params,
+    searchParams,
+    requirePageScope("packets:read"),
+  ]);
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
   const canDecide = can(user.role, "packets:decide");
   const [view, deciders] = await Promise.all([getPacketView(id), canDecide ? findDeciders() : Promise.resolve([])]);
@@ -52,18 +56,40 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
           </>
         }
       />
-      <PacketLiveStatus packetId={packet.id} initial={{ status: packet.status, approvers: packet.approvers, assignee: packet.assignee, queue: packet.queue }} />
+      <PacketLiveStatus
+        packetId={packet.id}
+        initial={{ status: packet.status, approvers: packet.approvers, assignee: packet.assignee, queue: packet.queue }}
+      />
       <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
-          <PacketSummary packet={packet} now={now} traits={traits} impactLevel={impactLevel} impactReason={reason} run={run} />
-          {packet.status === "STALE" && packet.content.staleChanges && <StaleChanges changes={packet.content.staleChanges} />}
-          <Card title="Arguments" description={packet.kind === "UNKNOWN_OUTCOME" ? "What the call that may have happened was made with." : "Exactly what the tool will be called with if you approve."}>
+          <PacketSummary
+            packet={packet}
+            now={now}
+            traits={traits}
+            impactLevel={impactLevel}
+            impactReason={reason}
+            run={run}
+          />
+          {packet.status === "STALE" && packet.content.staleChanges && (
+            <StaleChanges changes={packet.content.staleChanges} />
+          )}
+          <Card
+            title="Arguments"
+            description={
+              packet.kind === "UNKNOWN_OUTCOME"
+                ? "What the call that may have happened was made with."
+                : "Exactly what the tool will be called with if you approve."
+            }
+          >
             <ArgsList args={packet.args} />
           </Card>
           <PacketEvidence packet={packet} />
           {packet.decision && (
             <Card title="Decision">
-              <JsonView value={packet.decision} label={`${packet.decision.decision} by ${packet.decidedBy ?? "unknown"}`} />
+              <JsonView
+                value={packet.decision}
+                label={`${packet.decision.decision} by ${packet.decidedBy ?? "unknown"}`}
+              />
             </Card>
           )}
         </div>
@@ -87,7 +113,15 @@ export default async function PacketPage({ params, searchParams }: PacketPagePro
             whyNotDecider={whyNot}
             initialDecision={DECISIONS.find((d) => d === firstParam(query.decide))}
           />
-          {isOpen && canDecide && !whyNot && <AssignmentPanel packetId={packet.id} assignee={packet.assignee} queue={packet.queue} me={user.email} deciders={deciders.map(({ email, name }) => ({ email, name }))} />}
+          {isOpen && canDecide && !whyNot && (
+            <AssignmentPanel
+              packetId={packet.id}
+              assignee={packet.assignee}
+              queue={packet.queue}
+              me={user.email}
+              deciders={deciders.map(({ email, name }) => ({ email, name }))}
+            />
+          )}
         </div>
       </div>
     </>

@@ -8,7 +8,12 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePageScope } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { findDecisionHistory, isFilterActive, parseDecisionHistoryParams, toDecisionHistorySearchParams } from "@/lib/queries/decision-history";
+import {
+  findDecisionHistory,
+  isFilterActive,
+  parseDecisionHistoryParams,
+  toDecisionHistorySearchParams,
+} from "@/lib/queries/decision-history";
 import { findDeciders } from "@/lib/queries/packets";
 import type { SearchParams } from "@/lib/queries/search-params";
 import { findToolRegistry } from "@/lib/queries/tools";
@@ -24,7 +29,11 @@ export default async function DecisionHistoryPage({ searchParams }: { searchPara
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
   const { filter, ignored } = parseDecisionHistoryParams(params);
   const db = getDb();
-  const [page, deciders, tools] = await Promise.all([findDecisionHistory(db, filter), findDeciders({ db }), findToolRegistry(db)]);
+  const [page, deciders, tools] = await Promise.all([
+    findDecisionHistory(db, filter),
+    findDeciders({ db }),
+    findToolRegistry(db),
+  ]);
   // The filter without the cursor: the export holds every page of it, and the form is keyed by it.
   const filterQuery = toDecisionHistorySearchParams({ ...filter, cursor: undefined }).toString();
   const exportHref = `/api/console/packets/history.csv${filterQuery ? `?${filterQuery}` : ""}`;
@@ -37,18 +46,35 @@ export default async function DecisionHistoryPage({ searchParams }: { searchPara
         description="Every decided packet, the latest first: who decided, when, how long it waited and what the run did next."
         actions={
           <div className="flex items-center gap-4 text-sm">
-            <a href={exportHref} download title="Every decision matching the filters, all pages" className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+            <a
+              href={exportHref}
+              download
+              title="Every decision matching the filters, all pages"
+              className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+            >
               Export CSV
             </a>
-            <ConsoleLink href="/inbox" className="text-blue-700 underline">Back to the inbox</ConsoleLink>
+            <ConsoleLink href="/inbox" className="text-blue-700 underline">
+              Back to the inbox
+            </ConsoleLink>
           </div>
         }
       />
       {/* Keyed by the filter: a navigation (Clear filters) remounts the form, so its fields show the URL's filter (defaultValue is read once). */}
-      <HistoryFilters key={filterQuery} filter={filter} ignored={ignored} reviewers={[...deciders.map((d) => d.email), EXPIRY_DECIDER]} tools={tools.map((t) => t.name)} />
+      <HistoryFilters
+        key={filterQuery}
+        filter={filter}
+        ignored={ignored}
+        reviewers={[...deciders.map((d) => d.email), EXPIRY_DECIDER]}
+        tools={tools.map((t) => t.name)}
+      />
       {page.entries.length === 0 ? (
-        <EmptyState title={isFiltered ? "No decisions match" : filter.cursor ? "No more decisions" : "No decisions yet"}>
-          {isFiltered ? "Try another reviewer, tool, decision or range of days." : "Decisions on packets appear here once reviewers make them."}
+        <EmptyState
+          title={isFiltered ? "No decisions match" : filter.cursor ? "No more decisions" : "No decisions yet"}
+        >
+          {isFiltered
+            ? "Try another reviewer, tool, decision or range of days."
+            : "Decisions on packets appear here once reviewers make them."}
         </EmptyState>
       ) : (
         <HistoryTable entries={page.entries} />

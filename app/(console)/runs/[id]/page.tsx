@@ -3,7 +3,12 @@ import { notFound } from "next/navigation";
 import { RunActions } from "@/components/runs/actions/run-actions";
 import { CostSummary } from "@/components/runs/cost/cost-summary";
 import { CheckpointHistoryProvider } from "@/components/runs/live/checkpoint-history";
-import { LiveCheckpointCompare, LiveCheckpointList, LiveCurrentState, LiveRecovery } from "@/components/runs/live/live-panels";
+import {
+  LiveCheckpointCompare,
+  LiveCheckpointList,
+  LiveCurrentState,
+  LiveRecovery,
+} from "@/components/runs/live/live-panels";
 import { LiveTokens } from "@/components/runs/live/live-tokens";
 import { RunLive } from "@/components/runs/live/run-live";
 import { RunSnapshotProvider } from "@/components/runs/live/run-snapshot";
@@ -53,7 +58,16 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
     <RunLive key={run.id} runId={run.id} initial={detail.trace} initialSummary={detail.traceSummary}>
       <RunSnapshotProvider initial={detail.snapshot}>
         <CheckpointHistoryProvider>
-          <RunHeader run={run} now={now} family={family} actions={can(user.role, "runs:operate") ? <RunActions runId={run.id} upgradeTo={deployedVersionOf(run)} /> : undefined} />
+          <RunHeader
+            run={run}
+            now={now}
+            family={family}
+            actions={
+              can(user.role, "runs:operate") ? (
+                <RunActions runId={run.id} upgradeTo={deployedVersionOf(run)} />
+              ) : undefined
+            }
+          />
 
           <h2 className="mb-2 text-sm font-semibold text-zinc-900">Recovery</h2>
           <LiveRecovery />
@@ -89,9 +103,20 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
             </Card>
           </div>
 
-          <Card title="Compare checkpoints" description="What changed in the state between two checkpoints." className="mt-4">
+          <Card
+            title="Compare checkpoints"
+            description="What changed in the state between two checkpoints."
+            className="mt-4"
+          >
             <LiveCheckpointCompare from={compareFrom} to={compareTo} />
-            {compare && <StateDiffView before={compare.from.state} after={compare.to.state} fromSeq={compare.from.seq} toSeq={compare.to.seq} />}
+            {compare && (
+              <StateDiffView
+                before={compare.from.state}
+                after={compare.to.state}
+                fromSeq={compare.from.seq}
+                toSeq={compare.to.seq}
+              />
+            )}
             {(compareFrom !== undefined || compareTo !== undefined) && !compare && (
               <p className="mt-2 text-sm text-red-800">One of those checkpoints does not exist.</p>
             )}

@@ -12,14 +12,21 @@ import { getRuntime } from "@/lib/runtime.server";
 // sends no Referer and asks not to be indexed.
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Decision", referrer: "no-referrer", robots: { index: false, follow: false } };
+export const metadata: Metadata = {
+  title: "Decision",
+  referrer: "no-referrer",
+  robots: { index: false, follow: false },
+};
 
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<{ outcome?: string; choice?: string }> };
 
 export default async function DecisionLinkPage({ params, searchParams }: Props) {
   const [{ token }, { outcome, choice }] = await Promise.all([params, searchParams]);
   const runtime = getRuntime();
-  const link = await openDecisionLink({ db: getDb(), getPacket: (id) => runtime.store.getPacket(id), key: decisionLinkKey(), now: () => new Date() }, token);
+  const link = await openDecisionLink(
+    { db: getDb(), getPacket: (id) => runtime.store.getPacket(id), key: decisionLinkKey(), now: () => new Date() },
+    token,
+  );
   const notice = outcome ? outcomeNotice(outcome) : null;
   if (link.state !== "open") return <LinkStatus link={link} notice={notice} />;
   return (

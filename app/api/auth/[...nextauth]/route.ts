@@ -13,7 +13,13 @@ export async function POST(request: NextRequest): Promise<Response> {
   let limited = request;
   try {
     if (request.headers.has("content-length") || !request.body) checkContentLength(request);
-    else limited = new NextRequest(request.url, { method: request.method, headers: request.headers, body: await readBodyBytes(request), signal: request.signal });
+    else
+      limited = new NextRequest(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: await readBodyBytes(request),
+        signal: request.signal,
+      });
   } catch (error) {
     return errorResponse(bodyError(error));
   }

@@ -9,5 +9,10 @@ export const dynamic = "force-dynamic";
 // are the inbox URL's own search params; `cursor` is the previous page's nextCursor.
 export const GET = defineConsoleRoute(
   { scope: "packets:read", query: z.object({ cursor: z.string().max(1000).optional() }).passthrough() },
-  async ({ user, query }) => findConsoleInboxPage({ filters: parseInboxFilters(query as Record<string, string>), me: user.email, cursor: query.cursor }),
+  async ({ user, query }) =>
+    findConsoleInboxPage({
+      filters: parseInboxFilters(query as Record<string, string>),
+      me: user.email,
+      cursor: query.cursor,
+    }),
 );

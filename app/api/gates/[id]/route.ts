@@ -8,6 +8,8 @@ const params = z.object({ id: z.string().min(1).max(200) });
 const query = z.object({ wait: z.coerce.number().min(0).max(60).default(0) });
 
 /** The gate; `?wait=N` long-polls up to N seconds (0..60) and answers as soon as it is decided. */
-export const GET = defineRoute({ scope: ["gates:request", "runs:read"], params, query }, async ({ params, query, runtime, request }) =>
-  waitForGate({ runtime }, params.id, { waitSeconds: query.wait, signal: request.signal }),
+export const GET = defineRoute(
+  { scope: ["gates:request", "runs:read"], params, query },
+  async ({ params, query, runtime, request }) =>
+    waitForGate({ runtime }, params.id, { waitSeconds: query.wait, signal: request.signal }),
 );

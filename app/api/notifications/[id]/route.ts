@@ -6,7 +6,13 @@ import { getDb } from "@/lib/db";
 export const dynamic = "force-dynamic";
 
 /** Removes a channel: nothing more is sent through it (404 when there is none, or it is already removed); audited with it. */
-export const DELETE = defineRoute({ scope: "admin", params: z.object({ id: z.string().min(1).max(200) }) }, async ({ principal, params }) => {
-  await removeChannel({ db: getDb() }, { channelId: params.id, by: principal.principal, via: `token:${principal.name}` });
-  return { removed: params.id };
-});
+export const DELETE = defineRoute(
+  { scope: "admin", params: z.object({ id: z.string().min(1).max(200) }) },
+  async ({ principal, params }) => {
+    await removeChannel(
+      { db: getDb() },
+      { channelId: params.id, by: principal.principal, via: `token:${principal.name}` },
+    );
+    return { removed: params.id };
+  },
+);

@@ -6,6 +6,9 @@ import { putQueueDeciders } from "@/lib/inbox/queue-deciders";
 export const dynamic = "force-dynamic";
 
 /** {roles: [reviewer|operator|admin], people: [email]} → who may decide this queue's packets; both empty reopens it to every decider. */
-export const PUT = defineRoute({ scope: "admin", params: z.object({ name: z.string() }), body: z.unknown() }, async ({ params, body, principal }) => ({
-  queue: await putQueueDeciders(getDb(), { queue: params.name, input: body, by: principal.principal }),
-}));
+export const PUT = defineRoute(
+  { scope: "admin", params: z.object({ name: z.string() }), body: z.unknown() },
+  async ({ params, body, principal }) => ({
+    queue: await putQueueDeciders(getDb(), { queue: params.name, input: body, by: principal.principal }),
+  }),
+);

@@ -10,14 +10,31 @@ export const dynamic = "force-dynamic";
 const detailQuery = z.object({ fires: z.coerce.number().int().min(1).max(500).default(50) });
 
 /** The schedule, its next ticks and its newest fires. */
-export const GET = defineRoute({ scope: "schedules:read", params: idParams, query: detailQuery }, async ({ params, query }) => getScheduleDetail(getDb(), params.id, query));
+export const GET = defineRoute(
+  { scope: "schedules:read", params: idParams, query: detailQuery },
+  async ({ params, query }) => getScheduleDetail(getDb(), params.id, query),
+);
 
 /** Changes fields; `{"paused": true|false}` pauses or resumes. */
-export const PATCH = defineRoute({ scope: "schedules:write", params: idParams, body: z.unknown() }, async ({ params, body, principal, runtime }) =>
-  presentSchedule(await updateSchedule({ db: getDb(), runtime }, params.id, body, { by: principal.principal, via: `token:${principal.name}` })));
+export const PATCH = defineRoute(
+  { scope: "schedules:write", params: idParams, body: z.unknown() },
+  async ({ params, body, principal, runtime }) =>
+    presentSchedule(
+      await updateSchedule({ db: getDb(), runtime }, params.id, body, {
+        by: principal.principal,
+        via: `token:${principal.name}`,
+      }),
+    ),
+);
 
 /** Deletes the schedule and its fire history; the runs it started stay. */
-export const DELETE = defineRoute({ scope: "schedules:write", params: idParams }, async ({ params, principal, runtime }) => {
-  await deleteSchedule({ db: getDb(), runtime }, params.id, { by: principal.principal, via: `token:${principal.name}` });
-  return { deleted: params.id };
-});
+export const DELETE = defineRoute(
+  { scope: "schedules:write", params: idParams },
+  async ({ params, principal, runtime }) => {
+    await deleteSchedule({ db: getDb(), runtime }, params.id, {
+      by: principal.principal,
+      via: `token:${principal.name}`,
+    });
+    return { deleted: params.id };
+  },
+);

@@ -22,7 +22,10 @@ export async function POST(request: Request): Promise<Response> {
     verifySlackRequest(request.headers, rawBody, settings.signingSecret, new Date());
     const payload = parseInteractionBody(rawBody);
     const runtime = getRuntime();
-    const reply = await handleSlackInteraction({ db: getDb(), getPacket: (id) => runtime.store.getPacket(id), decide: runtime.decidePacket, settings }, payload);
+    const reply = await handleSlackInteraction(
+      { db: getDb(), getPacket: (id) => runtime.store.getPacket(id), decide: runtime.decidePacket, settings },
+      payload,
+    );
     if (!reply) return new Response(null, { status: 200 });
     await sendSlackReply(payload.response_url, reply);
     return Response.json(reply);

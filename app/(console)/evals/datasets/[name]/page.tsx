@@ -21,7 +21,8 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
   const dataset = await orNull(getDataset(decodeParam(name)));
   if (!dataset) notFound();
   const imported = intParam(query.imported);
-  const linkClass = "rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50";
+  const linkClass =
+    "rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50";
 
   return (
     <>
@@ -31,7 +32,8 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
           <>
             {dataset.description && <p>{dataset.description}</p>}
             <p>
-              {dataset.caseCount} case{dataset.caseCount === 1 ? "" : "s"} · agents {dataset.agents.join(", ") || "—"} · version <code className="font-mono text-xs">{dataset.version}</code>
+              {dataset.caseCount} case{dataset.caseCount === 1 ? "" : "s"} · agents {dataset.agents.join(", ") || "—"} ·
+              version <code className="font-mono text-xs">{dataset.version}</code>
               {dataset.source && <> · from {dataset.source}</>} · updated <Timestamp value={dataset.updatedAt} />
             </p>
           </>
@@ -42,7 +44,11 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
               Eval runs of this dataset
             </ConsoleLink>
             {/* A plain link: the browser downloads the route's attachment with the session cookie. */}
-            <a href={`/api/console/evals/datasets/${encodeURIComponent(dataset.name)}/export`} download className={linkClass}>
+            <a
+              href={`/api/console/evals/datasets/${encodeURIComponent(dataset.name)}/export`}
+              download
+              className={linkClass}
+            >
               Export JSONL
             </a>
           </div>
@@ -51,10 +57,16 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
       <EvalsTabs active="datasets" />
       {imported !== undefined && (
         <div className="mb-4">
-          <Alert tone="success">Imported {imported} case{imported === 1 ? "" : "s"}. The dataset is now at version {dataset.version}.</Alert>
+          <Alert tone="success">
+            Imported {imported} case{imported === 1 ? "" : "s"}. The dataset is now at version {dataset.version}.
+          </Alert>
         </div>
       )}
-      {dataset.cases.length === 0 ? <EmptyState title="This dataset has no cases" /> : <CasesTable datasetName={dataset.name} cases={dataset.cases} />}
+      {dataset.cases.length === 0 ? (
+        <EmptyState title="This dataset has no cases" />
+      ) : (
+        <CasesTable datasetName={dataset.name} cases={dataset.cases} />
+      )}
     </>
   );
 }

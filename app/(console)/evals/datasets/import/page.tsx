@@ -20,13 +20,20 @@ export default async function ImportDatasetPage() {
         title="Import a dataset"
         description={
           <>
-            A JSONL file with one eval case a line (the format <code className="font-mono text-xs">npm run eval</code> reads and the dataset page exports). Every line is validated; if any is invalid, nothing is imported.
+            A JSONL file with one eval case a line (the format <code className="font-mono text-xs">npm run eval</code>{" "}
+            reads and the dataset page exports). Every line is validated; if any is invalid, nothing is imported.
           </>
         }
-        actions={<ConsoleLink href="/evals/datasets" className="text-sm text-blue-700 hover:underline">Back to datasets</ConsoleLink>}
+        actions={
+          <ConsoleLink href="/evals/datasets" className="text-sm text-blue-700 hover:underline">
+            Back to datasets
+          </ConsoleLink>
+        }
       />
       <EvalsTabs active="datasets" />
-      <ImportDatasetForm existing={datasets.map((d) => ({ name: d.name, caseCount: d.caseCount, version: d.version }))} />
+      <ImportDatasetForm
+        existing={datasets.map((d) => ({ name: d.name, caseCount: d.caseCount, version: d.version }))}
+      />
     </>
   );
 }

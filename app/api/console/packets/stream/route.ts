@@ -13,6 +13,9 @@ export const GET = defineConsoleRoute(
   { scope: "packets:read", query: z.object({ since: z.string().max(20).optional() }) },
   async ({ query, request }) => {
     const db = getDb();
-    return sseResponse(openPacketStream(db, { feed: liveFeedOf(db), since: lastEventIdOf(request)?.slice(0, 20) ?? query.since }), { signal: request.signal });
+    return sseResponse(
+      openPacketStream(db, { feed: liveFeedOf(db), since: lastEventIdOf(request)?.slice(0, 20) ?? query.since }),
+      { signal: request.signal },
+    );
   },
 );

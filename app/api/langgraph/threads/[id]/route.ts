@@ -10,4 +10,5 @@ export const dynamic = "force-dynamic";
 export const OPTIONS = langGraphPreflight;
 
 export const GET = defineLangGraphRoute({ scope: "runs:read", params: idParams }, async ({ params, runtime }) =>
-  presentThread(await getThread({ runtime, db: getDb() }, params.id)));
+  presentThread(await getThread({ runtime, db: getDb() }, params.id)),
+);

@@ -11,9 +11,17 @@ export const OPTIONS = langGraphPreflight;
 
 /** Threads (runs), newest first unless sort_by/sort_order say otherwise: offset, limit ≤ 100, status, metadata.graph_id. */
 export const POST = defineLangGraphRoute({ scope: "runs:read", body: searchThreadsBody }, async ({ body, runtime }) => {
-  const views = await searchThreads({ runtime, db: getDb() }, {
-    offset: body.offset, limit: body.limit, status: body.status ?? undefined, ids: body.ids ?? undefined,
-    graphId: body.metadata?.graph_id ?? body.metadata?.assistant_id, sortBy: body.sort_by ?? "created_at", sortOrder: body.sort_order ?? "desc",
-  });
+  const views = await searchThreads(
+    { runtime, db: getDb() },
+    {
+      offset: body.offset,
+      limit: body.limit,
+      status: body.status ?? undefined,
+      ids: body.ids ?? undefined,
+      graphId: body.metadata?.graph_id ?? body.metadata?.assistant_id,
+      sortBy: body.sort_by ?? "created_at",
+      sortOrder: body.sort_order ?? "desc",
+    },
+  );
   return views.map(presentThread);
 });

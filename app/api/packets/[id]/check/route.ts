@@ -6,7 +6,13 @@ import { getDb } from "@/lib/db";
 export const dynamic = "force-dynamic";
 
 /** "Check now" for an unknown-outcome packet: the tool's lookup by operation id. Changes nothing but is audited (as in the console); → {check}. */
-export const POST = defineRoute({ scope: "packets:decide", params: idParams }, async ({ params, principal, runtime }) => {
-  const check = await checkUnknownOutcome({ db: getDb(), runtime }, { packetId: params.id, by: principal.principal, via: `token:${principal.name}` });
-  return { check: { ...check, checkedAt: check.checkedAt.toISOString() } };
-});
+export const POST = defineRoute(
+  { scope: "packets:decide", params: idParams },
+  async ({ params, principal, runtime }) => {
+    const check = await checkUnknownOutcome(
+      { db: getDb(), runtime },
+      { packetId: params.id, by: principal.principal, via: `token:${principal.name}` },
+    );
+    return { check: { ...check, checkedAt: check.checkedAt.toISOString() } };
+  },
+);

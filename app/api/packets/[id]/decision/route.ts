@@ -10,6 +10,16 @@ export const dynamic = "force-dynamic";
  * An unknown outcome: {decision: happened, receipt?, note?} | {decision: retry} | {decision: skip, reason?} | {decision: redirect, instruction}.
  * → 200, or 409 when already decided.
  */
-export const POST = defineRoute({ scope: "packets:decide", params: idParams, body: z.unknown() }, async ({ params, body, principal, runtime }) => ({
-  packet: presentPacket(await runtime.decidePacket({ packetId: params.id, reviewer: principal.principal, via: `token:${principal.name}`, input: body })),
-}));
+export const POST = defineRoute(
+  { scope: "packets:decide", params: idParams, body: z.unknown() },
+  async ({ params, body, principal, runtime }) => ({
+    packet: presentPacket(
+      await runtime.decidePacket({
+        packetId: params.id,
+        reviewer: principal.principal,
+        via: `token:${principal.name}`,
+        input: body,
+      }),
+    ),
+  }),
+);

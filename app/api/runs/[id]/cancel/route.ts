@@ -4,6 +4,16 @@ import { cancelBody, idParams } from "@/lib/api/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = defineRoute({ scope: "runs:write", params: idParams, body: cancelBody }, async ({ params, body, principal, runtime }) => ({
-  run: presentRun(await runtime.cancelRun({ runId: params.id, by: principal.principal, via: `token:${principal.name}`, reason: body.reason })),
-}));
+export const POST = defineRoute(
+  { scope: "runs:write", params: idParams, body: cancelBody },
+  async ({ params, body, principal, runtime }) => ({
+    run: presentRun(
+      await runtime.cancelRun({
+        runId: params.id,
+        by: principal.principal,
+        via: `token:${principal.name}`,
+        reason: body.reason,
+      }),
+    ),
+  }),
+);

@@ -7,5 +7,8 @@ export const dynamic = "force-dynamic";
 
 /** The tools an MCP server offers (name, description, input JSON Schema), to register one by one. Audited before it connects (or starts a command). */
 export const POST = defineRoute({ scope: "admin", body: discoverMcpToolsSchema }, async ({ body, principal }) => ({
-  tools: await discoverMcpTools({ db: getDb() }, { server: body, by: principal.principal, via: `token:${principal.name}` }),
+  tools: await discoverMcpTools(
+    { db: getDb() },
+    { server: body, by: principal.principal, via: `token:${principal.name}` },
+  ),
 }));

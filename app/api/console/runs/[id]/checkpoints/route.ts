@@ -10,7 +10,10 @@ export const GET = defineConsoleRoute(
   {
     scope: "runs:read",
     params: z.object({ id: z.string().min(1).max(200) }),
-    query: z.object({ before: z.coerce.number().int().min(1).optional(), limit: z.coerce.number().int().min(1).max(500).optional() }),
+    query: z.object({
+      before: z.coerce.number().int().min(1).optional(),
+      limit: z.coerce.number().int().min(1).max(500).optional(),
+    }),
   },
   ({ params, query }) => findCheckpointSummaries(getDb(), params.id, query),
 );

@@ -20,7 +20,10 @@ export const GET = defineConsoleRoute(
         before: z.coerce.number().int().min(1).optional(),
         limit: z.coerce.number().int().min(1).max(500).optional(),
       })
-      .refine((q) => q.after === undefined || q.before === undefined, { message: "Give after or before, not both.", path: ["before"] }),
+      .refine((q) => q.after === undefined || q.before === undefined, {
+        message: "Give after or before, not both.",
+        path: ["before"],
+      }),
   },
   ({ params, query }) => findRunEvents(getDb(), params.id, query),
 );

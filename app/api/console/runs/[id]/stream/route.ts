@@ -15,11 +15,18 @@ const seq = z.coerce.number().int().min(0).max(2_147_483_647); // a seq is a 32-
  * A run the person cannot read is a JSON 404 before the stream starts.
  */
 export const GET = defineConsoleRoute(
-  { scope: "runs:read", params: z.object({ id: z.string().min(1).max(200) }), query: z.object({ after: seq.optional() }) },
+  {
+    scope: "runs:read",
+    params: z.object({ id: z.string().min(1).max(200) }),
+    query: z.object({ after: seq.optional() }),
+  },
   async ({ params, query, request }) => {
     const resumeFrom = seq.safeParse(lastEventIdOf(request));
     const db = getDb();
-    const open = await openRunStream(db, params.id, { feed: liveFeedOf(db), after: resumeFrom.success ? resumeFrom.data : query.after });
+    const open = await openRunStream(db, params.id, {
+      feed: liveFeedOf(db),
+      after: resumeFrom.success ? resumeFrom.data : query.after,
+    });
     return sseResponse(open, { signal: request.signal });
   },
 );

@@ -11,7 +11,13 @@ export const dynamic = "force-dynamic";
 export const OPTIONS = langGraphPreflight;
 
 /** Resume with command.resume (lib/langgraph/resume.ts): the thread's packets are decided; the worker continues the run. */
-export const POST = defineLangGraphRoute({ scope: "packets:decide", params: idParams, body: runOnThreadBody }, async ({ params, body, principal, runtime }) => {
-  const { view, decided } = await resumeThread({ runtime, db: getDb() }, { threadId: params.id, principal, resume: body.command.resume, assistantId: body.assistant_id ?? undefined });
-  return presentResumeRun(view.run, decided);
-});
+export const POST = defineLangGraphRoute(
+  { scope: "packets:decide", params: idParams, body: runOnThreadBody },
+  async ({ params, body, principal, runtime }) => {
+    const { view, decided } = await resumeThread(
+      { runtime, db: getDb() },
+      { threadId: params.id, principal, resume: body.command.resume, assistantId: body.assistant_id ?? undefined },
+    );
+    return presentResumeRun(view.run, decided);
+  },
+);

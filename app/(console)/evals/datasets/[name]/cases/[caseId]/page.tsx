@@ -28,7 +28,10 @@ export default async function CasePage({ params }: { params: Promise<{ name: str
         description={
           <span className="flex flex-wrap items-center gap-2">
             <span className="font-mono text-xs">{spec.id}</span> · agent {spec.agent} · case {found.position + 1} of{" "}
-            <ConsoleLink href={`/evals/datasets/${encodeURIComponent(dataset.name)}`} className="text-blue-700 underline">
+            <ConsoleLink
+              href={`/evals/datasets/${encodeURIComponent(dataset.name)}`}
+              className="text-blue-700 underline"
+            >
               {dataset.name}
             </ConsoleLink>
             {spec.tags.map((tag) => (
@@ -41,12 +44,17 @@ export default async function CasePage({ params }: { params: Promise<{ name: str
       <div className="grid items-start gap-4 xl:grid-cols-2">
         <div className="space-y-4">
           <Card title="Input" description="What the agent run is started with.">
-            <pre className="max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs text-zinc-800">{JSON.stringify(spec.input, null, 2) ?? "undefined"}</pre>
+            <pre className="max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs text-zinc-800">
+              {JSON.stringify(spec.input, null, 2) ?? "undefined"}
+            </pre>
           </Card>
           <Card title="World set-up" description="The sandbox systems the agent acts on, as the trial starts them.">
             <CaseWorld world={spec.world} />
           </Card>
-          <Card title="Scripted reviewer answers" description="How the harness answers the run's decision packets, in order.">
+          <Card
+            title="Scripted reviewer answers"
+            description="How the harness answers the run's decision packets, in order."
+          >
             <CaseReviewer answers={spec.reviewer} />
           </Card>
         </div>

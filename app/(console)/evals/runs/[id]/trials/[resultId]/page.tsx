@@ -42,7 +42,10 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
               </ConsoleLink>
             </span>
             {run.datasetId && (
-              <ConsoleLink href={`/evals/datasets/${encodeURIComponent(run.datasetName)}/cases/${encodeURIComponent(result.caseId)}`} className="text-blue-700 underline">
+              <ConsoleLink
+                href={`/evals/datasets/${encodeURIComponent(run.datasetName)}/cases/${encodeURIComponent(result.caseId)}`}
+                className="text-blue-700 underline"
+              >
                 · the case
               </ConsoleLink>
             )}
@@ -52,7 +55,9 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
       <EvalsTabs active="runs" />
       {result.error && (
         <div className="mb-4">
-          <Alert tone="error" title="The trial hit an error">{result.error}</Alert>
+          <Alert tone="error" title="The trial hit an error">
+            {result.error}
+          </Alert>
         </div>
       )}
       <div className="mb-6 grid items-start gap-4 lg:grid-cols-2">
@@ -72,7 +77,10 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
         <Card title="Checks" description="What the scorers verified, and why a check failed.">
           <TrialChecks checks={result.checks} />
         </Card>
-        <Card title="Scores" description="This trial's score per dimension (— when the dimension does not apply), against the eval run's thresholds.">
+        <Card
+          title="Scores"
+          description="This trial's score per dimension (— when the dimension does not apply), against the eval run's thresholds."
+        >
           <DimensionScores scores={result.scores} thresholds={run.thresholds} />
         </Card>
       </div>
@@ -80,7 +88,14 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
         <Card title="Ledger effects" description="What the sandbox systems recorded during the trial.">
           <LedgerTable rows={result.ledger} />
         </Card>
-        <Card title="Trace of the run" description={result.runId ? `Run ${result.runId} lived in the trial's throwaway database; these are its events as kept with the result.` : "The events kept with the result."}>
+        <Card
+          title="Trace of the run"
+          description={
+            result.runId
+              ? `Run ${result.runId} lived in the trial's throwaway database; these are its events as kept with the result.`
+              : "The events kept with the result."
+          }
+        >
           <TraceEvents events={result.trace} />
         </Card>
       </div>

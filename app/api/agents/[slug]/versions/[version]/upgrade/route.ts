@@ -9,5 +9,8 @@ const params = z.object({ slug: z.string().min(1).max(64), version: z.string().m
 
 /** Every run of one version of an agent, not ended, moves to the newest version; runs a worker holds right now are listed as skipped. */
 export const POST = defineRoute({ scope: "runs:write", params }, async ({ params, principal, runtime }) => ({
-  upgrade: await upgradeAgentVersion({ db: getDb(), runtime }, { slug: params.slug, version: params.version, by: principal.principal, via: `token:${principal.name}` }),
+  upgrade: await upgradeAgentVersion(
+    { db: getDb(), runtime },
+    { slug: params.slug, version: params.version, by: principal.principal, via: `token:${principal.name}` },
+  ),
 }));

@@ -12,8 +12,16 @@ export const dynamic = "force-dynamic";
 export const OPTIONS = langGraphPreflight;
 
 /** Resume, then answer the thread's values once it is no longer busy (or at the wait's ceiling): `__interrupt__`, `__error__` as LangGraph's. */
-export const POST = defineLangGraphRoute({ scope: "packets:decide", params: idParams, body: runOnThreadBody }, async ({ params, body, principal, runtime }) => {
-  const deps = { runtime, db: getDb() };
-  await resumeThread(deps, { threadId: params.id, principal, resume: body.command.resume, assistantId: body.assistant_id ?? undefined });
-  return presentWaitResult(await waitForThread(deps, params.id));
-});
+export const POST = defineLangGraphRoute(
+  { scope: "packets:decide", params: idParams, body: runOnThreadBody },
+  async ({ params, body, principal, runtime }) => {
+    const deps = { runtime, db: getDb() };
+    await resumeThread(deps, {
+      threadId: params.id,
+      principal,
+      resume: body.command.resume,
+      assistantId: body.assistant_id ?? undefined,
+    });
+    return presentWaitResult(await waitForThread(deps, params.id));
+  },
+);
