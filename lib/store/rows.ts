@@ -1,5 +1,4 @@
-import { IMPACT_RANK, impactLevel } from "@/lib/runtime/impact";
-import type { NewIntent, NewPacket, NewRun, StepCommit } from "@/lib/runtime/store";
+import type { NewIntent, NewRun, StepCommit } from "@/lib/runtime/store";
 import { json } from "./records";
 import type { NewEntry } from "./state-entries";
 
@@ -106,7 +105,7 @@ export function intentResult(u: NonNullable<StepCommit["updateIntent"]>, at: Dat
   };
 }
 
-export function packetRow(p: NewPacket, at: Date): Row {
+export function packetRow(p: NonNullable<StepCommit["createPacket"]>, at: Date): Row {
   return {
     id: p.id,
     runId: p.runId,
@@ -125,7 +124,7 @@ export function packetRow(p: NewPacket, at: Date): Row {
     expiresAt: p.expiresAt,
     createdAt: at,
     capability: p.traits?.capability ?? null,
-    impactRank: IMPACT_RANK[impactLevel(p.tool, p.traits, p.kind)],
+    impactRank: p.impactRank,
     changedAt: new Date(),
   };
 }
