@@ -376,19 +376,17 @@ export async function scoreHistory(
       scores: true,
     },
   });
-  return rows
-    .reverse()
-    .map((r) => ({
-      evalRunId: r.id,
-      startedAt: r.startedAt,
-      status: r.status as EvalRunStatus,
-      codeVersion: r.codeVersion,
-      datasetName: r.datasetName,
-      datasetVersion: r.datasetVersion,
-      policy: r.policy,
-      faults: r.faults,
-      scores: parse(r.scores, {}),
-    }));
+  return rows.reverse().map((r) => ({
+    evalRunId: r.id,
+    startedAt: r.startedAt,
+    status: r.status as EvalRunStatus,
+    codeVersion: r.codeVersion,
+    datasetName: r.datasetName,
+    datasetVersion: r.datasetVersion,
+    policy: r.policy,
+    faults: r.faults,
+    scores: parse(r.scores, {}),
+  }));
 }
 
 /** What changed between two eval runs: trials (case × fault) that broke, got fixed, or scored differently. */
