@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireScope, type Scope, type SessionUser } from "@/lib/auth/rbac";
-import { getDb } from "@/lib/db";
+import { getDb, type Db } from "@/lib/db";
 import { inWorkspace } from "@/lib/runtime/workspace";
 import { personInWorkspace } from "@/lib/workspaces/members";
 import { WORKSPACE_PARAM } from "@/lib/workspaces/paths";
@@ -20,6 +20,8 @@ export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Sch
     user: SessionUser;
     params: z.infer<P>;
     query: z.infer<Q>;
+    /** The console's database, for the query the handler calls (app/ holds no client of its own). */
+    db: Db;
     request: Request;
   }) => Promise<Response | unknown>,
 ) {
@@ -34,7 +36,7 @@ export function defineConsoleRoute<P extends Schema = z.ZodObject, Q extends Sch
       await enforceRateLimit([`person:${user.email}`]);
       const params = parse(opts.params, await context.params, "path");
       const query = parse(opts.query, search, "query");
-      const act = () => handler({ user, params, query, request });
+      const act = () => handler({ user, params, query, db: getDb(), request });
       const result = user.workspace ? await inWorkspace(user.workspace.id, act) : await act();
       return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });
     } catch (error) {

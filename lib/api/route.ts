@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb } from "@/lib/db";
+import { getDb, type Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues, isAppError } from "@/lib/runtime/errors";
 import { getRuntime } from "@/lib/runtime.server";
 import { inWorkspace } from "@/lib/runtime/workspace";
@@ -9,10 +9,10 @@ import { hasScope, type ApiScope } from "./scopes";
 import { authenticateApiToken, type ApiPrincipal } from "./tokens";
 
 // One wrapper makes every API route the same thin shape: authenticate (bearer token) → authorize
-// (scope) → parse params, query and body with zod → call one domain function → JSON. The body is read
-// within the size and depth limits of ./body.ts (413, 400). Errors become
-// `{ error: { code, message, fieldErrors? } }` with the status from ERROR_HTTP_STATUS; a raw
-// exception message never leaves the server.
+// (scope) → parse params, query and body with zod → call one domain function, with the runtime and the
+// database the wrapper hands it (app/ holds no client of its own) → JSON. The body is read within the size
+// and depth limits of ./body.ts (413, 400). Errors become `{ error: { code, message, fieldErrors? } }` with
+// the status from ERROR_HTTP_STATUS; a raw exception message never leaves the server.
 
 type RouteContext = { params: Promise<Record<string, string>> };
 type Schema = z.ZodType;
@@ -23,6 +23,8 @@ type Handler<P extends Schema, Q extends Schema, B extends Schema> = (input: {
   query: z.infer<Q>;
   body: z.infer<B>;
   runtime: ReturnType<typeof getRuntime>;
+  /** The console's database, for the domain function the handler calls (app/ holds no client of its own). */
+  db: Db;
   /** The request itself (its abort signal ends a long-poll when the client goes away). */
   request: Request;
 }) => Promise<Response | unknown>;
@@ -53,7 +55,7 @@ export function defineRoute<
       const query = parse(opts.query, Object.fromEntries(new URL(request.url).searchParams), "query");
       const body = opts.body ? parse(opts.body, await readJson(request), "body") : (undefined as never);
       // Everything the handler reads or writes is the token's workspace's (lib/workspaces/scope.ts).
-      const act = () => handler({ principal, params, query, body, runtime: getRuntime(), request });
+      const act = () => handler({ principal, params, query, body, runtime: getRuntime(), db: getDb(), request });
       const result = principal.workspaceId ? await inWorkspace(principal.workspaceId, act) : await act();
       return result instanceof Response ? result : Response.json(result);
     } catch (error) {

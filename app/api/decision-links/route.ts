@@ -1,10 +1,8 @@
 import { readBodyBytes, readJsonBody } from "@/lib/api/body";
 import { bodyError, errorResponse } from "@/lib/api/route";
-import { getDb } from "@/lib/db";
+import { decisionLinkDeps } from "@/lib/decision-links/console-deps";
 import { decideByLink } from "@/lib/decision-links/decide-by-link";
-import { decisionLinkKey } from "@/lib/decision-links/token";
 import { isAppError } from "@/lib/runtime/errors";
-import { getRuntime } from "@/lib/runtime.server";
 
 export const dynamic = "force-dynamic";
 
@@ -22,17 +20,7 @@ export async function POST(request: Request): Promise<Response> {
           new URLSearchParams(new TextDecoder().decode(await readBodyBytes(request, FORM_LIMIT_BYTES))),
         )
       : await readBody(request);
-    const runtime = getRuntime();
-    const { packet, decidedAs } = await decideByLink(
-      {
-        db: getDb(),
-        getPacket: (id) => runtime.store.getPacket(id),
-        decide: runtime.decidePacket,
-        key: decisionLinkKey(),
-        now: () => new Date(),
-      },
-      body,
-    );
+    const { packet, decidedAs } = await decideByLink(decisionLinkDeps(), body);
     if (isForm) return backToLink(body.token, "done");
     return Response.json({
       packet: { id: packet.id, runId: packet.runId, status: packet.status, decidedBy: packet.decidedBy },

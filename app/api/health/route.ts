@@ -1,9 +1,6 @@
-import { defaultDatabaseUrl, getDb, providerOf } from "@/lib/db";
 import { defineRoute } from "@/lib/api/route";
+import { checkDatabase } from "@/lib/lifecycle/probes";
 
 export const dynamic = "force-dynamic";
 
-export const GET = defineRoute({ scope: null }, async () => {
-  await getDb().$queryRawUnsafe("SELECT 1");
-  return { ok: true, database: providerOf(defaultDatabaseUrl()) };
-});
+export const GET = defineRoute({ scope: null }, async () => ({ ok: true, database: await checkDatabase() }));

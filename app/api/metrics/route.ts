@@ -7,13 +7,12 @@
  * lists the series). No token: 401; a token without metrics:read (or admin): 403.
  */
 import { defineRoute } from "@/lib/api/route";
-import { getDb } from "@/lib/db";
 import { collectMetrics } from "@/lib/metrics/collect";
 import { formatPrometheus, PROMETHEUS_CONTENT_TYPE } from "@/lib/metrics/prometheus";
 
 export const dynamic = "force-dynamic";
 
-export const GET = defineRoute({ scope: "metrics:read" }, async () => {
-  const text = formatPrometheus(await collectMetrics(getDb()));
+export const GET = defineRoute({ scope: "metrics:read" }, async ({ db }) => {
+  const text = formatPrometheus(await collectMetrics(db));
   return new Response(text, { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } });
 });

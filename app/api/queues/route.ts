@@ -1,8 +1,7 @@
 import { defineRoute } from "@/lib/api/route";
-import { getDb } from "@/lib/db";
 import { listQueueDeciders } from "@/lib/inbox/queue-deciders";
 
 export const dynamic = "force-dynamic";
 
 /** The queues that name their deciders: [{name, roles, people, updatedBy, updatedAt}]. Other queues are open to every decider. */
-export const GET = defineRoute({ scope: "admin" }, async () => ({ queues: await listQueueDeciders(getDb()) }));
+export const GET = defineRoute({ scope: "admin" }, async ({ db }) => ({ queues: await listQueueDeciders(db) }));

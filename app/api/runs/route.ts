@@ -1,6 +1,5 @@
 import { defineRoute } from "@/lib/api/route";
 import { startRun } from "@/lib/commands/start-run";
-import { getDb } from "@/lib/db";
 import { presentRun } from "@/lib/api/present";
 import { listRunsQuery, startRunBody } from "@/lib/api/schemas";
 import { withIncomingTraceContext } from "@/lib/telemetry/trace-context";
@@ -22,8 +21,8 @@ export const GET = defineRoute({ scope: "runs:read", query: listRunsQuery }, asy
  * A W3C `traceparent` header becomes the parent of the run's trace (recorded with the run).
  */
 export const POST = withIncomingTraceContext(
-  defineRoute({ scope: "runs:write", body: startRunBody }, async ({ body, principal, runtime }) => {
-    const { run, created } = await startRun({ db: getDb(), runtime }, { ...body, startedBy: principal.principal });
+  defineRoute({ scope: "runs:write", body: startRunBody }, async ({ body, principal, runtime, db }) => {
+    const { run, created } = await startRun({ db, runtime }, { ...body, startedBy: principal.principal });
     return Response.json({ id: run.id, status: run.status, created }, { status: created ? 201 : 200 });
   }),
 );

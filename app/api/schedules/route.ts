@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
-import { getDb } from "@/lib/db";
 import { createSchedule } from "@/lib/schedules/manage-schedules";
 import { listSchedules, presentSchedule } from "@/lib/schedules/schedule-view";
 
@@ -8,15 +7,15 @@ export const dynamic = "force-dynamic";
 
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(200) });
 
-export const GET = defineRoute({ scope: "schedules:read", query: listQuery }, async ({ query }) => ({
-  schedules: await listSchedules(getDb(), query),
+export const GET = defineRoute({ scope: "schedules:read", query: listQuery }, async ({ query, db }) => ({
+  schedules: await listSchedules(db, query),
 }));
 
 /** Creates a schedule (201); its body is checked by lib/schedules/schedule-input.ts. */
 export const POST = defineRoute(
   { scope: "schedules:write", body: z.unknown() },
-  async ({ body, principal, runtime }) => {
-    const row = await createSchedule({ db: getDb(), runtime }, body, {
+  async ({ body, principal, runtime, db }) => {
+    const row = await createSchedule({ db, runtime }, body, {
       by: principal.principal,
       via: `token:${principal.name}`,
     });

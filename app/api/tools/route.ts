@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
 import { registerTool } from "@/lib/commands/register-tool";
-import { getDb } from "@/lib/db";
 import { listTools } from "@/lib/tools/registered";
 
 export const dynamic = "force-dynamic";
@@ -14,12 +13,12 @@ const listToolsQuery = z.object({
 });
 
 /** Built-in and registered tools, with capability, effect semantics and input JSON Schema. */
-export const GET = defineRoute({ scope: "admin", query: listToolsQuery }, async ({ query }) => ({
-  tools: await listTools(getDb(), { includeDisabled: query.includeDisabled }),
+export const GET = defineRoute({ scope: "admin", query: listToolsQuery }, async ({ query, db }) => ({
+  tools: await listTools(db, { includeDisabled: query.includeDisabled }),
 }));
 
 /** Register an HTTP or MCP tool: 201, 400 with field errors, 409 when the name is taken. */
-export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ body, principal }) => {
-  const tool = await registerTool({ db: getDb() }, body, { by: principal.principal, via: `token:${principal.name}` });
+export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ body, principal, db }) => {
+  const tool = await registerTool({ db }, body, { by: principal.principal, via: `token:${principal.name}` });
   return Response.json({ tool }, { status: 201 });
 });

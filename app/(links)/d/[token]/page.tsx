@@ -2,10 +2,8 @@ import type { Metadata } from "next";
 import { LinkDecisionForms } from "@/components/decision-link/link-decision-forms";
 import { LinkPacket } from "@/components/decision-link/link-packet";
 import { LinkStatus, outcomeNotice } from "@/components/decision-link/link-status";
-import { getDb } from "@/lib/db";
+import { decisionLinkDeps } from "@/lib/decision-links/console-deps";
 import { openDecisionLink } from "@/lib/decision-links/open-decision-link";
-import { decisionLinkKey } from "@/lib/decision-links/token";
-import { getRuntime } from "@/lib/runtime.server";
 
 // A decision link, opened from an email or a chat without signing in (proxy.ts lets /d/* through). Reading
 // it never decides: the forms POST the token to /api/decision-links. The token sits in the URL, so the page
@@ -22,11 +20,7 @@ type Props = { params: Promise<{ token: string }>; searchParams: Promise<{ outco
 
 export default async function DecisionLinkPage({ params, searchParams }: Props) {
   const [{ token }, { outcome, choice }] = await Promise.all([params, searchParams]);
-  const runtime = getRuntime();
-  const link = await openDecisionLink(
-    { db: getDb(), getPacket: (id) => runtime.store.getPacket(id), key: decisionLinkKey(), now: () => new Date() },
-    token,
-  );
+  const link = await openDecisionLink(decisionLinkDeps(), token);
   const notice = outcome ? outcomeNotice(outcome) : null;
   if (link.state !== "open") return <LinkStatus link={link} notice={notice} />;
   return (

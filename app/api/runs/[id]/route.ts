@@ -1,7 +1,6 @@
 import { defineRoute } from "@/lib/api/route";
 import { presentRun } from "@/lib/api/present";
 import { idParams } from "@/lib/api/schemas";
-import { getDb } from "@/lib/db";
 import { deleteRun } from "@/lib/retention/delete-run";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +11,6 @@ export const GET = defineRoute({ scope: "runs:read", params: idParams }, async (
 });
 
 // Deletes a finished run with all its data (and audits who did): an admin's act, not a run writer's.
-export const DELETE = defineRoute({ scope: "admin", params: idParams }, async ({ params, principal }) => ({
-  deleted: await deleteRun(getDb(), { runId: params.id, by: principal.principal }),
+export const DELETE = defineRoute({ scope: "admin", params: idParams }, async ({ params, principal, db }) => ({
+  deleted: await deleteRun(db, { runId: params.id, by: principal.principal }),
 }));

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
 import { idParams } from "@/lib/api/schemas";
-import { getDb } from "@/lib/db";
 import { deleteSchedule, updateSchedule } from "@/lib/schedules/manage-schedules";
 import { getScheduleDetail, presentSchedule } from "@/lib/schedules/schedule-view";
 
@@ -12,15 +11,15 @@ const detailQuery = z.object({ fires: z.coerce.number().int().min(1).max(500).de
 /** The schedule, its next ticks and its newest fires. */
 export const GET = defineRoute(
   { scope: "schedules:read", params: idParams, query: detailQuery },
-  async ({ params, query }) => getScheduleDetail(getDb(), params.id, query),
+  async ({ params, query, db }) => getScheduleDetail(db, params.id, query),
 );
 
 /** Changes fields; `{"paused": true|false}` pauses or resumes. */
 export const PATCH = defineRoute(
   { scope: "schedules:write", params: idParams, body: z.unknown() },
-  async ({ params, body, principal, runtime }) =>
+  async ({ params, body, principal, runtime, db }) =>
     presentSchedule(
-      await updateSchedule({ db: getDb(), runtime }, params.id, body, {
+      await updateSchedule({ db, runtime }, params.id, body, {
         by: principal.principal,
         via: `token:${principal.name}`,
       }),
@@ -30,8 +29,8 @@ export const PATCH = defineRoute(
 /** Deletes the schedule and its fire history; the runs it started stay. */
 export const DELETE = defineRoute(
   { scope: "schedules:write", params: idParams },
-  async ({ params, principal, runtime }) => {
-    await deleteSchedule({ db: getDb(), runtime }, params.id, {
+  async ({ params, principal, runtime, db }) => {
+    await deleteSchedule({ db, runtime }, params.id, {
       by: principal.principal,
       via: `token:${principal.name}`,
     });

@@ -1,8 +1,7 @@
 import { readBodyBytes } from "@/lib/api/body";
 import { bodyError, errorResponse } from "@/lib/api/route";
-import { getDb } from "@/lib/db";
-import { getRuntime } from "@/lib/runtime.server";
 import { slackSettings } from "@/lib/slack/config";
+import { slackInteractionDeps } from "@/lib/slack/console-deps";
 import { handleSlackInteraction, parseInteractionBody, sendSlackReply } from "@/lib/slack/handle-interaction";
 import { verifySlackRequest } from "@/lib/slack/verify-request";
 
@@ -21,11 +20,7 @@ export async function POST(request: Request): Promise<Response> {
     const settings = slackSettings();
     verifySlackRequest(request.headers, rawBody, settings.signingSecret, new Date());
     const payload = parseInteractionBody(rawBody);
-    const runtime = getRuntime();
-    const reply = await handleSlackInteraction(
-      { db: getDb(), getPacket: (id) => runtime.store.getPacket(id), decide: runtime.decidePacket, settings },
-      payload,
-    );
+    const reply = await handleSlackInteraction(slackInteractionDeps(settings), payload);
     if (!reply) return new Response(null, { status: 200 });
     await sendSlackReply(payload.response_url, reply);
     return Response.json(reply);

@@ -1,6 +1,5 @@
 import { defineConsoleRoute } from "@/lib/api/console-route";
 import { csvStream } from "@/lib/csv";
-import { getDb } from "@/lib/db";
 import {
   DECISION_HISTORY_CSV_HEADER,
   decisionHistoryQuerySchema,
@@ -15,9 +14,9 @@ export const dynamic = "force-dynamic";
 // dropped: an export must not silently hold more than was asked for.
 export const GET = defineConsoleRoute(
   { scope: "packets:read", query: decisionHistoryQuerySchema },
-  async ({ query }) => {
+  async ({ query, db }) => {
     const range = [query.from ?? "start", query.to ?? new Date().toISOString().slice(0, 10)].join("_");
-    return new Response(csvStream(DECISION_HISTORY_CSV_HEADER, findDecisionHistoryCsvRecords(getDb(), query)), {
+    return new Response(csvStream(DECISION_HISTORY_CSV_HEADER, findDecisionHistoryCsvRecords(db, query)), {
       headers: {
         "content-type": "text/csv; charset=utf-8",
         "content-disposition": `attachment; filename="decision-history_${range}.csv"`,

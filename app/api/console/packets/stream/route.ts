@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
 import { lastEventIdOf, sseResponse } from "@/lib/api/sse";
-import { getDb } from "@/lib/db";
 import { liveFeedOf } from "@/lib/live/live-feed";
 import { openPacketStream } from "@/lib/live/packet-stream";
 
@@ -11,8 +10,7 @@ export const dynamic = "force-dynamic";
 // Last-Event-ID resumes from a cursor. The polled feed (../changes) stays for browsers without it.
 export const GET = defineConsoleRoute(
   { scope: "packets:read", query: z.object({ since: z.string().max(20).optional() }) },
-  async ({ query, request }) => {
-    const db = getDb();
+  async ({ query, request, db }) => {
     return sseResponse(
       openPacketStream(db, { feed: liveFeedOf(db), since: lastEventIdOf(request)?.slice(0, 20) ?? query.since }),
       { signal: request.signal },

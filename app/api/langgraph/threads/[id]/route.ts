@@ -1,6 +1,5 @@
 import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { idParams } from "@/lib/api/schemas";
-import { getDb } from "@/lib/db";
 import { presentThread } from "@/lib/langgraph/present";
 import { defineLangGraphRoute } from "@/lib/langgraph/route";
 import { getThread } from "@/lib/langgraph/threads";
@@ -9,6 +8,6 @@ export const dynamic = "force-dynamic";
 
 export const OPTIONS = langGraphPreflight;
 
-export const GET = defineLangGraphRoute({ scope: "runs:read", params: idParams }, async ({ params, runtime }) =>
-  presentThread(await getThread({ runtime, db: getDb() }, params.id)),
+export const GET = defineLangGraphRoute({ scope: "runs:read", params: idParams }, async ({ params, runtime, db }) =>
+  presentThread(await getThread({ runtime, db }, params.id)),
 );

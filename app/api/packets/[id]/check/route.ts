@@ -1,16 +1,15 @@
 import { defineRoute } from "@/lib/api/route";
 import { idParams } from "@/lib/api/schemas";
 import { checkUnknownOutcome } from "@/lib/commands/check-unknown-outcome";
-import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
 /** "Check now" for an unknown-outcome packet: the tool's lookup by operation id. Changes nothing but is audited (as in the console); → {check}. */
 export const POST = defineRoute(
   { scope: "packets:decide", params: idParams },
-  async ({ params, principal, runtime }) => {
+  async ({ params, principal, runtime, db }) => {
     const check = await checkUnknownOutcome(
-      { db: getDb(), runtime },
+      { db, runtime },
       { packetId: params.id, by: principal.principal, via: `token:${principal.name}` },
     );
     return { check: { ...check, checkedAt: check.checkedAt.toISOString() } };

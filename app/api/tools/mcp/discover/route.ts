@@ -1,14 +1,10 @@
 import { defineRoute } from "@/lib/api/route";
 import { discoverMcpTools } from "@/lib/commands/discover-mcp-tools";
-import { getDb } from "@/lib/db";
 import { discoverMcpToolsSchema } from "@/lib/tools/registered";
 
 export const dynamic = "force-dynamic";
 
 /** The tools an MCP server offers (name, description, input JSON Schema), to register one by one. Audited before it connects (or starts a command). */
-export const POST = defineRoute({ scope: "admin", body: discoverMcpToolsSchema }, async ({ body, principal }) => ({
-  tools: await discoverMcpTools(
-    { db: getDb() },
-    { server: body, by: principal.principal, via: `token:${principal.name}` },
-  ),
+export const POST = defineRoute({ scope: "admin", body: discoverMcpToolsSchema }, async ({ body, principal, db }) => ({
+  tools: await discoverMcpTools({ db }, { server: body, by: principal.principal, via: `token:${principal.name}` }),
 }));

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
-import { getDb } from "@/lib/db";
 import { findCheckpointSummaries } from "@/lib/queries/run-checkpoints";
 
 export const dynamic = "force-dynamic";
@@ -15,5 +14,5 @@ export const GET = defineConsoleRoute(
       limit: z.coerce.number().int().min(1).max(500).optional(),
     }),
   },
-  ({ params, query }) => findCheckpointSummaries(getDb(), params.id, query),
+  ({ params, query, db }) => findCheckpointSummaries(db, params.id, query),
 );

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
-import { getDb } from "@/lib/db";
 import { findRunEvents } from "@/lib/queries/run-events";
 
 export const dynamic = "force-dynamic";
@@ -25,5 +24,5 @@ export const GET = defineConsoleRoute(
         path: ["before"],
       }),
   },
-  ({ params, query }) => findRunEvents(getDb(), params.id, query),
+  ({ params, query, db }) => findRunEvents(db, params.id, query),
 );

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
 import { lastEventIdOf, sseResponse } from "@/lib/api/sse";
-import { getDb } from "@/lib/db";
 import { liveFeedOf } from "@/lib/live/live-feed";
 import { openRunStream } from "@/lib/live/run-stream";
 
@@ -20,9 +19,8 @@ export const GET = defineConsoleRoute(
     params: z.object({ id: z.string().min(1).max(200) }),
     query: z.object({ after: seq.optional() }),
   },
-  async ({ params, query, request }) => {
+  async ({ params, query, request, db }) => {
     const resumeFrom = seq.safeParse(lastEventIdOf(request));
-    const db = getDb();
     const open = await openRunStream(db, params.id, {
       feed: liveFeedOf(db),
       after: resumeFrom.success ? resumeFrom.data : query.after,

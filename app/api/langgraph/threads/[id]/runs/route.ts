@@ -1,6 +1,5 @@
 import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { idParams } from "@/lib/api/schemas";
-import { getDb } from "@/lib/db";
 import { presentResumeRun } from "@/lib/langgraph/present";
 import { resumeThread } from "@/lib/langgraph/resume-thread";
 import { defineLangGraphRoute } from "@/lib/langgraph/route";
@@ -13,9 +12,9 @@ export const OPTIONS = langGraphPreflight;
 /** Resume with command.resume (lib/langgraph/resume.ts): the thread's packets are decided; the worker continues the run. */
 export const POST = defineLangGraphRoute(
   { scope: "packets:decide", params: idParams, body: runOnThreadBody },
-  async ({ params, body, principal, runtime }) => {
+  async ({ params, body, principal, runtime, db }) => {
     const { view, decided } = await resumeThread(
-      { runtime, db: getDb() },
+      { runtime, db },
       { threadId: params.id, principal, resume: body.command.resume, assistantId: body.assistant_id ?? undefined },
     );
     return presentResumeRun(view.run, decided);

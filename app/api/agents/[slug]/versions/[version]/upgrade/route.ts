@@ -1,16 +1,15 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
 import { upgradeAgentVersion } from "@/lib/commands/upgrade-agent-version";
-import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
 const params = z.object({ slug: z.string().min(1).max(64), version: z.string().min(1).max(64) });
 
 /** Every run of one version of an agent, not ended, moves to the newest version; runs a worker holds right now are listed as skipped. */
-export const POST = defineRoute({ scope: "runs:write", params }, async ({ params, principal, runtime }) => ({
+export const POST = defineRoute({ scope: "runs:write", params }, async ({ params, principal, runtime, db }) => ({
   upgrade: await upgradeAgentVersion(
-    { db: getDb(), runtime },
+    { db, runtime },
     { slug: params.slug, version: params.version, by: principal.principal, via: `token:${principal.name}` },
   ),
 }));

@@ -1,0 +1,16 @@
+import { getDb } from "@/lib/db";
+import { getRuntime } from "@/lib/runtime.server";
+import type { DecideByLinkDeps } from "./decide-by-link";
+import { decisionLinkKey } from "./token";
+
+/** The running console's database, packets, decisions, key and clock, for the link page and its confirmation route. */
+export function decisionLinkDeps(): DecideByLinkDeps {
+  const runtime = getRuntime();
+  return {
+    db: getDb(),
+    getPacket: (id) => runtime.store.getPacket(id),
+    decide: runtime.decidePacket,
+    key: decisionLinkKey(),
+    now: () => new Date(),
+  };
+}
