@@ -13,6 +13,9 @@ import { normalizeEmail } from "@/lib/auth/users";
 import { resolveOidcUser } from "@/lib/commands/resolve-oidc-user";
 import { getDb } from "@/lib/db";
 
+/** The throttle password sign-ins pass (lib/auth/throttle.ts), on the console's database: Credentials' authorize and the sign-in action share it. */
+export const signInThrottle = () => signInThrottleFor(getDb());
+
 /** Audit writes from sign-in events must not break signing in; they are logged when they fail. */
 const audit = (entry: Parameters<typeof writeAudit>[1]) =>
   writeAudit(getDb(), entry).catch((error: unknown) =>
@@ -31,11 +34,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         // Throttled per account and per client address (lib/auth/throttle.ts).
         authorize: (credentials, request) =>
-          authorizeThrottled(
-            { db: getDb(), throttle: signInThrottleFor(getDb()), audit },
-            credentials,
-            request.headers,
-          ),
+          authorizeThrottled({ db: getDb(), throttle: signInThrottle(), audit }, credentials, request.headers),
       }),
       ...(oidc ? [oidc] : []),
     ],

@@ -3,15 +3,14 @@ import { QueryProvider } from "@/components/providers/query-provider";
 import { WorkspaceSlugProvider } from "@/components/shell/console-links";
 import { Sidebar } from "@/components/shell/sidebar";
 import { requirePageUser } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
-import { workspacesOf } from "@/lib/workspaces/members";
+import { findConsoleWorkspaces } from "@/lib/queries/console-pages";
 
 // Every console page needs a signed-in person: the proxy redirects without a session cookie, and this
 // server-side check also refuses a session whose user was disabled or deleted since. The query
 // provider wraps the sidebar too: its inbox count is a live query.
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await requirePageUser();
-  const workspaces = await workspacesOf(getDb(), user.id);
+  const workspaces = await findConsoleWorkspaces(user.id);
   return (
     <QueryProvider>
       <WorkspaceSlugProvider slug={user.workspace?.slug ?? "default"}>

@@ -4,12 +4,11 @@
 // not said beyond "wrong email or password" — the audit log has the reason.
 import { headers } from "next/headers";
 import { AuthError } from "next-auth";
-import { signIn } from "@/lib/auth";
+import { signIn, signInThrottle } from "@/lib/auth";
 import { safeCallbackPath } from "@/lib/auth/config";
 import { OIDC_PROVIDER_ID } from "@/lib/auth/oidc";
-import { clientAddress, signInLockMessage, signInThrottleFor } from "@/lib/auth/throttle";
+import { clientAddress, signInLockMessage } from "@/lib/auth/throttle";
 import { credentialsSchema, normalizeEmail } from "@/lib/auth/users";
-import { getDb } from "@/lib/db";
 
 export type SignInState = { error?: string; fieldErrors?: { email?: string; password?: string }; email?: string };
 
@@ -23,7 +22,7 @@ export async function signInWithPasswordAction(_previous: SignInState, form: For
   }
   // The same lock Credentials' authorize applies (it sees the same headers), said as what it is.
   const attempt = { email: normalizeEmail(parsed.data.email), address: clientAddress(await headers()) };
-  const throttle = signInThrottleFor(getDb());
+  const throttle = signInThrottle();
   const locked = await throttle.lockOf(attempt);
   if (locked) return { error: signInLockMessage(locked), email };
   try {

@@ -5,8 +5,7 @@ import { safeCallbackPath } from "@/lib/auth/config";
 import { DEMO_PASSWORD, isDemoMode } from "@/lib/auth/mode";
 import { oidcButtonName } from "@/lib/auth/oidc";
 import { getCurrentUser } from "@/lib/auth/session";
-import { countUsers, findDemoAccounts } from "@/lib/auth/users";
-import { getDb } from "@/lib/db";
+import { findSignInAccounts } from "@/lib/queries/console-pages";
 import { signInWithOidcAction } from "./actions";
 import { SignInForm } from "./sign-in-form";
 
@@ -29,9 +28,7 @@ export default async function SignInPage({ searchParams }: Props) {
   const callbackUrl = safeCallbackPath(Array.isArray(params.callbackUrl) ? params.callbackUrl[0] : params.callbackUrl);
   if (await getCurrentUser()) redirect(callbackUrl);
 
-  const db = getDb();
-  const demoAccounts = isDemoMode() ? await findDemoAccounts(db) : [];
-  const hasNoUsers = demoAccounts.length === 0 && (await countUsers(db)) === 0;
+  const { demoAccounts, hasNoUsers } = await findSignInAccounts({ withDemoAccounts: isDemoMode() });
   const oidcName = oidcButtonName();
   const errorKey = Array.isArray(params.error) ? params.error[0] : params.error;
   const authError = errorKey ? (AUTH_ERRORS[errorKey] ?? "Signing in failed. Try again.") : undefined;

@@ -7,9 +7,8 @@ import { StatusFilter } from "@/components/runs/status-filter";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { statusLabel } from "@/components/ui/status-badge";
-import { getDb } from "@/lib/db";
-import { findRunList, normalizeRunSearch, parseRunStatusFilter, type RunListFilter } from "@/lib/queries/run-list";
-import { countRunsByStatus } from "@/lib/queries/run-status-counts";
+import { countConsoleRunsByStatus, findConsoleRunList } from "@/lib/queries/console-pages";
+import { normalizeRunSearch, parseRunStatusFilter, type RunListFilter } from "@/lib/queries/run-list";
 import { listAgentSlugs } from "@/lib/queries/runs";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 
@@ -29,8 +28,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   // Counts per status are over every run: shown only while no agent or search narrows the list.
   const isCountable = !filter.agent && !filter.q;
   const [{ runs, nextCursor }, counts] = await Promise.all([
-    findRunList(getDb(), filter),
-    isCountable ? countRunsByStatus(getDb()) : undefined,
+    findConsoleRunList(filter),
+    isCountable ? countConsoleRunsByStatus() : undefined,
   ]);
 
   return (

@@ -5,8 +5,7 @@ import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePageScope } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
-import { listSchedules, recentFires } from "@/lib/schedules/schedule-view";
+import { findConsoleScheduleFires, findConsoleSchedules } from "@/lib/queries/console-pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Schedules" };
@@ -14,7 +13,7 @@ export const metadata: Metadata = { title: "Schedules" };
 export default async function SchedulesPage() {
   const { user, isAllowed } = await requirePageScope("runs:read");
   if (!isAllowed) return <AccessDenied role={user.role} scope="runs:read" />;
-  const [schedules, fires] = await Promise.all([listSchedules(getDb()), recentFires(getDb())]);
+  const [schedules, fires] = await Promise.all([findConsoleSchedules(), findConsoleScheduleFires()]);
   return (
     <>
       <PageHeader

@@ -7,8 +7,7 @@ import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { isAuditFilterActive, parseAuditPageParams, toAuditSearchParams } from "@/lib/audit/filter";
-import { getDb } from "@/lib/db";
-import { findAuditPage } from "@/lib/queries/audit";
+import { findConsoleAuditPage } from "@/lib/queries/console-pages";
 import type { SearchParams } from "@/lib/queries/search-params";
 
 export const dynamic = "force-dynamic";
@@ -39,7 +38,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const [params, { user, isAllowed }] = await Promise.all([searchParams, getAdminPageAccess()]);
   if (!isAllowed) return <AccessDenied role={user.role} scope="admin:manage" />;
   const { filter, ignored, cursor } = parseAuditPageParams(params);
-  const page = await findAuditPage(getDb(), filter, cursor);
+  const page = await findConsoleAuditPage(filter, cursor);
   const filterQuery = toAuditSearchParams(filter).toString();
   const isFiltered = isAuditFilterActive(filter);
   const pageHref = (extra: Record<string, string | undefined>) => `/admin/audit?${toAuditSearchParams(filter, extra)}`;

@@ -7,9 +7,8 @@ import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePageScope } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
+import { findConsoleDecisionHistory } from "@/lib/queries/console-pages";
 import {
-  findDecisionHistory,
   isFilterActive,
   parseDecisionHistoryParams,
   toDecisionHistorySearchParams,
@@ -28,11 +27,10 @@ export default async function DecisionHistoryPage({ searchParams }: { searchPara
   const [params, { user, isAllowed }] = await Promise.all([searchParams, requirePageScope("packets:read")]);
   if (!isAllowed) return <AccessDenied role={user.role} scope="packets:read" />;
   const { filter, ignored } = parseDecisionHistoryParams(params);
-  const db = getDb();
   const [page, deciders, tools] = await Promise.all([
-    findDecisionHistory(db, filter),
-    findDeciders({ db }),
-    findToolRegistry(db),
+    findConsoleDecisionHistory(filter),
+    findDeciders(),
+    findToolRegistry(),
   ]);
   // The filter without the cursor: the export holds every page of it, and the form is keyed by it.
   const filterQuery = toDecisionHistorySearchParams({ ...filter, cursor: undefined }).toString();
