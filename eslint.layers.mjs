@@ -38,6 +38,12 @@ const noEngine = {
     "Only the engine's vocabulary (lib/runtime/{types,state,expiry,permissions,errors,impact}) may be imported for values here; the rest as `import type` (docs/architecture.md#layers).",
 };
 
+const appGetsNoDb = {
+  regex: "^(@/|(\\.\\./)+)lib/db(\\.ts)?$",
+  message:
+    "app/ takes no client from lib/db (only its types): a route gets `db` from its wrapper (defineRoute, defineConsoleRoute), a page reads through lib/queries (docs/architecture.md#layers).",
+};
+
 const noComposition = {
   regex: "^@/lib/(runtime\\.server|tether)$",
   message:
@@ -58,8 +64,8 @@ export const layerRules = [
     [`components/${SOURCES}`],
     [{ ...noDatabaseClient, allowTypeImports: true }, { ...noEngine, allowTypeImports: true }, noComposition],
   ),
-  // app/ may still take `getDb()` from lib/db and hand it to a domain function (38 places); what it may not do
-  // is reach past lib/commands and lib/queries into the store, the generated client or the engine's internals.
+  // app/ holds no database client: a route's wrapper hands its handler `db`, a page reads through lib/queries.
+  // Nor does it reach past lib/commands and lib/queries into the store, the generated client or the engine's internals.
   restrict(
     [`app/${SOURCES}`],
     [
@@ -67,6 +73,7 @@ export const layerRules = [
         regex: "^(@/lib/(store|generated)(/|$)|@prisma/client)",
         message: "app/ reaches the database through lib/commands and lib/queries (docs/architecture.md#layers).",
       },
+      { ...appGetsNoDb, allowTypeImports: true },
       { ...noEngine, allowTypeImports: true },
     ],
   ),

@@ -140,4 +140,19 @@ describe("layers in lint", () => {
       `import { AppError } from "@/lib/runtime/errors"; import type { Engine } from "@/lib/runtime/engine"; void AppError; export type E = Engine;`,
     );
   });
+
+  it("app/ takes no database client from lib/db: routes get it from their wrapper, pages read through lib/queries", async () => {
+    await refused(
+      "app/api/x/route.ts",
+      `import { getDb } from "@/lib/db"; void getDb;`,
+      /takes no client from lib\/db/,
+    );
+    await refused(
+      "app/(console)/x/page.tsx",
+      `import { getDb } from "../../../lib/db"; void getDb;`,
+      /takes no client from lib\/db/,
+    );
+    await refused("app/api/x/route.ts", `export { getDb } from "@/lib/db";`, /takes no client from lib\/db/);
+    await allowed("app/api/x/route.ts", `import type { Db } from "@/lib/db"; export type D = Db;`);
+  });
 });

@@ -1,6 +1,5 @@
 import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { idParams } from "@/lib/api/schemas";
-import { getDb } from "@/lib/db";
 import { resumeThread } from "@/lib/langgraph/resume-thread";
 import { defineLangGraphRoute } from "@/lib/langgraph/route";
 import { runOnThreadBody } from "@/lib/langgraph/schemas";
@@ -13,8 +12,8 @@ export const OPTIONS = langGraphPreflight;
 /** Resume, then stream the run as SSE (lib/langgraph/wait-thread.ts) until the thread is no longer busy. A refusal is a JSON error, before any stream. */
 export const POST = defineLangGraphRoute(
   { scope: "packets:decide", params: idParams, body: runOnThreadBody },
-  async ({ params, body, principal, runtime }) => {
-    const deps = { runtime, db: getDb() };
+  async ({ params, body, principal, runtime, db }) => {
+    const deps = { runtime, db };
     const { view, decided } = await resumeThread(deps, {
       threadId: params.id,
       principal,

@@ -1,6 +1,5 @@
 import { langGraphPreflight } from "@/lib/langgraph/cors";
 import { idParams } from "@/lib/api/schemas";
-import { getDb } from "@/lib/db";
 import { presentWaitResult } from "@/lib/langgraph/present";
 import { resumeThread } from "@/lib/langgraph/resume-thread";
 import { defineLangGraphRoute } from "@/lib/langgraph/route";
@@ -14,8 +13,8 @@ export const OPTIONS = langGraphPreflight;
 /** Resume, then answer the thread's values once it is no longer busy (or at the wait's ceiling): `__interrupt__`, `__error__` as LangGraph's. */
 export const POST = defineLangGraphRoute(
   { scope: "packets:decide", params: idParams, body: runOnThreadBody },
-  async ({ params, body, principal, runtime }) => {
-    const deps = { runtime, db: getDb() };
+  async ({ params, body, principal, runtime, db }) => {
+    const deps = { runtime, db };
     await resumeThread(deps, {
       threadId: params.id,
       principal,
