@@ -1,0 +1,97 @@
+import type { ComponentProps, ReactNode } from "react";
+import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
+import { Alert } from "@/components/ui/alert";
+import { Input } from "@/components/ui/field";
+
+// The pieces every list filter in the console shares. Each filter is a plain GET form: it works before any
+// JavaScript loads, and the URL is the filter (shareable, back button).
+
+const BUTTON =
+  "rounded border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
+
+/** A filter form in its own panel, fields in a wrapping row, and room below it for a warning. */
+export function FilterPanel({
+  label,
+  action,
+  children,
+  warning,
+}: {
+  label: string;
+  /** The list page the filter applies to, written without its workspace. */
+  action: string;
+  children: ReactNode;
+  warning?: ReactNode;
+}) {
+  return (
+    <ConsoleForm
+      role="search"
+      aria-label={label}
+      action={action}
+      method="get"
+      className="mb-4 rounded-lg border border-zinc-200 bg-white p-3"
+    >
+      <div className="flex flex-wrap items-end gap-3">{children}</div>
+      {warning}
+    </ConsoleForm>
+  );
+}
+
+/** Apply, and (while a filter is on) a link back to the unfiltered list. */
+export function FilterActions({ clearHref, isActive }: { clearHref: string; isActive: boolean }) {
+  return (
+    <div className="flex gap-2 pb-5">
+      <button
+        type="submit"
+        className={`${BUTTON} border-transparent bg-blue-700 font-medium text-white hover:bg-blue-800`}
+      >
+        Apply
+      </button>
+      {isActive && (
+        <ConsoleLink href={clearHref} className={`${BUTTON} border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50`}>
+          Clear filters
+        </ConsoleLink>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A free-text filter field with suggestions (a datalist): the filter matches what is typed, so a value the
+ * suggestions do not hold still works.
+ */
+export function SuggestingInput({
+  id,
+  suggestions,
+  ...rest
+}: Omit<ComponentProps<typeof Input>, "list" | "autoComplete"> & { id: string; suggestions: string[] }) {
+  const listId = `${id}-suggestions`;
+  return (
+    <>
+      <Input id={id} list={listId} autoComplete="off" {...rest} />
+      <datalist id={listId}>
+        {suggestions.map((value) => (
+          <option key={value} value={value} />
+        ))}
+      </datalist>
+    </>
+  );
+}
+
+/** Says which of the URL's filters did not parse (they are off), so an empty or long list is not a mystery. */
+export function NotAppliedWarning({
+  ignored,
+  fieldLabels,
+  children,
+}: {
+  ignored: string[];
+  fieldLabels: Record<string, string>;
+  /** The rest of the sentence: why a value is not valid. */
+  children: ReactNode;
+}) {
+  if (ignored.length === 0) return null;
+  return (
+    <Alert tone="warning">
+      Not applied: {ignored.map((field) => fieldLabels[field] ?? field).join(", ")} — {children}
+    </Alert>
+  );
+}
