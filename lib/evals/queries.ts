@@ -26,6 +26,7 @@
  * and times (wall, human wait, machine) in the aggregate.
  */
 import { getDb, type Db, type DbTransaction } from "@/lib/db";
+import type { EvalRun } from "@/lib/generated/sqlite/client";
 import { AppError } from "@/lib/runtime/errors";
 import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "./jsonl";
 import { newEvalId } from "./records";
@@ -61,28 +62,16 @@ export type DatasetCase = {
 };
 export type DatasetDetail = Omit<DatasetSummary, "lastRun"> & { cases: DatasetCase[] };
 
-export type EvalRunSummary = {
-  id: string;
-  datasetId: string | null;
-  datasetName: string;
-  datasetVersion: string;
-  codeVersion: string;
-  agentVersions: Record<string, string>;
-  policy: string;
-  faults: string;
-  caseFilter: string | null;
+/** An eval run as stored, its JSON columns parsed. */
+export type EvalRunSummary = Omit<
+  EvalRun,
+  "workspaceId" | "status" | "agentVersions" | "scores" | "thresholds" | "failures"
+> & {
   status: EvalRunStatus;
+  agentVersions: Record<string, string>;
   scores: Partial<EvalScores>;
   thresholds: Partial<Record<Dimension, number>>;
   failures: string[];
-  caseCount: number;
-  trialCount: number;
-  passedCount: number;
-  durationMs: number | null;
-  reportPath: string | null;
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date | null;
 };
 
 /** One trial as stored: what the harness produced (types.ts), with its row id. */
@@ -270,31 +259,7 @@ export async function exportDatasetJsonl(idOrName: string, db: Db = getDb()): Pr
 
 // ---- eval runs
 
-type RunRow = {
-  id: string;
-  datasetId: string | null;
-  datasetName: string;
-  datasetVersion: string;
-  codeVersion: string;
-  agentVersions: string;
-  policy: string;
-  faults: string;
-  caseFilter: string | null;
-  status: string;
-  scores: string;
-  thresholds: string;
-  failures: string;
-  caseCount: number;
-  trialCount: number;
-  passedCount: number;
-  durationMs: number | null;
-  reportPath: string | null;
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date | null;
-};
-
-function toRunSummary(row: RunRow): EvalRunSummary {
+function toRunSummary(row: EvalRun): EvalRunSummary {
   return {
     ...row,
     status: row.status as EvalRunStatus,
@@ -376,19 +341,17 @@ export async function scoreHistory(
       scores: true,
     },
   });
-  return rows
-    .reverse()
-    .map((r) => ({
-      evalRunId: r.id,
-      startedAt: r.startedAt,
-      status: r.status as EvalRunStatus,
-      codeVersion: r.codeVersion,
-      datasetName: r.datasetName,
-      datasetVersion: r.datasetVersion,
-      policy: r.policy,
-      faults: r.faults,
-      scores: parse(r.scores, {}),
-    }));
+  return rows.reverse().map((r) => ({
+    evalRunId: r.id,
+    startedAt: r.startedAt,
+    status: r.status as EvalRunStatus,
+    codeVersion: r.codeVersion,
+    datasetName: r.datasetName,
+    datasetVersion: r.datasetVersion,
+    policy: r.policy,
+    faults: r.faults,
+    scores: parse(r.scores, {}),
+  }));
 }
 
 /** What changed between two eval runs: trials (case × fault) that broke, got fixed, or scored differently. */
