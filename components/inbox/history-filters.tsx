@@ -1,4 +1,4 @@
-import { FilterActions, FilterPanel, NotAppliedWarning, SuggestingInput } from "@/components/shell/filter-form";
+import { FilterActions, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
 import { Field, Input, Select } from "@/components/ui/field";
 import { statusLabel } from "@/components/ui/status-badge";
 import { DECIDED_STATUSES, isFilterActive, type DecisionHistoryFilter } from "@/lib/queries/decision-history";
@@ -32,25 +32,25 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
         </NotAppliedWarning>
       }
     >
-      <Field id="history-reviewer" label="Reviewer" hint="Who made the deciding call" className="w-64">
-        <SuggestingInput
-          id="history-reviewer"
-          name="reviewer"
-          suggestions={reviewers}
-          defaultValue={filter.reviewer ?? ""}
-          placeholder="rita@example.com"
-          aria-describedby="history-reviewer-hint"
-        />
-      </Field>
-      <Field id="history-tool" label="Tool" className="w-52 pb-5">
-        <SuggestingInput
-          id="history-tool"
-          name="tool"
-          suggestions={tools}
-          defaultValue={filter.tool ?? ""}
-          placeholder="payments.refund"
-        />
-      </Field>
+      <TextFilterField
+        id="history-reviewer"
+        name="reviewer"
+        label="Reviewer"
+        hint="Who made the deciding call"
+        className="w-64"
+        value={filter.reviewer}
+        placeholder="rita@example.com"
+        suggestions={reviewers}
+      />
+      <TextFilterField
+        id="history-tool"
+        name="tool"
+        label="Tool"
+        className="w-52 pb-5"
+        value={filter.tool}
+        placeholder="payments.refund"
+        suggestions={tools}
+      />
       <Field id="history-decision" label="Decision" className="w-40 pb-5">
         <Select id="history-decision" name="decision" defaultValue={filter.decision ?? ""}>
           <option value="">Any decision</option>

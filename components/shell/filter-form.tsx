@@ -1,7 +1,7 @@
-import type { ComponentProps, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
-import { Input } from "@/components/ui/field";
+import { Field, Input } from "@/components/ui/field";
 
 // The pieces every list filter in the console shares. Each filter is a plain GET form: it works before any
 // JavaScript loads, and the URL is the filter (shareable, back button).
@@ -56,24 +56,48 @@ export function FilterActions({ clearHref, isActive }: { clearHref: string; isAc
 }
 
 /**
- * A free-text filter field with suggestions (a datalist): the filter matches what is typed, so a value the
- * suggestions do not hold still works.
+ * A text field of a filter form. With suggestions, a datalist offers the known values; the filter still
+ * matches what is typed, so a value the suggestions do not hold works too.
  */
-export function SuggestingInput({
+export function TextFilterField({
   id,
+  name,
+  label,
+  hint,
+  className,
+  value,
+  placeholder,
   suggestions,
-  ...rest
-}: Omit<ComponentProps<typeof Input>, "list" | "autoComplete"> & { id: string; suggestions: string[] }) {
-  const listId = `${id}-suggestions`;
+}: {
+  id: string;
+  name: string;
+  label: string;
+  hint?: string;
+  className?: string;
+  value: string | undefined;
+  placeholder: string;
+  suggestions?: string[];
+}) {
+  const listId = suggestions ? `${id}-suggestions` : undefined;
   return (
-    <>
-      <Input id={id} list={listId} autoComplete="off" {...rest} />
-      <datalist id={listId}>
-        {suggestions.map((value) => (
-          <option key={value} value={value} />
-        ))}
-      </datalist>
-    </>
+    <Field id={id} label={label} hint={hint} className={className}>
+      <Input
+        id={id}
+        name={name}
+        list={listId}
+        defaultValue={value ?? ""}
+        placeholder={placeholder}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        autoComplete="off"
+      />
+      {suggestions && (
+        <datalist id={listId}>
+          {suggestions.map((suggestion) => (
+            <option key={suggestion} value={suggestion} />
+          ))}
+        </datalist>
+      )}
+    </Field>
   );
 }
 
@@ -93,5 +117,34 @@ export function NotAppliedWarning({
     <Alert tone="warning">
       Not applied: {ignored.map((field) => fieldLabels[field] ?? field).join(", ")} — {children}
     </Alert>
+  );
+}
+
+export type FilterChip = { label: string; href: string; isActive: boolean; count?: number };
+
+/** Chips that filter a list, one of them active: links, so the filter is in the URL and works without JavaScript. */
+export function FilterChips({ label, chips }: { label: string; chips: FilterChip[] }) {
+  return (
+    <nav aria-label={label} className="mb-4 flex flex-wrap gap-1.5">
+      {chips.map((chip) => (
+        <ConsoleLink
+          key={chip.href}
+          href={chip.href}
+          aria-current={chip.isActive ? "page" : undefined}
+          className={`rounded-full border px-2.5 py-0.5 text-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
+            chip.isActive
+              ? "border-zinc-900 bg-zinc-900 text-white"
+              : "border-zinc-300 bg-white text-zinc-700 hover:border-zinc-500"
+          }`}
+        >
+          {chip.label}
+          {chip.count !== undefined && (
+            <span className={`ml-1.5 tabular-nums ${chip.isActive ? "text-zinc-300" : "text-zinc-500"}`}>
+              {chip.count.toLocaleString("en-US")}
+            </span>
+          )}
+        </ConsoleLink>
+      ))}
+    </nav>
   );
 }

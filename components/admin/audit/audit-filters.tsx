@@ -1,4 +1,4 @@
-import { FilterActions, FilterPanel, NotAppliedWarning, SuggestingInput } from "@/components/shell/filter-form";
+import { FilterActions, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
 import { Field, Input } from "@/components/ui/field";
 import { isAuditFilterActive, type AuditFilter } from "@/lib/audit/filter";
 
@@ -31,36 +31,34 @@ export function AuditFilters({
         </NotAppliedWarning>
       }
     >
-      <Field id="audit-actor" label="Actor" hint="A person's email, exactly" className="w-64">
-        <Input
-          id="audit-actor"
-          name="actor"
-          defaultValue={filter.actor ?? ""}
-          placeholder="ada@example.com"
-          aria-describedby="audit-actor-hint"
-          autoComplete="off"
-        />
-      </Field>
-      <Field id="audit-action" label="Action" hint="Or its start: users." className="w-52">
-        <SuggestingInput
-          id="audit-action"
-          name="action"
-          suggestions={actions}
-          defaultValue={filter.action ?? ""}
-          placeholder="packets.decide"
-          aria-describedby="audit-action-hint"
-        />
-      </Field>
-      <Field id="audit-target" label="Object" hint="A run, packet, user, token…" className="w-56">
-        <Input
-          id="audit-target"
-          name="target"
-          defaultValue={filter.target ?? ""}
-          placeholder="run_…"
-          aria-describedby="audit-target-hint"
-          autoComplete="off"
-        />
-      </Field>
+      <TextFilterField
+        id="audit-actor"
+        name="actor"
+        label="Actor"
+        hint="A person's email, exactly"
+        className="w-64"
+        value={filter.actor}
+        placeholder="ada@example.com"
+      />
+      <TextFilterField
+        id="audit-action"
+        name="action"
+        label="Action"
+        hint="Or its start: users."
+        className="w-52"
+        value={filter.action}
+        placeholder="packets.decide"
+        suggestions={actions}
+      />
+      <TextFilterField
+        id="audit-target"
+        name="target"
+        label="Object"
+        hint="A run, packet, user, token…"
+        className="w-56"
+        value={filter.target}
+        placeholder="run_…"
+      />
       <Field id="audit-since" label="From (UTC)" className="w-40 pb-5">
         <Input id="audit-since" name="since" type="date" defaultValue={day(filter.since)} />
       </Field>
