@@ -9,7 +9,8 @@ import { writeAudit } from "@/lib/audit/audit-log";
 import { baseAuthConfig } from "@/lib/auth/config";
 import { oidcDefaultRole, oidcProviderFromEnv, OIDC_PROVIDER_ID, type OidcClaims } from "@/lib/auth/oidc";
 import { authorizeThrottled, signInThrottleFor } from "@/lib/auth/throttle";
-import { normalizeEmail, resolveOidcUser } from "@/lib/auth/users";
+import { normalizeEmail } from "@/lib/auth/users";
+import { resolveOidcUser } from "@/lib/commands/resolve-oidc-user";
 import { getDb } from "@/lib/db";
 
 /** Audit writes from sign-in events must not break signing in; they are logged when they fail. */

@@ -1,7 +1,7 @@
 import type { Db } from "../lib/db.ts";
 import { demoAgents } from "../lib/agents/index.ts";
 import { DEMO_PASSWORD, DEMO_USERS, isDemoMode } from "../lib/auth/mode.ts";
-import { seedDemoUsers } from "../lib/auth/users.ts";
+import { seedDemoUsers } from "../lib/commands/seed-demo-users.ts";
 import type { Runtime } from "../lib/runtime/index.ts";
 import { deliverDeployCallback } from "../lib/runtime.server.ts";
 import { startSandboxServer } from "../lib/sandbox/http-server.ts";
@@ -22,7 +22,7 @@ export async function seedDatabase(db: Db): Promise<void> {
   // Demo mode (the embedded default; TETHER_DEMO=0 turns it off): reviewer@, operator@ and
   // admin@example.com, password "tether-demo". Outside it no account exists: `tether create-admin`.
   if (isDemoMode()) {
-    await seedDemoUsers(db);
+    await seedDemoUsers({ db });
     console.log(`[seed] demo accounts: ${DEMO_USERS.map((u) => u.email).join(", ")} (password ${DEMO_PASSWORD})`);
   }
   await seedSandbox(db);

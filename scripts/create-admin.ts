@@ -7,7 +7,7 @@ import { userInfo } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { config as loadEnvFile } from "dotenv";
-import { createUser } from "../lib/auth/users.ts";
+import { createUser } from "../lib/commands/create-user.ts";
 import { createDb, defaultDatabaseUrl, providerOf } from "../lib/db.ts";
 import { isAppError } from "../lib/runtime/errors.ts";
 
@@ -42,9 +42,9 @@ async function main(): Promise<number> {
   const db = createDb(url);
   try {
     const user = await createUser(
-      db,
+      { db },
       { email, password, name: flag("name"), role: "admin" },
-      { actor: `cli:${userInfo().username}` },
+      { by: `cli:${userInfo().username}` },
     );
     console.log(`created admin ${user.email} (${user.id}); sign in at /signin`);
     return 0;

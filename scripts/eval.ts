@@ -16,12 +16,14 @@
 //                                    recorded runs replayed through this code instead (scripts/replay.ts: the same flags)
 // Exits 1 when a score is under its threshold (recovery and approval compliance must be 100%).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { importDataset } from "../lib/commands/import-dataset.ts";
 import { createDb, defaultDatabaseUrl, type Db } from "../lib/db.ts";
 import { runEval } from "../lib/evals/harness.ts";
 import { datasetVersion, parseCasesJsonl } from "../lib/evals/jsonl.ts";
-import { exportDatasetJsonl, getDataset, importDatasetJsonl } from "../lib/evals/queries.ts";
+import { exportDatasetJsonl, getDataset } from "../lib/evals/queries.ts";
 import { setEvalReportPath } from "../lib/evals/records.ts";
 import { createProgress, formatReport } from "../lib/evals/report.ts";
 import { DIMENSIONS, type Dimension, type EvalCaseSpec } from "../lib/evals/spec.ts";
@@ -51,6 +53,15 @@ const { values } = parseArgs({
 
 const BUILT_IN: Record<string, string> = { default: "evals/datasets/default.jsonl" };
 
+/** Who the audit log names for a dataset this CLI stores: the shell's user, as `tether create-admin` does. */
+function cliActor(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return "cli"; // a uid without a passwd entry (some containers and CI runners)
+  }
+}
+
 /** The results database, if it has the eval tables (a fresh checkout may not be set up yet). */
 async function resultsDb(): Promise<Db | null> {
   if (values["no-store"]) return null;
@@ -77,7 +88,10 @@ async function loadDataset(
     const name = BUILT_IN[ref] ? ref : path.basename(file).replace(/\.jsonl$/, "");
     if (db) {
       // Stored (or updated) under its name, so eval runs point at the dataset version they ran.
-      const stored = await importDatasetJsonl(text, { name, source: file }, db);
+      const stored = await importDataset(
+        { db },
+        { jsonl: text, name, source: file, by: cliActor(), via: "npm run eval" },
+      );
       return { cases: stored.cases.map((c) => c.spec), dataset: { id: stored.id, name, version: stored.version } };
     }
     const cases = parseCasesJsonl(text);
@@ -109,10 +123,15 @@ async function main(): Promise<number> {
     try {
       if (values.import) {
         const name = values.name ?? path.basename(values.import).replace(/\.jsonl$/, "");
-        const stored = await importDatasetJsonl(
-          readFileSync(values.import, "utf8"),
-          { name, source: values.import },
-          db,
+        const stored = await importDataset(
+          { db },
+          {
+            jsonl: readFileSync(values.import, "utf8"),
+            name,
+            source: values.import,
+            by: cliActor(),
+            via: "npm run eval",
+          },
         );
         console.log(`imported ${stored.caseCount} cases as dataset "${stored.name}" (version ${stored.version})`);
       } else {

@@ -44,8 +44,8 @@ async function main() {
     await ensureSearchIndex(db);
     // Scripts and CI authenticate with a token they choose: keep an admin token with that value.
     if (process.env.TETHER_BOOTSTRAP_TOKEN) {
-      const { ensureBootstrapToken } = await import("../lib/api/tokens.ts");
-      const bootstrap = await ensureBootstrapToken(db, process.env.TETHER_BOOTSTRAP_TOKEN);
+      const { ensureBootstrapToken } = await import("../lib/commands/ensure-bootstrap-token.ts");
+      const bootstrap = await ensureBootstrapToken({ db }, process.env.TETHER_BOOTSTRAP_TOKEN);
       log(
         bootstrap === "revoked"
           ? "TETHER_BOOTSTRAP_TOKEN was revoked and is not re-created: set a new value to have a bootstrap token again"
@@ -58,8 +58,8 @@ async function main() {
       await seedDatabase(db);
     } else if (seed && isDemoMode() && (await db.user.count()) === 0) {
       // A database made before sign-in existed: give it the demo accounts too.
-      const { seedDemoUsers } = await import("../lib/auth/users.ts");
-      await seedDemoUsers(db);
+      const { seedDemoUsers } = await import("../lib/commands/seed-demo-users.ts");
+      await seedDemoUsers({ db });
       log(`demo accounts created (${DEMO_USERS.map((u) => u.email).join(", ")}; password ${DEMO_PASSWORD})`);
     }
     log(missing.length > 0 || isFresh ? "done" : "up to date");

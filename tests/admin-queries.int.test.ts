@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { recordAgentVersions } from "../lib/agents/versions";
-import { createUser, getActiveUser } from "../lib/auth/users";
+import { getActiveUser } from "../lib/auth/users";
+import { createUser } from "../lib/commands/create-user";
 import type { Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { findAgentsWithVersions } from "../lib/queries/agents";
@@ -245,7 +246,7 @@ describe.each(providers())("admin queries [%s]", (_provider, url) => {
   describe("users", () => {
     const strong = "a sturdy passphrase 42";
     const newUser = (role: "admin" | "reviewer" | "operator") =>
-      createUser(db, { email: `${uid(role)}@test.example`, role, password: strong }, { actor: "t" });
+      createUser({ db }, { email: `${uid(role)}@test.example`, role, password: strong }, { by: "t" });
 
     it("changes a role and disables/enables an account; a disabled account has no session", async () => {
       const admin = await newUser("admin");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
-import { ensureBootstrapToken, findApiTokens, revokeApiToken } from "../lib/api/tokens";
+import { findApiTokens, revokeApiToken } from "../lib/api/tokens";
+import { ensureBootstrapToken } from "../lib/commands/ensure-bootstrap-token";
 import { providers, uid } from "./support/runtime";
 import { startRouteServer } from "./support/route-server";
 import { createPersonWithToken } from "./support/tokens";
@@ -59,20 +60,20 @@ describe.each(providers())("HTTP API [%s]", (_provider, url) => {
 
   it("stores tokens hashed, and the bootstrap token is an admin token with exactly that value", async () => {
     const value = `boot-${uid()}-0123456789`;
-    expect(await ensureBootstrapToken(db, value)).toBe("created");
-    expect(await ensureBootstrapToken(db, value)).toBe("exists"); // idempotent
+    expect(await ensureBootstrapToken({ db }, value)).toBe("created");
+    expect(await ensureBootstrapToken({ db }, value)).toBe("exists"); // idempotent
     expect(await db.apiToken.count({ where: { tokenHash: value } })).toBe(0);
     expect((await call("GET", "/api/runs", { token: value })).status).toBe(200);
   });
 
   it("a revoked bootstrap token is not revived by the next start", async () => {
     const value = `${uid("boot")}-0123456789`; // its prefix (8 characters) names it in the list
-    await ensureBootstrapToken(db, value);
+    await ensureBootstrapToken({ db }, value);
     const [token] = (await findApiTokens(db)).filter(
       (t) => t.name === "bootstrap" && t.revokedAt === null && t.prefix === value.slice(0, 8),
     );
     await revokeApiToken(db, token.id);
-    expect(await ensureBootstrapToken(db, value)).toBe("revoked");
+    expect(await ensureBootstrapToken({ db }, value)).toBe("revoked");
     expect((await call("GET", "/api/runs", { token: value })).status).toBe(401);
   });
 

@@ -7,15 +7,10 @@ import { findAuditLog, writeAudit } from "../lib/audit/audit-log";
 import { DEMO_PASSWORD, DEMO_USERS } from "../lib/auth/mode";
 import { hashPassword, verifyPassword } from "../lib/auth/password";
 import type { SessionUser } from "../lib/auth/rbac";
-import {
-  authorizeCredentials,
-  checkCredentials,
-  createUser,
-  findDemoAccounts,
-  getActiveUser,
-  resolveOidcUser,
-  seedDemoUsers,
-} from "../lib/auth/users";
+import { authorizeCredentials, checkCredentials, findDemoAccounts, getActiveUser } from "../lib/auth/users";
+import { createUser } from "../lib/commands/create-user";
+import { resolveOidcUser } from "../lib/commands/resolve-oidc-user";
+import { seedDemoUsers } from "../lib/commands/seed-demo-users";
 import { createDb, type Db } from "../lib/db";
 import { AppError } from "../lib/runtime/errors";
 import { getRuntime } from "../lib/runtime.server";
@@ -44,9 +39,9 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
     it("creates a user with a scrypt hash (never the password) and an audit row, in one go", async () => {
       const address = email("ada");
       const user = await createUser(
-        db,
+        { db },
         { email: `  ${address.toUpperCase()} `, name: "Ada", role: "operator", password: strong },
-        { actor: "admin@test" },
+        { by: "admin@test" },
       );
       expect(user).toEqual({ id: expect.stringMatching(/^usr_/), email: address, name: "Ada", role: "operator" });
       const row = await db.user.findUniqueOrThrow({ where: { email: address } });
@@ -64,21 +59,21 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
 
     it("refuses a weak password, an invalid role and an email that already has an account", async () => {
       await expect(
-        createUser(db, { email: email(), role: "admin", password: "short" }, { actor: "t" }),
+        createUser({ db }, { email: email(), role: "admin", password: "short" }, { by: "t" }),
       ).rejects.toMatchObject({
         code: "INVALID_INPUT",
         fieldErrors: { password: [expect.stringContaining("12 characters")] },
       });
       await expect(
-        createUser(db, { email: email(), role: "admin", password: "passwordpassword" }, { actor: "t" }),
+        createUser({ db }, { email: email(), role: "admin", password: "passwordpassword" }, { by: "t" }),
       ).rejects.toMatchObject({ code: "INVALID_INPUT" });
       await expect(
-        createUser(db, { email: email(), role: "superuser" as "admin", password: strong }, { actor: "t" }),
+        createUser({ db }, { email: email(), role: "superuser" as "admin", password: strong }, { by: "t" }),
       ).rejects.toMatchObject({ code: "INVALID_INPUT", fieldErrors: { role: expect.any(Array) } });
       const address = email();
-      await createUser(db, { email: address, role: "reviewer", password: strong }, { actor: "t" });
+      await createUser({ db }, { email: address, role: "reviewer", password: strong }, { by: "t" });
       await expect(
-        createUser(db, { email: address.toUpperCase(), role: "admin", password: strong }, { actor: "t" }),
+        createUser({ db }, { email: address.toUpperCase(), role: "admin", password: strong }, { by: "t" }),
       ).rejects.toMatchObject({ code: "CONFLICT" });
       expect(await db.user.count({ where: { email: address } })).toBe(1);
     });
@@ -97,7 +92,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
     let address: string;
     beforeAll(async () => {
       address = email("cred");
-      await createUser(db, { email: address, name: "Cred", role: "reviewer", password: strong }, { actor: "t" });
+      await createUser({ db }, { email: address, name: "Cred", role: "reviewer", password: strong }, { by: "t" });
     });
 
     it("returns the user (id, email, name, role) for the right password, whatever the email's case", async () => {
@@ -115,7 +110,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
       expect(await authorizeCredentials(db, { email: address })).toBeNull();
       expect(await authorizeCredentials(db, null)).toBeNull();
       const disabled = email("disabled");
-      const user = await createUser(db, { email: disabled, role: "admin", password: strong }, { actor: "t" });
+      const user = await createUser({ db }, { email: disabled, role: "admin", password: strong }, { by: "t" });
       await db.user.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
       expect(await checkCredentials(db, { email: disabled, password: strong })).toEqual({
         ok: false,
@@ -126,7 +121,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
 
     it("a user without a password (OIDC only) cannot sign in with one", async () => {
       const address = email("sso");
-      await createUser(db, { email: address, role: "reviewer" }, { actor: "t" });
+      await createUser({ db }, { email: address, role: "reviewer" }, { by: "t" });
       expect(await checkCredentials(db, { email: address, password: strong })).toEqual({
         ok: false,
         reason: "no-password",
@@ -134,8 +129,8 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
     });
 
     it("demo accounts: seeded idempotently; their well-known password works only in demo mode", async () => {
-      await seedDemoUsers(db);
-      await seedDemoUsers(db);
+      await seedDemoUsers({ db });
+      await seedDemoUsers({ db });
       expect(await db.user.count({ where: { email: { in: DEMO_USERS.map((u) => u.email) } } })).toBe(3);
       expect((await findDemoAccounts(db)).map((a) => `${a.email}:${a.role}`)).toEqual([
         "reviewer@example.com:reviewer",
@@ -154,7 +149,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
   describe("OIDC users", () => {
     it("take the role of the User row with their email", async () => {
       const address = email("oidc-op");
-      await createUser(db, { email: address, role: "operator" }, { actor: "t" });
+      await createUser({ db }, { email: address, role: "operator" }, { by: "t" });
       expect(
         await resolveOidcUser(db, { email: address.toUpperCase(), emailVerified: true }, { defaultRole: "reviewer" }),
       ).toMatchObject({ email: address, role: "operator" });
@@ -181,13 +176,13 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
       expect(await resolveOidcUser(db, { email: null, emailVerified: true }, { defaultRole: "reviewer" })).toBeNull();
       expect(await resolveOidcUser(db, { email: email(), emailVerified: false }, { defaultRole: "admin" })).toBeNull();
       const known = email("oidc-known");
-      await createUser(db, { email: known, role: "operator" }, { actor: "t" });
+      await createUser({ db }, { email: known, role: "operator" }, { by: "t" });
       expect(await resolveOidcUser(db, { email: known }, { defaultRole: "admin" })).toBeNull(); // no email_verified claim
       expect(await resolveOidcUser(db, { email: known, emailVerified: true }, { defaultRole: "admin" })).toMatchObject({
         role: "operator",
       });
       const address = email("oidc-off");
-      const user = await createUser(db, { email: address, role: "admin" }, { actor: "t" });
+      const user = await createUser({ db }, { email: address, role: "admin" }, { by: "t" });
       await db.user.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
       expect(
         await resolveOidcUser(db, { email: address, emailVerified: true }, { defaultRole: "reviewer" }),

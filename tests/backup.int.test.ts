@@ -18,7 +18,7 @@ import { findTraceSummary } from "../lib/queries/run-trace-summary";
 import { getRunDetail } from "../lib/queries/runs";
 import { getRuntime } from "../lib/runtime.server";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
-import { createWorkspace } from "../lib/workspaces/members";
+import { createWorkspace } from "../lib/commands/create-workspace";
 import { refundAgent } from "./support/agents";
 import { createTestRuntime, grant, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -366,7 +366,7 @@ describe.skipIf(!pgUrl)("backups: export and import across SQLite and Postgres",
       .slice(0, 40);
     const admin = `${uid("root")}@example.com`;
     await sqlite.t.db.user.create({ data: { id: uid("usr"), email: admin, role: "admin", instanceAdmin: true } });
-    const workspace = await createWorkspace(sqlite.t.db, { slug, name: "Backed up" }, { by: admin });
+    const workspace = await createWorkspace({ db: sqlite.t.db }, { slug, name: "Backed up" }, { by: admin });
     const agent = refundAgent(uid("backup-ws"));
     sqlite.t.runtime.context.agents.set(agent.slug, agent as never);
     const runId = await inWorkspace(

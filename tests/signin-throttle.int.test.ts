@@ -8,7 +8,7 @@ import {
   signInThrottleFor,
   type SignInThrottle,
 } from "../lib/auth/throttle";
-import { createUser } from "../lib/auth/users";
+import { createUser } from "../lib/commands/create-user";
 import { createDb, type Db } from "../lib/db";
 import { providers, uid } from "./support/runtime";
 
@@ -71,7 +71,7 @@ describe.each(providers())("the throttled credentials authorize [%s]", (provider
 
   const createPerson = async () => {
     const person = email("person");
-    await createUser(db, { email: person, role: "reviewer", password }, { actor: "test" });
+    await createUser({ db }, { email: person, role: "reviewer", password }, { by: "test" });
     return person;
   };
 

@@ -689,27 +689,25 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       // Run 7 records an intent under an id that is taken: its commit fails (a unique violation). The
       // others, sent in the same moment, must not be rolled back with it.
       const results = await Promise.allSettled(
-        runs
-          .slice(1)
-          .map(({ run, lease }, i) =>
-            commit(
-              lease,
-              nextState(run.state, { output: `run ${i + 1}` }),
-              i + 1 === 7
-                ? {
-                    createIntent: {
-                      id: taken,
-                      runId: run.id,
-                      step: 0,
-                      tool: "payments.refund",
-                      args: {},
-                      semantics: "idempotent",
-                      decision: null,
-                    },
-                  }
-                : {},
-            ),
+        runs.slice(1).map(({ run, lease }, i) =>
+          commit(
+            lease,
+            nextState(run.state, { output: `run ${i + 1}` }),
+            i + 1 === 7
+              ? {
+                  createIntent: {
+                    id: taken,
+                    runId: run.id,
+                    step: 0,
+                    tool: "payments.refund",
+                    args: {},
+                    semantics: "idempotent",
+                    decision: null,
+                  },
+                }
+              : {},
           ),
+        ),
       );
       expect(results.map((r) => r.status)).toEqual(
         runs.slice(1).map((_, i) => (i + 1 === 7 ? "rejected" : "fulfilled")),

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
-import { createWorkspaceWithDefaults } from "../lib/commands/create-workspace";
-import { createWorkspace } from "../lib/workspaces/members";
+import { createWorkspace, createWorkspaceWithDefaults } from "../lib/commands/create-workspace";
 import { refundAgent } from "./support/agents";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -28,7 +27,7 @@ describe.each(providers())("a run acts under its own workspace's rules [%s]", (_
         data: { id: `usr_${randomUUID().replaceAll("-", "")}`, email: admin, role: "admin", instanceAdmin: true },
       });
       const other = await createWorkspace(
-        t.db,
+        { db: t.db },
         {
           slug: uid("ws")
             .toLowerCase()

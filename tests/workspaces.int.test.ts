@@ -6,14 +6,17 @@ import { changeUserRoleAction } from "../lib/actions/users";
 import { setActionEnvironment } from "../lib/actions/define-action";
 import { API_SCOPES } from "../lib/api/scopes";
 import { createApiToken } from "../lib/api/tokens";
-import { createUser } from "../lib/auth/users";
+import { createUser } from "../lib/commands/create-user";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb, type Db } from "../lib/db";
 import { getRunDetail } from "../lib/queries/runs";
 import { findRunList } from "../lib/queries/run-list";
 import { findApiTokens } from "../lib/api/tokens";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
-import { createWorkspace, putMember, removeMember, roleIn } from "../lib/workspaces/members";
+import { createWorkspace } from "../lib/commands/create-workspace";
+import { putMember } from "../lib/commands/put-member";
+import { removeMember } from "../lib/commands/remove-member";
+import { roleIn } from "../lib/workspaces/members";
 import { findWorkspaceMembers } from "../lib/queries/workspaces";
 import { scopeArgs, WORKSPACE_MODELS, OWNED_THROUGH } from "../lib/workspaces/scope";
 import { ROUTE_TABLE } from "./support/route-table";
@@ -62,10 +65,10 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
       .toLowerCase()
       .replace(/[^a-z0-9-]/g, "-")
       .slice(0, 40);
-    const workspace = await createWorkspace(db, { slug: b.slug, name: "Team B" }, { by: creator });
+    const workspace = await createWorkspace({ db }, { slug: b.slug, name: "Team B" }, { by: creator });
     b.workspaceId = workspace.id;
     b.email = await person("reviewer"); // a reviewer in the default workspace…
-    await putMember(db, b.workspaceId, { email: b.email, role: "admin" }, { by: creator }); // …and an admin in B
+    await putMember({ db }, { workspaceId: b.workspaceId, input: { email: b.email, role: "admin" }, by: creator }); // …and an admin in B
     b.token = (
       await inWorkspace(b.workspaceId, () =>
         createApiToken(db, { name: uid("b"), scopes: [...API_SCOPES] }, { createdBy: b.email }),
@@ -127,9 +130,9 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     // Someone created from B's admin page is B's only: the default workspace does not exist for them.
     const newcomer = await inWorkspace(b.workspaceId, () =>
       createUser(
-        db,
+        { db },
         { email: `${uid("new")}@example.com`, role: "operator", password: "correct horse battery staple 42" },
-        { actor: b.email },
+        { by: b.email },
       ),
     );
     expect(await roleIn(db, { email: newcomer.email }, b.workspaceId)).toBe("operator");
@@ -142,11 +145,11 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
       .toLowerCase()
       .replace(/[^a-z0-9-]/g, "-")
       .slice(0, 40);
-    const workspace = await createWorkspace(db, { slug, name: "Team R" }, { by: creator });
+    const workspace = await createWorkspace({ db }, { slug, name: "Team R" }, { by: creator });
     const admin = await person("reviewer");
     const operator = await person("reviewer");
-    await putMember(db, workspace.id, { email: admin, role: "admin" }, { by: creator });
-    await putMember(db, workspace.id, { email: operator, role: "operator" }, { by: creator });
+    await putMember({ db }, { workspaceId: workspace.id, input: { email: admin, role: "admin" }, by: creator });
+    await putMember({ db }, { workspaceId: workspace.id, input: { email: operator, role: "operator" }, by: creator });
 
     // The page offers Remove only where it takes effect.
     const removable = async (workspaceId: string) =>
@@ -154,34 +157,42 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     expect(await removable(workspace.id)).toMatchObject({ [operator]: true, [admin]: true, [creator]: false });
     expect(await removable(DEFAULT_WORKSPACE_ID)).toMatchObject({ [operator]: true, [creator]: false });
 
-    await removeMember(db, workspace.id, { email: operator }, { by: admin });
+    await removeMember({ db }, { workspaceId: workspace.id, input: { email: operator }, by: admin });
     expect(await roleIn(db, { email: operator }, workspace.id)).toBeNull();
     expect(await roleIn(db, { email: operator }, DEFAULT_WORKSPACE_ID)).toBe("reviewer"); // their other workspace stays
     const audit = await inWorkspace(workspace.id, () =>
       db.auditLog.findMany({ where: { action: "workspaces.member.remove" } }),
     );
     expect(audit.map((row) => [row.actor, row.target])).toEqual([[admin, operator]]);
-    await expect(removeMember(db, workspace.id, { email: operator }, { by: admin })).rejects.toMatchObject({
+    await expect(
+      removeMember({ db }, { workspaceId: workspace.id, input: { email: operator }, by: admin }),
+    ).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
 
     // Refused, and nothing changes: an instance admin (they open every workspace anyway); the last admin who can sign
     // in (once the creator's account is disabled); someone whose only workspace is the default one; a malformed email.
-    await expect(removeMember(db, workspace.id, { email: creator }, { by: admin })).rejects.toMatchObject({
+    await expect(
+      removeMember({ db }, { workspaceId: workspace.id, input: { email: creator }, by: admin }),
+    ).rejects.toMatchObject({
       code: "CONFLICT",
     });
     await db.user.update({ where: { email: creator }, data: { disabledAt: new Date() } });
-    await expect(removeMember(db, workspace.id, { email: admin }, { by: creator })).rejects.toMatchObject({
+    await expect(
+      removeMember({ db }, { workspaceId: workspace.id, input: { email: admin }, by: creator }),
+    ).rejects.toMatchObject({
       code: "CONFLICT",
     });
     expect(await roleIn(db, { email: admin }, workspace.id)).toBe("admin");
     const defaultOnly = await person("reviewer");
     expect(await removable(DEFAULT_WORKSPACE_ID)).toMatchObject({ [defaultOnly]: false, [operator]: false });
-    await expect(removeMember(db, DEFAULT_WORKSPACE_ID, { email: defaultOnly }, { by: creator })).rejects.toMatchObject(
-      { code: "CONFLICT" },
-    );
+    await expect(
+      removeMember({ db }, { workspaceId: DEFAULT_WORKSPACE_ID, input: { email: defaultOnly }, by: creator }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await roleIn(db, { email: defaultOnly }, DEFAULT_WORKSPACE_ID)).toBe("reviewer");
-    await expect(removeMember(db, workspace.id, { email: "not an email" }, { by: admin })).rejects.toMatchObject({
+    await expect(
+      removeMember({ db }, { workspaceId: workspace.id, input: { email: "not an email" }, by: admin }),
+    ).rejects.toMatchObject({
       code: "INVALID_INPUT",
     });
   });

@@ -1,11 +1,11 @@
 "use server";
 // Server actions of the admin "Users" page: create a user, change a role, disable or enable an account.
-// Each change writes its own audit row in its transaction (createUser, lib/commands/*-user-*.ts).
+// Each change writes its own audit row in its transaction (lib/commands/create-user.ts, *-user-*.ts).
 import { defineAction } from "@/lib/actions/define-action";
 import { requireAccountAdmin } from "@/lib/workspaces/members";
-import { createUser, createUserSchema } from "@/lib/auth/users";
 import { changeUserRoleSchema, setUserDisabledSchema } from "@/lib/auth/user-changes";
 import { changeUserRole } from "@/lib/commands/change-user-role";
+import { createUser, createUserSchema } from "@/lib/commands/create-user";
 import { setUserDisabled } from "@/lib/commands/set-user-disabled";
 
 // An admin gives the first password: it is required here (OIDC-only accounts are made by signing in).
@@ -18,7 +18,7 @@ export const createUserAction = defineAction(
   { schema: createUserActionSchema, scope: "admin:manage", audit: { action: "users.create", byHandler: true } },
   async (input, { user, db, revalidatePath }) => {
     await requireAccountAdmin(db, user);
-    const created = await createUser(db, input, { actor: user.email });
+    const created = await createUser({ db }, input, { by: user.email });
     revalidatePath("/admin/users");
     return created;
   },

@@ -1,16 +1,11 @@
 "use server";
 // Server actions of the admin "Workspaces" page: an instance admin creates a workspace; a workspace's admin adds a
-// person to it, changes their role there or takes them out. Each writes its own audit row in its transaction.
+// person to it, changes their role there or takes them out. Each command writes its own audit row in its transaction.
 import { defineAction } from "@/lib/actions/define-action";
-import { createWorkspaceWithDefaults } from "@/lib/commands/create-workspace";
+import { createWorkspaceSchema, createWorkspaceWithDefaults } from "@/lib/commands/create-workspace";
+import { memberSchema, putMember } from "@/lib/commands/put-member";
+import { removeMember, removeMemberSchema } from "@/lib/commands/remove-member";
 import { getRuntime } from "@/lib/runtime.server";
-import {
-  createWorkspaceSchema,
-  memberSchema,
-  putMember,
-  removeMember,
-  removeMemberSchema,
-} from "@/lib/workspaces/members";
 import { AppError } from "@/lib/runtime/errors";
 
 export const createWorkspaceAction = defineAction(
@@ -27,7 +22,7 @@ export const putMemberAction = defineAction(
   async (input, { user, db, revalidatePath }) => {
     if (!user.workspace)
       throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
-    const member = await putMember(db, user.workspace.id, input, { by: user.email });
+    const member = await putMember({ db }, { workspaceId: user.workspace.id, input, by: user.email });
     revalidatePath("/admin/workspaces");
     return member;
   },
@@ -38,7 +33,7 @@ export const removeMemberAction = defineAction(
   async (input, { user, db, revalidatePath }) => {
     if (!user.workspace)
       throw new AppError("NOT_FOUND", { message: "no workspace", userMessage: "There is no such workspace." });
-    const removed = await removeMember(db, user.workspace.id, input, { by: user.email });
+    const removed = await removeMember({ db }, { workspaceId: user.workspace.id, input, by: user.email });
     revalidatePath("/admin/workspaces");
     return removed;
   },

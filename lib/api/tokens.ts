@@ -24,9 +24,13 @@ export type ApiPrincipal = {
 /** A client or an interactive transaction (a route writes the token and its audit row in one). */
 type TokenDb = Pick<Db, "apiToken" | "user">;
 
-const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+/** What is stored of a token: its sha256. */
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** The owner of the TETHER_BOOTSTRAP_TOKEN: an admin who cannot sign in (no password); disabling it refuses the token. */
+/**
+ * The owner of the TETHER_BOOTSTRAP_TOKEN (lib/commands/ensure-bootstrap-token.ts): an admin who cannot sign in (no
+ * password); disabling it refuses the token.
+ */
 export const BOOTSTRAP_OWNER_EMAIL = "bootstrap@tether.invalid";
 
 export const createApiTokenSchema = z.object({
@@ -76,7 +80,7 @@ export async function createApiToken(
     data: {
       id: `tok_${randomUUID().replaceAll("-", "")}`,
       name,
-      tokenHash: hash(token),
+      tokenHash: hashToken(token),
       prefix: token.slice(0, 8),
       scopes: JSON.stringify(scopes),
       createdBy: opts.createdBy,
@@ -88,42 +92,6 @@ export async function createApiToken(
   return { token, ...record, scopes, user: owner.email };
 }
 
-/**
- * TETHER_BOOTSTRAP_TOKEN: an admin token with exactly that value, created once (for scripts and CI),
- * owned by BOOTSTRAP_OWNER_EMAIL. A revoked one stays revoked: revoking is how an admin takes it away,
- * and the next start must not give it back. "revoked" tells the caller to say so.
- */
-export async function ensureBootstrapToken(db: Db, value: string): Promise<"created" | "exists" | "revoked"> {
-  if (value.length < 16) throw new Error("TETHER_BOOTSTRAP_TOKEN must be at least 16 characters");
-  const owner = await db.user.upsert({
-    where: { email: BOOTSTRAP_OWNER_EMAIL },
-    create: {
-      id: `usr_${randomUUID().replaceAll("-", "")}`,
-      email: BOOTSTRAP_OWNER_EMAIL,
-      name: "Bootstrap token (TETHER_BOOTSTRAP_TOKEN)",
-      role: "admin",
-    },
-    update: {},
-    select: { id: true },
-  });
-  const existing = await db.apiToken.findUnique({
-    where: { tokenHash: hash(value) },
-    select: { id: true, revokedAt: true, userId: true },
-  });
-  if (existing) {
-    // A bootstrap token from before tokens had owners gets its owner (it would be refused without one).
-    if (!existing.userId)
-      await db.apiToken.update({ where: { id: existing.id }, data: { userId: owner.id }, select: { id: true } });
-    return existing.revokedAt ? "revoked" : "exists";
-  }
-  await createApiToken(
-    db,
-    { name: "bootstrap", scopes: ["admin"], user: BOOTSTRAP_OWNER_EMAIL },
-    { createdBy: "setup", value },
-  );
-  return "created";
-}
-
 export async function authenticateApiToken(
   db: Db,
   bearer: string,
@@ -132,7 +100,7 @@ export async function authenticateApiToken(
   // Before any workspace is known: the token names it (asSystem, so a header or cookie the caller sent cannot).
   const row = await asSystem(() =>
     db.apiToken.findUnique({
-      where: { tokenHash: hash(bearer) },
+      where: { tokenHash: hashToken(bearer) },
       include: { user: { select: { id: true, email: true, disabledAt: true } } },
     }),
   );

@@ -1,5 +1,5 @@
 // What the two changes an admin makes to an existing account share (the commands are
-// lib/commands/change-user-role.ts and set-user-disabled.ts; creating a user is ./users.ts's createUser).
+// lib/commands/change-user-role.ts and set-user-disabled.ts; creating a user is lib/commands/create-user.ts).
 // Both guard the console against locking itself out: an admin cannot demote or disable themselves, and
 // the last active admin cannot be demoted or disabled by anyone.
 import { z } from "zod";

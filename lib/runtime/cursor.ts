@@ -2,7 +2,8 @@ import { childSignalType, notifyParent } from "./children";
 import type { EngineContext } from "./context";
 import { AppError } from "./errors";
 import { appendObservation, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
-import type { StepCommit } from "./store";
+import { impactRankOf } from "./impact";
+import type { NewPacket, StepCommit } from "./store";
 import type { Lease, PacketDecision, RunRecord, RunStatus, StoredEntries, TraceEventInput } from "./types";
 
 // A worker's in-memory view of the run it holds. It never re-reads what it already holds under
@@ -11,7 +12,9 @@ import type { Lease, PacketDecision, RunRecord, RunStatus, StoredEntries, TraceE
 export type StepOutcome = "continue" | "released";
 
 /** What a step changes besides its state and events (the cursor adds those, the lease and its bookkeeping). */
-type StepChange = Omit<StepCommit, "lease" | "state" | "storedEntries" | "events">;
+type StepChange = Omit<StepCommit, "lease" | "state" | "storedEntries" | "events" | "createPacket"> & {
+  createPacket?: NewPacket;
+};
 
 export class RunCursor {
   readonly runId: string;
@@ -130,8 +133,11 @@ export class RunCursor {
     // What follows a check (a read's result, an intent, an approval request, a refusal) is written only
     // while the permissions are still the ones checked; the commits after it record what already happened.
     const guarded = this.permissionEpoch !== null;
+    const { createPacket, ...rest } = change;
     await this.ctx.store.commitStep({
-      ...change,
+      ...rest,
+      // The inbox sorts on the packet's impact: the engine's rule, stored with the packet.
+      ...(createPacket ? { createPacket: { ...createPacket, impactRank: impactRankOf(createPacket) } } : {}),
       lease: this.lease,
       state: this.state,
       storedEntries: this.storedEntries,

@@ -28,6 +28,10 @@ export function impactLevel(tool: string, traits: ToolTraits, kind: PacketKind =
 
 export const IMPACT_RANK: Record<ImpactLevel, number> = { high: 3, medium: 2, low: 1 };
 
+/** A new packet's impact as the number the inbox sorts on (DecisionPacket.impactRank). */
+export const impactRankOf = (packet: { tool: string; traits: ToolTraits; kind: PacketKind }): number =>
+  IMPACT_RANK[impactLevel(packet.tool, packet.traits, packet.kind)];
+
 /** Why an impact is high, in a few words for the badge's title. */
 export function impactReason(tool: string, traits: ToolTraits, kind: PacketKind = "APPROVAL"): string {
   if (!traits) return "unknown tool";

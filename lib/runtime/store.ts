@@ -74,7 +74,7 @@ export type StepCommit = {
   events: TraceEventInput[];
   createIntent?: NewIntent;
   updateIntent?: { id: string; status: IntentStatus; attempt: number; result: unknown };
-  createPacket?: NewPacket;
+  createPacket?: NewPacket & { impactRank: number };
   /** Compare-and-set on the packet's version. */
   updatePacket?: {
     id: string;
@@ -228,10 +228,7 @@ export type RuntimeStore = {
     opts: { id: string; auditId: string; expectedVersion?: number; audit?: (saved: PermissionRule) => AuditNote },
   ): Promise<PermissionRule>;
   deletePermission(opts: { id: string; changedBy: string; auditId: string; audit?: AuditNote }): Promise<void>;
-  listPermissionChanges(opts?: {
-    permissionId?: string;
-    limit?: number;
-  }): Promise<
+  listPermissionChanges(opts?: { permissionId?: string; limit?: number }): Promise<
     Array<{
       id: string;
       permissionId: string;

@@ -3,11 +3,12 @@ import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { PacketFilter, RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket } from "@/lib/runtime/types";
-import type { HotQuery, HotTransaction } from "./hot-path";
+import type { Dialect } from "./dialect";
+import type { HotQuery } from "./hot-path";
 import { isUniqueViolation, json, packetInclude, toPacket, type PacketRow, type Tx } from "./records";
 import { appendEvents } from "./trace-events";
 import { activeWorkspace } from "@/lib/workspaces/scope";
-import { notifySql, type Wakeups } from "./wakeups";
+import { notifySql } from "./wakeups";
 
 // Decision packets in the store: a person's decision and an assignment are compare-and-set on the
 // packet's version, so however many reviewers press at once exactly one wins; the run is woken and the
@@ -29,16 +30,13 @@ async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket
 const GET_PACKET_SQL = `SELECT p.*, COALESCE((SELECT json_agg(json_build_object('approver', a."approver") ORDER BY a."at")
   FROM "PacketApproval" a WHERE a."packetId" = p."id"), '[]'::json) AS "approvals" FROM "DecisionPacket" p WHERE p."id" = $1 AND ($2::text IS NULL OR p."workspaceId" = $2::text)`;
 
-/** `hot` and `transaction` are the pool's (Postgres); without them (SQLite) Prisma does the work. */
-export function createPacketStore(
-  db: Db,
-  now: () => Date,
-  opts: { postgres: boolean; wakeups: Wakeups; hot: HotQuery; transaction: HotTransaction | null },
-): PacketStore {
+/** Postgres reads and decides through the pool (d.query, d.transaction); SQLite through Prisma. */
+export function createPacketStore(d: Dialect): PacketStore {
+  const { db, now, wakeups } = d;
   return {
     async getPacket(id) {
-      if (opts.postgres) {
-        const [row] = await opts.hot<PacketRow>({ sql: GET_PACKET_SQL, values: [id, await activeWorkspace()] });
+      if (d.name === "postgres") {
+        const [row] = await d.query<PacketRow>({ sql: GET_PACKET_SQL, values: [id, await activeWorkspace()] });
         return row ? toPacket(row) : null;
       }
       const row = await db.decisionPacket.findUnique({ where: { id }, include: packetInclude });
@@ -63,11 +61,11 @@ export function createPacketStore(
 
     async decidePacket({ packetId, version, approver, final, events, audit }) {
       const at = final?.now ?? now();
-      if (opts.transaction) {
-        const { packet, woken } = await opts.transaction((query) =>
+      if (d.transaction) {
+        const { packet, woken } = await d.transaction((query) =>
           decideOnPostgres(query, { packetId, version, approver, final, events, audit, at }),
         );
-        if (woken) opts.wakeups.emit({ runId: packet.runId });
+        if (woken) wakeups.emit({ runId: packet.runId });
         return packet;
       }
       let woken = false;
@@ -111,7 +109,7 @@ export function createPacketStore(
         if (audit) await writeAudit(tx, audit);
         return getPacketOrThrow(tx, packetId);
       });
-      if (woken) opts.wakeups.emit({ runId: decided.runId });
+      if (woken) wakeups.emit({ runId: decided.runId });
       return decided;
     },
 

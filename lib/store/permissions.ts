@@ -1,10 +1,9 @@
 import { writeAudit } from "@/lib/audit/audit-log";
-import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import { CAPABILITIES } from "@/lib/runtime/types";
 import { activeWorkspace } from "@/lib/workspaces/scope";
-import type { HotQuery } from "./hot-path";
+import type { Dialect } from "./dialect";
 import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow, type Tx } from "./records";
 
 // Permissions in the store: every change is versioned, with its history row (before/after) and, for a
@@ -33,8 +32,10 @@ const moveEpoch = (tx: Tx) =>
 
 const EPOCH_SQL = `SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'`;
 
-/** `hot`: on Postgres, what an acting step reads (the epoch, the rules) goes straight to the pool (hot-path.ts). */
-export function createPermissionStore(db: Db, hot: HotQuery | null): PermissionStore {
+/** On Postgres, what an acting step reads (the epoch, the rules) goes straight to the pool (hot-path.ts). */
+export function createPermissionStore(d: Dialect): PermissionStore {
+  const { db } = d;
+  const hot = d.name === "postgres" ? d.query : null;
   async function putPermissionOnce(
     rule: Parameters<RuntimeStore["putPermission"]>[0],
     { id, auditId, expectedVersion, audit }: Parameters<RuntimeStore["putPermission"]>[1],

@@ -1,9 +1,10 @@
-import { IMPACT_RANK, impactLevel } from "@/lib/runtime/impact";
-import type { NewIntent, NewPacket, StepCommit } from "@/lib/runtime/store";
+import type { NewIntent, NewRun, StepCommit } from "@/lib/runtime/store";
+import { json } from "./records";
+import type { NewEntry } from "./state-entries";
 
-// What the store's raw statements write, as column → value, whatever the database. postgres-sql.ts
-// and sqlite-sql.ts render these rows as SQL; the columns and the rules (what is JSON, which times
-// are the commit's) are written here once. Every DateTime is a bound JS Date, never a database
+// What the store's raw statements write, as column → value, whatever the database. The capability
+// files (steps.ts, runs.ts) render these rows in each database's SQL (postgres-sql.ts, sqlite-sql.ts);
+// the columns and the rules (what is JSON, which times are the commit's) are written here once. Every DateTime is a bound JS Date, never a database
 // default: Prisma fills @default(now()) itself, and SQLite's CURRENT_TIMESTAMP would store another
 // format ("2026-01-02 03:04:05" instead of the adapter's "2026-01-02T03:04:05.678+00:00").
 
@@ -15,8 +16,6 @@ export type Statement = { sql: string; values: unknown[] };
 /** Runs a worker may pick up: these statuses always, these once their wakeAt is due (and the lease is free or expired). */
 export const ACTIVE_STATUSES = ["QUEUED", "RUNNING"];
 export const WAKEABLE_STATUSES = ["SLEEPING", "WAITING_EVENT", "WAITING_APPROVAL", "NEEDS_ATTENTION"];
-
-export const json = (value: unknown) => JSON.stringify(value ?? null);
 
 /**
  * Run.runnableAt of a run nobody holds: at once for work to do, its timer when parked (null: only a
@@ -57,6 +56,28 @@ export function parksOnEvent(commit: StepCommit): string | null {
   return commit.status === "WAITING_EVENT" && commit.waitingFor ? commit.waitingFor : null;
 }
 
+/** A new run's row (`state`: its head and entries, state-entries.ts); createdAt and updatedAt are the caller's. */
+export function runRow(run: NewRun, state: { head: string; entries: NewEntry[] }, at: Date) {
+  return {
+    id: run.id,
+    agentSlug: run.agentSlug,
+    agentVersion: run.agentVersion,
+    status: "QUEUED",
+    input: json(run.input),
+    state: state.head,
+    stateSeq: 1,
+    eventSeq: run.events.length,
+    entrySeq: state.entries.length,
+    runnableAt: at,
+    idempotencyKey: run.idempotencyKey,
+    startedBy: run.startedBy,
+    parentRunId: run.parentRunId,
+    workspaceId: run.workspaceId,
+    spawnedByRunId: run.spawnedByRunId ?? null,
+    spawnedAtStep: run.spawnedAtStep ?? null,
+  };
+}
+
 export function eventRows(commit: StepCommit, at: Date): Row[] {
   return commit.events.map((e) => ({ step: e.step, type: e.type, data: json(e.data), at }));
 }
@@ -84,7 +105,7 @@ export function intentResult(u: NonNullable<StepCommit["updateIntent"]>, at: Dat
   };
 }
 
-export function packetRow(p: NewPacket, at: Date): Row {
+export function packetRow(p: NonNullable<StepCommit["createPacket"]>, at: Date): Row {
   return {
     id: p.id,
     runId: p.runId,
@@ -103,7 +124,7 @@ export function packetRow(p: NewPacket, at: Date): Row {
     expiresAt: p.expiresAt,
     createdAt: at,
     capability: p.traits?.capability ?? null,
-    impactRank: IMPACT_RANK[impactLevel(p.tool, p.traits, p.kind)],
+    impactRank: p.impactRank,
     changedAt: new Date(),
   };
 }

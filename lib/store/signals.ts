@@ -1,16 +1,17 @@
-import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import { isUniqueViolation, json, toSignal } from "./records";
 import { appendEvents } from "./trace-events";
-import { notifyInTransaction, type Wakeups } from "./wakeups";
+import type { Dialect } from "./dialect";
+import { notifyInTransaction } from "./wakeups";
 
 // External signals (callbacks) in the store: delivered at most once per (run, dedup key) — a duplicate is
 // recorded in the trace, not delivered again — and a run waiting for that signal type is woken.
 
 type SignalStore = Pick<RuntimeStore, "deliverSignal" | "listSignals">;
 
-export function createSignalStore(db: Db, opts: { postgres: boolean; wakeups: Wakeups }): SignalStore {
+export function createSignalStore(d: Dialect): SignalStore {
+  const { db, wakeups } = d;
   return {
     async deliverSignal({ id, runId, type, dedupKey, payload, now: at }) {
       const duplicateOf = async () => {
@@ -56,10 +57,10 @@ export function createSignalStore(db: Db, opts: { postgres: boolean; wakeups: Wa
             data: { wakeAt: at, runnableAt: at },
           });
           woken = count > 0;
-          if (woken) await notifyInTransaction(tx, opts.postgres, { runId });
+          if (woken) await notifyInTransaction(tx, d.name === "postgres", { runId });
           return created;
         });
-        if (woken) opts.wakeups.emit({ runId });
+        if (woken) wakeups.emit({ runId });
         return { signal: toSignal(row), duplicate: false };
       } catch (error) {
         if (isUniqueViolation(error)) return duplicateOf(); // lost a race with the same delivery

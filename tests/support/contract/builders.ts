@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { impactRankOf } from "../../../lib/runtime/impact";
 import { initialState, type RunState } from "../../../lib/runtime/state";
 import type { NewPacket, NewRun, RuntimeStore } from "../../../lib/runtime/store";
 import type { DecisionPacket, EffectIntent, Lease, PermissionRule, RunRecord } from "../../../lib/runtime/types";
@@ -145,7 +146,8 @@ export function buildNewRun(overrides: Partial<NewRun> = {}): NewRun {
   };
 }
 
-export function buildNewPacket(runId: string, overrides: Partial<NewPacket> = {}): NewPacket {
+/** A packet as the engine hands it to the store: with the impact rank it computed. */
+export function buildNewPacket(runId: string, overrides: Partial<NewPacket> = {}): NewPacket & { impactRank: number } {
   const {
     status: _s,
     approvers: _a,
@@ -157,7 +159,8 @@ export function buildNewPacket(runId: string, overrides: Partial<NewPacket> = {}
     createdAt: _c,
     ...packet
   } = buildPacket({ runId });
-  return { ...packet, traits: { capability: "execute", semantics: "idempotent" }, ...overrides };
+  const built: NewPacket = { ...packet, traits: { capability: "execute", semantics: "idempotent" }, ...overrides };
+  return { ...built, impactRank: impactRankOf(built) };
 }
 
 /** A persisted, queued run. */

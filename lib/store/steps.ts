@@ -1,0 +1,375 @@
+import { AppError } from "@/lib/runtime/errors";
+import type { CommitResult, RuntimeStore, StepCommit } from "@/lib/runtime/store";
+import type { Dialect } from "./dialect";
+import { leaseLost, leaseSql } from "./leases";
+import { PERMISSIONS_EPOCH } from "./permissions";
+import * as pg from "./postgres-sql";
+import {
+  eventRows,
+  intentResult,
+  intentRow,
+  packetChanges,
+  packetRow,
+  parksOnEvent,
+  runChanges,
+  wakeupOf,
+  type Statement,
+} from "./rows";
+import * as sqlite from "./sqlite-sql";
+import { splitState, type NewEntry } from "./state-entries";
+import { notifySql, wakeupPayload } from "./wakeups";
+
+// A step's commit: everything one step writes (the run's new state and status, its checkpoint, state
+// entries and trace events, an effect intent, a packet, consumed signals, another run woken), fenced by
+// the lease, all or nothing. Fencing is a conditional update on (id, leaseOwner, leaseEpoch); the event
+// and entry seqs come from atomic increments of the run's counters in the same write.
+// Postgres: one statement (a chain of CTEs), one round trip; commits ready together share a
+// transaction (group-commit.ts). SQLite: a few raw statements inside one Prisma transaction. Same rules.
+
+type StepStore = Pick<RuntimeStore, "commitStep">;
+type SplitState = { head: string; entries: NewEntry[] };
+type Written = CommitResult & { woken: boolean; otherWoken: boolean };
+
+export function createStepStore(d: Dialect, permissionEpoch: () => Promise<number>): StepStore {
+  const write = d.name === "postgres" ? commitOnPostgres(d, permissionEpoch) : commitOnSqlite(d);
+  return {
+    async commitStep(commit: StepCommit): Promise<CommitResult> {
+      const at = d.now();
+      const { woken, otherWoken, ...result } = await write(commit, splitState(commit.state, commit.storedEntries), at);
+      const wakeup = wakeupOf(commit, woken, at);
+      if (wakeup) d.wakeups.emit(wakeup);
+      if (otherWoken && commit.wakeRun) d.wakeups.emit({ runId: commit.wakeRun.runId });
+      return result;
+    },
+  };
+}
+
+/** Why a commit wrote nothing: the lease first, then the permission epoch, then the packet CAS. */
+async function whyNotWritten(
+  commit: StepCommit,
+  held: boolean,
+  currentEpoch: () => Promise<number>,
+): Promise<AppError> {
+  if (!held) return leaseLost(commit.lease);
+  if (commit.permissionEpoch !== undefined) {
+    const epoch = await currentEpoch();
+    if (epoch !== commit.permissionEpoch) {
+      return new AppError("PERMISSIONS_CHANGED", {
+        message: `permissions changed (epoch ${commit.permissionEpoch} → ${epoch}) between run ${commit.lease.runId}'s check and its commit`,
+        userMessage: "The permissions changed while the run was acting; it checks them again.",
+      });
+    }
+  }
+  if (commit.updatePacket) return packetChanged(commit.updatePacket.id);
+  return leaseLost(commit.lease);
+}
+
+function packetChanged(packetId: string) {
+  return new AppError("CONFLICT", {
+    message: `packet ${packetId} changed concurrently`,
+    userMessage: "The decision packet changed while the run was acting on it.",
+  });
+}
+
+// ---- Postgres: one statement, plus a read only when it wrote nothing.
+
+/** What the commit statement returns: one row when it wrote, none when the fence or the packet CAS failed. */
+type CommitRow = { stateSeq: number; eventSeq: number; woken: boolean; otherWoken?: boolean };
+
+function commitOnPostgres(d: Dialect, permissionEpoch: () => Promise<number>) {
+  const held = leaseSql(d).leaseHeld;
+  return async (commit: StepCommit, state: SplitState, at: Date): Promise<Written> => {
+    const { lease } = commit;
+    const [row] = await d.commits<CommitRow>(postgresCommitStatement(commit, state, at, d.wallClock()));
+    if (!row) throw await whyNotWritten(commit, (await d.query(held(lease))).length > 0, permissionEpoch);
+    const waitingFor = parksOnEvent(commit);
+    let woken = row.woken;
+    if (waitingFor && !woken) {
+      // The commit stands; this closes the window of a signal delivered while it ran (see the statement).
+      const wake = { runId: lease.runId, waitingFor, stateSeq: row.stateSeq, at, updatedAt: d.wallClock() };
+      woken = (await d.query(postgresWakeIfSignalWaiting(wake))).length > 0;
+    }
+    return { stateSeq: row.stateSeq, eventSeq: row.eventSeq, woken, otherWoken: Boolean(row.otherWoken) };
+  };
+}
+
+/**
+ * The whole of a step's commit as one statement, atomic by itself: each write depends on `head`, the
+ * fenced UPDATE of the run, so when the fence (or the packet compare-and-set) does not hold, `head` is
+ * empty and no CTE writes a row. `at` is the store's clock (checkpoint, events, completion times);
+ * `updatedAt` is the wall clock Prisma's @updatedAt would have written.
+ *
+ * Order of locks: the packet row (when the commit does a compare-and-set on it), then the run row —
+ * the same order as decidePacket, so the two cannot deadlock.
+ */
+function postgresCommitStatement(
+  commit: StepCommit,
+  state: { head: string; entries: NewEntry[] },
+  at: Date,
+  updatedAt: Date,
+): Statement {
+  const p = new pg.Params();
+  const { lease, events } = commit;
+  const runId = p.add(lease.runId, "text");
+  const atTs = p.add(at, "timestamp(3)");
+  const ctes: string[] = [];
+
+  // The packet compare-and-set. FOR UPDATE, not a plain EXISTS: a plain read sees the statement's
+  // snapshot, and a reviewer's decision committed after it would make the packet's UPDATE match no
+  // row while the run's commit went through. Locking re-reads the newest version (READ COMMITTED)
+  // and holds it until this statement commits, so the CAS and everything else stand or fall together.
+  const u = commit.updatePacket;
+  if (u) {
+    ctes.push(`packet AS MATERIALIZED (
+      SELECT "id" FROM "DecisionPacket" WHERE "id" = ${p.add(u.id, "text")} AND "version" = ${p.add(u.version, "int")} FOR UPDATE)`);
+  }
+
+  // A signal that arrived while this step ran must not be missed: a run parking on an event that
+  // is already here wakes at once. This read sees the statement's snapshot (signals consumed by this
+  // very commit excluded); commitStep looks once more after the commit for one committed meanwhile.
+  const waitingFor = parksOnEvent(commit);
+  const consumeIds = commit.consumeSignalIds?.length ? p.add(commit.consumeSignalIds, "text[]") : null;
+  if (waitingFor) {
+    ctes.push(`waiting AS (
+      SELECT EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ${runId} AND "type" = ${p.add(waitingFor, "text")} AND "consumedAt" IS NULL
+        ${consumeIds ? `AND NOT ("id" = ANY(${consumeIds}))` : ""}) AS "found")`);
+  }
+
+  const { wakeAt, runnableAt, ...changes } = runChanges(commit, at, state.head);
+  const eventCount = p.add(events.length, "int");
+  const entryCount = p.add(state.entries.length, "int");
+  // A run that parks on an event already here wakes now: both its wakeAt and its runnableAt.
+  const wakeAtSql = waitingFor
+    ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add(wakeAt, "timestamp(3)")} END`
+    : p.add(wakeAt, "timestamp(3)");
+  const set = [
+    ...pg.assignments(p, changes),
+    `"stateSeq" = "Run"."stateSeq" + 1`,
+    `"eventSeq" = "Run"."eventSeq" + ${eventCount}`,
+    `"entrySeq" = "Run"."entrySeq" + ${entryCount}`,
+    `"wakeAt" = ${wakeAtSql}`,
+    ...(commit.releaseLease ? [`"runnableAt" = ${waitingFor ? wakeAtSql : p.add(runnableAt, "timestamp(3)")}`] : []),
+    `"updatedAt" = ${p.add(updatedAt, "timestamp(3)")}`,
+  ];
+  // The permission epoch the step checked must still be the epoch: FOR SHARE waits for a permission
+  // change in flight and reads what it committed, so no change slips between check and commit.
+  if (commit.permissionEpoch !== undefined) {
+    ctes.push(`epoch AS MATERIALIZED (SELECT "value" FROM "Epoch" WHERE "name" = 'permissions' FOR SHARE)`);
+  }
+  const epochHolds =
+    commit.permissionEpoch !== undefined
+      ? `AND COALESCE((SELECT "value" FROM epoch), 0) = ${p.add(commit.permissionEpoch, "int")}`
+      : "";
+  ctes.push(`head AS (
+    UPDATE "Run" SET ${set.join(", ")}
+    WHERE ${pg.fence(p, lease)} ${u ? `AND EXISTS (SELECT 1 FROM packet)` : ""} ${epochHolds}
+    RETURNING "Run"."stateSeq", "Run"."eventSeq", "Run"."entrySeq", "Run"."state", "Run"."workspaceId")`);
+
+  // Every CTE below reads FROM head: an empty head (fenced out, or the CAS lost) writes nothing.
+  // The checkpoint takes the state's head from head: the JSON is sent once.
+  ctes.push(`checkpoint AS (
+    INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt")
+    SELECT ${runId}, head."stateSeq", ${p.add(commit.state.step, "int")}, head."state", head."entrySeq", ${atTs} FROM head)`);
+  if (state.entries.length > 0)
+    ctes.push(`entries AS (${pg.insertEntries(p, state.entries, runId, "head", `head."entrySeq" - ${entryCount}`)})`);
+
+  if (events.length > 0) {
+    // Seqs: the run's eventSeq after the increment is the last one of this commit's events.
+    const rows = eventRows(commit, at);
+    ctes.push(`events AS (${pg.insertEvents(p, rows, runId, "head", `head."eventSeq" - ${eventCount}`, atTs)})`);
+  }
+  if (commit.createIntent)
+    ctes.push(`intent_created AS (${pg.insertFromHead(p, "EffectIntent", intentRow(commit.createIntent, at))})`);
+  if (commit.updateIntent) {
+    ctes.push(`intent_updated AS (
+      UPDATE "EffectIntent" SET ${pg.assignments(p, intentResult(commit.updateIntent, at)).join(", ")}
+      FROM head WHERE "EffectIntent"."id" = ${p.add(commit.updateIntent.id, "text")})`);
+  }
+  if (commit.createPacket)
+    ctes.push(
+      `packet_created AS (${pg.insertFromHead(p, "DecisionPacket", packetRow(commit.createPacket, at), ["workspaceId"])})`,
+    );
+  if (u) {
+    // The row locked by `packet` above, whose version matched; undefined fields are left alone.
+    ctes.push(`packet_updated AS (
+      UPDATE "DecisionPacket" SET ${[`"version" = "DecisionPacket"."version" + 1`, ...pg.assignments(p, packetChanges(u, at))].join(", ")}
+      FROM head, packet WHERE "DecisionPacket"."id" = packet."id")`);
+  }
+  if (consumeIds) {
+    ctes.push(`signals_consumed AS (
+      UPDATE "Signal" SET "consumedAt" = ${atTs}
+      FROM head WHERE "Signal"."id" = ANY(${consumeIds}) AND "Signal"."consumedAt" IS NULL)`);
+  }
+
+  // Another run parked on this event type wakes with this commit (StepCommit.wakeRun: a child's parent).
+  if (commit.wakeRun) {
+    ctes.push(`other_woken AS (
+      UPDATE "Run" SET "wakeAt" = ${atTs}, "runnableAt" = ${atTs}, "updatedAt" = ${p.add(updatedAt, "timestamp(3)")}
+      FROM head WHERE "Run"."id" = ${p.add(commit.wakeRun.runId, "text")} AND "Run"."status" = 'WAITING_EVENT' AND "Run"."waitingFor" = ${p.add(commit.wakeRun.waitingFor, "text")}
+      RETURNING "Run"."id")`);
+  }
+
+  // Other workers hear of a run given back with a timer, or woken at once, from this transaction.
+  const timer = wakeupOf(commit, false, at);
+  const notify = timer ? notifySql(p.add(wakeupPayload(timer), "text")) : "0";
+  const notified = waitingFor
+    ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${notifySql(p.add(lease.runId, "text"))} ELSE ${notify} END`
+    : notify;
+  const otherWoken = commit.wakeRun
+    ? `, EXISTS (SELECT 1 FROM other_woken) AS "otherWoken", (SELECT ${notifySql(`other_woken."id"`)} FROM other_woken) AS "otherNotified"`
+    : "";
+  const sql = `WITH ${ctes.join(",\n")}
+    SELECT head."stateSeq", head."eventSeq", ${waitingFor ? `(SELECT "found" FROM waiting)` : "false"} AS "woken", ${notified} AS "notified"${otherWoken} FROM head`;
+  return { sql, values: p.values };
+}
+
+/**
+ * After a commit that parked the run on an event without finding one: look again, in a new
+ * statement (a new snapshot). A signal whose delivery committed while the commit statement ran was
+ * invisible to it, and its delivery could not wake the run either (the run was not yet parked when
+ * it looked). deliverSignal takes the run's row lock before its wake check, so every signal is seen
+ * by one side or the other. Only the state this commit wrote (its stateSeq) is touched.
+ */
+function postgresWakeIfSignalWaiting(opts: {
+  runId: string;
+  waitingFor: string;
+  stateSeq: number;
+  at: Date;
+  updatedAt: Date;
+}): Statement {
+  const p = new pg.Params();
+  const runId = p.add(opts.runId, "text");
+  const type = p.add(opts.waitingFor, "text");
+  const at = p.add(opts.at, "timestamp(3)");
+  const sql = `
+    WITH woken AS (
+      UPDATE "Run" SET "wakeAt" = ${at}, "runnableAt" = ${at}, "updatedAt" = ${p.add(opts.updatedAt, "timestamp(3)")}
+      WHERE "id" = ${runId} AND "status" = 'WAITING_EVENT' AND "waitingFor" = ${type} AND "stateSeq" = ${p.add(opts.stateSeq, "int")}
+        AND EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ${runId} AND "type" = ${type} AND "consumedAt" IS NULL)
+      RETURNING "id")
+    SELECT ${notifySql(`"id"`)} AS "notified" FROM woken`;
+  return { sql, values: p.values };
+}
+
+// ---- SQLite: raw statements in one Prisma transaction; a throw rolls it all back.
+
+function commitOnSqlite(d: Dialect) {
+  const held = leaseSql(d).leaseHeld;
+  return (commit: StepCommit, state: SplitState, at: Date): Promise<Written> => {
+    const { lease } = commit;
+    return d.db.$transaction(async (tx) => {
+      const run = (s: Statement) => tx.$executeRawUnsafe(s.sql, ...s.values);
+      // The fence: only the current lease holder's write matches.
+      const h = sqliteHead(commit, state, at, d.wallClock());
+      const [head] = await tx.$queryRawUnsafe<Array<CommitResult & { entrySeq: number }>>(h.sql, ...h.values);
+      if (!head) {
+        // Asked inside the transaction: SQLite's one connection is ours until it ends.
+        const stillHeld = held(lease);
+        const epoch = async () => (await tx.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }))?.value ?? 0;
+        const isHeld = (await tx.$queryRawUnsafe<unknown[]>(stillHeld.sql, ...stillHeld.values)).length > 0;
+        throw await whyNotWritten(commit, isHeld, epoch);
+      }
+      await run(sqliteCheckpoint(commit, at));
+      for (const s of sqliteEntries(lease.runId, state.entries, head.entrySeq - state.entries.length + 1)) await run(s);
+      for (const s of sqliteEvents(commit, head.eventSeq - commit.events.length + 1, at)) await run(s);
+      if (commit.createIntent) await run(sqlite.insert("EffectIntent", intentRow(commit.createIntent, at)));
+      if (commit.updateIntent)
+        await run(sqlite.updateById("EffectIntent", commit.updateIntent.id, intentResult(commit.updateIntent, at)));
+      if (commit.createPacket) {
+        await run(sqlite.insert("DecisionPacket", packetRow(commit.createPacket, at)));
+        // The run's workspace owns its packets (Postgres takes it from the head row in the same statement).
+        await run({
+          sql: `UPDATE "DecisionPacket" SET "workspaceId" = (SELECT "workspaceId" FROM "Run" WHERE "id" = ?) WHERE "id" = ?`,
+          values: [lease.runId, commit.createPacket.id],
+        });
+      }
+      if (commit.updatePacket && (await run(sqlitePacketCas(commit.updatePacket, at))) === 0)
+        throw packetChanged(commit.updatePacket.id);
+      if (commit.consumeSignalIds?.length) await run(sqliteConsumeSignals(commit.consumeSignalIds, at));
+      const waitingFor = parksOnEvent(commit);
+      const woken = waitingFor
+        ? (await run(sqliteWakeIfSignalWaiting(lease.runId, waitingFor, at, d.wallClock()))) > 0
+        : false;
+      const otherWoken = commit.wakeRun
+        ? (await run(sqliteWakeWaiting(commit.wakeRun.runId, commit.wakeRun.waitingFor, at, d.wallClock()))) > 0
+        : false;
+      return { stateSeq: head.stateSeq, eventSeq: head.eventSeq, woken, otherWoken };
+    });
+  };
+}
+
+/** The fenced update of the run: no row back means the lease no longer holds, or the permission epoch
+ *  the step checked has moved (nothing was written). */
+function sqliteHead(
+  commit: StepCommit,
+  state: { head: string; entries: NewEntry[] },
+  at: Date,
+  updatedAt: Date,
+): Statement {
+  const changes = runChanges(commit, at, state.head);
+  const { lease } = commit;
+  return {
+    sql: `UPDATE "Run" SET ${sqlite.assignments(changes)}, "stateSeq" = "stateSeq" + 1, "eventSeq" = "eventSeq" + ?, "entrySeq" = "entrySeq" + ?, "updatedAt" = ?
+      WHERE ${sqlite.fence}
+        ${commit.permissionEpoch !== undefined ? `AND COALESCE((SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'), 0) = ?` : ""}
+      RETURNING "stateSeq", "eventSeq", "entrySeq"`,
+    values: [
+      ...Object.values(changes),
+      commit.events.length,
+      state.entries.length,
+      updatedAt,
+      ...sqlite.fenceValues(lease),
+      ...(commit.permissionEpoch !== undefined ? [commit.permissionEpoch] : []),
+    ],
+  };
+}
+/** The checkpoint of the state just written, copied from the run's row (its new stateSeq, head and entrySeq). */
+function sqliteCheckpoint(commit: StepCommit, at: Date): Statement {
+  return {
+    sql: `INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt") SELECT "id", "stateSeq", ?, "state", "entrySeq", ? FROM "Run" WHERE "id" = ?`,
+    values: [commit.state.step, at, commit.lease.runId],
+  };
+}
+/** The state's new entries from `firstSeq` on (state-entries.ts), a few hundred rows a statement. */
+function sqliteEntries(runId: string, list: NewEntry[], firstSeq: number): Statement[] {
+  return sqlite.chunkedInsert(
+    "StateEntry",
+    list.map((e, i) => ({ runId, seq: firstSeq + i, kind: e.kind, key: e.key, value: e.value })),
+  );
+}
+/** The commit's events from `firstSeq` on, a few hundred rows a statement (SQLite caps bound values). */
+function sqliteEvents(commit: StepCommit, firstSeq: number, at: Date): Statement[] {
+  return sqlite.chunkedInsert(
+    "TraceEvent",
+    eventRows(commit, at).map((r, i) => ({ runId: commit.lease.runId, seq: firstSeq + i, ...r })),
+  );
+}
+/** Compare-and-set on the packet's version: 0 rows changed means it lost (the caller rolls back). */
+function sqlitePacketCas(u: NonNullable<StepCommit["updatePacket"]>, at: Date): Statement {
+  const changes = packetChanges(u, at);
+  return {
+    sql: `UPDATE "DecisionPacket" SET "version" = "version" + 1${Object.keys(changes).length ? `, ${sqlite.assignments(changes)}` : ""} WHERE "id" = ? AND "version" = ?`,
+    values: [...Object.values(changes), u.id, u.version],
+  };
+}
+function sqliteConsumeSignals(ids: string[], at: Date): Statement {
+  return {
+    sql: `UPDATE "Signal" SET "consumedAt" = ? WHERE "id" IN (${sqlite.placeholders(ids.length)}) AND "consumedAt" IS NULL`,
+    values: [at, ...ids],
+  };
+}
+/** A run parking on an event that is already here wakes at once (signals consumed by this commit no longer count). */
+function sqliteWakeIfSignalWaiting(runId: string, type: string, at: Date, updatedAt: Date): Statement {
+  return {
+    sql: `UPDATE "Run" SET "wakeAt" = ?, "runnableAt" = ?, "updatedAt" = ? WHERE "id" = ?
+      AND EXISTS (SELECT 1 FROM "Signal" WHERE "runId" = ? AND "type" = ? AND "consumedAt" IS NULL)`,
+    values: [at, at, updatedAt, runId, runId, type],
+  };
+}
+/** Wake another run parked on this event type (StepCommit.wakeRun). */
+function sqliteWakeWaiting(runId: string, type: string, at: Date, updatedAt: Date): Statement {
+  return {
+    sql: `UPDATE "Run" SET "wakeAt" = ?, "runnableAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "status" = 'WAITING_EVENT' AND "waitingFor" = ?`,
+    values: [at, at, updatedAt, runId, type],
+  };
+}
