@@ -13,9 +13,6 @@
  *   scoreHistory({ datasetName?, limit? })
  *                                       → ScorePoint[]       each finished eval run's scores, oldest first (charts)
  *   compareEvalRuns(a, b)               → EvalRunComparison  the trials whose outcome or scores changed from a to b
- *   importDatasetJsonl(text, { name, description?, source? })
- *                                       → DatasetDetail      create or replace a dataset's cases (validated; throws
- *                                         AppError INVALID_INPUT with the offending lines)
  *   exportDatasetJsonl(idOrName)        → string             the dataset as JSONL (one case a line)
  *
  * Where the agent runs live: an eval runs its agents in a throwaway SQLite database per trial (the
@@ -239,17 +236,6 @@ export async function replaceDataset(
     })),
   });
   return { id: datasetId, version };
-}
-
-/** Create the dataset `name`, or replace its cases (one transaction), unaudited: the eval CLI's. A person's import is lib/commands/import-dataset.ts. */
-export async function importDatasetJsonl(
-  text: string,
-  opts: { name: string; description?: string; source?: string },
-  db: Db = getDb(),
-): Promise<DatasetDetail> {
-  const cases = parseDatasetJsonl(text);
-  const { id } = await db.$transaction((tx) => replaceDataset(tx, cases, opts));
-  return getDataset(id, db);
 }
 
 export async function exportDatasetJsonl(idOrName: string, db: Db = getDb()): Promise<string> {
