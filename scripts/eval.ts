@@ -27,7 +27,7 @@ import { exportDatasetJsonl, getDataset } from "../lib/evals/queries.ts";
 import { setEvalReportPath } from "../lib/evals/records.ts";
 import { createProgress, formatReport } from "../lib/evals/report.ts";
 import { DIMENSIONS, type Dimension, type EvalCaseSpec } from "../lib/evals/spec.ts";
-import { replayCommand } from "../lib/replay/cli.ts";
+import { REPLAY_OPTIONS, replayCommand } from "../lib/replay/cli.ts";
 
 // `--replay`: the replay's own flags (--dataset is then a backup file, not an eval dataset).
 const replaying = process.argv.includes("--replay");
@@ -183,18 +183,7 @@ async function main(): Promise<number> {
 }
 
 function replay(): Promise<number> {
-  const { values: flags } = parseArgs({
-    options: {
-      replay: { type: "boolean" },
-      agent: { type: "string" },
-      since: { type: "string" },
-      runs: { type: "string" },
-      dataset: { type: "string" },
-      limit: { type: "string" },
-      allow: { type: "string" },
-      json: { type: "string" },
-    },
-  });
+  const { values: flags } = parseArgs({ options: { replay: { type: "boolean" }, ...REPLAY_OPTIONS } });
   return replayCommand(flags);
 }
 

@@ -9,19 +9,9 @@
 //   --json <file>               the full report as JSON
 // Exits 0 when every run acts alike (or is allowed), 1 when any differs or needs a model, 2 on a usage error.
 import { parseArgs } from "node:util";
-import { REPLAY_USAGE, replayCommand } from "../lib/replay/cli.ts";
+import { REPLAY_OPTIONS, REPLAY_USAGE, replayCommand } from "../lib/replay/cli.ts";
 
-const { values } = parseArgs({
-  options: {
-    agent: { type: "string" },
-    since: { type: "string" },
-    runs: { type: "string" },
-    dataset: { type: "string" },
-    limit: { type: "string" },
-    allow: { type: "string" },
-    json: { type: "string" },
-  },
-});
+const { values } = parseArgs({ options: REPLAY_OPTIONS });
 
 replayCommand(values).then(
   (code) => process.exit(code),

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
 import { runEval, type EvalRunOutcome } from "../lib/evals/harness";
 import { parseCasesJsonl } from "../lib/evals/jsonl";
-import { compareEvalRuns, getEvalRun, importDatasetJsonl } from "../lib/evals/queries";
+import { importDataset } from "../lib/commands/import-dataset";
+import { compareEvalRuns, getEvalRun } from "../lib/evals/queries";
 import { providers, uid } from "./support/runtime";
 
 // The evals can fail: the same cases, under the same faults (a worker process SIGKILLed at every fault
@@ -24,7 +25,7 @@ describe("journey evals catch a broken engine", () => {
 
   beforeAll(async () => {
     db = createDb(sqliteUrl);
-    const stored = await importDatasetJsonl(text, { name: uid("evals-default") }, db);
+    const stored = await importDataset({ db }, { jsonl: text, name: uid("evals-default"), by: "test" });
     dataset = { id: stored.id, name: stored.name, version: stored.version };
     intact = await runEval({ cases, dataset, faults: FAULTS, caseFilter: CASES, db });
     broken = await runEval({ cases, dataset, faults: FAULTS, caseFilter: CASES, db, breakIdempotency: true });

@@ -1,3 +1,4 @@
+import { importDataset } from "../lib/commands/import-dataset";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
@@ -8,7 +9,6 @@ import {
   findEvalRuns,
   getDataset,
   getEvalRun,
-  importDatasetJsonl,
   scoreHistory,
 } from "../lib/evals/queries";
 import { createEvalRun, finishEvalRun, saveTrialResult } from "../lib/evals/records";
@@ -91,11 +91,11 @@ describe.each(providers())("eval storage [%s]", (_provider, url) => {
   }
 
   it("imports a dataset, re-imports it as a new version, exports it back", async () => {
-    const first = await importDatasetJsonl(text, { name, description: "the default cases" }, db);
+    const first = await importDataset({ db }, { jsonl: text, name, description: "the default cases", by: "test" });
     expect(first.caseCount).toBeGreaterThanOrEqual(30);
     expect(first.cases[0].spec.id).toBe(first.cases[0].caseId);
     const fewer = text.split("\n").slice(1).join("\n");
-    const second = await importDatasetJsonl(fewer, { name }, db);
+    const second = await importDataset({ db }, { jsonl: fewer, name, by: "test" });
     expect(second.id).toBe(first.id);
     expect(second.version).not.toBe(first.version);
     expect(second.caseCount).toBe(first.caseCount - 1);
@@ -105,7 +105,7 @@ describe.each(providers())("eval storage [%s]", (_provider, url) => {
       agents: ["deploy-agent", "outreach-agent", "refund-agent"],
     });
     await expect(getDataset(uid("nope"), db)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(importDatasetJsonl("{nope", { name: uid("bad") }, db)).rejects.toMatchObject({
+    await expect(importDataset({ db }, { jsonl: "{nope", name: uid("bad"), by: "test" })).rejects.toMatchObject({
       code: "INVALID_INPUT",
     });
   });

@@ -1,6 +1,7 @@
 // The workload every system runs (bench/README.md): a workflow of STEPS durable steps, each a trivial
 // function returning a ~1 KB object, so what is measured is the engine's cost of making a step durable.
 import { cpuWindow, databaseOf } from "../support/cpu";
+import { orderPayload } from "../support/payload";
 
 export const STEPS = 10;
 
@@ -14,24 +15,8 @@ export const PLAN = {
 };
 export type Plan = typeof PLAN;
 
-/** ~1 KB, the same shape as bench/support/workload.ts's tool result (which Tether's agent returns). */
-export function payload(i: number): Record<string, unknown> {
-  const items = Array.from({ length: 8 }, (_, k) => ({
-    sku: `SKU-${i}-${k}`,
-    name: `Item ${k} of order ${i}`,
-    qty: k + 1,
-    priceCents: 1999 + k,
-  }));
-  const base = {
-    orderId: `ord_${i}`,
-    status: "paid",
-    customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` },
-    items,
-    note: "",
-  };
-  base.note = "x".repeat(Math.max(0, 1024 - JSON.stringify(base).length));
-  return base;
-}
+/** ~1 KB, the result Tether's bench tools return too (bench/support/workload.ts). */
+export const payload = (i: number) => orderPayload(i);
 
 /** Wall time of one scenario, and the CPU it took: this process (the system's Node side) and the
  *  Postgres backends serving the system's database (null where /proc cannot be read). */

@@ -8,16 +8,24 @@
 import { CommitLog, sleep } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
-import { fmt, percentile, printTable } from "../support/report";
+import { fmt, latencyRow, printTable, stats, type LatencyStats } from "../support/report";
 import { gateAgent } from "../support/scenario-agents";
 import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
 
-export type LatencyStats = { n: number; p50: number; p95: number; max: number };
-export const stats = (xs: number[]): LatencyStats => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s.at(-1) ?? NaN };
-};
+/** The rounds of a gate scenario: BENCH_GATE_ROUNDS measured after a few warm-up ones, BENCH_IDLE_GAP_MS apart. */
+export const gateRounds = () => ({
+  rounds: num("BENCH_GATE_ROUNDS", 50),
+  warm: 5,
+  gapMs: num("BENCH_IDLE_GAP_MS", 20),
+});
+
+/** A person approves the packet: when the call started (t0) and when it returned, the decision committed (t1). */
+export async function approveTimed(runtime: Bench["runtime"], packetId: string): Promise<{ t0: number; t1: number }> {
+  const t0 = performance.now();
+  await runtime.decidePacket({ packetId, reviewer: "bench-reviewer", input: { decision: "approve" } });
+  return { t0, t1: performance.now() };
+}
 
 export type GateResult = {
   db: string;
@@ -41,9 +49,7 @@ let tagSeq = 0;
 const TIMEOUT_MS = 10_000;
 
 export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResult> {
-  const rounds = num("BENCH_GATE_ROUNDS", 50);
-  const warm = 5;
-  const gapMs = num("BENCH_IDLE_GAP_MS", 20);
+  const { rounds, warm, gapMs } = gateRounds();
   const { runtime } = bench;
   const log = new CommitLog(bench.onCommit);
   const timeline = new CallTimeline(bench.onStoreCall);
@@ -67,13 +73,7 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
       await sleep(gapMs); // the worker is idle again: it has given the run back and gone to sleep
       const [c0, n0] = calls();
       timeline.begin();
-      const t0 = performance.now();
-      await runtime.decidePacket({
-        packetId: parked.packetId,
-        reviewer: "bench-reviewer",
-        input: { decision: "approve" },
-      });
-      const t1 = performance.now();
+      const { t0, t1 } = await approveTimed(runtime, parked.packetId);
       const stepped = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
       const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
       if (r >= 0) {
@@ -118,9 +118,9 @@ export function printGate(results: GateResult[]) {
   printTable(
     ["db", "interval", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
-      [r.db, "decide returned → step committed", fmt(r.roundTrip.p50), fmt(r.roundTrip.p95), fmt(r.roundTrip.max)],
-      [r.db, "decidePacket itself", fmt(r.decide.p50), fmt(r.decide.p95), fmt(r.decide.max)],
-      [r.db, "decide called → step committed", fmt(r.fromCall.p50), fmt(r.fromCall.p95), fmt(r.fromCall.max)],
+      latencyRow(r.db, "decide returned → step committed", r.roundTrip),
+      latencyRow(r.db, "decidePacket itself", r.decide),
+      latencyRow(r.db, "decide called → step committed", r.fromCall),
     ]),
   );
   for (const r of results) {

@@ -5,9 +5,8 @@
 import { withRoomInQueue } from "../../lib/api/queued-runs";
 import { limiterFor } from "../../lib/limits/limiter-for";
 import { num } from "../support/env";
-import { fmt, printTable } from "../support/report";
+import { latencyRow, type LatencyStats, printTable, stats } from "../support/report";
 import type { Bench } from "../support/workload";
-import { stats, type LatencyStats } from "./gate-round-trip";
 
 export type LimitsResult = {
   db: string;
@@ -61,21 +60,9 @@ export function printLimits(results: LimitsResult[]) {
   printTable(
     ["db", "call", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
-      [r.db, "rate limit take (token + person), one at a time", fmt(r.take.p50), fmt(r.take.p95), fmt(r.take.max)],
-      [
-        r.db,
-        "  the same, 8 at once on one person's bucket",
-        fmt(r.contended.p50),
-        fmt(r.contended.p95),
-        fmt(r.contended.max),
-      ],
-      [
-        r.db,
-        "queued-runs cap check (queue lock + count)",
-        fmt(r.queueCheck.p50),
-        fmt(r.queueCheck.p95),
-        fmt(r.queueCheck.max),
-      ],
+      latencyRow(r.db, "rate limit take (token + person), one at a time", r.take),
+      latencyRow(r.db, "  the same, 8 at once on one person's bucket", r.contended),
+      latencyRow(r.db, "queued-runs cap check (queue lock + count)", r.queueCheck),
     ]),
   );
 }

@@ -7,10 +7,9 @@
 import { CommitLog, sleep } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
-import { fmt, printTable } from "../support/report";
+import { fmt, latencyRow, type LatencyStats, printTable, stats } from "../support/report";
 import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
-import { stats, type LatencyStats } from "./gate-round-trip";
 
 export type NewRunResult = {
   db: string;
@@ -106,16 +105,10 @@ export function printNewRun(results: NewRunResult[]) {
   printTable(
     ["db", "interval", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
-      [
-        r.db,
-        "startRun returned → first step committed",
-        fmt(r.firstStep.p50),
-        fmt(r.firstStep.p95),
-        fmt(r.firstStep.max),
-      ],
-      [r.db, "  of which: returned → policy asked", fmt(r.pickup.p50), fmt(r.pickup.p95), fmt(r.pickup.max)],
-      [r.db, "startRun itself", fmt(r.create.p50), fmt(r.create.p95), fmt(r.create.max)],
-      [r.db, "startRun called → first step committed", fmt(r.fromCall.p50), fmt(r.fromCall.p95), fmt(r.fromCall.max)],
+      latencyRow(r.db, "startRun returned → first step committed", r.firstStep),
+      latencyRow(r.db, "  of which: returned → policy asked", r.pickup),
+      latencyRow(r.db, "startRun itself", r.create),
+      latencyRow(r.db, "startRun called → first step committed", r.fromCall),
     ]),
   );
   for (const r of results) {

@@ -7,9 +7,9 @@
 import { requestGate, waitForGate } from "../../lib/commands/request-gate";
 import { CommitLog, sleep } from "../support/commits";
 import { num } from "../support/env";
-import { fmt, printTable } from "../support/report";
+import { latencyRow, printTable, stats, type LatencyStats } from "../support/report";
 import type { Bench } from "../support/workload";
-import { stats, type LatencyStats } from "./gate-round-trip";
+import { approveTimed, gateRounds } from "./gate-round-trip";
 
 export type OpenGateResult = {
   db: string;
@@ -28,9 +28,7 @@ const TIMEOUT_MS = 10_000;
 let keySeq = 0;
 
 export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenGateResult> {
-  const rounds = num("BENCH_GATE_ROUNDS", 50);
-  const warm = 5;
-  const gapMs = num("BENCH_IDLE_GAP_MS", 20);
+  const { rounds, warm, gapMs } = gateRounds();
   const { runtime } = bench;
   const log = new CommitLog(bench.onCommit);
   // The fallback poll is long (BENCH_POLL_MS, 60 s): a wake-up that does not arrive shows as a miss.
@@ -69,13 +67,7 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
         at: performance.now(),
       }));
       await sleep(gapMs); // the client is parked in its long-poll, the worker idle
-      const t0 = performance.now();
-      await runtime.decidePacket({
-        packetId: parked.packetId,
-        reviewer: "bench-reviewer",
-        input: { decision: "approve" },
-      });
-      const t1 = performance.now();
+      const { t0, t1 } = await approveTimed(runtime, parked.packetId);
       const answer = await waiting;
       if (r < 0) continue;
       if (answer.view.status !== "approved") {
@@ -101,9 +93,9 @@ export function printOpenGate(results: OpenGateResult[]) {
   printTable(
     ["db", "interval", "p50 ms", "p95 ms", "max ms"],
     results.flatMap((r) => [
-      [r.db, "decide returned → waiting client woken", fmt(r.woken.p50), fmt(r.woken.p95), fmt(r.woken.max)],
-      [r.db, "decide called → waiting client woken", fmt(r.fromCall.p50), fmt(r.fromCall.p95), fmt(r.fromCall.max)],
-      [r.db, "requestGate called → packet open", fmt(r.opened.p50), fmt(r.opened.p95), fmt(r.opened.max)],
+      latencyRow(r.db, "decide returned → waiting client woken", r.woken),
+      latencyRow(r.db, "decide called → waiting client woken", r.fromCall),
+      latencyRow(r.db, "requestGate called → packet open", r.opened),
     ]),
   );
   for (const r of results)

@@ -30,6 +30,21 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+export type LatencyStats = { n: number; p50: number; p95: number; max: number };
+export const stats = (xs: number[]): LatencyStats => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s.at(-1) ?? NaN };
+};
+
+/** A row of a latency table: what was timed, then its median, 95th percentile and maximum. */
+export const latencyRow = (db: string, interval: string, s: LatencyStats) => [
+  db,
+  interval,
+  fmt(s.p50),
+  fmt(s.p95),
+  fmt(s.max),
+];
+
 export const meanCounts = (list: Counts[], n: number): Counts => {
   const out = { statements: 0, reads: 0, writes: 0, transactions: 0, writeCommits: 0, bytesOut: 0 };
   for (const c of list) for (const k of Object.keys(out) as Array<keyof Counts>) out[k] += c[k];

@@ -3,29 +3,13 @@ import { createDb, type Db } from "../../lib/db";
 import type { AgentDefinition, Logger, RuntimeStore, StepCommit, ToolDefinition } from "../../lib/runtime";
 import { createTether } from "../../lib/tether";
 import { diff, snapshot, type Counts } from "./counters";
+import { orderPayload } from "./payload";
 
 // The workload: in-process tools (no network: we measure the engine's durability cost) that return
 // a ~1 KB object, and a scripted agent that calls one of them `steps` times, then completes.
 
-export function payload(i: number): Record<string, unknown> {
-  const items = Array.from({ length: 8 }, (_, k) => ({
-    sku: `SKU-${i}-${k}`,
-    name: `Item ${k} of order ${i}`,
-    qty: k + 1,
-    priceCents: 1999 + k,
-  }));
-  const base = {
-    orderId: `ord_${i}`,
-    status: "paid",
-    customer: { id: `cus_${i % 97}`, email: `c${i % 97}@example.com` },
-    items,
-    note: "",
-  };
-  const size = Number(process.env.BENCH_PAYLOAD_BYTES ?? 1024); // diagnostics: how much do bytes cost?
-  if (size < 600) return { orderId: `ord_${i}`, note: "x".repeat(Math.max(0, size - 30)) };
-  base.note = "x".repeat(Math.max(0, size - JSON.stringify(base).length));
-  return base; // JSON.stringify(payload(i)).length ≈ 1024
-}
+/** A tool's result: ~1 KB (JSON.stringify(payload(i)).length ≈ 1024), or BENCH_PAYLOAD_BYTES (diagnostics: how much do bytes cost?). */
+export const payload = (i: number) => orderPayload(i, Number(process.env.BENCH_PAYLOAD_BYTES ?? 1024));
 
 const common = { input: z.object({ i: z.number().int() }), impact: ({ i }: { i: number }) => `bench call ${i}` };
 export const readTool: ToolDefinition<{ i: number }> = {

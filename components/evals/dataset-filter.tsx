@@ -1,6 +1,7 @@
 import { ConsoleLink } from "@/components/shell/console-links";
+import { FilterChips } from "@/components/shell/filter-form";
 
-/** Pills that filter the eval runs by dataset (links, so the filter is in the URL and works without JS). */
+/** Chips that filter the eval runs by dataset. */
 export function DatasetFilter({ names, active }: { names: string[]; active?: string }) {
   if (names.length < 2 && !active) return null;
   const options = [
@@ -11,20 +12,7 @@ export function DatasetFilter({ names, active }: { names: string[]; active?: str
       isActive: name === active,
     })),
   ];
-  return (
-    <nav aria-label="Filter by dataset" className="mb-4 flex flex-wrap gap-1.5">
-      {options.map((option) => (
-        <ConsoleLink
-          key={option.href}
-          href={option.href}
-          aria-current={option.isActive ? "page" : undefined}
-          className={`rounded-full border px-2.5 py-0.5 text-xs ${option.isActive ? "border-zinc-900 bg-zinc-900 text-white" : "border-zinc-300 bg-white text-zinc-600 hover:border-zinc-500"}`}
-        >
-          {option.label}
-        </ConsoleLink>
-      ))}
-    </nav>
-  );
+  return <FilterChips label="Filter by dataset" chips={options} />;
 }
 
 export function EvalRunsPagination({

@@ -3,7 +3,7 @@ import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
 import { Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { HistoryEntry } from "@/lib/queries/decision-history";
-import { formatAge } from "./packet-evidence";
+import { formatAge } from "@/lib/runtime/expiry";
 import { PacketStatusBadge } from "./packet-summary";
 
 function decisionDetail(entry: HistoryEntry): string | null {

@@ -1,19 +1,8 @@
 import { FactKindBadge } from "@/components/runs/fact-kind-badge";
 import { Card } from "@/components/ui/card";
 import { ValueFields } from "@/components/ui/value-fields";
+import { formatAge } from "@/lib/runtime/expiry";
 import type { DecisionPacket } from "@/lib/runtime/types";
-
-/** A duration in the largest whole unit: "3 min", "2 h". */
-export function formatAge(ms: number): string {
-  const units: Array<[number, string]> = [
-    [86_400_000, "d"],
-    [3_600_000, "h"],
-    [60_000, "min"],
-    [1_000, "s"],
-  ];
-  const [size, unit] = units.find(([u]) => ms >= u) ?? [1_000, "s"];
-  return `${Math.floor(ms / size)} ${unit}`;
-}
 
 function sourceText(source: DecisionPacket["content"]["evidence"][number]["source"]): string | null {
   if (source.tool) return `read by ${source.tool}`;

@@ -1,4 +1,5 @@
 import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
+import { FilterActions } from "@/components/shell/filter-form";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { RunListFilter } from "@/lib/queries/run-list";
 import { runsListHref } from "./list-href";
@@ -34,22 +35,10 @@ export function RunsSearchForm({ filter, agents }: { filter: RunListFilter; agen
           ))}
         </Select>
       </Field>
-      <div className="flex gap-2 pb-5">
-        <button
-          type="submit"
-          className="rounded border border-transparent bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-        >
-          Apply
-        </button>
-        {(filter.q || filter.agent || filter.status || filter.version) && (
-          <ConsoleLink
-            href="/runs"
-            className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-          >
-            Clear filters
-          </ConsoleLink>
-        )}
-      </div>
+      <FilterActions
+        clearHref="/runs"
+        isActive={Boolean(filter.q || filter.agent || filter.status || filter.version)}
+      />
       {/* The agents page links here with a version; shown, so a filter nobody can see never empties the list. */}
       {filter.agent && filter.version && (
         <p className="w-full text-sm text-zinc-700">

@@ -1,4 +1,4 @@
-import { ConsoleLink } from "@/components/shell/console-links";
+import { FilterChips } from "@/components/shell/filter-form";
 import { statusLabel } from "@/components/ui/status-badge";
 import type { RunListFilter } from "@/lib/queries/run-list";
 import type { RunStatusCounts } from "@/lib/queries/run-status-counts";
@@ -10,8 +10,6 @@ type StatusFilterProps = {
   /** Runs per status over every run; only given when the list is not narrowed by agent or search (they would not add up). */
   counts?: RunStatusCounts;
 };
-
-const formatCount = (n: number) => n.toLocaleString("en-US");
 
 /** Status chips; choosing one keeps the agent and the search, and goes back to the newest page. */
 export function StatusFilter({ filter, counts }: StatusFilterProps) {
@@ -30,27 +28,5 @@ export function StatusFilter({ filter, counts }: StatusFilterProps) {
       isActive: status === filter.status,
     })),
   ];
-  return (
-    <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-1.5">
-      {options.map((option) => (
-        <ConsoleLink
-          key={option.href}
-          href={option.href}
-          aria-current={option.isActive ? "page" : undefined}
-          className={`rounded-full border px-2.5 py-0.5 text-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
-            option.isActive
-              ? "border-zinc-900 bg-zinc-900 text-white"
-              : "border-zinc-300 bg-white text-zinc-700 hover:border-zinc-500"
-          }`}
-        >
-          {option.label}
-          {option.count !== undefined && (
-            <span className={`ml-1.5 tabular-nums ${option.isActive ? "text-zinc-300" : "text-zinc-500"}`}>
-              {formatCount(option.count)}
-            </span>
-          )}
-        </ConsoleLink>
-      ))}
-    </nav>
-  );
+  return <FilterChips label="Filter by status" chips={options} />;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Prisma } from "@/lib/generated/sqlite/client";
-import { firstParam, type SearchParams } from "@/lib/queries/search-params";
+import { blankIsAbsent, firstParam, parseFilterParams, type SearchParams } from "@/lib/queries/search-params";
 
 // Which audit entries: by actor (exact), action (a prefix: "users." is every user change), object (the
 // entry's target, exact) and a time range [since, until). The HTTP export parses it strictly (a filter
@@ -11,8 +11,6 @@ import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 export type AuditFilter = { actor?: string; action?: string; target?: string; since?: Date; until?: Date };
 export type AuditKey = { at: Date; id: string };
 
-const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
 /** An instant (ISO 8601 with an offset) or a day (YYYY-MM-DD, its midnight UTC). */
 const instant = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()], {
@@ -40,13 +38,7 @@ export function parseAuditPageParams(params: SearchParams): {
   ignored: FilterField[];
   cursor?: AuditKey;
 } {
-  const filter: AuditFilter = {};
-  const ignored: FilterField[] = [];
-  for (const field of AUDIT_FILTER_FIELDS) {
-    const parsed = auditFilterFields[field].safeParse(firstParam(params[field]));
-    if (parsed.success) Object.assign(filter, parsed.data === undefined ? {} : { [field]: parsed.data });
-    else ignored.push(field);
-  }
+  const { filter, ignored } = parseFilterParams(auditFilterFields, params);
   if (isRangeReversed(filter)) {
     delete filter.until;
     ignored.push("until");

@@ -13,9 +13,6 @@
  *   scoreHistory({ datasetName?, limit? })
  *                                       → ScorePoint[]       each finished eval run's scores, oldest first (charts)
  *   compareEvalRuns(a, b)               → EvalRunComparison  the trials whose outcome or scores changed from a to b
- *   importDatasetJsonl(text, { name, description?, source? })
- *                                       → DatasetDetail      create or replace a dataset's cases (validated; throws
- *                                         AppError INVALID_INPUT with the offending lines)
  *   exportDatasetJsonl(idOrName)        → string             the dataset as JSONL (one case a line)
  *
  * Where the agent runs live: an eval runs its agents in a throwaway SQLite database per trial (the
@@ -26,6 +23,7 @@
  * and times (wall, human wait, machine) in the aggregate.
  */
 import { getDb, type Db, type DbTransaction } from "@/lib/db";
+import type { EvalRun } from "@/lib/generated/sqlite/client";
 import { AppError } from "@/lib/runtime/errors";
 import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "./jsonl";
 import { newEvalId } from "./records";
@@ -61,28 +59,16 @@ export type DatasetCase = {
 };
 export type DatasetDetail = Omit<DatasetSummary, "lastRun"> & { cases: DatasetCase[] };
 
-export type EvalRunSummary = {
-  id: string;
-  datasetId: string | null;
-  datasetName: string;
-  datasetVersion: string;
-  codeVersion: string;
-  agentVersions: Record<string, string>;
-  policy: string;
-  faults: string;
-  caseFilter: string | null;
+/** An eval run as stored, its JSON columns parsed. */
+export type EvalRunSummary = Omit<
+  EvalRun,
+  "workspaceId" | "status" | "agentVersions" | "scores" | "thresholds" | "failures"
+> & {
   status: EvalRunStatus;
+  agentVersions: Record<string, string>;
   scores: Partial<EvalScores>;
   thresholds: Partial<Record<Dimension, number>>;
   failures: string[];
-  caseCount: number;
-  trialCount: number;
-  passedCount: number;
-  durationMs: number | null;
-  reportPath: string | null;
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date | null;
 };
 
 /** One trial as stored: what the harness produced (types.ts), with its row id. */
@@ -252,17 +238,6 @@ export async function replaceDataset(
   return { id: datasetId, version };
 }
 
-/** Create the dataset `name`, or replace its cases (one transaction), unaudited: the eval CLI's. A person's import is lib/commands/import-dataset.ts. */
-export async function importDatasetJsonl(
-  text: string,
-  opts: { name: string; description?: string; source?: string },
-  db: Db = getDb(),
-): Promise<DatasetDetail> {
-  const cases = parseDatasetJsonl(text);
-  const { id } = await db.$transaction((tx) => replaceDataset(tx, cases, opts));
-  return getDataset(id, db);
-}
-
 export async function exportDatasetJsonl(idOrName: string, db: Db = getDb()): Promise<string> {
   const dataset = await getDataset(idOrName, db);
   return casesToJsonl(dataset.cases.map((c) => c.spec));
@@ -270,31 +245,7 @@ export async function exportDatasetJsonl(idOrName: string, db: Db = getDb()): Pr
 
 // ---- eval runs
 
-type RunRow = {
-  id: string;
-  datasetId: string | null;
-  datasetName: string;
-  datasetVersion: string;
-  codeVersion: string;
-  agentVersions: string;
-  policy: string;
-  faults: string;
-  caseFilter: string | null;
-  status: string;
-  scores: string;
-  thresholds: string;
-  failures: string;
-  caseCount: number;
-  trialCount: number;
-  passedCount: number;
-  durationMs: number | null;
-  reportPath: string | null;
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date | null;
-};
-
-function toRunSummary(row: RunRow): EvalRunSummary {
+function toRunSummary(row: EvalRun): EvalRunSummary {
   return {
     ...row,
     status: row.status as EvalRunStatus,

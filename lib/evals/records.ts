@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
+import type { EvalRunSummary } from "./queries";
 import type { Dimension } from "./spec";
 import type { EvalRunStatus, EvalScores, TrialResult } from "./types";
 
@@ -10,17 +11,17 @@ export const newEvalId = (prefix: string) => `${prefix}_${randomUUID().replaceAl
 
 export async function createEvalRun(
   db: Db,
-  run: {
-    datasetId: string | null;
-    datasetName: string;
-    datasetVersion: string;
-    codeVersion: string;
-    agentVersions: Record<string, string>;
-    policy: string;
-    faults: string;
-    caseFilter: string | null;
-    thresholds: Record<Dimension, number>;
-  },
+  run: Pick<
+    EvalRunSummary,
+    | "datasetId"
+    | "datasetName"
+    | "datasetVersion"
+    | "codeVersion"
+    | "agentVersions"
+    | "policy"
+    | "faults"
+    | "caseFilter"
+  > & { thresholds: Record<Dimension, number> },
 ): Promise<string> {
   const id = newEvalId("evr");
   await db.evalRun.create({

@@ -1,3 +1,4 @@
+import type { LedgerEntry } from "@/lib/sandbox/ledger";
 import type { CheckResult, Dimension, Scores } from "./spec";
 
 // What a trial (one case under one fault) and an eval run produce. Stored as JSON text by records.ts,
@@ -6,14 +7,8 @@ import type { CheckResult, Dimension, Scores } from "./spec";
 /** A trace event as kept with a result: the eval's agent runs live in a throwaway database. */
 export type TraceEventSummary = { seq: number; step: number; type: string; at: string; data: Record<string, unknown> };
 
-export type LedgerRow = {
-  system: string;
-  action: string;
-  runId: string | null;
-  operationId: string | null;
-  at: string;
-  data: unknown;
-};
+/** A row of the trial's sandbox ledger (what the world applied), kept with its result. */
+export type LedgerRow = LedgerEntry;
 
 export type TrialResult = {
   caseId: string;

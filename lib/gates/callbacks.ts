@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { DECIDED_PACKET_STATUSES } from "@/lib/runtime/types";
+import { queueDelivery } from "@/lib/notifications/queue-delivery";
 import { isUniqueViolation } from "@/lib/store/records";
 import { isDecided, type GateView } from "./gate-view";
 
@@ -77,25 +78,17 @@ export async function queueGateCallbacks(
     if (!decided.has(gateId)) continue;
     const gate = await opts.view(gateId);
     if (!isDecided(gate.status)) continue; // a stale packet re-asked: the new one is still open
-    try {
-      await db.notificationDelivery.create({
-        data: {
-          id: `msg_gate_${randomBytes(12).toString("hex")}`,
-          channelId: channel.id,
-          event: GATE_CALLBACK_EVENT,
-          packetId: gate.packetId,
-          runId: gateId,
-          dedupKey: `${channel.id}:${GATE_CALLBACK_EVENT}`,
-          payload: JSON.stringify(gate),
-          status: "pending",
-          nextAttemptAt: opts.now,
-        },
-        select: { id: true },
-      });
-      queued++;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error; // another dispatcher queued it first
-    }
+    const isQueued = await queueDelivery(db, {
+      id: `msg_gate_${randomBytes(12).toString("hex")}`,
+      channelId: channel.id,
+      event: GATE_CALLBACK_EVENT,
+      packetId: gate.packetId,
+      runId: gateId,
+      dedupKey: `${channel.id}:${GATE_CALLBACK_EVENT}`,
+      payload: gate,
+      now: opts.now,
+    });
+    if (isQueued) queued++;
   }
   return queued;
 }

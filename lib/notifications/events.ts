@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { OVERLAP_MS } from "@/lib/queries/packet-changes";
-import { isUniqueViolation } from "@/lib/store/records";
 import { packetLink, type NotificationEvent } from "./config";
+import { queueDelivery } from "./queue-delivery";
 
 // From what the engine already recorded to the deliveries it calls for: an outbox, filled by reading
 // decision packets, never by the engine (a run never waits for a notification).
@@ -215,25 +215,17 @@ async function insertDeliveries(
     const dedupKey = dedupKeyOf(candidate);
     if (existing.has(dedupKey)) continue;
     existing.add(dedupKey);
-    try {
-      await db.notificationDelivery.create({
-        data: {
-          id: `msg_${randomUUID().replaceAll("-", "")}`,
-          channelId: candidate.channel.id,
-          event: candidate.event,
-          packetId: candidate.packet.id,
-          runId: candidate.packet.runId,
-          dedupKey,
-          payload: JSON.stringify(buildPayload(candidate.event, candidate.packet, opts)),
-          status: "pending",
-          nextAttemptAt: opts.now,
-        },
-        select: { id: true },
-      });
-      queued++;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error; // another dispatcher queued it first
-    }
+    const isQueued = await queueDelivery(db, {
+      id: `msg_${randomUUID().replaceAll("-", "")}`,
+      channelId: candidate.channel.id,
+      event: candidate.event,
+      packetId: candidate.packet.id,
+      runId: candidate.packet.runId,
+      dedupKey,
+      payload: buildPayload(candidate.event, candidate.packet, opts),
+      now: opts.now,
+    });
+    if (isQueued) queued++;
   }
   return queued;
 }

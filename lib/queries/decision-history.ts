@@ -24,7 +24,7 @@ import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import { DECIDED_PACKET_STATUSES, type DecisionPacket, type RunStatus } from "@/lib/runtime/types";
 import { packetInclude, toPacket } from "@/lib/store/records";
-import { firstParam, type SearchParams } from "./search-params";
+import { blankIsAbsent, firstParam, parseFilterParams, type SearchParams } from "./search-params";
 
 export const HISTORY_PAGE_SIZE = 25;
 export const DECIDED_STATUSES = DECIDED_PACKET_STATUSES;
@@ -60,10 +60,6 @@ const isCalendarDay = (day: string) => {
   const date = new Date(`${day}T00:00:00.000Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
 };
-// An empty form field means "any": the GET form sends every field, filled or not.
-const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
-
 const filterFields = {
   reviewer: blankIsAbsent(z.string().trim().max(320)),
   tool: blankIsAbsent(z.string().trim().max(200)),
@@ -99,13 +95,9 @@ export function parseDecisionHistoryParams(params: SearchParams): {
   filter: DecisionHistoryFilter;
   ignored: FilterField[];
 } {
-  const filter: DecisionHistoryFilter = {};
-  const ignored: FilterField[] = [];
-  for (const field of FILTER_FIELDS) {
-    const parsed = filterFields[field].safeParse(firstParam(params[field]));
-    if (parsed.success) Object.assign(filter, parsed.data === undefined ? {} : { [field]: parsed.data });
-    else ignored.push(field);
-  }
+  const parsed = parseFilterParams(filterFields, params);
+  const filter: DecisionHistoryFilter = parsed.filter;
+  const { ignored } = parsed;
   if (isRangeReversed(filter)) {
     delete filter.to;
     ignored.push("to");

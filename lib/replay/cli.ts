@@ -20,6 +20,17 @@ export type ReplayFlags = {
   json?: string;
 };
 
+/** The replay's flags as node:util's parseArgs takes them: every one a string. */
+export const REPLAY_OPTIONS = {
+  agent: { type: "string" },
+  since: { type: "string" },
+  runs: { type: "string" },
+  dataset: { type: "string" },
+  limit: { type: "string" },
+  allow: { type: "string" },
+  json: { type: "string" },
+} as const satisfies Record<keyof ReplayFlags, { type: "string" }>;
+
 export const REPLAY_USAGE =
   "replay --agent <slug> [--since 7d | --runs <id,…> | --dataset <backup.jsonl>] [--limit N] [--allow <file>] [--json <file>]";
 

@@ -64,12 +64,7 @@ export async function resumeVersionGone(
   if (packet.status === "PENDING") return cursor.park(cursor.status);
   const decision = packet.decision!;
   const by = packet.decidedBy ?? "unknown";
-  cursor.addFact({
-    key: `decision:${packet.id}`,
-    value: decision,
-    kind: "decision",
-    source: { by, packetId: packet.id },
-  });
+  cursor.addDecisionFact(packet.id, decision, by);
   if (packet.status !== "APPROVED") {
     cursor.event("agent.version_cancelled", { packetId: packet.id, by, reason: decision.reason ?? null });
     return cursor.finish(

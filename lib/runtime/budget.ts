@@ -124,12 +124,7 @@ export async function resumeBudget(
   if (packet.status === "PENDING") return cursor.park(cursor.status);
   const decision = packet.decision!;
   const by = packet.decidedBy ?? "unknown";
-  cursor.addFact({
-    key: `decision:${packet.id}`,
-    value: decision,
-    kind: "decision",
-    source: { by, packetId: packet.id },
-  });
+  cursor.addDecisionFact(packet.id, decision, by);
   cursor.state.approvals = [
     ...cursor.state.approvals,
     {

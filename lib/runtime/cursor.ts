@@ -4,7 +4,7 @@ import { AppError } from "./errors";
 import { appendObservation, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
 import { impactRankOf } from "./impact";
 import type { NewPacket, StepCommit } from "./store";
-import type { Lease, RunRecord, RunStatus, StoredEntries, TraceEventInput } from "./types";
+import type { Lease, PacketDecision, RunRecord, RunStatus, StoredEntries, TraceEventInput } from "./types";
 
 // A worker's in-memory view of the run it holds. It never re-reads what it already holds under
 // its lease: events are buffered and written with the state in one fenced commit.
@@ -104,6 +104,11 @@ export class RunCursor {
     };
     this.state.facts.push(full);
     return full;
+  }
+
+  /** A decision on a packet (a person's, or the expiry's), kept as the fact `decision:<packet id>`. */
+  addDecisionFact(packetId: string, decision: PacketDecision, by: string | undefined): Fact {
+    return this.addFact({ key: `decision:${packetId}`, value: decision, kind: "decision", source: { by, packetId } });
   }
 
   /** The action of this step is settled: the next decision is a new step. */

@@ -304,7 +304,8 @@ export async function performEffect(
       return outcome;
     }
     // The outcome is unknown: the call may have changed the world.
-    if (tool.semantics === "unsafe") return escalateUnknown(ctx, cursor, tool, pending, attempt, result.error.message);
+    const escalate = (why: string) => escalateUnknown(ctx, cursor, tool, pending, attempt, why);
+    if (tool.semantics === "unsafe") return escalate(result.error.message);
     if (tool.semantics === "reconcilable") {
       // A request that timed out may still be in flight: a lookup at once can miss an effect that lands a
       // moment later, so a miss is only believed when a second lookup, after a pause, agrees.
@@ -313,15 +314,7 @@ export async function performEffect(
       });
       if (settled !== "absent") return settled;
     }
-    if (attempt >= ctx.maxAttempts)
-      return escalateUnknown(
-        ctx,
-        cursor,
-        tool,
-        pending,
-        attempt,
-        `${attempt} attempts failed: ${result.error.message}`,
-      );
+    if (attempt >= ctx.maxAttempts) return escalate(`${attempt} attempts failed: ${result.error.message}`);
     await sleep(ctx.retryBaseDelayMs * 2 ** (attempt - 1));
   }
 }
@@ -339,22 +332,14 @@ async function reconcile(
   attempt: number,
   opts: { confirmMissAfterMs?: number } = {},
 ): Promise<StepOutcome | "absent"> {
-  if (!tool.lookup)
-    return escalateUnknown(ctx, cursor, tool, pending, attempt, `${tool.name} is reconcilable but has no lookup`);
+  const escalate = (why: string) => escalateUnknown(ctx, cursor, tool, pending, attempt, why);
+  if (!tool.lookup) return escalate(`${tool.name} is reconcilable but has no lookup`);
   let found = await lookUp(ctx, cursor, tool, pending, attempt);
   if (found === null && opts.confirmMissAfterMs !== undefined) {
     await sleep(opts.confirmMissAfterMs);
     found = await lookUp(ctx, cursor, tool, pending, attempt);
   }
-  if (found === LOOKUP_FAILED)
-    return escalateUnknown(
-      ctx,
-      cursor,
-      tool,
-      pending,
-      attempt,
-      "the lookup could not tell whether the call was applied",
-    );
+  if (found === LOOKUP_FAILED) return escalate("the lookup could not tell whether the call was applied");
   if (found === null) return "absent";
   settle(ctx, cursor, tool, pending.action, { ok: true, value: found, latencyMs: 0 }, pending.intentId, "lookup");
   const outcome = await cursor.commit({

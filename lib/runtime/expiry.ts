@@ -34,6 +34,18 @@ export function formatDuration(ms: number): string {
   return `${Math.max(1, Math.round(ms / 1000))}s`;
 }
 
+/** A duration for people to read, in the largest whole unit: "3 min", "2 h". */
+export function formatAge(ms: number): string {
+  const units: Array<[number, string]> = [
+    [86_400_000, "d"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1_000, "s"],
+  ];
+  const [size, unit] = units.find(([u]) => ms >= u) ?? [1_000, "s"];
+  return `${Math.floor(ms / size)} ${unit}`;
+}
+
 /** The policy, or why the text is not one. */
 export function parseExpiryPolicy(text: string): { ok: true; policy: ExpiryPolicy } | { ok: false; reason: string } {
   const value = text.trim();

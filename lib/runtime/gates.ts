@@ -152,12 +152,7 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
     usedAt: null,
   };
   cursor.state.approvals = [...cursor.state.approvals, decided];
-  cursor.addFact({
-    key: `decision:${packet.id}`,
-    value: decision,
-    kind: "decision",
-    source: { by: packet.decidedBy ?? undefined, packetId: packet.id },
-  });
+  cursor.addDecisionFact(packet.id, decision, packet.decidedBy ?? undefined);
 
   // An unknown outcome a person settled: it happened, it did not (skip), or they redirected the run. A retry goes on below.
   if (packet.kind === "UNKNOWN_OUTCOME" && packet.status !== "RETRIED" && packet.status !== "APPROVED")
@@ -441,12 +436,7 @@ async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPac
   }
   const decision = { decision: "reject" as const, reason: "expired" };
   cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs });
-  cursor.addFact({
-    key: `decision:${packet.id}`,
-    value: decision,
-    kind: "decision",
-    source: { by: "policy:expiry", packetId: packet.id },
-  });
+  cursor.addDecisionFact(packet.id, decision, "policy:expiry");
   cursor.observe({
     kind: "expired",
     tool: packet.tool,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EXPIRY_POLICY_HINT, parseExpiryPolicy } from "./expiry";
+import { EXPIRY_POLICY_HINT, formatAge, parseExpiryPolicy } from "./expiry";
 import { latestFact, type Fact } from "./state";
 import {
   CAPABILITIES,
@@ -305,23 +305,12 @@ export function weakEvidence(run: PermissionRunContext | undefined): string | nu
     if (!fact) problems.push(`"${key}" (no such fact)`);
     else if (fact.expiresAt && Date.parse(fact.expiresAt) <= run.now.getTime())
       problems.push(
-        `"${key}" (a${fact.kind === "observation" ? "n observation" : ` ${fact.kind}`} that expired ${ago(run.now.getTime() - Date.parse(fact.expiresAt))} ago)`,
+        `"${key}" (a${fact.kind === "observation" ? "n observation" : ` ${fact.kind}`} that expired ${formatAge(run.now.getTime() - Date.parse(fact.expiresAt))} ago)`,
       );
     else if (fact.kind === "inference") problems.push(`"${key}" (an inference of the model)`);
     else return null;
   }
   return `the call rests only on weak evidence — ${problems.join(", ")}`;
-}
-
-function ago(ms: number): string {
-  const units: Array<[number, string]> = [
-    [86_400_000, "d"],
-    [3_600_000, "h"],
-    [60_000, "min"],
-    [1_000, "s"],
-  ];
-  const [size, unit] = units.find(([u]) => ms >= u) ?? [1_000, "s"];
-  return `${Math.floor(ms / size)} ${unit}`;
 }
 
 const at = (value: unknown, path: string): unknown =>

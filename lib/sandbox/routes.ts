@@ -56,6 +56,22 @@ function replayHeaders(replayed: boolean) {
   return replayed ? { "Idempotent-Replayed": "true" } : undefined;
 }
 
+/** POST `{ orderId, amountCents }` + Idempotency-Key → 200 receipt. */
+function paymentRoute(pattern: string, pay: typeof refundPayment | typeof chargePayment): SandboxRoute {
+  return {
+    pattern,
+    handlers: {
+      POST: (request) =>
+        handleSandboxRequest(request, { system: "payments", effect: true }, async ({ db }) => {
+          const idempotencyKey = requireIdempotencyKey(request);
+          const input = await parseBody(request, paymentRequestSchema);
+          const { receipt, replayed } = await pay(db, { ...input, idempotencyKey, caller: readCaller(request) });
+          return json(receipt, 200, replayHeaders(replayed));
+        }),
+    },
+  };
+}
+
 export const SANDBOX_ROUTES: SandboxRoute[] = [
   {
     // POST `{ amountCents, id?, customerEmail?, customerName?, currency?, cardLast4? }` → 201 a paid order (409 when
@@ -88,40 +104,8 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         ),
     },
   },
-  {
-    // POST `{ orderId, amountCents }` + Idempotency-Key → 200 receipt.
-    pattern: "payments/refunds",
-    handlers: {
-      POST: (request) =>
-        handleSandboxRequest(request, { system: "payments", effect: true }, async ({ db }) => {
-          const idempotencyKey = requireIdempotencyKey(request);
-          const input = await parseBody(request, paymentRequestSchema);
-          const { receipt, replayed } = await refundPayment(db, {
-            ...input,
-            idempotencyKey,
-            caller: readCaller(request),
-          });
-          return json(receipt, 200, replayHeaders(replayed));
-        }),
-    },
-  },
-  {
-    // POST `{ orderId, amountCents }` + Idempotency-Key → 200 receipt.
-    pattern: "payments/charges",
-    handlers: {
-      POST: (request) =>
-        handleSandboxRequest(request, { system: "payments", effect: true }, async ({ db }) => {
-          const idempotencyKey = requireIdempotencyKey(request);
-          const input = await parseBody(request, paymentRequestSchema);
-          const { receipt, replayed } = await chargePayment(db, {
-            ...input,
-            idempotencyKey,
-            caller: readCaller(request),
-          });
-          return json(receipt, 200, replayHeaders(replayed));
-        }),
-    },
-  },
+  paymentRoute("payments/refunds", refundPayment),
+  paymentRoute("payments/charges", chargePayment),
   {
     // POST `{ to, subject, body }` (+ X-Tether-Operation-Id) → 200. Not idempotent.
     pattern: "mail/send",

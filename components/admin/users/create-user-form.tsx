@@ -2,10 +2,11 @@
 import { useRef, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { describedBy, Field, Input, Select } from "@/components/ui/field";
+import { describedBy, Field, Input } from "@/components/ui/field";
 import { createUserAction } from "@/lib/actions/users";
-import { ROLE_LABELS, ROLES, type Role } from "@/lib/auth/rbac";
+import { ROLE_LABELS, type Role } from "@/lib/auth/rbac";
 import { ActionMessage } from "../action-message";
+import { RoleSelect } from "../role-select";
 import { fieldError, useAdminAction } from "../use-admin-action";
 
 export function CreateUserForm() {
@@ -60,19 +61,13 @@ export function CreateUserForm() {
           hint="Reviewer: the inbox. Operator: also runs. Admin: everything."
           error={error("role")}
         >
-          <Select
+          <RoleSelect
             id="user-role"
             name="role"
             defaultValue="reviewer"
             error={error("role")}
             {...describedBy("user-role", error("role"), true)}
-          >
-            {ROLES.map((role) => (
-              <option key={role} value={role}>
-                {ROLE_LABELS[role]}
-              </option>
-            ))}
-          </Select>
+          />
         </Field>
         <Field
           id="user-password"

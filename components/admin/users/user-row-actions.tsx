@@ -1,10 +1,11 @@
 "use client";
 import { type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/field";
 import { changeUserRoleAction, setUserDisabledAction } from "@/lib/actions/users";
-import { ROLE_LABELS, ROLES, type Role } from "@/lib/auth/rbac";
+import { ROLE_LABELS, type Role } from "@/lib/auth/rbac";
 import { ActionMessage } from "../action-message";
+import { EnableToggle } from "../enable-toggle";
+import { RoleSelect } from "../role-select";
 import { useAdminAction } from "../use-admin-action";
 
 type UserRowActionsProps = { userId: string; email: string; role: Role; isDisabled: boolean; isSelf: boolean };
@@ -25,20 +26,14 @@ export function UserRoleForm({ userId, email, role, isSelf }: Omit<UserRowAction
         <label htmlFor={id} className="sr-only">
           Role of {email}
         </label>
-        <Select
+        <RoleSelect
           id={id}
           name="role"
           defaultValue={role}
           disabled={isSelf}
           className="w-32"
           aria-describedby={isSelf ? `${id}-self` : undefined}
-        >
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_LABELS[r]}
-            </option>
-          ))}
-        </Select>
+        />
         {!isSelf && (
           <Button size="sm" type="submit" isBusy={isPending} aria-label={`Change role of ${email}`}>
             Change
@@ -61,17 +56,12 @@ export function UserDisableButton({ userId, email, isDisabled, isSelf }: Omit<Us
   });
   if (isSelf) return <span className="text-xs text-zinc-500">This is you</span>;
   return (
-    <div className="flex flex-col items-end gap-1">
-      <Button
-        size="sm"
-        variant={isDisabled ? "secondary" : "danger"}
-        isBusy={isPending}
-        onClick={() => run({ userId, isDisabled: !isDisabled })}
-        aria-label={`${isDisabled ? "Enable" : "Disable"} ${email}`}
-      >
-        {isDisabled ? "Enable" : "Disable"}
-      </Button>
-      <ActionMessage outcome={outcome} />
-    </div>
+    <EnableToggle
+      name={email}
+      isDisabled={isDisabled}
+      isBusy={isPending}
+      onToggle={() => run({ userId, isDisabled: !isDisabled })}
+      message={<ActionMessage outcome={outcome} />}
+    />
   );
 }

@@ -2,10 +2,11 @@
 import { useRef, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { describedBy, Field, Input, Select } from "@/components/ui/field";
+import { describedBy, Field, Input } from "@/components/ui/field";
 import { putMemberAction } from "@/lib/actions/workspaces";
-import { ROLE_LABELS, ROLES, type Role } from "@/lib/auth/rbac";
+import { ROLE_LABELS, type Role } from "@/lib/auth/rbac";
 import { ActionMessage } from "../action-message";
+import { RoleSelect } from "../role-select";
 import { fieldError, useAdminAction } from "../use-admin-action";
 
 /** Add a person (who can already sign in) to this workspace, or change their role here. */
@@ -36,19 +37,13 @@ export function PutMemberForm({ workspaceName }: { workspaceName: string }) {
           />
         </Field>
         <Field id="member-role" label="Role here" error={error("role")}>
-          <Select
+          <RoleSelect
             id="member-role"
             name="role"
             defaultValue="reviewer"
             error={error("role")}
             {...describedBy("member-role", error("role"))}
-          >
-            {ROLES.map((role) => (
-              <option key={role} value={role}>
-                {ROLE_LABELS[role]}
-              </option>
-            ))}
-          </Select>
+          />
         </Field>
         <Button type="submit" variant="primary" isBusy={isPending}>
           Save

@@ -3,7 +3,7 @@ import { defineConsoleRoute } from "@/lib/api/console-route";
 import { exportDatasetJsonl, getDataset } from "@/lib/evals/queries";
 
 // GET /api/console/evals/datasets/:name/export — the dataset as a JSONL download (one case a line),
-// the same text `importDatasetJsonl` and the CLI read back.
+// the same text `importDataset` and the CLI read back.
 export const GET = defineConsoleRoute(
   { scope: "runs:read", params: z.object({ name: z.string().min(1) }) },
   async ({ params }) => {

@@ -1,0 +1,150 @@
+import type { ReactNode } from "react";
+import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
+import { Alert } from "@/components/ui/alert";
+import { Field, Input } from "@/components/ui/field";
+
+// The pieces every list filter in the console shares. Each filter is a plain GET form: it works before any
+// JavaScript loads, and the URL is the filter (shareable, back button).
+
+const BUTTON =
+  "rounded border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
+
+/** A filter form in its own panel, fields in a wrapping row, and room below it for a warning. */
+export function FilterPanel({
+  label,
+  action,
+  children,
+  warning,
+}: {
+  label: string;
+  /** The list page the filter applies to, written without its workspace. */
+  action: string;
+  children: ReactNode;
+  warning?: ReactNode;
+}) {
+  return (
+    <ConsoleForm
+      role="search"
+      aria-label={label}
+      action={action}
+      method="get"
+      className="mb-4 rounded-lg border border-zinc-200 bg-white p-3"
+    >
+      <div className="flex flex-wrap items-end gap-3">{children}</div>
+      {warning}
+    </ConsoleForm>
+  );
+}
+
+/** Apply, and (while a filter is on) a link back to the unfiltered list. */
+export function FilterActions({ clearHref, isActive }: { clearHref: string; isActive: boolean }) {
+  return (
+    <div className="flex gap-2 pb-5">
+      <button
+        type="submit"
+        className={`${BUTTON} border-transparent bg-blue-700 font-medium text-white hover:bg-blue-800`}
+      >
+        Apply
+      </button>
+      {isActive && (
+        <ConsoleLink href={clearHref} className={`${BUTTON} border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50`}>
+          Clear filters
+        </ConsoleLink>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A text field of a filter form. With suggestions, a datalist offers the known values; the filter still
+ * matches what is typed, so a value the suggestions do not hold works too.
+ */
+export function TextFilterField({
+  id,
+  name,
+  label,
+  hint,
+  className,
+  value,
+  placeholder,
+  suggestions,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  hint?: string;
+  className?: string;
+  value: string | undefined;
+  placeholder: string;
+  suggestions?: string[];
+}) {
+  const listId = suggestions ? `${id}-suggestions` : undefined;
+  return (
+    <Field id={id} label={label} hint={hint} className={className}>
+      <Input
+        id={id}
+        name={name}
+        list={listId}
+        defaultValue={value ?? ""}
+        placeholder={placeholder}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        autoComplete="off"
+      />
+      {suggestions && (
+        <datalist id={listId}>
+          {suggestions.map((suggestion) => (
+            <option key={suggestion} value={suggestion} />
+          ))}
+        </datalist>
+      )}
+    </Field>
+  );
+}
+
+/** Says which of the URL's filters did not parse (they are off), so an empty or long list is not a mystery. */
+export function NotAppliedWarning({
+  ignored,
+  fieldLabels,
+  children,
+}: {
+  ignored: string[];
+  fieldLabels: Record<string, string>;
+  /** The rest of the sentence: why a value is not valid. */
+  children: ReactNode;
+}) {
+  if (ignored.length === 0) return null;
+  return (
+    <Alert tone="warning">
+      Not applied: {ignored.map((field) => fieldLabels[field] ?? field).join(", ")} — {children}
+    </Alert>
+  );
+}
+
+export type FilterChip = { label: string; href: string; isActive: boolean; count?: number };
+
+/** Chips that filter a list, one of them active: links, so the filter is in the URL and works without JavaScript. */
+export function FilterChips({ label, chips }: { label: string; chips: FilterChip[] }) {
+  return (
+    <nav aria-label={label} className="mb-4 flex flex-wrap gap-1.5">
+      {chips.map((chip) => (
+        <ConsoleLink
+          key={chip.href}
+          href={chip.href}
+          aria-current={chip.isActive ? "page" : undefined}
+          className={`rounded-full border px-2.5 py-0.5 text-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
+            chip.isActive
+              ? "border-zinc-900 bg-zinc-900 text-white"
+              : "border-zinc-300 bg-white text-zinc-700 hover:border-zinc-500"
+          }`}
+        >
+          {chip.label}
+          {chip.count !== undefined && (
+            <span className={`ml-1.5 tabular-nums ${chip.isActive ? "text-zinc-300" : "text-zinc-500"}`}>
+              {chip.count.toLocaleString("en-US")}
+            </span>
+          )}
+        </ConsoleLink>
+      ))}
+    </nav>
+  );
+}
