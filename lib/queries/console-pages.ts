@@ -1,7 +1,7 @@
 // The console's pages read through lib/queries and never hold a database client. Most queries take the
 // running console's database as their default (lib/queries/packets.ts, tools.ts, …); the ones here are the
-// reads whose query takes the database first (so tests and benches pass their own): each is that query on
-// the running console's database, nothing more. `Console` in a name says so.
+// page reads of queries that take the database first (so tests and benches pass their own): each is that
+// query on the running console's database, nothing more (`Console` in a name says so).
 import type { AuditFilter, AuditKey } from "@/lib/audit/filter";
 import { countUsers, findDemoAccounts } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
