@@ -38,12 +38,12 @@ const made = new WeakMap<Db, Made>();
 export const databaseUrlOf = (db: Db): string | undefined => made.get(db)?.url;
 export const poolOf = (db: Db): pg.Pool | undefined => made.get(db)?.pool;
 
-/** The SQLite client's connection under Prisma's adapter (opened first if Prisma has not yet); null on Postgres. */
+/** The SQLite client's connection under Prisma's adapter (opened first if Prisma has none open); null on Postgres. */
 export function sqliteConnectionOf(db: Db): (() => Promise<SqliteConnection>) | null {
   const sqlite = made.get(db)?.sqlite;
   if (!sqlite) return null;
   return async () => {
-    if (!sqlite.connection) await db.$connect();
+    if (!sqlite.connection?.isOpen()) await db.$connect();
     return sqlite.connection!;
   };
 }

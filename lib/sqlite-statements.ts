@@ -81,6 +81,8 @@ export type SyncStatements = {
 };
 
 export type SqliteConnection = {
+  /** False once Prisma has closed it ($disconnect): its next connect opens another. */
+  isOpen(): boolean;
   /**
    * `work` runs synchronously between BEGIN and COMMIT; a throw rolls all of it back and is rethrown. Nothing else can
    * run on the connection in between: JavaScript runs nothing else while `work` does, and when a Prisma transaction is
@@ -124,6 +126,7 @@ function sqliteConnection(connection: AdapterConnection, prepare: (sql: string) 
     }
   }
   return {
+    isOpen: () => client.open,
     async inTransaction(work) {
       if (!client.inTransaction) {
         // No transaction is open, and none can open before this one ends: it is synchronous from BEGIN to COMMIT.

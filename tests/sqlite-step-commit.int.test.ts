@@ -104,4 +104,11 @@ describe("a step's commit on SQLite", () => {
     expect((await store.getRun(other.run.id))!.error).toBeNull();
     await commit(other.lease, other.run.state);
   });
+
+  it("commits after Prisma disconnected, on the connection Prisma opens again", async () => {
+    const { run, lease } = await claimed();
+    await db.$disconnect();
+    await commit(lease, run.state);
+    expect((await store.getRun(run.id))!.status).toBe("COMPLETED");
+  });
 });
