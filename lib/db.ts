@@ -4,7 +4,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { getConfig, type Config } from "./config";
-import { keepPreparedStatements } from "./sqlite-statements";
+import { keepPreparedStatements, type SqliteConnection } from "./sqlite-statements";
 import { workspaceScope } from "./workspaces/scope";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
@@ -30,11 +30,23 @@ export function providerOfDb(db: Db): DbProvider {
 }
 
 // What each client was made with: its URL (the store opens a LISTEN connection of its own to the
-// same Postgres: a pooled connection cannot hold a LISTEN) and, on Postgres, the pg pool that Prisma's
-// adapter runs on, which the runtime store's hot statements share (lib/store/hot-path.ts).
-const made = new WeakMap<Db, { url: string; pool?: pg.Pool }>();
+// same Postgres: a pooled connection cannot hold a LISTEN); on Postgres, the pg pool that Prisma's
+// adapter runs on, which the runtime store's hot statements share (lib/store/hot-path.ts); on SQLite,
+// the adapter's connection once Prisma has opened it, where the store commits a step (lib/sqlite-statements.ts).
+type Made = { url: string; pool?: pg.Pool; sqlite?: { connection?: SqliteConnection } };
+const made = new WeakMap<Db, Made>();
 export const databaseUrlOf = (db: Db): string | undefined => made.get(db)?.url;
 export const poolOf = (db: Db): pg.Pool | undefined => made.get(db)?.pool;
+
+/** The SQLite client's connection under Prisma's adapter (opened first if Prisma has none open); null on Postgres. */
+export function sqliteConnectionOf(db: Db): (() => Promise<SqliteConnection>) | null {
+  const sqlite = made.get(db)?.sqlite;
+  if (!sqlite) return null;
+  return async () => {
+    if (!sqlite.connection?.isOpen()) await db.$connect();
+    return sqlite.connection!;
+  };
+}
 
 /** TETHER_PG_POOL_SIZE: connections per process to Postgres, shared by Prisma and the hot path (pg's default: 10). */
 export function poolSize(config: Config = getConfig()): number {
@@ -58,15 +70,16 @@ export function createDb(url: string = defaultDatabaseUrl()): Db {
     made.set(db, { url, pool });
     return db;
   }
-  const db = scoped(createSqliteClient(url));
-  made.set(db, { url });
+  const sqlite: Made["sqlite"] = {};
+  const db = scoped(createSqliteClient(url, sqlite));
+  made.set(db, { url, sqlite });
   return db;
 }
 
 /** Every client reads and writes within the active workspace (lib/workspaces/scope.ts); the system's calls pass through. */
 const scoped = (db: Db): Db => db.$extends(workspaceScope as never) as unknown as Db;
 
-function createSqliteClient(url: string): Db {
+function createSqliteClient(url: string, opened: NonNullable<Made["sqlite"]>): Db {
   // WAL (set once per file by the set-up) lets the console read while a worker commits.
   // synchronous=FULL makes every commit durable across power loss, not only across a process crash:
   // better-sqlite3 is built with WAL's default lowered to NORMAL, so it is set on every connection.
@@ -77,7 +90,8 @@ function createSqliteClient(url: string): Db {
   const connect = adapter.connect.bind(adapter);
   adapter.connect = async () => {
     const connection = await connect();
-    keepPreparedStatements(connection); // lib/sqlite-statements.ts: each query text is prepared once, not on every call
+    // lib/sqlite-statements.ts: each query text is prepared once, not on every call; the store commits steps on it.
+    opened.connection = keepPreparedStatements(connection);
     // Planner statistics, as SQLite advises for long-lived connections (bounded by analysis_limit): without
     // them it may pick a filter's less selective index (a history filtered by decision and reviewer: 200 ms → 5 ms).
     await connection.executeScript(

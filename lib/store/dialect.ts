@@ -1,4 +1,5 @@
-import { databaseUrlOf, providerOfDb, type Db } from "@/lib/db";
+import { databaseUrlOf, providerOfDb, sqliteConnectionOf, type Db } from "@/lib/db";
+import type { SyncStatements } from "@/lib/sqlite-statements";
 import type { Logger } from "@/lib/runtime/types";
 import { groupCommits } from "./group-commit";
 import { hotQuery, hotTransaction, type HotQuery, type HotTransaction } from "./hot-path";
@@ -20,15 +21,20 @@ export type Dialect = {
   query: HotQuery;
   /** Several statements under one commit on one pooled connection (Postgres); null on SQLite. */
   transaction: HotTransaction | null;
+  /** Statements run synchronously under one commit on the connection under Prisma's adapter (SQLite); null on Postgres. */
+  syncTransaction: SyncTransaction | null;
   /** A step's commit statement: on Postgres, commits ready at the same moment share a transaction (group-commit.ts). */
   commits: HotQuery;
   wakeups: Wakeups;
 };
 
+export type SyncTransaction = <T>(work: (statements: SyncStatements) => T) => Promise<T>;
+
 export function dialectOf(db: Db, opts: { now?: () => Date; logger?: Logger } = {}): Dialect {
   const postgres = providerOfDb(db) === "postgres";
   const query = hotQuery(db);
   const transaction = hotTransaction(db);
+  const sqlite = sqliteConnectionOf(db);
   return {
     name: postgres ? "postgres" : "sqlite",
     db,
@@ -36,6 +42,7 @@ export function dialectOf(db: Db, opts: { now?: () => Date; logger?: Logger } = 
     wallClock: () => new Date(),
     query,
     transaction,
+    syncTransaction: sqlite ? async (work) => (await sqlite()).inTransaction(work) : null,
     commits: transaction ? groupCommits(query, transaction).query : query,
     wakeups: createWakeups({ listenUrl: postgres ? databaseUrlOf(db) : undefined, logger: opts.logger }),
   };

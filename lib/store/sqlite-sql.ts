@@ -4,11 +4,12 @@ import type { Row, Statement } from "./rows";
 // How the store writes a SQLite statement (the statements themselves live with their capability:
 // steps.ts, leases.ts). Why raw: SQLite is in-process, so there are no round trips to save, but Prisma
 // compiles every model query with its WASM query compiler on every call (no plan cache); raw statements
-// halve the cost of a commit. The transaction is still Prisma's, and SQLite's single writer serializes
-// it: none of the concurrency care of the Postgres statements is needed here.
+// halve the cost of a commit. A step's commit runs them on the connection under Prisma's adapter, in a
+// transaction of its own (lib/sqlite-statements.ts); the other raw statements go through Prisma's. SQLite's
+// single writer serializes them: none of the concurrency care of the Postgres statements is needed here.
 // DateTime: @prisma/adapter-better-sqlite3 binds a Date parameter of a raw query exactly as it binds a
-// model query's (ISO text with "+00:00"), so Prisma's own reads parse what is written here. Nothing from
-// the caller is spliced into the SQL text: values are bound.
+// model query's (ISO text with "+00:00"), and the step's commit binds as it does (sqliteValue), so Prisma's
+// own reads parse what is written here. Nothing from the caller is spliced into the SQL text: values are bound.
 
 export const columns = (row: Row) =>
   Object.keys(row)

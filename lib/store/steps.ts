@@ -24,7 +24,7 @@ import { notifySql, wakeupPayload } from "./wakeups";
 // the lease, all or nothing. Fencing is a conditional update on (id, leaseOwner, leaseEpoch); the event
 // and entry seqs come from atomic increments of the run's counters in the same write.
 // Postgres: one statement (a chain of CTEs), one round trip; commits ready together share a
-// transaction (group-commit.ts). SQLite: a few raw statements inside one Prisma transaction. Same rules.
+// transaction (group-commit.ts). SQLite: a few raw statements in one transaction on the connection. Same rules.
 
 type StepStore = Pick<RuntimeStore, "commitStep">;
 type SplitState = { head: string; entries: NewEntry[] };
@@ -251,50 +251,57 @@ function postgresWakeIfSignalWaiting(opts: {
   return { sql, values: p.values };
 }
 
-// ---- SQLite: raw statements in one Prisma transaction; a throw rolls it all back.
+// ---- SQLite: raw statements in one transaction, run synchronously on the connection under Prisma's
+// adapter (lib/sqlite-statements.ts); a throw rolls it all back.
+
+/** Why the fenced update matched no row, read inside the transaction (see whyNotWritten). */
+type NotWritten = { notWritten: { isHeld: boolean; epoch: number } };
 
 function commitOnSqlite(d: Dialect) {
   const held = leaseSql(d).leaseHeld;
-  return (commit: StepCommit, state: SplitState, at: Date): Promise<Written> => {
+  const inTransaction = d.syncTransaction!;
+  return async (commit: StepCommit, state: SplitState, at: Date): Promise<Written> => {
     const { lease } = commit;
-    return d.db.$transaction(async (tx) => {
-      const run = (s: Statement) => tx.$executeRawUnsafe(s.sql, ...s.values);
+    const updatedAt = d.wallClock();
+    const written = await inTransaction((tx): Written | NotWritten => {
+      const run = (s: Statement) => tx.run(s.sql, s.values);
       // The fence: only the current lease holder's write matches.
-      const h = sqliteHead(commit, state, at, d.wallClock());
-      const [head] = await tx.$queryRawUnsafe<Array<CommitResult & { entrySeq: number }>>(h.sql, ...h.values);
+      const h = sqliteHead(commit, state, at, updatedAt);
+      const [head] = tx.all<CommitResult & { entrySeq: number }>(h.sql, h.values);
       if (!head) {
-        // Asked inside the transaction: SQLite's one connection is ours until it ends.
         const stillHeld = held(lease);
-        const epoch = async () => (await tx.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }))?.value ?? 0;
-        const isHeld = (await tx.$queryRawUnsafe<unknown[]>(stillHeld.sql, ...stillHeld.values)).length > 0;
-        throw await whyNotWritten(commit, isHeld, epoch);
+        const [epoch] = tx.all<{ value: number }>(`SELECT "value" FROM "Epoch" WHERE "name" = ?`, [PERMISSIONS_EPOCH]);
+        return { notWritten: { isHeld: tx.all(stillHeld.sql, stillHeld.values).length > 0, epoch: epoch?.value ?? 0 } };
       }
-      await run(sqliteCheckpoint(commit, at));
-      for (const s of sqliteEntries(lease.runId, state.entries, head.entrySeq - state.entries.length + 1)) await run(s);
-      for (const s of sqliteEvents(commit, head.eventSeq - commit.events.length + 1, at)) await run(s);
-      if (commit.createIntent) await run(sqlite.insert("EffectIntent", intentRow(commit.createIntent, at)));
+      run(sqliteCheckpoint(commit, at));
+      for (const s of sqliteEntries(lease.runId, state.entries, head.entrySeq - state.entries.length + 1)) run(s);
+      for (const s of sqliteEvents(commit, head.eventSeq - commit.events.length + 1, at)) run(s);
+      if (commit.createIntent) run(sqlite.insert("EffectIntent", intentRow(commit.createIntent, at)));
       if (commit.updateIntent)
-        await run(sqlite.updateById("EffectIntent", commit.updateIntent.id, intentResult(commit.updateIntent, at)));
+        run(sqlite.updateById("EffectIntent", commit.updateIntent.id, intentResult(commit.updateIntent, at)));
       if (commit.createPacket) {
-        await run(sqlite.insert("DecisionPacket", packetRow(commit.createPacket, at)));
+        run(sqlite.insert("DecisionPacket", packetRow(commit.createPacket, at)));
         // The run's workspace owns its packets (Postgres takes it from the head row in the same statement).
-        await run({
+        run({
           sql: `UPDATE "DecisionPacket" SET "workspaceId" = (SELECT "workspaceId" FROM "Run" WHERE "id" = ?) WHERE "id" = ?`,
           values: [lease.runId, commit.createPacket.id],
         });
       }
-      if (commit.updatePacket && (await run(sqlitePacketCas(commit.updatePacket, at))) === 0)
+      if (commit.updatePacket && run(sqlitePacketCas(commit.updatePacket, at)) === 0)
         throw packetChanged(commit.updatePacket.id);
-      if (commit.consumeSignalIds?.length) await run(sqliteConsumeSignals(commit.consumeSignalIds, at));
+      if (commit.consumeSignalIds?.length) run(sqliteConsumeSignals(commit.consumeSignalIds, at));
       const waitingFor = parksOnEvent(commit);
-      const woken = waitingFor
-        ? (await run(sqliteWakeIfSignalWaiting(lease.runId, waitingFor, at, d.wallClock()))) > 0
-        : false;
+      const woken = waitingFor ? run(sqliteWakeIfSignalWaiting(lease.runId, waitingFor, at, updatedAt)) > 0 : false;
       const otherWoken = commit.wakeRun
-        ? (await run(sqliteWakeWaiting(commit.wakeRun.runId, commit.wakeRun.waitingFor, at, d.wallClock()))) > 0
+        ? run(sqliteWakeWaiting(commit.wakeRun.runId, commit.wakeRun.waitingFor, at, updatedAt)) > 0
         : false;
       return { stateSeq: head.stateSeq, eventSeq: head.eventSeq, woken, otherWoken };
     });
+    if ("notWritten" in written) {
+      const { isHeld, epoch } = written.notWritten;
+      throw await whyNotWritten(commit, isHeld, async () => epoch);
+    }
+    return written;
   };
 }
 
