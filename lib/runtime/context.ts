@@ -53,8 +53,12 @@ export type EngineContext = {
   policyRetryBaseMs: number;
   childCheckMs: number;
   /** An agent's permission rules, by the epoch they were read at (permission-check.ts). */
-  permissionCache: Map<string, { epoch: number; rules: PermissionRule[]; readAt: number }>;
+  permissionCache: Map<string, CachedRules>;
+  /** The reads of those rules in flight: the runs that find them stale at one moment share one read. */
+  permissionReads: Map<string, Promise<CachedRules>>;
 };
+
+export type CachedRules = { epoch: number; rules: PermissionRule[]; readAt: number };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 

@@ -64,6 +64,7 @@ export function createRuntime(options: RuntimeOptions) {
     policyRetryBaseMs: options.policyRetryBaseMs ?? 2000,
     childCheckMs: options.childCheckMs ?? 5 * 60_000,
     permissionCache: new Map(),
+    permissionReads: new Map(),
   };
   const { store } = ctx;
 

@@ -1,4 +1,4 @@
-import type { EngineContext } from "./context";
+import type { CachedRules, EngineContext } from "./context";
 import { DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
 import type { RunCursor } from "./cursor";
 import { evaluatePermission, externalVerdict, type PermissionRequest, type PermissionVerdict } from "./permissions";
@@ -21,16 +21,7 @@ export async function checkPermission(
   cursor: RunCursor,
   request: PermissionRequest,
 ): Promise<PermissionVerdict> {
-  const key = cacheKey(cursor.run.workspaceId, request.agent);
-  let cached = ctx.permissionCache.get(key);
-  if (!cached || performance.now() - cached.readAt > TRUST_MS) {
-    const epoch = await ctx.store.permissionEpoch();
-    cached =
-      cached && cached.epoch === epoch
-        ? { ...cached, readAt: performance.now() }
-        : { ...(await ctx.store.listPermissionsAtEpoch(request.agent)), readAt: performance.now() };
-    ctx.permissionCache.set(key, cached);
-  }
+  const cached = await rulesOf(ctx, cursor.run.workspaceId, request.agent, TRUST_MS);
   cursor.permissionEpoch = cached.epoch;
   return evaluatePermission(cached.rules, request);
 }
@@ -42,6 +33,35 @@ export function forgetPermissions(ctx: EngineContext, workspaceId: string, agent
 
 /** Each workspace has its own rules: the cache holds an agent's per workspace. */
 const cacheKey = (workspaceId: string, agent: string) => `${workspaceId}\u0000${agent}`;
+
+/**
+ * An agent's rules as last read, read again once older than `staleness`: the epoch first (the rules themselves
+ * only when it moved). Runs that find them stale at the same moment share one read instead of each making its own.
+ */
+async function rulesOf(
+  ctx: EngineContext,
+  workspaceId: string,
+  agent: string,
+  staleness: number,
+): Promise<CachedRules> {
+  const key = cacheKey(workspaceId, agent);
+  const cached = ctx.permissionCache.get(key);
+  if (cached && performance.now() - cached.readAt <= staleness) return cached;
+  let reading = ctx.permissionReads.get(key);
+  if (!reading) {
+    reading = (async () => {
+      const epoch = cached ? await ctx.store.permissionEpoch() : undefined;
+      const fresh =
+        cached && epoch === cached.epoch
+          ? { ...cached, readAt: performance.now() }
+          : { ...(await ctx.store.listPermissionsAtEpoch(agent)), readAt: performance.now() };
+      ctx.permissionCache.set(key, fresh);
+      return fresh;
+    })().finally(() => ctx.permissionReads.delete(key));
+    ctx.permissionReads.set(key, reading);
+  }
+  return reading;
+}
 
 /** How stale the offer may be: the rules are re-read for it at most this often (authority is always fresh). */
 const OFFER_STALENESS_MS = 1000;
@@ -55,16 +75,8 @@ export async function grantedTools(
   ctx: EngineContext,
   agent: { slug: string; tools: string[] },
 ): Promise<Map<string, Set<Capability>>> {
-  const key = cacheKey(enteredWorkspace() ?? DEFAULT_WORKSPACE_ID, agent.slug); // the worker drives a run in its workspace
-  let cached = ctx.permissionCache.get(key);
-  if (!cached || performance.now() - cached.readAt > OFFER_STALENESS_MS) {
-    const epoch = cached ? await ctx.store.permissionEpoch() : undefined;
-    cached =
-      cached && epoch === cached.epoch
-        ? { ...cached, readAt: performance.now() }
-        : { ...(await ctx.store.listPermissionsAtEpoch(agent.slug)), readAt: performance.now() };
-    ctx.permissionCache.set(key, cached);
-  }
+  // The worker drives a run in its workspace.
+  const cached = await rulesOf(ctx, enteredWorkspace() ?? DEFAULT_WORKSPACE_ID, agent.slug, OFFER_STALENESS_MS);
   // tool → what its rules grant together (a rule per step may grant differently).
   const granted = new Map<string, Set<Capability>>();
   for (const rule of cached.rules) {
