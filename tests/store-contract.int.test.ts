@@ -1044,6 +1044,27 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect((await store.findPackets({ runId: run.id, status: ["PENDING"] })).map((p) => p.id)).toEqual([packet.id]);
     });
 
+    it("a new packet is stored with the impact rank the engine computed (the inbox sorts on it)", async () => {
+      const low = await createWaitingPacket({
+        tool: "docs.search",
+        traits: { capability: "read", semantics: "pure-read" },
+      });
+      const high = await createWaitingPacket({ tool: "payments.refund" });
+      const db = createDb(url);
+      try {
+        const rows = await db.decisionPacket.findMany({
+          where: { id: { in: [low.packet.id, high.packet.id] } },
+          select: { id: true, impactRank: true },
+        });
+        expect(Object.fromEntries(rows.map((r) => [r.id, r.impactRank]))).toEqual({
+          [low.packet.id]: 1,
+          [high.packet.id]: 3,
+        });
+      } finally {
+        await db.$disconnect();
+      }
+    });
+
     it("of two concurrent final decisions, exactly one is written", async () => {
       const { run, packet } = await createWaitingPacket();
       const results = await Promise.allSettled([
