@@ -27,6 +27,12 @@ const storeStaysBelowTheDomain = {
     "lib/store does not import auth, inbox, queries or agents: the engine or the command passes derived values in (docs/architecture.md#layers).",
 };
 
+const storeReadsNoAmbientWorkspace = {
+  regex: "^(@/lib/|\\.\\./)(workspaces(/|$)|runtime/workspace$)",
+  message:
+    "lib/store looks up no ambient workspace (lib/workspaces, lib/runtime/workspace): the engine or the command passes the workspace in (docs/architecture.md#layers).",
+};
+
 const noDatabaseClient = {
   regex: "^(@/lib/(db|store|generated)(/|$)|@prisma/client)",
   message: "The database is reached through lib/commands and lib/queries, not from here (docs/architecture.md#layers).",
@@ -59,7 +65,7 @@ export const layerRules = [
     [`lib/runtime/${SOURCES}`, `lib/store/${SOURCES}`, "lib/generated/**"],
   ),
   restrict([`lib/runtime/${SOURCES}`], [runtimeOnlyZodAndNode]),
-  restrict([`lib/store/${SOURCES}`], [noAppOrComponents, storeStaysBelowTheDomain]),
+  restrict([`lib/store/${SOURCES}`], [noAppOrComponents, storeStaysBelowTheDomain, storeReadsNoAmbientWorkspace]),
   restrict(
     [`components/${SOURCES}`],
     [{ ...noDatabaseClient, allowTypeImports: true }, { ...noEngine, allowTypeImports: true }, noComposition],

@@ -91,7 +91,7 @@ async function inboxFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
   // The tool lookup the console's inbox passes: the runtime's registry (built-ins, then registered tools).
   const lookupTool = (name: string) => findTool(getRuntime().context, name);
   const page = (filters: InboxFilters, cursor?: string, me = seeded.me) =>
-    findInboxPage(db, { filters, me, cursor }, lookupTool);
+    findInboxPage(db, { filters, me, cursor, workspaceId: null }, lookupTool);
   let last: InboxPage | undefined;
   for (const sort of SORTS) {
     await figure(

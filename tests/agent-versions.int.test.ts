@@ -121,7 +121,10 @@ describe.each(providers())("agent versions [%s]", (_provider, url) => {
         output: { finishedBy: "2", instructions: "Version 2: wait for go, then complete." },
       },
     });
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "APPROVED", decidedBy: "ops@example.com" });
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({
+      status: "APPROVED",
+      decidedBy: "ops@example.com",
+    });
     expect((await t.store.listEvents(run.id)).find((e) => e.type === "run.upgraded")?.data).toEqual({
       by: "ops@example.com",
       from: "1",

@@ -147,7 +147,7 @@ describe.each(providers())("approvals bound to the rule and the registration [%s
         "INVALID_INPUT",
       );
       expect(error.fieldErrors).toHaveProperty("orderId");
-      expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: packet.version });
+      expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "PENDING", version: packet.version });
       await t.runtime.decidePacket({
         packetId: packet.id,
         reviewer: "rita@example.com",

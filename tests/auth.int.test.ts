@@ -363,7 +363,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
         reason: "Ask for a photo of the damage first.",
       });
       expect(result).toEqual({ ok: true, data: { packetId: packet.id, runId: packet.runId, status: "REJECTED" } });
-      expect((await getRuntime().store.getPacket(packet.id))?.decidedBy).toBe(session.email);
+      expect((await getRuntime().store.getPacket(packet.id, null))?.decidedBy).toBe(session.email);
       expect(revalidated).toEqual(["/inbox", `/runs/${packet.runId}`]);
       expect(await findAuditLog(db, { target: packet.id })).toEqual([
         expect.objectContaining({
@@ -408,7 +408,7 @@ describe.each(providers())("sign-in and roles [%s]", (_provider, url) => {
         ok: false,
         code: "NOT_FOUND",
       });
-      expect((await getRuntime().store.getPacket(packet.id))?.status).toBe("PENDING");
+      expect((await getRuntime().store.getPacket(packet.id, null))?.status).toBe("PENDING");
     });
 
     it("an approval goes through, and the run continues", async () => {

@@ -93,7 +93,7 @@ describe.each(providers())("per-run budgets [%s]", (_provider, url) => {
       t.runtime.decidePacket({ packetId: first.id, reviewer: "ops@example.com", input: { decision: "approve" } }),
       "FORBIDDEN",
     );
-    expect(await t.store.getPacket(first.id)).toMatchObject({ status: "PENDING", version: first.version });
+    expect(await t.store.getPacket(first.id, null)).toMatchObject({ status: "PENDING", version: first.version });
 
     await t.runtime.decidePacket({
       packetId: first.id,

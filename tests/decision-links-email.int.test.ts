@@ -89,7 +89,7 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
     const link = new URL(approve!);
     const token = decodeURIComponent(link.pathname.replace(/^\/d\//, ""));
     const opened = await openDecisionLink(
-      { db: t.db, getPacket: (id) => t.store.getPacket(id), key: decisionLinkKey(), now: () => new Date() },
+      { db: t.db, getPacket: (id) => t.store.getPacket(id, null), key: decisionLinkKey(), now: () => new Date() },
       token,
     );
     expect(opened).toMatchObject({
@@ -104,6 +104,6 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
       body: new URLSearchParams({ token, decision: link.searchParams.get("choice")! }),
     });
     expect(res.status).toBe(303);
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "APPROVED", decidedBy: reviewer.email });
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "APPROVED", decidedBy: reviewer.email });
   });
 });

@@ -33,7 +33,13 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
       tools: worldTools(world.url),
       authorizeDecision: (reviewer, packet) => whyNotDecider(t.db, reviewer, packet),
     });
-    deps = { db: t.db, getPacket: (id) => t.store.getPacket(id), decide: t.runtime.decidePacket, key, now: () => now };
+    deps = {
+      db: t.db,
+      getPacket: (id) => t.store.getPacket(id, null),
+      decide: t.runtime.decidePacket,
+      key,
+      now: () => now,
+    };
   });
   afterAll(async () => {
     await Promise.all([api.close(), world.close()]);
@@ -246,7 +252,7 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/d/${link.token}?outcome=done`);
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "REDIRECTED", decidedBy: reviewer.email });
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "REDIRECTED", decidedBy: reviewer.email });
 
     // The same form again: 303 back with the refusal's code; nothing more written.
     const before = await decisionFootprint(t.db, packet.id);

@@ -106,9 +106,14 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
     expect(created.callbackSecret).toBeUndefined();
 
     // The packet is an ordinary one: in the inbox read model, with the caller's description, evidence and impact.
-    const inbox = await findInboxPage(db, { filters: parseInboxFilters({}), me: people.second.email, pageSize: 200 });
+    const inbox = await findInboxPage(db, {
+      workspaceId: null,
+      filters: parseInboxFilters({}),
+      me: people.second.email,
+      pageSize: 200,
+    });
     expect(inbox.items.map((i) => i.id)).toContain(gate.packetId);
-    const packet = (await getRuntime().store.getPacket(gate.packetId))!;
+    const packet = (await getRuntime().store.getPacket(gate.packetId, null))!;
     expect(packet).toMatchObject({
       tool: "external:payments.refund",
       args: { orderId: "ord_1", amount: 4200 },
@@ -461,7 +466,7 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
         approvedArgs: { orderId: "ord_1", amount: 4200 },
         reason: expect.stringContaining("approved by its expiry policy"),
       });
-      const packet = (await getRuntime().store.getPacket(gate.packetId))!;
+      const packet = (await getRuntime().store.getPacket(gate.packetId, null))!;
       expect(packet).toMatchObject({
         status: "APPROVED",
         decidedBy: "system:expiry",
@@ -484,7 +489,7 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
       await until(
         "the packet is escalated to the last queue",
         async () => {
-          const packet = await getRuntime().store.getPacket(gate.packetId);
+          const packet = await getRuntime().store.getPacket(gate.packetId, null);
           if (packet?.status === "PENDING") onExpireByQueue.set(packet.queue, packet.onExpire);
           return packet?.queue === cfo;
         },
@@ -492,7 +497,7 @@ describe.each(providers())("open gates [%s]", (_provider, url) => {
       );
       expect(onExpireByQueue.get("default")).toBe(`escalate:${leads}@1s,${cfo}`);
       if (onExpireByQueue.has(leads)) expect(onExpireByQueue.get(leads)).toBe(`escalate:${cfo}@2s`); // seen unless the 1 s passed between two reads
-      const escalated = (await getRuntime().store.getPacket(gate.packetId))!;
+      const escalated = (await getRuntime().store.getPacket(gate.packetId, null))!;
       expect(escalated).toMatchObject({ onExpire: "reject", content: { escalatedFrom: leads } });
       expect(escalated.expiresAt!.getTime() - escalated.createdAt.getTime()).toBeGreaterThanOrEqual(2_000);
       await until(

@@ -79,7 +79,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     expect(refundsOf(runId)).toEqual([
       expect.objectContaining({ data: expect.objectContaining({ amountCents: 24_000 }) }),
     ]);
-    const used = await t.store.getPacket(packet.id);
+    const used = await t.store.getPacket(packet.id, null);
     expect(used!.usedAt).not.toBeNull();
     expect(run.state.facts.find((f) => f.kind === "decision")).toMatchObject({
       source: { by: "rita@example.com", packetId: packet.id },
@@ -103,7 +103,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
       "INVALID_INPUT",
     );
     expect(error.fieldErrors).toHaveProperty("amountCents");
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: packet.version });
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "PENDING", version: packet.version });
 
     await t.runtime.decidePacket({
       packetId: packet.id,
@@ -184,7 +184,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
       t.runtime.decidePacket({ packetId: packet.id, reviewer: packet.requestedBy, input: { decision: "approve" } }),
       "FORBIDDEN",
     );
-    expect((await t.store.getPacket(packet.id))!.status).toBe("PENDING");
+    expect((await t.store.getPacket(packet.id, null))!.status).toBe("PENDING");
   });
 
   it("four eyes: two distinct approvers are needed; the same one twice is refused", async () => {
@@ -215,7 +215,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     expect((await t.runtime.getRun(runId)).status).toBe("WAITING_APPROVAL"); // not yet
     clock.advance(31 * 60_000);
     await drain();
-    expect(await t.store.getPacket(packet.id)).toMatchObject({
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({
       status: "EXPIRED",
       decision: { decision: "reject", reason: "expired" },
     });
@@ -232,7 +232,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     expect(packet.queue).toBe("finance");
     clock.advance(61_000);
     await drain();
-    const escalated = await t.store.getPacket(packet.id);
+    const escalated = await t.store.getPacket(packet.id, null);
     expect(escalated).toMatchObject({
       status: "PENDING",
       queue: "finance-leads",
@@ -242,7 +242,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     expect((await t.runtime.getRun(runId)).status).toBe("WAITING_APPROVAL");
     clock.advance(61_000);
     await drain();
-    expect((await t.store.getPacket(packet.id))!.status).toBe("EXPIRED");
+    expect((await t.store.getPacket(packet.id, null))!.status).toBe("EXPIRED");
   });
 
   it("packets can be assigned to a queue or a person", async () => {
@@ -286,7 +286,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
     world.orders.set(orderId, { id: orderId, amountCents: 18_000, status: "partially_refunded" });
     await drain();
-    const stale = await t.store.getPacket(packet.id);
+    const stale = await t.store.getPacket(packet.id, null);
     expect(stale!.status).toBe("STALE");
     expect(stale!.content.staleChanges).toEqual([
       expect.objectContaining({
@@ -309,7 +309,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     } finally {
       world.faults.failReads = 0;
     }
-    expect((await t.store.getPacket(packet.id))!.status).toBe("APPROVED");
+    expect((await t.store.getPacket(packet.id, null))!.status).toBe("APPROVED");
     expect(refundsOf(runId)).toHaveLength(1);
     const rechecks = (await t.store.listEvents(runId)).filter((e) => e.type === "evidence.rechecked");
     expect(rechecks.map((e) => [e.data.attempt, e.data.ok])).toEqual([
@@ -328,7 +328,7 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
     } finally {
       world.faults.failReads = 0;
     }
-    const stale = await t.store.getPacket(packet.id);
+    const stale = await t.store.getPacket(packet.id, null);
     expect(stale!.status).toBe("STALE");
     expect(stale!.content.staleChanges).toEqual([
       expect.objectContaining({ key: "order", after: { unavailable: expect.stringMatching(/HTTP 503/) } }),
@@ -360,6 +360,6 @@ describe.each(providers())("decision packets [%s]", (_provider, url) => {
       t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "yolo" } }),
       "INVALID_INPUT",
     );
-    expect((await t.store.getPacket(packet.id))!.version).toBe(packet.version);
+    expect((await t.store.getPacket(packet.id, null))!.version).toBe(packet.version);
   });
 });

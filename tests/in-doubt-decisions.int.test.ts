@@ -95,7 +95,7 @@ describe.each(providers())("in-doubt decisions [%s]", (_provider, url) => {
       );
       expect(error.userMessage).toMatch(/happened, retry, skip, redirect/);
     }
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING", version: packet.version });
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "PENDING", version: packet.version });
     expect((await t.runtime.getRun(run.id)).status).toBe("NEEDS_ATTENTION");
   });
 
@@ -198,7 +198,7 @@ describe.each(providers())("in-doubt decisions [%s]", (_provider, url) => {
       receipt: "rcpt-1",
       operationId: system.applied[0].operationId,
     });
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING" });
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "PENDING" });
     expect((await t.runtime.getRun(run.id)).status).toBe("NEEDS_ATTENTION");
     expect(system.applied).toHaveLength(1);
 

@@ -91,7 +91,7 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
     let cursor: string | undefined;
     let total = -1;
     for (let pages = 0; pages < 50; pages++) {
-      const page = await findInboxPage(db, { filters, me, cursor, pageSize, now: NOW });
+      const page = await findInboxPage(db, { workspaceId: null, filters, me, cursor, pageSize, now: NOW });
       ids.push(...page.items.map((item) => item.id));
       total = page.total;
       if (!page.nextCursor) return { ids, total };
@@ -125,8 +125,9 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
 
   it("keeps one order across pages while the clock moves (the cursor carries its now)", async () => {
     const filters = parseInboxFilters({ agent });
-    const first = await findInboxPage(db, { filters, me, pageSize: 10, now: NOW });
+    const first = await findInboxPage(db, { workspaceId: null, filters, me, pageSize: 10, now: NOW });
     const second = await findInboxPage(db, {
+      workspaceId: null,
       filters,
       me,
       pageSize: 10,
@@ -139,14 +140,22 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
 
   it("treats a cursor that is not one of ours as the first page", async () => {
     const filters = parseInboxFilters({ agent });
-    const first = await findInboxPage(db, { filters, me, pageSize: 5, now: NOW });
+    const first = await findInboxPage(db, { workspaceId: null, filters, me, pageSize: 5, now: NOW });
     for (const cursor of ["garbage", Buffer.from('{"now":"x"}').toString("base64url"), "x".repeat(2000)]) {
-      expect((await findInboxPage(db, { filters, me, pageSize: 5, cursor, now: NOW })).items).toEqual(first.items);
+      expect(
+        (await findInboxPage(db, { workspaceId: null, filters, me, pageSize: 5, cursor, now: NOW })).items,
+      ).toEqual(first.items);
     }
   });
 
   it("offers the filter values present among pending packets and counts pending ones with the badge's numbers", async () => {
-    const page = await findInboxPage(db, { filters: parseInboxFilters({ agent }), me, pageSize: 1, now: NOW });
+    const page = await findInboxPage(db, {
+      workspaceId: null,
+      filters: parseInboxFilters({ agent }),
+      me,
+      pageSize: 1,
+      now: NOW,
+    });
     expect(page.facets!.agents).toContain(agent);
     expect(page.facets!.queues).toEqual(expect.arrayContaining(QUEUES));
     expect(page.facets!.assignees).toContain(me);
@@ -157,6 +166,7 @@ describe.each(providers())("inbox pages in the database [%s]", (_provider, url) 
     expect(
       (
         await findInboxPage(db, {
+          workspaceId: null,
           filters: parseInboxFilters({ agent }),
           me,
           pageSize: 1,

@@ -87,6 +87,12 @@ describe("layers in lint", () => {
     );
   });
 
+  it("lib/store looks up no ambient workspace: it is passed in", async () => {
+    for (const source of ["@/lib/workspaces/scope", "@/lib/runtime/workspace", "../workspaces/scope"]) {
+      await refused("lib/store/x.ts", `import * as m from "${source}"; void m;`, /looks up no ambient workspace/);
+    }
+  });
+
   it("components/ never imports lib/db, lib/store or the engine, except as types", async () => {
     await refused(
       "components/runs/x.tsx",

@@ -318,7 +318,7 @@ describe.each(providers())("notifications [%s]", (_provider, url) => {
       await d.runOnce();
       clock.advance(2 * 60_000); // expired: escalated to the leads with a fresh deadline
       await drain();
-      expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "PENDING", queue: leads });
+      expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "PENDING", queue: leads });
       await d.runOnce();
       await d.runOnce();
 

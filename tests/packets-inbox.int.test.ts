@@ -48,7 +48,13 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
   }
   /** The inbox page of one agent's packets (other tests' packets share the database). */
   const inboxOf = async (agent: string) =>
-    (await findInboxPage(t.db, { filters: parseInboxFilters({ agent }), me: "me@example.com" }, deps.findTool)).items;
+    (
+      await findInboxPage(
+        t.db,
+        { workspaceId: null, filters: parseInboxFilters({ agent }), me: "me@example.com" },
+        deps.findTool,
+      )
+    ).items;
   async function createUser(role: string, disabled = false) {
     const email = `${uid(role)}@example.com`;
     await t.db.user.create({
@@ -122,7 +128,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     });
     const bulk = (packets: Array<{ packetId: string; digest: string }>) =>
       decidePacketsTogether(
-        { getPacket: (id) => t.store.getPacket(id), decidePacket: t.runtime.decidePacket },
+        { getPacket: (id) => t.store.getPacket(id, null), decidePacket: t.runtime.decidePacket },
         { input: { decision: "approve", packets }, reviewer: "rita@example.com" },
       );
     const results = await bulk([
@@ -142,7 +148,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
       { packetId: c.packet.id, ok: false, code: "APPROVAL_MISMATCH", message: expect.any(String) },
       { packetId: d.packet.id, ok: true, status: "APPROVED", runId: d.runId },
     ]);
-    expect((await t.store.getPacket(c.packet.id))!.status).toBe("PENDING");
+    expect((await t.store.getPacket(c.packet.id, null))!.status).toBe("PENDING");
     await drain();
     expect((await t.runtime.getRun(a.runId)).status).toBe("COMPLETED");
     expect(world.effects("payments").filter((e) => e.runId === a.runId || e.runId === d.runId)).toHaveLength(2);
@@ -158,7 +164,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     const [deploy] = await t.store.findPackets({ runId: run.id, status: ["PENDING"] });
     await expectError(
       decidePacketsTogether(
-        { getPacket: (id) => t.store.getPacket(id), decidePacket: t.runtime.decidePacket },
+        { getPacket: (id) => t.store.getPacket(id, null), decidePacket: t.runtime.decidePacket },
         {
           input: {
             decision: "reject",
@@ -173,7 +179,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
       ),
       "INVALID_INPUT",
     );
-    expect((await t.store.getPacket(deploy.id))!.status).toBe("PENDING");
+    expect((await t.store.getPacket(deploy.id, null))!.status).toBe("PENDING");
   });
 
   it("history: who decided, how long the packet waited, and what the run did next", async () => {
@@ -217,9 +223,9 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
       "PACKET_EXPIRED",
     );
     expect(early.userMessage).toMatch(/expired/);
-    expect((await t.store.getPacket(packet.id))!.status).toBe("PENDING");
+    expect((await t.store.getPacket(packet.id, null))!.status).toBe("PENDING");
     await drain();
-    expect((await t.store.getPacket(packet.id))!.status).toBe("EXPIRED");
+    expect((await t.store.getPacket(packet.id, null))!.status).toBe("EXPIRED");
     await expectError(
       t.runtime.decidePacket({
         packetId: packet.id,
@@ -235,7 +241,7 @@ describe.each(providers())("inbox queries and decisions [%s]", (_provider, url) 
     await t.runtime.decidePacket({ packetId: packet.id, reviewer: "rita@example.com", input: { decision: "approve" } });
     world.orders.set(orderId, { id: orderId, amountCents: 18_000, status: "partially_refunded" });
     await drain();
-    expect((await t.store.getPacket(packet.id))!.status).toBe("STALE");
+    expect((await t.store.getPacket(packet.id, null))!.status).toBe("STALE");
     const error = await expectError(
       t.runtime.decidePacket({ packetId: packet.id, reviewer: "tom@example.com", input: { decision: "approve" } }),
       "PACKET_STALE",

@@ -259,7 +259,7 @@ describe.each(providers())("authority the engine enforces [%s]", (_provider, url
       conditions: [SAME_ORDER],
       version: 2,
     });
-    expect((await t.store.listPermissionsAtEpoch(agent)).rules).toEqual([
+    expect((await t.store.listPermissionsAtEpoch(agent, "default")).rules).toEqual([
       expect.objectContaining({ capabilities: ["read", "execute"], freshEvidence: true }),
     ]);
     const [change] = await t.runtime.permissions.history(second.id);

@@ -189,7 +189,7 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
       replace_original: true,
       text: expect.stringContaining(`Approved* by ${alice.email}`),
     });
-    expect(await t.store.getPacket(packet.id)).toMatchObject({ status: "APPROVED", decidedBy: alice.email });
+    expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "APPROVED", decidedBy: alice.email });
     const audit = await t.db.auditLog.findFirstOrThrow({ where: { target: packet.id, action: "packets.decide" } });
     expect(JSON.parse(audit.data)).toMatchObject({ via: `slack:${alice.slackId}` });
     const reply = slack.responses.find((r) => r.path === responsePath);
@@ -216,7 +216,7 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
         replace_original: true,
         text: expect.stringContaining(`Rejected* by ${bob.email}`),
       });
-      expect(await t.store.getPacket(packet.id)).toMatchObject({
+      expect(await t.store.getPacket(packet.id, null)).toMatchObject({
         status: "REJECTED",
         decidedBy: bob.email,
         decision: { decision: "reject", reason: `Rejected in Slack by ${bob.email}.` },
@@ -263,7 +263,7 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
       (await post(body, { timestamp: now - 200, signature: slackSignature(SIGNING_SECRET, String(now - 200), body) }))
         .status,
     ).toBe(200);
-    expect((await t.store.getPacket(packet.id))?.status).toBe("APPROVED");
+    expect((await t.store.getPacket(packet.id, null))?.status).toBe("APPROVED");
   });
 
   it("a Slack user Tether does not know is refused with an ephemeral message and nothing is written", async () => {

@@ -79,7 +79,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       createPacket: newPacket,
       events: [{ type: "gate.requested", step: run.state.step, data: { packetId: newPacket.id } }],
     });
-    return { run, packet: (await store.getPacket(newPacket.id))! };
+    return { run, packet: (await store.getPacket(newPacket.id, null))! };
   }
 
   beforeAll(() => {
@@ -350,7 +350,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(await store.listCheckpoints(runId)).toEqual(checkpointsBefore);
       expect(await store.listEvents(runId)).toEqual(eventsBefore);
       expect(await store.getIntent(intentId)).toBeNull();
-      expect(await store.getPacket(packet.id)).toBeNull();
+      expect(await store.getPacket(packet.id, null)).toBeNull();
     });
 
     it("a worker whose lease was taken over cannot renew it", async () => {
@@ -576,6 +576,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
         expect(heard).toContainEqual({ runId: created.id });
         const { run, packet } = await createWaitingPacket();
         await store.decidePacket({
+          workspaceId: "default",
           packetId: packet.id,
           version: packet.version,
           final: { status: "APPROVED", decision: { decision: "approve" }, decidedBy: "ann", now: new Date() },
@@ -793,6 +794,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
     it("a packet update that lost its compare-and-set throws CONFLICT and writes nothing", async () => {
       const { run, packet } = await createWaitingPacket();
       await store.decidePacket({
+        workspaceId: "default",
         packetId: packet.id,
         version: packet.version,
         final: {
@@ -823,7 +825,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
         "CONFLICT",
       );
       expect(await store.getRun(run.id)).toEqual(before);
-      expect((await store.getPacket(packet.id))!.status).toBe("REJECTED");
+      expect((await store.getPacket(packet.id, null))!.status).toBe("REJECTED");
     });
   });
 
@@ -1010,6 +1012,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
   describe("decidePacket", () => {
     const approve = (packetId: string, version: number, by: string) =>
       store.decidePacket({
+        workspaceId: "default",
         packetId,
         version,
         approver: by,
@@ -1018,6 +1021,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       });
     const reject = (packetId: string, version: number, by: string) =>
       store.decidePacket({
+        workspaceId: "default",
         packetId,
         version,
         final: {
@@ -1078,7 +1082,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       expect(["PACKET_ALREADY_DECIDED", "CONFLICT"]).toContain((lost[0] as AppError).code);
 
       const winner = won[0].decidedBy!;
-      const stored = (await store.getPacket(packet.id))!;
+      const stored = (await store.getPacket(packet.id, null))!;
       expect(stored).toEqual(won[0]);
       expect(stored.version).toBe(1);
       if (winner === "ann")
@@ -1101,7 +1105,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       );
       expect(won).toHaveLength(1);
       for (const error of lost) expect(["PACKET_ALREADY_DECIDED", "CONFLICT"]).toContain((error as AppError).code);
-      expect((await store.getPacket(packet.id))!.approvers).toEqual([won[0].decidedBy]);
+      expect((await store.getPacket(packet.id, null))!.approvers).toEqual([won[0].decidedBy]);
       expect((await store.listEvents(run.id)).filter((e) => e.type === "gate.decided")).toHaveLength(1);
     });
 
@@ -1124,13 +1128,14 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const decided = await approve(packet.id, packet.version, "ann");
       const error = await expectAppError(reject(packet.id, decided.version, "bob"), "PACKET_ALREADY_DECIDED");
       expect(error.userMessage).toContain("ann");
-      expect(await store.getPacket(packet.id)).toEqual(decided);
+      expect(await store.getPacket(packet.id, null)).toEqual(decided);
       expect((await store.listEvents(run.id)).filter((e) => e.type === "gate.decided")).toHaveLength(1);
     });
 
     it("a decision on a stale version is a CONFLICT and writes nothing", async () => {
       const { run, packet } = await createWaitingPacket({ requiredApprovals: 2 });
       await store.decidePacket({
+        workspaceId: "default",
         packetId: packet.id,
         version: 0,
         approver: "ann",
@@ -1138,7 +1143,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       });
       const eventsBefore = await store.listEvents(run.id);
       await expectAppError(approve(packet.id, 0, "bob"), "CONFLICT");
-      expect(await store.getPacket(packet.id)).toMatchObject({
+      expect(await store.getPacket(packet.id, null)).toMatchObject({
         status: "PENDING",
         version: 1,
         approvers: ["ann"],
@@ -1149,10 +1154,16 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
 
     it("records distinct approvals for four eyes, and refuses the same approver twice", async () => {
       const { packet } = await createWaitingPacket({ requiredApprovals: 2 });
-      const first = await store.decidePacket({ packetId: packet.id, version: 0, approver: "ann", events: [] });
+      const first = await store.decidePacket({
+        workspaceId: "default",
+        packetId: packet.id,
+        version: 0,
+        approver: "ann",
+        events: [],
+      });
       expect(first).toMatchObject({ status: "PENDING", version: 1, approvers: ["ann"] });
       await expectAppError(
-        store.decidePacket({ packetId: packet.id, version: 1, approver: "ann", events: [] }),
+        store.decidePacket({ workspaceId: "default", packetId: packet.id, version: 1, approver: "ann", events: [] }),
         "CONFLICT",
       );
       const second = await approve(packet.id, 1, "bob");
@@ -1188,12 +1199,12 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
       const e0 = await store.permissionEpoch();
       const v1 = await put(rule(agent));
       expect(await store.permissionEpoch()).toBe(e0 + 1);
-      const read = await store.listPermissionsAtEpoch(agent);
+      const read = await store.listPermissionsAtEpoch(agent, "default");
       expect(read.epoch).toBe(e0 + 1);
       expect(read.rules.filter((r) => r.agent === agent)).toEqual([v1]);
       await store.deletePermission({ id: v1.id, changedBy: "admin@test", auditId: uid("pchg") });
       expect(await store.permissionEpoch()).toBe(e0 + 2);
-      expect((await store.listPermissionsAtEpoch(agent)).rules.filter((r) => r.agent === agent)).toEqual([]);
+      expect((await store.listPermissionsAtEpoch(agent, "default")).rules.filter((r) => r.agent === agent)).toEqual([]);
     });
 
     it("an intent checked at an epoch that has moved is not written (PERMISSIONS_CHANGED); at the current epoch it is", async () => {

@@ -39,7 +39,13 @@ describe.each(providers())("store races that must end in an AppError [%s]", (_pr
 
       const results = await Promise.allSettled(
         [0, 1, 2, 3].map(() =>
-          t.store.decidePacket({ packetId: packet.id, version: 0, approver: "carol", events: [] }),
+          t.store.decidePacket({
+            workspaceId: "default",
+            packetId: packet.id,
+            version: 0,
+            approver: "carol",
+            events: [],
+          }),
         ),
       );
       await t.store.transitionRun({ runId: run.id, from: ["WAITING_APPROVAL"], to: "CANCELLED", events: [] });
@@ -48,7 +54,7 @@ describe.each(providers())("store races that must end in an AppError [%s]", (_pr
         "AppError CONFLICT",
         "AppError CONFLICT",
       ]);
-      expect((await t.store.getPacket(packet.id))!.approvers).toEqual(["carol"]);
+      expect((await t.store.getPacket(packet.id, null))!.approvers).toEqual(["carol"]);
     }
   });
 

@@ -10,6 +10,9 @@ import { createUser } from "../lib/commands/create-user";
 import type { SessionUser } from "../lib/auth/rbac";
 import { createDb, type Db } from "../lib/db";
 import { getRunDetail } from "../lib/queries/runs";
+import { countPendingPackets, findConsoleInboxPage, findPacket } from "../lib/queries/packets";
+import { parseInboxFilters } from "../lib/inbox/queue";
+import { createPrismaStore } from "../lib/store/prisma-store";
 import { findRunList } from "../lib/queries/run-list";
 import { findApiTokens } from "../lib/api/tokens";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
@@ -303,6 +306,28 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
     });
     await inWorkspace(DEFAULT_WORKSPACE_ID, async () => {
       expect((await findRunList(db, {})).runs.map((r) => r.id)).toContain(a.runId);
+    });
+  });
+
+  it("the inbox, its badge and a packet's page in B count and show none of A's pending packets", async () => {
+    // The inbox pages, counts and facets in raw SQL: the scope's Prisma extension does not see them.
+    const store = createPrismaStore(db);
+    const deps = { db, store, findTool: async () => undefined };
+    const inbox = () => findConsoleInboxPage({ filters: parseInboxFilters({}), me: b.email }, deps);
+    await inWorkspace(b.workspaceId, async () => {
+      const page = await inbox();
+      expect(page.items).toEqual([]);
+      expect(page).toMatchObject({ total: 0, pending: 0 });
+      expect(page.facets).toEqual({ agents: [], tools: [], capabilities: [], assignees: [], queues: [] });
+      expect(await countPendingPackets(b.email, { db })).toEqual({ pending: 0, mine: 0 });
+      expect(await findPacket(a.packetId, { store })).toBeNull();
+    });
+    await inWorkspace(DEFAULT_WORKSPACE_ID, async () => {
+      const page = await inbox();
+      expect(page.items.map((item) => item.id)).toContain(a.packetId);
+      expect(page.facets?.tools).toContain("payments.refund");
+      expect((await countPendingPackets(a.email, { db })).pending).toBe(page.pending);
+      expect(await findPacket(a.packetId, { store })).toMatchObject({ id: a.packetId });
     });
   });
 

@@ -60,7 +60,10 @@ export const decidePacketsTogetherAction = defineAction(
     audit: { action: "packets.decide_bulk", byHandler: true }, // each decision audits in its transaction, the command the batch
   },
   async (input, { user, db, revalidatePath }) => {
-    const results = await decidePacketsTogether({ db, runtime: getRuntime() }, { input, by: user.email });
+    const results = await decidePacketsTogether(
+      { db, runtime: getRuntime() },
+      { input, by: user.email, workspaceId: user.workspace?.id ?? null },
+    );
     revalidatePath("/inbox");
     return results;
   },
@@ -76,7 +79,7 @@ export const assignPacketAction = defineAction(
   async ({ packetId, assignee }, { user, revalidatePath }) => {
     const runtime = getRuntime();
     const decides = async (email: string) => {
-      const packet = await runtime.store.getPacket(packetId);
+      const packet = await runtime.store.getPacket(packetId, user.workspace?.id ?? null);
       return packet ? (await whyNotDecider(getDb(), email, packet)) === null : isDecider(email);
     };
     const packet = await assignInboxPacket(

@@ -16,8 +16,12 @@ export type AuditEntry = {
   via?: string; // through what, when not the console: "token:<name>", "mcp:<name>" (kept in data, as the export reads it)
 };
 
-export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
-  await db.auditLog.create({ data: auditRow(entry), select: { id: true } });
+/** Without a workspace, the row is the acting workspace's (lib/workspaces/scope.ts); with one, that workspace's. */
+export async function writeAudit(db: AuditWriter, entry: AuditEntry, workspaceId?: string): Promise<void> {
+  await db.auditLog.create({
+    data: { ...auditRow(entry), ...(workspaceId ? { workspaceId } : {}) },
+    select: { id: true },
+  });
 }
 
 /** The stored row of an entry (the store's Postgres path inserts it with SQL of its own). */

@@ -12,7 +12,13 @@ import type { z } from "zod";
 // runtime's, with its own audit row in its own transaction; this adds the "packets.decide_bulk" row for the
 // batch as a whole (the decision and every packet's result) once they are made.
 
-export type DecidePacketsTogetherCommand = { input: z.output<typeof decideTogetherSchema>; by: string; via?: string };
+export type DecidePacketsTogetherCommand = {
+  input: z.output<typeof decideTogetherSchema>;
+  by: string;
+  via?: string;
+  /** The workspace the reviewer acts in: another's packets are not found. */
+  workspaceId: string | null;
+};
 
 export async function decidePacketsTogether(
   deps: { db: Db; runtime: Pick<Runtime, "store" | "decidePacket"> },
@@ -20,7 +26,10 @@ export async function decidePacketsTogether(
 ): Promise<BulkResult[]> {
   const { input } = command;
   const results = await decideEach(
-    { getPacket: (id) => deps.runtime.store.getPacket(id), decidePacket: deps.runtime.decidePacket },
+    {
+      getPacket: (id) => deps.runtime.store.getPacket(id, command.workspaceId),
+      decidePacket: (opts) => deps.runtime.decidePacket({ ...opts, workspaceId: command.workspaceId }),
+    },
     { input, reviewer: command.by },
   );
   await writeAudit(deps.db, {

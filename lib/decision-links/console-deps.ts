@@ -8,7 +8,7 @@ export function decisionLinkDeps(): DecideByLinkDeps {
   const runtime = getRuntime();
   return {
     db: getDb(),
-    getPacket: (id) => runtime.store.getPacket(id),
+    getPacket: (id, workspaceId) => runtime.store.getPacket(id, workspaceId),
     decide: runtime.decidePacket,
     key: decisionLinkKey(),
     now: () => new Date(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decidePacketSchema } from "@/lib/runtime/decide-packet";
+import { decidePacketSchema, type DecidePacketOptions } from "@/lib/runtime/decide-packet";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import type { DecisionPacket } from "@/lib/runtime/types";
 import { openDecisionLink, type LinkDeps, type LinkState } from "./open-decision-link";
@@ -23,7 +23,7 @@ export const decideByLinkSchema = z
   .passthrough();
 
 export type DecideByLinkDeps = LinkDeps & {
-  decide: (opts: { packetId: string; reviewer: string; input: unknown; via?: string }) => Promise<DecisionPacket>;
+  decide: (opts: DecidePacketOptions) => Promise<DecisionPacket>;
 };
 
 export type LinkDecision = { packet: DecisionPacket; decidedAs: string };
@@ -86,6 +86,7 @@ export async function decideByLink(deps: DecideByLinkDeps, body: unknown): Promi
       reviewer: link.person.email,
       input: input.data,
       via: `link:${link.linkId}`,
+      workspaceId: link.packet.workspaceId,
     });
     return { packet, decidedAs: link.person.email };
   } catch (error) {

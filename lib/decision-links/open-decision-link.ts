@@ -8,7 +8,7 @@ import { isSignedFor, parseLinkToken } from "./token";
 
 export type LinkDeps = {
   db: Pick<Db, "decisionLink" | "user">;
-  getPacket: (id: string) => Promise<DecisionPacket | null>;
+  getPacket: (id: string, workspaceId: string | null) => Promise<DecisionPacket | null>;
   key: Buffer;
   now: () => Date;
 };
@@ -44,7 +44,7 @@ export async function openDecisionLink(deps: LinkDeps, token: string): Promise<L
   if (!link || !isSignedFor(deps.key, link, parsed.signature)) return { state: "invalid" };
   const [user, packet] = await Promise.all([
     deps.db.user.findUnique({ where: { id: link.userId }, select: { id: true, email: true, name: true } }),
-    deps.getPacket(link.packetId),
+    deps.getPacket(link.packetId, link.workspaceId),
   ]);
   if (!user || !packet) return { state: "invalid" };
   if (link.usedAt)

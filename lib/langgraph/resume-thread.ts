@@ -55,7 +55,9 @@ async function pairAnswers(
   return Promise.all(
     answers.map(async (answer) => {
       // An id the thread never asked (another run's packet included) is unknown here: nothing of another thread is decided.
-      const packet = answer.packetId ? await deps.runtime.store.getPacket(answer.packetId) : undefined;
+      const packet = answer.packetId
+        ? await deps.runtime.store.getPacket(answer.packetId, view.run.workspaceId)
+        : undefined;
       if (!packet || packet.runId !== view.run.id || packet.kind !== "APPROVAL") {
         throw new AppError("NOT_FOUND", {
           message: `interrupt ${answer.packetId} not on thread ${view.run.id}`,

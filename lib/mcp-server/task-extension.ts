@@ -142,7 +142,7 @@ export class TaskExtension {
       const outcome = await decideFromAnswer(this.ctx, packet.id, { result: response });
       if (outcome.kind !== "refused") continue;
       // The same answer sent twice at once: the other one decided it, so this one is a repeat.
-      const now = await this.ctx.runtime.store.getPacket(packet.id);
+      const now = await this.ctx.runtime.store.getPacket(packet.id, packet.workspaceId);
       if (!now || now.status !== "PENDING" || inputRequestKey(now) !== key) continue;
       // Bad input is -32602; any other refusal by the rules (separation of duties, a second approval by the
       // same person, a stale or expired packet) is -32600, with the API's error body as data.

@@ -21,7 +21,15 @@ import { packetInclude, toPacket } from "@/lib/store/records";
 
 export const INBOX_PAGE_SIZE = 50;
 
-export type InboxPageRequest = { filters: InboxFilters; me: string; cursor?: string; pageSize?: number; now?: Date };
+export type InboxPageRequest = {
+  filters: InboxFilters;
+  me: string;
+  /** The reviewer's workspace; null: every workspace's packets (the system's view). */
+  workspaceId: string | null;
+  cursor?: string;
+  pageSize?: number;
+  now?: Date;
+};
 export type InboxPage = {
   items: InboxItem[];
   /** Pending packets that match the filters, on every page. */
@@ -89,9 +97,17 @@ export function decodeInboxCursor(value: string | undefined): Cursor | undefined
   }
 }
 
+/** The pending packets of a workspace (null: of every one). Raw SQL is not scoped by lib/workspaces/scope.ts. */
+function pendingIn(workspaceId: string | null, params: Params): string {
+  return workspaceId === null
+    ? `"status" = 'PENDING'`
+    : `"status" = 'PENDING' AND "workspaceId" = ${params.add(workspaceId)}`;
+}
+
 /** The WHERE of the pending packets that match the filters (bound values in `params`). */
-function filterSql(filters: InboxFilters, me: string, params: Params): string {
-  const where = [`"status" = 'PENDING'`];
+function filterSql(req: InboxPageRequest, params: Params): string {
+  const { filters, me } = req;
+  const where = [pendingIn(req.workspaceId, params)];
   if (filters.agent) where.push(`"requestedBy" = ${params.add(`agent:${filters.agent}`)}`);
   if (filters.tool) where.push(`"tool" = ${params.add(filters.tool)}`);
   if (filters.capability) where.push(`"capability" = ${params.add(filters.capability)}`);
@@ -141,7 +157,7 @@ async function pageIds(
   const nowParam = () => `CAST(${params.add(now)} AS BIGINT)`;
   const keys = orderKeys(req.filters.sort, d, "NOW_MS");
   const selected = keys.map((key, i) => `${key.replaceAll("NOW_MS", () => nowParam())} AS k${i}`).join(", ");
-  const where = filterSql(req.filters, req.me, params);
+  const where = filterSql(req, params);
   const names = [...keys.map((_, i) => `k${i}`), "id"];
   let after = "";
   if (cursor && cursor.keys.length === names.length) {
@@ -159,18 +175,19 @@ async function pageIds(
 async function countWhere(db: Db, req: InboxPageRequest): Promise<number> {
   const params = new Params(DIALECTS[providerOfDb(db)]);
   const [row] = await hotQuery(db)<{ n: bigint | number | string }>({
-    sql: `SELECT COUNT(*) AS n FROM "DecisionPacket" WHERE ${filterSql(req.filters, req.me, params)}`,
+    sql: `SELECT COUNT(*) AS n FROM "DecisionPacket" WHERE ${filterSql(req, params)}`,
     values: params.values,
   });
   return Number(row?.n ?? 0);
 }
 
 /** The values the filter menus offer: those present among all pending packets (each an index-served GROUP BY). */
-export async function findInboxFacets(db: Db): Promise<InboxFacets> {
+export async function findInboxFacets(db: Db, workspaceId: string | null): Promise<InboxFacets> {
   const distinct = async (column: string) => {
+    const params = new Params(DIALECTS[providerOfDb(db)]);
     const rows = await hotQuery(db)<{ value: string | null }>({
-      sql: `SELECT "${column}" AS value FROM "DecisionPacket" WHERE "status" = 'PENDING' GROUP BY "${column}" ORDER BY "${column}"`,
-      values: [],
+      sql: `SELECT "${column}" AS value FROM "DecisionPacket" WHERE ${pendingIn(workspaceId, params)} GROUP BY "${column}" ORDER BY "${column}"`,
+      values: params.values,
     });
     return rows.flatMap((row) => (row.value ? [row.value] : []));
   };
@@ -219,7 +236,7 @@ export async function findInboxPage(
     pageIds(db, req, now, cursor, size),
     countWhere(db, req),
     countWhere(db, { ...req, filters: { sort: req.filters.sort } }),
-    cursor ? null : findInboxFacets(db),
+    cursor ? null : findInboxFacets(db, req.workspaceId),
   ]);
   const pageRows = keyRows.slice(0, size);
   const rows = await db.decisionPacket.findMany({

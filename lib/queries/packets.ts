@@ -12,6 +12,7 @@ import type { RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket, RunStatus, ToolDefinition } from "@/lib/runtime/types";
 import { getRuntime } from "@/lib/runtime.server";
 import { hotQuery } from "@/lib/store/hot-path";
+import { activeWorkspace } from "@/lib/workspaces/scope";
 import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
 import { findRunParent, type RunLink } from "./run-family";
 
@@ -27,24 +28,25 @@ function consoleDeps(): InboxDeps {
   return { store: runtime.store, db: getDb(), findTool: (name, run) => findTool(runtime.context, name, run) };
 }
 
-/** The console's inbox page: the running console's database and tool registry. */
+/** The console's inbox page, in the request's workspace: the running console's database and tool registry. */
 export async function findConsoleInboxPage(
-  request: InboxPageRequest,
+  request: Omit<InboxPageRequest, "workspaceId">,
   deps: InboxDeps = consoleDeps(),
 ): Promise<InboxPage> {
-  return findInboxPage(deps.db, request, deps.findTool);
+  return findInboxPage(deps.db, { ...request, workspaceId: await activeWorkspace() }, deps.findTool);
 }
 
-/** The navigation's badge: pending packets, and how many of them are assigned to `me`. */
+/** The navigation's badge: the request's workspace's pending packets, and how many of them are assigned to `me`. */
 export async function countPendingPackets(
   me: string,
   deps: Pick<InboxDeps, "db"> = { db: getDb() },
 ): Promise<{ pending: number; mine: number }> {
   // One statement on the pool (the badge is read on every change of any packet): the (status, assignee) index serves both numbers.
-  const placeholder = providerOfDb(deps.db) === "postgres" ? "$1" : "?";
+  const workspaceId = await activeWorkspace();
+  const [p1, p2, p3] = providerOfDb(deps.db) === "postgres" ? ["$1", "$2::text", "$2::text"] : ["?", "?", "?"];
   const [row] = await hotQuery(deps.db)<{ pending: unknown; mine: unknown }>({
-    sql: `SELECT COUNT(*) AS pending, COALESCE(SUM(CASE WHEN "assignee" = ${placeholder} THEN 1 ELSE 0 END), 0) AS mine FROM "DecisionPacket" WHERE "status" = 'PENDING'`,
-    values: [me],
+    sql: `SELECT COUNT(*) AS pending, COALESCE(SUM(CASE WHEN "assignee" = ${p1} THEN 1 ELSE 0 END), 0) AS mine FROM "DecisionPacket" WHERE "status" = 'PENDING' AND (${p2} IS NULL OR "workspaceId" = ${p3})`,
+    values: providerOfDb(deps.db) === "postgres" ? [me, workspaceId] : [me, workspaceId, workspaceId],
   });
   return { pending: Number(row?.pending ?? 0), mine: Number(row?.mine ?? 0) };
 }
@@ -54,7 +56,7 @@ export async function findPacket(
   id: string,
   deps: Pick<InboxDeps, "store"> = { store: getRuntime().store },
 ): Promise<DecisionPacket | null> {
-  return deps.store.getPacket(id);
+  return deps.store.getPacket(id, await activeWorkspace());
 }
 
 export type PacketView = {
@@ -71,7 +73,7 @@ export type PacketView = {
 
 /** Everything the packet page shows, or null when there is no such packet. */
 export async function getPacketView(id: string, deps: InboxDeps = consoleDeps()): Promise<PacketView | null> {
-  const packet = await deps.store.getPacket(id);
+  const packet = await deps.store.getPacket(id, await activeWorkspace());
   if (!packet) return null;
   const run = await deps.store.getRun(packet.runId);
   const tool = await deps.findTool(packet.tool, run).catch(() => undefined);

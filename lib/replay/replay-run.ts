@@ -87,9 +87,15 @@ export async function replayRun(engine: ScratchEngine, source: RuntimeStore, rec
       }
       usedPackets.add(recorded.id);
       for (const reviewer of reviewersOf(recorded)) {
-        const now = await store.getPacket(open.id);
+        const now = await store.getPacket(open.id, open.workspaceId);
         if (now?.status !== "PENDING") break;
-        await runtime.decidePacket({ packetId: open.id, reviewer, input: { ...recorded.decision }, via: "replay" });
+        await runtime.decidePacket({
+          packetId: open.id,
+          reviewer,
+          input: { ...recorded.decision },
+          via: "replay",
+          workspaceId: open.workspaceId,
+        });
       }
       continue;
     }

@@ -53,6 +53,7 @@ export async function upgradeRun(
       reviewer: opts.by,
       input: { decision: "approve" },
       via: opts.via,
+      workspaceId: run.workspaceId,
     });
     return (await ctx.store.getRun(run.id))!;
   }

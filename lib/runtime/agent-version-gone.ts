@@ -4,6 +4,7 @@ import type { EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { appendObservation, pendingSchema, type Pending, type RunState } from "./state";
 import type { AgentDefinition } from "./types";
+import { takeDecision } from "./woken-packet";
 
 // A run whose agent version is no longer loaded (the deployment dropped it) is not failed: it parks on a
 // decision packet — "version X is gone: upgrade to Y, or cancel". Approving it moves the run to the newest
@@ -59,12 +60,9 @@ export async function resumeVersionGone(
   cursor: RunCursor,
   pending: VersionPending,
 ): Promise<StepOutcome> {
-  const packet = await ctx.store.getPacket(pending.packetId);
-  if (!packet) return cursor.finish("FAILED", `version packet ${pending.packetId} is missing`);
-  if (packet.status === "PENDING") return cursor.park(cursor.status);
-  const decision = packet.decision!;
-  const by = packet.decidedBy ?? "unknown";
-  cursor.addDecisionFact(packet.id, decision, by);
+  const taken = await takeDecision(ctx, cursor, pending.packetId, "version");
+  if ("outcome" in taken) return taken.outcome;
+  const { packet, decision, by } = taken;
   if (packet.status !== "APPROVED") {
     cursor.event("agent.version_cancelled", { packetId: packet.id, by, reason: decision.reason ?? null });
     return cursor.finish(

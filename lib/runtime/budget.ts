@@ -4,6 +4,7 @@ import type { EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { budgetLimitsSchema, type Action, type BudgetLimits, type Pending, type RunState } from "./state";
 import type { DecisionPacket } from "./types";
+import { takeDecision } from "./woken-packet";
 
 // Per-run budgets: tool calls, tokens and dollars. Crossing one never fails the run: it parks it with a
 // decision packet ("budget reached: 10 tool calls of 10 — continue with more, or stop"). Approving
@@ -119,12 +120,9 @@ export async function resumeBudget(
   pending: BudgetPending,
   act: (action: Action) => Promise<StepOutcome>,
 ): Promise<StepOutcome | null> {
-  const packet = await ctx.store.getPacket(pending.packetId);
-  if (!packet) return cursor.finish("FAILED", `budget packet ${pending.packetId} is missing`);
-  if (packet.status === "PENDING") return cursor.park(cursor.status);
-  const decision = packet.decision!;
-  const by = packet.decidedBy ?? "unknown";
-  cursor.addDecisionFact(packet.id, decision, by);
+  const taken = await takeDecision(ctx, cursor, pending.packetId, "budget");
+  if ("outcome" in taken) return taken.outcome;
+  const { packet, decision, by } = taken;
   cursor.state.approvals = [
     ...cursor.state.approvals,
     {

@@ -1,5 +1,6 @@
 import { findTool, type EngineContext } from "./context";
 import { AppError } from "./errors";
+import { actingWorkspace } from "./workspace";
 
 // "Check now" on an unknown-outcome packet: ask the outside system, through the tool's own lookup by
 // operation id, whether the call happened. It only reads: the person still decides, now with the answer.
@@ -15,8 +16,11 @@ export type OutcomeCheck = {
   checkedAt: Date;
 };
 
-export async function checkUnknownOutcome(ctx: EngineContext, opts: { packetId: string }): Promise<OutcomeCheck> {
-  const packet = await ctx.store.getPacket(opts.packetId);
+export async function checkUnknownOutcome(
+  ctx: EngineContext,
+  opts: { packetId: string; workspaceId?: string | null },
+): Promise<OutcomeCheck> {
+  const packet = await ctx.store.getPacket(opts.packetId, actingWorkspace(opts.workspaceId));
   if (!packet)
     throw new AppError("NOT_FOUND", {
       message: `packet ${opts.packetId} not found`,

@@ -4,6 +4,7 @@ import { findTool, type EngineContext } from "./context";
 import { budgetExtensionSchema } from "./budget";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { auditNote } from "./store";
+import { actingWorkspace } from "./workspace";
 import {
   decisionOptions,
   type DecisionPacket,
@@ -58,10 +59,16 @@ const STATUS_BY_DECISION: Record<PacketDecision["decision"], PacketStatus> = {
   skip: "SKIPPED",
 };
 
-export async function decidePacket(
-  ctx: EngineContext,
-  opts: { packetId: string; reviewer: string; input: unknown; via?: string },
-): Promise<DecisionPacket> {
+export type DecidePacketOptions = {
+  packetId: string;
+  reviewer: string;
+  input: unknown;
+  via?: string;
+  /** The workspace the reviewer acts in (null: the system); by default the one entered. */
+  workspaceId?: string | null;
+};
+
+export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions): Promise<DecisionPacket> {
   const parsed = decidePacketSchema.safeParse(opts.input);
   if (!parsed.success) {
     throw new AppError("INVALID_INPUT", {
@@ -71,7 +78,7 @@ export async function decidePacket(
     });
   }
   const input = parsed.data;
-  const packet = await ctx.store.getPacket(opts.packetId);
+  const packet = await ctx.store.getPacket(opts.packetId, actingWorkspace(opts.workspaceId));
   if (!packet)
     throw new AppError("NOT_FOUND", {
       message: `packet ${opts.packetId} not found`,
@@ -227,6 +234,7 @@ async function finalDecision(
     // Four eyes: record this approval; the packet stays open for a different reviewer.
     return ctx.store.decidePacket({
       packetId: packet.id,
+      workspaceId: packet.workspaceId,
       version: packet.version,
       approver: opts.reviewer,
       audit,
@@ -246,6 +254,7 @@ async function finalDecision(
   }
   return ctx.store.decidePacket({
     packetId: packet.id,
+    workspaceId: packet.workspaceId,
     version: packet.version,
     approver: input.decision === "approve" ? opts.reviewer : undefined,
     final: { status: STATUS_BY_DECISION[input.decision], decision, decidedBy: opts.reviewer, now },

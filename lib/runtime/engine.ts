@@ -1,4 +1,4 @@
-import { DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
+import { actingWorkspace, DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
 import { randomUUID } from "node:crypto";
 import { AgentRegistry } from "./agent-registry";
 import { upgradeRun, upgradeVersion, type VersionUpgrade } from "./agent-upgrade";
@@ -6,7 +6,7 @@ import { silentLogger, type EngineContext, type RuntimeOptions } from "./context
 import { checkUnknownOutcome } from "./check-outcome";
 import { cancelChildren, childSignalType, notifyParent } from "./children";
 import { newRunState, runCreatedEvent } from "./new-run";
-import { decidePacket } from "./decide-packet";
+import { decidePacket, type DecidePacketOptions } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { misplacedConditions, permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
@@ -321,9 +321,8 @@ export function createRuntime(options: RuntimeOptions) {
       return buildRecoveryView(run, intents, packets, ctx.clock.now(), ctx.agents.get(run.agentSlug)?.version);
     },
 
-    decidePacket: (opts: { packetId: string; reviewer: string; input: unknown; via?: string }) =>
-      decidePacket(ctx, opts),
-    checkUnknownOutcome: (opts: { packetId: string }) => checkUnknownOutcome(ctx, opts),
+    decidePacket: (opts: DecidePacketOptions) => decidePacket(ctx, opts),
+    checkUnknownOutcome: (opts: { packetId: string; workspaceId?: string | null }) => checkUnknownOutcome(ctx, opts),
 
     async assignPacket(opts: {
       packetId: string;
@@ -331,8 +330,9 @@ export function createRuntime(options: RuntimeOptions) {
       queue?: string;
       assignee?: string | null;
       via?: string;
+      workspaceId?: string | null;
     }): Promise<DecisionPacket> {
-      const packet = await store.getPacket(opts.packetId);
+      const packet = await store.getPacket(opts.packetId, actingWorkspace(opts.workspaceId));
       if (!packet)
         throw new AppError("NOT_FOUND", {
           message: `packet ${opts.packetId} not found`,

@@ -132,7 +132,7 @@ function approvalNoLongerHolds(
 
 /** The run was woken while a gate was open: act on the decision, or on the expiry. */
 export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending: GatePending): Promise<StepOutcome> {
-  const packet = await ctx.store.getPacket(pending.packetId);
+  const packet = await ctx.store.getPacket(pending.packetId, cursor.run.workspaceId);
   if (!packet) return cursor.finish("FAILED", `decision packet ${pending.packetId} is missing`);
   const now = cursor.now();
 

@@ -1,5 +1,4 @@
 import type { CachedRules, EngineContext } from "./context";
-import { DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
 import type { RunCursor } from "./cursor";
 import { evaluatePermission, externalVerdict, type PermissionRequest, type PermissionVerdict } from "./permissions";
 import type { Action } from "./state";
@@ -54,7 +53,7 @@ async function rulesOf(
       const fresh =
         cached && epoch === cached.epoch
           ? { ...cached, readAt: performance.now() }
-          : { ...(await ctx.store.listPermissionsAtEpoch(agent)), readAt: performance.now() };
+          : { ...(await ctx.store.listPermissionsAtEpoch(agent, workspaceId)), readAt: performance.now() };
       ctx.permissionCache.set(key, fresh);
       return fresh;
     })().finally(() => ctx.permissionReads.delete(key));
@@ -73,10 +72,10 @@ const OFFER_STALENESS_MS = 1000;
  */
 export async function grantedTools(
   ctx: EngineContext,
+  workspaceId: string,
   agent: { slug: string; tools: string[] },
 ): Promise<Map<string, Set<Capability>>> {
-  // The worker drives a run in its workspace.
-  const cached = await rulesOf(ctx, enteredWorkspace() ?? DEFAULT_WORKSPACE_ID, agent.slug, OFFER_STALENESS_MS);
+  const cached = await rulesOf(ctx, workspaceId, agent.slug, OFFER_STALENESS_MS);
   // tool → what its rules grant together (a rule per step may grant differently).
   const granted = new Map<string, Set<Capability>>();
   for (const rule of cached.rules) {

@@ -188,7 +188,7 @@ async function policyInput(ctx: EngineContext, cursor: RunCursor, agent: AgentDe
     if (!(key in cursor.state.journal)) cursor.state.journal[key] = make();
     return cursor.state.journal[key] as T;
   };
-  const granted = await grantedTools(ctx, agent);
+  const granted = await grantedTools(ctx, cursor.run.workspaceId, agent);
   return {
     runId: cursor.run.id,
     state: cursor.state,

@@ -180,7 +180,8 @@ export type RuntimeStore = {
   getIntent(id: string): Promise<EffectIntent | null>;
   listIntents(runId: string): Promise<EffectIntent[]>;
 
-  getPacket(id: string): Promise<DecisionPacket | null>;
+  /** A packet of that workspace (null: of any, for the system); another workspace's is not there. */
+  getPacket(id: string, workspaceId: string | null): Promise<DecisionPacket | null>;
   findPackets(filter: PacketFilter): Promise<DecisionPacket[]>;
   /**
    * Record a reviewer's decision: CAS on (id, PENDING, version). `approver` adds a distinct approval
@@ -189,6 +190,8 @@ export type RuntimeStore = {
   decidePacket(opts: {
     audit?: AuditNote;
     packetId: string;
+    /** The packet's workspace, as the caller read it. */
+    workspaceId: string;
     version: number;
     approver?: string;
     final?: { status: PacketStatus; decision: PacketDecision; decidedBy: string; now: Date };
@@ -217,8 +220,8 @@ export type RuntimeStore = {
   listPermissions(opts?: { agent?: string }): Promise<PermissionRule[]>;
   /** The permission epoch: it moves with every permission change, in the change's transaction. */
   permissionEpoch(): Promise<number>;
-  /** An agent's rules and the epoch they were read at, as one consistent read. */
-  listPermissionsAtEpoch(agent: string): Promise<{ epoch: number; rules: PermissionRule[] }>;
+  /** An agent's rules in a workspace and the epoch they were read at, as one consistent read. */
+  listPermissionsAtEpoch(agent: string, workspaceId: string): Promise<{ epoch: number; rules: PermissionRule[] }>;
   /** Create or replace the rule for (agent, tool, step); versioned, with an audit row in the same transaction.
    *  Without capabilities it grants all four; without freshEvidence, false. */
   putPermission(

@@ -32,6 +32,14 @@ function startedHere<T>(result: T): T {
   return (typeof thenable?.then === "function" ? (result as PromiseLike<unknown>).then((value) => value) : result) as T;
 }
 
+/**
+ * The workspace an engine call about something that exists (a packet) acts in: the one the caller names (null: the
+ * system, across workspaces), else the one entered. Read here, at the engine's edge, and handed to the store.
+ */
+export function actingWorkspace(named?: string | null): string | null {
+  return named !== undefined ? named : (enteredWorkspace() ?? null);
+}
+
 /** The workspace entered, null when the system was entered on purpose, undefined when nothing was entered. */
 export function enteredWorkspace(): string | null | undefined {
   return frame.getStore();

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/runtime/errors";
 import type { DecisionPacket } from "@/lib/runtime/types";
+import type { DecidePacketOptions } from "@/lib/runtime/decide-packet";
 import { SLACK_ACTIONS, type SlackSettings } from "./config";
 import { slackUserEmail } from "./user-email";
 
@@ -28,7 +29,7 @@ export type SlackReply = { response_type?: "ephemeral" | "in_channel"; replace_o
 export type SlackInteractionDeps = {
   db: Pick<Db, "user">;
   getPacket: (id: string) => Promise<DecisionPacket | null>;
-  decide: (opts: { packetId: string; reviewer: string; input: unknown; via?: string }) => Promise<DecisionPacket>;
+  decide: (opts: DecidePacketOptions) => Promise<DecisionPacket>;
   settings: Pick<SlackSettings, "apiUrl" | "botToken">;
 };
 
@@ -88,6 +89,7 @@ export async function handleSlackInteraction(
       reviewer: person.email,
       input,
       via: `slack:${payload.user.id}`,
+      workspaceId: packet.workspaceId,
     });
     if (decided.status === "PENDING") {
       return ephemeral(

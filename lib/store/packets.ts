@@ -7,7 +7,6 @@ import type { Dialect } from "./dialect";
 import type { HotQuery } from "./hot-path";
 import { isUniqueViolation, json, packetInclude, toPacket, type PacketRow, type Tx } from "./records";
 import { appendEvents } from "./trace-events";
-import { activeWorkspace } from "@/lib/workspaces/scope";
 import { notifySql } from "./wakeups";
 
 // Decision packets in the store: a person's decision and an assignment are compare-and-set on the
@@ -16,8 +15,14 @@ import { notifySql } from "./wakeups";
 
 type PacketStore = Pick<RuntimeStore, "getPacket" | "findPackets" | "decidePacket" | "assignPacket">;
 
-async function getPacketOrThrow(tx: Tx | Db, id: string): Promise<DecisionPacket> {
-  const row = await tx.decisionPacket.findUnique({ where: { id }, include: packetInclude });
+/** A workspace condition for Prisma: null is the system's read across workspaces. */
+const inWorkspaceWhere = (workspaceId: string | null) => (workspaceId === null ? {} : { workspaceId });
+
+async function getPacketOrThrow(tx: Tx | Db, id: string, workspaceId: string | null = null): Promise<DecisionPacket> {
+  const row = await tx.decisionPacket.findUnique({
+    where: { id, ...inWorkspaceWhere(workspaceId) },
+    include: packetInclude,
+  });
   if (!row)
     throw new AppError("NOT_FOUND", {
       message: `packet ${id} not found`,
@@ -34,12 +39,15 @@ const GET_PACKET_SQL = `SELECT p.*, COALESCE((SELECT json_agg(json_build_object(
 export function createPacketStore(d: Dialect): PacketStore {
   const { db, now, wakeups } = d;
   return {
-    async getPacket(id) {
+    async getPacket(id, workspaceId) {
       if (d.name === "postgres") {
-        const [row] = await d.query<PacketRow>({ sql: GET_PACKET_SQL, values: [id, await activeWorkspace()] });
+        const [row] = await d.query<PacketRow>({ sql: GET_PACKET_SQL, values: [id, workspaceId] });
         return row ? toPacket(row) : null;
       }
-      const row = await db.decisionPacket.findUnique({ where: { id }, include: packetInclude });
+      const row = await db.decisionPacket.findUnique({
+        where: { id, ...inWorkspaceWhere(workspaceId) },
+        include: packetInclude,
+      });
       return row ? toPacket(row) : null;
     },
 
@@ -59,18 +67,18 @@ export function createPacketStore(d: Dialect): PacketStore {
       return rows.map(toPacket);
     },
 
-    async decidePacket({ packetId, version, approver, final, events, audit }) {
+    async decidePacket({ packetId, workspaceId, version, approver, final, events, audit }) {
       const at = final?.now ?? now();
       if (d.transaction) {
         const { packet, woken } = await d.transaction((query) =>
-          decideOnPostgres(query, { packetId, version, approver, final, events, audit, at }),
+          decideOnPostgres(query, { packetId, workspaceId, version, approver, final, events, audit, at }),
         );
         if (woken) wakeups.emit({ runId: packet.runId });
         return packet;
       }
       let woken = false;
       const decided = await db.$transaction(async (tx) => {
-        const packet = await getPacketOrThrow(tx, packetId);
+        const packet = await getPacketOrThrow(tx, packetId, workspaceId);
         if (packet.status !== "PENDING") throw alreadyDecided(packet);
         if (approver) {
           if (packet.approvers.includes(approver)) throw alreadyApproved(approver, packetId);
@@ -106,7 +114,7 @@ export function createPacketStore(d: Dialect): PacketStore {
           woken = count > 0;
         }
         await appendEvents(tx, packet.runId, events, at);
-        if (audit) await writeAudit(tx, audit);
+        if (audit) await writeAudit(tx, audit, packet.workspaceId);
         return getPacketOrThrow(tx, packetId);
       });
       if (woken) wakeups.emit({ runId: decided.runId });
@@ -128,7 +136,7 @@ export function createPacketStore(d: Dialect): PacketStore {
           });
         }
         await appendEvents(tx, packet.runId, events, now());
-        if (audit) await writeAudit(tx, audit);
+        if (audit) await writeAudit(tx, audit, packet.workspaceId);
         return packet;
       });
     },
@@ -144,10 +152,10 @@ type Decide = Parameters<RuntimeStore["decidePacket"]>[0] & { at: Date };
  */
 async function decideOnPostgres(
   query: HotQuery,
-  { packetId, version, approver, final, events, audit, at }: Decide,
+  { packetId, workspaceId, version, approver, final, events, audit, at }: Decide,
 ): Promise<{ packet: DecisionPacket; woken: boolean }> {
   const read = async () => {
-    const [row] = await query<PacketRow>({ sql: GET_PACKET_SQL, values: [packetId, await activeWorkspace()] });
+    const [row] = await query<PacketRow>({ sql: GET_PACKET_SQL, values: [packetId, workspaceId] });
     if (!row)
       throw new AppError("NOT_FOUND", {
         message: `packet ${packetId} not found`,

@@ -2,7 +2,6 @@ import { writeAudit } from "@/lib/audit/audit-log";
 import { AppError } from "@/lib/runtime/errors";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import { CAPABILITIES } from "@/lib/runtime/types";
-import { activeWorkspace } from "@/lib/workspaces/scope";
 import type { Dialect } from "./dialect";
 import { isRecordNotFound, isUniqueViolation, json, parse, toPermission, type PermissionRow, type Tx } from "./records";
 
@@ -74,7 +73,7 @@ export function createPermissionStore(d: Dialect): PermissionStore {
       });
       await moveEpoch(tx);
       const saved = toPermission(after);
-      if (audit) await writeAudit(tx, audit(saved));
+      if (audit) await writeAudit(tx, audit(saved), after.workspaceId);
       return saved;
     });
   }
@@ -84,13 +83,13 @@ export function createPermissionStore(d: Dialect): PermissionStore {
       return (await db.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }))?.value ?? 0;
     },
 
-    async listPermissionsAtEpoch(agent) {
+    async listPermissionsAtEpoch(agent, workspaceId) {
       if (hot) {
         // One statement, so the rules and the epoch are one snapshot.
         const rows = await hot<PermissionRow & { epoch: number | null }>({
           sql: `SELECT (${EPOCH_SQL}) AS "epoch", p.* FROM (SELECT 1) AS one
-            LEFT JOIN "Permission" p ON p."agent" = ANY($1::text[]) AND ($2::text IS NULL OR p."workspaceId" = $2::text) ORDER BY p."agent", p."tool", p."step"`,
-          values: [[agent, "*"], await activeWorkspace()],
+            LEFT JOIN "Permission" p ON p."agent" = ANY($1::text[]) AND p."workspaceId" = $2::text ORDER BY p."agent", p."tool", p."step"`,
+          values: [[agent, "*"], workspaceId],
         });
         return {
           epoch: rows[0]?.epoch ?? 0,
@@ -100,7 +99,7 @@ export function createPermissionStore(d: Dialect): PermissionStore {
       const [epoch, rows] = await db.$transaction([
         db.epoch.findUnique({ where: { name: PERMISSIONS_EPOCH } }),
         db.permission.findMany({
-          where: { agent: { in: [agent, "*"] } },
+          where: { agent: { in: [agent, "*"] }, workspaceId },
           orderBy: [{ agent: "asc" }, { tool: "asc" }, { step: "asc" }],
         }),
       ]);
@@ -150,7 +149,7 @@ export function createPermissionStore(d: Dialect): PermissionStore {
           },
         });
         await moveEpoch(tx);
-        if (audit) await writeAudit(tx, audit);
+        if (audit) await writeAudit(tx, audit, before.workspaceId);
       });
     },
 

@@ -1,6 +1,6 @@
 import type { NewIntent, NewRun, StepCommit } from "@/lib/runtime/store";
 import { json } from "./records";
-import type { NewEntry } from "./state-entries";
+import type { SplitState } from "./state-entries";
 
 // What the store's raw statements write, as column → value, whatever the database. The capability
 // files (steps.ts, runs.ts) render these rows in each database's SQL (postgres-sql.ts, sqlite-sql.ts);
@@ -57,7 +57,7 @@ export function parksOnEvent(commit: StepCommit): string | null {
 }
 
 /** A new run's row (`state`: its head and entries, state-entries.ts); createdAt and updatedAt are the caller's. */
-export function runRow(run: NewRun, state: { head: string; entries: NewEntry[] }, at: Date) {
+export function runRow(run: NewRun, state: SplitState, at: Date) {
   return {
     id: run.id,
     agentSlug: run.agentSlug,

@@ -2,12 +2,11 @@ import { auditRow, writeAudit } from "@/lib/audit/audit-log";
 import { AppError } from "@/lib/runtime/errors";
 import { storedEntriesOf } from "@/lib/runtime/state";
 import type { NewRun, RunFilter, RuntimeStore } from "@/lib/runtime/store";
-import { inWorkspace } from "@/lib/runtime/workspace";
 import type { Dialect } from "./dialect";
 import * as pg from "./postgres-sql";
 import { isUniqueViolation, json, toListedRunRecord, toRunRecord, toRunRecords, type RunRow } from "./records";
 import { runRow, runnableAtOf, type Row, type Statement } from "./rows";
-import { NOTHING_STORED, insertEntries, splitState, type NewEntry } from "./state-entries";
+import { NOTHING_STORED, insertEntries, splitState, type SplitState } from "./state-entries";
 import { appendEvents, insertEvents } from "./trace-events";
 import { notifyInTransaction, notifySql } from "./wakeups";
 
@@ -114,8 +113,8 @@ export function createRunStore(d: Dialect): RunStore {
           });
         }
         await appendEvents(tx, runId, events, at);
-        if (audit) await writeAudit(tx, audit);
         const row = await tx.run.findUniqueOrThrow({ where: { id: runId } });
+        if (audit) await writeAudit(tx, audit, row.workspaceId);
         if (state) {
           await insertEntries(tx, runId, row.entrySeq - state.entries.length + 1, state.entries);
           await tx.checkpoint.create({
@@ -148,7 +147,7 @@ export function createRunStore(d: Dialect): RunStore {
 }
 
 /** A new run, its first checkpoint, events and audit row; null when its idempotency key is taken. */
-type InsertRun = (run: NewRun, state: { head: string; entries: NewEntry[] }) => Promise<RunRow | null>;
+type InsertRun = (run: NewRun, state: SplitState) => Promise<RunRow | null>;
 
 function insertOnPostgres(d: Dialect): InsertRun {
   return async (run, state) => {
@@ -184,7 +183,7 @@ function insertOnSqlite({ db, now }: Dialect): InsertRun {
         await tx.checkpoint.create({ data: { ...checkpoint, createdAt: at } });
         await insertEntries(tx, run.id, 1, state.entries);
         await insertEvents(tx, run.id, 1, run.events, at);
-        if (run.audit) await inWorkspace(run.workspaceId, () => writeAudit(tx, run.audit!));
+        if (run.audit) await writeAudit(tx, run.audit, run.workspaceId);
         return inserted;
       });
     } catch (error) {
@@ -200,12 +199,7 @@ function insertOnSqlite({ db, now }: Dialect): InsertRun {
  * would queue for the pool's connections and time out waiting to BEGIN). A run whose idempotency key is
  * already taken inserts nothing and returns no row (the caller reads the first one).
  */
-function postgresCreateRunStatement(
-  run: NewRun,
-  state: { head: string; entries: NewEntry[] },
-  at: Date,
-  wallClock: Date,
-): Statement {
+function postgresCreateRunStatement(run: NewRun, state: SplitState, at: Date, wallClock: Date): Statement {
   const p = new pg.Params();
   const row: Row = { ...runRow(run, state, at), createdAt: wallClock, updatedAt: wallClock };
 

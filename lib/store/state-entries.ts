@@ -22,7 +22,10 @@ export type EntryRow = { seq: number; kind: string; key: string | null; value: s
 export const NOTHING_STORED: StoredEntries = { facts: 0, journal: 0 };
 
 /** The state for storage: its head, and the entries not stored yet (`stored`: how many already are). */
-export function splitState(state: RunState, stored: StoredEntries): { head: string; entries: NewEntry[] } {
+/** A state as stored: its head (JSON) and the entries it adds. */
+export type SplitState = { head: string; entries: NewEntry[] };
+
+export function splitState(state: RunState, stored: StoredEntries): SplitState {
   const entries: NewEntry[] = state.facts
     .slice(stored.facts)
     .map((fact) => ({ kind: "fact", key: null, value: JSON.stringify(fact) }));

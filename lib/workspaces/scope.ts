@@ -3,8 +3,9 @@
 // `where` and its id written into what it creates: a route, an action or a read model never passes a raw
 // `where` for it, and another workspace's row is simply not there (a lookup by id finds nothing: 404).
 // Models a workspace owns through their parent (a run's checkpoints, a packet's approvals, …) are scoped by the
-// parent's column through their relation. Raw SQL is not seen here: the few statements a request can reach add the
-// condition themselves, with activeWorkspace() (tests/workspaces.int.test.ts).
+// parent's column through their relation. Raw SQL is not seen here: the few statements a request can reach take the
+// workspace as a parameter and add the condition themselves (tests/workspaces.int.test.ts); the store never reads
+// the frame (lint refuses it), the engine's edge or the read model hands it the workspace.
 import { enteredWorkspace } from "@/lib/runtime/workspace";
 import { AppError } from "@/lib/runtime/errors";
 
