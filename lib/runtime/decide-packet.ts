@@ -2,7 +2,7 @@ import { z } from "zod";
 import { actionDigest, canonicalJson } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import { budgetExtensionSchema } from "./budget";
-import { AppError, fieldErrorsFromIssues } from "./errors";
+import { AppError, parseInput } from "./errors";
 import { auditNote } from "./store";
 import { actingWorkspace } from "./workspace";
 import {
@@ -69,15 +69,10 @@ export type DecidePacketOptions = {
 };
 
 export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions): Promise<DecisionPacket> {
-  const parsed = decidePacketSchema.safeParse(opts.input);
-  if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid decision",
-      userMessage: "The decision is incomplete.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  }
-  const input = parsed.data;
+  const input = parseInput(decidePacketSchema, opts.input, {
+    message: "invalid decision",
+    userMessage: "The decision is incomplete.",
+  });
   const packet = await ctx.store.getPacket(opts.packetId, actingWorkspace(opts.workspaceId));
   if (!packet)
     throw new AppError("NOT_FOUND", {
@@ -141,22 +136,18 @@ export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions
     }
     if (packet.kind === "BUDGET") {
       // Not a tool call: the edit says how much more budget the run gets (budget.ts).
-      const extension = budgetExtensionSchema.safeParse(input.args);
-      if (!extension.success) {
-        throw new AppError("INVALID_INPUT", {
-          message: "invalid budget extension",
-          userMessage: "Say how much more the run may use: a positive number of toolCalls, tokens or usd.",
-          fieldErrors: fieldErrorsFromIssues(extension.error.issues),
-        });
-      }
+      const extension = parseInput(budgetExtensionSchema, input.args, {
+        message: "invalid budget extension",
+        userMessage: "Say how much more the run may use: a positive number of toolCalls, tokens or usd.",
+      });
       decision = {
         decision: "edit",
-        args: extension.data,
+        args: extension,
         digest: actionDigest({
           runId: packet.runId,
           step: packet.step,
           tool: packet.tool,
-          args: extension.data,
+          args: extension,
           binding: packet.content.binding,
         }),
       };
@@ -168,15 +159,11 @@ export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions
         message: `tool ${packet.tool} is not registered`,
         userMessage: `The tool ${packet.tool} no longer exists.`,
       });
-    const args = tool.input.safeParse(input.args);
-    if (!args.success) {
-      throw new AppError("INVALID_INPUT", {
-        message: `edited arguments do not match ${tool.name}'s schema`,
-        userMessage: "The edited arguments are not valid for this tool.",
-        fieldErrors: fieldErrorsFromIssues(args.error.issues),
-      });
-    }
-    const locked = lockedFieldsChanged(tool, packet.args, args.data);
+    const args = parseInput(tool.input, input.args, {
+      message: `edited arguments do not match ${tool.name}'s schema`,
+      userMessage: "The edited arguments are not valid for this tool.",
+    });
+    const locked = lockedFieldsChanged(tool, packet.args, args);
     if (locked.length > 0) {
       throw new AppError("INVALID_INPUT", {
         message: `edit of ${locked.join(", ")} on ${tool.name}`,
@@ -186,12 +173,12 @@ export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions
     }
     decision = {
       decision: "edit",
-      args: args.data,
+      args,
       digest: actionDigest({
         runId: packet.runId,
         step: packet.step,
         tool: packet.tool,
-        args: args.data,
+        args,
         binding: packet.content.binding,
       }),
     };

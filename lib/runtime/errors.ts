@@ -78,3 +78,22 @@ export function fieldErrorsFromIssues(issues: ReadonlyArray<{ path: PropertyKey[
   }
   return out;
 }
+
+type SafeParser<T> = {
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+};
+
+/** The value as the schema reads it, or INVALID_INPUT with each field's problem. */
+export function parseInput<T>(
+  schema: SafeParser<T>,
+  value: unknown,
+  said: { message: string; userMessage: string },
+): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new AppError("INVALID_INPUT", { ...said, fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+}
