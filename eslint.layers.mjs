@@ -34,12 +34,12 @@ const storeReadsNoAmbientWorkspace = {
 };
 
 const noDatabaseClient = {
-  regex: "^(@/lib/(db|store|generated)(/|$)|@prisma/client)",
+  regex: "^((@/|(\\.\\./)+)lib/(db|store|generated)(/|$)|@prisma/client)",
   message: "The database is reached through lib/commands and lib/queries, not from here (docs/architecture.md#layers).",
 };
 
 const noEngine = {
-  regex: `^@/lib/runtime(?!/(${RUNTIME_VOCABULARY})$)(/|$)`,
+  regex: `^(@/|(\\.\\./)+)lib/runtime(?!/(${RUNTIME_VOCABULARY})$)(/|$)`,
   message:
     "Only the engine's vocabulary (lib/runtime/{types,state,expiry,permissions,errors,impact}) may be imported for values here; the rest as `import type` (docs/architecture.md#layers).",
 };
@@ -51,7 +51,7 @@ const appGetsNoDb = {
 };
 
 const noComposition = {
-  regex: "^@/lib/(runtime\\.server|tether)$",
+  regex: "^(@/|(\\.\\./)+)lib/(runtime\\.server|tether)$",
   message:
     "Components do not start the runtime: a server component or route passes what they need (docs/architecture.md#layers).",
 };
@@ -76,7 +76,7 @@ export const layerRules = [
     [`app/${SOURCES}`],
     [
       {
-        regex: "^(@/lib/(store|generated)(/|$)|@prisma/client)",
+        regex: "^((@/|(\\.\\./)+)lib/(store|generated)(/|$)|@prisma/client)",
         message: "app/ reaches the database through lib/commands and lib/queries (docs/architecture.md#layers).",
       },
       { ...appGetsNoDb, allowTypeImports: true },

@@ -141,6 +141,17 @@ describe("layers in lint", () => {
       `import { decidePacket } from "@/lib/runtime/decide-packet"; void decidePacket;`,
       /engine's vocabulary/,
     );
+    // A relative path is the same import as the alias.
+    await refused(
+      "app/api/x/route.ts",
+      `import { createPrismaStore } from "../../../lib/store/prisma-store"; void createPrismaStore;`,
+      /app\/ reaches the database/,
+    );
+    await refused(
+      "app/(console)/x/page.tsx",
+      `import { decidePacket } from "../../../lib/runtime/decide-packet"; void decidePacket;`,
+      /engine's vocabulary/,
+    );
     await allowed(
       "app/api/x/route.ts",
       `import { AppError } from "@/lib/runtime/errors"; import type { Engine } from "@/lib/runtime/engine"; void AppError; export type E = Engine;`,
