@@ -181,6 +181,22 @@ async function countWhere(db: Db, req: InboxPageRequest): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** The pending packets of a workspace, and how many of them are assigned to `me`: one statement on the pool (the
+ *  navigation's badge reads it on every change of any packet), which the (status, assignee) index serves. */
+export async function countPendingIn(
+  db: Db,
+  me: string,
+  workspaceId: string | null,
+): Promise<{ pending: number; mine: number }> {
+  const params = new Params(DIALECTS[providerOfDb(db)]);
+  const mine = params.add(me);
+  const [row] = await hotQuery(db)<{ pending: unknown; mine: unknown }>({
+    sql: `SELECT COUNT(*) AS pending, COALESCE(SUM(CASE WHEN "assignee" = ${mine} THEN 1 ELSE 0 END), 0) AS mine FROM "DecisionPacket" WHERE ${pendingIn(workspaceId, params)}`,
+    values: params.values,
+  });
+  return { pending: Number(row?.pending ?? 0), mine: Number(row?.mine ?? 0) };
+}
+
 /** The values the filter menus offer: those present among all pending packets (each an index-served GROUP BY). */
 export async function findInboxFacets(db: Db, workspaceId: string | null): Promise<InboxFacets> {
   const distinct = async (column: string) => {

@@ -3,7 +3,7 @@
 // so the integration tests run the same functions on SQLite and Postgres.
 import { z } from "zod";
 import { can, type Role } from "@/lib/auth/rbac";
-import { getDb, providerOfDb, type Db } from "@/lib/db";
+import { getDb, type Db } from "@/lib/db";
 import { impactLevel, type ImpactLevel, type ToolTraits } from "@/lib/runtime/impact";
 import type { JsonSchema } from "@/lib/inbox/schema-form";
 import { budgetExtensionSchema } from "@/lib/runtime/budget";
@@ -11,9 +11,8 @@ import { findTool, type ToolScope } from "@/lib/runtime/context";
 import type { RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket, RunStatus, ToolDefinition } from "@/lib/runtime/types";
 import { getRuntime } from "@/lib/runtime.server";
-import { hotQuery } from "@/lib/store/hot-path";
 import { activeWorkspace } from "@/lib/workspaces/scope";
-import { findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
+import { countPendingIn, findInboxPage, type InboxPage, type InboxPageRequest } from "./inbox-page";
 import { findRunParent, type RunLink } from "./run-family";
 
 /** findTool: by name, and for a run when given (a run's own tools: an open gate's requested action). */
@@ -41,14 +40,7 @@ export async function countPendingPackets(
   me: string,
   deps: Pick<InboxDeps, "db"> = { db: getDb() },
 ): Promise<{ pending: number; mine: number }> {
-  // One statement on the pool (the badge is read on every change of any packet): the (status, assignee) index serves both numbers.
-  const workspaceId = await activeWorkspace();
-  const [p1, p2, p3] = providerOfDb(deps.db) === "postgres" ? ["$1", "$2::text", "$2::text"] : ["?", "?", "?"];
-  const [row] = await hotQuery(deps.db)<{ pending: unknown; mine: unknown }>({
-    sql: `SELECT COUNT(*) AS pending, COALESCE(SUM(CASE WHEN "assignee" = ${p1} THEN 1 ELSE 0 END), 0) AS mine FROM "DecisionPacket" WHERE "status" = 'PENDING' AND (${p2} IS NULL OR "workspaceId" = ${p3})`,
-    values: providerOfDb(deps.db) === "postgres" ? [me, workspaceId] : [me, workspaceId, workspaceId],
-  });
-  return { pending: Number(row?.pending ?? 0), mine: Number(row?.mine ?? 0) };
+  return countPendingIn(deps.db, me, await activeWorkspace());
 }
 
 /** One decision packet, or null when there is none with that id. */
