@@ -5,7 +5,7 @@ import type { PacketFilter, RuntimeStore } from "@/lib/runtime/store";
 import type { DecisionPacket } from "@/lib/runtime/types";
 import type { Dialect } from "./dialect";
 import type { HotQuery } from "./hot-path";
-import { isUniqueViolation, json, packetInclude, toPacket, type PacketRow, type Tx } from "./records";
+import { anyOf, isUniqueViolation, json, packetInclude, toPacket, type PacketRow, type Tx } from "./records";
 import { appendEvents } from "./trace-events";
 import { notifySql } from "./wakeups";
 
@@ -51,18 +51,12 @@ export function createPacketStore(d: Dialect): PacketStore {
       return row ? toPacket(row) : null;
     },
 
-    async findPackets(filter: PacketFilter) {
+    async findPackets({ status, limit, ...equal }: PacketFilter) {
       const rows = await db.decisionPacket.findMany({
-        where: {
-          status: filter.status ? { in: filter.status } : undefined,
-          runId: filter.runId,
-          queue: filter.queue,
-          assignee: filter.assignee,
-          kind: filter.kind,
-        },
+        where: { ...equal, status: anyOf(status) },
         include: packetInclude,
         orderBy: { createdAt: "asc" },
-        take: filter.limit ?? 200,
+        take: limit ?? 200,
       });
       return rows.map(toPacket);
     },

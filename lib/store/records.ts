@@ -25,6 +25,8 @@ export type PermissionRow = Awaited<ReturnType<Db["permission"]["findUniqueOrThr
 
 export const json = (value: unknown) => JSON.stringify(value ?? null);
 export const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+/** A list filter's "any of these" (absent: any value). */
+export const anyOf = <T>(values: T[] | undefined) => (values ? { in: values } : undefined);
 
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";

@@ -4,7 +4,7 @@ import { storedEntriesOf } from "@/lib/runtime/state";
 import type { NewRun, RunFilter, RuntimeStore } from "@/lib/runtime/store";
 import type { Dialect } from "./dialect";
 import * as pg from "./postgres-sql";
-import { isUniqueViolation, json, toListedRunRecord, toRunRecord, toRunRecords, type RunRow } from "./records";
+import { anyOf, isUniqueViolation, json, toListedRunRecord, toRunRecord, toRunRecords, type RunRow } from "./records";
 import { runRow, runnableAtOf, type Row, type Statement } from "./rows";
 import { NOTHING_STORED, insertEntries, splitState, type SplitState } from "./state-entries";
 import { appendEvents, insertEvents } from "./trace-events";
@@ -41,17 +41,12 @@ export function createRunStore(d: Dialect): RunStore {
       return row ? (await toRunRecords(db, [row]))[0] : null;
     },
 
-    async findRuns(filter: RunFilter) {
+    async findRuns({ status, limit, cursor, ...equal }: RunFilter) {
       const rows = await db.run.findMany({
-        where: {
-          status: filter.status ? { in: filter.status } : undefined,
-          agentSlug: filter.agentSlug,
-          agentVersion: filter.agentVersion,
-          spawnedByRunId: filter.spawnedByRunId,
-        },
+        where: { ...equal, status: anyOf(status) },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: filter.limit ?? 50,
-        ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),
+        take: limit ?? 50,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
       });
       return toRunRecords(db, rows, toListedRunRecord);
     },
