@@ -5,6 +5,7 @@ import type { RunRecord } from "@/lib/runtime/types";
 import type { RunFamily } from "@/lib/queries/run-family";
 import { LiveStatus, LiveUpdatedAt } from "./live/live-status";
 import { RunFamilyLinks } from "./run-family";
+import { RunIdLink } from "./run-id-link";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -74,13 +75,7 @@ export function RunHeader({
       </dl>
       {run.parentRunId && (
         <p className="mt-3 text-xs text-zinc-500">
-          Forked from{" "}
-          <ConsoleLink
-            href={`/runs/${encodeURIComponent(run.parentRunId)}`}
-            className="font-mono text-blue-700 hover:underline"
-          >
-            {run.parentRunId}
-          </ConsoleLink>
+          Forked from <RunIdLink runId={run.parentRunId} className="font-mono text-blue-700 hover:underline" />
         </p>
       )}
       {family && <RunFamilyLinks family={family} />}

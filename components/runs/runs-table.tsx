@@ -1,21 +1,19 @@
-import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge } from "@/components/ui/badge";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { RunListItem } from "@/lib/queries/run-list";
+import { RunIdLink } from "./run-id-link";
 
 const COLUMNS: Column<RunListItem>[] = [
   {
     header: "Run",
     cell: (run) => (
       <>
-        <ConsoleLink
-          href={`/runs/${encodeURIComponent(run.id)}`}
+        <RunIdLink
+          runId={run.id}
           className="font-mono text-xs text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
-        >
-          {run.id}
-        </ConsoleLink>
+        />
         {run.parentRunId && <span className="block text-[11px] text-zinc-500">fork of {run.parentRunId}</span>}
         {run.spawnedByRunId && <span className="block text-[11px] text-zinc-500">child of {run.spawnedByRunId}</span>}
       </>

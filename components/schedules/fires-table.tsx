@@ -1,4 +1,4 @@
-import { ConsoleLink } from "@/components/shell/console-links";
+import { RunIdLink } from "@/components/runs/run-id-link";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { recentFires } from "@/lib/schedules/schedule-view";
@@ -14,9 +14,7 @@ const COLUMNS: Column<Row>[] = [
     header: "Run",
     cell: (f) =>
       f.runId ? (
-        <ConsoleLink className="font-mono text-xs text-blue-700 hover:underline" href={`/runs/${f.runId}`}>
-          {f.runId}
-        </ConsoleLink>
+        <RunIdLink runId={f.runId} className="font-mono text-xs text-blue-700 hover:underline" />
       ) : (
         <span className="text-zinc-400">—</span>
       ),
