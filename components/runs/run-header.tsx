@@ -1,5 +1,6 @@
 import { ConsoleLink } from "@/components/shell/console-links";
 import type { ReactNode } from "react";
+import { LabelledValue } from "@/components/ui/labelled-value";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { RunRecord } from "@/lib/runtime/types";
 import type { RunFamily } from "@/lib/queries/run-family";
@@ -7,14 +8,11 @@ import { LiveStatus, LiveUpdatedAt } from "./live/live-status";
 import { RunFamilyLinks } from "./run-family";
 import { RunIdLink } from "./run-id-link";
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs text-zinc-500">{label}</dt>
-      <dd className="mt-0.5 truncate text-sm text-zinc-800">{children}</dd>
-    </div>
-  );
-}
+const Field = ({ label, children }: { label: string; children: ReactNode }) => (
+  <LabelledValue label={label} className="mt-0.5 truncate text-sm text-zinc-800">
+    {children}
+  </LabelledValue>
+);
 
 export function RunHeader({
   run,

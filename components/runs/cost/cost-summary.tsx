@@ -1,16 +1,14 @@
 "use client";
+import { LabelledValue } from "@/components/ui/labelled-value";
 import { useRunLive } from "../live/run-live";
 import { formatDuration } from "../timeline/trace-model";
 import { BarChart } from "./bar-chart";
 
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-zinc-600">{label}</dt>
-      <dd className="text-base font-semibold text-zinc-900 tabular-nums">{value}</dd>
-    </div>
-  );
-}
+const Figure = ({ label, value }: { label: string; value: string }) => (
+  <LabelledValue label={label} className="text-base font-semibold text-zinc-900 tabular-nums">
+    {value}
+  </LabelledValue>
+);
 
 /** The per-step charts: which metric of a step each one draws. */
 const PER_STEP_CHARTS: Array<{ metric: "toolLatencyMs" | "tokens"; title: string; unit: string; color: string }> = [
