@@ -1,5 +1,5 @@
 import { ConsoleLink } from "@/components/shell/console-links";
-import { Badge } from "@/components/ui/badge";
+import { BadgeList } from "@/components/ui/badge-list";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import type { DatasetCase } from "@/lib/evals/queries";
 import { summarizeExpectations } from "./format";
@@ -21,16 +21,7 @@ function caseColumns(datasetName: string): Column<DatasetCase>[] {
       ),
     },
     { header: "Agent", className: "text-xs", cell: (c) => c.agent },
-    {
-      header: "Tags",
-      cell: (c) => (
-        <span className="flex flex-wrap gap-1">
-          {c.tags.map((tag) => (
-            <Badge key={tag}>{tag}</Badge>
-          ))}
-        </span>
-      ),
-    },
+    { header: "Tags", cell: (c) => <BadgeList labels={c.tags} /> },
     {
       header: "Expectations",
       className: "text-xs text-zinc-700",
