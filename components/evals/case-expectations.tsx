@@ -1,4 +1,4 @@
-import { Table, Td, Th } from "@/components/ui/table";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import { compactJson } from "@/components/ui/json-view";
 import type { Check, Expectations } from "@/lib/evals/spec";
 import { None, Section } from "./case-world";
@@ -61,28 +61,18 @@ function Mono({ items }: { items: string[] }) {
   return <span className="font-mono text-xs">{items.join(", ")}</span>;
 }
 
+const CHECK_COLUMNS: Column<Check>[] = [
+  { header: "Path", className: "font-mono text-xs", cell: (check) => check.path },
+  { header: "Operator", className: "font-mono text-xs", cell: (check) => check.op },
+  {
+    header: "Value",
+    className: "font-mono text-xs",
+    cell: (check) => (check.value === undefined ? "" : compactJson(check.value, 80)),
+  },
+  { header: "Why", className: "text-xs text-zinc-600", cell: (check) => check.why ?? "" },
+];
+
 function Checks({ checks }: { checks: Check[] }) {
   if (checks.length === 0) return <None />;
-  return (
-    <Table>
-      <thead>
-        <tr>
-          <Th>Path</Th>
-          <Th>Operator</Th>
-          <Th>Value</Th>
-          <Th>Why</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {checks.map((check, i) => (
-          <tr key={i}>
-            <Td className="font-mono text-xs">{check.path}</Td>
-            <Td className="font-mono text-xs">{check.op}</Td>
-            <Td className="font-mono text-xs">{check.value === undefined ? "" : compactJson(check.value, 80)}</Td>
-            <Td className="text-xs text-zinc-600">{check.why ?? ""}</Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
-  );
+  return <DataTable columns={CHECK_COLUMNS} rows={checks} />;
 }

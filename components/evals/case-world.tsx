@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { JsonView } from "@/components/ui/json-view";
-import { Table, Td, Th } from "@/components/ui/table";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import type { WorldSpec } from "@/lib/evals/spec";
 import { formatUsd } from "./format";
 
@@ -24,7 +24,7 @@ export function CaseWorld({ world }: { world: WorldSpec }) {
     <div className="space-y-4 text-sm">
       {world.orders.length > 0 && (
         <Section title="Orders">
-          <OrdersTable orders={world.orders} />
+          <DataTable columns={ORDER_COLUMNS} rows={world.orders} rowKey={(order) => order.id} />
         </Section>
       )}
       {world.docs.length > 0 && (
@@ -93,36 +93,32 @@ export function CaseWorld({ world }: { world: WorldSpec }) {
   );
 }
 
-function OrdersTable({ orders }: { orders: WorldSpec["orders"] }) {
-  return (
-    <Table>
-      <thead>
-        <tr>
-          <Th>Order</Th>
-          <Th>Customer</Th>
-          <Th className="text-right">Amount</Th>
-          <Th className="text-right">Already refunded</Th>
-          <Th>Card</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {orders.map((order) => (
-          <tr key={order.id}>
-            <Td className="font-mono text-xs">{order.id}</Td>
-            <Td>
-              {order.customerName} <span className="text-xs text-zinc-500">{order.customerEmail}</span>
-            </Td>
-            <Td className="text-right tabular-nums">
-              {formatUsd(order.amountCents / 100)} {order.currency.toUpperCase()}
-            </Td>
-            <Td className="text-right tabular-nums">{formatUsd(order.refundedCents / 100)}</Td>
-            <Td className="font-mono text-xs">•••• {order.cardLast4}</Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
-  );
-}
+type Order = WorldSpec["orders"][number];
+
+const ORDER_COLUMNS: Column<Order>[] = [
+  { header: "Order", className: "font-mono text-xs", cell: (order) => order.id },
+  {
+    header: "Customer",
+    cell: (order) => (
+      <>
+        {order.customerName} <span className="text-xs text-zinc-500">{order.customerEmail}</span>
+      </>
+    ),
+  },
+  {
+    header: "Amount",
+    align: "right",
+    className: "tabular-nums",
+    cell: (order) => `${formatUsd(order.amountCents / 100)} ${order.currency.toUpperCase()}`,
+  },
+  {
+    header: "Already refunded",
+    align: "right",
+    className: "tabular-nums",
+    cell: (order) => formatUsd(order.refundedCents / 100),
+  },
+  { header: "Card", className: "font-mono text-xs", cell: (order) => `•••• ${order.cardLast4}` },
+];
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

@@ -1,53 +1,50 @@
 import { ConsoleLink } from "@/components/shell/console-links";
-import { Badge } from "@/components/ui/badge";
-import { Table, Td, Th } from "@/components/ui/table";
+import { BadgeList } from "@/components/ui/badge-list";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import type { DatasetCase } from "@/lib/evals/queries";
 import { summarizeExpectations } from "./format";
 
+function caseColumns(datasetName: string): Column<DatasetCase>[] {
+  return [
+    {
+      header: "Case",
+      cell: (c) => (
+        <>
+          <ConsoleLink
+            href={`/evals/datasets/${encodeURIComponent(datasetName)}/cases/${encodeURIComponent(c.caseId)}`}
+            className="font-medium text-blue-700 hover:underline"
+          >
+            {c.title}
+          </ConsoleLink>
+          <div className="font-mono text-xs text-zinc-500">{c.caseId}</div>
+        </>
+      ),
+    },
+    { header: "Agent", className: "text-xs", cell: (c) => c.agent },
+    { header: "Tags", cell: (c) => <BadgeList labels={c.tags} /> },
+    {
+      header: "Expectations",
+      className: "text-xs text-zinc-700",
+      cell: (c) => (
+        <ul className="space-y-0.5">
+          {summarizeExpectations(c.spec.expect).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ),
+    },
+    { header: "Reviewer answers", align: "right", className: "tabular-nums", cell: (c) => c.spec.reviewer.length },
+  ];
+}
+
 export function CasesTable({ datasetName, cases }: { datasetName: string; cases: DatasetCase[] }) {
   return (
-    <Table>
-      <caption className="sr-only">The dataset&apos;s cases, in order</caption>
-      <thead>
-        <tr>
-          <Th>Case</Th>
-          <Th>Agent</Th>
-          <Th>Tags</Th>
-          <Th>Expectations</Th>
-          <Th className="text-right">Reviewer answers</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {cases.map((c) => (
-          <tr key={c.caseId} className="hover:bg-zinc-50">
-            <Td>
-              <ConsoleLink
-                href={`/evals/datasets/${encodeURIComponent(datasetName)}/cases/${encodeURIComponent(c.caseId)}`}
-                className="font-medium text-blue-700 hover:underline"
-              >
-                {c.title}
-              </ConsoleLink>
-              <div className="font-mono text-xs text-zinc-500">{c.caseId}</div>
-            </Td>
-            <Td className="text-xs">{c.agent}</Td>
-            <Td>
-              <span className="flex flex-wrap gap-1">
-                {c.tags.map((tag) => (
-                  <Badge key={tag}>{tag}</Badge>
-                ))}
-              </span>
-            </Td>
-            <Td className="text-xs text-zinc-700">
-              <ul className="space-y-0.5">
-                {summarizeExpectations(c.spec.expect).map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
-            </Td>
-            <Td className="text-right tabular-nums">{c.spec.reviewer.length}</Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <DataTable
+      caption="The dataset's cases, in order"
+      columns={caseColumns(datasetName)}
+      rows={cases}
+      rowKey={(c) => c.caseId}
+      rowClassName="hover:bg-zinc-50"
+    />
   );
 }

@@ -1,12 +1,43 @@
-import { ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
-import { Table, Td, Th } from "@/components/ui/table";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import type { EvalRunComparison, EvalRunSummary } from "@/lib/evals/queries";
 import { CompareChanges } from "./compare-changes";
 import { ScoreValue } from "./eval-badges";
+import { EvalRunLink } from "./eval-links";
 import { EvalRunFacts } from "./eval-run-facts";
 import { DIMENSION_LABELS, formatScoreDelta } from "./format";
+
+type ScoreDelta = EvalRunComparison["scoreDeltas"][number];
+
+/** Red for a drop, green for a gain, grey for none (the change is B minus A). */
+function changeTone({ before, after }: ScoreDelta): string {
+  const change = before !== null && after !== null ? after - before : 0;
+  if (change < -1e-9) return "font-medium text-red-700";
+  return change > 1e-9 ? "text-emerald-800" : "text-zinc-500";
+}
+
+function scoreColumns(a: EvalRunSummary, b: EvalRunSummary): Column<ScoreDelta>[] {
+  return [
+    { header: "Dimension", cell: (row) => DIMENSION_LABELS[row.dimension] },
+    {
+      header: "A",
+      align: "right",
+      cell: (row) => <ScoreValue value={row.before} threshold={a.thresholds[row.dimension]} />,
+    },
+    {
+      header: "B",
+      align: "right",
+      cell: (row) => <ScoreValue value={row.after} threshold={b.thresholds[row.dimension]} />,
+    },
+    {
+      header: "Change",
+      align: "right",
+      className: (row) => `tabular-nums ${changeTone(row)}`,
+      cell: (row) => formatScoreDelta(row.before, row.after) || "—",
+    },
+  ];
+}
 
 /** Two eval runs side by side: what each ran, the score per dimension, and the trials that changed. */
 export function CompareView({ comparison }: { comparison: EvalRunComparison }) {
@@ -30,38 +61,12 @@ export function CompareView({ comparison }: { comparison: EvalRunComparison }) {
             : "Change is B minus A, in percentage points."
         }
       >
-        <Table>
-          <caption className="sr-only">Aggregate score per dimension in A and B</caption>
-          <thead>
-            <tr>
-              <Th>Dimension</Th>
-              <Th className="text-right">A</Th>
-              <Th className="text-right">B</Th>
-              <Th className="text-right">Change</Th>
-            </tr>
-          </thead>
-          <tbody>
-            {comparison.scoreDeltas.map(({ dimension, before, after }) => {
-              const delta = before !== null && after !== null ? after - before : 0;
-              return (
-                <tr key={dimension}>
-                  <Td>{DIMENSION_LABELS[dimension]}</Td>
-                  <Td className="text-right">
-                    <ScoreValue value={before} threshold={a.thresholds[dimension]} />
-                  </Td>
-                  <Td className="text-right">
-                    <ScoreValue value={after} threshold={b.thresholds[dimension]} />
-                  </Td>
-                  <Td
-                    className={`text-right tabular-nums ${delta < -1e-9 ? "font-medium text-red-700" : delta > 1e-9 ? "text-emerald-800" : "text-zinc-500"}`}
-                  >
-                    {formatScoreDelta(before, after) || "—"}
-                  </Td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
+        <DataTable
+          caption="Aggregate score per dimension in A and B"
+          columns={scoreColumns(a, b)}
+          rows={comparison.scoreDeltas}
+          rowKey={(row) => row.dimension}
+        />
       </Card>
       <section aria-labelledby="changed-trials">
         <h2 id="changed-trials" className="mb-2 text-sm font-semibold text-zinc-900">
@@ -81,13 +86,7 @@ function Side({ label, run }: { label: string; run: EvalRunSummary }) {
     <Card
       title={
         <>
-          {label}:{" "}
-          <ConsoleLink
-            href={`/evals/runs/${encodeURIComponent(run.id)}`}
-            className="font-mono text-xs text-blue-700 underline"
-          >
-            {run.id}
-          </ConsoleLink>
+          {label}: <EvalRunLink id={run.id} className="font-mono text-xs text-blue-700 underline" />
         </>
       }
     >

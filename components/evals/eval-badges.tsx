@@ -1,15 +1,10 @@
 import { Badge } from "@/components/ui/badge";
-import { statusLabel } from "@/components/ui/status-badge";
+import { StatusDotBadge } from "@/components/ui/status-badge";
 import type { EvalRunStatus } from "@/lib/evals/types";
 import { EVAL_STATUS_TONES, formatScore, judgeScore } from "./format";
 
 export function EvalStatusBadge({ status }: { status: EvalRunStatus }) {
-  return (
-    <Badge tone={EVAL_STATUS_TONES[status] ?? "gray"} title={status}>
-      <span aria-hidden className="size-1.5 rounded-full bg-current" />
-      {statusLabel(status)}
-    </Badge>
-  );
+  return <StatusDotBadge status={status} tone={EVAL_STATUS_TONES[status] ?? "gray"} />;
 }
 
 export function PassBadge({ passed }: { passed: boolean }) {

@@ -1,3 +1,4 @@
+import { LabelledValue } from "@/components/ui/labelled-value";
 import type { EvalFigures as Figures } from "@/lib/evals/types";
 import { formatCount, formatMs, formatUsd } from "./format";
 import { TimeSplit } from "./time-split";
@@ -25,10 +26,9 @@ export function EvalFigures({
     <div className="space-y-3">
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
         {items.map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-xs text-zinc-500">{label}</dt>
-            <dd className="tabular-nums text-zinc-900">{value}</dd>
-          </div>
+          <LabelledValue key={label} label={label} className="tabular-nums text-zinc-900">
+            {value}
+          </LabelledValue>
         ))}
       </dl>
       <TimeSplit humanWaitMs={figures.humanWaitMs ?? 0} machineMs={figures.machineMs ?? 0} />

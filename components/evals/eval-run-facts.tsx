@@ -1,7 +1,7 @@
-import { ConsoleLink } from "@/components/shell/console-links";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
 import { EvalStatusBadge } from "./eval-badges";
+import { DatasetLink } from "./eval-links";
 import { formatMs, shortCode } from "./format";
 
 /** What an eval run ran: dataset at a version, code, policy, fault schedule, agent versions, when. */
@@ -12,14 +12,8 @@ export function EvalRunFacts({ run }: { run: EvalRunSummary }) {
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <EvalStatusBadge status={run.status} />
         <span>
-          dataset{" "}
-          <ConsoleLink
-            href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`}
-            className="text-blue-700 underline"
-          >
-            {run.datasetName}
-          </ConsoleLink>{" "}
-          @ <code className="font-mono text-xs">{run.datasetVersion}</code>
+          dataset <DatasetLink name={run.datasetName} className="text-blue-700 underline" /> @{" "}
+          <code className="font-mono text-xs">{run.datasetVersion}</code>
         </span>
         <span>
           · code{" "}

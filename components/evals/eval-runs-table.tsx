@@ -1,9 +1,9 @@
-import { ConsoleLink } from "@/components/shell/console-links";
-import { Table, Td, Th } from "@/components/ui/table";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
 import { DIMENSIONS } from "@/lib/evals/spec";
 import { EvalStatusBadge, ScoreValue } from "./eval-badges";
+import { DatasetLink, EvalRunLink } from "./eval-links";
 import { DIMENSION_LABELS, judgeScore, shortCode } from "./format";
 
 // Short column headings, with the full name for pointers and screen readers.
@@ -17,86 +17,89 @@ const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
   latency: "Latency",
 };
 
+const COLUMNS: Column<EvalRunSummary>[] = [
+  {
+    header: "Eval run",
+    cell: (run) => (
+      <>
+        <EvalRunLink id={run.id} className="font-mono text-xs text-blue-700 hover:underline" />
+        <div className="text-xs text-zinc-500">
+          <Timestamp value={run.startedAt} />
+        </div>
+      </>
+    ),
+  },
+  {
+    header: "Dataset",
+    cell: (run) => (
+      <>
+        <DatasetLink name={run.datasetName} />
+        <div className="font-mono text-xs text-zinc-500" title="dataset version">
+          {run.datasetVersion.slice(0, 8)}
+        </div>
+      </>
+    ),
+  },
+  { header: "Ran with", className: "text-xs", cell: (run) => <RanWith run={run} /> },
+  {
+    header: "Status",
+    cell: (run) => (
+      <>
+        <EvalStatusBadge status={run.status} />
+        <div className="mt-0.5 text-xs">
+          <ThresholdVerdict run={run} />
+        </div>
+      </>
+    ),
+  },
+  ...DIMENSIONS.map((d): Column<EvalRunSummary> => ({
+    header: (
+      <abbr title={DIMENSION_LABELS[d]} className="no-underline">
+        {SHORT[d]}
+      </abbr>
+    ),
+    align: "right",
+    cell: (run) => <ScoreValue value={run.scores[d]} threshold={run.thresholds[d]} />,
+  })),
+  {
+    header: "Trials passed",
+    align: "right",
+    className: "tabular-nums",
+    cell: (run) => `${run.passedCount}/${run.trialCount}`,
+  },
+];
+
 export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
   return (
-    <Table>
-      <caption className="sr-only">
-        Eval runs, newest first, with each dimension&apos;s score (▼ marks a score below its threshold)
-      </caption>
-      <thead>
-        <tr>
-          <Th>Eval run</Th>
-          <Th>Dataset</Th>
-          <Th>Ran with</Th>
-          <Th>Status</Th>
-          {DIMENSIONS.map((d) => (
-            <Th key={d} className="text-right">
-              <abbr title={DIMENSION_LABELS[d]} className="no-underline">
-                {SHORT[d]}
-              </abbr>
-            </Th>
-          ))}
-          <Th className="text-right">Trials passed</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((run) => (
-          <tr key={run.id} className="hover:bg-zinc-50">
-            <Td>
-              <ConsoleLink
-                href={`/evals/runs/${encodeURIComponent(run.id)}`}
-                className="font-mono text-xs text-blue-700 hover:underline"
-              >
-                {run.id}
-              </ConsoleLink>
-              <div className="text-xs text-zinc-500">
-                <Timestamp value={run.startedAt} />
-              </div>
-            </Td>
-            <Td>
-              <ConsoleLink
-                href={`/evals/datasets/${encodeURIComponent(run.datasetName)}`}
-                className="text-blue-700 hover:underline"
-              >
-                {run.datasetName}
-              </ConsoleLink>
-              <div className="font-mono text-xs text-zinc-500" title="dataset version">
-                {run.datasetVersion.slice(0, 8)}
-              </div>
-            </Td>
-            <Td className="text-xs">
-              <span className="font-mono" title={`code version ${run.codeVersion}`}>
-                {shortCode(run.codeVersion)}
-              </span>{" "}
-              · {run.policy}
-              <div className="text-zinc-600">
-                faults <span className="font-mono">{run.faults}</span>
-                {run.caseFilter && (
-                  <span title={run.caseFilter}>
-                    {" "}
-                    · {run.caseFilter.split(",").length} case{run.caseFilter.split(",").length === 1 ? "" : "s"}
-                  </span>
-                )}
-              </div>
-            </Td>
-            <Td>
-              <EvalStatusBadge status={run.status} />
-              <div className="mt-0.5 text-xs">
-                <ThresholdVerdict run={run} />
-              </div>
-            </Td>
-            {DIMENSIONS.map((d) => (
-              <Td key={d} className="text-right">
-                <ScoreValue value={run.scores[d]} threshold={run.thresholds[d]} />
-              </Td>
-            ))}
-            <Td className="text-right tabular-nums">
-              {run.passedCount}/{run.trialCount}
-            </Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <DataTable
+      caption="Eval runs, newest first, with each dimension's score (▼ marks a score below its threshold)"
+      columns={COLUMNS}
+      rows={runs}
+      rowKey={(run) => run.id}
+      rowClassName="hover:bg-zinc-50"
+    />
+  );
+}
+
+/** The code version, policy, faults and case filter an eval run ran with. */
+function RanWith({ run }: { run: EvalRunSummary }) {
+  const caseCount = run.caseFilter ? run.caseFilter.split(",").length : 0;
+  return (
+    <>
+      <span className="font-mono" title={`code version ${run.codeVersion}`}>
+        {shortCode(run.codeVersion)}
+      </span>{" "}
+      · {run.policy}
+      <div className="text-zinc-600">
+        faults <span className="font-mono">{run.faults}</span>
+        {run.caseFilter && (
+          <span title={run.caseFilter}>
+            {" "}
+            · {caseCount} case{caseCount === 1 ? "" : "s"}
+          </span>
+        )}
+      </div>
+    </>
   );
 }
 

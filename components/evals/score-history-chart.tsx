@@ -1,6 +1,6 @@
 import type { ScorePoint } from "@/lib/evals/queries";
 import { DIMENSIONS, type Dimension } from "@/lib/evals/spec";
-import { buildScoreSeries, DEFAULT_BOX, type ChartInput } from "./chart";
+import { buildScoreSeries, DEFAULT_BOX, type ChartBox, type ChartInput } from "./chart";
 import { DIMENSION_LABELS, formatScore } from "./format";
 import { ScoreHistoryTable } from "./score-history-table";
 
@@ -69,29 +69,14 @@ function DimensionChart({
         <desc id={descId}>{description}</desc>
         {series.yTicks.map((tick) => (
           <g key={tick.value}>
-            <line
-              x1={box.left}
-              x2={box.width - box.right}
-              y1={tick.y}
-              y2={tick.y}
-              className="stroke-zinc-200"
-              strokeWidth={1}
-            />
+            <AcrossPlot box={box} y={tick.y} className="stroke-zinc-200" />
             <text x={box.left - 4} y={tick.y + 3} textAnchor="end" className="fill-zinc-600 text-[9px]">
               {tick.value * 100}%
             </text>
           </g>
         ))}
         {series.thresholdY !== null && (
-          <line
-            x1={box.left}
-            x2={box.width - box.right}
-            y1={series.thresholdY}
-            y2={series.thresholdY}
-            className="stroke-amber-600"
-            strokeWidth={1}
-            strokeDasharray="4 3"
-          />
+          <AcrossPlot box={box} y={series.thresholdY} className="stroke-amber-600" strokeDasharray="4 3" />
         )}
         <path d={series.path} fill="none" className="stroke-blue-700" strokeWidth={1.75} strokeLinejoin="round" />
         {series.points.map((point) =>
@@ -119,5 +104,30 @@ function DimensionChart({
         </text>
       </svg>
     </figure>
+  );
+}
+
+/** A horizontal line across the plot area at height y: a grid line, or the dashed threshold. */
+function AcrossPlot({
+  box,
+  y,
+  className,
+  strokeDasharray,
+}: {
+  box: ChartBox;
+  y: number;
+  className: string;
+  strokeDasharray?: string;
+}) {
+  return (
+    <line
+      x1={box.left}
+      x2={box.width - box.right}
+      y1={y}
+      y2={y}
+      className={className}
+      strokeWidth={1}
+      strokeDasharray={strokeDasharray}
+    />
   );
 }

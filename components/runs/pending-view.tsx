@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { JsonView } from "@/components/ui/json-view";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { Pending } from "@/lib/runtime/state";
@@ -8,24 +9,19 @@ export function PendingView({ pending }: { pending: Pending | null }) {
   switch (pending.kind) {
     case "effect":
       return (
-        <div className="space-y-1 text-sm text-zinc-700">
-          <p>
-            Effect in flight: <span className="font-mono">{pending.action.tool}</span> (step {pending.step}, call{" "}
-            {pending.call})
-          </p>
-          <p className="font-mono text-xs text-zinc-500">intent {pending.intentId}</p>
-          <JsonView value={pending.action.args} label="arguments" />
-        </div>
+        <HeldCall tracking={`intent ${pending.intentId}`} args={{ value: pending.action.args, label: "arguments" }}>
+          Effect in flight: <span className="font-mono">{pending.action.tool}</span> (step {pending.step}, call{" "}
+          {pending.call})
+        </HeldCall>
       );
     case "gate":
       return (
-        <div className="space-y-1 text-sm text-zinc-700">
-          <p>
-            Waiting for a decision on <span className="font-mono">{pending.action.tool}</span> (step {pending.step})
-          </p>
-          <p className="font-mono text-xs text-zinc-500">packet {pending.packetId}</p>
-          <JsonView value={pending.action.args} label="proposed arguments" />
-        </div>
+        <HeldCall
+          tracking={`packet ${pending.packetId}`}
+          args={{ value: pending.action.args, label: "proposed arguments" }}
+        >
+          Waiting for a decision on <span className="font-mono">{pending.action.tool}</span> (step {pending.step})
+        </HeldCall>
       );
     case "event":
       return (
@@ -47,17 +43,33 @@ export function PendingView({ pending }: { pending: Pending | null }) {
       );
     case "budget":
       return (
-        <div className="space-y-1 text-sm text-zinc-700">
-          <p>
-            Reached its budget: a person extends it or stops the run (step {pending.step})
-            {pending.action && (
-              <>
-                ; its next call, <span className="font-mono">{pending.action.tool}</span>, waits
-              </>
-            )}
-          </p>
-          <p className="font-mono text-xs text-zinc-500">packet {pending.packetId}</p>
-        </div>
+        <HeldCall tracking={`packet ${pending.packetId}`}>
+          Reached its budget: a person extends it or stops the run (step {pending.step})
+          {pending.action && (
+            <>
+              ; its next call, <span className="font-mono">{pending.action.tool}</span>, waits
+            </>
+          )}
+        </HeldCall>
       );
   }
+}
+
+/** A call the run holds back: what it waits for, the id that tracks it, and the call's arguments if it has any. */
+function HeldCall({
+  tracking,
+  args,
+  children,
+}: {
+  tracking: string;
+  args?: { value: unknown; label: string };
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-1 text-sm text-zinc-700">
+      <p>{children}</p>
+      <p className="font-mono text-xs text-zinc-500">{tracking}</p>
+      {args && <JsonView value={args.value} label={args.label} />}
+    </div>
+  );
 }

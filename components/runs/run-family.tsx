@@ -1,13 +1,11 @@
-import { ConsoleLink } from "@/components/shell/console-links";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { RunFamily, RunLink } from "@/lib/queries/run-family";
+import { RunIdLink } from "./run-id-link";
 
 function RunLinkItem({ run, step }: { run: RunLink; step?: number | null }) {
   return (
     <>
-      <ConsoleLink href={`/runs/${encodeURIComponent(run.id)}`} className="font-mono text-blue-700 hover:underline">
-        {run.id}
-      </ConsoleLink>{" "}
+      <RunIdLink runId={run.id} className="font-mono text-blue-700 hover:underline" />{" "}
       <span className="text-zinc-600">
         ({run.agentSlug}
         {step != null ? `, step ${step}` : ""})

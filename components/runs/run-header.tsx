@@ -1,19 +1,18 @@
 import { ConsoleLink } from "@/components/shell/console-links";
 import type { ReactNode } from "react";
+import { LabelledValue } from "@/components/ui/labelled-value";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { RunRecord } from "@/lib/runtime/types";
 import type { RunFamily } from "@/lib/queries/run-family";
 import { LiveStatus, LiveUpdatedAt } from "./live/live-status";
 import { RunFamilyLinks } from "./run-family";
+import { RunIdLink } from "./run-id-link";
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs text-zinc-500">{label}</dt>
-      <dd className="mt-0.5 truncate text-sm text-zinc-800">{children}</dd>
-    </div>
-  );
-}
+const Field = ({ label, children }: { label: string; children: ReactNode }) => (
+  <LabelledValue label={label} className="mt-0.5 truncate text-sm text-zinc-800">
+    {children}
+  </LabelledValue>
+);
 
 export function RunHeader({
   run,
@@ -74,13 +73,7 @@ export function RunHeader({
       </dl>
       {run.parentRunId && (
         <p className="mt-3 text-xs text-zinc-500">
-          Forked from{" "}
-          <ConsoleLink
-            href={`/runs/${encodeURIComponent(run.parentRunId)}`}
-            className="font-mono text-blue-700 hover:underline"
-          >
-            {run.parentRunId}
-          </ConsoleLink>
+          Forked from <RunIdLink runId={run.parentRunId} className="font-mono text-blue-700 hover:underline" />
         </p>
       )}
       {family && <RunFamilyLinks family={family} />}

@@ -1,46 +1,27 @@
-import { ConsoleLink } from "@/components/shell/console-links";
-import { Table, Td, Th } from "@/components/ui/table";
+import { RunIdLink } from "@/components/runs/run-id-link";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { recentFires } from "@/lib/schedules/schedule-view";
 import { FireOutcome } from "./schedules-table";
 
 type Row = Awaited<ReturnType<typeof recentFires>>[number];
 
+const COLUMNS: Column<Row>[] = [
+  { header: "Tick (UTC)", cell: (f) => <Timestamp value={f.tick} /> },
+  { header: "Schedule", cell: (f) => f.schedule },
+  { header: "Outcome", cell: (f) => <FireOutcome outcome={f.outcome} /> },
+  {
+    header: "Run",
+    cell: (f) =>
+      f.runId ? (
+        <RunIdLink runId={f.runId} className="font-mono text-xs text-blue-700 hover:underline" />
+      ) : (
+        <span className="text-zinc-400">—</span>
+      ),
+  },
+  { header: "Detail", className: "text-xs text-zinc-600", cell: (f) => f.detail },
+];
+
 export function FiresTable({ fires }: { fires: Row[] }) {
-  return (
-    <Table>
-      <thead>
-        <tr>
-          <Th>Tick (UTC)</Th>
-          <Th>Schedule</Th>
-          <Th>Outcome</Th>
-          <Th>Run</Th>
-          <Th>Detail</Th>
-        </tr>
-      </thead>
-      <tbody>
-        {fires.map((f) => (
-          <tr key={f.id} data-testid="fire-row">
-            <Td>
-              <Timestamp value={f.tick} />
-            </Td>
-            <Td>{f.schedule}</Td>
-            <Td>
-              <FireOutcome outcome={f.outcome} />
-            </Td>
-            <Td>
-              {f.runId ? (
-                <ConsoleLink className="font-mono text-xs text-blue-700 hover:underline" href={`/runs/${f.runId}`}>
-                  {f.runId}
-                </ConsoleLink>
-              ) : (
-                <span className="text-zinc-400">—</span>
-              )}
-            </Td>
-            <Td className="text-xs text-zinc-600">{f.detail}</Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
-  );
+  return <DataTable columns={COLUMNS} rows={fires} rowKey={(f) => f.id} rowTestId="fire-row" />;
 }

@@ -19,8 +19,13 @@ export function statusLabel(status: string): string {
 }
 
 export function StatusBadge({ status }: { status: RunStatus }) {
+  return <StatusDotBadge status={status} tone={STATUS_TONE[status] ?? "gray"} />;
+}
+
+/** A status in words with a coloured dot, the raw value on hover; for statuses other than a run's too. */
+export function StatusDotBadge({ status, tone }: { status: string; tone: BadgeTone }) {
   return (
-    <Badge tone={STATUS_TONE[status] ?? "gray"} title={status}>
+    <Badge tone={tone} title={status}>
       <span aria-hidden className="size-1.5 rounded-full bg-current" />
       {statusLabel(status)}
     </Badge>

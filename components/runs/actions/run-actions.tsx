@@ -44,35 +44,27 @@ export function RunActions({ runId, upgradeTo }: { runId: string; upgradeTo?: st
     }
   }
 
+  /** A run that needs attention goes on: on the deployed version of its agent when that is newer, else as it is. */
+  function restart() {
+    if (upgradeTo !== undefined) {
+      run(
+        () => upgradeRunAction({ runId }),
+        () => ({ message: `The run is queued on version ${upgradeTo} of its agent.` }),
+      );
+    } else {
+      run(
+        () => resumeRunAction({ runId }),
+        () => ({ message: "The run is queued and resumes from the decision." }),
+      );
+    }
+  }
+
   return (
     <section aria-label="Run actions" className="space-y-2">
       <div className="flex flex-wrap items-end gap-2">
-        {head.status === "NEEDS_ATTENTION" && upgradeTo !== undefined && (
-          <Button
-            variant="primary"
-            isBusy={isPending}
-            onClick={() =>
-              run(
-                () => upgradeRunAction({ runId }),
-                () => ({ message: `The run is queued on version ${upgradeTo} of its agent.` }),
-              )
-            }
-          >
-            Upgrade to version {upgradeTo}
-          </Button>
-        )}
-        {head.status === "NEEDS_ATTENTION" && upgradeTo === undefined && (
-          <Button
-            variant="primary"
-            isBusy={isPending}
-            onClick={() =>
-              run(
-                () => resumeRunAction({ runId }),
-                () => ({ message: "The run is queued and resumes from the decision." }),
-              )
-            }
-          >
-            Resume run
+        {head.status === "NEEDS_ATTENTION" && (
+          <Button variant="primary" isBusy={isPending} onClick={restart}>
+            {upgradeTo === undefined ? "Resume run" : `Upgrade to version ${upgradeTo}`}
           </Button>
         )}
         {head.status === "FAILED" && (

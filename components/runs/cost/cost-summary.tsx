@@ -1,16 +1,20 @@
 "use client";
+import { LabelledValue } from "@/components/ui/labelled-value";
 import { useRunLive } from "../live/run-live";
 import { formatDuration } from "../timeline/trace-model";
 import { BarChart } from "./bar-chart";
 
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-zinc-600">{label}</dt>
-      <dd className="text-base font-semibold text-zinc-900 tabular-nums">{value}</dd>
-    </div>
-  );
-}
+const Figure = ({ label, value }: { label: string; value: string }) => (
+  <LabelledValue label={label} className="text-base font-semibold text-zinc-900 tabular-nums">
+    {value}
+  </LabelledValue>
+);
+
+/** The per-step charts: which metric of a step each one draws. */
+const PER_STEP_CHARTS: Array<{ metric: "toolLatencyMs" | "tokens"; title: string; unit: string; color: string }> = [
+  { metric: "toolLatencyMs", title: "Tool latency per step", unit: "ms", color: "#1d4ed8" },
+  { metric: "tokens", title: "Tokens per step", unit: "tokens", color: "#7c3aed" },
+];
 
 /** Cost and latency of the run so far, counted over its whole trace by the server: per-step tool latency and model tokens. */
 export function CostSummary() {
@@ -36,20 +40,14 @@ export function CostSummary() {
         <p className="text-sm text-zinc-600">No steps yet.</p>
       ) : (
         <div className="grid gap-4 md:grid-cols-2">
-          <BarChart
-            title="Tool latency per step"
-            unit="ms"
-            color="#1d4ed8"
-            format={(v) => v.toLocaleString("en")}
-            values={steps.map((s) => ({ label: `step ${s.step}`, value: s.toolLatencyMs }))}
-          />
-          <BarChart
-            title="Tokens per step"
-            unit="tokens"
-            color="#7c3aed"
-            format={(v) => v.toLocaleString("en")}
-            values={steps.map((s) => ({ label: `step ${s.step}`, value: s.tokens }))}
-          />
+          {PER_STEP_CHARTS.map(({ metric, ...chart }) => (
+            <BarChart
+              key={metric}
+              {...chart}
+              format={(v) => v.toLocaleString("en")}
+              values={steps.map((s) => ({ label: `step ${s.step}`, value: s[metric] }))}
+            />
+          ))}
         </div>
       )}
     </section>

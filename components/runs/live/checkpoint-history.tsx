@@ -1,8 +1,9 @@
 "use client";
-import { createContext, useContext, useRef, useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { fetchJson } from "@/lib/fetch-json";
 import type { CheckpointList } from "@/lib/queries/run-checkpoints";
 import { joinCheckpointPages, withOlderPage, type HeldCheckpoints } from "./checkpoint-pages";
+import { createRequiredContext } from "./required-context";
 import { useRunSnapshot } from "./run-snapshot";
 
 // The checkpoints the run page lists and compares: the snapshot's newest page, and older pages read when
@@ -14,13 +15,12 @@ type CheckpointHistory = CheckpointList & {
   error: string | null;
 };
 
-const CheckpointHistoryContext = createContext<CheckpointHistory | null>(null);
+const CheckpointHistoryContext = createRequiredContext<CheckpointHistory>(
+  "useCheckpointHistory",
+  "CheckpointHistoryProvider",
+);
 
-export function useCheckpointHistory(): CheckpointHistory {
-  const value = useContext(CheckpointHistoryContext);
-  if (!value) throw new Error("useCheckpointHistory needs <CheckpointHistoryProvider>");
-  return value;
-}
+export const useCheckpointHistory = CheckpointHistoryContext.useValue;
 
 export function CheckpointHistoryProvider({ children }: { children: ReactNode }) {
   const { runId, checkpoints, hasOlderCheckpoints } = useRunSnapshot();

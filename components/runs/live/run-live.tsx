@@ -1,9 +1,10 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import type { RunHead, TimelineEvent, TraceWindow } from "@/lib/queries/run-events";
 import type { TraceSummary } from "@/lib/queries/run-trace-summary";
 import type { LiveTokens } from "./use-run-stream";
+import { createRequiredContext } from "./required-context";
 import { useTraceSummary } from "./use-trace-summary";
 import { useTraceWindow } from "./use-trace-window";
 
@@ -34,13 +35,9 @@ type RunLiveValue = {
   error: string | null;
 };
 
-const RunLiveContext = createContext<RunLiveValue | null>(null);
+const RunLiveContext = createRequiredContext<RunLiveValue>("useRunLive", "RunLive");
 
-export function useRunLive(): RunLiveValue {
-  const value = useContext(RunLiveContext);
-  if (!value) throw new Error("useRunLive needs <RunLive>");
-  return value;
-}
+export const useRunLive = RunLiveContext.useValue;
 
 type RunLiveProps = { runId: string; initial: TraceWindow; initialSummary: TraceSummary; children: ReactNode };
 

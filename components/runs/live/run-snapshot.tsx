@@ -1,9 +1,10 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { createContext, useContext, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { fetchJson } from "@/lib/fetch-json";
 import type { RunSnapshot } from "@/lib/queries/runs";
 import { queryKeys } from "@/lib/query-keys";
+import { createRequiredContext } from "./required-context";
 import { useRunLive } from "./run-live";
 
 // What the run page shows that changes with each checkpoint — the current state, the recovery view and
@@ -12,13 +13,9 @@ import { useRunLive } from "./run-live";
 // (and nothing else: not the trace, not a past checkpoint's state, not the page). The snapshot lists the
 // newest checkpoints; older ones are read a page at a time when asked for (checkpoint-history.tsx).
 
-const RunSnapshotContext = createContext<RunSnapshot | null>(null);
+const RunSnapshotContext = createRequiredContext<RunSnapshot>("useRunSnapshot", "RunSnapshotProvider");
 
-export function useRunSnapshot(): RunSnapshot {
-  const value = useContext(RunSnapshotContext);
-  if (!value) throw new Error("useRunSnapshot needs <RunSnapshotProvider>");
-  return value;
-}
+export const useRunSnapshot = RunSnapshotContext.useValue;
 
 const fetchSnapshot = (runId: string, withState: boolean) =>
   fetchJson<RunSnapshot>(`/api/console/runs/${encodeURIComponent(runId)}/snapshot?state=${withState ? 1 : 0}`);
