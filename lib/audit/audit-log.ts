@@ -20,6 +20,19 @@ export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<vo
   await db.auditLog.create({ data: auditRow(entry), select: { id: true } });
 }
 
+/** Who made a change: `by` is their email (or "cli:<user>"), `via` through what when not the console. */
+export type ChangeActor = { by: string; via?: string };
+
+/** The audit row of a change `who` made: what it acted on (`target`) and its details (`data`, never secrets). */
+export async function auditChange(
+  db: AuditWriter,
+  who: ChangeActor,
+  action: string,
+  about: Pick<AuditEntry, "target" | "data"> = {},
+): Promise<void> {
+  await writeAudit(db, { actor: who.by, action, ...about, via: who.via });
+}
+
 /** The stored row of an entry (the store's Postgres path inserts it with SQL of its own). */
 export function auditRow(entry: AuditEntry): {
   id: string;

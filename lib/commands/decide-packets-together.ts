@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import {
   decidePacketsTogether as decideEach,
@@ -23,11 +23,8 @@ export async function decidePacketsTogether(
     { getPacket: (id) => deps.runtime.store.getPacket(id), decidePacket: deps.runtime.decidePacket },
     { input, reviewer: command.by },
   );
-  await writeAudit(deps.db, {
-    actor: command.by,
-    action: "packets.decide_bulk",
+  await auditChange(deps.db, command, "packets.decide_bulk", {
     data: { decision: input.decision, reason: "reason" in input ? input.reason : undefined, results },
-    via: command.via,
   });
   return results;
 }

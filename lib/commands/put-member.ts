@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-log";
 import { isRole, ROLES, type Role } from "@/lib/auth/rbac";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
@@ -46,13 +46,7 @@ export async function putMember(deps: { db: Db }, command: PutMemberCommand): Pr
       update: { role: parsed.data.role },
     });
     await inWorkspace(workspaceId, () =>
-      writeAudit(tx, {
-        actor: command.by,
-        action: "workspaces.member",
-        target: parsed.data.email,
-        data: { role: parsed.data.role },
-        via: command.via,
-      }),
+      auditChange(tx, command, "workspaces.member", { target: parsed.data.email, data: { role: parsed.data.role } }),
     );
   });
   return parsed.data;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange, type ChangeActor } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } from "@/lib/tools/registered";
@@ -8,7 +8,7 @@ import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } fr
 // "tools.register" audit row in one transaction. A name in use → CONFLICT; a disabled tool's name can be
 // registered again. Header values may carry secrets: the audit keeps what the tool is, not its settings.
 
-export type ToolChangeActor = { by: string; via?: string };
+export type ToolChangeActor = ChangeActor;
 
 export async function registerTool(
   deps: { db: Db },
@@ -42,13 +42,7 @@ export async function registerTool(
           createdBy: who.by,
         },
       });
-      await writeAudit(tx, {
-        actor: who.by,
-        action: "tools.register",
-        target: name,
-        data: { kind, name, capability, semantics },
-        via: who.via,
-      });
+      await auditChange(tx, who, "tools.register", { target: name, data: { kind, name, capability, semantics } });
       return created;
     });
     return presentRegisteredTool(row);

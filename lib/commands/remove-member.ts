@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "@/lib/runtime/workspace";
@@ -50,15 +50,7 @@ export async function removeMember(deps: { db: Db }, command: RemoveMemberComman
         });
     }
     await tx.membership.delete({ where: { userId_workspaceId: { userId: user.id, workspaceId } } });
-    await inWorkspace(workspaceId, () =>
-      writeAudit(tx, {
-        actor: command.by,
-        action: "workspaces.member.remove",
-        target: email,
-        data: {},
-        via: command.via,
-      }),
-    );
+    await inWorkspace(workspaceId, () => auditChange(tx, command, "workspaces.member.remove", { target: email }));
   });
   return { email };
 }

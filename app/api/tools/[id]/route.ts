@@ -1,6 +1,6 @@
 import { defineRoute } from "@/lib/api/route";
 import { idParams } from "@/lib/api/schemas";
-import { disableTool } from "@/lib/commands/disable-tool";
+import { disableTool } from "@/lib/commands/set-tool-disabled";
 
 export const dynamic = "force-dynamic";
 
