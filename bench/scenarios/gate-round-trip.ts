@@ -8,7 +8,7 @@
 import { CommitLog, sleep } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
-import { fmt, latencyRow, printTable, stats, type LatencyStats } from "../support/report";
+import { fmt, printLatencies, stats, type LatencyStats } from "../support/report";
 import { gateAgent } from "../support/scenario-agents";
 import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
@@ -112,16 +112,15 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
 
 export function printGate(results: GateResult[]) {
   if (results.length === 0) return;
-  console.log(
-    `\nGate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`,
-  );
-  printTable(
-    ["db", "interval", "p50 ms", "p95 ms", "max ms"],
-    results.flatMap((r) => [
-      latencyRow(r.db, "decide returned → step committed", r.roundTrip),
-      latencyRow(r.db, "decidePacket itself", r.decide),
-      latencyRow(r.db, "decide called → step committed", r.fromCall),
-    ]),
+  printLatencies(
+    `Gate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`,
+    "interval",
+    results,
+    (r) => [
+      ["decide returned → step committed", r.roundTrip],
+      ["decidePacket itself", r.decide],
+      ["decide called → step committed", r.fromCall],
+    ],
   );
   for (const r of results) {
     console.log(

@@ -7,7 +7,7 @@
 import { CommitLog, sleep } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
-import { fmt, latencyRow, type LatencyStats, printTable, stats } from "../support/report";
+import { fmt, type LatencyStats, printLatencies, stats } from "../support/report";
 import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
 
@@ -99,17 +99,16 @@ export async function newRunLatency(db: string, bench: Bench): Promise<NewRunRes
 
 export function printNewRun(results: NewRunResult[]) {
   if (results.length === 0) return;
-  console.log(
-    `\nNew-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`,
-  );
-  printTable(
-    ["db", "interval", "p50 ms", "p95 ms", "max ms"],
-    results.flatMap((r) => [
-      latencyRow(r.db, "startRun returned → first step committed", r.firstStep),
-      latencyRow(r.db, "  of which: returned → policy asked", r.pickup),
-      latencyRow(r.db, "startRun itself", r.create),
-      latencyRow(r.db, "startRun called → first step committed", r.fromCall),
-    ]),
+  printLatencies(
+    `New-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`,
+    "interval",
+    results,
+    (r) => [
+      ["startRun returned → first step committed", r.firstStep],
+      ["  of which: returned → policy asked", r.pickup],
+      ["startRun itself", r.create],
+      ["startRun called → first step committed", r.fromCall],
+    ],
   );
   for (const r of results) {
     console.log(

@@ -7,7 +7,7 @@
 import { requestGate, waitForGate } from "../../lib/commands/request-gate";
 import { CommitLog, sleep } from "../support/commits";
 import { num } from "../support/env";
-import { latencyRow, printTable, stats, type LatencyStats } from "../support/report";
+import { printLatencies, stats, type LatencyStats } from "../support/report";
 import type { Bench } from "../support/workload";
 import { approveTimed, gateRounds } from "./gate-round-trip";
 
@@ -87,16 +87,15 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
 
 export function printOpenGate(results: OpenGateResult[]) {
   if (results.length === 0) return;
-  console.log(
-    `\nOpen gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`,
-  );
-  printTable(
-    ["db", "interval", "p50 ms", "p95 ms", "max ms"],
-    results.flatMap((r) => [
-      latencyRow(r.db, "decide returned → waiting client woken", r.woken),
-      latencyRow(r.db, "decide called → waiting client woken", r.fromCall),
-      latencyRow(r.db, "requestGate called → packet open", r.opened),
-    ]),
+  printLatencies(
+    `Open gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`,
+    "interval",
+    results,
+    (r) => [
+      ["decide returned → waiting client woken", r.woken],
+      ["decide called → waiting client woken", r.fromCall],
+      ["requestGate called → packet open", r.opened],
+    ],
   );
   for (const r of results)
     if (r.missed)
