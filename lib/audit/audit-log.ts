@@ -1,7 +1,7 @@
 // The audit log: every change a person makes, append-only. Written by the commands (lib/commands) in the
-// same transaction as their change (writeAudit(tx, …), or the engine's AuditNote that the store writes with
-// the change), by defineAction for a refused attempt ("<action>.denied"), by Auth.js events (sign-in,
-// sign-out, failed sign-in) and by local commands (create-admin).
+// same transaction as their change (auditChange(tx, …) of ./audit-change.ts, or the engine's AuditNote that
+// the store writes with the change), by defineAction for a refused attempt ("<action>.denied"), by Auth.js
+// events (sign-in, sign-out, failed sign-in) and by local commands (create-admin).
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
 
@@ -18,19 +18,6 @@ export type AuditEntry = {
 
 export async function writeAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
   await db.auditLog.create({ data: auditRow(entry), select: { id: true } });
-}
-
-/** Who made a change: `by` is their email (or "cli:<user>"), `via` through what when not the console. */
-export type ChangeActor = { by: string; via?: string };
-
-/** The audit row of a change `who` made: what it acted on (`target`) and its details (`data`, never secrets). */
-export async function auditChange(
-  db: AuditWriter,
-  who: ChangeActor,
-  action: string,
-  about: Pick<AuditEntry, "target" | "data"> = {},
-): Promise<void> {
-  await writeAudit(db, { actor: who.by, action, ...about, via: who.via });
 }
 
 /** The stored row of an entry (the store's Postgres path inserts it with SQL of its own). */

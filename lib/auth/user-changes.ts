@@ -3,7 +3,7 @@
 // Both guard the console against locking itself out: an admin cannot demote or disable themselves, and
 // the last active admin cannot be demoted or disabled by anyone.
 import { z } from "zod";
-import { auditChange } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import { providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { ROLES } from "./rbac";

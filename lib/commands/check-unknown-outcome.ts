@@ -1,4 +1,4 @@
-import { auditChange } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import type { OutcomeCheck, Runtime } from "@/lib/runtime";
 

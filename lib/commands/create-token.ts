@@ -1,5 +1,5 @@
 import { createApiToken } from "@/lib/api/tokens";
-import { auditChange } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 
 // Making an API token (POST /api/tokens, the console's "API tokens" page): the token and its audit row in

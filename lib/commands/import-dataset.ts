@@ -1,4 +1,4 @@
-import { auditChange } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import { getDataset, parseDatasetJsonl, replaceDataset, type DatasetDetail } from "@/lib/evals/queries";
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { auditChange, type ChangeActor } from "@/lib/audit/audit-log";
+import { auditChange, type ChangeActor } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { parseInput } from "@/lib/parse-input";
+import { AppError } from "@/lib/runtime/errors";
 import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } from "@/lib/tools/registered";
 
 // Registering an HTTP or MCP tool (POST /api/tools, the console's Tools page): the registration and its
@@ -15,15 +16,11 @@ export async function registerTool(
   input: unknown,
   who: ToolChangeActor,
 ): Promise<RegisteredToolView> {
-  const parsed = registerToolSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid tool registration",
-      userMessage: "The tool registration is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  }
-  const { kind, name, description, capability, semantics, inputSchema, config, impactTemplate } = parsed.data;
+  const { kind, name, description, capability, semantics, inputSchema, config, impactTemplate } = parseInput(
+    registerToolSchema,
+    input,
+    "tool registration",
+  );
   try {
     const row = await deps.db.$transaction(async (tx) => {
       // A disabled registration gives its name back; an active one keeps it (the create below fails).

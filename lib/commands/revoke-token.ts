@@ -1,5 +1,5 @@
 import { revokeApiToken } from "@/lib/api/tokens";
-import { auditChange } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 
 // Revoking an API token (DELETE /api/tokens/:id, the console's "API tokens" page): the revocation and its
