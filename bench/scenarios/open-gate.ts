@@ -5,8 +5,7 @@
 // is committed) to waitForGate resolving with "approved" (the client has its answer), and, separately,
 // requestGate called → its packet open (the worker asked the person). In process: no HTTP in the figure.
 import { requestGate, waitForGate } from "../../lib/commands/request-gate";
-import { CommitLog, sleep } from "../support/commits";
-import { num } from "../support/env";
+import { sleep, withStartedWorker } from "../support/commits";
 import { printLatencies, stats, type LatencyStats } from "../support/report";
 import type { Bench } from "../support/workload";
 import { approveTimed, gateRounds } from "./gate-round-trip";
@@ -30,15 +29,11 @@ let keySeq = 0;
 export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenGateResult> {
   const { rounds, warm, gapMs } = gateRounds();
   const { runtime } = bench;
-  const log = new CommitLog(bench.onCommit);
-  // The fallback poll is long (BENCH_POLL_MS, 60 s): a wake-up that does not arrive shows as a miss.
-  const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
   const woken: number[] = [],
     fromCall: number[] = [],
     opened: number[] = [];
   let missed = 0;
-  worker.start();
-  try {
+  await withStartedWorker(bench, async (log) => {
     for (let r = -warm; r < rounds; r++) {
       const t00 = performance.now();
       const gate = await requestGate(
@@ -78,10 +73,7 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
       woken.push(answer.at - t1);
       fromCall.push(answer.at - t0);
     }
-  } finally {
-    await worker.stop();
-    log.close();
-  }
+  });
   return { db, rounds, woken: stats(woken), fromCall: stats(fromCall), opened: stats(opened), missed };
 }
 
