@@ -216,41 +216,22 @@ async function changeFeedFigures(db: Db, seeded: SeededConsole, figures: Figure[
 async function runFigures(db: Db, seeded: SeededConsole, figures: Figure[]) {
   let rows = 0;
   const list = (filter: RunListFilter) => clock(async () => (rows = (await findRunList(db, filter)).runs.length));
-  await figure(
-    figures,
-    "runs first page",
-    QUERY_GOAL_MS,
-    () => list({}),
-    () => `${rows} rows`,
-  );
-  await figure(
-    figures,
-    "runs search, few hits (order id / email)",
-    QUERY_GOAL_MS,
-    (i) => list({ q: at(seeded.search.few, i) }),
-    () => `${rows} rows (last)`,
-  );
-  await figure(
-    figures,
-    "runs search, many hits",
-    QUERY_GOAL_MS,
-    (i) => list({ q: at(seeded.search.many, i) }),
-    () => `${rows} rows (last)`,
-  );
-  await figure(
-    figures,
-    "runs status=WAITING_APPROVAL",
-    QUERY_GOAL_MS,
-    () => list({ status: "WAITING_APPROVAL" }),
-    () => `${rows} rows`,
-  );
-  await figure(
-    figures,
-    "runs status=FAILED, agent=refund-agent",
-    QUERY_GOAL_MS,
-    () => list({ status: "FAILED", agent: "refund-agent" }),
-    () => `${rows} rows`,
-  );
+  // [label, the filter of the i-th call, whether it changes from call to call (the rows shown are then the last call's)]
+  const listings: Array<[string, (i: number) => RunListFilter, boolean]> = [
+    ["runs first page", () => ({}), false],
+    ["runs search, few hits (order id / email)", (i) => ({ q: at(seeded.search.few, i) }), true],
+    ["runs search, many hits", (i) => ({ q: at(seeded.search.many, i) }), true],
+    ["runs status=WAITING_APPROVAL", () => ({ status: "WAITING_APPROVAL" }), false],
+    ["runs status=FAILED, agent=refund-agent", () => ({ status: "FAILED", agent: "refund-agent" }), false],
+  ];
+  for (const [label, filter, varies] of listings)
+    await figure(
+      figures,
+      label,
+      QUERY_GOAL_MS,
+      (i) => list(filter(i)),
+      () => `${rows} rows${varies ? " (last)" : ""}`,
+    );
 
   const big = seeded.bigRunIds;
   if (big.length === 0) return;

@@ -80,26 +80,12 @@ async function runDemos(db: Db, runtime: Runtime, sandboxUrl: string) {
 
   // Deploys: one waiting for an operator; one approved and waiting for its callback; one completed with
   // its callback delivered twice; one whose migration failed; one whose outcome is unknown (NEEDS_ATTENTION).
-  await start("deploy-agent", {
-    migration: "0043_drop_legacy_sessions",
-    reason: "The legacy session table is unused since 4.0.",
-  });
-  const waiting = await start("deploy-agent", {
-    migration: "0042_add_orders_customer_email_index",
-    reason: "Order history lookups by email are slow.",
-  });
-  const done = await start("deploy-agent", {
-    migration: "0041_add_refunds_reason_column",
-    reason: "Refund reasons are kept in notes today.",
-  });
-  const unknown = await start("deploy-agent", {
-    migration: "0044_backfill_invoice_totals",
-    reason: "Invoice totals are computed on read.",
-  });
-  const failed = await start("deploy-agent", {
-    migration: "0040_rename_customer_tables",
-    reason: "Table names predate the customer model.",
-  });
+  const deploy = (migration: string, reason: string) => start("deploy-agent", { migration, reason });
+  await deploy("0043_drop_legacy_sessions", "The legacy session table is unused since 4.0.");
+  const waiting = await deploy("0042_add_orders_customer_email_index", "Order history lookups by email are slow.");
+  const done = await deploy("0041_add_refunds_reason_column", "Refund reasons are kept in notes today.");
+  const unknown = await deploy("0044_backfill_invoice_totals", "Invoice totals are computed on read.");
+  const failed = await deploy("0040_rename_customer_tables", "Table names predate the customer model.");
   await worker.drain();
   for (const runId of [waiting, done, failed]) await decide(runId, "operator@example.com", { decision: "approve" });
   await worker.drain();

@@ -9,15 +9,10 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
-import { config as loadEnvFile } from "dotenv";
 import { exportBackup } from "../lib/backup/export.ts";
 import { BackupFileError, importBackup, type ImportReport } from "../lib/backup/import.ts";
 import { fileLines } from "../lib/backup/lines.ts";
-import { createDb, defaultDatabaseUrl, providerOf } from "../lib/db.ts";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
+import { exitWith, openConfiguredDb } from "./local-command.ts";
 
 const USAGE =
   "usage: tether export [--since <date>] [--run <id,…>] > backup.jsonl\n       tether import [<file> | -] [--json]   (DATABASE_URL picks the database)";
@@ -53,12 +48,6 @@ function parseSince(value: string | true | undefined): Date | undefined {
   return new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
 }
 
-function openDb() {
-  let url = defaultDatabaseUrl();
-  if (providerOf(url) === "sqlite") url = `file:${path.resolve(url.replace(/^file:(\/\/)?/, ""))}`;
-  return createDb(url);
-}
-
 async function runExport(flags: Record<string, string | true>) {
   const since = parseSince(flags.since);
   if (flags.run === true) throw new UsageError("--run takes run ids, separated by commas");
@@ -69,7 +58,7 @@ async function runExport(flags: Record<string, string | true>) {
           .map((s) => s.trim())
           .filter(Boolean)
       : undefined;
-  const db = openDb();
+  const db = openConfiguredDb();
   try {
     const out = process.stdout;
     for await (const line of exportBackup(db, { since, runIds })) {
@@ -91,7 +80,7 @@ async function spoolStdin(): Promise<{ file: string; remove: () => void }> {
 
 async function runImport(args: string[], flags: Record<string, string | true>) {
   const spooled = args[0] === undefined || args[0] === "-" ? await spoolStdin() : { file: args[0], remove: () => {} };
-  const db = openDb();
+  const db = openConfiguredDb();
   try {
     const report = await importBackup(db, fileLines(spooled.file));
     console.log(flags.json ? JSON.stringify(report) : describe(report));
@@ -128,18 +117,14 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code), // Prisma's WASM timers would otherwise keep the process alive for a while
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(`tether: ${error.message}`);
-      process.exit(2);
-    }
-    if (error instanceof BackupFileError) {
-      console.error(`tether: import refused, nothing was written: ${error.message}`);
-      process.exit(1);
-    }
-    console.error(`tether: ${process.argv[2] ?? "backup"} failed:`, error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+exitWith(main, process.argv[2] ?? "backup", (error) => {
+  if (error instanceof UsageError) {
+    console.error(`tether: ${error.message}`);
+    return 2;
+  }
+  if (error instanceof BackupFileError) {
+    console.error(`tether: import refused, nothing was written: ${error.message}`);
+    return 1;
+  }
+  return undefined;
+});

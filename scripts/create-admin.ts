@@ -4,15 +4,9 @@
 // outside demo mode this is how the first admin comes to exist. Refuses a weak password and an email
 // that already has an account. bin/tether.mjs runs scripts/setup.ts first, so the database exists.
 import { userInfo } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { config as loadEnvFile } from "dotenv";
 import { createUser } from "../lib/commands/create-user.ts";
-import { createDb, defaultDatabaseUrl, providerOf } from "../lib/db.ts";
 import { isAppError } from "../lib/runtime/errors.ts";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-loadEnvFile({ path: [path.join(root, ".env.local"), path.join(root, ".env")], quiet: true });
+import { exitWith, openConfiguredDb } from "./local-command.ts";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -37,9 +31,7 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  let url = defaultDatabaseUrl();
-  if (providerOf(url) === "sqlite") url = `file:${path.resolve(url.replace(/^file:(\/\/)?/, ""))}`;
-  const db = createDb(url);
+  const db = openConfiguredDb();
   try {
     const user = await createUser(
       { db },
@@ -59,10 +51,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code), // Prisma's WASM timers would otherwise keep the process alive for a while
-  (error: unknown) => {
-    console.error("tether: create-admin failed:", error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+exitWith(main, "create-admin");

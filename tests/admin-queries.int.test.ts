@@ -18,8 +18,7 @@ import { findToolRegistry } from "../lib/queries/tools";
 import { changeUserRole } from "../lib/commands/change-user-role";
 import { setUserDisabled } from "../lib/commands/set-user-disabled";
 import { findUsers } from "../lib/queries/users";
-import { disableTool } from "../lib/commands/disable-tool";
-import { enableTool } from "../lib/commands/enable-tool";
+import { disableTool, enableTool } from "../lib/commands/set-tool-disabled";
 import { registerTool } from "../lib/commands/register-tool";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
 import { isAppError, latestFact, type AgentDefinition, type ToolCallContext } from "../lib/runtime";
-import { disableTool } from "../lib/commands/disable-tool";
+import { disableTool } from "../lib/commands/set-tool-disabled";
 import { registerTool } from "../lib/commands/register-tool";
 import {
   createMcpClientPool,

@@ -5,10 +5,10 @@
 // instead of hiding behind a poll. Timed from runtime.decidePacket(...) returning (the decision is
 // committed) to the worker's commitStep of the approved step resolving (committed, visible to any
 // reader). The tool is in-process and instant: all of it is runtime overhead. Goal (Postgres): ≤ 5 ms.
-import { CommitLog, sleep } from "../support/commits";
+import { sleep, withStartedWorker } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
-import { fmt, latencyRow, printTable, stats, type LatencyStats } from "../support/report";
+import { fmt, printLatencies, stats, type LatencyStats } from "../support/report";
 import { gateAgent } from "../support/scenario-agents";
 import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
@@ -51,9 +51,7 @@ const TIMEOUT_MS = 10_000;
 export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResult> {
   const { rounds, warm, gapMs } = gateRounds();
   const { runtime } = bench;
-  const log = new CommitLog(bench.onCommit);
   const timeline = new CallTimeline(bench.onStoreCall);
-  const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
   const roundTrip: number[] = [],
     decide: number[] = [],
     fromCall: number[] = [];
@@ -61,40 +59,39 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
   let claims = 0,
     nexts = 0; // store calls during measured rounds: one claim is needed per round trip
   const calls = () => [bench.storeCalls.claimRuns ?? 0, bench.storeCalls.nextRunnableAt ?? 0];
-  worker.start();
   try {
-    for (let r = -warm; r < rounds; r++) {
-      const { run } = await runtime.startRun({ agent: gateAgent.slug, input: { tag: `gate${tagSeq++}`, steps: 1 } });
-      const parked = await log.until(run.id, (c) => c.status === "WAITING_APPROVAL", TIMEOUT_MS);
-      if (!parked?.packetId)
-        throw new Error(
-          `gate run ${run.id} did not park on an approval within ${TIMEOUT_MS} ms (${(await runtime.getRun(run.id)).status})`,
-        );
-      await sleep(gapMs); // the worker is idle again: it has given the run back and gone to sleep
-      const [c0, n0] = calls();
-      timeline.begin();
-      const { t0, t1 } = await approveTimed(runtime, parked.packetId);
-      const stepped = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
-      const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
-      if (r >= 0) {
-        const [c1, n1] = calls();
-        claims += c1 - c0;
-        nexts += n1 - n0;
+    await withStartedWorker(bench, async (log) => {
+      for (let r = -warm; r < rounds; r++) {
+        const { run } = await runtime.startRun({ agent: gateAgent.slug, input: { tag: `gate${tagSeq++}`, steps: 1 } });
+        const parked = await log.until(run.id, (c) => c.status === "WAITING_APPROVAL", TIMEOUT_MS);
+        if (!parked?.packetId)
+          throw new Error(
+            `gate run ${run.id} did not park on an approval within ${TIMEOUT_MS} ms (${(await runtime.getRun(run.id)).status})`,
+          );
+        await sleep(gapMs); // the worker is idle again: it has given the run back and gone to sleep
+        const [c0, n0] = calls();
+        timeline.begin();
+        const { t0, t1 } = await approveTimed(runtime, parked.packetId);
+        const stepped = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
+        const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
+        if (r >= 0) {
+          const [c1, n1] = calls();
+          claims += c1 - c0;
+          nexts += n1 - n0;
+        }
+        if (!stepped || !done) {
+          if (r >= 0) missed++;
+          await runtime.createWorker().drain(); // recover the round, so the next one starts idle
+        } else if (r >= 0) {
+          timeline.end(t0, stepped.at, t1);
+          roundTrip.push(stepped.at - t1);
+          decide.push(t1 - t0);
+          fromCall.push(stepped.at - t0);
+        }
+        log.forget(run.id);
       }
-      if (!stepped || !done) {
-        if (r >= 0) missed++;
-        await runtime.createWorker().drain(); // recover the round, so the next one starts idle
-      } else if (r >= 0) {
-        timeline.end(t0, stepped.at, t1);
-        roundTrip.push(stepped.at - t1);
-        decide.push(t1 - t0);
-        fromCall.push(stepped.at - t0);
-      }
-      log.forget(run.id);
-    }
+    });
   } finally {
-    await worker.stop();
-    log.close();
     timeline.close();
   }
   return {
@@ -112,16 +109,15 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
 
 export function printGate(results: GateResult[]) {
   if (results.length === 0) return;
-  console.log(
-    `\nGate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`,
-  );
-  printTable(
-    ["db", "interval", "p50 ms", "p95 ms", "max ms"],
-    results.flatMap((r) => [
-      latencyRow(r.db, "decide returned → step committed", r.roundTrip),
-      latencyRow(r.db, "decidePacket itself", r.decide),
-      latencyRow(r.db, "decide called → step committed", r.fromCall),
-    ]),
+  printLatencies(
+    `Gate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`,
+    "interval",
+    results,
+    (r) => [
+      ["decide returned → step committed", r.roundTrip],
+      ["decidePacket itself", r.decide],
+      ["decide called → step committed", r.fromCall],
+    ],
   );
   for (const r of results) {
     console.log(

@@ -5,7 +5,7 @@
 import { withRoomInQueue } from "../../lib/api/queued-runs";
 import { limiterFor } from "../../lib/limits/limiter-for";
 import { num } from "../support/env";
-import { latencyRow, type LatencyStats, printTable, stats } from "../support/report";
+import { type LatencyStats, printLatencies, stats } from "../support/report";
 import type { Bench } from "../support/workload";
 
 export type LimitsResult = {
@@ -54,15 +54,14 @@ export async function limitsCost(db: string, bench: Bench): Promise<LimitsResult
 
 export function printLimits(results: LimitsResult[]) {
   if (results.length === 0) return;
-  console.log(
-    `\nRequest limits (lib/limits): SQLite counts in memory, Postgres in its UNLOGGED tables every replica shares; ${results[0].calls} takes each`,
-  );
-  printTable(
-    ["db", "call", "p50 ms", "p95 ms", "max ms"],
-    results.flatMap((r) => [
-      latencyRow(r.db, "rate limit take (token + person), one at a time", r.take),
-      latencyRow(r.db, "  the same, 8 at once on one person's bucket", r.contended),
-      latencyRow(r.db, "queued-runs cap check (queue lock + count)", r.queueCheck),
-    ]),
+  printLatencies(
+    `Request limits (lib/limits): SQLite counts in memory, Postgres in its UNLOGGED tables every replica shares; ${results[0].calls} takes each`,
+    "call",
+    results,
+    (r) => [
+      ["rate limit take (token + person), one at a time", r.take],
+      ["  the same, 8 at once on one person's bucket", r.contended],
+      ["queued-runs cap check (queue lock + count)", r.queueCheck],
+    ],
   );
 }

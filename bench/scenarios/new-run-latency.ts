@@ -4,10 +4,10 @@
 // resolving in the worker, and split at the moment the policy is first asked (the worker has woken,
 // claimed the run and loaded it). Fallback poll BENCH_POLL_MS (60 s): a missed wake-up is a timeout,
 // not a poll. Goal: first step within 10 ms of the start (p50).
-import { CommitLog, sleep } from "../support/commits";
+import { sleep, withStartedWorker } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
-import { fmt, latencyRow, type LatencyStats, printTable, stats } from "../support/report";
+import { fmt, type LatencyStats, printLatencies, stats } from "../support/report";
 import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
 
@@ -43,45 +43,42 @@ export async function newRunLatency(db: string, bench: Bench): Promise<NewRunRes
     if (input.state.step === 0) askedAt.set((input.state.input as { tag: string }).tag, performance.now());
     return decide.call(policy, input);
   };
-  const log = new CommitLog(bench.onCommit);
   const timeline = new CallTimeline(bench.onStoreCall);
-  const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
   const create: number[] = [],
     pickup: number[] = [],
     firstStep: number[] = [],
     fromCall: number[] = [];
   let missed = 0,
     claims = 0;
-  worker.start();
   try {
-    for (let r = -warm; r < runs; r++) {
-      await sleep(gapMs); // an idle worker, asleep until woken
-      const tag = `new${tagSeq++}`;
-      const c0 = bench.storeCalls.claimRuns ?? 0;
-      timeline.begin();
-      const t0 = performance.now();
-      const { run } = await runtime.startRun({ agent: bench.agents.pure.slug, input: { tag, steps: 1 } });
-      const t1 = performance.now();
-      const first = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
-      const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
-      if (!first || !done) {
-        if (r >= 0) missed++;
-        await runtime.createWorker().drain();
-      } else if (r >= 0) {
-        timeline.end(t0, first.at, t1);
-        claims += (bench.storeCalls.claimRuns ?? 0) - c0;
-        create.push(t1 - t0);
-        pickup.push((askedAt.get(tag) ?? NaN) - t1);
-        firstStep.push(first.at - t1);
-        fromCall.push(first.at - t0);
+    await withStartedWorker(bench, async (log) => {
+      for (let r = -warm; r < runs; r++) {
+        await sleep(gapMs); // an idle worker, asleep until woken
+        const tag = `new${tagSeq++}`;
+        const c0 = bench.storeCalls.claimRuns ?? 0;
+        timeline.begin();
+        const t0 = performance.now();
+        const { run } = await runtime.startRun({ agent: bench.agents.pure.slug, input: { tag, steps: 1 } });
+        const t1 = performance.now();
+        const first = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
+        const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
+        if (!first || !done) {
+          if (r >= 0) missed++;
+          await runtime.createWorker().drain();
+        } else if (r >= 0) {
+          timeline.end(t0, first.at, t1);
+          claims += (bench.storeCalls.claimRuns ?? 0) - c0;
+          create.push(t1 - t0);
+          pickup.push((askedAt.get(tag) ?? NaN) - t1);
+          firstStep.push(first.at - t1);
+          fromCall.push(first.at - t0);
+        }
+        askedAt.delete(tag);
+        log.forget(run.id);
       }
-      askedAt.delete(tag);
-      log.forget(run.id);
-    }
+    });
   } finally {
-    await worker.stop();
     policy.decide = decide;
-    log.close();
     timeline.close();
   }
   return {
@@ -99,17 +96,16 @@ export async function newRunLatency(db: string, bench: Bench): Promise<NewRunRes
 
 export function printNewRun(results: NewRunResult[]) {
   if (results.length === 0) return;
-  console.log(
-    `\nNew-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`,
-  );
-  printTable(
-    ["db", "interval", "p50 ms", "p95 ms", "max ms"],
-    results.flatMap((r) => [
-      latencyRow(r.db, "startRun returned → first step committed", r.firstStep),
-      latencyRow(r.db, "  of which: returned → policy asked", r.pickup),
-      latencyRow(r.db, "startRun itself", r.create),
-      latencyRow(r.db, "startRun called → first step committed", r.fromCall),
-    ]),
+  printLatencies(
+    `New-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`,
+    "interval",
+    results,
+    (r) => [
+      ["startRun returned → first step committed", r.firstStep],
+      ["  of which: returned → policy asked", r.pickup],
+      ["startRun itself", r.create],
+      ["startRun called → first step committed", r.fromCall],
+    ],
   );
   for (const r of results) {
     console.log(

@@ -5,9 +5,8 @@
 // is committed) to waitForGate resolving with "approved" (the client has its answer), and, separately,
 // requestGate called → its packet open (the worker asked the person). In process: no HTTP in the figure.
 import { requestGate, waitForGate } from "../../lib/commands/request-gate";
-import { CommitLog, sleep } from "../support/commits";
-import { num } from "../support/env";
-import { latencyRow, printTable, stats, type LatencyStats } from "../support/report";
+import { sleep, withStartedWorker } from "../support/commits";
+import { printLatencies, stats, type LatencyStats } from "../support/report";
 import type { Bench } from "../support/workload";
 import { approveTimed, gateRounds } from "./gate-round-trip";
 
@@ -30,15 +29,11 @@ let keySeq = 0;
 export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenGateResult> {
   const { rounds, warm, gapMs } = gateRounds();
   const { runtime } = bench;
-  const log = new CommitLog(bench.onCommit);
-  // The fallback poll is long (BENCH_POLL_MS, 60 s): a wake-up that does not arrive shows as a miss.
-  const worker = runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
   const woken: number[] = [],
     fromCall: number[] = [],
     opened: number[] = [];
   let missed = 0;
-  worker.start();
-  try {
+  await withStartedWorker(bench, async (log) => {
     for (let r = -warm; r < rounds; r++) {
       const t00 = performance.now();
       const gate = await requestGate(
@@ -78,25 +73,21 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
       woken.push(answer.at - t1);
       fromCall.push(answer.at - t0);
     }
-  } finally {
-    await worker.stop();
-    log.close();
-  }
+  });
   return { db, rounds, woken: stats(woken), fromCall: stats(fromCall), opened: stats(opened), missed };
 }
 
 export function printOpenGate(results: OpenGateResult[]) {
   if (results.length === 0) return;
-  console.log(
-    `\nOpen gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`,
-  );
-  printTable(
-    ["db", "interval", "p50 ms", "p95 ms", "max ms"],
-    results.flatMap((r) => [
-      latencyRow(r.db, "decide returned → waiting client woken", r.woken),
-      latencyRow(r.db, "decide called → waiting client woken", r.fromCall),
-      latencyRow(r.db, "requestGate called → packet open", r.opened),
-    ]),
+  printLatencies(
+    `Open gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`,
+    "interval",
+    results,
+    (r) => [
+      ["decide returned → waiting client woken", r.woken],
+      ["decide called → waiting client woken", r.fromCall],
+      ["requestGate called → packet open", r.opened],
+    ],
   );
   for (const r of results)
     if (r.missed)

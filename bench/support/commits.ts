@@ -1,5 +1,6 @@
 import type { RunStatus } from "../../lib/runtime";
-import type { CommitListener } from "./workload";
+import { num } from "./env";
+import type { Bench, CommitListener } from "./workload";
 
 // What the latency scenarios wait for: a run's step commit, as the worker saw its commitStep
 // resolve (the store's transaction has committed: on Postgres the statement returned, so any
@@ -66,3 +67,20 @@ export class CommitLog {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What the latency scenarios measure against: a started worker (worker.start(), the long-lived loop) whose fallback
+ * poll is BENCH_POLL_MS (default 60 s), so that a wake-up that does not arrive shows as a timeout instead of hiding
+ * behind a poll, and the log of its commits. Both stop when `measure` settles.
+ */
+export async function withStartedWorker<T>(bench: Bench, measure: (log: CommitLog) => Promise<T>): Promise<T> {
+  const log = new CommitLog(bench.onCommit);
+  const worker = bench.runtime.createWorker({ pollMs: num("BENCH_POLL_MS", 60_000) });
+  worker.start();
+  try {
+    return await measure(log);
+  } finally {
+    await worker.stop();
+    log.close();
+  }
+}

@@ -36,15 +36,6 @@ export const stats = (xs: number[]): LatencyStats => {
   return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s.at(-1) ?? NaN };
 };
 
-/** A row of a latency table: what was timed, then its median, 95th percentile and maximum. */
-export const latencyRow = (db: string, interval: string, s: LatencyStats) => [
-  db,
-  interval,
-  fmt(s.p50),
-  fmt(s.p95),
-  fmt(s.max),
-];
-
 export const meanCounts = (list: Counts[], n: number): Counts => {
   const out = { statements: 0, reads: 0, writes: 0, transactions: 0, writeCommits: 0, bytesOut: 0 };
   for (const c of list) for (const k of Object.keys(out) as Array<keyof Counts>) out[k] += c[k];
@@ -175,6 +166,23 @@ export function printTables(rows: Row[]) {
 /** A small table for the scenario sections (first two columns left-aligned, the rest right-aligned). */
 export const printTable = (header: string[], rows: string[][]) => console.log(table(header, rows));
 export const fmt = f;
+
+/**
+ * A scenario's latency table: its title, then a row for each database and each thing timed (`rows` names them:
+ * [label, stats]) with its median, 95th percentile and maximum. `timed` heads the label column ("interval", "call").
+ */
+export function printLatencies<R extends { db: string }>(
+  title: string,
+  timed: string,
+  results: R[],
+  rows: (result: R) => Array<[label: string, latency: LatencyStats]>,
+) {
+  console.log(`\n${title}`);
+  printTable(
+    ["db", timed, "p50 ms", "p95 ms", "max ms"],
+    results.flatMap((r) => rows(r).map(([label, s]) => [r.db, label, fmt(s.p50), fmt(s.p95), fmt(s.max)])),
+  );
+}
 
 export const LEGEND = [
   "Legend:",

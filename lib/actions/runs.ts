@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
 import { upgradeAgentVersion } from "@/lib/commands/upgrade-agent-version";
+import type { RunRecord } from "@/lib/runtime";
 import { getRuntime } from "@/lib/runtime.server";
 
 const runId = z.string().trim().min(1, "Which run?").max(200);
@@ -15,39 +16,40 @@ const reason = z
   .optional()
   .transform((v) => v || undefined);
 
-type Revalidate = (path: string) => void;
-function revalidateRun(revalidatePath: Revalidate, id: string) {
-  revalidatePath(`/runs/${id}`);
-  revalidatePath("/runs");
+/**
+ * An operator's action on one run: the runtime operation (by the signed-in person), then the run's pages
+ * revalidated; it answers the run's id and new status. The engine writes the audit row (byHandler).
+ */
+function runOperation<S extends z.ZodType<{ runId: string }>>(
+  schema: S,
+  action: string,
+  operate: (input: z.output<S>, by: string) => Promise<Pick<RunRecord, "id" | "status">>,
+) {
+  return defineAction(
+    { schema, scope: "runs:operate", audit: { action, byHandler: true } },
+    async (input, { user, revalidatePath }) => {
+      const run = await operate(input, user.email);
+      revalidatePath(`/runs/${run.id}`);
+      revalidatePath("/runs");
+      return { runId: run.id, status: run.status };
+    },
+  );
 }
 
-const cancelRunSchema = z.object({ runId, reason });
-export const cancelRunAction = defineAction(
-  { schema: cancelRunSchema, scope: "runs:operate", audit: { action: "runs.cancel", byHandler: true } },
-  async ({ runId, reason }, { user, revalidatePath }) => {
-    const run = await getRuntime().cancelRun({ runId, by: user.email, reason });
-    revalidateRun(revalidatePath, run.id);
-    return { runId: run.id, status: run.status };
-  },
-);
+const withReason = z.object({ runId, reason });
+const runOnly = z.object({ runId });
 
-const resumeRunSchema = z.object({ runId });
-export const resumeRunAction = defineAction(
-  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.resume", byHandler: true } },
-  async ({ runId }, { user, revalidatePath }) => {
-    const run = await getRuntime().resumeRun({ runId, by: user.email });
-    revalidateRun(revalidatePath, run.id);
-    return { runId: run.id, status: run.status };
-  },
+export const cancelRunAction = runOperation(withReason, "runs.cancel", ({ runId, reason }, by) =>
+  getRuntime().cancelRun({ runId, by, reason }),
 );
-
-export const upgradeRunAction = defineAction(
-  { schema: resumeRunSchema, scope: "runs:operate", audit: { action: "runs.upgrade", byHandler: true } },
-  async ({ runId }, { user, revalidatePath }) => {
-    const run = await getRuntime().upgradeRun({ runId, by: user.email });
-    revalidateRun(revalidatePath, run.id);
-    return { runId: run.id, status: run.status };
-  },
+export const resumeRunAction = runOperation(runOnly, "runs.resume", ({ runId }, by) =>
+  getRuntime().resumeRun({ runId, by }),
+);
+export const upgradeRunAction = runOperation(runOnly, "runs.upgrade", ({ runId }, by) =>
+  getRuntime().upgradeRun({ runId, by }),
+);
+export const retryRunAction = runOperation(withReason, "runs.retry", ({ runId, reason }, by) =>
+  getRuntime().retryRun({ runId, by, reason }),
 );
 
 const upgradeVersionSchema = z.object({
@@ -65,16 +67,6 @@ export const upgradeVersionAction = defineAction(
     revalidatePath("/admin/agents");
     revalidatePath("/runs");
     return { to: result.to, upgraded: result.upgraded.length, skipped: result.skipped };
-  },
-);
-
-const retryRunSchema = z.object({ runId, reason });
-export const retryRunAction = defineAction(
-  { schema: retryRunSchema, scope: "runs:operate", audit: { action: "runs.retry", byHandler: true } },
-  async ({ runId, reason }, { user, revalidatePath }) => {
-    const run = await getRuntime().retryRun({ runId, by: user.email, reason });
-    revalidateRun(revalidatePath, run.id);
-    return { runId: run.id, status: run.status };
   },
 );
 

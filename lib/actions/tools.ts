@@ -3,9 +3,8 @@
 // commands, each of which audits in its transaction.
 import { z } from "zod";
 import { defineAction } from "@/lib/actions/define-action";
-import { disableTool } from "@/lib/commands/disable-tool";
-import { enableTool } from "@/lib/commands/enable-tool";
 import { registerTool } from "@/lib/commands/register-tool";
+import { setToolDisabled } from "@/lib/commands/set-tool-disabled";
 import { registerToolSchema } from "@/lib/tools/registered";
 
 const toolIdSchema = z.object({ toolId: z.string().trim().min(1) });
@@ -24,20 +23,20 @@ export const registerToolAction = defineAction(
   },
 );
 
-export const disableToolAction = defineAction(
-  { schema: toolIdSchema, scope: "admin:manage", audit: { action: "tools.disable", byHandler: true } },
-  async ({ toolId }, { user, db, revalidatePath }) => {
-    const tool = await disableTool({ db }, toolId, { by: user.email });
-    revalidatePath("/admin/tools");
-    return { id: tool.id, name: tool.name };
-  },
-);
+/** Disabling or enabling a tool: the same action but for the state it sets (and the audit action named). */
+const setToolDisabledAction = (isDisabled: boolean) =>
+  defineAction(
+    {
+      schema: toolIdSchema,
+      scope: "admin:manage",
+      audit: { action: isDisabled ? "tools.disable" : "tools.enable", byHandler: true },
+    },
+    async ({ toolId }, { user, db, revalidatePath }) => {
+      const tool = await setToolDisabled({ db }, toolId, isDisabled, { by: user.email });
+      revalidatePath("/admin/tools");
+      return { id: tool.id, name: tool.name };
+    },
+  );
 
-export const enableToolAction = defineAction(
-  { schema: toolIdSchema, scope: "admin:manage", audit: { action: "tools.enable", byHandler: true } },
-  async ({ toolId }, { user, db, revalidatePath }) => {
-    const tool = await enableTool({ db }, toolId, { by: user.email });
-    revalidatePath("/admin/tools");
-    return { id: tool.id, name: tool.name };
-  },
-);
+export const disableToolAction = setToolDisabledAction(true);
+export const enableToolAction = setToolDisabledAction(false);

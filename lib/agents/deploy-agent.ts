@@ -1,4 +1,5 @@
 import {
+  callUnlessFailed,
   completeWith,
   defineAgent,
   isTurnedDown,
@@ -161,17 +162,12 @@ function decide(state: RunState): Decision {
   const riskFact = latestFact(state, "risk");
 
   if (!runbookFact) {
-    const failed = outcomeOf(state, "docs.search", -1);
-    if (failed?.kind === "tool_error")
-      return { kind: "fail", reason: `Could not read the migration runbook: ${failed.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, -1, "Could not read the migration runbook", {
       tool: "docs.search",
       args: { query: "migration" },
       resultKey: "runbook",
       planStep: "research",
-      evidence: [],
-    };
+    });
   }
 
   // A person may redirect the run to another migration; anything else ends it without deploying.
@@ -217,10 +213,7 @@ function decide(state: RunState): Decision {
     // "It did not happen — skip it" after an unknown outcome: a person's word, checked with the deploy system first.
     const skipped = lastObservation(state, "resolved", "deploys.run_migration");
     if (skipped && skipped.step > stepOf(riskFact)) return afterSkip(state, risk, skipped, stop);
-    if (reply?.kind === "tool_error")
-      return { kind: "fail", reason: `The deploy system refused ${risk.migration}: ${reply.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, stepOf(riskFact), `The deploy system refused ${risk.migration}`, {
       tool: "deploys.run_migration",
       args: { migration: risk.migration },
       resultKey: "deploy",
@@ -228,7 +221,7 @@ function decide(state: RunState): Decision {
       reasoning: `${risk.why} Rollback: ${rollback.plan}${input.reason ? ` Requested because: ${input.reason}` : ""}`,
       uncertainty: risk.level,
       evidence: ["runbook", "risk", "rollback"],
-    };
+    });
   }
 
   // Started (a receipt), or a person vouched that it ran (a decision: "happened", maybe with the deploy id as its receipt).
@@ -295,17 +288,12 @@ function decide(state: RunState): Decision {
   const verificationFact = latestFact(state, "verification");
   const checkedAfter = Math.max(stepOf(signalFact), stepOf(deployFact), lastStepOf(state, "timer"));
   if (!verificationFact || stepOf(verificationFact) < checkedAfter) {
-    const failed = outcomeOf(state, "deploys.status", checkedAfter);
-    if (failed?.kind === "tool_error")
-      return { kind: "fail", reason: `Could not verify deploy ${deployId}: ${failed.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, checkedAfter, `Could not verify deploy ${deployId}`, {
       tool: "deploys.status",
       args: { deployId },
       resultKey: "verification",
       planStep: "verify",
-      evidence: [],
-    };
+    });
   }
   const verification = verificationFact.value as Deploy;
   const reads = state.facts.filter((f) => f.key === "verification").length;

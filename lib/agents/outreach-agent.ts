@@ -1,4 +1,5 @@
 import {
+  callUnlessFailed,
   completeWith,
   defineAgent,
   isTurnedDown,
@@ -145,45 +146,38 @@ function decide(state: RunState): Decision {
   const ticket = ticketFact?.value as Ticket | undefined;
 
   if (input.ticketId && !ticket) {
-    const failed = outcomeOf(state, "tickets.get", -1);
-    if (failed?.kind === "tool_error")
-      return { kind: "fail", reason: `Could not read ticket ${input.ticketId}: ${failed.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, -1, `Could not read ticket ${input.ticketId}`, {
       tool: "tickets.get",
       args: { ticketId: input.ticketId },
       resultKey: "ticket",
       planStep: "research",
-      evidence: [],
-    };
+    });
   }
   const audience: Audience = { to: input.to ?? ticket!.customerEmail, ticket };
   const base = { ticketId: input.ticketId ?? null, to: audience.to };
   if (!researchFact) {
-    const failed = outcomeOf(state, "docs.search", stepOf(ticketFact));
-    if (failed?.kind === "tool_error") return { kind: "fail", reason: `Could not search the docs: ${failed.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, stepOf(ticketFact), "Could not search the docs", {
       tool: "docs.search",
       args: { query: input.query },
       resultKey: "research",
       planStep: "research",
-      evidence: [],
-    };
+    });
   }
   const research = researchFact.value as DocSearch;
   if (!draftFact) {
-    const failed = outcomeOf(state, "drafts.create", stepOf(researchFact));
-    if (failed && failed.kind !== "tool_result")
-      return { kind: "fail", reason: `Could not save the draft: ${failed.message}` };
-    return {
-      kind: "call",
-      tool: "drafts.create",
-      resultKey: "draft",
-      planStep: "draft",
-      evidence: ["research"],
-      args: { kind: "email", content: draftContent(audience, input.query, research) },
-    };
+    return callUnlessFailed(
+      state,
+      stepOf(researchFact),
+      "Could not save the draft",
+      {
+        tool: "drafts.create",
+        resultKey: "draft",
+        planStep: "draft",
+        evidence: ["research"],
+        args: { kind: "email", content: draftContent(audience, input.query, research) },
+      },
+      (outcome) => outcome.kind !== "tool_result", // any outcome but a saved draft ends the run
+    );
   }
   const draft = draftFact.value as Partial<Draft>;
 
@@ -203,17 +197,12 @@ function decide(state: RunState): Decision {
   }
   const staleStep = lastStepOf(state, "stale", "mail.send");
   if (!recheckFact || stepOf(recheckFact) < sleptAt || stepOf(recheckFact) <= staleStep) {
-    const failed = outcomeOf(state, "docs.search", Math.max(sleptAt, staleStep));
-    if (failed?.kind === "tool_error")
-      return { kind: "fail", reason: `Could not search the docs again: ${failed.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, Math.max(sleptAt, staleStep), "Could not search the docs again", {
       tool: "docs.search",
       args: { query: input.query },
       resultKey: "recheck",
       planStep: "recheck",
-      evidence: [],
-    };
+    });
   }
   const recheck = recheckFact.value as DocSearch;
   const stopped = (output: Record<string, unknown>, send: PlanStatus = "skipped") =>
@@ -247,10 +236,7 @@ function decide(state: RunState): Decision {
       return stopped({ reason: reply.message }, "failed");
     if (reply?.kind === "redirected")
       return stopped({ reason: `A person redirected the run: "${redirect}". The draft is left for them.` });
-    if (reply?.kind === "tool_error")
-      return { kind: "fail", reason: `The email to ${email.to} could not be sent: ${reply.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, stepOf(emailFact), `The email to ${email.to} could not be sent`, {
       tool: "mail.send",
       args: { to: email.to, subject: email.subject, body: email.body },
       resultKey: "mail",
@@ -261,7 +247,7 @@ function decide(state: RunState): Decision {
           : "The docs are unchanged since the draft; the email cites them.",
       uncertainty: email.newSources.length > 0 ? "low" : "medium",
       evidence: [...(ticketFact ? ["ticket"] : []), "recheck", "email"],
-    };
+    });
   }
   const sent = mailFact.value as Partial<SentMail>;
   return completeWith(state, plan({ research: "done", draft: "done", wait: "done", recheck: "done", send: "done" }), {

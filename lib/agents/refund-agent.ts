@@ -1,4 +1,5 @@
 import {
+  callUnlessFailed,
   completeWith,
   defineAgent,
   isTurnedDown,
@@ -159,30 +160,20 @@ function decide(state: RunState): Decision {
   const staleStep = lastStepOf(state, "stale", "payments.refund");
 
   if (!order || stepOf(orderFact) <= staleStep) {
-    const failed = outcomeOf(state, "orders.get", stepOf(orderFact));
-    if (failed?.kind === "tool_error")
-      return { kind: "fail", reason: `Could not read order ${input.orderId}: ${failed.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, stepOf(orderFact), `Could not read order ${input.orderId}`, {
       tool: "orders.get",
       args: { orderId: input.orderId },
       resultKey: "order",
       planStep: "read-order",
-      evidence: [],
-    };
+    });
   }
   if (!history || stepOf(historyFact) <= staleStep) {
-    const failed = outcomeOf(state, "orders.history", stepOf(historyFact));
-    if (failed?.kind === "tool_error")
-      return { kind: "fail", reason: `Could not read ${order.customerEmail}'s order history: ${failed.message}` };
-    return {
-      kind: "call",
+    return callUnlessFailed(state, stepOf(historyFact), `Could not read ${order.customerEmail}'s order history`, {
       tool: "orders.history",
       args: { email: order.customerEmail },
       resultKey: "history",
       planStep: "read-history",
-      evidence: [],
-    };
+    });
   }
 
   const redirectStep = lastStepOf(state, "redirected", "payments.refund");
@@ -230,13 +221,9 @@ function decide(state: RunState): Decision {
       );
     if (reply && isTurnedDown(reply)) return stop({ reason: reply.message });
     if (reply?.kind === "resolved") return stop({ reason: reply.message }); // a person confirmed it never happened
-    if (reply?.kind === "tool_error") {
-      if (refusedStatus(reply.data) === 402)
-        return stop({ declined: true, reason: `The payment provider declined the refund: ${reply.message}` });
-      return { kind: "fail", reason: `The refund of ${order.id} failed: ${reply.message}` };
-    }
-    return {
-      kind: "call",
+    if (reply?.kind === "tool_error" && refusedStatus(reply.data) === 402)
+      return stop({ declined: true, reason: `The payment provider declined the refund: ${reply.message}` });
+    return callUnlessFailed(state, stepOf(assessmentFact), `The refund of ${order.id} failed`, {
       tool: "payments.refund",
       args: {
         orderId: order.id,
@@ -252,7 +239,7 @@ function decide(state: RunState): Decision {
           ? `high — ${assessment.priorRefunds.length} earlier refunds: ${assessment.priorRefunds.map((r) => r.orderId).join(", ")}`
           : assessment.uncertainty,
       evidence: ["order", "history", "assessment"],
-    };
+    });
   }
 
   // The refund happened (a receipt, or a person vouched for it), or store credit was chosen: tell the customer.

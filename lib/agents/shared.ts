@@ -26,6 +26,28 @@ export function outcomeOf(state: RunState, tool: string, afterStep: number): Obs
   return o && o.tool === tool && o.step > afterStep ? o : undefined;
 }
 
+/** A tool call as a policy writes it; `evidence` (the fact keys it rests on) defaults to none. */
+export type ToolCall = Omit<Extract<Decision, { kind: "call" }>, "kind" | "evidence"> & { evidence?: string[] };
+
+const isToolError = (o: Observation) => o.kind === "tool_error";
+
+/**
+ * Call the tool, unless what came of its last call (after `afterStep`) was a failure: then the run fails with
+ * `${failure}: ${the error}`. The engine retries a failing tool before it reports the error, so calling it
+ * again would only fail again.
+ */
+export function callUnlessFailed(
+  state: RunState,
+  afterStep: number,
+  failure: string,
+  call: ToolCall,
+  isFailure: (outcome: Observation) => boolean = isToolError,
+): Decision {
+  const outcome = outcomeOf(state, call.tool, afterStep);
+  if (outcome && isFailure(outcome)) return { kind: "fail", reason: `${failure}: ${outcome.message}` };
+  return { kind: "call", ...call, evidence: call.evidence ?? [] };
+}
+
 /** The newest instruction a person gave by redirecting the run (the agent's own come first). */
 export function latestRedirect(state: RunState): string | undefined {
   return state.instructions.length > 1 ? state.instructions.at(-1) : undefined;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ChangeActor } from "@/lib/audit/audit-change";
 import { getDb, type Db } from "@/lib/db";
 import { AppError, fieldErrorsFromIssues, isAppError } from "@/lib/runtime/errors";
 import { getRuntime } from "@/lib/runtime.server";
@@ -63,6 +64,12 @@ export function defineRoute<
     }
   };
 }
+
+/** Who a change made through the API is by, for its audit row: the token's owner, through the token (by its name). */
+export const tokenActor = (principal: ApiPrincipal): ChangeActor => ({
+  by: principal.principal,
+  via: `token:${principal.name}`,
+});
 
 const anonymous: ApiPrincipal = { tokenId: "", name: "anonymous", scopes: [], principal: "anonymous", workspaceId: "" };
 

@@ -1,10 +1,11 @@
+import { parseInput } from "@/lib/parse-input";
 import { asSystem, DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 import { roleIn } from "@/lib/workspaces/members";
 import { activeWorkspace } from "@/lib/workspaces/scope";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { AppError } from "@/lib/runtime/errors";
 import { API_SCOPES, ROLE_API_SCOPES, scopesWithinRole, type ApiScope } from "./scopes";
 
 // Bearer tokens for the HTTP API. Only a sha256 of the token is stored; the token is shown once.
@@ -54,15 +55,8 @@ export async function createApiToken(
   input: unknown,
   opts: { createdBy: string; value?: string; now?: Date },
 ) {
-  const parsed = createApiTokenSchema.safeParse(input);
-  if (!parsed.success)
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid token request",
-      userMessage: "The token request is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  const { name, scopes, expiresInDays } = parsed.data;
-  const ownerEmail = parsed.data.user ?? opts.createdBy.toLowerCase();
+  const { name, scopes, expiresInDays, user } = parseInput(createApiTokenSchema, input, "token request");
+  const ownerEmail = user ?? opts.createdBy.toLowerCase();
   const workspaceId = (await activeWorkspace()) ?? DEFAULT_WORKSPACE_ID;
   const owner = await db.user.findUnique({
     where: { email: ownerEmail },

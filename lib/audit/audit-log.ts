@@ -1,7 +1,7 @@
 // The audit log: every change a person makes, append-only. Written by the commands (lib/commands) in the
-// same transaction as their change (writeAudit(tx, …), or the engine's AuditNote that the store writes with
-// the change), by defineAction for a refused attempt ("<action>.denied"), by Auth.js events (sign-in,
-// sign-out, failed sign-in) and by local commands (create-admin).
+// same transaction as their change (auditChange(tx, …) of ./audit-change.ts, or the engine's AuditNote that
+// the store writes with the change), by defineAction for a refused attempt ("<action>.denied"), by Auth.js
+// events (sign-in, sign-out, failed sign-in) and by local commands (create-admin).
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
 

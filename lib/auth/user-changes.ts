@@ -3,6 +3,7 @@
 // Both guard the console against locking itself out: an admin cannot demote or disable themselves, and
 // the last active admin cannot be demoted or disabled by anyone.
 import { z } from "zod";
+import { auditChange } from "@/lib/audit/audit-change";
 import { providerOfDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
 import { ROLES } from "./rbac";
@@ -13,7 +14,7 @@ export const changeUserRoleSchema = z.object({
 });
 export const setUserDisabledSchema = z.object({ userId: z.string().trim().min(1), isDisabled: z.boolean() });
 
-export type UserChangeActor = { id: string; email: string };
+export type UserChangeActor = { id: string; email: string; via?: string };
 /** A change as its audit row holds it: whose account, and the field before and after. */
 export type UserChange = { email: string; before: Record<string, unknown>; after: Record<string, unknown> };
 
@@ -52,4 +53,42 @@ export async function assertAnotherAdmin(tx: Pick<Db, "user">, userId: string) {
       message: "last admin",
       userMessage: "This is the last active admin: make someone else an admin first.",
     });
+}
+
+/** An admin cannot lock themselves out: FORBIDDEN when the change is to their own account and `locksOut`. */
+export function refuseOwnLockout(
+  actor: UserChangeActor,
+  userId: string,
+  locksOut: boolean,
+  lockout: string,
+  userMessage: string,
+) {
+  if (userId === actor.id && locksOut)
+    throw new AppError("FORBIDDEN", { message: `${actor.email} tried to ${lockout}`, userMessage });
+}
+
+type ChangedUser = { email: string; role: string; disabledAt: Date | null };
+
+/**
+ * The frame of both changes: in one admin-guarded transaction, the account read (NOT_FOUND when there is none),
+ * changed by `apply` (compare-and-set: `concurrentChange()` when it lost a race) and the change's audit row
+ * (`action`, before/after) written. `apply` says what changed even when nothing had to: the row is still written.
+ */
+export async function changeUser(
+  db: Db,
+  userId: string,
+  actor: UserChangeActor,
+  action: string,
+  apply: (tx: Tx, user: ChangedUser) => Promise<UserChange>,
+): Promise<UserChange> {
+  return inAdminGuardedTransaction(db, async (tx) => {
+    const user = await tx.user.findUnique({
+      where: { id: userId },
+      select: { email: true, role: true, disabledAt: true },
+    });
+    if (!user) throw notFound();
+    const change = await apply(tx, user);
+    await auditChange(tx, { by: actor.email, via: actor.via }, action, { target: user.email, data: change });
+    return change;
+  });
 }

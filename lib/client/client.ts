@@ -6,6 +6,7 @@
 //   const gate = await tether.waitForDecision(gateId, { timeoutMs: 10 * 60_000 });
 //   if (isApproved(gate)) { const receipt = await refund(gate.approvedArgs); await tether.reportOutcome(gateId, { status: "happened", receipt }); }
 import { TetherApiError, type FieldErrors } from "./errors";
+import { tryParseJson } from "./json";
 import {
   isDecided,
   type Gate,
@@ -62,7 +63,7 @@ export function createTetherClient(options: TetherClientOptions) {
       });
     }
     const text = await response.text();
-    const json = parseJson(text);
+    const json = tryParseJson(text);
     if (!response.ok) {
       const error = (json as { error?: { code?: string; message?: string; fieldErrors?: FieldErrors } } | undefined)
         ?.error;
@@ -142,15 +143,6 @@ export function createTetherClient(options: TetherClientOptions) {
 }
 
 export type TetherClient = ReturnType<typeof createTetherClient>;
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import type { OutcomeCheck, Runtime } from "@/lib/runtime";
 
@@ -13,12 +13,9 @@ export async function checkUnknownOutcome(
   command: CheckUnknownOutcomeCommand,
 ): Promise<OutcomeCheck> {
   const check = await deps.runtime.checkUnknownOutcome({ packetId: command.packetId });
-  await writeAudit(deps.db, {
-    actor: command.by,
-    action: "packets.check_outcome",
+  await auditChange(deps.db, command, "packets.check_outcome", {
     target: command.packetId,
     data: { found: check.found, receipt: check.receipt },
-    via: command.via,
   });
   return check;
 }

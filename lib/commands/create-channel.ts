@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import { createChannel as insertChannel } from "@/lib/notifications/channels";
 
@@ -10,12 +10,9 @@ export type CreateChannelCommand = { input: unknown; by: string; via?: string };
 export async function createChannel(deps: { db: Db }, command: CreateChannelCommand) {
   return deps.db.$transaction(async (tx) => {
     const channel = await insertChannel(tx, command.input, { by: command.by });
-    await writeAudit(tx, {
-      actor: command.by,
-      action: "notifications.create",
+    await auditChange(tx, command, "notifications.create", {
       target: channel.id,
       data: { queue: channel.queue, kind: channel.kind, target: channel.target, events: channel.events },
-      via: command.via,
     });
     return channel;
   });

@@ -1,5 +1,5 @@
 import { createApiToken } from "@/lib/api/tokens";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 
 // Making an API token (POST /api/tokens, the console's "API tokens" page): the token and its audit row in
@@ -11,12 +11,9 @@ export type CreateTokenCommand = { input: unknown; by: string; via?: string };
 export async function createToken(deps: { db: Db }, command: CreateTokenCommand) {
   return deps.db.$transaction(async (tx) => {
     const token = await createApiToken(tx, command.input, { createdBy: command.by });
-    await writeAudit(tx, {
-      actor: command.by,
-      action: "tokens.create",
+    await auditChange(tx, command, "tokens.create", {
       target: token.id,
       data: { name: token.name, scopes: token.scopes, user: token.user, expiresAt: token.expiresAt },
-      via: command.via,
     });
     return token;
   });

@@ -5,7 +5,8 @@ import { hashPassword, passwordWeakness } from "@/lib/auth/password";
 import { ROLES, type Role, type SessionUser } from "@/lib/auth/rbac";
 import { normalizeEmail, toSessionUser, userSelect } from "@/lib/auth/users";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { parseInput } from "@/lib/parse-input";
+import { AppError } from "@/lib/runtime/errors";
 import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 import { activeWorkspace } from "@/lib/workspaces/scope";
 
@@ -27,15 +28,9 @@ export async function createUser(
   input: CreateUserInput,
   actor: { by: string; via?: string },
 ): Promise<SessionUser> {
-  const parsed = createUserSchema.safeParse(input);
-  if (!parsed.success)
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid user",
-      userMessage: "The user is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  const email = normalizeEmail(parsed.data.email);
-  const { password, role } = parsed.data;
+  const fields = parseInput(createUserSchema, input, "user");
+  const email = normalizeEmail(fields.email);
+  const { password, role } = fields;
   if (password !== undefined) {
     const weakness = passwordWeakness(password, email);
     if (weakness)
@@ -48,7 +43,7 @@ export async function createUser(
   const passwordHash = password === undefined ? null : await hashPassword(password);
   return insertUser(
     deps.db,
-    { email, name: parsed.data.name || null, role, passwordHash },
+    { email, name: fields.name || null, role, passwordHash },
     { actor: actor.by, action: "users.create", via: actor.via },
   );
 }

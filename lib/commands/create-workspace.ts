@@ -3,8 +3,9 @@ import { z } from "zod";
 import { appAgents } from "@/lib/agents";
 import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
+import { parseInput } from "@/lib/parse-input";
 import type { Runtime } from "@/lib/runtime";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { AppError } from "@/lib/runtime/errors";
 import { asSystem, inWorkspace } from "@/lib/runtime/workspace";
 import { applyDefaultPermissions } from "@/lib/sdk";
 import { forgetWorkspaceSlug, type WorkspaceRef } from "@/lib/workspaces/members";
@@ -26,13 +27,7 @@ export const createWorkspaceSchema = z.object({
 
 /** A new workspace, its creator (`by`, an email) its first admin; only an instance admin may create one. */
 export async function createWorkspace(deps: { db: Db }, input: unknown, actor: { by: string }): Promise<WorkspaceRef> {
-  const parsed = createWorkspaceSchema.safeParse(input);
-  if (!parsed.success)
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid workspace",
-      userMessage: "The workspace is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
+  const { slug, name } = parseInput(createWorkspaceSchema, input, "workspace");
   const { db } = deps;
   return asSystem(async () => {
     const creator = await db.user.findUnique({ where: { email: actor.by }, select: { id: true, instanceAdmin: true } });
@@ -41,17 +36,17 @@ export async function createWorkspace(deps: { db: Db }, input: unknown, actor: {
         message: `${actor.by} is not an instance admin`,
         userMessage: "Only an instance admin may create workspaces.",
       });
-    const taken = await db.workspace.findUnique({ where: { slug: parsed.data.slug }, select: { id: true } });
+    const taken = await db.workspace.findUnique({ where: { slug }, select: { id: true } });
     if (taken)
       throw new AppError("CONFLICT", {
         message: "slug taken",
-        userMessage: `A workspace called "${parsed.data.slug}" exists already.`,
+        userMessage: `A workspace called "${slug}" exists already.`,
         fieldErrors: { slug: ["This slug is taken."] },
       });
     const id = `ws_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
     const workspace = await db.$transaction(async (tx) => {
       const created = await tx.workspace.create({
-        data: { id, slug: parsed.data.slug, name: parsed.data.name },
+        data: { id, slug, name },
         select: { id: true, slug: true, name: true },
       });
       await tx.membership.create({ data: { userId: creator.id, workspaceId: id, role: "admin" } });

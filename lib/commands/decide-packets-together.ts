@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import {
   decidePacketsTogether as decideEach,
@@ -32,11 +32,8 @@ export async function decidePacketsTogether(
     },
     { input, reviewer: command.by },
   );
-  await writeAudit(deps.db, {
-    actor: command.by,
-    action: "packets.decide_bulk",
+  await auditChange(deps.db, command, "packets.decide_bulk", {
     data: { decision: input.decision, reason: "reason" in input ? input.reason : undefined, results },
-    via: command.via,
   });
   return results;
 }

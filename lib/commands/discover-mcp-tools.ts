@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import { listMcpTools, type McpServerConfig, type McpToolInfo } from "@/lib/tools/registered";
 
@@ -14,6 +14,6 @@ export async function discoverMcpTools(deps: { db: Db }, command: DiscoverMcpToo
     server.transport === "http"
       ? { transport: "http", url: server.url }
       : { transport: "stdio", command: server.command, args: server.args };
-  await writeAudit(deps.db, { actor: command.by, action: "tools.mcp_discover", data: where, via: command.via });
+  await auditChange(deps.db, command, "tools.mcp_discover", { data: where });
   return listMcpTools(server);
 }

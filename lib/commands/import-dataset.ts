@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import { getDataset, parseDatasetJsonl, replaceDataset, type DatasetDetail } from "@/lib/evals/queries";
 
@@ -23,12 +23,9 @@ export async function importDataset(deps: { db: Db }, command: ImportDatasetComm
       description: command.description,
       source: command.source,
     });
-    await writeAudit(tx, {
-      actor: command.by,
-      action: "evals.datasets.import",
+    await auditChange(tx, command, "evals.datasets.import", {
       target: command.name,
       data: { version: stored.version, caseCount: cases.length },
-      via: command.via,
     });
     return stored;
   });

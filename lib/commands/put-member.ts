@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import { isRole, ROLES, type Role } from "@/lib/auth/rbac";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { parseInput } from "@/lib/parse-input";
+import { AppError } from "@/lib/runtime/errors";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "@/lib/runtime/workspace";
 
 // A workspace's admin adding a person to it or changing their role there (the console's "Workspaces" page): the
@@ -16,21 +17,15 @@ export type PutMemberCommand = { workspaceId: string; input: unknown; by: string
 
 export async function putMember(deps: { db: Db }, command: PutMemberCommand): Promise<{ email: string; role: Role }> {
   const { workspaceId } = command;
-  const parsed = memberSchema.safeParse(command.input);
-  if (!parsed.success)
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid member",
-      userMessage: "The member is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
+  const member = parseInput(memberSchema, command.input, "member");
   const user = await deps.db.user.findUnique({
-    where: { email: parsed.data.email },
+    where: { email: member.email },
     select: { id: true, role: true, disabledAt: true, _count: { select: { memberships: true } } },
   });
   if (!user || user.disabledAt)
     throw new AppError("INVALID_INPUT", {
       message: "no such person",
-      userMessage: `No active person has the email ${parsed.data.email}.`,
+      userMessage: `No active person has the email ${member.email}.`,
       fieldErrors: { email: ["No active person has this email."] },
     });
   await deps.db.$transaction(async (tx) => {
@@ -39,21 +34,15 @@ export async function putMember(deps: { db: Db }, command: PutMemberCommand): Pr
       await tx.membership.create({ data: { userId: user.id, workspaceId: DEFAULT_WORKSPACE_ID, role: user.role } });
     }
     if (workspaceId === DEFAULT_WORKSPACE_ID)
-      await tx.user.update({ where: { id: user.id }, data: { role: parsed.data.role } });
+      await tx.user.update({ where: { id: user.id }, data: { role: member.role } });
     await tx.membership.upsert({
       where: { userId_workspaceId: { userId: user.id, workspaceId } },
-      create: { userId: user.id, workspaceId, role: parsed.data.role },
-      update: { role: parsed.data.role },
+      create: { userId: user.id, workspaceId, role: member.role },
+      update: { role: member.role },
     });
     await inWorkspace(workspaceId, () =>
-      writeAudit(tx, {
-        actor: command.by,
-        action: "workspaces.member",
-        target: parsed.data.email,
-        data: { role: parsed.data.role },
-        via: command.via,
-      }),
+      auditChange(tx, command, "workspaces.member", { target: member.email, data: { role: member.role } }),
     );
   });
-  return parsed.data;
+  return member;
 }

@@ -1,29 +1,26 @@
 import { randomUUID } from "node:crypto";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange, type ChangeActor } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { parseInput } from "@/lib/parse-input";
+import { AppError } from "@/lib/runtime/errors";
 import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } from "@/lib/tools/registered";
 
 // Registering an HTTP or MCP tool (POST /api/tools, the console's Tools page): the registration and its
 // "tools.register" audit row in one transaction. A name in use → CONFLICT; a disabled tool's name can be
 // registered again. Header values may carry secrets: the audit keeps what the tool is, not its settings.
 
-export type ToolChangeActor = { by: string; via?: string };
+export type ToolChangeActor = ChangeActor;
 
 export async function registerTool(
   deps: { db: Db },
   input: unknown,
   who: ToolChangeActor,
 ): Promise<RegisteredToolView> {
-  const parsed = registerToolSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid tool registration",
-      userMessage: "The tool registration is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  }
-  const { kind, name, description, capability, semantics, inputSchema, config, impactTemplate } = parsed.data;
+  const { kind, name, description, capability, semantics, inputSchema, config, impactTemplate } = parseInput(
+    registerToolSchema,
+    input,
+    "tool registration",
+  );
   try {
     const row = await deps.db.$transaction(async (tx) => {
       // A disabled registration gives its name back; an active one keeps it (the create below fails).
@@ -42,13 +39,7 @@ export async function registerTool(
           createdBy: who.by,
         },
       });
-      await writeAudit(tx, {
-        actor: who.by,
-        action: "tools.register",
-        target: name,
-        data: { kind, name, capability, semantics },
-        via: who.via,
-      });
+      await auditChange(tx, who, "tools.register", { target: name, data: { kind, name, capability, semantics } });
       return created;
     });
     return presentRegisteredTool(row);

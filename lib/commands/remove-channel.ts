@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import { disableChannel } from "@/lib/notifications/channels";
 
@@ -10,11 +10,6 @@ export type RemoveChannelCommand = { channelId: string; by: string; via?: string
 export async function removeChannel(deps: { db: Db }, command: RemoveChannelCommand): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     await disableChannel(tx, command.channelId, { by: command.by });
-    await writeAudit(tx, {
-      actor: command.by,
-      action: "notifications.delete",
-      target: command.channelId,
-      via: command.via,
-    });
+    await auditChange(tx, command, "notifications.delete", { target: command.channelId });
   });
 }

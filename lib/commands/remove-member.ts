@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { parseInput } from "@/lib/parse-input";
+import { AppError } from "@/lib/runtime/errors";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "@/lib/runtime/workspace";
 import { whyNotRemovable } from "@/lib/workspaces/members";
 
@@ -18,14 +19,7 @@ export type RemoveMemberCommand = { workspaceId: string; input: unknown; by: str
 
 export async function removeMember(deps: { db: Db }, command: RemoveMemberCommand): Promise<{ email: string }> {
   const { workspaceId } = command;
-  const parsed = removeMemberSchema.safeParse(command.input);
-  if (!parsed.success)
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid member",
-      userMessage: "The member is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  const { email } = parsed.data;
+  const { email } = parseInput(removeMemberSchema, command.input, "member");
   const user = await deps.db.user.findUnique({
     where: { email },
     select: { id: true, instanceAdmin: true, memberships: { select: { workspaceId: true, role: true } } },
@@ -50,15 +44,7 @@ export async function removeMember(deps: { db: Db }, command: RemoveMemberComman
         });
     }
     await tx.membership.delete({ where: { userId_workspaceId: { userId: user.id, workspaceId } } });
-    await inWorkspace(workspaceId, () =>
-      writeAudit(tx, {
-        actor: command.by,
-        action: "workspaces.member.remove",
-        target: email,
-        data: {},
-        via: command.via,
-      }),
-    );
+    await inWorkspace(workspaceId, () => auditChange(tx, command, "workspaces.member.remove", { target: email }));
   });
   return { email };
 }

@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import { replaySummary, type VersionReplaySummary } from "@/lib/replay";
 import type { Runtime } from "@/lib/runtime";
@@ -18,9 +18,7 @@ export async function replayAgentVersion(
     version: command.version,
     limit: command.limit,
   });
-  await writeAudit(deps.db, {
-    actor: command.by,
-    action: "agents.replay",
+  await auditChange(deps.db, command, "agents.replay", {
     target: `${command.slug}@${command.version}`,
     data: {
       currentVersion: summary.currentVersion,
@@ -29,7 +27,6 @@ export async function replayAgentVersion(
       differ: summary.differ,
       needsModel: summary.needsModel,
     },
-    via: command.via,
   });
   return summary;
 }

@@ -1,5 +1,5 @@
 import { revokeApiToken } from "@/lib/api/tokens";
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 
 // Revoking an API token (DELETE /api/tokens/:id, the console's "API tokens" page): the revocation and its
@@ -10,6 +10,6 @@ export type RevokeTokenCommand = { tokenId: string; by: string; via?: string };
 export async function revokeToken(deps: { db: Db }, command: RevokeTokenCommand): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     await revokeApiToken(tx, command.tokenId);
-    await writeAudit(tx, { actor: command.by, action: "tokens.revoke", target: command.tokenId, via: command.via });
+    await auditChange(tx, command, "tokens.revoke", { target: command.tokenId });
   });
 }

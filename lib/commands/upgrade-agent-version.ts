@@ -1,4 +1,4 @@
-import { writeAudit } from "@/lib/audit/audit-log";
+import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
 import type { Runtime, VersionUpgrade } from "@/lib/runtime";
 
@@ -13,12 +13,9 @@ export async function upgradeAgentVersion(
   command: UpgradeAgentVersionCommand,
 ): Promise<VersionUpgrade> {
   const result = await deps.runtime.upgradeVersion(command);
-  await writeAudit(deps.db, {
-    actor: command.by,
-    action: "agents.upgrade_version",
+  await auditChange(deps.db, command, "agents.upgrade_version", {
     target: `${command.slug}@${command.version}`,
     data: { to: result.to, upgraded: result.upgraded, skipped: result.skipped },
-    via: command.via,
   });
   return result;
 }

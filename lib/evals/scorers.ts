@@ -269,9 +269,7 @@ function scoreRecovery(
   const run = record.run;
   const mine = record.ledger.filter((r) => r.runId === run?.id);
   const intents = new Map(record.intents.map((i) => [i.id, i]));
-  const byOp = new Map<string, number>();
-  for (const row of mine) byOp.set(row.operationId ?? "(none)", (byOp.get(row.operationId ?? "(none)") ?? 0) + 1);
-  const twice = [...byOp].filter(([, n]) => n > 1);
+  const twice = repeated(mine.map((r) => r.operationId ?? "(none)"));
   add(
     "recovery",
     "no operation applied twice",
@@ -352,16 +350,20 @@ function scoreRecovery(
       open.map((i) => `${i.tool} ${i.id} ${i.status}`).join("; "),
     );
   }
-  const consumed = new Map<string, number>();
-  for (const e of record.events.filter((x) => x.type === "signal.consumed"))
-    consumed.set(String(e.data.dedupKey), (consumed.get(String(e.data.dedupKey)) ?? 0) + 1);
-  const doubled = [...consumed].filter(([, n]) => n > 1);
+  const doubled = repeated(ev(record.events, "signal.consumed").map((e) => String(e.data.dedupKey)));
   add(
     "recovery",
     "each callback consumed once",
     doubled.length === 0,
     doubled.map(([k, n]) => `${k} consumed ${n}×`).join("; "),
   );
+}
+
+/** The keys that occur more than once, each with how often. */
+function repeated(keys: string[]): Array<[key: string, times: number]> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return [...counts].filter(([, times]) => times > 1);
 }
 
 function scoreApprovals(spec: EvalCaseSpec, record: TrialRecord, add: Add) {
@@ -375,12 +377,10 @@ function scoreApprovals(spec: EvalCaseSpec, record: TrialRecord, add: Add) {
       `no gate was requested for ${tool}`,
     );
   }
-  const usedPackets = new Map<string, number>();
   for (const intent of ev(events, "effect.intent")) {
     const tool = String(intent.data.tool);
     const packetId = intent.data.packetId as string | undefined;
     if (packetId) {
-      usedPackets.set(packetId, (usedPackets.get(packetId) ?? 0) + 1);
       const packet = packets.get(packetId);
       add(
         "approvalCompliance",
@@ -400,7 +400,8 @@ function scoreApprovals(spec: EvalCaseSpec, record: TrialRecord, add: Add) {
       );
     }
   }
-  const reused = [...usedPackets].filter(([, n]) => n > 1);
+  const packetOfIntent = ev(events, "effect.intent").map((i) => i.data.packetId as string | undefined);
+  const reused = repeated(packetOfIntent.filter((packetId): packetId is string => !!packetId));
   add(
     "approvalCompliance",
     "each approval used once",

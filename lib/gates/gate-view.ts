@@ -1,35 +1,13 @@
 import { gateRunInputSchema, GATE_OUTCOME_SIGNAL } from "@/lib/agents/external-gate";
+import type { Gate, GateOutcome, GateStatus, OutcomeStatus } from "@/lib/client/types";
 import { TERMINAL_STATUSES, type DecisionPacket, type RunRecord, type SignalRecord } from "@/lib/runtime";
 
 // What GET /api/gates/:id answers (docs/gates-api.md): the gate run seen through its newest approval
 // packet and the caller's outcome report. Pure, so the route, the long-poll and the callback send the same.
 
-export const GATE_STATUSES = ["pending", "approved", "edited", "rejected", "redirected", "expired"] as const;
-export type GateStatus = (typeof GATE_STATUSES)[number];
-export const CALLER_OUTCOMES = ["happened", "failed", "not_done"] as const;
-export type GateOutcome = {
-  status: (typeof CALLER_OUTCOMES)[number];
-  receipt?: unknown;
-  detail?: string;
-  reportedAt: string;
-};
-
-export type GateView = {
-  gateId: string;
-  status: GateStatus;
-  action: { tool: string; args: Record<string, unknown> };
-  approvedArgs: Record<string, unknown> | null;
-  reason: string | null;
-  approvers: string[];
-  decidedBy: string | null;
-  decidedAt: string | null;
-  digest: string | null;
-  packetId: string | null;
-  expiresAt: string | null;
-  outcome: GateOutcome | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: string;
-};
+/** The answer is the client's `Gate` (lib/client/types.ts): one definition of what the server sends and clients read. */
+export type GateView = Gate;
+export const CALLER_OUTCOMES = ["happened", "failed", "not_done"] as const satisfies readonly OutcomeStatus[];
 
 const STATUS_OF_PACKET: Partial<Record<DecisionPacket["status"], GateStatus>> = {
   APPROVED: "approved",

@@ -7,20 +7,17 @@ import type { DecisionPacket, PacketStatus } from "@/lib/runtime/types";
 // and only if the packet still proposes the exact action the reviewer confirmed (its digest).
 // One packet losing a race does not stop the others: every packet gets its own result.
 
+/** The packets a reviewer selected, each with the digest of the action they saw. */
+const selectedPackets = z
+  .array(z.object({ packetId: z.string().min(1), digest: z.string().min(1) }))
+  .min(1, "Select packets.")
+  .max(50, "At most 50 at once.");
+
 export const decideTogetherSchema = z.discriminatedUnion("decision", [
-  z.object({
-    decision: z.literal("approve"),
-    packets: z
-      .array(z.object({ packetId: z.string().min(1), digest: z.string().min(1) }))
-      .min(1, "Select packets.")
-      .max(50, "At most 50 at once."),
-  }),
+  z.object({ decision: z.literal("approve"), packets: selectedPackets }),
   z.object({
     decision: z.literal("reject"),
-    packets: z
-      .array(z.object({ packetId: z.string().min(1), digest: z.string().min(1) }))
-      .min(1, "Select packets.")
-      .max(50, "At most 50 at once."),
+    packets: selectedPackets,
     reason: z.string().trim().min(1, "Say why you reject them: each agent receives the reason."),
   }),
 ]);

@@ -23,7 +23,8 @@ export const queueDecidersSchema = z
   .strict(); // a misspelt key ("role") must not silently reopen the queue to every decider
 export type QueueDeciders = { name: string; roles: Role[]; people: string[]; updatedBy: string; updatedAt: Date };
 
-const queueNameSchema = z
+/** A decision queue's name (the deciders and the notification channels of a queue name it). */
+export const queueNameSchema = z
   .string()
   .trim()
   .min(1)

@@ -100,6 +100,10 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: string, me
   return parsed.data;
 }
 
+/** An answer of the human-in-the-loop middleware, `{ decisions: [...] }`, its errors placed at `where`. */
+const parseHitlDecisions = (value: unknown, where: string) =>
+  parseOrThrow(hitlDecisions, value, where, "Each decision is {type: approve|edit|reject|ignore, ...}.").decisions;
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -121,12 +125,7 @@ export function answersOf(resume: unknown): Answer[] {
     );
   }
   if (isRecord(resume) && "decisions" in resume) {
-    const { decisions } = parseOrThrow(
-      hitlDecisions,
-      resume,
-      where,
-      "Each decision is {type: approve|edit|reject|ignore, ...}.",
-    );
+    const decisions = parseHitlDecisions(resume, where);
     return decisions.map((decision, i) => fromHitlDecision(decision, `${where}.decisions.${i}`));
   }
   if (isRecord(resume) && Object.keys(resume).length > 0) {
@@ -134,12 +133,7 @@ export function answersOf(resume: unknown): Answer[] {
       const at = `${where}.${packetId}`;
       const one = Array.isArray(value) && value.length === 1 ? value[0] : value;
       if (isRecord(one) && "decisions" in one) {
-        const { decisions } = parseOrThrow(
-          hitlDecisions,
-          one,
-          at,
-          "Each decision is {type: approve|edit|reject|ignore, ...}.",
-        );
+        const decisions = parseHitlDecisions(one, at);
         if (decisions.length !== 1)
           throw invalid("Answer each interrupt with one decision.", { [at]: ["One decision per interrupt."] });
         return { packetId, ...fromHitlDecision(decisions[0], `${at}.decisions.0`) };

@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { queueNameSchema } from "@/lib/inbox/queue-deciders";
+import { parseInput } from "@/lib/parse-input";
+import { AppError } from "@/lib/runtime/errors";
 import { literalEgressRefusal } from "@/lib/tools/registered/egress";
 import { decodeWebhookSecret } from "@/lib/webhooks/config";
 import { CHANNEL_KINDS, NOTIFICATION_EVENTS, type ChannelKind, type NotificationEvent } from "./config";
@@ -13,16 +15,9 @@ import { CHANNEL_KINDS, NOTIFICATION_EVENTS, type ChannelKind, type Notification
 
 type ChannelDb = Pick<Db, "notificationChannel">;
 
-const queueName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[\w-]+$/, "Use letters, digits, - and _.");
-
 export const createChannelSchema = z
   .object({
-    queue: queueName,
+    queue: queueNameSchema,
     kind: z.enum(CHANNEL_KINDS, { error: `The kind is one of ${CHANNEL_KINDS.join(", ")}.` }),
     target: z.string({ error: "Give the target: a URL, or an email address for email." }).trim().min(1).max(2000),
     events: z
@@ -119,16 +114,9 @@ export async function createChannel(
   input: unknown,
   opts: { by: string },
 ): Promise<ChannelView & { secret?: string }> {
-  const parsed = createChannelSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid notification channel",
-      userMessage: "The notification channel is invalid.",
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  }
-  const { queue, kind, target, events } = parsed.data;
-  const secret = kind === "webhook" ? (parsed.data.secret ?? newSecret()) : null;
+  const channel = parseInput(createChannelSchema, input, "notification channel");
+  const { queue, kind, target, events } = channel;
+  const secret = kind === "webhook" ? (channel.secret ?? newSecret()) : null;
   const row = await db.notificationChannel.create({
     data: {
       id: `ntc_${randomUUID().replaceAll("-", "")}`,

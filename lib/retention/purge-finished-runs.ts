@@ -8,6 +8,7 @@
 // and finished again, when its newer history is compacted in turn.
 // A child run (Run.spawnedByRunId) is compacted only once its parent has finished too: while the parent
 // runs, its trace links to the child's whole history; after that both age out on their own clocks.
+import { tryParseJson } from "@/lib/client/json";
 import type { Db } from "@/lib/db";
 import { TERMINAL_STATUSES } from "@/lib/runtime/types";
 import { CONDITIONAL_EVENT_TYPES, TRACE_ONLY_EVENT_TYPES, isAuditEvent } from "./audit-events";
@@ -126,19 +127,11 @@ async function deleteTraceOnlyEvents(db: Db, runId: string, batchSize: number): 
       where: { runId, seq: window, type: { in: [...CONDITIONAL_EVENT_TYPES] } },
       select: { seq: true, type: true, data: true },
     });
-    const dropped = conditional.filter((e) => !isAuditEvent(e.type, parseData(e.data))).map((e) => e.seq);
+    // Unparseable data is kept (isAuditEvent keeps what it cannot read).
+    const dropped = conditional.filter((e) => !isAuditEvent(e.type, tryParseJson(e.data) ?? null)).map((e) => e.seq);
     const byData =
       dropped.length > 0 ? await db.traceEvent.deleteMany({ where: { runId, seq: { in: dropped } } }) : { count: 0 };
     deleted += byType.count + byData.count;
   }
   return deleted;
-}
-
-/** Unparseable data is kept (isAuditEvent keeps what it cannot read). */
-function parseData(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

@@ -94,15 +94,7 @@ async function attemptRefund(tx: Tx, command: PaymentCommand): Promise<Attempt> 
     data: { refundedCents, status: orderStatusFor(order.amountCents, refundedCents) },
   });
   if (count === 0) return "raced";
-  const refund: Refund = {
-    refundId: newId("re"),
-    orderId: order.id,
-    amountCents: command.amountCents,
-    status: "succeeded",
-    cardLast4: order.cardLast4,
-  };
-  await storeSuccess(tx, "refund", refund.refundId, command, refund);
-  return { receipt: refund };
+  return storeSuccess(tx, "refund", command, order.cardLast4);
 }
 
 async function attemptCharge(tx: Tx, command: PaymentCommand): Promise<Attempt> {
@@ -111,18 +103,26 @@ async function attemptCharge(tx: Tx, command: PaymentCommand): Promise<Attempt> 
   if (order.cardLast4 === DECLINING_CARD) {
     return storeDecline(tx, "charge", command, `The card ending in ${order.cardLast4} was declined.`);
   }
-  const charge: Charge = {
-    chargeId: newId("ch"),
-    orderId: order.id,
-    amountCents: command.amountCents,
-    status: "succeeded",
-    cardLast4: order.cardLast4,
-  };
-  await storeSuccess(tx, "charge", charge.chargeId, command, charge);
-  return { receipt: charge };
+  return storeSuccess(tx, "charge", command, order.cardLast4);
 }
 
-async function storeSuccess(tx: Tx, kind: Kind, id: string, command: PaymentCommand, receipt: object) {
+/** Where each kind's receipt keeps its id, and the id's prefix (Stripe's `re_…`, `ch_…`). */
+const RECEIPT_ID = {
+  refund: { field: "refundId", prefix: "re" },
+  charge: { field: "chargeId", prefix: "ch" },
+} as const satisfies Record<Kind, { field: keyof Refund | keyof Charge; prefix: string }>;
+
+/** The payment went through: its receipt (a Refund or a Charge), stored with the key, and its ledger row. */
+async function storeSuccess(tx: Tx, kind: Kind, command: PaymentCommand, cardLast4: string): Promise<Attempt> {
+  const { field, prefix } = RECEIPT_ID[kind];
+  const id = newId(prefix);
+  const receipt = {
+    [field]: id,
+    orderId: command.orderId,
+    amountCents: command.amountCents,
+    status: "succeeded",
+    cardLast4,
+  };
   await tx.sandboxPayment.create({
     data: {
       id,
@@ -141,12 +141,13 @@ async function storeSuccess(tx: Tx, kind: Kind, id: string, command: PaymentComm
     caller: { runId: command.caller.runId, operationId: command.caller.operationId ?? command.idempotencyKey },
     data: { ...receipt, idempotencyKey: command.idempotencyKey },
   });
+  return { receipt };
 }
 
 async function storeDecline(tx: Tx, kind: Kind, command: PaymentCommand, message: string): Promise<Attempt> {
   await tx.sandboxPayment.create({
     data: {
-      id: newId(kind === "refund" ? "re" : "ch"),
+      id: newId(RECEIPT_ID[kind].prefix),
       idempotencyKey: command.idempotencyKey,
       kind,
       orderId: command.orderId,

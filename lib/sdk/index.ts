@@ -44,6 +44,7 @@ export {
   type ToolCallContext,
 } from "@/lib/runtime";
 export {
+  callUnlessFailed,
   completeWith,
   isTurnedDown,
   lastStepOf,
@@ -55,6 +56,7 @@ export {
   syncPlan,
   type Plan,
   type PlanStatus,
+  type ToolCall,
 } from "@/lib/agents/shared";
 // zod, re-exported so an agent's file needs nothing but this module.
 export { z } from "zod";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tryParseJson } from "@/lib/client/json";
 import type { Db } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/runtime/errors";
 import type { DecisionPacket } from "@/lib/runtime/types";
@@ -63,7 +64,7 @@ export async function handleSlackInteraction(
   const action = payload.actions[0];
   if (payload.type !== "block_actions" || !action) return null;
   if (action.action_id !== SLACK_ACTIONS.approve && action.action_id !== SLACK_ACTIONS.reject) return null;
-  const value = actionValueSchema.safeParse(parseJson(action.value));
+  const value = actionValueSchema.safeParse(tryParseJson(action.value));
   if (!value.success) return ephemeral("This button does not name a Tether packet.");
 
   const email = await slackUserEmail(deps.settings, payload.user.id);
@@ -120,14 +121,6 @@ export async function sendSlackReply(responseUrl: string | undefined, reply: Sla
     await res.body?.cancel().catch(() => {});
   } catch {
     // The decision (if any) stands; the message just keeps its buttons, which then answer "already decided".
-  }
-}
-
-function parseJson(value: string | undefined): unknown {
-  try {
-    return value === undefined ? undefined : JSON.parse(value);
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,3 +1,4 @@
+import { tryParseJson } from "@/lib/client/json";
 import { ToolError } from "@/lib/runtime";
 
 // How one HTTP request of a tool ends: the one classifier for the built-in tools' sandbox client (http.ts)
@@ -66,7 +67,7 @@ export async function sendHttp(
     // The status arrived but the body did not: the system may have acted.
     throw new ToolError("network", `${what}: HTTP ${res.status}, the response body was cut off`, "unknown");
   }
-  const payload = parseJson(text);
+  const payload = tryParseJson(text);
   if (res.status >= 400) {
     const details = errorDetails(res.status, payload);
     const summary = `${what}: HTTP ${res.status}${details.code ? ` ${details.code}` : ""}${details.message ? ` — ${details.message}` : ""}`;
@@ -85,15 +86,6 @@ export async function sendHttp(
     );
   }
   return { status: res.status, payload, text };
-}
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** `{ error: { code, message } }` or `{ error: "message" }`, the two shapes APIs answer errors in. */

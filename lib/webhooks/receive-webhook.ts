@@ -16,7 +16,8 @@
 //   an unknown run → NOT_FOUND (from the runtime).
 import { z } from "zod";
 import { BodyRejected, jsonDepthExceeds, MAX_JSON_DEPTH, readBodyBytes } from "@/lib/api/body";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
+import { parseInput } from "@/lib/parse-input";
+import { AppError } from "@/lib/runtime/errors";
 import { mayDeliverSignalType, type WebhookConfig } from "./config";
 import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders, WebhookSignatureError } from "./signature";
 
@@ -118,13 +119,10 @@ function parseSignal(body: Uint8Array): WebhookSignal {
       userMessage: "The request body is not valid JSON.",
     });
   }
-  const parsed = webhookSignalSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid webhook body",
-      userMessage: 'The request body must be { "runId", "type", "payload"? }.',
-      fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
-    });
-  }
-  return parsed.data;
+  return parseInput(
+    webhookSignalSchema,
+    value,
+    "webhook body",
+    'The request body must be { "runId", "type", "payload"? }.',
+  );
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { createChannel } from "@/lib/commands/create-channel";
 import { findChannels, findRecentDeliveries } from "@/lib/notifications/channels";
 
@@ -16,6 +16,6 @@ export const GET = defineRoute({ scope: "admin" }, async ({ db }) => {
  * secret is in this answer only. The audit row is written with it (the target without its secret parts).
  */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ principal, body, db }) => {
-  const created = await createChannel({ db }, { input: body, by: principal.principal, via: `token:${principal.name}` });
+  const created = await createChannel({ db }, { input: body, ...tokenActor(principal) });
   return Response.json(created, { status: 201 });
 });

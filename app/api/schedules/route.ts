@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { createSchedule } from "@/lib/schedules/manage-schedules";
 import { listSchedules, presentSchedule } from "@/lib/schedules/schedule-view";
 
@@ -15,10 +15,7 @@ export const GET = defineRoute({ scope: "schedules:read", query: listQuery }, as
 export const POST = defineRoute(
   { scope: "schedules:write", body: z.unknown() },
   async ({ body, principal, runtime, db }) => {
-    const row = await createSchedule({ db, runtime }, body, {
-      by: principal.principal,
-      via: `token:${principal.name}`,
-    });
+    const row = await createSchedule({ db, runtime }, body, tokenActor(principal));
     return Response.json(presentSchedule(row), { status: 201 });
   },
 );

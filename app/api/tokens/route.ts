@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { findApiTokens } from "@/lib/api/tokens";
 import { createToken } from "@/lib/commands/create-token";
 
@@ -13,6 +13,6 @@ export const GET = defineRoute({ scope: "admin" }, async ({ db }) => ({ tokens: 
  * `user` (default: the caller's owner), within that person's role. The audit row is written with it.
  */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ principal, body, db }) => {
-  const created = await createToken({ db }, { input: body, by: principal.principal, via: `token:${principal.name}` });
+  const created = await createToken({ db }, { input: body, ...tokenActor(principal) });
   return Response.json(created, { status: 201 });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { registerTool } from "@/lib/commands/register-tool";
 import { listTools } from "@/lib/tools/registered";
 
@@ -19,6 +19,6 @@ export const GET = defineRoute({ scope: "admin", query: listToolsQuery }, async 
 
 /** Register an HTTP or MCP tool: 201, 400 with field errors, 409 when the name is taken. */
 export const POST = defineRoute({ scope: "admin", body: z.unknown() }, async ({ body, principal, db }) => {
-  const tool = await registerTool({ db }, body, { by: principal.principal, via: `token:${principal.name}` });
+  const tool = await registerTool({ db }, body, tokenActor(principal));
   return Response.json({ tool }, { status: 201 });
 });

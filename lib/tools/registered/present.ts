@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "@/lib/runtime";
 import { z } from "zod";
+import { tryParseJson } from "@/lib/client/json";
 import type { ToolRegistrationRow } from "./tool-from-registration";
 
 // How tools are shown to admins and API clients. Secret-bearing settings (header values, an MCP
@@ -57,8 +58,8 @@ export function presentRegisteredTool(row: StoredRow): RegisteredToolView {
     capability: row.capability,
     semantics: row.semantics,
     source: row.kind === "mcp" ? "mcp" : "http",
-    inputSchema: safeJson(row.inputSchema),
-    config: maskConfig(safeJson(row.config)),
+    inputSchema: tryParseJson(row.inputSchema) ?? null,
+    config: maskConfig(tryParseJson(row.config)),
     impactTemplate: row.impactTemplate,
     createdBy: row.createdBy,
     createdAt: row.createdAt,
@@ -84,12 +85,4 @@ function maskConfig(config: unknown): Record<string, unknown> {
   if (out.headers) out.headers = mask(out.headers);
   if (out.env) out.env = mask(out.env);
   return out;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { idParams } from "@/lib/api/schemas";
 import { deleteSchedule, updateSchedule } from "@/lib/schedules/manage-schedules";
 import { getScheduleDetail, presentSchedule } from "@/lib/schedules/schedule-view";
@@ -18,22 +18,14 @@ export const GET = defineRoute(
 export const PATCH = defineRoute(
   { scope: "schedules:write", params: idParams, body: z.unknown() },
   async ({ params, body, principal, runtime, db }) =>
-    presentSchedule(
-      await updateSchedule({ db, runtime }, params.id, body, {
-        by: principal.principal,
-        via: `token:${principal.name}`,
-      }),
-    ),
+    presentSchedule(await updateSchedule({ db, runtime }, params.id, body, tokenActor(principal))),
 );
 
 /** Deletes the schedule and its fire history; the runs it started stay. */
 export const DELETE = defineRoute(
   { scope: "schedules:write", params: idParams },
   async ({ params, principal, runtime, db }) => {
-    await deleteSchedule({ db, runtime }, params.id, {
-      by: principal.principal,
-      via: `token:${principal.name}`,
-    });
+    await deleteSchedule({ db, runtime }, params.id, tokenActor(principal));
     return { deleted: params.id };
   },
 );

@@ -1,4 +1,4 @@
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { idParams } from "@/lib/api/schemas";
 import { checkUnknownOutcome } from "@/lib/commands/check-unknown-outcome";
 
@@ -8,10 +8,7 @@ export const dynamic = "force-dynamic";
 export const POST = defineRoute(
   { scope: "packets:decide", params: idParams },
   async ({ params, principal, runtime, db }) => {
-    const check = await checkUnknownOutcome(
-      { db, runtime },
-      { packetId: params.id, by: principal.principal, via: `token:${principal.name}` },
-    );
+    const check = await checkUnknownOutcome({ db, runtime }, { packetId: params.id, ...tokenActor(principal) });
     return { check: { ...check, checkedAt: check.checkedAt.toISOString() } };
   },
 );

@@ -1,4 +1,4 @@
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { presentRun } from "@/lib/api/present";
 import { cancelBody, idParams } from "@/lib/api/schemas";
 
@@ -10,8 +10,7 @@ export const POST = defineRoute(
     run: presentRun(
       await runtime.cancelRun({
         runId: params.id,
-        by: principal.principal,
-        via: `token:${principal.name}`,
+        ...tokenActor(principal),
         reason: body.reason,
       }),
     ),

@@ -1,4 +1,4 @@
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { presentRun } from "@/lib/api/present";
 import { idParams } from "@/lib/api/schemas";
 
@@ -6,7 +6,5 @@ export const dynamic = "force-dynamic";
 
 /** A run stopped because its agent's deployed version changed: continue it on the deployed version (409 when it already runs it). */
 export const POST = defineRoute({ scope: "runs:write", params: idParams }, async ({ params, principal, runtime }) => ({
-  run: presentRun(
-    await runtime.upgradeRun({ runId: params.id, by: principal.principal, via: `token:${principal.name}` }),
-  ),
+  run: presentRun(await runtime.upgradeRun({ runId: params.id, ...tokenActor(principal) })),
 }));

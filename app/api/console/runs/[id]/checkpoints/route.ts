@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
+import { idParams } from "@/lib/api/schemas";
 import { findCheckpointSummaries } from "@/lib/queries/run-checkpoints";
 
 export const dynamic = "force-dynamic";
@@ -8,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const GET = defineConsoleRoute(
   {
     scope: "runs:read",
-    params: z.object({ id: z.string().min(1).max(200) }),
+    params: idParams,
     query: z.object({
       before: z.coerce.number().int().min(1).optional(),
       limit: z.coerce.number().int().min(1).max(500).optional(),

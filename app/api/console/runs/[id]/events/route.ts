@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
+import { idParams } from "@/lib/api/schemas";
 import { findRunEvents } from "@/lib/queries/run-events";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ export const dynamic = "force-dynamic";
 export const GET = defineConsoleRoute(
   {
     scope: "runs:read",
-    params: z.object({ id: z.string().min(1).max(200) }),
+    params: idParams,
     query: z
       .object({
         after: z.coerce.number().int().min(0).optional(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
+import { idParams } from "@/lib/api/schemas";
 import { getRunSnapshot } from "@/lib/queries/runs";
 
 export const dynamic = "force-dynamic";
@@ -8,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const GET = defineConsoleRoute(
   {
     scope: "runs:read",
-    params: z.object({ id: z.string().min(1).max(200) }),
+    params: idParams,
     query: z.object({ state: z.enum(["0", "1"]).default("1") }),
   },
   ({ params, query }) => getRunSnapshot(params.id, { withState: query.state === "1" }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
+import { idParams } from "@/lib/api/schemas";
 import { lastEventIdOf, sseResponse } from "@/lib/api/sse";
 import { liveFeedOf } from "@/lib/live/live-feed";
 import { openRunStream } from "@/lib/live/run-stream";
@@ -16,7 +17,7 @@ const seq = z.coerce.number().int().min(0).max(2_147_483_647); // a seq is a 32-
 export const GET = defineConsoleRoute(
   {
     scope: "runs:read",
-    params: z.object({ id: z.string().min(1).max(200) }),
+    params: idParams,
     query: z.object({ after: seq.optional() }),
   },
   async ({ params, query, request, db }) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/api/route";
+import { defineRoute, tokenActor } from "@/lib/api/route";
 import { upgradeAgentVersion } from "@/lib/commands/upgrade-agent-version";
 
 export const dynamic = "force-dynamic";
@@ -10,6 +10,6 @@ const params = z.object({ slug: z.string().min(1).max(64), version: z.string().m
 export const POST = defineRoute({ scope: "runs:write", params }, async ({ params, principal, runtime, db }) => ({
   upgrade: await upgradeAgentVersion(
     { db, runtime },
-    { slug: params.slug, version: params.version, by: principal.principal, via: `token:${principal.name}` },
+    { slug: params.slug, version: params.version, ...tokenActor(principal) },
   ),
 }));
