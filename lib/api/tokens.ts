@@ -1,11 +1,10 @@
-import { parseInput } from "@/lib/parse-input";
 import { asSystem, DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 import { roleIn } from "@/lib/workspaces/members";
 import { activeWorkspace } from "@/lib/workspaces/scope";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { AppError } from "@/lib/runtime/errors";
+import { AppError, parseInput } from "@/lib/runtime/errors";
 import { API_SCOPES, ROLE_API_SCOPES, scopesWithinRole, type ApiScope } from "./scopes";
 
 // Bearer tokens for the HTTP API. Only a sha256 of the token is stored; the token is shown once.

@@ -5,8 +5,7 @@ import { hashPassword, passwordWeakness } from "@/lib/auth/password";
 import { ROLES, type Role, type SessionUser } from "@/lib/auth/rbac";
 import { normalizeEmail, toSessionUser, userSelect } from "@/lib/auth/users";
 import type { Db } from "@/lib/db";
-import { parseInput } from "@/lib/parse-input";
-import { AppError } from "@/lib/runtime/errors";
+import { AppError, parseInput } from "@/lib/runtime/errors";
 import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 import { activeWorkspace } from "@/lib/workspaces/scope";
 

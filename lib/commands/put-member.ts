@@ -2,8 +2,7 @@ import { z } from "zod";
 import { auditChange } from "@/lib/audit/audit-change";
 import { isRole, ROLES, type Role } from "@/lib/auth/rbac";
 import type { Db } from "@/lib/db";
-import { parseInput } from "@/lib/parse-input";
-import { AppError } from "@/lib/runtime/errors";
+import { AppError, parseInput } from "@/lib/runtime/errors";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "@/lib/runtime/workspace";
 
 // A workspace's admin adding a person to it or changing their role there (the console's "Workspaces" page): the

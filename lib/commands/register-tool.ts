@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { auditChange, type ChangeActor } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
-import { parseInput } from "@/lib/parse-input";
-import { AppError } from "@/lib/runtime/errors";
+import { AppError, parseInput } from "@/lib/runtime/errors";
 import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } from "@/lib/tools/registered";
 
 // Registering an HTTP or MCP tool (POST /api/tools, the console's Tools page): the registration and its

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { auditChange } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
-import { parseInput } from "@/lib/parse-input";
-import { AppError } from "@/lib/runtime/errors";
+import { AppError, parseInput } from "@/lib/runtime/errors";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "@/lib/runtime/workspace";
 import { whyNotRemovable } from "@/lib/workspaces/members";
 

@@ -69,10 +69,7 @@ export type DecidePacketOptions = {
 };
 
 export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions): Promise<DecisionPacket> {
-  const input = parseInput(decidePacketSchema, opts.input, {
-    message: "invalid decision",
-    userMessage: "The decision is incomplete.",
-  });
+  const input = parseInput(decidePacketSchema, opts.input, "decision", "The decision is incomplete.");
   const packet = await ctx.store.getPacket(opts.packetId, actingWorkspace(opts.workspaceId));
   if (!packet)
     throw new AppError("NOT_FOUND", {
@@ -136,10 +133,12 @@ export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions
     }
     if (packet.kind === "BUDGET") {
       // Not a tool call: the edit says how much more budget the run gets (budget.ts).
-      const extension = parseInput(budgetExtensionSchema, input.args, {
-        message: "invalid budget extension",
-        userMessage: "Say how much more the run may use: a positive number of toolCalls, tokens or usd.",
-      });
+      const extension = parseInput(
+        budgetExtensionSchema,
+        input.args,
+        "budget extension",
+        "Say how much more the run may use: a positive number of toolCalls, tokens or usd.",
+      );
       decision = {
         decision: "edit",
         args: extension,
@@ -159,10 +158,12 @@ export async function decidePacket(ctx: EngineContext, opts: DecidePacketOptions
         message: `tool ${packet.tool} is not registered`,
         userMessage: `The tool ${packet.tool} no longer exists.`,
       });
-    const args = parseInput(tool.input, input.args, {
-      message: `edited arguments do not match ${tool.name}'s schema`,
-      userMessage: "The edited arguments are not valid for this tool.",
-    });
+    const args = parseInput(
+      tool.input,
+      input.args,
+      `edited arguments for ${tool.name}`,
+      "The edited arguments are not valid for this tool.",
+    );
     const locked = lockedFieldsChanged(tool, packet.args, args);
     if (locked.length > 0) {
       throw new AppError("INVALID_INPUT", {

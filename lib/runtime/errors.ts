@@ -87,13 +87,22 @@ type SafeParser<T> = {
     | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
 };
 
-/** The value as the schema reads it, or INVALID_INPUT with each field's problem. */
+/**
+ * The one way a command, a domain function or the engine refuses input its schema does not accept: the input as
+ * `schema` reads it, or INVALID_INPUT ("invalid <what>", shown as "The <what> is invalid." unless told) with the
+ * schema's messages by field, for the form or the API client to show next to each.
+ */
 export function parseInput<T>(
   schema: SafeParser<T>,
-  value: unknown,
-  said: { message: string; userMessage: string },
+  input: unknown,
+  what: string,
+  userMessage = `The ${what} is invalid.`,
 ): T {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  throw new AppError("INVALID_INPUT", { ...said, fieldErrors: fieldErrorsFromIssues(parsed.error.issues) });
+  throw new AppError("INVALID_INPUT", {
+    message: `invalid ${what}`,
+    userMessage,
+    fieldErrors: fieldErrorsFromIssues(parsed.error.issues),
+  });
 }

@@ -16,8 +16,7 @@
 //   an unknown run → NOT_FOUND (from the runtime).
 import { z } from "zod";
 import { BodyRejected, jsonDepthExceeds, MAX_JSON_DEPTH, readBodyBytes } from "@/lib/api/body";
-import { parseInput } from "@/lib/parse-input";
-import { AppError } from "@/lib/runtime/errors";
+import { AppError, parseInput } from "@/lib/runtime/errors";
 import { mayDeliverSignalType, type WebhookConfig } from "./config";
 import { checkWebhookSignature, checkWebhookTimestamp, readWebhookHeaders, WebhookSignatureError } from "./signature";
 
