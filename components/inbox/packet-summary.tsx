@@ -7,6 +7,7 @@ import type { DecisionPacket, PacketStatus, RunStatus } from "@/lib/runtime/type
 import type { RunLink } from "@/lib/queries/run-family";
 import { ImpactBadge } from "./impact-badge";
 import { Meta, PacketMeta } from "./packet-meta";
+import { RunStatusLink } from "./run-status-link";
 
 const PACKET_STATUS_TONE: Record<PacketStatus, BadgeTone> = {
   PENDING: "amber",
@@ -68,12 +69,7 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
         </Meta>
         {run && (
           <Meta label="Run status">
-            <ConsoleLink
-              href={`/runs/${encodeURIComponent(packet.runId)}`}
-              aria-label={`Run ${packet.runId}: ${statusLabel(run.status)}`}
-            >
-              <StatusBadge status={run.status} />
-            </ConsoleLink>
+            <RunStatusLink runId={packet.runId} status={run.status} />
           </Meta>
         )}
         <PacketMeta packet={packet} now={now} />

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Field, Input } from "@/components/ui/field";
+import { InputField } from "@/components/ui/labelled-fields";
 
 // The pieces every list filter in the console shares. Each filter is a plain GET form: it works before any
 // JavaScript loads, and the URL is the filter (shareable, back button).
@@ -99,6 +100,21 @@ export function TextFilterField({
       )}
     </Field>
   );
+}
+
+/** A day of a filter form (YYYY-MM-DD, as the URL holds it), in the width the filter rows give dates. */
+export function DateFilterField({
+  id,
+  name,
+  label,
+  value,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string | undefined;
+}) {
+  return <InputField id={id} name={name} label={label} className="w-40 pb-5" type="date" defaultValue={value ?? ""} />;
 }
 
 /** Says which of the URL's filters did not parse (they are off), so an empty or long list is not a mystery. */

@@ -1,5 +1,10 @@
-import { FilterActions, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
-import { Field, Input } from "@/components/ui/field";
+import {
+  DateFilterField,
+  FilterActions,
+  FilterPanel,
+  NotAppliedWarning,
+  TextFilterField,
+} from "@/components/shell/filter-form";
 import { isAuditFilterActive, type AuditFilter } from "@/lib/audit/filter";
 
 const FIELD_LABELS: Record<string, string> = {
@@ -9,7 +14,7 @@ const FIELD_LABELS: Record<string, string> = {
   since: "From",
   until: "Before",
 };
-const day = (date: Date | undefined) => date?.toISOString().slice(0, 10) ?? "";
+const day = (date: Date | undefined) => date?.toISOString().slice(0, 10);
 
 // Applying a filter leaves out the cursor: a new filter starts at the newest entry.
 export function AuditFilters({
@@ -59,12 +64,8 @@ export function AuditFilters({
         value={filter.target}
         placeholder="run_…"
       />
-      <Field id="audit-since" label="From (UTC)" className="w-40 pb-5">
-        <Input id="audit-since" name="since" type="date" defaultValue={day(filter.since)} />
-      </Field>
-      <Field id="audit-until" label="Before (UTC)" className="w-40 pb-5">
-        <Input id="audit-until" name="until" type="date" defaultValue={day(filter.until)} />
-      </Field>
+      <DateFilterField id="audit-since" name="since" label="From (UTC)" value={day(filter.since)} />
+      <DateFilterField id="audit-until" name="until" label="Before (UTC)" value={day(filter.until)} />
       <FilterActions clearHref="/admin/audit" isActive={isAuditFilterActive(filter)} />
     </FilterPanel>
   );

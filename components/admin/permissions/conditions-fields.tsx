@@ -1,19 +1,21 @@
 "use client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
+import { SelectOptions } from "@/components/ui/select-options";
 import { describePredicate, isValueRef } from "@/lib/runtime/permissions";
 import { CONDITION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types";
 import { CONDITION_EFFECT_LABEL } from "./effect-badge";
 
-export const CONDITION_OPS: Array<{ op: PermissionCondition["op"]; label: string }> = [
-  { op: "gt", label: ">" },
-  { op: "gte", label: "≥" },
-  { op: "lt", label: "<" },
-  { op: "lte", label: "≤" },
-  { op: "eq", label: "=" },
-  { op: "neq", label: "≠" },
-  { op: "in", label: "in" },
-];
+const CONDITION_OP_LABEL: Record<PermissionCondition["op"], string> = {
+  gt: ">",
+  gte: "≥",
+  lt: "<",
+  lte: "≤",
+  eq: "=",
+  neq: "≠",
+  in: "in",
+};
+const CONDITION_OPS = Object.keys(CONDITION_OP_LABEL) as Array<PermissionCondition["op"]>;
 
 /** A condition as the form edits it: the value as text (JSON when it parses, else a string). */
 export type ConditionDraft = {
@@ -112,11 +114,7 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
                   value={c.op}
                   onChange={(e) => update(c.key, { op: e.target.value as ConditionDraft["op"] })}
                 >
-                  {CONDITION_OPS.map(({ op, label }) => (
-                    <option key={op} value={op}>
-                      {label}
-                    </option>
-                  ))}
+                  <SelectOptions values={CONDITION_OPS} labelOf={(op) => CONDITION_OP_LABEL[op]} />
                 </Select>
               </label>
               <label className="min-w-36 flex-1 text-xs text-zinc-700">
@@ -135,11 +133,7 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
                   value={c.effect}
                   onChange={(e) => update(c.key, { effect: e.target.value as ConditionDraft["effect"] })}
                 >
-                  {CONDITION_EFFECTS.map((effect) => (
-                    <option key={effect} value={effect}>
-                      {CONDITION_EFFECT_LABEL[effect]}
-                    </option>
-                  ))}
+                  <SelectOptions values={CONDITION_EFFECTS} labelOf={(effect) => CONDITION_EFFECT_LABEL[effect]} />
                 </Select>
               </label>
               <Button
