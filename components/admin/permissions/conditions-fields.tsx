@@ -2,20 +2,11 @@
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { SelectOptions } from "@/components/ui/select-options";
-import { describePredicate, isValueRef } from "@/lib/runtime/permissions";
+import { describePredicate, isValueRef, OP_SYMBOL } from "@/lib/runtime/permissions";
 import { CONDITION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types";
 import { CONDITION_EFFECT_LABEL } from "./effect-badge";
 
-const CONDITION_OP_LABEL: Record<PermissionCondition["op"], string> = {
-  gt: ">",
-  gte: "≥",
-  lt: "<",
-  lte: "≤",
-  eq: "=",
-  neq: "≠",
-  in: "in",
-};
-const CONDITION_OPS = Object.keys(CONDITION_OP_LABEL) as Array<PermissionCondition["op"]>;
+const CONDITION_OPS = Object.keys(OP_SYMBOL) as Array<PermissionCondition["op"]>;
 
 /** A condition as the form edits it: the value as text (JSON when it parses, else a string). */
 export type ConditionDraft = {
@@ -114,7 +105,7 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
                   value={c.op}
                   onChange={(e) => update(c.key, { op: e.target.value as ConditionDraft["op"] })}
                 >
-                  <SelectOptions values={CONDITION_OPS} labelOf={(op) => CONDITION_OP_LABEL[op]} />
+                  <SelectOptions values={CONDITION_OPS} labelOf={(op) => OP_SYMBOL[op]} />
                 </Select>
               </label>
               <label className="min-w-36 flex-1 text-xs text-zinc-700">

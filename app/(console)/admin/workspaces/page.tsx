@@ -5,10 +5,16 @@ import { CreateWorkspaceForm } from "@/components/admin/workspaces/create-worksp
 import { PutMemberForm } from "@/components/admin/workspaces/put-member-form";
 import { RemoveMemberButton } from "@/components/admin/workspaces/remove-member-button";
 import { AccessDenied } from "@/components/shell/access-denied";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { TitledSection } from "@/components/ui/titled-section";
 import { ROLE_LABELS } from "@/lib/auth/rbac";
-import { findAllWorkspaces, findWorkspaceMembers, isInstanceAdmin } from "@/lib/queries/workspaces";
+import {
+  findAllWorkspaces,
+  findWorkspaceMembers,
+  isInstanceAdmin,
+  type WorkspaceMember,
+} from "@/lib/queries/workspaces";
 import { workspacePath } from "@/lib/workspaces/paths";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +26,16 @@ export default async function WorkspacesPage() {
   const workspace = user.workspace!;
   const [members, canCreate] = await Promise.all([findWorkspaceMembers(workspace.id), isInstanceAdmin(user.id)]);
   const all = canCreate ? await findAllWorkspaces() : [];
+  const memberColumns: Column<WorkspaceMember>[] = [
+    { header: "Person", cell: (m) => (m.name ? `${m.name} · ${m.email}` : m.email) },
+    { header: "Role here", cell: (m) => `${ROLE_LABELS[m.role]}${m.instanceAdmin ? " (instance admin)" : ""}` },
+    {
+      header: "Actions",
+      isHeaderHidden: true,
+      className: "text-right",
+      cell: (m) => m.removable && <RemoveMemberButton email={m.email} workspaceName={workspace.name} />,
+    },
+  ];
   return (
     <>
       <PageHeader
@@ -35,34 +51,7 @@ export default async function WorkspacesPage() {
         }
       >
         <TitledSection headingId="members-title" title={`People of ${workspace.name}`}>
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="py-1">Person</th>
-                <th className="py-1">Role here</th>
-                <th className="py-1">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((m) => (
-                <tr key={m.email} className="border-t border-zinc-200">
-                  <td className="py-1.5">
-                    {m.name ? `${m.name} · ` : ""}
-                    {m.email}
-                  </td>
-                  <td className="py-1.5">
-                    {ROLE_LABELS[m.role]}
-                    {m.instanceAdmin ? " (instance admin)" : ""}
-                  </td>
-                  <td className="py-1.5 text-right">
-                    {m.removable && <RemoveMemberButton email={m.email} workspaceName={workspace.name} />}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable columns={memberColumns} rows={members} rowKey={(m) => m.email} />
         </TitledSection>
         {canCreate && (
           <TitledSection headingId="all-workspaces-title" title="All workspaces">
