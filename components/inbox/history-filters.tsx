@@ -1,10 +1,4 @@
-import {
-  DateFilterField,
-  FilterActions,
-  FilterPanel,
-  NotAppliedWarning,
-  TextFilterField,
-} from "@/components/shell/filter-form";
+import { DateFilterField, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
 import { SelectField } from "@/components/ui/labelled-fields";
 import { SelectOptions } from "@/components/ui/select-options";
 import { statusLabel } from "@/components/ui/status-badge";
@@ -33,6 +27,7 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
     <FilterPanel
       label="Filter the decision history"
       action="/inbox/history"
+      isActive={isFilterActive(filter)}
       warning={
         <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
           not a valid value{ignored.length > 1 ? "s" : ""} (dates are YYYY-MM-DD, and “To” cannot be before “From”).
@@ -70,7 +65,6 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
       </SelectField>
       <DateFilterField id="history-from" name="from" label="From (UTC)" value={filter.from} />
       <DateFilterField id="history-to" name="to" label="To (UTC, inclusive)" value={filter.to} />
-      <FilterActions clearHref="/inbox/history" isActive={isFilterActive(filter)} />
     </FilterPanel>
   );
 }

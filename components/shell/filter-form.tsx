@@ -10,16 +10,19 @@ import { InputField } from "@/components/ui/labelled-fields";
 const BUTTON =
   "rounded border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
 
-/** A filter form in its own panel, fields in a wrapping row, and room below it for a warning. */
+/** A filter form in its own panel: fields in a wrapping row ending in Apply (and Clear), room below for a warning. */
 export function FilterPanel({
   label,
   action,
+  isActive,
   children,
   warning,
 }: {
   label: string;
-  /** The list page the filter applies to, written without its workspace. */
+  /** The list page the filter applies to, written without its workspace; "Clear filters" leads back to it. */
   action: string;
+  /** Whether a filter is on (then "Clear filters" shows). */
+  isActive: boolean;
   children: ReactNode;
   warning?: ReactNode;
 }) {
@@ -31,7 +34,10 @@ export function FilterPanel({
       method="get"
       className="mb-4 rounded-lg border border-zinc-200 bg-white p-3"
     >
-      <div className="flex flex-wrap items-end gap-3">{children}</div>
+      <div className="flex flex-wrap items-end gap-3">
+        {children}
+        <FilterActions clearHref={action} isActive={isActive} />
+      </div>
       {warning}
     </ConsoleForm>
   );

@@ -1,10 +1,4 @@
-import {
-  DateFilterField,
-  FilterActions,
-  FilterPanel,
-  NotAppliedWarning,
-  TextFilterField,
-} from "@/components/shell/filter-form";
+import { DateFilterField, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
 import { isAuditFilterActive, type AuditFilter } from "@/lib/audit/filter";
 
 const FIELD_LABELS: Record<string, string> = {
@@ -30,6 +24,7 @@ export function AuditFilters({
     <FilterPanel
       label="Filter the audit log"
       action="/admin/audit"
+      isActive={isAuditFilterActive(filter)}
       warning={
         <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
           not a valid value (days are YYYY-MM-DD, and “Before” must be after “From”).
@@ -66,7 +61,6 @@ export function AuditFilters({
       />
       <DateFilterField id="audit-since" name="since" label="From (UTC)" value={day(filter.since)} />
       <DateFilterField id="audit-until" name="until" label="Before (UTC)" value={day(filter.until)} />
-      <FilterActions clearHref="/admin/audit" isActive={isAuditFilterActive(filter)} />
     </FilterPanel>
   );
 }

@@ -3,6 +3,7 @@ import { InputField, SelectField } from "@/components/ui/labelled-fields";
 import { createUserAction } from "@/lib/actions/users";
 import { ROLE_LABELS, type Role } from "@/lib/auth/rbac";
 import { AdminFormCard } from "../admin-form-card";
+import { PersonEmailField } from "../person-email-field";
 import { RoleOptions } from "../role-select";
 import { formText, useAdminForm } from "../use-admin-form";
 
@@ -23,15 +24,7 @@ export function CreateUserForm() {
       description="They sign in with this email and the initial password; share it with them privately."
       submitLabel="Add person"
     >
-      <InputField
-        id="user-email"
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="off"
-        required
-        error={form.error("email")}
-      />
+      <PersonEmailField id="user-email" error={form.error("email")} />
       <InputField id="user-name" name="name" label="Name (optional)" autoComplete="off" error={form.error("name")} />
       <SelectField
         id="user-role"

@@ -1,8 +1,9 @@
 "use client";
-import { InputField, SelectField } from "@/components/ui/labelled-fields";
+import { SelectField } from "@/components/ui/labelled-fields";
 import { putMemberAction } from "@/lib/actions/workspaces";
 import { ROLE_LABELS, type Role } from "@/lib/auth/rbac";
 import { AdminFormCard } from "../admin-form-card";
+import { PersonEmailField } from "../person-email-field";
 import { RoleOptions } from "../role-select";
 import { formText, useAdminForm } from "../use-admin-form";
 
@@ -20,15 +21,7 @@ export function PutMemberForm({ workspaceName }: { workspaceName: string }) {
       formLabel="Add a person to the workspace"
       submitLabel="Save"
     >
-      <InputField
-        id="member-email"
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="off"
-        required
-        error={form.error("email")}
-      />
+      <PersonEmailField id="member-email" error={form.error("email")} />
       <SelectField id="member-role" name="role" label="Role here" defaultValue="reviewer" error={form.error("role")}>
         <RoleOptions />
       </SelectField>
