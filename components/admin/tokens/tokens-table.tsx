@@ -1,4 +1,5 @@
 import { Badge } from "@/components/ui/badge";
+import { BadgeList } from "@/components/ui/badge-list";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { TokenRow } from "@/lib/queries/tokens";
@@ -48,13 +49,7 @@ export function TokensTable({ tokens, now }: { tokens: TokenRow[]; now: Date }) 
     },
     {
       header: "Scopes",
-      cell: (token) => (
-        <div className="flex flex-wrap gap-1">
-          {token.scopes.map((s) => (
-            <Badge key={s}>{s}</Badge>
-          ))}
-        </div>
-      ),
+      cell: (token) => <BadgeList labels={token.scopes} />,
     },
     {
       header: "Created",
