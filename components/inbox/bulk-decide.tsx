@@ -3,14 +3,15 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Field, Textarea, describedBy } from "@/components/ui/field";
 import { compactJson } from "@/components/ui/json-view";
+import { TextareaField } from "@/components/ui/labelled-fields";
 import { statusLabel } from "@/components/ui/status-badge";
 import { decidePacketsTogetherAction } from "@/lib/actions/packets";
 import type { BulkResult } from "@/lib/inbox/decide-together";
 import { describeDecisionError } from "@/lib/inbox/decision-errors";
 import { canDecideTogether, type InboxItem } from "@/lib/inbox/queue";
 import { queryKeys } from "@/lib/query-keys";
+import { useRequiredText } from "./use-required-text";
 
 type BulkDecideProps = { selected: InboxItem[]; onClear: () => void; onDecided: (ids: string[]) => void };
 
@@ -19,24 +20,24 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
   const queryClient = useQueryClient();
   const [isPending, startTransition] = useTransition();
   const [mode, setMode] = useState<"approve" | "reject" | null>(null);
-  const [reason, setReason] = useState("");
-  const [reasonError, setReasonError] = useState<string | null>(null);
+  const reason = useRequiredText();
   const [results, setResults] = useState<{ items: Map<string, InboxItem>; results: BulkResult[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const isUniform = canDecideTogether(selected);
 
   function send() {
-    if (mode === "reject" && reason.trim() === "")
-      return setReasonError("Say why you reject them: each agent receives the reason.");
+    const reasonGiven =
+      mode === "reject" ? reason.take("Say why you reject them: each agent receives the reason.") : "";
+    if (reasonGiven === null) return;
     const items = new Map(selected.map((item) => [item.id, item]));
     const packets = selected.map((item) => ({ packetId: item.id, digest: item.digest }));
     startTransition(async () => {
       const result = await decidePacketsTogetherAction(
-        mode === "reject" ? { decision: "reject", packets, reason: reason.trim() } : { decision: "approve", packets },
+        mode === "reject" ? { decision: "reject", packets, reason: reasonGiven } : { decision: "approve", packets },
       );
       void queryClient.invalidateQueries({ queryKey: queryKeys.packets.all });
       setMode(null);
-      setReason("");
+      reason.reset();
       if (!result.ok) return setError(result.message);
       setError(null);
       setResults({ items, results: result.data });
@@ -108,7 +109,7 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
         isBusy={isPending}
         onCancel={() => {
           setMode(null);
-          setReasonError(null);
+          reason.setError(null);
         }}
         onConfirm={send}
       >
@@ -124,20 +125,14 @@ export function BulkDecide({ selected, onClear, onDecided }: BulkDecideProps) {
           ))}
         </ol>
         {mode === "reject" && (
-          <Field id="bulk-reason" label="Reason (each agent receives it)" error={reasonError} className="mt-3">
-            <Textarea
-              id="bulk-reason"
-              data-autofocus
-              rows={2}
-              value={reason}
-              error={reasonError}
-              onChange={(e) => {
-                setReason(e.target.value);
-                setReasonError(null);
-              }}
-              {...describedBy("bulk-reason", reasonError)}
-            />
-          </Field>
+          <TextareaField
+            id="bulk-reason"
+            label="Reason (each agent receives it)"
+            className="mt-3"
+            data-autofocus
+            rows={2}
+            {...reason.controlProps}
+          />
         )}
       </ConfirmDialog>
     </>

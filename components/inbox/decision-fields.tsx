@@ -1,7 +1,8 @@
 "use client";
-import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, Textarea, describedBy } from "@/components/ui/field";
+import { TextareaField } from "@/components/ui/labelled-fields";
+import { DecisionForm } from "./decision-form";
+import { useRequiredText } from "./use-required-text";
 
 export function ApproveForm({
   isBusy,
@@ -13,14 +14,7 @@ export function ApproveForm({
   onSubmit: () => void;
 }) {
   return (
-    <form
-      aria-label="Approve packet"
-      className="space-y-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
+    <DecisionForm label="Approve packet" onSubmit={onSubmit}>
       <p className="text-sm text-zinc-600">
         Approve exactly the proposed action and arguments.
         {isHighImpact && " This is a high-impact action: you will be asked to confirm."}
@@ -28,11 +22,12 @@ export function ApproveForm({
       <Button type="submit" variant="primary" isBusy={isBusy}>
         Approve
       </Button>
-    </form>
+    </DecisionForm>
   );
 }
 
-const REASON = {
+/** The text the agent receives with a rejection (a reason) or a redirect (an instruction). */
+export const REASON = {
   reject: {
     name: "reason",
     label: "Reason (the agent receives it)",
@@ -60,36 +55,26 @@ export function ReasonForm({
   onSubmit: (text: string) => void;
 }) {
   const copy = REASON[kind];
-  const [text, setText] = useState("");
-  const [clientError, setClientError] = useState<string | null>(null);
-  const error = clientError ?? errors?.join(" ") ?? null;
+  const text = useRequiredText();
   const id = `decision-${copy.name}`;
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (text.trim() === "") return setClientError(copy.empty);
-    setClientError(null);
-    onSubmit(text.trim());
+  function submit() {
+    const given = text.take(copy.empty);
+    if (given !== null) onSubmit(given);
   }
   return (
-    <form aria-label={`${copy.button} packet`} noValidate onSubmit={submit} className="space-y-3">
-      <Field id={id} label={copy.label} error={error}>
-        <Textarea
-          id={id}
-          name={copy.name}
-          rows={3}
-          required
-          value={text}
-          error={error}
-          onChange={(e) => {
-            setText(e.target.value);
-            setClientError(null);
-          }}
-          {...describedBy(id, error)}
-        />
-      </Field>
+    <DecisionForm label={`${copy.button} packet`} onSubmit={submit}>
+      <TextareaField
+        id={id}
+        name={copy.name}
+        label={copy.label}
+        rows={3}
+        required
+        {...text.controlProps}
+        error={text.error ?? errors?.join(" ") ?? null}
+      />
       <Button type="submit" variant={kind === "reject" ? "danger" : "primary"} isBusy={isBusy}>
         {copy.button}
       </Button>
-    </form>
+    </DecisionForm>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 import { useMemo, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, Textarea, describedBy } from "@/components/ui/field";
+import { TextareaField } from "@/components/ui/labelled-fields";
 import { diffArgs } from "@/lib/inbox/diff";
 import { initialFormValues, readFormValues, type FieldErrors, type FormValues } from "@/lib/inbox/form-values";
 import { buildFormModel, type JsonSchema } from "@/lib/inbox/schema-form";
@@ -68,22 +68,20 @@ export function EditForm({ proposedArgs, argsSchema, serverErrors = {}, isBusy, 
       {model ? (
         <ArgsFormFields fields={model.fields} values={values} errors={errors} onChange={change} />
       ) : (
-        <Field id="decision-args" label="Arguments (JSON)" error={jsonError}>
-          <Textarea
-            id="decision-args"
-            rows={10}
-            spellCheck={false}
-            value={jsonText}
-            error={jsonError}
-            onChange={(e) => {
-              setJsonText(e.target.value);
-              setClientErrors({});
-              setTouched(true);
-            }}
-            className="font-mono text-xs"
-            {...describedBy("decision-args", jsonError)}
-          />
-        </Field>
+        <TextareaField
+          id="decision-args"
+          label="Arguments (JSON)"
+          rows={10}
+          spellCheck={false}
+          value={jsonText}
+          error={jsonError}
+          onChange={(e) => {
+            setJsonText(e.target.value);
+            setClientErrors({});
+            setTouched(true);
+          }}
+          controlClassName="font-mono text-xs"
+        />
       )}
       {errorCount > 0 && (
         <p role="alert" className="text-sm text-red-800">

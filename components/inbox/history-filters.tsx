@@ -1,5 +1,6 @@
-import { FilterActions, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
-import { Field, Input, Select } from "@/components/ui/field";
+import { DateFilterField, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
+import { SelectField } from "@/components/ui/labelled-fields";
+import { SelectOptions } from "@/components/ui/select-options";
 import { statusLabel } from "@/components/ui/status-badge";
 import { DECIDED_STATUSES, isFilterActive, type DecisionHistoryFilter } from "@/lib/queries/decision-history";
 
@@ -26,6 +27,7 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
     <FilterPanel
       label="Filter the decision history"
       action="/inbox/history"
+      isActive={isFilterActive(filter)}
       warning={
         <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
           not a valid value{ignored.length > 1 ? "s" : ""} (dates are YYYY-MM-DD, and “To” cannot be before “From”).
@@ -51,23 +53,18 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
         placeholder="payments.refund"
         suggestions={tools}
       />
-      <Field id="history-decision" label="Decision" className="w-40 pb-5">
-        <Select id="history-decision" name="decision" defaultValue={filter.decision ?? ""}>
-          <option value="">Any decision</option>
-          {DECIDED_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {statusLabel(status)}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field id="history-from" label="From (UTC)" className="w-40 pb-5">
-        <Input id="history-from" name="from" type="date" defaultValue={filter.from ?? ""} />
-      </Field>
-      <Field id="history-to" label="To (UTC, inclusive)" className="w-40 pb-5">
-        <Input id="history-to" name="to" type="date" defaultValue={filter.to ?? ""} />
-      </Field>
-      <FilterActions clearHref="/inbox/history" isActive={isFilterActive(filter)} />
+      <SelectField
+        id="history-decision"
+        name="decision"
+        label="Decision"
+        className="w-40 pb-5"
+        defaultValue={filter.decision ?? ""}
+      >
+        <option value="">Any decision</option>
+        <SelectOptions values={DECIDED_STATUSES} labelOf={statusLabel} />
+      </SelectField>
+      <DateFilterField id="history-from" name="from" label="From (UTC)" value={filter.from} />
+      <DateFilterField id="history-to" name="to" label="To (UTC, inclusive)" value={filter.to} />
     </FilterPanel>
   );
 }

@@ -1,10 +1,10 @@
 import { ConsoleLink } from "@/components/shell/console-links";
-import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
 import { Td, Th } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { HistoryEntry } from "@/lib/queries/decision-history";
 import { formatAge } from "@/lib/runtime/expiry";
 import { PacketStatusBadge } from "./packet-summary";
+import { RunStatusLink } from "./run-status-link";
 
 function decisionDetail(entry: HistoryEntry): string | null {
   const decision = entry.packet.decision;
@@ -83,12 +83,7 @@ export function HistoryTable({ entries }: { entries: HistoryEntry[] }) {
                   {entry.waitedMs === null ? "—" : formatAge(entry.waitedMs)}
                 </Td>
                 <Td>
-                  <ConsoleLink
-                    href={`/runs/${encodeURIComponent(packet.runId)}`}
-                    aria-label={`Run ${packet.runId}: ${statusLabel(entry.run.status)}`}
-                  >
-                    <StatusBadge status={entry.run.status} />
-                  </ConsoleLink>
+                  <RunStatusLink runId={packet.runId} status={entry.run.status} />
                   <span className="mt-0.5 block text-xs text-zinc-600 [overflow-wrap:anywhere]">{entry.run.agent}</span>
                 </Td>
                 <Td>

@@ -1,9 +1,10 @@
 "use client";
-import { useState, useTransition, type FormEvent } from "react";
+import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Textarea } from "@/components/ui/field";
 import { JsonView } from "@/components/ui/json-view";
+import { InputField, TextareaField } from "@/components/ui/labelled-fields";
 import { checkUnknownOutcomeAction } from "@/lib/actions/packets";
+import { DecisionForm } from "./decision-form";
 
 // The forms of an unknown-outcome packet. Each says what the person found and what the run does next,
 // so that nobody answers "yes, it happened" with a button that runs the call again.
@@ -20,26 +21,34 @@ export function HappenedForm({
 }) {
   const [receipt, setReceipt] = useState(knownReceipt ?? "");
   const [note, setNote] = useState("");
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function submit() {
     onSubmit({ ...(receipt.trim() ? { receipt: receipt.trim() } : {}), ...(note.trim() ? { note: note.trim() } : {}) });
   }
   return (
-    <form aria-label="It happened" noValidate onSubmit={submit} className="space-y-3">
+    <DecisionForm label="It happened" onSubmit={submit}>
       <p className="text-sm text-zinc-600">
         The outside system shows the call went through. It is not run again; the run continues with your word as its
         result.
       </p>
-      <Field id="decision-receipt" label="Receipt (optional): the system's id for it">
-        <Input id="decision-receipt" name="receipt" value={receipt} onChange={(e) => setReceipt(e.target.value)} />
-      </Field>
-      <Field id="decision-note" label="Note (optional)">
-        <Textarea id="decision-note" name="note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} />
-      </Field>
+      <InputField
+        id="decision-receipt"
+        name="receipt"
+        label="Receipt (optional): the system's id for it"
+        value={receipt}
+        onChange={(e) => setReceipt(e.target.value)}
+      />
+      <TextareaField
+        id="decision-note"
+        name="note"
+        label="Note (optional)"
+        rows={2}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+      />
       <Button type="submit" variant="primary" isBusy={isBusy}>
         Record that it happened
       </Button>
-    </form>
+    </DecisionForm>
   );
 }
 
@@ -47,11 +56,9 @@ export function HappenedForm({
 export function RetryForm({ isBusy, tool, onSubmit }: { isBusy: boolean; tool: string; onSubmit: () => void }) {
   const [checked, setChecked] = useState(false);
   return (
-    <form
-      aria-label="Run it again"
-      className="space-y-3"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <DecisionForm
+      label="Run it again"
+      onSubmit={() => {
         if (checked) onSubmit();
       }}
     >
@@ -65,7 +72,7 @@ export function RetryForm({ isBusy, tool, onSubmit }: { isBusy: boolean; tool: s
       <Button type="submit" variant="danger" isBusy={isBusy} disabled={!checked}>
         Run it again
       </Button>
-    </form>
+    </DecisionForm>
   );
 }
 
@@ -73,31 +80,22 @@ export function RetryForm({ isBusy, tool, onSubmit }: { isBusy: boolean; tool: s
 export function SkipForm({ isBusy, onSubmit }: { isBusy: boolean; onSubmit: (reason?: string) => void }) {
   const [reason, setReason] = useState("");
   return (
-    <form
-      aria-label="Skip it"
-      noValidate
-      className="space-y-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit(reason.trim() || undefined);
-      }}
-    >
+    <DecisionForm label="Skip it" onSubmit={() => onSubmit(reason.trim() || undefined)}>
       <p className="text-sm text-zinc-600">
         The call is recorded as not done and is not run again; the agent goes on without it.
       </p>
-      <Field id="decision-skip-reason" label="Reason (optional, the agent receives it)">
-        <Textarea
-          id="decision-skip-reason"
-          name="reason"
-          rows={2}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        />
-      </Field>
+      <TextareaField
+        id="decision-skip-reason"
+        name="reason"
+        label="Reason (optional, the agent receives it)"
+        rows={2}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
       <Button type="submit" variant="secondary" isBusy={isBusy}>
         Skip it
       </Button>
-    </form>
+    </DecisionForm>
   );
 }
 

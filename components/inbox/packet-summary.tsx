@@ -1,12 +1,14 @@
 import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { LabelledValue } from "@/components/ui/labelled-value";
 import { StatusBadge, statusLabel } from "@/components/ui/status-badge";
 import type { ImpactLevel, ToolTraits } from "@/lib/runtime/impact";
 import type { DecisionPacket, PacketStatus, RunStatus } from "@/lib/runtime/types";
 import type { RunLink } from "@/lib/queries/run-family";
 import { ImpactBadge } from "./impact-badge";
-import { Meta, PacketMeta } from "./packet-meta";
+import { PacketMeta } from "./packet-meta";
+import { RunStatusLink } from "./run-status-link";
 
 const PACKET_STATUS_TONE: Record<PacketStatus, BadgeTone> = {
   PENDING: "amber",
@@ -63,18 +65,13 @@ export function PacketSummary({ packet, now, traits, impactLevel, impactReason, 
         </p>
       )}
       <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <Meta label="Status">
+        <LabelledValue label="Status">
           <span data-testid="packet-status">{statusLabel(packet.status)}</span>
-        </Meta>
+        </LabelledValue>
         {run && (
-          <Meta label="Run status">
-            <ConsoleLink
-              href={`/runs/${encodeURIComponent(packet.runId)}`}
-              aria-label={`Run ${packet.runId}: ${statusLabel(run.status)}`}
-            >
-              <StatusBadge status={run.status} />
-            </ConsoleLink>
-          </Meta>
+          <LabelledValue label="Run status">
+            <RunStatusLink runId={packet.runId} status={run.status} />
+          </LabelledValue>
         )}
         <PacketMeta packet={packet} now={now} />
       </dl>

@@ -1,13 +1,15 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState, useTransition } from "react";
+import { useTransition } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Field, Textarea, describedBy } from "@/components/ui/field";
+import { TextareaField } from "@/components/ui/labelled-fields";
 import { statusLabel } from "@/components/ui/status-badge";
 import { decidePacketAction } from "@/lib/actions/packets";
 import { describeDecisionError } from "@/lib/inbox/decision-errors";
 import type { InboxItem } from "@/lib/inbox/queue";
 import { queryKeys } from "@/lib/query-keys";
+import { REASON } from "./decision-fields";
+import { useRequiredText } from "./use-required-text";
 
 export type QuickDecision = { item: InboxItem; decision: "approve" | "reject" | "redirect" };
 export type QuickResult = { tone: "success" | "error"; message: string };
@@ -57,11 +59,8 @@ type QuickDecideDialogProps = {
 };
 
 export function QuickDecideDialog({ pending, isBusy, onCancel, onSend }: QuickDecideDialogProps) {
-  const [text, setText] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const text = useRequiredText();
   const decision = pending?.decision ?? "approve";
-  const needsText = decision !== "approve";
-  const id = "quick-decision-text";
   return (
     <ConfirmDialog
       isOpen={pending !== null}
@@ -70,20 +69,14 @@ export function QuickDecideDialog({ pending, isBusy, onCancel, onSend }: QuickDe
       confirmVariant={decision === "reject" ? "danger" : "primary"}
       isBusy={isBusy}
       onCancel={() => {
-        setText("");
-        setError(null);
+        text.reset();
         onCancel();
       }}
       onConfirm={() => {
-        if (needsText && text.trim() === "")
-          return setError(
-            decision === "reject"
-              ? "Say why you reject it: the agent receives the reason."
-              : "Give the agent an instruction.",
-          );
-        onSend(text.trim());
-        setText("");
-        setError(null);
+        const given = decision === "approve" ? "" : text.take(REASON[decision].empty);
+        if (given === null) return;
+        onSend(given);
+        text.reset();
       }}
     >
       {pending && (
@@ -92,29 +85,17 @@ export function QuickDecideDialog({ pending, isBusy, onCancel, onSend }: QuickDe
           <p className="mt-1 font-mono text-xs text-zinc-600">
             {pending.item.tool} · {pending.item.id}
           </p>
-          {decision === "approve" && (
+          {decision === "approve" ? (
             <p className="mt-1 text-xs text-zinc-600">High impact: confirm that exactly this action should run.</p>
-          )}
-          {needsText && (
-            <Field
-              id={id}
-              label={decision === "reject" ? "Reason (the agent receives it)" : "Instruction for the agent"}
-              error={error}
+          ) : (
+            <TextareaField
+              id="quick-decision-text"
+              label={REASON[decision].label}
               className="mt-3"
-            >
-              <Textarea
-                id={id}
-                data-autofocus
-                rows={3}
-                value={text}
-                error={error}
-                onChange={(e) => {
-                  setText(e.target.value);
-                  setError(null);
-                }}
-                {...describedBy(id, error)}
-              />
-            </Field>
+              data-autofocus
+              rows={3}
+              {...text.controlProps}
+            />
           )}
         </>
       )}

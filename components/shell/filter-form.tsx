@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Field, Input } from "@/components/ui/field";
+import { InputField } from "@/components/ui/labelled-fields";
 
 // The pieces every list filter in the console shares. Each filter is a plain GET form: it works before any
 // JavaScript loads, and the URL is the filter (shareable, back button).
@@ -9,16 +10,19 @@ import { Field, Input } from "@/components/ui/field";
 const BUTTON =
   "rounded border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
 
-/** A filter form in its own panel, fields in a wrapping row, and room below it for a warning. */
+/** A filter form in its own panel: fields in a wrapping row ending in Apply (and Clear), room below for a warning. */
 export function FilterPanel({
   label,
   action,
+  isActive,
   children,
   warning,
 }: {
   label: string;
-  /** The list page the filter applies to, written without its workspace. */
+  /** The list page the filter applies to, written without its workspace; "Clear filters" leads back to it. */
   action: string;
+  /** Whether a filter is on (then "Clear filters" shows). */
+  isActive: boolean;
   children: ReactNode;
   warning?: ReactNode;
 }) {
@@ -30,7 +34,10 @@ export function FilterPanel({
       method="get"
       className="mb-4 rounded-lg border border-zinc-200 bg-white p-3"
     >
-      <div className="flex flex-wrap items-end gap-3">{children}</div>
+      <div className="flex flex-wrap items-end gap-3">
+        {children}
+        <FilterActions clearHref={action} isActive={isActive} />
+      </div>
       {warning}
     </ConsoleForm>
   );
@@ -99,6 +106,21 @@ export function TextFilterField({
       )}
     </Field>
   );
+}
+
+/** A day of a filter form (YYYY-MM-DD, as the URL holds it), in the width the filter rows give dates. */
+export function DateFilterField({
+  id,
+  name,
+  label,
+  value,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string | undefined;
+}) {
+  return <InputField id={id} name={name} label={label} className="w-40 pb-5" type="date" defaultValue={value ?? ""} />;
 }
 
 /** Says which of the URL's filters did not parse (they are off), so an empty or long list is not a mystery. */

@@ -2,7 +2,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Button, type ButtonVariant } from "./button";
 
-type ConfirmDialogProps = {
+export type ConfirmDialogProps = {
   isOpen: boolean;
   title: string;
   children?: ReactNode;

@@ -1,3 +1,5 @@
+import { formatAge } from "@/lib/runtime/expiry";
+
 // Times render on the server in UTC (stated in the sidebar), so every viewer reads the same value.
 
 function toDate(value: Date | string): Date {
@@ -10,16 +12,8 @@ export function formatUtc(value: Date | string): string {
 
 export function formatRelative(value: Date | string, now: Date): string {
   const ms = toDate(value).getTime() - now.getTime();
-  const abs = Math.abs(ms);
-  const units: Array<[number, string]> = [
-    [86_400_000, "d"],
-    [3_600_000, "h"],
-    [60_000, "min"],
-    [1_000, "s"],
-  ];
-  const [size, unit] = units.find(([u]) => abs >= u) ?? [1_000, "s"];
-  const amount = Math.floor(abs / size);
-  return ms >= 0 ? `in ${amount} ${unit}` : `${amount} ${unit} ago`;
+  const age = formatAge(Math.abs(ms));
+  return ms >= 0 ? `in ${age}` : `${age} ago`;
 }
 
 type TimestampProps = { value: Date | string | null | undefined; relativeTo?: Date; className?: string };

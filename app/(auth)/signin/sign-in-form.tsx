@@ -2,12 +2,10 @@
 
 import { useActionState, useRef } from "react";
 import { signInWithPasswordAction, type SignInState } from "./actions";
+import { SignInField } from "./sign-in-field";
 
 type DemoAccount = { email: string; role: string; roleLabel: string };
 type Props = { callbackUrl: string; demoAccounts: DemoAccount[]; demoPassword: string };
-
-const inputClass =
-  "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-400 focus:border-blue-600 focus:outline-2 focus:outline-blue-600/30 aria-invalid:border-red-500";
 
 export function SignInForm({ callbackUrl, demoAccounts, demoPassword }: Props) {
   const [state, formAction, isPending] = useActionState<SignInState, FormData>(signInWithPasswordAction, {});
@@ -33,49 +31,25 @@ export function SignInForm({ callbackUrl, demoAccounts, demoPassword }: Props) {
             {state.error}
           </p>
         )}
-        <div>
-          <label htmlFor="email" className="block text-sm font-medium text-zinc-800">
-            Email
-          </label>
-          <input
-            ref={emailRef}
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            defaultValue={state.email}
-            aria-invalid={state.fieldErrors?.email ? true : undefined}
-            aria-describedby={state.fieldErrors?.email ? "email-error" : undefined}
-            className={inputClass}
-          />
-          {state.fieldErrors?.email && (
-            <p id="email-error" className="mt-1 text-xs text-red-700">
-              {state.fieldErrors.email}
-            </p>
-          )}
-        </div>
-        <div>
-          <label htmlFor="password" className="block text-sm font-medium text-zinc-800">
-            Password
-          </label>
-          <input
-            ref={passwordRef}
-            id="password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            aria-invalid={state.fieldErrors?.password ? true : undefined}
-            aria-describedby={state.fieldErrors?.password ? "password-error" : undefined}
-            className={inputClass}
-          />
-          {state.fieldErrors?.password && (
-            <p id="password-error" className="mt-1 text-xs text-red-700">
-              {state.fieldErrors.password}
-            </p>
-          )}
-        </div>
+        <SignInField
+          ref={emailRef}
+          id="email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          defaultValue={state.email}
+          error={state.fieldErrors?.email}
+        />
+        <SignInField
+          ref={passwordRef}
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={state.fieldErrors?.password}
+        />
         <button
           type="submit"
           disabled={isPending}

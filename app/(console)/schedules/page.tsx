@@ -4,6 +4,7 @@ import { SchedulesTable } from "@/components/schedules/schedules-table";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { TitledSection } from "@/components/ui/titled-section";
 import { requirePageScope } from "@/lib/auth/session";
 import { findConsoleScheduleFires, findConsoleSchedules } from "@/lib/queries/console-pages";
 
@@ -28,16 +29,13 @@ export default async function SchedulesPage() {
       ) : (
         <SchedulesTable schedules={schedules} now={new Date()} />
       )}
-      <section aria-labelledby="fires-title" className="mt-8">
-        <h2 id="fires-title" className="mb-2 text-sm font-semibold text-zinc-900">
-          Recent fires
-        </h2>
+      <TitledSection headingId="fires-title" title="Recent fires" className="mt-8">
         {fires.length === 0 ? (
           <EmptyState title="Nothing has fired yet">A schedule&apos;s ticks appear here as they fire.</EmptyState>
         ) : (
           <FiresTable fires={fires} />
         )}
-      </section>
+      </TitledSection>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { ConsoleLink } from "@/components/shell/console-links";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { Table, Td, Th } from "@/components/ui/table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { AgentView, AgentVersionView } from "@/lib/queries/agents";
 import { ReplayVersionButton } from "./replay-version-button";
@@ -24,31 +24,12 @@ export function AgentCard({ agent }: { agent: AgentView }) {
         </ConsoleLink>
       }
     >
-      <Table>
-        <caption className="sr-only">Versions of {agent.slug}</caption>
-        <thead>
-          <tr>
-            <Th>Version</Th>
-            <Th>Model</Th>
-            <Th>Tools</Th>
-            <Th>Plan</Th>
-            <Th>First seen</Th>
-            <Th>Runs</Th>
-            <Th>Not ended</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {agent.versions.map((v) => (
-            <VersionRow
-              key={v.version}
-              slug={agent.slug}
-              version={v}
-              newest={agent.versions.find((n) => n.isCurrent)}
-              isDeployed={agent.currentVersion !== null}
-            />
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        columns={versionColumns(agent)}
+        rows={agent.versions}
+        rowKey={(v) => v.version}
+        caption={`Versions of ${agent.slug}`}
+      />
       {agent.versions.length === 0 && (
         <p className="mt-2 text-sm text-zinc-500">No version recorded yet: it is recorded when the console starts.</p>
       )}
@@ -56,56 +37,24 @@ export function AgentCard({ agent }: { agent: AgentView }) {
   );
 }
 
-function VersionRow({
-  slug,
-  version: v,
-  newest,
-  isDeployed,
-}: {
-  slug: string;
-  version: AgentVersionView;
-  newest: AgentVersionView | undefined;
-  isDeployed: boolean;
-}) {
-  const notEnded = v.runs.active + v.runs.waiting + v.runs.parked;
-  const name = v.name;
-  return (
-    <tr>
-      <Td>
-        <span className="font-mono text-xs">{v.version}</span>
-        {v.label && <span className="ml-1 text-xs text-zinc-600">({v.label})</span>}
-        {v.isCurrent ? (
-          <span className="ml-1">
-            <Badge tone="green">newest</Badge>
-          </span>
-        ) : v.loaded ? (
-          <span className="ml-1">
-            <Badge tone="blue">loaded</Badge>
-          </span>
-        ) : (
-          <span className="ml-1">
-            <Badge tone="gray">not loaded</Badge>
-          </span>
-        )}
-        {v.instructions ? (
-          <details className="mt-1">
-            <summary className="cursor-pointer text-xs text-blue-700">Instructions</summary>
-            <pre className="mt-1 max-w-xl whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs text-zinc-800">
-              {v.instructions}
-            </pre>
-          </details>
-        ) : (
-          <span className="block text-xs text-zinc-500">Not recorded (ran before versions were kept)</span>
-        )}
-      </Td>
-      <Td>
-        {v.model ? (
+function versionColumns(agent: AgentView): Column<AgentVersionView>[] {
+  const { slug } = agent;
+  const newest = agent.versions.find((n) => n.isCurrent);
+  const isDeployed = agent.currentVersion !== null;
+  return [
+    { header: "Version", cell: (v) => <VersionCell version={v} /> },
+    {
+      header: "Model",
+      cell: (v) =>
+        v.model ? (
           <code className="font-mono text-xs">{v.model}</code>
         ) : (
           <span className="text-xs text-zinc-500">{v.instructions ? "scripted policy" : "—"}</span>
-        )}
-      </Td>
-      <Td>
+        ),
+    },
+    {
+      header: "Tools",
+      cell: (v) => (
         <ul className="space-y-0.5">
           {v.tools.map((t) => (
             <li key={t} className="font-mono text-xs">
@@ -113,46 +62,90 @@ function VersionRow({
             </li>
           ))}
         </ul>
-      </Td>
-      <Td>
+      ),
+    },
+    {
+      header: "Plan",
+      cell: (v) => (
         <ol className="list-decimal space-y-0.5 pl-4 text-xs">
           {v.plan.map((p) => (
             <li key={p.id}>{p.title}</li>
           ))}
         </ol>
-      </Td>
-      <Td>
-        <Timestamp value={v.firstSeenAt} />
-      </Td>
-      <Td>
-        <ConsoleLink
-          href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`}
-          className="text-blue-700 hover:underline"
-          aria-label={`${v.runCount} runs of ${slug} ${v.version}`}
-        >
-          {v.runCount}
-        </ConsoleLink>
-        {/* Its recorded runs, re-driven through the code deployed now: what would this code have done on them? */}
-        {isDeployed && v.runCount > 0 && <ReplayVersionButton slug={slug} version={v.version} versionName={name} />}
-      </Td>
-      <Td>
-        <span
-          className="whitespace-nowrap text-xs"
-          aria-label={`${slug} ${v.version}: ${v.runs.active} active, ${v.runs.waiting} waiting, ${v.runs.parked} parked`}
-        >
-          {v.runs.active} active · {v.runs.waiting} waiting · {v.runs.parked} parked
+      ),
+    },
+    { header: "First seen", cell: (v) => <Timestamp value={v.firstSeenAt} /> },
+    {
+      header: "Runs",
+      cell: (v) => (
+        <>
+          <ConsoleLink
+            href={`/runs?agent=${encodeURIComponent(slug)}&version=${encodeURIComponent(v.version)}`}
+            className="text-blue-700 hover:underline"
+            aria-label={`${v.runCount} runs of ${slug} ${v.version}`}
+          >
+            {v.runCount}
+          </ConsoleLink>
+          {/* Its recorded runs, re-driven through the code deployed now: what would this code have done on them? */}
+          {isDeployed && v.runCount > 0 && <ReplayVersionButton slug={slug} version={v.version} versionName={v.name} />}
+        </>
+      ),
+    },
+    {
+      header: "Not ended",
+      cell: (v) => (
+        <>
+          <span
+            className="whitespace-nowrap text-xs"
+            aria-label={`${slug} ${v.version}: ${v.runs.active} active, ${v.runs.waiting} waiting, ${v.runs.parked} parked`}
+          >
+            {v.runs.active} active · {v.runs.waiting} waiting · {v.runs.parked} parked
+          </span>
+          {/* Mounted for every older version (no button while it has no runs to move), so what an upgrade did stays on the page after it refreshes. */}
+          {!v.isCurrent && newest && (
+            <UpgradeVersionButton
+              slug={slug}
+              version={v.version}
+              versionName={v.name}
+              newestName={newest.name}
+              runs={v.runs.active + v.runs.waiting + v.runs.parked}
+            />
+          )}
+        </>
+      ),
+    },
+  ];
+}
+
+/** The version, its label, whether this console runs it, and its instructions. */
+function VersionCell({ version: v }: { version: AgentVersionView }) {
+  return (
+    <>
+      <span className="font-mono text-xs">{v.version}</span>
+      {v.label && <span className="ml-1 text-xs text-zinc-600">({v.label})</span>}
+      {v.isCurrent ? (
+        <span className="ml-1">
+          <Badge tone="green">newest</Badge>
         </span>
-        {/* Mounted for every older version (no button while it has no runs to move), so what an upgrade did stays on the page after it refreshes. */}
-        {!v.isCurrent && newest && (
-          <UpgradeVersionButton
-            slug={slug}
-            version={v.version}
-            versionName={name}
-            newestName={newest.name}
-            runs={notEnded}
-          />
-        )}
-      </Td>
-    </tr>
+      ) : v.loaded ? (
+        <span className="ml-1">
+          <Badge tone="blue">loaded</Badge>
+        </span>
+      ) : (
+        <span className="ml-1">
+          <Badge tone="gray">not loaded</Badge>
+        </span>
+      )}
+      {v.instructions ? (
+        <details className="mt-1">
+          <summary className="cursor-pointer text-xs text-blue-700">Instructions</summary>
+          <pre className="mt-1 max-w-xl whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs text-zinc-800">
+            {v.instructions}
+          </pre>
+        </details>
+      ) : (
+        <span className="block text-xs text-zinc-500">Not recorded (ran before versions were kept)</span>
+      )}
+    </>
   );
 }

@@ -1,5 +1,4 @@
-import { FilterActions, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
-import { Field, Input } from "@/components/ui/field";
+import { DateFilterField, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
 import { isAuditFilterActive, type AuditFilter } from "@/lib/audit/filter";
 
 const FIELD_LABELS: Record<string, string> = {
@@ -9,7 +8,7 @@ const FIELD_LABELS: Record<string, string> = {
   since: "From",
   until: "Before",
 };
-const day = (date: Date | undefined) => date?.toISOString().slice(0, 10) ?? "";
+const day = (date: Date | undefined) => date?.toISOString().slice(0, 10);
 
 // Applying a filter leaves out the cursor: a new filter starts at the newest entry.
 export function AuditFilters({
@@ -25,6 +24,7 @@ export function AuditFilters({
     <FilterPanel
       label="Filter the audit log"
       action="/admin/audit"
+      isActive={isAuditFilterActive(filter)}
       warning={
         <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
           not a valid value (days are YYYY-MM-DD, and “Before” must be after “From”).
@@ -59,13 +59,8 @@ export function AuditFilters({
         value={filter.target}
         placeholder="run_…"
       />
-      <Field id="audit-since" label="From (UTC)" className="w-40 pb-5">
-        <Input id="audit-since" name="since" type="date" defaultValue={day(filter.since)} />
-      </Field>
-      <Field id="audit-until" label="Before (UTC)" className="w-40 pb-5">
-        <Input id="audit-until" name="until" type="date" defaultValue={day(filter.until)} />
-      </Field>
-      <FilterActions clearHref="/admin/audit" isActive={isAuditFilterActive(filter)} />
+      <DateFilterField id="audit-since" name="since" label="From (UTC)" value={day(filter.since)} />
+      <DateFilterField id="audit-until" name="until" label="Before (UTC)" value={day(filter.until)} />
     </FilterPanel>
   );
 }

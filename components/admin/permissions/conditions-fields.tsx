@@ -1,53 +1,40 @@
 "use client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
-import { describePredicate, isValueRef } from "@/lib/runtime/permissions";
+import { SelectOptions } from "@/components/ui/select-options";
+import { describePredicate, OP_SYMBOL } from "@/lib/runtime/permissions";
 import { CONDITION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types";
+import { fromDraft, type ConditionDraft } from "./condition-draft";
 import { CONDITION_EFFECT_LABEL } from "./effect-badge";
 
-export const CONDITION_OPS: Array<{ op: PermissionCondition["op"]; label: string }> = [
-  { op: "gt", label: ">" },
-  { op: "gte", label: "≥" },
-  { op: "lt", label: "<" },
-  { op: "lte", label: "≤" },
-  { op: "eq", label: "=" },
-  { op: "neq", label: "≠" },
-  { op: "in", label: "in" },
-];
+const CONDITION_OPS = Object.keys(OP_SYMBOL) as Array<PermissionCondition["op"]>;
 
-/** A condition as the form edits it: the value as text (JSON when it parses, else a string). */
-export type ConditionDraft = {
-  key: number;
-  path: string;
-  op: PermissionCondition["op"];
-  value: string;
-  effect: PermissionCondition["effect"];
-};
-
-/** A reference to the run's input, as typed: "$input.orderId". */
-const INPUT_REF = /^\$input\.(\S+)$/;
-
-export function toDraft(condition: PermissionCondition, key: number): ConditionDraft {
-  const { value } = condition;
-  const text =
-    isValueRef(value) && "$input" in value
-      ? `$input.${value.$input}`
-      : typeof value === "string"
-        ? value
-        : JSON.stringify(value);
-  return { key, path: condition.path, op: condition.op, value: text, effect: condition.effect };
-}
-
-export function fromDraft({ path, op, value, effect }: ConditionDraft): PermissionCondition {
-  const ref = INPUT_REF.exec(value.trim());
-  if (ref) return { path: path.trim(), op, value: { $input: ref[1] }, effect };
-  let parsed: unknown = value;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    // plain text: compared as a string
-  }
-  return { path: path.trim(), op, value: parsed, effect };
+/** A select of a condition's row, its small label around it; `onChange` gets one of `values`. */
+function InlineSelect<T extends string>({
+  id,
+  label,
+  className,
+  value,
+  values,
+  labelOf,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  className: string;
+  value: T;
+  values: readonly T[];
+  labelOf: (value: T) => string;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <label className={`${className} text-xs text-zinc-700`}>
+      {label}
+      <Select id={id} value={value} onChange={(e) => onChange(e.target.value as T)}>
+        <SelectOptions values={values} labelOf={labelOf} />
+      </Select>
+    </label>
+  );
 }
 
 type ConditionsFieldsProps = {
@@ -105,20 +92,15 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
                   aria-invalid={error ? true : undefined}
                 />
               </label>
-              <label className="w-20 text-xs text-zinc-700">
-                Operator
-                <Select
-                  id={`${id}-op`}
-                  value={c.op}
-                  onChange={(e) => update(c.key, { op: e.target.value as ConditionDraft["op"] })}
-                >
-                  {CONDITION_OPS.map(({ op, label }) => (
-                    <option key={op} value={op}>
-                      {label}
-                    </option>
-                  ))}
-                </Select>
-              </label>
+              <InlineSelect
+                id={`${id}-op`}
+                label="Operator"
+                className="w-20"
+                value={c.op}
+                values={CONDITION_OPS}
+                labelOf={(op) => OP_SYMBOL[op]}
+                onChange={(op) => update(c.key, { op })}
+              />
               <label className="min-w-36 flex-1 text-xs text-zinc-700">
                 Value
                 <Input
@@ -128,20 +110,15 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
                   placeholder="10000"
                 />
               </label>
-              <label className="w-44 text-xs text-zinc-700">
-                Then
-                <Select
-                  id={`${id}-effect`}
-                  value={c.effect}
-                  onChange={(e) => update(c.key, { effect: e.target.value as ConditionDraft["effect"] })}
-                >
-                  {CONDITION_EFFECTS.map((effect) => (
-                    <option key={effect} value={effect}>
-                      {CONDITION_EFFECT_LABEL[effect]}
-                    </option>
-                  ))}
-                </Select>
-              </label>
+              <InlineSelect
+                id={`${id}-effect`}
+                label="Then"
+                className="w-44"
+                value={c.effect}
+                values={CONDITION_EFFECTS}
+                labelOf={(effect) => CONDITION_EFFECT_LABEL[effect]}
+                onChange={(effect) => update(c.key, { effect })}
+              />
               <Button
                 size="sm"
                 variant="ghost"

@@ -1,11 +1,13 @@
 "use client";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { describedBy, Field, Input, Select } from "@/components/ui/field";
+import { InputField, SelectField } from "@/components/ui/labelled-fields";
+import { SelectOptions } from "@/components/ui/select-options";
 import { putPermissionAction } from "@/lib/actions/permissions";
 import { PERMISSION_EFFECTS, type Capability, type PermissionEffect, type PermissionRule } from "@/lib/runtime/types";
 import { fieldError, useAdminAction, type ActionOutcome } from "../use-admin-action";
-import { ConditionsFields, fromDraft, toDraft, type ConditionDraft } from "./conditions-fields";
+import { fromDraft, toDraft, type ConditionDraft } from "./condition-draft";
+import { ConditionsFields } from "./conditions-fields";
 import { EFFECT_LABEL, stepLabel } from "./effect-badge";
 import { ExpiryChain } from "./expiry-chain";
 import { GrantFields } from "./grant-fields";
@@ -71,35 +73,29 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         {!rule && (
-          <Field
+          <SelectField
             id={`${prefix}-step`}
+            name="step"
             label="Step"
             hint="A rule for one plan step wins over the all-steps rule."
             error={error("step")}
           >
-            <Select id={`${prefix}-step`} name="step" {...describedBy(`${prefix}-step`, error("step"), true)}>
-              {stepChoices.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.id === "*" ? "All steps" : `${s.title} (${s.id})`}
-                </option>
-              ))}
-            </Select>
-          </Field>
-        )}
-        <Field id={`${prefix}-effect`} label="Effect" error={error("effect")}>
-          <Select
-            id={`${prefix}-effect`}
-            name="effect"
-            defaultValue={rule?.effect ?? "require_approval"}
-            {...describedBy(`${prefix}-effect`, error("effect"))}
-          >
-            {PERMISSION_EFFECTS.map((effect) => (
-              <option key={effect} value={effect}>
-                {EFFECT_LABEL[effect]}
+            {stepChoices.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.id === "*" ? "All steps" : `${s.title} (${s.id})`}
               </option>
             ))}
-          </Select>
-        </Field>
+          </SelectField>
+        )}
+        <SelectField
+          id={`${prefix}-effect`}
+          name="effect"
+          label="Effect"
+          defaultValue={rule?.effect ?? "require_approval"}
+          error={error("effect")}
+        >
+          <SelectOptions values={PERMISSION_EFFECTS} labelOf={(effect) => EFFECT_LABEL[effect]} />
+        </SelectField>
       </div>
       <GrantFields idPrefix={prefix} rule={rule} error={error} />
       <ConditionsFields idPrefix={prefix} conditions={conditions} onChange={setConditions} errorFor={error} />
@@ -109,65 +105,46 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
       >
         <summary className="cursor-pointer text-sm font-medium text-zinc-800">Approval settings</summary>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">
-          <Field id={`${prefix}-queue`} label="Queue" hint="The inbox queue its packets go to." error={error("queue")}>
-            <Input
-              id={`${prefix}-queue`}
-              name="queue"
-              defaultValue={rule?.queue ?? "default"}
-              error={error("queue")}
-              {...describedBy(`${prefix}-queue`, error("queue"), true)}
-            />
-          </Field>
-          <Field
+          <InputField
+            id={`${prefix}-queue`}
+            name="queue"
+            label="Queue"
+            hint="The inbox queue its packets go to."
+            defaultValue={rule?.queue ?? "default"}
+            error={error("queue")}
+          />
+          <InputField
             id={`${prefix}-approvals`}
+            name="approvals"
             label="Approvals needed"
             hint="Distinct reviewers (1–5)."
+            type="number"
+            min={1}
+            max={5}
+            defaultValue={rule?.approvals ?? 1}
             error={error("approvals")}
-          >
-            <Input
-              id={`${prefix}-approvals`}
-              name="approvals"
-              type="number"
-              min={1}
-              max={5}
-              defaultValue={rule?.approvals ?? 1}
-              error={error("approvals")}
-              {...describedBy(`${prefix}-approvals`, error("approvals"), true)}
-            />
-          </Field>
-          <Field
+          />
+          <InputField
             id={`${prefix}-ttl`}
+            name="ttlSeconds"
             label="Expires after (seconds)"
             hint="Empty: the packet waits until decided."
+            type="number"
+            min={1}
+            defaultValue={rule?.ttlSeconds ?? ""}
             error={error("ttlSeconds")}
-          >
-            <Input
-              id={`${prefix}-ttl`}
-              name="ttlSeconds"
-              type="number"
-              min={1}
-              defaultValue={rule?.ttlSeconds ?? ""}
-              error={error("ttlSeconds")}
-              {...describedBy(`${prefix}-ttl`, error("ttlSeconds"), true)}
-            />
-          </Field>
-          <Field
+          />
+          <InputField
             id={`${prefix}-onExpire`}
+            name="onExpire"
             label="On expiry"
             hint={
               '"reject", "approve" (only when you mean it), "escalate:<queue>", or a chain "escalate:leads@2h,cfo@1d" (then reject)'
             }
+            value={onExpire}
+            onChange={(e) => setOnExpire(e.target.value)}
             error={error("onExpire")}
-          >
-            <Input
-              id={`${prefix}-onExpire`}
-              name="onExpire"
-              value={onExpire}
-              onChange={(e) => setOnExpire(e.target.value)}
-              error={error("onExpire")}
-              {...describedBy(`${prefix}-onExpire`, error("onExpire"), true)}
-            />
-          </Field>
+          />
           <ExpiryChain text={onExpire} />
         </div>
       </details>

@@ -2,7 +2,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { describedBy, Field, Input } from "@/components/ui/field";
+import { InputField } from "@/components/ui/labelled-fields";
 import { createApiTokenAction } from "@/lib/actions/tokens";
 import { API_SCOPES, type ApiScope } from "@/lib/api/scopes";
 import { ActionMessage } from "../action-message";
@@ -43,16 +43,15 @@ export function CreateTokenForm() {
       description="For scripts, CI and the CLI (Authorization: Bearer …). It acts as you, within your role; give it only the scopes it needs."
     >
       <form ref={formRef} onSubmit={submit} aria-label="Create a token" className="space-y-4" noValidate>
-        <Field id="token-name" label="Name" hint="What uses it, e.g. “nightly eval job”." error={nameError}>
-          <Input
-            id="token-name"
-            name="name"
-            required
-            maxLength={100}
-            error={nameError}
-            {...describedBy("token-name", nameError, true)}
-          />
-        </Field>
+        <InputField
+          id="token-name"
+          name="name"
+          label="Name"
+          hint="What uses it, e.g. “nightly eval job”."
+          required
+          maxLength={100}
+          error={nameError}
+        />
         <fieldset aria-describedby={scopesError ? "token-scopes-error" : undefined}>
           <legend className="mb-1 text-sm font-medium text-zinc-800">Scopes</legend>
           <div className="grid gap-1 sm:grid-cols-2">
@@ -72,23 +71,17 @@ export function CreateTokenForm() {
             </p>
           )}
         </fieldset>
-        <Field
+        <InputField
           id="token-expiry"
+          name="expiresInDays"
           label="Expires after (days)"
           hint="Leave empty for a token that does not expire."
+          type="number"
+          min={1}
+          max={3650}
+          inputMode="numeric"
           error={expiryError}
-        >
-          <Input
-            id="token-expiry"
-            name="expiresInDays"
-            type="number"
-            min={1}
-            max={3650}
-            inputMode="numeric"
-            error={expiryError}
-            {...describedBy("token-expiry", expiryError, true)}
-          />
-        </Field>
+        />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" isBusy={isPending}>
             Create token

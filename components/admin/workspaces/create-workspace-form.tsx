@@ -1,61 +1,32 @@
 "use client";
-import { useRef, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
-import { describedBy, Field, Input } from "@/components/ui/field";
+import { InputField } from "@/components/ui/labelled-fields";
 import { createWorkspaceAction } from "@/lib/actions/workspaces";
-import { ActionMessage } from "../action-message";
-import { fieldError, useAdminAction } from "../use-admin-action";
+import { AdminFormCard } from "../admin-form-card";
+import { formText, useAdminForm } from "../use-admin-form";
 
 /** An instance admin's: a new workspace, with them as its first admin. */
 export function CreateWorkspaceForm() {
-  const formRef = useRef<HTMLFormElement>(null);
-  const { run, isPending, outcome } = useAdminAction(createWorkspaceAction, {
+  const form = useAdminForm(createWorkspaceAction, {
+    toInput: (data) => ({ slug: formText(data, "slug"), name: formText(data, "name") }),
     success: (w) => `Workspace ${w.name} created at /w/${w.slug}.`,
-    onSuccess: () => formRef.current?.reset(),
   });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    run({ slug: String(form.get("slug") ?? ""), name: String(form.get("name") ?? "") });
-  }
-  const error = (path: string) => fieldError(outcome, path);
   return (
-    <Card
+    <AdminFormCard
+      form={form}
       title="Create a workspace"
       description="A team's own runs, inbox, rules, tools and tokens. You become its first admin."
+      submitLabel="Create workspace"
     >
-      <form ref={formRef} onSubmit={submit} aria-label="Create a workspace" className="space-y-3" noValidate>
-        <Field id="workspace-name" label="Name" error={error("name")}>
-          <Input
-            id="workspace-name"
-            name="name"
-            autoComplete="off"
-            required
-            error={error("name")}
-            {...describedBy("workspace-name", error("name"))}
-          />
-        </Field>
-        <Field
-          id="workspace-slug"
-          label="Slug"
-          hint="In its URLs: /w/<slug>/inbox. Lower-case letters, digits and dashes."
-          error={error("slug")}
-        >
-          <Input
-            id="workspace-slug"
-            name="slug"
-            autoComplete="off"
-            required
-            error={error("slug")}
-            {...describedBy("workspace-slug", error("slug"), true)}
-          />
-        </Field>
-        <Button type="submit" variant="primary" isBusy={isPending}>
-          Create workspace
-        </Button>
-        <ActionMessage outcome={outcome} />
-      </form>
-    </Card>
+      <InputField id="workspace-name" name="name" label="Name" autoComplete="off" required error={form.error("name")} />
+      <InputField
+        id="workspace-slug"
+        name="slug"
+        label="Slug"
+        hint="In its URLs: /w/<slug>/inbox. Lower-case letters, digits and dashes."
+        autoComplete="off"
+        required
+        error={form.error("slug")}
+      />
+    </AdminFormCard>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AdminColumns } from "@/components/admin/admin-columns";
 import { getAdminPageAccess } from "@/components/admin/admin-page";
 import { AuditList } from "@/components/admin/audit-list";
 import { CreateTokenForm } from "@/components/admin/tokens/create-token-form";
@@ -6,6 +7,7 @@ import { TokensTable } from "@/components/admin/tokens/tokens-table";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { TitledSection } from "@/components/ui/titled-section";
 import { findAdminAudit } from "@/lib/queries/audit";
 import { findTokens } from "@/lib/queries/tokens";
 
@@ -22,22 +24,22 @@ export default async function TokensPage() {
         title="API tokens"
         description="Bearer tokens for the HTTP API, the CLI and MCP. Only a hash of each token is kept."
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
-        <section aria-labelledby="tokens-list-title" className="min-w-0">
-          <h2 id="tokens-list-title" className="mb-2 text-sm font-semibold text-zinc-900">
-            Tokens
-          </h2>
+      <AdminColumns
+        aside={
+          <>
+            <CreateTokenForm />
+            <AuditList title="Recent token activity" entries={audit} />
+          </>
+        }
+      >
+        <TitledSection headingId="tokens-list-title" title="Tokens">
           {tokens.length === 0 ? (
             <EmptyState title="No API tokens yet">Create one to call the HTTP API from a script or CI.</EmptyState>
           ) : (
             <TokensTable tokens={tokens} now={new Date()} />
           )}
-        </section>
-        <div className="space-y-6">
-          <CreateTokenForm />
-          <AuditList title="Recent token activity" entries={audit} />
-        </div>
-      </div>
+        </TitledSection>
+      </AdminColumns>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AdminColumns } from "@/components/admin/admin-columns";
 import { getAdminPageAccess } from "@/components/admin/admin-page";
 import { AuditList } from "@/components/admin/audit-list";
 import { CreateUserForm } from "@/components/admin/users/create-user-form";
@@ -6,6 +7,7 @@ import { UsersTable } from "@/components/admin/users/users-table";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { TitledSection } from "@/components/ui/titled-section";
 import { findAdminAudit } from "@/lib/queries/audit";
 import { findUsers } from "@/lib/queries/users";
 
@@ -22,22 +24,22 @@ export default async function UsersPage() {
         title="Users"
         description="People who sign in to the console, and their roles. A change applies at their next click."
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
-        <section aria-labelledby="users-list-title" className="min-w-0">
-          <h2 id="users-list-title" className="mb-2 text-sm font-semibold text-zinc-900">
-            People
-          </h2>
+      <AdminColumns
+        aside={
+          <>
+            <CreateUserForm />
+            <AuditList title="Recent changes to people" entries={audit} />
+          </>
+        }
+      >
+        <TitledSection headingId="users-list-title" title="People">
           {users.length === 0 ? (
             <EmptyState title="No users yet">Add the first person with the form.</EmptyState>
           ) : (
             <UsersTable users={users} currentUserId={user.id} />
           )}
-        </section>
-        <div className="space-y-6">
-          <CreateUserForm />
-          <AuditList title="Recent changes to people" entries={audit} />
-        </div>
-      </div>
+        </TitledSection>
+      </AdminColumns>
     </>
   );
 }

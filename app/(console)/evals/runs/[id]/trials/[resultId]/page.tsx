@@ -12,6 +12,7 @@ import { TrialChecks } from "@/components/evals/trial-checks";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { JsonView } from "@/components/ui/json-view";
+import { LabelledValue } from "@/components/ui/labelled-value";
 import { PageHeader } from "@/components/ui/page-header";
 import { getEvalRun } from "@/lib/evals/queries";
 import { decodeParam, orNull } from "@/lib/queries/evals";
@@ -25,6 +26,11 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
   const result = run?.results.find((r) => r.id === decodeParam(resultId));
   if (!run || !result) notFound();
   const runHref = `/evals/runs/${encodeURIComponent(run.id)}`;
+  const figures: Array<[string, string]> = [
+    ["Tokens", formatCount(result.tokens)],
+    ["Cost", formatUsd(result.costUsd)],
+    ["Wall time", formatMs(result.wallMs)],
+  ];
 
   return (
     <>
@@ -63,9 +69,11 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
       <div className="mb-6 grid items-start gap-4 lg:grid-cols-2">
         <Card title="Cost and time">
           <dl className="mb-3 grid grid-cols-3 gap-2 text-sm">
-            <Figure label="Tokens" value={formatCount(result.tokens)} />
-            <Figure label="Cost" value={formatUsd(result.costUsd)} />
-            <Figure label="Wall time" value={formatMs(result.wallMs)} />
+            {figures.map(([label, value]) => (
+              <LabelledValue key={label} label={label} className="tabular-nums">
+                {value}
+              </LabelledValue>
+            ))}
           </dl>
           <TimeSplit humanWaitMs={result.humanWaitMs} machineMs={result.machineMs} />
         </Card>
@@ -100,14 +108,5 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
         </Card>
       </div>
     </>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-zinc-500">{label}</dt>
-      <dd className="tabular-nums">{value}</dd>
-    </div>
   );
 }
