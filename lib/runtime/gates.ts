@@ -2,11 +2,13 @@ import { actionDigest, canonicalJson, type ApprovalBinding } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
 import { resultKeyFor } from "./fact-keys";
-import { performEffect, performRead, readWithRetries, safeImpact, startEffect } from "./effects";
+import { performEffect, performRead, startEffect } from "./effects";
 import { expiryPolicyOf, formatExpiryPolicy } from "./expiry";
+import { safeImpact } from "./impact";
 import { callRequest, checkPermission, toolVerdict } from "./permission-check";
 import { approvalTerms, type PermissionVerdict } from "./permissions";
 import { latestFact, type Action, type Pending } from "./state";
+import { readWithRetries } from "./tool-call";
 import { APPROVAL_OPTIONS, type DecisionPacket, type PacketContent, type ToolDefinition } from "./types";
 
 // Human gates, from the run's side (docs/design.md): ask for a decision, then act on the one that won.
