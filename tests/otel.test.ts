@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config";
 import type { RuntimeStore, TraceEvent } from "../lib/runtime";
 import { defaultRedaction, redactPayload, redactedKeys } from "../lib/telemetry/redact";
-import { createSpanFold, type SpanData } from "../lib/telemetry/spans";
+import type { SpanData } from "../lib/telemetry/span-data";
+import { createSpanFold } from "../lib/telemetry/spans";
 import { withTraceExport } from "../lib/telemetry/store";
 import {
   parseTraceparent,

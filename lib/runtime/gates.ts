@@ -1,115 +1,24 @@
-import { actionDigest, canonicalJson, type ApprovalBinding } from "./canonical";
+import { actionDigest, canonicalJson } from "./canonical";
 import { findTool, type EngineContext } from "./context";
 import type { RunCursor, StepOutcome } from "./cursor";
+import { performEffect, performRead, startEffect } from "./effects";
+import { EXPIRY_APPROVER, expireGate } from "./expire-gate";
 import { resultKeyFor } from "./fact-keys";
-import { performEffect, performRead, readWithRetries, safeImpact, startEffect } from "./effects";
-import { expiryPolicyOf, formatExpiryPolicy } from "./expiry";
 import { callRequest, checkPermission, toolVerdict } from "./permission-check";
 import { approvalTerms, type PermissionVerdict } from "./permissions";
-import { latestFact, type Action, type Pending } from "./state";
-import { APPROVAL_OPTIONS, type DecisionPacket, type PacketContent, type ToolDefinition } from "./types";
+import { approvalBinding, requestApproval } from "./request-approval";
+import type { Action, Pending } from "./state";
+import { readWithRetries } from "./tool-call";
+import type { DecisionPacket, ToolDefinition } from "./types";
 
 // Human gates, from the run's side (docs/design.md): ask for a decision, then act on the one that won.
-// Deciding a packet (the reviewer's side) is in decide-packet.ts.
+// This file acts on it when the run wakes; asking is in request-approval.ts (exported here too, as the
+// step's one door to gates), a deadline passing in expire-gate.ts. Deciding a packet (the reviewer's side)
+// is in decide-packet.ts.
+
+export { requestApproval };
 
 type GatePending = Extract<Pending, { kind: "gate" }>;
-
-export async function requestApproval(
-  ctx: EngineContext,
-  cursor: RunCursor,
-  tool: ToolDefinition,
-  action: Action,
-  verdict: PermissionVerdict,
-): Promise<StepOutcome> {
-  const now = cursor.now();
-  const terms = approvalTerms(verdict);
-  const packetId = ctx.ids.id("pkt");
-  const binding = approvalBinding(verdict, tool);
-  const digest = actionDigest({ runId: cursor.runId, step: cursor.step, tool: tool.name, args: action.args, binding });
-  const expiresAt = terms.ttlSeconds ? new Date(now.getTime() + terms.ttlSeconds * 1000) : null;
-  if (tool.external) recordCallerEvidence(cursor, tool.external.evidence);
-  const content: PacketContent = {
-    impact: safeImpact(tool, action.args),
-    reasoning: action.reasoning,
-    uncertainty: action.uncertainty,
-    evidence: action.evidence.flatMap((key) => {
-      const fact = latestFact(cursor.state, key);
-      return fact
-        ? [
-            {
-              key,
-              value: fact.value,
-              kind: fact.kind,
-              at: fact.at,
-              ageMs: now.getTime() - Date.parse(fact.at),
-              source: fact.source,
-            },
-          ]
-        : [];
-    }),
-    options: [...APPROVAL_OPTIONS],
-    binding,
-    why: verdict.reason,
-  };
-  cursor.state.pending = { kind: "gate", packetId, step: cursor.step, action };
-  cursor.event("gate.requested", {
-    packetId,
-    tool: tool.name,
-    args: action.args,
-    digest,
-    binding,
-    impact: content.impact,
-    reason: verdict.reason,
-    requiredApprovals: terms.approvals,
-    queue: terms.queue,
-    onExpire: terms.onExpire,
-    expiresAt: expiresAt?.toISOString() ?? null,
-  });
-  return cursor.park("WAITING_APPROVAL", {
-    wakeAt: expiresAt,
-    createPacket: {
-      id: packetId,
-      runId: cursor.runId,
-      step: cursor.step,
-      kind: "APPROVAL",
-      tool: tool.name,
-      args: action.args,
-      digest,
-      requestedBy: `agent:${cursor.run.agentSlug}`,
-      traits: { capability: tool.capability, semantics: tool.semantics },
-      content,
-      queue: terms.queue,
-      assignee: null,
-      requiredApprovals: terms.approvals,
-      onExpire: terms.onExpire,
-      expiresAt,
-    },
-  });
-}
-
-/**
- * The caller's evidence as facts of the run (observations an outside party gave, never the model's), so the
- * packet cites them as it cites a read tool's. A key already holding the same value is not written again.
- */
-function recordCallerEvidence(cursor: RunCursor, evidence: NonNullable<ToolDefinition["external"]>["evidence"]) {
-  for (const item of evidence) {
-    const known = latestFact(cursor.state, item.key);
-    if (known && canonicalJson(known.value) === canonicalJson(item.value)) continue;
-    // Observed when the caller says (never in the future), else now.
-    const at = item.at && Date.parse(item.at) <= cursor.now().getTime() ? new Date(item.at).toISOString() : undefined;
-    cursor.addFact({
-      key: item.key,
-      value: item.value,
-      kind: "observation",
-      source: { by: item.source ? `external:${item.source}` : "external" },
-      ...(at ? { at } : {}),
-    });
-  }
-}
-
-function approvalBinding(verdict: PermissionVerdict, tool: ToolDefinition): ApprovalBinding {
-  return { rule: verdict.rule ? `${verdict.rule.id}@v${verdict.rule.version}` : null, tool: tool.registration ?? null };
-}
 
 /** Why an approval given earlier does not cover the action under today's rule and registration; null when it does. */
 function approvalNoLongerHolds(
@@ -137,7 +46,7 @@ export async function resumeGate(ctx: EngineContext, cursor: RunCursor, pending:
   const now = cursor.now();
 
   if (packet.status === "PENDING") {
-    if (packet.expiresAt && packet.expiresAt <= now) return expire(ctx, cursor, packet);
+    if (packet.expiresAt && packet.expiresAt <= now) return expireGate(ctx, cursor, packet);
     return cursor.park(cursor.status, { wakeAt: packet.expiresAt }); // woken early: keep waiting
   }
   const decision = packet.decision!;
@@ -363,91 +272,6 @@ async function refuse(cursor: RunCursor, packet: DecisionPacket, why: string): P
   });
   cursor.finishStep();
   return cursor.commit({ status: "RUNNING" });
-}
-
-/** Who decided a packet its expiry approved (onExpire "approve", only where a rule or a gate said so). */
-export const EXPIRY_APPROVER = "system:expiry";
-
-/**
- * The deadline passed with no decision: the packet's expiry policy (expiry.ts) applies. Escalation moves
- * it to the chain's next queue with that step's deadline (the rest of the chain stays in onExpire); an
- * explicit "approve" approves it as system:expiry; anything else rejects it, as before.
- */
-async function expire(ctx: EngineContext, cursor: RunCursor, packet: DecisionPacket): Promise<StepOutcome> {
-  const now = cursor.now();
-  const policy = expiryPolicyOf(packet.onExpire);
-  if (policy.kind === "escalate" && policy.chain.length > 0) {
-    // Never a silent auto-decision: the packet moves to another queue with a fresh deadline.
-    // A step without its own deadline gets the packet's first window: written out now, so the rest of the
-    // chain kept in onExpire says its deadlines explicitly (createdAt no longer tells the first window later).
-    const firstWindow = packet.expiresAt!.getTime() - packet.createdAt.getTime();
-    const [next, ...rest] = policy.chain.map((step) => ({
-      ...step,
-      windowMs: step.windowMs ?? Math.max(firstWindow, 1000),
-    }));
-    const expiresAt = new Date(now.getTime() + Math.max(next.windowMs, 1000));
-    const onExpire = formatExpiryPolicy({ kind: "escalate", chain: rest });
-    cursor.event("gate.escalated", {
-      packetId: packet.id,
-      from: packet.queue,
-      to: next.queue,
-      expiresAt: expiresAt.toISOString(),
-      onExpire,
-    });
-    return cursor.park("WAITING_APPROVAL", {
-      wakeAt: expiresAt,
-      updatePacket: {
-        id: packet.id,
-        version: packet.version,
-        queue: next.queue,
-        expiresAt,
-        onExpire,
-        content: { ...packet.content, escalatedFrom: packet.queue },
-      },
-    });
-  }
-  const waitedMs = now.getTime() - packet.createdAt.getTime();
-  if (policy.kind === "approve") {
-    // Decided, not acted on here: the next step acts on it like on any approval (re-checked, digest-bound).
-    const decision = {
-      decision: "approve" as const,
-      digest: packet.digest,
-      reason: "expired",
-      note: "approved by its expiry policy (onExpire: approve)",
-    };
-    cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs, onExpire: "approve" });
-    cursor.event("gate.decided", {
-      packetId: packet.id,
-      tool: packet.tool,
-      by: EXPIRY_APPROVER,
-      waitedMs,
-      ...decision,
-    });
-    return cursor.commit({
-      status: "RUNNING",
-      updatePacket: {
-        id: packet.id,
-        version: packet.version,
-        status: "APPROVED",
-        decision,
-        decidedBy: EXPIRY_APPROVER,
-      },
-    });
-  }
-  const decision = { decision: "reject" as const, reason: "expired" };
-  cursor.event("gate.expired", { packetId: packet.id, tool: packet.tool, waitedMs });
-  cursor.addDecisionFact(packet.id, decision, "policy:expiry");
-  cursor.observe({
-    kind: "expired",
-    tool: packet.tool,
-    message: `${packet.tool} was not approved in time (reason: expired)`,
-    data: { packetId: packet.id },
-  });
-  cursor.finishStep();
-  return cursor.commit({
-    status: "RUNNING",
-    updatePacket: { id: packet.id, version: packet.version, status: "EXPIRED", decision, decidedBy: "policy:expiry" },
-  });
 }
 
 /** Re-read every observation the packet rested on; return what changed since the reviewer saw it. */

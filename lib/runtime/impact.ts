@@ -1,4 +1,4 @@
-import type { Capability, EffectSemantics, PacketKind } from "./types";
+import type { Capability, EffectSemantics, PacketKind, ToolDefinition } from "./types";
 
 // How much harm a wrong "yes" can do, from the tool's own declaration (capability + effect semantics)
 // and the kind of world it touches. The inbox sorts by it, and a HIGH-impact approval — also by
@@ -40,4 +40,13 @@ export function impactReason(tool: string, traits: ToolTraits, kind: PacketKind 
   if (traits.capability === "execute" && MONEY.test(tool)) return "moves money";
   if (traits.capability === "execute" && EXTERNAL.test(tool)) return "external communication";
   return traits.capability === "execute" ? `changes the world (${traits.semantics})` : `${traits.capability} only`;
+}
+
+/** A packet's impact sentence in the tool's own words; a tool whose impact() throws is still asked about. */
+export function safeImpact(tool: ToolDefinition, args: unknown): string {
+  try {
+    return tool.impact(args);
+  } catch {
+    return `${tool.name} with ${JSON.stringify(args)}`;
+  }
 }

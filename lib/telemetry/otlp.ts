@@ -3,7 +3,7 @@ import { hrTimeDuration, millisToHrTime } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { defaultResource, resourceFromAttributes, type Resource } from "@opentelemetry/resources";
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
-import type { SpanData } from "./spans";
+import type { SpanData } from "./span-data";
 
 // Where finished spans go: OTLP/HTTP (JSON) through the OpenTelemetry SDK's batching processor and
 // exporter, which read the standard variables themselves (OTEL_EXPORTER_OTLP_ENDPOINT or

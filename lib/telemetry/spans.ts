@@ -1,5 +1,7 @@
 import type { TraceEvent } from "@/lib/runtime/types";
-import { redactPayload, defaultRedaction, type Redaction } from "./redact";
+import { modelCallSpan, policyErrorSpan, toolCallSpan, type CommitTimes } from "./call-spans";
+import { defaultRedaction, type Redaction } from "./redact";
+import { num, pick, str, type Attributes, type FinishedSpan, type OpenSpan, type SpanData } from "./span-data";
 import { parseTraceparent, spanIdOf, traceIdOfRun } from "./trace-context";
 
 // A run's OpenTelemetry spans, derived from its trace events (docs/observability.md) and nothing else: the
@@ -12,38 +14,8 @@ import { parseTraceparent, spanIdOf, traceIdOfRun } from "./trace-context";
 // attempt) | human wait (await_decision, from the request to the decision). Times come from the
 // record: the commit time of each event and the latencies it holds (events of one commit share a
 // time), so spans inside a step are placed back from their commit by their recorded latencies.
-
-export type AttributeValue = string | number | boolean | string[];
-export type Attributes = Record<string, AttributeValue>;
-export type SpanEventData = { name: string; at: Date; attributes: Attributes };
-/** A link to another span's context: a child run's root links to the parent's step that started it. */
-export type SpanLink = { traceId: string; spanId: string; attributes: Attributes };
-export type SpanData = {
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | null;
-  name: string;
-  kind: "internal" | "client";
-  start: Date;
-  end: Date;
-  attributes: Attributes;
-  events: SpanEventData[];
-  status: { code: "unset" | "ok" | "error"; message?: string };
-  links?: SpanLink[];
-};
-export type FinishedSpan = { seq: number; span: SpanData };
-
-type Open = {
-  spanId: string;
-  parentSpanId: string | null;
-  name: string;
-  start: Date;
-  end: Date;
-  attributes: Attributes;
-  events: SpanEventData[];
-  error?: string;
-  links?: SpanLink[];
-};
+// This file keeps the tree and the timeline; a call's own span is built in call-spans.ts, and what a span
+// is made of is in span-data.ts.
 
 const TERMINAL = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
 const MAX_EVENTS = 128;
@@ -63,15 +35,15 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
   let sampled = true;
   let agent = "agent";
   let attempt = 0; // a retried run gets a new root span (the first one ended with the failure)
-  let root: Open | null = null;
+  let root: OpenSpan | null = null;
   let rootEnded = false;
-  const steps = new Map<number, Open>();
-  const waits = new Map<string, Open & { stepSpanId: string }>();
+  const steps = new Map<number, OpenSpan>();
+  const waits = new Map<string, OpenSpan & { stepSpanId: string }>();
   const usage = { input: 0, output: 0 };
   let previousAt: Date | null = null;
 
   /** The span is over; `by` is the seq of the event that ended it. */
-  const finish = (span: Open, by: number, out: FinishedSpan[], kind: SpanData["kind"] = "internal") => {
+  const finish = (span: OpenSpan, by: number, out: FinishedSpan[], kind: SpanData["kind"] = "internal") => {
     if (!sampled) return;
     out.push({
       seq: by,
@@ -90,7 +62,7 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       },
     });
   };
-  const note = (span: Open, name: string, at: Date, attributes: Attributes = {}) => {
+  const note = (span: OpenSpan, name: string, at: Date, attributes: Attributes = {}) => {
     if (span.events.length < MAX_EVENTS) span.events.push({ name, at, attributes });
   };
 
@@ -129,7 +101,7 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
     rootEnded = false;
   }
 
-  function stepSpan(step: number, at: Date): Open {
+  function stepSpan(step: number, at: Date): OpenSpan {
     let span = steps.get(step);
     if (!span) {
       span = {
@@ -206,11 +178,7 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
     previousAt = at;
   }
 
-  function applyEvent(
-    event: TraceEvent,
-    time: { groupStart: Date; toolTimes: Map<number, { start: Date; end: Date }> },
-    out: FinishedSpan[],
-  ) {
+  function applyEvent(event: TraceEvent, time: CommitTimes, out: FinishedSpan[]) {
     const { data, at } = event;
     const run = root!;
     if (event.type === "run.status" || event.type === "run.cancelled") {
@@ -251,90 +219,15 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
 
     switch (event.type) {
       case "model.decision": {
-        const decision = (data.decision ?? {}) as Record<string, unknown>;
-        const u = (data.usage ?? null) as { inputTokens?: number; outputTokens?: number; costUsd?: number } | null;
-        const raw = (data.raw ?? {}) as { model?: unknown; attempts?: unknown };
-        const model = typeof raw.model === "string" ? raw.model : null;
-        // "openai.chat:gpt-4o-mini" (the AI SDK's provider id, then the model); a scripted policy is the agent itself.
-        const [providerId, ...rest] = model ? model.split(":") : [];
-        const provider = model ? providerId.split(".")[0] : "tether.scripted";
-        const requestModel = model ? rest.join(":") || model : agent;
-        const end =
-          time.toolTimes.size > 0
-            ? new Date(Math.min(...[...time.toolTimes.values()].map((t) => t.start.getTime())))
-            : at;
-        const latency = num(data.latencyMs);
-        const start = latency !== undefined ? new Date(end.getTime() - latency) : time.groupStart;
-        if (typeof decision.planStep === "string") step.attributes["tether.plan.step"] = decision.planStep;
-        usage.input += u?.inputTokens ?? 0;
-        usage.output += u?.outputTokens ?? 0;
-        const span: Open = {
-          spanId: spanIdOf(runId, `event/${event.seq}`),
-          parentSpanId: step.spanId,
-          name: `chat ${requestModel}`,
-          start: start < end ? start : end,
-          end,
-          attributes: {
-            "tether.span": "model",
-            "gen_ai.operation.name": "chat",
-            "gen_ai.provider.name": provider,
-            "gen_ai.request.model": requestModel,
-            ...(u?.inputTokens !== undefined ? { "gen_ai.usage.input_tokens": u.inputTokens } : {}),
-            ...(u?.outputTokens !== undefined ? { "gen_ai.usage.output_tokens": u.outputTokens } : {}),
-            ...(u?.costUsd !== undefined ? { "tether.model.cost_usd": u.costUsd } : {}),
-            ...(num(raw.attempts) !== undefined ? { "tether.model.attempts": num(raw.attempts)! } : {}),
-            // What was decided, never with what: the arguments and the reasoning stay in the run's record.
-            "tether.decision.kind": String(decision.kind ?? "unknown"),
-            ...str("tether.decision.tool", decision.tool),
-          },
-          events: [],
-        };
-        finish(span, event.seq, out, "client");
+        finish(modelCallSpan(event, { runId, agent, step, time }, usage), event.seq, out, "client");
         return;
       }
       case "policy.error": {
-        const span: Open = {
-          spanId: spanIdOf(runId, `event/${event.seq}`),
-          parentSpanId: step.spanId,
-          name: `chat ${agent}`,
-          start: time.groupStart,
-          end: at,
-          attributes: { "tether.span": "model", "gen_ai.operation.name": "chat", "error.type": "policy_error" },
-          events: [],
-          error: "the policy failed",
-        };
-        finish(span, event.seq, out, "client");
+        finish(policyErrorSpan(event, { runId, agent, step, time }), event.seq, out, "client");
         return;
       }
       case "tool.call": {
-        const t = time.toolTimes.get(event.seq) ?? { start: at, end: at };
-        const tool = String(data.tool);
-        const key = typeof data.idempotencyKey === "string" ? data.idempotencyKey : null;
-        const ok = data.errorClass === undefined;
-        const span: Open = {
-          spanId: spanIdOf(runId, `event/${event.seq}`),
-          parentSpanId: step.spanId,
-          name: `execute_tool ${tool}`,
-          start: t.start,
-          end: t.end,
-          attributes: {
-            "tether.span": "tool",
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": tool,
-            "gen_ai.tool.type": "function",
-            "gen_ai.tool.call.id": key ?? `${runId}/${event.step}/${tool}`,
-            "gen_ai.tool.call.arguments": redactPayload(data.args, redaction),
-            ...(ok ? { "gen_ai.tool.call.result": redactPayload(data.result, redaction) } : {}),
-            ...str("tether.tool.semantics", data.semantics),
-            ...(key ? { "tether.tool.idempotency_key": key } : {}),
-            "tether.tool.attempt": num(data.attempt) ?? 1,
-            ...(num(data.latencyMs) !== undefined ? { "tether.tool.latency_ms": num(data.latencyMs)! } : {}),
-            ...(ok ? {} : { "error.type": String(data.errorClass), ...str("tether.tool.outcome", data.outcome) }),
-          },
-          events: [],
-          ...(ok ? {} : { error: `${tool} failed (${String(data.errorClass)})` }),
-        };
-        finish(span, event.seq, out, "client");
+        finish(toolCallSpan(event, { runId, agent, step, time }, redaction), event.seq, out, "client");
         return;
       }
       case "gate.requested":
@@ -450,23 +343,4 @@ export function createSpanFold(runId: string, opts: { redaction?: Redaction } = 
       return out;
     },
   };
-}
-
-function str(key: string, value: unknown): Attributes {
-  return typeof value === "string" && value ? { [key]: value } : {};
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-/** Scalar fields named in `keys`, as `tether.<key>` attributes (strings cut short). */
-function pick(data: Record<string, unknown>, keys: string[]): Attributes {
-  const out: Attributes = {};
-  for (const key of keys) {
-    const value = data[key];
-    if (typeof value === "string") out[`tether.${key}`] = value.slice(0, 200);
-    else if (typeof value === "number" || typeof value === "boolean") out[`tether.${key}`] = value;
-  }
-  return out;
 }
