@@ -1,10 +1,10 @@
-// `npm run docs:config`: writes docs/configuration.md from lib/config.ts (each variable's area, default and
+// `npm run docs:config`: writes docs/configuration.md from lib/config-variables.ts (each variable's area, default and
 // description), so the reference cannot drift from the code; tests/config-docs.test.ts fails when the
 // committed file differs from what this prints.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CONFIG_AREAS, ENV_VARIABLES, envSchema, TOOL_ENV_PREFIX, type VariableMeta } from "../lib/config.ts";
+import { CONFIG_AREAS, ENV_VARIABLES, envSchema, TOOL_ENV_PREFIX, type VariableMeta } from "../lib/config-variables.ts";
 
 export const CONFIGURATION_DOC = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -22,12 +22,12 @@ const cell = (text: string) =>
     .map((part, i) => (i % 2 === 0 ? part.replace(/</g, "&lt;") : part))
     .join("`");
 
-/** docs/configuration.md as lib/config.ts describes it. */
+/** docs/configuration.md as lib/config-variables.ts describes it. */
 export function renderConfigurationDoc(): string {
   const lines = [
     "# Configuration",
     "",
-    "<!-- Generated from lib/config.ts by `npm run docs:config`: edit the descriptions there, not here. -->",
+    "<!-- Generated from lib/config-variables.ts by `npm run docs:config`: edit the descriptions there, not here. -->",
     "",
     "Tether reads its settings from environment variables (or `.env.local` / `.env` in the repository's root).",
     "`lib/config.ts` parses all of them at once; a value that is not what the table says stops `npm start`",
