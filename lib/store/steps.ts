@@ -141,8 +141,8 @@ const MAX_SHAPES = 512;
 
 /**
  * A step's commit as one statement, its text built once per shape: building it (a chain of CTEs, ~1.5 KB)
- * and hashing a new text to find its prepared statement cost ≈ 20 µs a step, a tenth of a pure step's
- * Node CPU in the store; a shape's text is kept, and each commit only reads its values.
+ * and hashing the new text to find its prepared statement cost 8–14 µs a step; a shape's text is kept
+ * (the same string each time: found at once), and each commit only reads its values (≈ 3 µs).
  */
 function commitStatements() {
   const byShape = new Map<string, { sql: string; slots: pg.Slots<CommitValues> }>();
