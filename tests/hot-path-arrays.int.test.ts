@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, poolOf, type Db } from "../lib/db";
-import { arrayLiteral, hotQuery, type HotQuery } from "../lib/store/hot-path";
+import { arrayLiteral, hotQuery, textArray, type HotQuery } from "../lib/store/hot-path";
 import { providers } from "./support/runtime";
 
-// The hot path writes an array parameter as Postgres's array literal itself (JSON.stringify, not node-pg's
-// escaping): Postgres must read from it exactly the array node-pg's own conversion sends.
+// The hot path writes an array parameter itself: an array of strings in Postgres's binary array format, any
+// other as an array literal (JSON.stringify, not node-pg's escaping). Postgres must read from either exactly
+// the array node-pg's own conversion sends.
 
 const postgres = providers().filter(([provider]) => provider === "postgres");
 
@@ -60,9 +61,14 @@ describe.skipIf(postgres.length === 0).each(postgres)("array parameters [%s]", (
       [["fact", null, undefined, "", "NULL", "null", "{a,b}", " padded "], "text[]"],
       [[1, 2, -3, 0, 2_147_483_647], "int[]"],
       [[1, null], "int[]"],
+      [[null, null], "text[]"],
+      [[null, null], "int[]"],
     ];
     for (const [values, type] of cases) expect(await asSent(values, type)).toEqual(await asNodePgSendsIt(values, type));
-    expect(arrayLiteral(cases[1][0])).toEqual(expect.any(String)); // the commit's JSON goes the fast way
+    // The commit's JSON goes in binary; its event steps as a literal.
+    expect(textArray(cases[1][0])).toBeInstanceOf(Buffer);
+    expect(textArray(cases[3][0])).toBeNull();
+    expect(arrayLiteral(cases[3][0])).toEqual(expect.any(String));
   });
 
   it("reads the same text[] as node-pg sends for random strings of the characters either treats specially", async () => {

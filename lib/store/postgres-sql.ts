@@ -53,56 +53,107 @@ export class Params {
   }
 }
 
-/** `"col" = $n::type` for each column of a row. */
-export function assignments(p: Params, row: Row): string[] {
-  return Object.entries(row).map(([column, value]) => `"${column}" = ${p.add(value, columnType(column))}`);
+/**
+ * Params for a statement whose text is built once per shape and run many times (a step's commit): `add`
+ * takes how to read the value from what the statement runs with; `values` reads them all, in order.
+ */
+export class Slots<V> {
+  private readonly getters: Array<(of: V) => unknown> = [];
+  add(get: (of: V) => unknown, type: PgType): string {
+    this.getters.push(get);
+    return `$${this.getters.length}::${type}`;
+  }
+  values(of: V): unknown[] {
+    return this.getters.map((get) => get(of) ?? null);
+  }
 }
 
-/** INSERT of one row that happens only when the run's fenced update did (SELECT … FROM head). */
-export function insertFromHead(p: Params, table: string, row: Row, fromHead: string[] = []): string {
-  const columns = [...Object.keys(row), ...fromHead].map((c) => `"${c}"`).join(", ");
-  const values = [
-    ...Object.entries(row).map(([column, value]) => p.add(value, columnType(column))),
-    ...fromHead.map((c) => `head."${c}"`),
-  ].join(", ");
-  return `INSERT INTO "${table}" (${columns}) SELECT ${values} FROM head`;
+/** INSERT of one row that happens only when the run's fenced update did (SELECT … FROM head), given its columns and their placeholders, in the same order. */
+export function insertFromHeadSql(table: string, columns: string[], placeholders: string[], fromHead: string[] = []) {
+  const names = [...columns, ...fromHead].map((c) => `"${c}"`).join(", ");
+  const values = [...placeholders, ...fromHead.map((c) => `head."${c}"`)].join(", ");
+  return `INSERT INTO "${table}" (${names}) SELECT ${values} FROM head`;
 }
 
 /** The state's new entries (state-entries.ts), numbered from `base` + 1, inserted only when `source` has a row. */
 export function insertEntries(p: Params, entries: NewEntry[], runId: string, source: string, base: string): string {
-  return `INSERT INTO "StateEntry" ("runId", "seq", "kind", "key", "value")
-      SELECT ${runId}, ${base} + e.n::int, e.kind, e.key, e.value
-      FROM ${source}, unnest(${p.add(
+  return insertEntriesSql(
+    {
+      kinds: p.add(
         entries.map((e) => e.kind),
         "text[]",
-      )}, ${p.add(
+      ),
+      keys: p.add(
         entries.map((e) => e.key),
         "text[]",
-      )}, ${p.add(
+      ),
+      values: p.add(
         entries.map((e) => e.value),
         "text[]",
-      )})
+      ),
+    },
+    runId,
+    source,
+    base,
+  );
+}
+
+/** insertEntries' text, given the placeholders of its three text[] columns. */
+export function insertEntriesSql(
+  columns: { kinds: string; keys: string; values: string },
+  runId: string,
+  source: string,
+  base: string,
+): string {
+  return `INSERT INTO "StateEntry" ("runId", "seq", "kind", "key", "value")
+      SELECT ${runId}, ${base} + e.n::int, e.kind, e.key, e.value
+      FROM ${source}, unnest(${columns.kinds}, ${columns.keys}, ${columns.values})
         WITH ORDINALITY AS e(kind, key, value, n)`;
 }
 
 /** Trace events (step, type, data as JSON text), numbered from `base` + 1, inserted only when `source` has a row. */
 export function insertEvents(p: Params, rows: Row[], runId: string, source: string, base: string, at: string): string {
-  return `INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
-      SELECT ${runId}, ${base} + e.n::int, e.step, e.type, e.data, ${at}
-      FROM ${source}, unnest(${p.add(
+  return insertEventsSql(
+    {
+      steps: p.add(
         rows.map((r) => r.step),
         "int[]",
-      )}, ${p.add(
+      ),
+      types: p.add(
         rows.map((r) => r.type),
         "text[]",
-      )}, ${p.add(
+      ),
+      data: p.add(
         rows.map((r) => r.data),
         "text[]",
-      )})
+      ),
+    },
+    runId,
+    source,
+    base,
+    at,
+  );
+}
+
+/** insertEvents' text, given the placeholders of its int[] and two text[] columns. */
+export function insertEventsSql(
+  columns: { steps: string; types: string; data: string },
+  runId: string,
+  source: string,
+  base: string,
+  at: string,
+): string {
+  return `INSERT INTO "TraceEvent" ("runId", "seq", "step", "type", "data", "at")
+      SELECT ${runId}, ${base} + e.n::int, e.step, e.type, e.data, ${at}
+      FROM ${source}, unnest(${columns.steps}, ${columns.types}, ${columns.data})
         WITH ORDINALITY AS e(step, type, data, n)`;
 }
 
 /** The lease fence of every write made under a lease. */
 export function fence(p: Params, lease: StepCommit["lease"]): string {
-  return `"Run"."id" = ${p.add(lease.runId, "text")} AND "Run"."leaseOwner" = ${p.add(lease.owner, "text")} AND "Run"."leaseEpoch" = ${p.add(lease.epoch, "int")}`;
+  return fenceSql(p.add(lease.runId, "text"), p.add(lease.owner, "text"), p.add(lease.epoch, "int"));
 }
+
+/** fence's text, given the placeholders of the run's id, the lease's owner and its epoch. */
+export const fenceSql = (runId: string, owner: string, epoch: string) =>
+  `"Run"."id" = ${runId} AND "Run"."leaseOwner" = ${owner} AND "Run"."leaseEpoch" = ${epoch}`;

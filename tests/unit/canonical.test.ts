@@ -1,5 +1,24 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { actionDigest, canonicalJson, operationId, sha256 } from "../../lib/runtime/canonical";
+
+/** canonicalJson as first written: digests already stored (packets, recorded decisions) rest on its output. */
+function firstCanonicalJson(value: unknown): string {
+  const sortKeys = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sortKeys);
+    if (v && typeof v === "object" && !(v instanceof Date)) {
+      const record = v as Record<string, unknown>;
+      return Object.fromEntries(
+        Object.keys(record)
+          .filter((k) => record[k] !== undefined)
+          .sort()
+          .map((k) => [k, sortKeys(record[k])]),
+      );
+    }
+    return v;
+  };
+  return JSON.stringify(sortKeys(value));
+}
 
 describe("canonicalJson", () => {
   it("does not depend on key order, at any depth", () => {
@@ -28,6 +47,29 @@ describe("canonicalJson", () => {
     expect(canonicalJson("x")).toBe('"x"');
     expect(canonicalJson(3)).toBe("3");
     expect(canonicalJson(null)).toBe("null");
+  });
+
+  it("writes what it first wrote, for any value (keys a JSON object orders first, __proto__, dates, holes, boxed values)", () => {
+    const key = fc.oneof(
+      fc.string(),
+      fc.constantFrom("__proto__", "toJSON", "0", "1", "9", "10", "01", "-1", "4294967295"),
+    );
+    const anything = fc.anything({
+      key,
+      withDate: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+      withBoxedValues: true,
+      withTypedArray: true,
+      withMap: true,
+      withSet: true,
+    });
+    fc.assert(
+      fc.property(anything, (value) => {
+        expect(canonicalJson(value)).toBe(firstCanonicalJson(value));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("parses back to an equal value", () => {
