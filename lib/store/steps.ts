@@ -17,7 +17,7 @@ import {
   type Statement,
 } from "./rows";
 import * as sqlite from "./sqlite-sql";
-import { splitState, type NewEntry } from "./state-entries";
+import { splitState, type NewEntry, type SplitState } from "./state-entries";
 import { notifySql, wakeupPayload } from "./wakeups";
 
 // A step's commit: everything one step writes (the run's new state and status, its checkpoint, state
@@ -28,7 +28,6 @@ import { notifySql, wakeupPayload } from "./wakeups";
 // transaction (group-commit.ts). SQLite: a few raw statements in one transaction on the connection. Same rules.
 
 type StepStore = Pick<RuntimeStore, "commitStep">;
-type SplitState = { head: string; entries: NewEntry[] };
 type Written = CommitResult & { woken: boolean; otherWoken: boolean };
 
 export function createStepStore(d: Dialect, permissionEpoch: () => Promise<number>): StepStore {
@@ -420,12 +419,7 @@ function commitOnSqlite(d: Dialect) {
 
 /** The fenced update of the run: no row back means the lease no longer holds, or the permission epoch
  *  the step checked has moved (nothing was written). */
-function sqliteHead(
-  commit: StepCommit,
-  state: { head: string; entries: NewEntry[] },
-  at: Date,
-  updatedAt: Date,
-): Statement {
+function sqliteHead(commit: StepCommit, state: SplitState, at: Date, updatedAt: Date): Statement {
   const changes = runChanges(commit, at, state.head);
   const { lease } = commit;
   return {
