@@ -25,6 +25,7 @@ export default async function UsersPage() {
         description="People who sign in to the console, and their roles. A change applies at their next click."
       />
       <AdminColumns
+        asideWidth="narrow"
         aside={
           <>
             <CreateUserForm />
