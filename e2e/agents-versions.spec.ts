@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
 import { tetherApi } from "./api";
-import { e2eDatabaseUrl, storageStateFile } from "./fixtures";
+import { openConsoleDatabase, storedDate } from "./console-db";
+import { storageStateFile } from "./fixtures";
 
 // The admin Agents page: each agent with its versions (label, newest or not, runs active / waiting /
 // parked); an old version's waiting run moved to the newest with the page's upgrade button; a version's
@@ -14,9 +14,6 @@ test.describe.configure({ timeout: 90_000 });
 const AGENTS = ["refund-agent", "deploy-agent", "outreach-agent"];
 const COUNTS = /\d+ active · \d+ waiting · \d+ parked/;
 
-/** A date as Prisma's SQLite adapter stores it, so the console reads these rows as it reads its own. */
-const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
-
 const versionsOf = (page: Page, slug: string) => page.getByRole("table", { name: `Versions of ${slug}` });
 /** A version's row, found by its run counts' label (an older row's upgrade button names the newest version too). */
 const versionRow = (page: Page, slug: string, version: string) =>
@@ -26,11 +23,10 @@ const versionRow = (page: Page, slug: string, version: string) =>
 
 /**
  * A run pinned to a version this deployment no longer loads, as after a deploy of changed code: the
- * version's record and the run's pin are written into the console's database (better-sqlite3, because
- * Playwright's runner cannot load Prisma's generated client).
+ * version's record and the run's pin are written into the console's database.
  */
 function pinToOldVersion(runId: string, version: string, label: string) {
-  const db = new Database(e2eDatabaseUrl().slice("file:".length));
+  const db = openConsoleDatabase();
   try {
     db.prepare(
       `INSERT INTO "AgentVersion" ("slug", "version", "label", "instructions", "model", "tools", "plan", "firstSeenAt") VALUES ('refund-agent', ?, ?, ?, NULL, '["orders.get","payments.refund"]', '[]', ?)`,
@@ -38,7 +34,7 @@ function pinToOldVersion(runId: string, version: string, label: string) {
       version,
       label,
       "Refund the order if it qualifies (an older wording).",
-      stored(new Date(Date.now() - 86_400_000)),
+      storedDate(new Date(Date.now() - 86_400_000)),
     );
     db.prepare(`UPDATE "Run" SET "agentVersion" = ? WHERE "id" = ?`).run(version, runId);
   } finally {

@@ -1,20 +1,17 @@
-import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { decisionLinkKey, linkToken, newLinkId } from "../lib/decision-links/token";
 import { loadConfig } from "../lib/config";
 import { tetherApi } from "./api";
-import { demoEmail, E2E_DATA_DIR, e2eDatabaseUrl } from "./fixtures";
+import { openConsoleDatabase, storedDate } from "./console-db";
+import { demoEmail, E2E_DATA_DIR } from "./fixtures";
 
 // Approving from anywhere: a reviewer who is not signed in opens their decision link (as from an email),
 // sees the packet, confirms, and the inbox then shows the packet decided by them. A bad link shows nothing.
 // The link is issued as the notifications issue it — a DecisionLink row and its signed token, with the
-// server's key (its secret sits in the e2e data directory) — written with better-sqlite3, since Playwright
-// cannot load Prisma's generated client.
-
-const sqliteDate = (date: Date) => date.toISOString().replace("Z", "+00:00");
+// server's key (its secret sits in the e2e data directory) — written straight into the console's database.
 
 function issueLink(packetId: string, email: string): string {
-  const db = new Database(e2eDatabaseUrl().slice("file:".length));
+  const db = openConsoleDatabase();
   try {
     const { digest } = db.prepare(`SELECT "digest" FROM "DecisionPacket" WHERE "id" = ?`).get(packetId) as {
       digest: string;
@@ -23,7 +20,7 @@ function issueLink(packetId: string, email: string): string {
     const link = { id: newLinkId(), packetId, userId, digest, expiresAt: new Date(Date.now() + 3_600_000) };
     db.prepare(
       `INSERT INTO "DecisionLink" ("id", "packetId", "userId", "digest", "expiresAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(link.id, packetId, userId, digest, sqliteDate(link.expiresAt), sqliteDate(new Date()));
+    ).run(link.id, packetId, userId, digest, storedDate(link.expiresAt), storedDate(new Date()));
     return linkToken(decisionLinkKey(loadConfig({ TETHER_DATA_DIR: E2E_DATA_DIR })), link);
   } finally {
     db.close();

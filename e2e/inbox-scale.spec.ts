@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import Database from "better-sqlite3";
 import { tetherApi } from "./api";
-import { E2E_API_TOKEN, e2eDatabaseUrl, storageStateFile } from "./fixtures";
+import { openConsoleDatabase, storedDate, writeInOneTransaction } from "./console-db";
+import { E2E_API_TOKEN, storageStateFile } from "./fixtures";
 
 // The inbox at size, in a real browser: a queue of thousands is filtered and paged on the server with
 // a true total, the selection holds across pages, and a packet decided elsewhere leaves the list on
@@ -14,22 +14,21 @@ test.describe.configure({ timeout: 120_000 });
 const QUEUE_SIZE = 2_000;
 
 test("a reviewer filters a queue of thousands, pages through it and selects across pages", async ({ page }) => {
-  const db = new Database(e2eDatabaseUrl().slice("file:".length));
+  const db = openConsoleDatabase();
   const queue = `bulk-${randomUUID().slice(0, 6)}`;
   const runId = `run_e2e_${queue}`;
   // Packets written straight into the console's database (the engine would take minutes to ask 2,000 times),
   // dates as Prisma writes them. Their run waits for a person; nobody decides these, and the run is deleted
   // (with them) at the end.
-  const sqliteDate = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
   const now = Date.now();
   db.prepare(
     `INSERT INTO "Run" ("id", "agentSlug", "agentVersion", "status", "input", "state", "createdAt", "updatedAt") VALUES (?, 'refund-agent', '1', 'WAITING_APPROVAL', '{}', '{}', ?, ?)`,
-  ).run(runId, sqliteDate(now), sqliteDate(now));
+  ).run(runId, storedDate(now), storedDate(now));
   try {
     const insert =
       db.prepare(`INSERT INTO "DecisionPacket" ("id", "runId", "step", "kind", "tool", "args", "digest", "status", "requestedBy", "packet", "queue", "createdAt", "changedAt", "capability", "impactRank")
       VALUES (?, ?, ?, 'APPROVAL', 'docs.update', '{}', 'd', 'PENDING', 'agent:refund-agent', ?, ?, ?, ?, 'execute', 2)`);
-    db.transaction(() => {
+    writeInOneTransaction(db, () => {
       for (let i = 0; i < QUEUE_SIZE; i++) {
         insert.run(
           `pkt_${queue}_${String(i).padStart(4, "0")}`,
@@ -37,11 +36,11 @@ test("a reviewer filters a queue of thousands, pages through it and selects acro
           i,
           JSON.stringify({ impact: `update doc ${i}`, evidence: [], options: ["approve", "reject"] }),
           queue,
-          sqliteDate(now - i * 1000),
-          sqliteDate(now),
+          storedDate(now - i * 1000),
+          storedDate(now),
         );
       }
-    })();
+    });
     await page.goto(`/inbox?queue=${queue}&sort=age`);
     const list = page.getByRole("list", { name: "Pending packets" });
     await expect(page.getByText(`50 of ${QUEUE_SIZE} matching packets shown`)).toBeVisible();
@@ -75,7 +74,7 @@ test("a packet decided in another tab leaves the list on its own, through the ch
   const { packet } = await api.startRefundAwaitingApproval(24_000);
   // Earlier specs leave packets pending: a queue of its own puts this one on the first page.
   const queue = `feed-${randomUUID().slice(0, 6)}`;
-  const db = new Database(e2eDatabaseUrl().slice("file:".length));
+  const db = openConsoleDatabase();
   db.prepare(`UPDATE "DecisionPacket" SET "queue" = ? WHERE "id" = ?`).run(queue, packet.id);
   db.close();
 

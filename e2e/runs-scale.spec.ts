@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import Database from "better-sqlite3";
 import { initialState } from "../lib/runtime/state";
-import { e2eDatabaseUrl } from "./fixtures";
+import type Database from "better-sqlite3";
+import { openConsoleDatabase, storedDate, writeInOneTransaction } from "./console-db";
 
 // The run page at size, in a real browser: a finished run of 5,000 trace events and 500 checkpoints opens
 // with one page of its trace (the first events at once), scrolls to its last event as the timeline reads
@@ -16,12 +16,8 @@ const EVENT_TYPES = ["model.decision", "permission.checked", "tool.call", "run.s
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** A date as Prisma's SQLite adapter stores it, so the console reads these rows as it reads its own. */
-const stored = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
-
 /**
  * The run, written straight into the console's database: the engine would take minutes to take 500 steps.
- * With better-sqlite3: Playwright's runner cannot load Prisma's generated client.
  */
 function insertLongRun(db: Database.Database, runId: string) {
   const state = JSON.stringify(
@@ -38,10 +34,10 @@ function insertLongRun(db: Database.Database, runId: string) {
   const insertCheckpoint = db.prepare(
     `INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt") VALUES (?, ?, ?, ?, 0, ?)`,
   );
-  db.transaction(() => {
+  writeInOneTransaction(db, () => {
     db.prepare(
       `INSERT INTO "Run" ("id", "agentSlug", "agentVersion", "status", "input", "state", "stateSeq", "eventSeq", "createdAt", "updatedAt") VALUES (?, 'refund-agent', '1', 'COMPLETED', '{}', ?, ?, ?, ?, ?)`,
-    ).run(runId, state, CHECKPOINTS, EVENTS, stored(start), stored(start + EVENTS * 1000));
+    ).run(runId, state, CHECKPOINTS, EVENTS, storedDate(start), storedDate(start + EVENTS * 1000));
     for (let seq = 1; seq <= EVENTS; seq++) {
       const type = EVENT_TYPES[seq % EVENT_TYPES.length];
       const data =
@@ -56,16 +52,16 @@ function insertLongRun(db: Database.Database, runId: string) {
         Math.floor((seq - 1) / 10),
         type,
         JSON.stringify({ ...data, note: `event ${seq}` }),
-        stored(start + seq * 1000),
+        storedDate(start + seq * 1000),
       );
     }
     for (let seq = 1; seq <= CHECKPOINTS; seq++)
-      insertCheckpoint.run(runId, seq, seq - 1, state, stored(start + seq * 10_000));
-  })();
+      insertCheckpoint.run(runId, seq, seq - 1, state, storedDate(start + seq * 10_000));
+  });
 }
 
 test("the run page of a 5,000-event run scrolls to its end", async ({ page }) => {
-  const db = new Database(e2eDatabaseUrl().slice("file:".length), { timeout: 10_000 });
+  const db = openConsoleDatabase();
   const runId = `run_e2e_scale_${randomUUID().slice(0, 8)}`;
   insertLongRun(db, runId);
   try {

@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
-import Database from "better-sqlite3";
 import { tetherApi } from "./api";
-import { e2eDatabaseUrl } from "./fixtures";
+import { openConsoleDatabase } from "./console-db";
 
 // A run whose stored state no longer fits its schema (a bad migration, a hand edit): the operator still
 // opens its page and reads why, the stored text and the trace — not an error page.
@@ -13,7 +12,7 @@ test("an operator opens a run whose stored state is unreadable", async ({ page, 
   await api.waitForStatus(runId, ["COMPLETED"]);
 
   // The spec edits the e2e database file directly (Prisma's generated client does not load in Playwright's runner).
-  const db = new Database(e2eDatabaseUrl().slice("file:".length));
+  const db = openConsoleDatabase();
   try {
     const { state } = db.prepare("SELECT state FROM Run WHERE id = ?").get(runId) as { state: string };
     db.prepare("UPDATE Run SET state = ? WHERE id = ?").run(
