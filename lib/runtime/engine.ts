@@ -10,8 +10,9 @@ import { decidePacket, type DecidePacketOptions } from "./decide-packet";
 import { AppError, fieldErrorsFromIssues } from "./errors";
 import { misplacedConditions, permissionInputSchema } from "./permissions";
 import { buildRecoveryView, type RecoveryView } from "./recovery";
-import { forkState, recordedDecisions } from "./replay";
-import { appendObservation, budgetLimitsSchema, type Observation } from "./state";
+import { forkRun, type ForkOptions } from "./fork-run";
+import { retryRun, type RetryOptions } from "./retry-run";
+import { budgetLimitsSchema } from "./state";
 import { auditNote } from "./store";
 import {
   TERMINAL_STATUSES,
@@ -157,62 +158,9 @@ export function createRuntime(options: RuntimeOptions) {
       return store.findRuns({ ...filter, status });
     },
 
-    /**
-     * Fork a new run from any checkpoint of another: same state, nothing pending, a fresh trace. It replays the
-     * source's decisions (no model asked) until its state differs from the source's at a step (replay.ts).
-     */
-    async forkRun(opts: {
-      runId: string;
-      checkpointSeq: number;
-      startedBy?: string;
-      via?: string;
-    }): Promise<RunRecord> {
-      const source = await getRun(opts.runId);
-      const checkpoint = await store.getCheckpoint(source.id, opts.checkpointSeq);
-      if (!checkpoint)
-        throw new AppError("NOT_FOUND", {
-          message: `checkpoint ${opts.checkpointSeq} of ${source.id} not found`,
-          userMessage: "That checkpoint does not exist.",
-        });
-      // The source's recorded decisions from the checkpoint on, read once: the fork replays them while it stays on their path.
-      const state = forkState(
-        checkpoint.state,
-        source.id,
-        await recordedDecisions(store, source.id, checkpoint.state.step),
-      );
-      const id = ctx.ids.id("run");
-      const { run } = await store.createRun({
-        id,
-        agentSlug: source.agentSlug,
-        agentVersion: source.agentVersion,
-        input: source.input,
-        state,
-        idempotencyKey: null,
-        startedBy: opts.startedBy ?? null,
-        parentRunId: source.id,
-        workspaceId: source.workspaceId,
-        audit: opts.startedBy
-          ? auditNote(
-              "runs.fork",
-              source.id,
-              { by: opts.startedBy, via: opts.via },
-              { checkpointSeq: opts.checkpointSeq, forkId: id },
-            )
-          : undefined,
-        events: [
-          {
-            type: "run.forked",
-            step: state.step,
-            data: {
-              from: source.id,
-              checkpointSeq: opts.checkpointSeq,
-              replayable: state.replay?.decisions.length ?? 0,
-            },
-          },
-        ],
-      });
-      return run;
-    },
+    /** Fork a new run from a checkpoint of another (fork-run.ts). */
+    forkRun: async (opts: { runId: string } & ForkOptions): Promise<RunRecord> =>
+      forkRun(ctx, await getRun(opts.runId), opts),
 
     async cancelRun(opts: { runId: string; by: string; reason?: string; via?: string }): Promise<RunRecord> {
       return cancelRun(opts, false);
@@ -237,63 +185,9 @@ export function createRuntime(options: RuntimeOptions) {
       });
     },
 
-    /**
-     * Make a FAILED run runnable again from its last checkpoint (the state the failed step left):
-     * the error streak is reset and a "retried" observation becomes the newest, so a policy that failed
-     * on what it last observed (a provider down) decides the step afresh instead of failing again.
-     * Intents already committed keep their keys, so nothing that happened is repeated. CAS on FAILED:
-     * two operators retry once.
-     */
-    async retryRun(opts: { runId: string; by: string; reason?: string; via?: string }): Promise<RunRecord> {
-      const run = await getRun(opts.runId);
-      if (run.status !== "FAILED") {
-        throw new AppError("RUN_NOT_WAITING", {
-          message: `run ${run.id} is ${run.status}, not FAILED`,
-          userMessage: "Only a failed run can be retried.",
-        });
-      }
-      // A retry resumes from the last checkpoint, which knows nothing of a call whose outcome is open:
-      // retrying would act as if it never happened. A person settles it first (the recovery view lists it).
-      const inDoubt = (await store.listIntents(run.id)).filter((i) => i.status === "PENDING" || i.status === "UNKNOWN");
-      if (inDoubt.length > 0) {
-        const calls = inDoubt.map((i) => `${i.tool} (operation ${i.id})`).join(", ");
-        throw new AppError("CALLS_IN_DOUBT", {
-          message: `run ${run.id} has calls in doubt: ${calls}`,
-          userMessage: `The run cannot be retried: ${calls} may have happened. Check the system it acts on and settle what happened before anyone retries the run.`,
-        });
-      }
-      const retried: Observation = {
-        step: run.state.step,
-        kind: "retried",
-        message: `${opts.by} retried the run after it failed: ${run.error ?? "no error recorded"}${opts.reason ? ` (${opts.reason})` : ""}`,
-      };
-      const state = {
-        ...run.state,
-        pending: null,
-        consecutiveErrors: 0,
-        observations: appendObservation(run.state.observations, retried),
-      };
-      return store.transitionRun({
-        runId: run.id,
-        from: ["FAILED"],
-        to: "QUEUED",
-        state: { state, storedEntries: run.storedEntries },
-        error: null,
-        audit: auditNote("runs.retry", run.id, opts, { reason: opts.reason ?? null, previousError: run.error }),
-        events: [
-          {
-            type: "run.retried",
-            step: state.step,
-            data: {
-              by: opts.by,
-              reason: opts.reason ?? null,
-              previousError: run.error,
-              fromCheckpointSeq: run.stateSeq,
-            },
-          },
-        ],
-      });
-    },
+    /** Make a FAILED run runnable again from its last checkpoint (retry-run.ts). */
+    retryRun: async (opts: { runId: string } & RetryOptions): Promise<RunRecord> =>
+      retryRun(ctx, await getRun(opts.runId), opts),
 
     /**
      * An explicit upgrade: the run continues on the newest loaded version of its agent, with its instructions
