@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDecisionLink } from "../lib/decision-links/open-decision-link";
 import { decisionLinkKey } from "../lib/decision-links/token";
-import { putQueueDeciders, whyNotDecider } from "../lib/inbox/queue-deciders";
+import { putQueueDeciders } from "../lib/commands/put-queue-deciders";
+import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import { createChannel } from "../lib/notifications/channels";
 import { startNotifications } from "../lib/notifications/dispatcher";
 import type { AgentDefinition } from "../lib/runtime";

@@ -3,7 +3,8 @@ import { decideByLink, type DecideByLinkDeps } from "../lib/decision-links/decid
 import { issueDecisionLink } from "../lib/decision-links/issue-decision-link";
 import { openDecisionLink } from "../lib/decision-links/open-decision-link";
 import { decisionLinkKey, linkToken, parseLinkToken } from "../lib/decision-links/token";
-import { putQueueDeciders, whyNotDecider } from "../lib/inbox/queue-deciders";
+import { putQueueDeciders } from "../lib/commands/put-queue-deciders";
+import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";
 import { createPerson, decisionFootprint, waitingRefundPacket } from "./support/decision-gates";
 import { startRouteServer } from "./support/route-server";

@@ -60,7 +60,7 @@ const WEBHOOK_KEY = randomBytes(32);
 
 /** Not fuzzed with a credential: requests no body or id can stop (one empties the sandbox world; the packets' live stream never ends by itself). */
 const NOT_FUZZED_AS_ADMIN = new Set(["POST /api/sandbox/reset", "GET /api/console/packets/stream"]);
-// Reads that are audited: an admin's export of the audit log writes its own audit row (lib/audit/record-export.ts).
+// Reads that are audited: an admin's export of the audit log writes its own audit row (lib/commands/record-audit-export.ts).
 const AUDITED_READS = new Set(["GET /api/audit", "GET /api/console/audit"]);
 
 /** A JSON-RPC error answer (A2A's JSON-RPC binding answers errors with HTTP 200): a refusal, not an accepted call. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scheduleRunKey } from "../lib/schedules/fire-schedules";
-import { createSchedule } from "../lib/schedules/manage-schedules";
+import { createSchedule } from "../lib/commands/manage-schedules";
 import { scriptedAgent } from "./support/agents";
 import { releaseDeadWorker } from "./support/leases";
 import { createTestRuntime, providers, uid } from "./support/runtime";

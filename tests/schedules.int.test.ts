@@ -7,7 +7,7 @@ import {
   pauseSchedule,
   resumeSchedule,
   updateSchedule,
-} from "../lib/schedules/manage-schedules";
+} from "../lib/commands/manage-schedules";
 import { scriptedAgent } from "./support/agents";
 import { createTestRuntime, expectError, manualClock, providers, uid } from "./support/runtime";
 

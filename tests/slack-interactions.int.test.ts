@@ -1,7 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { putQueueDeciders, whyNotDecider } from "../lib/inbox/queue-deciders";
+import { putQueueDeciders } from "../lib/commands/put-queue-deciders";
+import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import { buildPayload } from "../lib/notifications/events";
 import { slackMessage } from "../lib/notifications/send";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";

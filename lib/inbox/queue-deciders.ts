@@ -1,11 +1,7 @@
 import { roleIn } from "@/lib/workspaces/members";
-import { activeWorkspace } from "@/lib/workspaces/scope";
-import { DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 import { z } from "zod";
-import { writeAudit } from "@/lib/audit/audit-log";
 import { can, ROLES, type Role } from "@/lib/auth/rbac";
 import type { Db } from "@/lib/db";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import type { DecisionPacket } from "@/lib/runtime/types";
 
 // Who may decide a packet, beyond holding packets:decide:
@@ -30,49 +26,6 @@ export const queueNameSchema = z
   .min(1)
   .max(100)
   .regex(/^[\w-]+$/, "Use letters, digits, - and _.");
-
-export async function listQueueDeciders(db: Db): Promise<QueueDeciders[]> {
-  const rows = await db.decisionQueue.findMany({ orderBy: { name: "asc" } });
-  return rows.map((row) => ({
-    name: row.name,
-    roles: JSON.parse(row.roles) as Role[],
-    people: JSON.parse(row.people) as string[],
-    updatedBy: row.updatedBy,
-    updatedAt: row.updatedAt,
-  }));
-}
-
-/** Names a queue's deciders (empty lists open it to every decider again); audited in the same transaction. */
-export async function putQueueDeciders(
-  db: Db,
-  opts: { queue: unknown; input: unknown; by: string },
-): Promise<QueueDeciders> {
-  const name = queueNameSchema.safeParse(opts.queue);
-  const parsed = queueDecidersSchema.safeParse(opts.input);
-  if (!name.success || !parsed.success) {
-    const issues = [
-      ...(name.success ? [] : name.error.issues.map((i) => ({ ...i, path: ["queue"] }))),
-      ...(parsed.success ? [] : parsed.error.issues),
-    ];
-    throw new AppError("INVALID_INPUT", {
-      message: "invalid queue deciders",
-      userMessage: "The queue's deciders are invalid.",
-      fieldErrors: fieldErrorsFromIssues(issues),
-    });
-  }
-  const roles = [...new Set(parsed.data.roles)];
-  const people = [...new Set(parsed.data.people)];
-  const row = await db.$transaction(async (tx) => {
-    const saved = await tx.decisionQueue.upsert({
-      where: { workspaceId_name: { workspaceId: (await activeWorkspace()) ?? DEFAULT_WORKSPACE_ID, name: name.data } },
-      create: { name: name.data, roles: JSON.stringify(roles), people: JSON.stringify(people), updatedBy: opts.by },
-      update: { roles: JSON.stringify(roles), people: JSON.stringify(people), updatedBy: opts.by },
-    });
-    await writeAudit(tx, { actor: opts.by, action: "queues.put", target: name.data, data: { roles, people } });
-    return saved;
-  });
-  return { name: row.name, roles, people, updatedBy: row.updatedBy, updatedAt: row.updatedAt };
-}
 
 /** Why this person may not decide this packet; null when they may. */
 export async function whyNotDecider(

@@ -7,7 +7,7 @@ import { countUsers, findDemoAccounts } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 import { whyNotDecider } from "@/lib/inbox/queue-deciders";
 import type { DecisionPacket } from "@/lib/runtime/types";
-import { listSchedules, recentFires } from "@/lib/schedules/schedule-view";
+import { listSchedules, recentFires } from "@/lib/queries/schedules";
 import { workspacesOf } from "@/lib/workspaces/members";
 import { findAuditPage } from "./audit";
 import { findDecisionHistory, type DecisionHistoryFilter } from "./decision-history";
@@ -25,7 +25,7 @@ export const findConsoleDecisionHistory = (filter: DecisionHistoryFilter) => fin
 export const findConsoleRunList = (filter: RunListFilter) => findRunList(getDb(), filter);
 export const countConsoleRunsByStatus = () => countRunsByStatus(getDb());
 
-/** The schedules page: every schedule with its last fire, and the newest fires (lib/schedules/schedule-view.ts). */
+/** The schedules page: every schedule with its last fire, and the newest fires (lib/queries/schedules.ts). */
 export const findConsoleSchedules = () => listSchedules(getDb());
 export const findConsoleScheduleFires = () => recentFires(getDb());
 

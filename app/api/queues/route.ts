@@ -1,5 +1,5 @@
 import { defineRoute } from "@/lib/api/route";
-import { listQueueDeciders } from "@/lib/inbox/queue-deciders";
+import { listQueueDeciders } from "@/lib/queries/queue-deciders";
 
 export const dynamic = "force-dynamic";
 

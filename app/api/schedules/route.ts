@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute, tokenActor } from "@/lib/api/route";
-import { createSchedule } from "@/lib/schedules/manage-schedules";
-import { listSchedules, presentSchedule } from "@/lib/schedules/schedule-view";
+import { createSchedule } from "@/lib/commands/manage-schedules";
+import { listSchedules, presentSchedule } from "@/lib/queries/schedules";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { defineConsoleRoute } from "@/lib/api/console-route";
-import { auditExportQuerySchema, exportAuditLog } from "@/lib/audit/export";
-import { recordAuditExport } from "@/lib/audit/record-export";
+import { auditExportQuerySchema, exportAuditLog } from "@/lib/queries/audit-export";
+import { recordAuditExport } from "@/lib/commands/record-audit-export";
 
 export const dynamic = "force-dynamic";
 

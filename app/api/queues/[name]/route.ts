@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/api/route";
-import { putQueueDeciders } from "@/lib/inbox/queue-deciders";
+import { putQueueDeciders } from "@/lib/commands/put-queue-deciders";
 
 export const dynamic = "force-dynamic";
 

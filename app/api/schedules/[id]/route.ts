@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineRoute, tokenActor } from "@/lib/api/route";
 import { idParams } from "@/lib/api/schemas";
-import { deleteSchedule, updateSchedule } from "@/lib/schedules/manage-schedules";
-import { getScheduleDetail, presentSchedule } from "@/lib/schedules/schedule-view";
+import { deleteSchedule, updateSchedule } from "@/lib/commands/manage-schedules";
+import { getScheduleDetail, presentSchedule } from "@/lib/queries/schedules";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
-import { nextTick, parseCron } from "./cron";
+import { nextTick, parseCron } from "@/lib/schedules/cron";
 
 // What the API, the CLI and the console show of a schedule: its settings, its next ticks and its fires.
 

@@ -10,8 +10,8 @@ import {
   refineRange,
   type AuditFilter,
   type AuditKey,
-} from "./filter";
-import { AUDIT_CSV_HEADER, toCsvRecord, toExportEntries, type AuditExportEntry } from "./entries";
+} from "@/lib/audit/filter";
+import { AUDIT_CSV_HEADER, toCsvRecord, toExportEntries, type AuditExportEntry } from "@/lib/audit/entries";
 
 // The audit log export (GET /api/audit for tokens, /api/console/audit for the admin page): the entries
 // of a filter, oldest first, `limit` a response, streamed — rows are read from the database in batches as

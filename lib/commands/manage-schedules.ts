@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
 import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import type { Runtime } from "@/lib/runtime";
-import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
-import { nextTick, parseCron } from "./cron";
-import { checkCron, createScheduleInput, updateScheduleInput } from "./schedule-input";
+import { AppError, fieldErrorsFromIssues, parseInput } from "@/lib/runtime/errors";
+import { nextTick, parseCron } from "@/lib/schedules/cron";
+import { checkCron, createScheduleInput, updateScheduleInput } from "@/lib/schedules/schedule-input";
 
 // Creating, changing, pausing, resuming and deleting schedules. Each change and its audit row are
 // written in one transaction; the actor is the person or token on whose behalf it is made.
@@ -16,12 +15,6 @@ type ScheduleRow = Awaited<ReturnType<Db["schedule"]["findUniqueOrThrow"]>>;
 
 function invalid(message: string, issues: Parameters<typeof fieldErrorsFromIssues>[0]) {
   return new AppError("INVALID_INPUT", { message, userMessage: message, fieldErrors: fieldErrorsFromIssues(issues) });
-}
-
-function parse<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw invalid(`The ${what} is not valid.`, parsed.error.issues);
-  return parsed.data;
 }
 
 /** The agent must be loaded, not internal, and take the input: a schedule that could never start a run is refused now. */
@@ -55,7 +48,7 @@ async function findOrThrow(db: Db, id: string): Promise<ScheduleRow> {
 }
 
 export async function createSchedule(deps: ScheduleDeps, raw: unknown, actor: Actor) {
-  const input = parse(createScheduleInput, raw, "schedule");
+  const input = parseInput(createScheduleInput, raw, "schedule", "The schedule is not valid.");
   checkAgentInput(deps.runtime, input.agent, input.input);
   const now = deps.runtime.context.clock.now();
   const id = `sch_${randomUUID().replaceAll("-", "")}`;
@@ -98,7 +91,7 @@ export async function createSchedule(deps: ScheduleDeps, raw: unknown, actor: Ac
 
 /** Changes fields; a changed cron or time zone, or a resume, counts the next tick from now. */
 export async function updateSchedule(deps: ScheduleDeps, id: string, raw: unknown, actor: Actor & { action?: string }) {
-  const patch = parse(updateScheduleInput, raw, "change");
+  const patch = parseInput(updateScheduleInput, raw, "change", "The change is not valid.");
   const before = await findOrThrow(deps.db, id);
   const next = { ...auditedFields(before), ...patch };
   const cronCheck = updateScheduleInput.superRefine(checkCron).safeParse({ cron: next.cron, timeZone: next.timeZone });

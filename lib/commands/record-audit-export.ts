@@ -1,6 +1,6 @@
 import { writeAudit } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
-import type { AuditExportQuery } from "./export";
+import type { AuditExportQuery } from "@/lib/queries/audit-export";
 
 /** Reading the audit log out is itself audited: who exported which entries, and through what. */
 export async function recordAuditExport(
