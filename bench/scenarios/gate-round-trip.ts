@@ -5,12 +5,12 @@
 // instead of hiding behind a poll. Timed from runtime.decidePacket(...) returning (the decision is
 // committed) to the worker's commitStep of the approved step resolving (committed, visible to any
 // reader). The tool is in-process and instant: all of it is runtime overhead. Goal (Postgres): ≤ 5 ms.
-import { sleep, withStartedWorker } from "../support/commits";
+import { ROUND_TIMEOUT_MS, sleep, withStartedWorker } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
 import { fmt, printLatencies, stats, type LatencyStats } from "../support/report";
 import { gateAgent } from "../support/scenario-agents";
-import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
+import { CallTimeline, printRoundTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
 
 /** The rounds of a gate scenario: BENCH_GATE_ROUNDS measured after a few warm-up ones, BENCH_IDLE_GAP_MS apart. */
@@ -46,7 +46,6 @@ export type GateResult = {
 };
 
 let tagSeq = 0;
-const TIMEOUT_MS = 10_000;
 
 export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResult> {
   const { rounds, warm, gapMs } = gateRounds();
@@ -63,17 +62,17 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
     await withStartedWorker(bench, async (log) => {
       for (let r = -warm; r < rounds; r++) {
         const { run } = await runtime.startRun({ agent: gateAgent.slug, input: { tag: `gate${tagSeq++}`, steps: 1 } });
-        const parked = await log.until(run.id, (c) => c.status === "WAITING_APPROVAL", TIMEOUT_MS);
+        const parked = await log.until(run.id, (c) => c.status === "WAITING_APPROVAL", ROUND_TIMEOUT_MS);
         if (!parked?.packetId)
           throw new Error(
-            `gate run ${run.id} did not park on an approval within ${TIMEOUT_MS} ms (${(await runtime.getRun(run.id)).status})`,
+            `gate run ${run.id} did not park on an approval within ${ROUND_TIMEOUT_MS} ms (${(await runtime.getRun(run.id)).status})`,
           );
         await sleep(gapMs); // the worker is idle again: it has given the run back and gone to sleep
         const [c0, n0] = calls();
         timeline.begin();
         const { t0, t1 } = await approveTimed(runtime, parked.packetId);
-        const stepped = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
-        const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
+        const stepped = await log.until(run.id, (c) => c.step >= 1, ROUND_TIMEOUT_MS);
+        const done = await log.until(run.id, (c) => c.status === "COMPLETED", ROUND_TIMEOUT_MS);
         if (r >= 0) {
           const [c1, n1] = calls();
           claims += c1 - c0;
@@ -109,23 +108,20 @@ export async function gateRoundTrip(db: string, bench: Bench): Promise<GateResul
 
 export function printGate(results: GateResult[]) {
   if (results.length === 0) return;
-  printLatencies(
-    `Gate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`,
-    "interval",
-    results,
-    (r) => [
-      ["decide returned → step committed", r.roundTrip],
-      ["decidePacket itself", r.decide],
-      ["decide called → step committed", r.fromCall],
-    ],
-  );
+  const title = `Gate round trip (started worker; a run parked on an approval → decidePacket → the approved step committed; ${results[0].rounds} rounds, worker idle before each)`;
+  printLatencies(title, "interval", results, (r) => [
+    ["decide returned → step committed", r.roundTrip],
+    ["decidePacket itself", r.decide],
+    ["decide called → step committed", r.fromCall],
+  ]);
   for (const r of results) {
+    printRoundTimeline(r.db, r.timeline, r.rounds - r.missed, {
+      zero: "decidePacket",
+      end: "step committed",
+      endP50: r.roundTrip.p50,
+    });
     console.log(
-      `  ${r.db}: store calls of a round, by median start (ms from decidePacket returning; negative: while it ran) and median duration:`,
-    );
-    console.log(`${formatTimeline(r.timeline, r.rounds - r.missed)} → step committed +${fmt(r.roundTrip.p50)}`);
-    console.log(
-      `  ${r.db}: ${fmt(r.claimsPerRound)} claims and ${fmt(r.nextRunnableAtPerRound)} next-runnable queries per round trip (one claim is needed)${r.missed ? `; ${r.missed} rounds MISSED (no commit within ${TIMEOUT_MS / 1000} s)` : ""}`,
+      `  ${r.db}: ${fmt(r.claimsPerRound)} claims and ${fmt(r.nextRunnableAtPerRound)} next-runnable queries per round trip (one claim is needed)${r.missed ? `; ${r.missed} rounds MISSED (no commit within ${ROUND_TIMEOUT_MS / 1000} s)` : ""}`,
     );
   }
 }

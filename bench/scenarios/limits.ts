@@ -54,14 +54,10 @@ export async function limitsCost(db: string, bench: Bench): Promise<LimitsResult
 
 export function printLimits(results: LimitsResult[]) {
   if (results.length === 0) return;
-  printLatencies(
-    `Request limits (lib/limits): SQLite counts in memory, Postgres in its UNLOGGED tables every replica shares; ${results[0].calls} takes each`,
-    "call",
-    results,
-    (r) => [
-      ["rate limit take (token + person), one at a time", r.take],
-      ["  the same, 8 at once on one person's bucket", r.contended],
-      ["queued-runs cap check (queue lock + count)", r.queueCheck],
-    ],
-  );
+  const title = `Request limits (lib/limits): SQLite counts in memory, Postgres in its UNLOGGED tables every replica shares; ${results[0].calls} takes each`;
+  printLatencies(title, "call", results, (r) => [
+    ["rate limit take (token + person), one at a time", r.take],
+    ["  the same, 8 at once on one person's bucket", r.contended],
+    ["queued-runs cap check (queue lock + count)", r.queueCheck],
+  ]);
 }

@@ -4,11 +4,11 @@
 // resolving in the worker, and split at the moment the policy is first asked (the worker has woken,
 // claimed the run and loaded it). Fallback poll BENCH_POLL_MS (60 s): a missed wake-up is a timeout,
 // not a poll. Goal: first step within 10 ms of the start (p50).
-import { sleep, withStartedWorker } from "../support/commits";
+import { ROUND_TIMEOUT_MS, sleep, withStartedWorker } from "../support/commits";
 import { num } from "../support/env";
 import type { Goal } from "../support/goals";
 import { fmt, type LatencyStats, printLatencies, stats } from "../support/report";
-import { CallTimeline, formatTimeline, type TimelineEntry } from "../support/timeline";
+import { CallTimeline, printRoundTimeline, type TimelineEntry } from "../support/timeline";
 import type { Bench } from "../support/workload";
 
 export type NewRunResult = {
@@ -29,7 +29,6 @@ export type NewRunResult = {
 };
 
 let tagSeq = 0;
-const TIMEOUT_MS = 10_000;
 
 export async function newRunLatency(db: string, bench: Bench): Promise<NewRunResult> {
   const runs = num("BENCH_LATENCY_RUNS", 50);
@@ -60,8 +59,8 @@ export async function newRunLatency(db: string, bench: Bench): Promise<NewRunRes
         const t0 = performance.now();
         const { run } = await runtime.startRun({ agent: bench.agents.pure.slug, input: { tag, steps: 1 } });
         const t1 = performance.now();
-        const first = await log.until(run.id, (c) => c.step >= 1, TIMEOUT_MS);
-        const done = await log.until(run.id, (c) => c.status === "COMPLETED", TIMEOUT_MS);
+        const first = await log.until(run.id, (c) => c.step >= 1, ROUND_TIMEOUT_MS);
+        const done = await log.until(run.id, (c) => c.status === "COMPLETED", ROUND_TIMEOUT_MS);
         if (!first || !done) {
           if (r >= 0) missed++;
           await runtime.createWorker().drain();
@@ -96,26 +95,22 @@ export async function newRunLatency(db: string, bench: Bench): Promise<NewRunRes
 
 export function printNewRun(results: NewRunResult[]) {
   if (results.length === 0) return;
-  printLatencies(
-    `New-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`,
-    "interval",
-    results,
-    (r) => [
-      ["startRun returned → first step committed", r.firstStep],
-      ["  of which: returned → policy asked", r.pickup],
-      ["startRun itself", r.create],
-      ["startRun called → first step committed", r.fromCall],
-    ],
-  );
-  for (const r of results) {
-    console.log(
-      `  ${r.db}: store calls of a round, by median start (ms from startRun returning; negative: while it ran) and median duration:`,
-    );
-    console.log(`${formatTimeline(r.timeline, r.runs - r.missed)} → first step committed +${fmt(r.firstStep.p50)}`);
-  }
+  const title = `New-run latency (started worker, idle; runtime.startRun of a one-step bench-pure run → its first step committed; ${results[0].runs} runs)`;
+  printLatencies(title, "interval", results, (r) => [
+    ["startRun returned → first step committed", r.firstStep],
+    ["  of which: returned → policy asked", r.pickup],
+    ["startRun itself", r.create],
+    ["startRun called → first step committed", r.fromCall],
+  ]);
+  for (const r of results)
+    printRoundTimeline(r.db, r.timeline, r.runs - r.missed, {
+      zero: "startRun",
+      end: "first step committed",
+      endP50: r.firstStep.p50,
+    });
   for (const r of results)
     console.log(
-      `  ${r.db}: ${fmt(r.claimsPerRun)} claims per new run (one is needed)${r.missed ? `; ${r.missed} runs MISSED (no first step within ${TIMEOUT_MS / 1000} s)` : ""}`,
+      `  ${r.db}: ${fmt(r.claimsPerRun)} claims per new run (one is needed)${r.missed ? `; ${r.missed} runs MISSED (no first step within ${ROUND_TIMEOUT_MS / 1000} s)` : ""}`,
     );
 }
 

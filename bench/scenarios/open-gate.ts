@@ -5,7 +5,7 @@
 // is committed) to waitForGate resolving with "approved" (the client has its answer), and, separately,
 // requestGate called → its packet open (the worker asked the person). In process: no HTTP in the figure.
 import { requestGate, waitForGate } from "../../lib/commands/request-gate";
-import { sleep, withStartedWorker } from "../support/commits";
+import { ROUND_TIMEOUT_MS, sleep, withStartedWorker } from "../support/commits";
 import { printLatencies, stats, type LatencyStats } from "../support/report";
 import type { Bench } from "../support/workload";
 import { approveTimed, gateRounds } from "./gate-round-trip";
@@ -23,7 +23,6 @@ export type OpenGateResult = {
   missed: number;
 };
 
-const TIMEOUT_MS = 10_000;
 let keySeq = 0;
 
 export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenGateResult> {
@@ -50,14 +49,14 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
       const parked = await log.until(
         gate.gateId,
         (c) => c.status === "WAITING_APPROVAL" && c.packetId !== null,
-        TIMEOUT_MS,
+        ROUND_TIMEOUT_MS,
       );
       if (!parked?.packetId)
         throw new Error(
-          `gate ${gate.gateId} did not open its packet within ${TIMEOUT_MS} ms (${(await runtime.getRun(gate.gateId)).status})`,
+          `gate ${gate.gateId} did not open its packet within ${ROUND_TIMEOUT_MS} ms (${(await runtime.getRun(gate.gateId)).status})`,
         );
       const t01 = parked.at;
-      const waiting = waitForGate({ runtime }, gate.gateId, { waitSeconds: TIMEOUT_MS / 1000 }).then((view) => ({
+      const waiting = waitForGate({ runtime }, gate.gateId, { waitSeconds: ROUND_TIMEOUT_MS / 1000 }).then((view) => ({
         view,
         at: performance.now(),
       }));
@@ -79,19 +78,15 @@ export async function openGateRoundTrip(db: string, bench: Bench): Promise<OpenG
 
 export function printOpenGate(results: OpenGateResult[]) {
   if (results.length === 0) return;
-  printLatencies(
-    `Open gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`,
-    "interval",
-    results,
-    (r) => [
-      ["decide returned → waiting client woken", r.woken],
-      ["decide called → waiting client woken", r.fromCall],
-      ["requestGate called → packet open", r.opened],
-    ],
-  );
+  const title = `Open gate round trip (requestGate → packet → a client long-polling waitForGate → decidePacket → the client woken; ${results[0].rounds} rounds, started worker)`;
+  printLatencies(title, "interval", results, (r) => [
+    ["decide returned → waiting client woken", r.woken],
+    ["decide called → waiting client woken", r.fromCall],
+    ["requestGate called → packet open", r.opened],
+  ]);
   for (const r of results)
     if (r.missed)
       console.log(
-        `  ${r.db}: ${r.missed} rounds MISSED (the client was not answered "approved" within ${TIMEOUT_MS / 1000} s)`,
+        `  ${r.db}: ${r.missed} rounds MISSED (the client was not answered "approved" within ${ROUND_TIMEOUT_MS / 1000} s)`,
       );
 }

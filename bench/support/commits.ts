@@ -68,6 +68,9 @@ export class CommitLog {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long a latency round waits for the commit it times: a round without it by then is counted missed. */
+export const ROUND_TIMEOUT_MS = 10_000;
+
 /**
  * What the latency scenarios measure against: a started worker (worker.start(), the long-lived loop) whose fallback
  * poll is BENCH_POLL_MS (default 60 s), so that a wake-up that does not arrive shows as a timeout instead of hiding

@@ -77,28 +77,8 @@ const DECIDED: Array<[string, number]> = [
   ["STALE", 0.02],
 ];
 const REASONS = ["late delivery", "damaged item", "wrong size", "never arrived", "charged twice"];
-const FIRST = [
-  "ana",
-  "ben",
-  "chloe",
-  "dmitri",
-  "emma",
-  "farid",
-  "grace",
-  "hugo",
-  "ines",
-  "jonas",
-  "kemi",
-  "liam",
-  "mei",
-  "noah",
-  "olga",
-  "pablo",
-  "quinn",
-  "rosa",
-  "sven",
-  "tara",
-];
+const FIRST =
+  "ana ben chloe dmitri emma farid grace hugo ines jonas kemi liam mei noah olga pablo quinn rosa sven tara".split(" ");
 const LAST = ["garcia", "smith", "nguyen", "muller", "rossi", "kowalski", "silva", "tanaka", "okafor", "berg"];
 const DOMAINS = ["gmail.com", "example.org", "acme.io", "fastmail.com", "outlook.com"];
 const MIGRATIONS = [

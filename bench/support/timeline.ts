@@ -1,4 +1,4 @@
-import { percentile } from "./report";
+import { fmt, percentile } from "./report";
 import type { StoreCallListener } from "./workload";
 
 // Where a latency goes: the store calls made between two moments of a round (e.g. a decision
@@ -89,4 +89,20 @@ export function formatTimeline(entries: TimelineEntry[], rounds: number, indent 
   }
   if (line) lines.push(line);
   return lines.map((l) => indent + l).join("\n");
+}
+
+/**
+ * Under a latency table, where one database's round went: its store calls from `zero` returning (0 ms) to `end`, and
+ * the median at which `end` was reached. `rounds` is how many rounds were kept (a call seen in fewer says so).
+ */
+export function printRoundTimeline(
+  db: string,
+  timeline: TimelineEntry[],
+  rounds: number,
+  { zero, end, endP50 }: { zero: string; end: string; endP50: number },
+) {
+  console.log(
+    `  ${db}: store calls of a round, by median start (ms from ${zero} returning; negative: while it ran) and median duration:`,
+  );
+  console.log(`${formatTimeline(timeline, rounds)} → ${end} +${fmt(endP50)}`);
 }

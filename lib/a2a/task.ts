@@ -1,3 +1,4 @@
+import { runStatusSentence } from "@/lib/run-status-sentence";
 import type { DecisionPacket, RunRecord } from "@/lib/runtime/types";
 import type { Artifact, Part, Task, TaskState } from "./protocol";
 
@@ -104,16 +105,8 @@ function statusText(run: RunRecord, state: TaskState, packets: DecisionPacket[])
       return "The run needs an operator (see the run's recovery view in Tether).";
     case "TASK_STATE_REJECTED":
       return `A reviewer rejected the proposed action: ${latestDecided(packets)?.decision?.reason ?? "no reason given"}`;
-    case "TASK_STATE_FAILED":
-      return `The run failed: ${run.error ?? "no error recorded"}`;
-    case "TASK_STATE_CANCELED":
-      return "The run was cancelled.";
-    case "TASK_STATE_COMPLETED":
-      return "The run completed.";
-    case "TASK_STATE_SUBMITTED":
-      return "The run is queued.";
     default:
-      return `The run is ${run.status.toLowerCase()}.`;
+      return runStatusSentence(run);
   }
 }
 

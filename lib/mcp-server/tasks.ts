@@ -10,6 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { presentRun } from "@/lib/api/present";
 import { hasScope, type ApiScope } from "@/lib/api/scopes";
+import { runStatusSentence } from "@/lib/run-status-sentence";
 import { isAppError } from "@/lib/runtime/errors";
 import { TERMINAL_STATUSES, type DecisionPacket, type RunRecord, type RunStatus } from "@/lib/runtime/types";
 import type { McpContext } from "./context";
@@ -59,18 +60,12 @@ export function statusMessage(
   switch (run.status) {
     case "NEEDS_ATTENTION":
       return "The run needs a person: see get_run's recovery view.";
-    case "FAILED":
-      return `The run failed: ${run.error ?? "no error recorded"}`;
-    case "CANCELLED":
-      return "The run was cancelled.";
-    case "COMPLETED":
-      return "The run completed.";
     case "SLEEPING":
       return `The run sleeps until ${run.wakeAt?.toISOString() ?? "its timer"}.`;
     case "WAITING_EVENT":
       return `The run waits for ${run.waitingFor ?? "an event"}.`;
     default:
-      return `The run is ${run.status.toLowerCase()}.`;
+      return runStatusSentence(run);
   }
 }
 

@@ -47,14 +47,9 @@ export async function deleteRun(db: Db, opts: DeleteRunOptions): Promise<Deleted
     if (going) throw childNotFinished(run.id, going.id, going.status);
     // Children first, each compare-and-set on its status and audited; then the run itself.
     for (const child of [...descendants].reverse()) await deleteOne(tx, child, { by: opts.by, cascadedFrom: run.id });
-    const deleted = await deleteOne(tx, run, { by: opts.by, children: descendants.map((d) => d.id) });
-    return {
-      id: run.id,
-      agentSlug: run.agentSlug,
-      status: run.status,
-      deleted,
-      children: descendants.map((d) => d.id),
-    };
+    const children = descendants.map((d) => d.id);
+    const deleted = await deleteOne(tx, run, { by: opts.by, children });
+    return { id: run.id, agentSlug: run.agentSlug, status: run.status, deleted, children };
   });
 }
 

@@ -49,22 +49,19 @@ export function interpretCall(
       // Not the model's to choose: permission rules match on it. The step the plan is at (docs/security.md).
       ...(activeStep ? { planStep: activeStep } : {}),
     };
-    return { ok: true, decision };
+    return decided(decision);
   }
 
   if (target.kind === "spawn") {
     if (typeof input.agent !== "string" || !input.agent)
       return { ok: false, problem: `the arguments of ${fn} are invalid (agent: name the agent to start)` };
     const reason = typeof input.reason === "string" && input.reason ? clip(input.reason, 2000) : undefined;
-    return {
-      ok: true,
-      decision: {
-        kind: "spawn",
-        agent: input.agent,
-        input: parseMaybeJson(input.input) ?? {},
-        ...(reason ? { reason } : {}),
-      },
-    };
+    return decided({
+      kind: "spawn",
+      agent: input.agent,
+      input: parseMaybeJson(input.input) ?? {},
+      ...(reason ? { reason } : {}),
+    });
   }
 
   const parsed = CONTROL[target.tool].check.safeParse(input);
@@ -75,28 +72,18 @@ export function interpretCall(
   const args = parsed.data;
   switch (target.tool) {
     case "complete":
-      return { ok: true, decision: { kind: "complete", output: args.output ?? null } };
+      return decided({ kind: "complete", output: args.output ?? null });
     case "fail":
-      return { ok: true, decision: { kind: "fail", reason: String(args.reason) } };
+      return decided({ kind: "fail", reason: String(args.reason) });
     case "sleep":
-      return {
-        ok: true,
-        decision: {
-          kind: "sleep",
-          durationMs: Number(args.durationMs),
-          ...(args.reason ? { reason: String(args.reason) } : {}),
-        },
-      };
+      return decided({ kind: "sleep", durationMs: Number(args.durationMs), ...optionalReason(args.reason) });
     case "wait_event":
-      return {
-        ok: true,
-        decision: {
-          kind: "wait_event",
-          eventType: String(args.eventType),
-          ...(args.timeoutMs ? { timeoutMs: Number(args.timeoutMs) } : {}),
-          ...(args.reason ? { reason: String(args.reason) } : {}),
-        },
-      };
+      return decided({
+        kind: "wait_event",
+        eventType: String(args.eventType),
+        ...(args.timeoutMs ? { timeoutMs: Number(args.timeoutMs) } : {}),
+        ...optionalReason(args.reason),
+      });
     case "record": {
       const facts = (args.facts as Array<{ key: string; value: unknown }>).map((f) => ({
         key: f.key,
@@ -110,17 +97,18 @@ export function interpretCall(
             status: updates.findLast((u) => u.id === step.id)?.status ?? step.status,
           }))
         : undefined;
-      return {
-        ok: true,
-        decision: {
-          kind: "record",
-          facts,
-          ...(plan ? { plan } : {}),
-          ...(args.reason ? { reason: String(args.reason) } : {}),
-        },
-      };
+      return decided({ kind: "record", facts, ...(plan ? { plan } : {}), ...optionalReason(args.reason) });
     }
   }
+}
+
+function decided(decision: Decision): Interpretation {
+  return { ok: true, decision };
+}
+
+/** A control tool's optional reason, as the decision carries it: absent when the model gave none. */
+function optionalReason(reason: unknown): { reason?: string } {
+  return reason ? { reason: String(reason) } : {};
 }
 
 /** Some models send nested JSON as a string: '{"orderId":"o1"}'. */
