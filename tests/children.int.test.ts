@@ -6,7 +6,7 @@ import { findRunFamily } from "../lib/queries/run-family";
 import { childIdempotencyKey } from "../lib/runtime/children";
 import { childResult, spawn } from "../lib/sdk";
 import { scriptedAgent, spawning } from "./support/agents";
-import { deleteRun } from "../lib/retention/delete-run";
+import { deleteRun } from "../lib/commands/delete-run";
 import { purgeFinishedRuns } from "../lib/retention/purge-finished-runs";
 import { createTestRuntime, expectError, manualClock, providers, uid } from "./support/runtime";
 

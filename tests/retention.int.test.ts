@@ -5,7 +5,7 @@ import { loadConfig } from "../lib/config";
 import type { Db } from "../lib/db";
 import type { AgentDefinition } from "../lib/runtime";
 import { classifyEventType, isAuditEvent } from "../lib/retention/audit-events";
-import { deleteRun } from "../lib/retention/delete-run";
+import { deleteRun } from "../lib/commands/delete-run";
 import { purgeFinishedRuns } from "../lib/retention/purge-finished-runs";
 import { DEFAULT_KEPT_FIRES, purgeScheduleFires } from "../lib/retention/purge-schedule-fires";
 import { retentionDaysFromEnv, startRetention } from "../lib/retention/start-retention";

@@ -1,7 +1,7 @@
 import { RunIdLink } from "@/components/runs/run-id-link";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { recentFires } from "@/lib/schedules/schedule-view";
+import type { recentFires } from "@/lib/queries/schedules";
 import { FireOutcome } from "./schedules-table";
 
 type Row = Awaited<ReturnType<typeof recentFires>>[number];

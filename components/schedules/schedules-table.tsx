@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { listSchedules } from "@/lib/schedules/schedule-view";
+import type { listSchedules } from "@/lib/queries/schedules";
 
 type Row = Awaited<ReturnType<typeof listSchedules>>[number];
 

@@ -1,7 +1,7 @@
 import { defineRoute } from "@/lib/api/route";
 import { presentRun } from "@/lib/api/present";
 import { idParams } from "@/lib/api/schemas";
-import { deleteRun } from "@/lib/retention/delete-run";
+import { deleteRun } from "@/lib/commands/delete-run";
 
 export const dynamic = "force-dynamic";
 
