@@ -94,42 +94,59 @@ let warnedAboutBodyBytes: string | undefined;
 
 // ---- the variables, by area (the order is the order of docs/configuration.md)
 
+/** The constructor of one area's variables: `variable` with that area in its meta. */
+const inArea =
+  (area: ConfigArea) =>
+  <T>(meta: Omit<VariableMeta, "area">, description: string, parse: (raw: string | undefined) => T) =>
+    variable({ area, ...meta }, description, parse);
+
+const database = inArea("Database and storage");
+const server = inArea("Server");
+const signIn = inArea("Sign-in");
+const workerAndRuns = inArea("Worker and runs");
+const sandbox = inArea("Sandbox");
+const models = inArea("Models");
+const tools = inArea("Tools");
+const notifications = inArea("Notifications");
+const webhooks = inArea("Webhooks");
+const telemetry = inArea("Telemetry");
+
 export const envSchema = z.object({
   // Database and storage
-  DATABASE_URL: variable(
-    { area: "Database and storage", default: "file:<TETHER_DATA_DIR>/tether.db", secret: true },
+  DATABASE_URL: database(
+    { default: "file:<TETHER_DATA_DIR>/tether.db", secret: true },
     "`postgres://…` or `postgresql://…` selects Postgres (the database is created if missing); anything else, or unset, is a SQLite file.",
     (raw) => raw || undefined,
   ),
-  TETHER_DATA_DIR: variable(
-    { area: "Database and storage", default: "./data" },
+  TETHER_DATA_DIR: database(
+    { default: "./data" },
     "Where the embedded SQLite database (used when DATABASE_URL is unset) and the generated secrets (auth-secret, sandbox-secret) live.",
     (raw) => raw,
   ),
-  TETHER_PG_POOL_SIZE: variable(
-    { area: "Database and storage", default: "10" },
+  TETHER_PG_POOL_SIZE: database(
+    { default: "10" },
     "Connections each process opens to Postgres (1 to 1000), shared by Prisma and the runtime's hot statements (claims, commits). Raise it with TETHER_WORKER_CONCURRENCY when many runs commit at once; Postgres's max_connections bounds the sum over processes.",
     wholeNumber("TETHER_PG_POOL_SIZE", 1, 1000),
   ),
 
   // Server
-  PORT: variable(
-    { area: "Server", default: "3000" },
+  PORT: server(
+    { default: "3000" },
     "Port of the console (`npm start`); also the default address of the sandbox and of links in notifications.",
     text,
   ),
-  HOSTNAME: variable(
-    { area: "Server", default: "127.0.0.1 in demo mode, else every interface" },
+  HOSTNAME: server(
+    { default: "127.0.0.1 in demo mode, else every interface" },
     "The address `npm start` listens on. Demo mode (whose accounts share a published password) serves this machine only and says so on start; `HOSTNAME=0.0.0.0` serves every interface. Docker sets HOSTNAME to the container's name: set it to 0.0.0.0 there.",
     text,
   ),
-  TETHER_PUBLIC_URL: variable(
-    { area: "Server", default: "http://127.0.0.1:$PORT" },
+  TETHER_PUBLIC_URL: server(
+    { default: "http://127.0.0.1:$PORT" },
     "The console's address as people reach it (an http(s) URL): the link in notifications.",
     httpUrl("TETHER_PUBLIC_URL"),
   ),
-  TETHER_LANGGRAPH_CORS_ORIGINS: variable(
-    { area: "Server", default: "unset (same origin only)" },
+  TETHER_LANGGRAPH_CORS_ORIGINS: server(
+    { default: "unset (same origin only)" },
     "Comma-separated origins (or *) whose browsers may call /api/langgraph — where your Agent Inbox runs, e.g. https://dev.agentinbox.ai (docs/langgraph.md). Never with cookies: the token is the x-api-key header.",
     (raw) =>
       (raw ?? "")
@@ -137,8 +154,8 @@ export const envSchema = z.object({
         .map((origin) => origin.trim().replace(/\/+$/, ""))
         .filter(Boolean),
   ),
-  TETHER_TRUST_PROXY: variable(
-    { area: "Server", default: "0" },
+  TETHER_TRUST_PROXY: server(
+    { default: "0" },
     "How many reverse proxies in front of the console append to X-Forwarded-For (0 to 5; 1, true or on for one). The client's address (for the per-address sign-in throttle) is the entry the nearest trusted proxy wrote, never the first one, which the client chooses. Unset, it is the connection's address as `next start` passes it.",
     (raw) => {
       const value = raw?.trim().toLowerCase();
@@ -150,12 +167,12 @@ export const envSchema = z.object({
       );
     },
   ),
-  TETHER_MAX_BODY_BYTES: variable(
-    { area: "Server", default: String(DEFAULT_MAX_BODY_BYTES) },
+  TETHER_MAX_BODY_BYTES: server(
+    { default: String(DEFAULT_MAX_BODY_BYTES) },
     "The largest request body any route reads (/api/*, /api/sandbox/*, Auth.js's POSTs), in bytes: over it, 413 before the body is read. JSON nested deeper than 64 levels is a 400. A value that is not a positive whole number is logged once and the default used.",
     (raw) => {
-      const value = raw?.trim();
-      if (!value) return DEFAULT_MAX_BODY_BYTES;
+      const value = text(raw);
+      if (value === undefined) return DEFAULT_MAX_BODY_BYTES;
       const bytes = Number(value);
       if (/^\d+$/.test(value) && Number.isSafeInteger(bytes) && bytes > 0) return bytes;
       if (warnedAboutBodyBytes !== value) {
@@ -167,8 +184,8 @@ export const envSchema = z.object({
       return DEFAULT_MAX_BODY_BYTES;
     },
   ),
-  TETHER_RATE_LIMIT: variable(
-    { area: "Server", default: "20,200" },
+  TETHER_RATE_LIMIT: server(
+    { default: "20,200" },
     'Requests per second and burst ("<per second>,<burst>"), per API token and per person, on the API, the console\'s routes and its server actions (counted in Postgres, shared by every console replica; in memory on the embedded SQLite); past it 429 with Retry-After. "off" turns it off.',
     (raw): RateLimit | null => {
       const value = raw?.trim();
@@ -183,8 +200,8 @@ export const envSchema = z.object({
       return limit;
     },
   ),
-  TETHER_MAX_QUEUED_RUNS: variable(
-    { area: "Server", default: String(DEFAULT_MAX_QUEUED_RUNS) },
+  TETHER_MAX_QUEUED_RUNS: server(
+    { default: String(DEFAULT_MAX_QUEUED_RUNS) },
     'Runs one agent may have waiting for a worker (a whole number ≥ 1); past it POST /api/runs answers 429 (a retry with a known idempotency key still gets its run). Counted under a lock every console replica on one Postgres takes. "off" turns it off.',
     (raw) => {
       const value = raw?.trim();
@@ -197,40 +214,40 @@ export const envSchema = z.object({
   ),
 
   // Sign-in
-  AUTH_SECRET: variable(
-    { area: "Sign-in", default: "generated into <TETHER_DATA_DIR>/auth-secret", secret: true },
+  AUTH_SECRET: signIn(
+    { default: "generated into <TETHER_DATA_DIR>/auth-secret", secret: true },
     "Auth.js session secret: signs and encrypts the session cookie; every console process must share it. Never committed.",
     (raw) => raw || undefined,
   ),
-  AUTH_URL: variable(
-    { area: "Sign-in" },
+  AUTH_URL: signIn(
+    {},
     "The console's public URL, for Auth.js (use localhost, not 127.0.0.1, locally); set, the host header is trusted. On Postgres set it or AUTH_TRUST_HOST=true.",
     text,
   ),
-  AUTH_TRUST_HOST: variable(
-    { area: "Sign-in", default: "true in the embedded mode or with AUTH_URL" },
+  AUTH_TRUST_HOST: signIn(
+    { default: "true in the embedded mode or with AUTH_URL" },
     "true or 1 trusts the request's host header (Auth.js); any other value does not.",
     (raw) => (raw ? raw === "true" || raw === "1" : undefined),
   ),
-  TETHER_DEMO: variable(
-    { area: "Sign-in", default: "on in the embedded mode" },
+  TETHER_DEMO: signIn(
+    { default: "on in the embedded mode" },
     "Demo mode: the seed creates the demo accounts and the sign-in page lists them. 1/true forces it on, 0/false off.",
     (raw) => (raw === "0" || raw === "false" ? false : raw === "1" || raw === "true" ? true : undefined),
   ),
-  AUTH_OIDC_ISSUER: variable(
-    { area: "Sign-in" },
+  AUTH_OIDC_ISSUER: signIn(
+    {},
     "Any OpenID Connect provider for sign-in: its issuer URL (its /.well-known/openid-configuration is read); with AUTH_OIDC_ID it turns on single sign-on. Only an email the provider marks verified (email_verified: true) signs in; the redirect URI is <url>/api/auth/callback/oidc.",
     (raw) => raw || undefined,
   ),
-  AUTH_OIDC_ID: variable({ area: "Sign-in" }, "The OIDC client id.", (raw) => raw || undefined),
-  AUTH_OIDC_SECRET: variable({ area: "Sign-in", secret: true }, "The OIDC client secret.", (raw) => raw || undefined),
-  AUTH_OIDC_NAME: variable(
-    { area: "Sign-in", default: "single sign-on" },
+  AUTH_OIDC_ID: signIn({}, "The OIDC client id.", (raw) => raw || undefined),
+  AUTH_OIDC_SECRET: signIn({ secret: true }, "The OIDC client secret.", (raw) => raw || undefined),
+  AUTH_OIDC_NAME: signIn(
+    { default: "single sign-on" },
     'The sign-in button\'s label ("Sign in with …").',
     (raw) => raw || "single sign-on",
   ),
-  AUTH_OIDC_DEFAULT_ROLE: variable(
-    { area: "Sign-in", default: "none" },
+  AUTH_OIDC_DEFAULT_ROLE: signIn(
+    { default: "none" },
     "The role of a person the provider knows and Tether does not: none (only people an admin added sign in), reviewer, operator or admin.",
     (raw): Role | "none" => {
       const value = raw?.trim().toLowerCase();
@@ -239,40 +256,40 @@ export const envSchema = z.object({
       throw new Error(`AUTH_OIDC_DEFAULT_ROLE must be reviewer, operator, admin or none (got "${raw}")`);
     },
   ),
-  TETHER_BOOTSTRAP_TOKEN: variable(
-    { area: "Sign-in", secret: true },
+  TETHER_BOOTSTRAP_TOKEN: signIn(
+    { secret: true },
     "At set-up, an admin API token with exactly this value (≥ 16 characters) is created once, for scripts and CI (owned by bootstrap@tether.invalid; revoked, it stays revoked).",
     (raw) => raw || undefined,
   ),
 
   // Worker and runs
-  TETHER_EMBEDDED_WORKER: variable(
-    { area: "Worker and runs", default: "1" },
+  TETHER_EMBEDDED_WORKER: workerAndRuns(
+    { default: "1" },
     "0 turns the worker inside the console process off: run workers with `npm run worker` instead.",
     (raw) => raw !== "0",
   ),
-  TETHER_WORKER_CONCURRENCY: variable(
-    { area: "Worker and runs", default: "64" },
+  TETHER_WORKER_CONCURRENCY: workerAndRuns(
+    { default: "64" },
     "How many runs one worker (the embedded one and each `npm run worker`) drives at once. Runs wait on models, tools and people, so one process holds many; past this bound it claims no more until one parks or ends.",
     positiveWorkerNumber("TETHER_WORKER_CONCURRENCY"),
   ),
-  TETHER_LEASE_MS: variable(
-    { area: "Worker and runs", default: "30000" },
+  TETHER_LEASE_MS: workerAndRuns(
+    { default: "30000" },
     "A worker's lease on a run, in ms: how long its claim lasts without a heartbeat.",
     positiveWorkerNumber("TETHER_LEASE_MS"),
   ),
-  TETHER_SHUTDOWN_MS: variable(
-    { area: "Worker and runs", default: String(DEFAULT_SHUTDOWN_MS) },
+  TETHER_SHUTDOWN_MS: workerAndRuns(
+    { default: String(DEFAULT_SHUTDOWN_MS) },
     "On SIGTERM or SIGINT, how long (in ms) the console and `npm run worker` take to drain before they exit: they stop claiming runs, let the steps in hand commit, give those runs back (another worker takes them at once, not after TETHER_LEASE_MS), then exit. A step still running at the end keeps its lease until it expires. Keep it under the platform's grace period (Kubernetes: terminationGracePeriodSeconds, 30 s by default).",
     (raw) => wholeNumber("TETHER_SHUTDOWN_MS", 0, 3_600_000)(raw) ?? DEFAULT_SHUTDOWN_MS,
   ),
-  TETHER_POLL_MS: variable(
-    { area: "Worker and runs", default: "1000" },
+  TETHER_POLL_MS: workerAndRuns(
+    { default: "1000" },
     "A worker's fallback poll, in ms: workers are woken by events (in the process at once, across processes by Postgres LISTEN/NOTIFY) and by a timer for the next run due, so the poll only matters when a notification is lost.",
     positiveWorkerNumber("TETHER_POLL_MS"),
   ),
-  TETHER_RETENTION_DAYS: variable(
-    { area: "Worker and runs", default: "0 (forever)" },
+  TETHER_RETENTION_DAYS: workerAndRuns(
+    { default: "0 (forever)" },
     "Finished runs (completed, failed, cancelled) untouched for this many days are compacted: every checkpoint but the last and the trace events that are not audit are deleted; the final state, audit events, intents, packets, approvals and signals stay (lib/retention/audit-events.ts). Schedule fires whose tick is older are deleted too, except each schedule's newest 100 and those still pending. 0 or unset keeps everything. `npx tether purge` runs it once.",
     (raw) => {
       const value = raw?.trim();
@@ -285,8 +302,8 @@ export const envSchema = z.object({
   ),
 
   // Sandbox
-  TETHER_SANDBOX: variable(
-    { area: "Sandbox", default: "on in demo mode" },
+  TETHER_SANDBOX: sandbox(
+    { default: "on in demo mode" },
     "1/true/on or 0/false/off (any case): serve the simulated world at /api/sandbox/…. Off, its paths are 404 and the deploy callback is not registered.",
     (raw) => {
       const value = raw?.trim().toLowerCase();
@@ -296,8 +313,8 @@ export const envSchema = z.object({
       throw new Error(`TETHER_SANDBOX must be 1/true/on or 0/false/off (unset: on in demo mode), got "${raw}"`);
     },
   ),
-  TETHER_SANDBOX_SECRET: variable(
-    { area: "Sandbox", default: "generated into <TETHER_DATA_DIR>/sandbox-secret", secret: true },
+  TETHER_SANDBOX_SECRET: sandbox(
+    { default: "generated into <TETHER_DATA_DIR>/sandbox-secret", secret: true },
     `The sandbox's internal credential (at least ${MIN_SANDBOX_SECRET_LENGTH} characters), which the built-in tools send as X-Tether-Sandbox-Key. Set the same value for a \`npm run worker\` on another machine.`,
     (raw) => {
       const value = raw?.trim();
@@ -307,13 +324,13 @@ export const envSchema = z.object({
       return value;
     },
   ),
-  TETHER_SANDBOX_URL: variable(
-    { area: "Sandbox", default: "http://127.0.0.1:$PORT/api/sandbox" },
+  TETHER_SANDBOX_URL: sandbox(
+    { default: "http://127.0.0.1:$PORT/api/sandbox" },
     "Where the built-in tools reach the sandbox world (with the internal credential).",
     (raw) => raw || undefined,
   ),
-  TETHER_SANDBOX_DEPLOY_SECONDS: variable(
-    { area: "Sandbox", default: String(DEFAULT_DEPLOY_SECONDS) },
+  TETHER_SANDBOX_DEPLOY_SECONDS: sandbox(
+    { default: String(DEFAULT_DEPLOY_SECONDS) },
     `How long a simulated deploy runs before it finishes on its own (succeeded) and calls back, in seconds (decimals allowed, 0 to ${MAX_DEPLOY_SECONDS}); off = only by hand (POST /api/sandbox/deploys/:id/complete).`,
     (raw) => {
       const value = raw?.trim().toLowerCase();
@@ -330,12 +347,12 @@ export const envSchema = z.object({
   ),
 
   // Models
-  TETHER_MODEL: variable(
-    { area: "Models", default: "none (scripted policies)" },
+  TETHER_MODEL: models(
+    { default: "none (scripted policies)" },
     'The model the demo agents think with: "openai:<model>" (with OPENAI_API_KEY, or OPENAI_BASE_URL for any OpenAI-compatible endpoint) or "anthropic:<model>" (with ANTHROPIC_API_KEY); unset, agents keep their scripted policies.',
     (raw): ModelSpec | null => {
-      const spec = raw?.trim();
-      if (!spec) return null;
+      const spec = text(raw);
+      if (spec === undefined) return null;
       const match = /^([a-z]+):(\S+)$/.exec(spec);
       const provider = match?.[1];
       if (!match || (provider !== "openai" && provider !== "anthropic")) {
@@ -346,8 +363,8 @@ export const envSchema = z.object({
       return { provider, modelId: match[2], spec };
     },
   ),
-  TETHER_MODEL_PRICING: variable(
-    { area: "Models" },
+  TETHER_MODEL_PRICING: models(
+    {},
     '"<input USD per 1M tokens>,<output USD per 1M tokens>", for the cost of each model step.',
     (raw): ModelPricing | undefined => {
       const value = raw?.trim();
@@ -366,26 +383,18 @@ export const envSchema = z.object({
       return { inputPerMTok, outputPerMTok };
     },
   ),
-  OPENAI_API_KEY: variable(
-    { area: "Models", secret: true },
-    "The key for TETHER_MODEL=openai:… (optional with OPENAI_BASE_URL).",
-    text,
-  ),
-  OPENAI_BASE_URL: variable(
-    { area: "Models", default: "https://api.openai.com/v1" },
+  OPENAI_API_KEY: models({ secret: true }, "The key for TETHER_MODEL=openai:… (optional with OPENAI_BASE_URL).", text),
+  OPENAI_BASE_URL: models(
+    { default: "https://api.openai.com/v1" },
     "Any OpenAI-compatible endpoint (its chat-completions API is used).",
     httpUrl("OPENAI_BASE_URL"),
   ),
-  ANTHROPIC_API_KEY: variable({ area: "Models", secret: true }, "The key for TETHER_MODEL=anthropic:….", text),
-  ANTHROPIC_BASE_URL: variable(
-    { area: "Models" },
-    "Another address for Anthropic's API.",
-    httpUrl("ANTHROPIC_BASE_URL"),
-  ),
+  ANTHROPIC_API_KEY: models({ secret: true }, "The key for TETHER_MODEL=anthropic:….", text),
+  ANTHROPIC_BASE_URL: models({}, "Another address for Anthropic's API.", httpUrl("ANTHROPIC_BASE_URL")),
 
   // Tools
-  TETHER_TOOL_ALLOWED_HOSTS: variable(
-    { area: "Tools", default: "none" },
+  TETHER_TOOL_ALLOWED_HOSTS: tools(
+    { default: "none" },
     "The exceptions to the egress policy of registered tools (which refuses loopback, private, link-local and other reserved addresses): exact hostnames or IP literals as the tool's URL spells them, each optionally with :port (crm.internal, 10.0.0.5:8443, [::1]:3000), separated by commas. Read at every call.",
     (raw) =>
       (raw ?? "")
@@ -393,15 +402,15 @@ export const envSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
   ),
-  TETHER_MCP_COMMANDS: variable(
-    { area: "Tools", default: "none (no stdio MCP server starts)" },
+  TETHER_MCP_COMMANDS: tools(
+    { default: "none (no stdio MCP server starts)" },
     'The stdio MCP servers this server may start: command lines separated by commas (e.g. "npx -y @modelcontextprotocol/server-everything, uvx mcp-server-time"; quote a word that holds spaces). A registration must give the command and its arguments word for word as one of them.',
     (raw) => raw ?? "",
   ),
 
   // Notifications
-  TETHER_SMTP_URL: variable(
-    { area: "Notifications", secret: true },
+  TETHER_SMTP_URL: notifications(
+    { secret: true },
     "smtp://user:pass@host:587 (smtps:// for TLS from the start): the server for email notifications (docs/notifications.md).",
     (raw) => {
       const url = raw?.trim();
@@ -417,75 +426,75 @@ export const envSchema = z.object({
       return url;
     },
   ),
-  TETHER_NOTIFY_FROM: variable(
-    { area: "Notifications", default: "tether@<the console's host>" },
+  TETHER_NOTIFY_FROM: notifications(
+    { default: "tether@<the console's host>" },
     "The From address of notification email.",
     text,
   ),
-  TETHER_SLACK_SIGNING_SECRET: variable(
-    { area: "Notifications", secret: true },
+  TETHER_SLACK_SIGNING_SECRET: notifications(
+    { secret: true },
     "The Slack app's signing secret (Basic Information → App Credentials): POST /api/slack/interactions verifies every click of a notification's Approve/Reject buttons with it; unset, that route refuses every request.",
     text,
   ),
-  TETHER_SLACK_BOT_TOKEN: variable(
-    { area: "Notifications", secret: true },
+  TETHER_SLACK_BOT_TOKEN: notifications(
+    { secret: true },
     "A Slack bot token (xoxb-…) with users:read and users:read.email, to learn the email of the person who clicked (users.info) and decide as that Tether person.",
     text,
   ),
-  TETHER_SLACK_API_URL: variable(
-    { area: "Notifications", default: "https://slack.com/api" },
+  TETHER_SLACK_API_URL: notifications(
+    { default: "https://slack.com/api" },
     "Slack's Web API base (tests point it at a fake).",
     httpUrl("TETHER_SLACK_API_URL"),
   ),
 
   // Webhooks (lib/webhooks/config.ts describes the formats)
-  TETHER_WEBHOOK_SECRETS: variable(
-    { area: "Webhooks", default: "none (every webhook is a 404)", secret: true },
+  TETHER_WEBHOOK_SECRETS: webhooks(
+    { default: "none (every webhook is a 404)", secret: true },
     "`<source>=whsec_<base64>,…`: the sources that may call POST /api/webhooks/:source, each with its Standard Webhooks secret (24–64 bytes); name a source twice while rotating its secret.",
     parseWebhookSecrets,
   ),
-  TETHER_WEBHOOK_SIGNAL_TYPES: variable(
-    { area: "Webhooks", default: "none" },
+  TETHER_WEBHOOK_SIGNAL_TYPES: webhooks(
+    { default: "none" },
     "`<source>=<type>|<type>…,…` (e.g. `deploys=deploy.finished|deploy.failed`), or `<source>=*` for any type: the signal types each source may deliver; another type is a 403 and writes nothing. A source without an entry delivers nothing; a name TETHER_WEBHOOK_SECRETS lacks stops start-up.",
     (raw) => raw,
   ),
-  TETHER_WEBHOOK_TOLERANCE_SECONDS: variable(
-    { area: "Webhooks", default: "300" },
+  TETHER_WEBHOOK_TOLERANCE_SECONDS: webhooks(
+    { default: "300" },
     "How far a webhook's timestamp may be from this server's clock, either way (1 to 86400 seconds).",
     parseWebhookTolerance,
   ),
 
   // Telemetry (the OpenTelemetry exporter also reads its standard variables itself: docs/observability.md)
-  OTEL_EXPORTER_OTLP_ENDPOINT: variable(
-    { area: "Telemetry" },
+  OTEL_EXPORTER_OTLP_ENDPOINT: telemetry(
+    {},
     "An OTLP/HTTP (JSON) collector: set, each run is also exported as one OpenTelemetry trace, also across a crash and a takeover (docs/observability.md).",
     text,
   ),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable(
-    { area: "Telemetry" },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: telemetry(
+    {},
     "The collector's traces endpoint (instead of OTEL_EXPORTER_OTLP_ENDPOINT).",
     text,
   ),
-  OTEL_SDK_DISABLED: variable(
-    { area: "Telemetry", default: "false" },
+  OTEL_SDK_DISABLED: telemetry(
+    { default: "false" },
     "true turns trace export off.",
     (raw) => raw?.trim().toLowerCase() === "true",
   ),
-  OTEL_TRACES_EXPORTER: variable({ area: "Telemetry", default: "otlp" }, "none turns trace export off.", (raw) =>
+  OTEL_TRACES_EXPORTER: telemetry({ default: "otlp" }, "none turns trace export off.", (raw) =>
     (raw ?? "").split(",").some((e) => e.trim().toLowerCase() === "none"),
   ),
-  OTEL_EXPORTER_OTLP_PROTOCOL: variable(
-    { area: "Telemetry", default: "http/json" },
+  OTEL_EXPORTER_OTLP_PROTOCOL: telemetry(
+    { default: "http/json" },
     "Only http/json is spoken; another value is ignored with a warning.",
     text,
   ),
-  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: variable(
-    { area: "Telemetry", default: "http/json" },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: telemetry(
+    { default: "http/json" },
     "As OTEL_EXPORTER_OTLP_PROTOCOL, for traces (wins over it).",
     text,
   ),
-  TETHER_OTEL_TOOL_PAYLOADS: variable(
-    { area: "Telemetry", default: "shape" },
+  TETHER_OTEL_TOOL_PAYLOADS: telemetry(
+    { default: "shape" },
     'What of a tool\'s arguments and results a span carries: "shape" (keys and types only) or "values" (redacted).',
     (raw): PayloadMode => {
       const value = raw?.trim().toLowerCase() || "shape";
@@ -494,14 +503,11 @@ export const envSchema = z.object({
       return value;
     },
   ),
-  TETHER_OTEL_REDACT_KEYS: variable(
-    { area: "Telemetry" },
-    'More key names to blank in "values" mode, separated by commas.',
-    (raw) =>
-      (raw ?? "")
-        .split(",")
-        .map((k) => k.trim())
-        .filter(Boolean),
+  TETHER_OTEL_REDACT_KEYS: telemetry({}, 'More key names to blank in "values" mode, separated by commas.', (raw) =>
+    (raw ?? "")
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
   ),
 });
 

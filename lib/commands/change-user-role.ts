@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import {
   assertAnotherAdmin,
   changeUser,
@@ -14,11 +13,7 @@ import type { Db } from "@/lib/db";
 // row (before/after) in one transaction. An admin cannot demote themselves, and the last active admin
 // cannot be demoted by anyone. The same role again changes nothing but is still recorded.
 
-export async function changeUserRole(
-  deps: { db: Db },
-  input: z.input<typeof changeUserRoleSchema>,
-  actor: UserChangeActor,
-): Promise<UserChange> {
+export async function changeUserRole(deps: { db: Db }, input: unknown, actor: UserChangeActor): Promise<UserChange> {
   const { userId, role } = changeUserRoleSchema.parse(input);
   refuseOwnLockout(
     actor,

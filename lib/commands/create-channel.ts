@@ -1,19 +1,13 @@
-import { auditChange } from "@/lib/audit/audit-change";
-import type { Db } from "@/lib/db";
 import { createChannel as insertChannel } from "@/lib/notifications/channels";
+import { auditedCreation, type CreateCommand } from "./audited-creation";
 
 // Adding a notification channel to a queue (POST /api/notifications): the channel and its audit row in one
 // transaction. The row holds the target as shown (without its secret parts), never a webhook's secret.
 
-export type CreateChannelCommand = { input: unknown; by: string; via?: string };
+export type CreateChannelCommand = CreateCommand;
 
-export async function createChannel(deps: { db: Db }, command: CreateChannelCommand) {
-  return deps.db.$transaction(async (tx) => {
-    const channel = await insertChannel(tx, command.input, { by: command.by });
-    await auditChange(tx, command, "notifications.create", {
-      target: channel.id,
-      data: { queue: channel.queue, kind: channel.kind, target: channel.target, events: channel.events },
-    });
-    return channel;
-  });
-}
+export const createChannel = auditedCreation(
+  "notifications.create",
+  (tx, { input, by }) => insertChannel(tx, input, { by }),
+  ({ queue, kind, target, events }) => ({ queue, kind, target, events }),
+);

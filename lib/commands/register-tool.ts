@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { auditChange, type ChangeActor } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
+import { newRecordId } from "@/lib/record-id";
 import { AppError, parseInput } from "@/lib/runtime/errors";
 import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } from "@/lib/tools/registered";
 
@@ -26,7 +26,7 @@ export async function registerTool(
       await tx.toolRegistration.deleteMany({ where: { name, disabledAt: { not: null } } });
       const created = await tx.toolRegistration.create({
         data: {
-          id: `tool_${randomUUID().replaceAll("-", "")}`,
+          id: newRecordId("tool"),
           name,
           kind,
           description,

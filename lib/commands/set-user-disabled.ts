@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import {
   assertAnotherAdmin,
   changeUser,
@@ -14,11 +13,7 @@ import type { Db } from "@/lib/db";
 // "users.disable" audit row (before/after) in one transaction. An admin cannot disable themselves, and the
 // last active admin cannot be disabled by anyone. The same state again changes nothing but is still recorded.
 
-export async function setUserDisabled(
-  deps: { db: Db },
-  input: z.input<typeof setUserDisabledSchema>,
-  actor: UserChangeActor,
-): Promise<UserChange> {
+export async function setUserDisabled(deps: { db: Db }, input: unknown, actor: UserChangeActor): Promise<UserChange> {
   const { userId, isDisabled } = setUserDisabledSchema.parse(input);
   refuseOwnLockout(actor, userId, isDisabled, "disable themselves", "You cannot disable your own account.");
   return changeUser(deps.db, userId, actor, "users.disable", async (tx, user) => {

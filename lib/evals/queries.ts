@@ -132,14 +132,14 @@ type DatasetRow = {
 };
 type CaseRow = { caseId: string; position: number; agent: string; title: string; tags: string; spec: string };
 
-function toCase(row: CaseRow): DatasetCase {
+function toCase({ caseId, position, agent, title, tags, spec }: CaseRow): DatasetCase {
   return {
-    caseId: row.caseId,
-    position: row.position,
-    agent: row.agent,
-    title: row.title,
-    tags: parse<string[]>(row.tags, []),
-    spec: evalCaseSpecSchema.parse(JSON.parse(row.spec)),
+    caseId,
+    position,
+    agent,
+    title,
+    tags: parse<string[]>(tags, []),
+    spec: evalCaseSpecSchema.parse(JSON.parse(spec)),
   };
 }
 

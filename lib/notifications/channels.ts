@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { queueNameSchema } from "@/lib/inbox/queue-deciders";
+import { newRecordId } from "@/lib/record-id";
 import { AppError, parseInput } from "@/lib/runtime/errors";
 import { literalEgressRefusal } from "@/lib/tools/registered/egress";
 import { decodeWebhookSecret } from "@/lib/webhooks/config";
@@ -118,7 +119,7 @@ export async function createChannel(
   const secret = kind === "webhook" ? (channel.secret ?? newSecret()) : null;
   const row = await db.notificationChannel.create({
     data: {
-      id: `ntc_${randomUUID().replaceAll("-", "")}`,
+      id: newRecordId("ntc"),
       queue,
       kind,
       target,

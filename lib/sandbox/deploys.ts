@@ -62,14 +62,14 @@ type DeployRow = {
   completedAt: Date | null;
 };
 
-function toDeploy(row: DeployRow): Deploy {
+function toDeploy({ id, migration, status, runId, startedAt, completedAt }: DeployRow): Deploy {
   return {
-    deployId: row.id,
-    migration: row.migration,
-    status: row.status,
-    runId: row.runId,
-    startedAt: row.startedAt.toISOString(),
-    completedAt: row.completedAt?.toISOString() ?? null,
+    deployId: id,
+    migration,
+    status,
+    runId,
+    startedAt: startedAt.toISOString(),
+    completedAt: completedAt?.toISOString() ?? null,
   };
 }
 
@@ -103,11 +103,11 @@ export async function getDeploy(db: Db, id: string): Promise<Deploy> {
 }
 
 /** Deploys of a migration and/or started by a run, newest first (at most FIND_DEPLOYS_LIMIT). None is `[]`. */
-export async function findDeploys(db: Db, input: FindDeploysInput): Promise<Deploy[]> {
+export async function findDeploys(db: Db, { migration, runId }: FindDeploysInput): Promise<Deploy[]> {
   const rows = await db.sandboxDeploy.findMany({
     where: {
-      ...(input.migration !== undefined ? { migration: input.migration } : {}),
-      ...(input.runId !== undefined ? { runId: input.runId } : {}),
+      ...(migration !== undefined ? { migration } : {}),
+      ...(runId !== undefined ? { runId } : {}),
     },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: FIND_DEPLOYS_LIMIT,

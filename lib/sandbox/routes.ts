@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Db } from "@/lib/db";
 import { noSandboxRoute } from "./access";
 import {
   completeDeploy,
@@ -12,7 +13,14 @@ import {
 import { docIdSchema, findDocs, findDocsSchema, putDoc, putDocSchema } from "./docs";
 import { createDraft, createDraftSchema } from "./drafts";
 import { sandboxError } from "./errors";
-import { findFaults, putFault, putFaultSchema, SANDBOX_SYSTEMS, sandboxSystemSchema } from "./faults";
+import {
+  findFaults,
+  putFault,
+  putFaultSchema,
+  SANDBOX_SYSTEMS,
+  sandboxSystemSchema,
+  type SandboxSystem,
+} from "./faults";
 import {
   errorResponse,
   handleSandboxRequest,
@@ -56,6 +64,21 @@ function replayHeaders(replayed: boolean) {
   return replayed ? { "Idempotent-Replayed": "true" } : undefined;
 }
 
+/** GET → the record `get` reads by the path's id; it throws the 404 when there is none. */
+function recordRoute(
+  pattern: string,
+  system: SandboxSystem,
+  get: (db: Db, id: string) => Promise<unknown>,
+): SandboxRoute {
+  return {
+    pattern,
+    handlers: {
+      GET: (request, params) =>
+        handleSandboxRequest(request, { system }, async ({ db }) => json(await get(db, (await pathParams(params)).id))),
+    },
+  };
+}
+
 /** POST `{ orderId, amountCents }` + Idempotency-Key → 200 receipt. */
 function paymentRoute(pattern: string, pay: typeof refundPayment | typeof chargePayment): SandboxRoute {
   return {
@@ -84,16 +107,8 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         ),
     },
   },
-  {
-    // GET → the order (404 `not_found`).
-    pattern: "orders/[id]",
-    handlers: {
-      GET: (request, params) =>
-        handleSandboxRequest(request, { system: "payments" }, async ({ db }) =>
-          json(await getOrder(db, (await pathParams(params)).id)),
-        ),
-    },
-  },
+  // GET → the order (404 `not_found`).
+  recordRoute("orders/[id]", "payments", getOrder),
   {
     // GET → `{ orders }`, newest first (empty for an unknown customer).
     pattern: "customers/[email]/orders",
@@ -122,10 +137,9 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
     pattern: "mail/sent",
     handlers: {
       GET: (request) =>
-        handleSandboxRequest(request, { system: "mail" }, async ({ db }) => {
-          const { operationId } = parseQuery(request, findSentMailSchema);
-          return json({ message: await findSentMail(db, operationId) });
-        }),
+        handleSandboxRequest(request, { system: "mail" }, async ({ db }) =>
+          json({ message: await findSentMail(db, parseQuery(request, findSentMailSchema).operationId) }),
+        ),
     },
   },
   {
@@ -144,16 +158,8 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         }),
     },
   },
-  {
-    // GET → `{ deployId, migration, status, runId, startedAt, completedAt }`.
-    pattern: "deploys/[id]",
-    handlers: {
-      GET: (request, params) =>
-        handleSandboxRequest(request, { system: "deploys" }, async ({ db }) =>
-          json(await getDeploy(db, (await pathParams(params)).id)),
-        ),
-    },
-  },
+  // GET → `{ deployId, migration, status, runId, startedAt, completedAt }` (404 `not_found`).
+  recordRoute("deploys/[id]", "deploys", getDeploy),
   {
     // POST `{ outcome, deliveries? }` → 200 deploy + `delivered`, after the completion callback ran `deliveries`
     // times. A control route (tests, evals, demo): no fault knobs.
@@ -192,16 +198,8 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
         }),
     },
   },
-  {
-    // GET → `{ id, subject, body, status, customerEmail, createdAt }`.
-    pattern: "tickets/[id]",
-    handlers: {
-      GET: (request, params) =>
-        handleSandboxRequest(request, { system: "tickets" }, async ({ db }) =>
-          json(await getTicket(db, (await pathParams(params)).id)),
-        ),
-    },
-  },
+  // GET → `{ id, subject, body, status, customerEmail, createdAt }` (404 `not_found`).
+  recordRoute("tickets/[id]", "tickets", getTicket),
   {
     // POST `{ kind, content }` + Idempotency-Key → 200 `{ draftId }`; idempotent by key.
     pattern: "drafts",

@@ -77,25 +77,13 @@ export function insertFromHeadSql(table: string, columns: string[], placeholders
 
 /** The state's new entries (state-entries.ts), numbered from `base` + 1, inserted only when `source` has a row. */
 export function insertEntries(p: Params, entries: NewEntry[], runId: string, source: string, base: string): string {
-  return insertEntriesSql(
-    {
-      kinds: p.add(
-        entries.map((e) => e.kind),
-        "text[]",
-      ),
-      keys: p.add(
-        entries.map((e) => e.key),
-        "text[]",
-      ),
-      values: p.add(
-        entries.map((e) => e.value),
-        "text[]",
-      ),
-    },
-    runId,
-    source,
-    base,
-  );
+  const textColumn = (of: (entry: NewEntry) => unknown) => p.add(entries.map(of), "text[]");
+  const columns = {
+    kinds: textColumn((e) => e.kind),
+    keys: textColumn((e) => e.key),
+    values: textColumn((e) => e.value),
+  };
+  return insertEntriesSql(columns, runId, source, base);
 }
 
 /** insertEntries' text, given the placeholders of its three text[] columns. */
@@ -113,26 +101,13 @@ export function insertEntriesSql(
 
 /** Trace events (step, type, data as JSON text), numbered from `base` + 1, inserted only when `source` has a row. */
 export function insertEvents(p: Params, rows: Row[], runId: string, source: string, base: string, at: string): string {
-  return insertEventsSql(
-    {
-      steps: p.add(
-        rows.map((r) => r.step),
-        "int[]",
-      ),
-      types: p.add(
-        rows.map((r) => r.type),
-        "text[]",
-      ),
-      data: p.add(
-        rows.map((r) => r.data),
-        "text[]",
-      ),
-    },
-    runId,
-    source,
-    base,
-    at,
-  );
+  const column = (of: (row: Row) => unknown, type: PgType) => p.add(rows.map(of), type);
+  const columns = {
+    steps: column((r) => r.step, "int[]"),
+    types: column((r) => r.type, "text[]"),
+    data: column((r) => r.data, "text[]"),
+  };
+  return insertEventsSql(columns, runId, source, base, at);
 }
 
 /** insertEvents' text, given the placeholders of its int[] and two text[] columns. */
