@@ -3,10 +3,10 @@ import type { Role } from "../../lib/auth/rbac";
 import { createWorkspace } from "../../lib/commands/create-workspace";
 import type { Db } from "../../lib/db";
 import type { AgentDefinition, DecisionPacket } from "../../lib/runtime";
+import type { WorkspaceRef } from "../../lib/workspaces/members";
 import { refundAgent } from "./agents";
 import { createTestRuntime, grant, uid } from "./runtime";
 import type { World } from "./world";
-import type { WorkspaceRef } from "../../lib/workspaces/members";
 
 // Shared by the decision-link and Slack tests: people, workspaces, and a refund run waiting on its approval packet.
 
