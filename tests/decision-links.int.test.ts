@@ -6,7 +6,8 @@ import { decisionLinkKey, linkToken, parseLinkToken } from "../lib/decision-link
 import { putQueueDeciders } from "../lib/commands/put-queue-deciders";
 import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";
-import { createPerson, decisionFootprint, waitingRefundPacket } from "./support/decision-gates";
+import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
+import { createOtherWorkspace, createPerson, decisionFootprint, waitingRefundPacket } from "./support/decision-gates";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, expectError, providers, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -234,6 +235,42 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     expect(res.status).toBe(400);
     expect((await res.json()).error.fieldErrors).toHaveProperty("instruction");
     expect((await decisionFootprint(t.db, packet.id)).packet.status).toBe("PENDING");
+  });
+
+  it("a link to a packet of another workspace decides it in that workspace, though the public route enters none", async () => {
+    const team = await createOtherWorkspace(t.db);
+    // A reviewer of that team only: in the default workspace they may decide nothing.
+    const reviewer = await createPerson(t.db, "reviewer", { onlyIn: team.id });
+    const packet = await inWorkspace(team.id, () => packetFor());
+    expect(packet.workspaceId).toBe(team.id);
+    const link = await inWorkspace(team.id, () => issue(packet, reviewer.id, { at: new Date() }));
+
+    // The public route, as a browser posts to it: no session, no workspace in its URL.
+    const res = await fetch(`${api.url}/api/decision-links`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: link.token, decision: "approve" }),
+    });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({
+      packet: { id: packet.id, status: "APPROVED", decidedBy: reviewer.email },
+      decidedAs: reviewer.email,
+    });
+    expect(await t.store.getPacket(packet.id, team.id)).toMatchObject({ status: "APPROVED", workspaceId: team.id });
+
+    // Its audit row is the team's (the column's default would say "default"), and the default workspace got none.
+    const audit = await t.db.auditLog.findMany({ where: { OR: [{ target: packet.id }, { actor: reviewer.email }] } });
+    expect(audit.map((row) => [row.action, row.workspaceId])).toEqual([["packets.decide", team.id]]);
+    expect(JSON.parse(audit[0]!.data)).toMatchObject({ via: `link:${link.id}`, decision: "approve" });
+    const inDefault = await inWorkspace(DEFAULT_WORKSPACE_ID, () =>
+      t.db.auditLog.count({ where: { OR: [{ target: packet.id }, { actor: reviewer.email }] } }),
+    );
+    expect(inDefault).toBe(0);
+    expect(await t.db.decisionLink.findUniqueOrThrow({ where: { id: link.id } })).toMatchObject({
+      workspaceId: team.id,
+      usedFor: "approve",
+    });
   });
 
   it("over HTTP: the page's form POST decides and sends the browser back to the link, which then shows the outcome", async () => {

@@ -6,8 +6,9 @@ import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import { buildPayload } from "../lib/notifications/events";
 import { slackMessage } from "../lib/notifications/send";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";
+import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
 import { slackSignature } from "../lib/slack/verify-request";
-import { createPerson, decisionFootprint, waitingRefundPacket } from "./support/decision-gates";
+import { createOtherWorkspace, createPerson, decisionFootprint, waitingRefundPacket } from "./support/decision-gates";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -98,9 +99,9 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     await t.close();
   });
 
-  /** A person of this Tether who is also a Slack user (users.info answers their email). */
-  async function slackPerson(role: "reviewer" | "operator" = "reviewer") {
-    const person = await createPerson(t.db, role);
+  /** A person of this Tether (of the `onlyIn` workspace only, if given) who is also a Slack user (users.info answers their email). */
+  async function slackPerson(role: "reviewer" | "operator" = "reviewer", opts: { onlyIn?: string } = {}) {
+    const person = await createPerson(t.db, role, opts);
     const slackId = `U${uid("").slice(1, 9).toUpperCase()}`;
     slack.emails.set(slackId, person.email);
     return { ...person, slackId };
@@ -224,6 +225,35 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
       });
     }
     expect(slack.usersInfoCalls() - calls).toBe(1);
+  });
+
+  it("Approve in Slack on a packet of another workspace decides it in that workspace; the default one gets nothing", async () => {
+    const team = await createOtherWorkspace(t.db);
+    // A reviewer of that team only: in the default workspace they may decide nothing.
+    const dana = await slackPerson("reviewer", { onlyIn: team.id });
+    const packet = await inWorkspace(team.id, () => waitingRefundPacket(t, world, agents));
+    expect(packet.workspaceId).toBe(team.id);
+
+    // Slack's request names no workspace, and the route enters none.
+    const res = await post(interaction(dana.slackId, (await notificationButtons(packet))["tether.approve"]).body);
+    expect(res).toMatchObject({
+      status: 200,
+      json: { replace_original: true, text: expect.stringContaining(`Approved* by ${dana.email}`) },
+    });
+    expect(await t.store.getPacket(packet.id, team.id)).toMatchObject({
+      status: "APPROVED",
+      decidedBy: dana.email,
+      workspaceId: team.id,
+    });
+
+    // Its audit row is the team's (the column's default would say "default"), and the default workspace got none.
+    const audit = await t.db.auditLog.findMany({ where: { OR: [{ target: packet.id }, { actor: dana.email }] } });
+    expect(audit.map((row) => [row.action, row.workspaceId])).toEqual([["packets.decide", team.id]]);
+    expect(JSON.parse(audit[0]!.data)).toMatchObject({ via: `slack:${dana.slackId}`, decision: "approve" });
+    const inDefault = await inWorkspace(DEFAULT_WORKSPACE_ID, () =>
+      t.db.auditLog.count({ where: { OR: [{ target: packet.id }, { actor: dana.email }] } }),
+    );
+    expect(inDefault).toBe(0);
   });
 
   it("a bad signature, a missing one, or a replayed request older than five minutes is refused (401) and writes nothing", async () => {

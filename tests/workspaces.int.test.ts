@@ -15,7 +15,8 @@ import { parseInboxFilters } from "../lib/inbox/queue";
 import { createPrismaStore } from "../lib/store/prisma-store";
 import { findRunList } from "../lib/queries/run-list";
 import { findApiTokens } from "../lib/api/tokens";
-import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
+import { DEFAULT_WORKSPACE_ID, enteredWorkspace, inWorkspace } from "../lib/runtime/workspace";
+import { writeAudit } from "../lib/audit/audit-log";
 import { createWorkspace } from "../lib/commands/create-workspace";
 import { putMember } from "../lib/commands/put-member";
 import { removeMember } from "../lib/commands/remove-member";
@@ -329,6 +330,26 @@ describe.each(providers())("workspaces [%s]", (_provider, url) => {
       expect((await countPendingPackets(a.email, { db })).pending).toBe(page.pending);
       expect(await findPacket(a.packetId, { store })).toMatchObject({ id: a.packetId });
     });
+  });
+
+  it("an audit row written with a workspace's id and no workspace entered is that workspace's, not the default's", async () => {
+    expect(enteredWorkspace()).toBeUndefined(); // as the store runs for a public route or the worker's claim loop
+    const target = uid("audited");
+    // In a transaction, as the store writes it beside its change.
+    await db.$transaction((tx) =>
+      writeAudit(tx, { actor: "store@test", action: "packets.decide", target }, b.workspaceId),
+    );
+    // Without the id, the same row falls to the column's default: the check below tells the two apart.
+    await writeAudit(db, { actor: "store@test", action: "packets.assign", target });
+    const rows = await db.auditLog.findMany({ where: { target }, orderBy: { action: "asc" } });
+    expect(rows.map((row) => [row.action, row.workspaceId])).toEqual([
+      ["packets.assign", DEFAULT_WORKSPACE_ID],
+      ["packets.decide", b.workspaceId],
+    ]);
+    const listedIn = (workspaceId: string) =>
+      inWorkspace(workspaceId, () => db.auditLog.findMany({ where: { target }, select: { action: true } }));
+    expect(await listedIn(b.workspaceId)).toEqual([{ action: "packets.decide" }]);
+    expect(await listedIn(DEFAULT_WORKSPACE_ID)).toEqual([{ action: "packets.assign" }]);
   });
 
   it("every model a workspace owns gets the workspace's condition on every operation, and its id on every create", () => {

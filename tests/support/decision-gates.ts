@@ -1,19 +1,38 @@
 import { randomUUID } from "node:crypto";
 import type { Role } from "../../lib/auth/rbac";
+import { createWorkspace } from "../../lib/commands/create-workspace";
 import type { Db } from "../../lib/db";
 import type { AgentDefinition, DecisionPacket } from "../../lib/runtime";
+import type { WorkspaceRef } from "../../lib/workspaces/members";
 import { refundAgent } from "./agents";
 import { createTestRuntime, grant, uid } from "./runtime";
 import type { World } from "./world";
 
-// Shared by the decision-link and Slack tests: people, and a refund run waiting on its approval packet.
+// Shared by the decision-link and Slack tests: people, workspaces, and a refund run waiting on its approval packet.
 
 const OVER_LIMIT = { path: "amountCents", op: "gt", value: 10_000, effect: "require_approval" } as const;
 
-export async function createPerson(db: Db, role: Role = "reviewer"): Promise<{ id: string; email: string }> {
+/**
+ * A person with this role in the default workspace, or, given `onlyIn`, in that workspace only (a membership there
+ * and none in the default one, where they are then a stranger).
+ */
+export async function createPerson(
+  db: Db,
+  role: Role = "reviewer",
+  opts: { onlyIn?: string } = {},
+): Promise<{ id: string; email: string }> {
   const person = { id: `usr_${randomUUID().replaceAll("-", "")}`, email: `${uid(role)}@example.com` };
   await db.user.create({ data: { ...person, role } });
+  if (opts.onlyIn) await db.membership.create({ data: { userId: person.id, workspaceId: opts.onlyIn, role } });
   return person;
+}
+
+/** A new workspace besides the default one, created by a new instance admin. */
+export async function createOtherWorkspace(db: Db): Promise<WorkspaceRef> {
+  const creator = await createPerson(db, "admin");
+  await db.user.update({ where: { id: creator.id }, data: { instanceAdmin: true } });
+  const slug = uid("team").toLowerCase();
+  return createWorkspace({ db }, { slug, name: `Team ${slug}` }, { by: creator.email });
 }
 
 /** A run of a fresh refund agent waiting on its approval packet in `queue`, started by `startedBy`. */
