@@ -50,7 +50,7 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
 
   const packetFor = (opts: { queue?: string; startedBy?: string } = {}) => waitingRefundPacket(t, world, agents, opts);
   const issue = (
-    packet: Pick<DecisionPacket, "id" | "digest">,
+    packet: Pick<DecisionPacket, "id" | "digest" | "workspaceId">,
     userId: string,
     opts: { ttlMs?: number; at?: Date } = {},
   ) => issueDecisionLink(t.db, { packet, userId, key, now: opts.at ?? new Date(), ttlMs: opts.ttlMs });
@@ -161,7 +161,7 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const reviewer = await createPerson(t.db);
     const packet = await packetFor();
     // Issued while the packet's action had another digest (the action was asked again differently since).
-    const link = await issue({ id: packet.id, digest: `${packet.digest.slice(0, -4)}0000` }, reviewer.id);
+    const link = await issue({ ...packet, digest: `${packet.digest.slice(0, -4)}0000` }, reviewer.id);
     expect(await openDecisionLink(deps, link.token)).toEqual({ state: "changed" });
     await expectRefusedWithoutWrites(packet.id, { token: link.token, decision: "approve" }, "APPROVAL_MISMATCH");
   });

@@ -10,7 +10,13 @@ export type IssuedLink = { id: string; token: string; expiresAt: Date };
 
 export async function issueDecisionLink(
   db: Pick<Db, "decisionLink">,
-  opts: { packet: { id: string; digest: string }; userId: string; key: Buffer; now?: Date; ttlMs?: number },
+  opts: {
+    packet: { id: string; digest: string; workspaceId: string };
+    userId: string;
+    key: Buffer;
+    now?: Date;
+    ttlMs?: number;
+  },
 ): Promise<IssuedLink> {
   const now = opts.now ?? new Date();
   const link: LinkBinding = {
@@ -20,6 +26,8 @@ export async function issueDecisionLink(
     digest: opts.packet.digest,
     expiresAt: new Date(now.getTime() + (opts.ttlMs ?? DEFAULT_LINK_TTL_MS)),
   };
-  await db.decisionLink.createMany({ data: [{ ...link, createdAt: now }] });
+  // In the packet's workspace, named here: the notifications loop that issues links enters none, and a link
+  // row in another workspace than its packet's opens nothing (open-decision-link.ts looks in the link's).
+  await db.decisionLink.createMany({ data: [{ ...link, workspaceId: opts.packet.workspaceId, createdAt: now }] });
   return { id: link.id, token: linkToken(opts.key, link), expiresAt: link.expiresAt };
 }
