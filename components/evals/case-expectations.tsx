@@ -15,12 +15,8 @@ export function CaseExpectations({ expect, skipFaults }: { expect: Expectations;
       <Section title="Final status">
         <p>{statuses.join(" or ")}</p>
       </Section>
-      <Section title="Output checks (task completion)">
-        <Checks checks={expect.output} />
-      </Section>
-      <Section title="State checks (facts, world, ledger)">
-        <Checks checks={expect.state} />
-      </Section>
+      <ChecksSection title="Output checks (task completion)" checks={expect.output} />
+      <ChecksSection title="State checks (facts, world, ledger)" checks={expect.state} />
       <Section title="Tools">
         <p>Must use: {expect.tools.must.length ? <Mono items={expect.tools.must} /> : "—"}</p>
         <p>Must not use: {expect.tools.mustNot.length ? <Mono items={expect.tools.mustNot} /> : "—"}</p>
@@ -72,7 +68,10 @@ const CHECK_COLUMNS: Column<Check>[] = [
   { header: "Why", className: "text-xs text-zinc-600", cell: (check) => check.why ?? "" },
 ];
 
-function Checks({ checks }: { checks: Check[] }) {
-  if (checks.length === 0) return <None />;
-  return <DataTable columns={CHECK_COLUMNS} rows={checks} />;
+function ChecksSection({ title, checks }: { title: string; checks: Check[] }) {
+  return (
+    <Section title={title}>
+      {checks.length === 0 ? <None /> : <DataTable columns={CHECK_COLUMNS} rows={checks} />}
+    </Section>
+  );
 }

@@ -5,6 +5,9 @@ import { DIMENSION_LABELS, formatScore, judgeScore, type ThresholdState } from "
 
 const VERDICT_TEXT = { pass: "met", fail: "below", "n/a": "—" } as const;
 
+type Scores = Partial<Record<Dimension, number | null>>;
+type Thresholds = Partial<Record<Dimension, number>>;
+
 type DimensionRow = {
   dimension: Dimension;
   value: number | null;
@@ -34,26 +37,23 @@ const COLUMNS: Column<DimensionRow>[] = [
 ];
 
 /** Each dimension's aggregate score against its threshold, with a bar (the number is always in text). */
-export function DimensionScores({
-  scores,
-  thresholds,
-}: {
-  scores: Partial<Record<Dimension, number | null>>;
-  thresholds: Partial<Record<Dimension, number>>;
-}) {
-  const rows = DIMENSIONS.map((dimension): DimensionRow => {
-    const value = scores[dimension] ?? null;
-    const threshold = thresholds[dimension];
-    return { dimension, value, threshold, verdict: judgeScore(value, threshold) };
-  });
+export function DimensionScores({ scores, thresholds }: { scores: Scores; thresholds: Thresholds }) {
   return (
     <DataTable
       caption="Aggregate score per dimension and its threshold"
       columns={COLUMNS}
-      rows={rows}
+      rows={dimensionRows(scores, thresholds)}
       rowKey={(row) => row.dimension}
     />
   );
+}
+
+function dimensionRows(scores: Scores, thresholds: Thresholds): DimensionRow[] {
+  return DIMENSIONS.map((dimension) => {
+    const value = scores[dimension] ?? null;
+    const threshold = thresholds[dimension];
+    return { dimension, value, threshold, verdict: judgeScore(value, threshold) };
+  });
 }
 
 /** The score as a bar, the threshold as a mark on it; hidden from screen readers (the value is in text). */

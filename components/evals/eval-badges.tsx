@@ -11,6 +11,9 @@ export function PassBadge({ passed }: { passed: boolean }) {
   return <Badge tone={passed ? "green" : "red"}>{passed ? "Passed" : "Failed"}</Badge>;
 }
 
+/** The mark beside a score below its threshold (hidden from screen readers, which hear the words instead). */
+export const BELOW_THRESHOLD_MARK = "▼";
+
 /** A score, coloured by its threshold when it has one; the verdict is in text too (not colour alone). */
 export function ScoreValue({ value, threshold }: { value: number | null | undefined; threshold?: number | null }) {
   const verdict = judgeScore(value, threshold);
@@ -23,7 +26,7 @@ export function ScoreValue({ value, threshold }: { value: number | null | undefi
     >
       {formatScore(value)}
       {verdict === "fail" && <span className="sr-only"> (below its threshold of {formatScore(threshold)})</span>}
-      {verdict === "fail" && <span aria-hidden> ▼</span>}
+      {verdict === "fail" && <span aria-hidden>{` ${BELOW_THRESHOLD_MARK}`}</span>}
     </span>
   );
 }

@@ -1,5 +1,5 @@
-import { LabelledValue } from "@/components/ui/labelled-value";
 import type { EvalFigures as Figures } from "@/lib/evals/types";
+import { type LabelledFigure, FigureList } from "./figure-list";
 import { formatCount, formatMs, formatUsd } from "./format";
 import { TimeSplit } from "./time-split";
 
@@ -13,7 +13,7 @@ export function EvalFigures({
 }) {
   if (!figures)
     return <p className="text-sm text-zinc-500">No figures yet: they are computed when the eval run finishes.</p>;
-  const items: Array<[string, string]> = [
+  const items: LabelledFigure[] = [
     ["Trials passed", `${formatCount(figures.passed)} of ${formatCount(figures.trials)}`],
     ["Cases", formatCount(figures.cases)],
     ["Tokens", formatCount(figures.tokens)],
@@ -24,13 +24,11 @@ export function EvalFigures({
   ];
   return (
     <div className="space-y-3">
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
-        {items.map(([label, value]) => (
-          <LabelledValue key={label} label={label} className="tabular-nums text-zinc-900">
-            {value}
-          </LabelledValue>
-        ))}
-      </dl>
+      <FigureList
+        figures={items}
+        className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm"
+        valueClassName="tabular-nums text-zinc-900"
+      />
       <TimeSplit humanWaitMs={figures.humanWaitMs ?? 0} machineMs={figures.machineMs ?? 0} />
     </div>
   );

@@ -2,7 +2,7 @@ import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { EvalRunSummary } from "@/lib/evals/queries";
 import { DIMENSIONS } from "@/lib/evals/spec";
-import { EvalStatusBadge, ScoreValue } from "./eval-badges";
+import { BELOW_THRESHOLD_MARK, EvalStatusBadge, ScoreValue } from "./eval-badges";
 import { DatasetLink, EvalRunLink } from "./eval-links";
 import { DIMENSION_LABELS, judgeScore, shortCode } from "./format";
 
@@ -72,7 +72,7 @@ const COLUMNS: Column<EvalRunSummary>[] = [
 export function EvalRunsTable({ runs }: { runs: EvalRunSummary[] }) {
   return (
     <DataTable
-      caption="Eval runs, newest first, with each dimension's score (▼ marks a score below its threshold)"
+      caption={`Eval runs, newest first, with each dimension's score (${BELOW_THRESHOLD_MARK} marks a score below its threshold)`}
       columns={COLUMNS}
       rows={runs}
       rowKey={(run) => run.id}

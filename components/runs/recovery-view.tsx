@@ -37,6 +37,39 @@ function Items({ items, empty }: { items: RecoveryItemData[]; empty: string }) {
   );
 }
 
+type Outcome = "definitelyHappened" | "mayHaveHappened" | "definitelyNotHappened";
+
+// The words of each outcome's column: its title, what puts an effect there, its colour, and what it says when empty.
+const OUTCOME_COLUMNS: Record<Outcome, { title: string; hint: string; accent: string; empty: string }> = {
+  definitelyHappened: {
+    title: "Definitely happened",
+    hint: "Committed with a result or resolved by a person",
+    accent: "border-t-emerald-500",
+    empty: "No effects yet.",
+  },
+  mayHaveHappened: {
+    title: "May have happened",
+    hint: "An intent without a recorded outcome",
+    accent: "border-t-amber-500",
+    empty: "Nothing in doubt.",
+  },
+  definitelyNotHappened: {
+    title: "Definitely did not happen",
+    hint: "The tool refused the call; the world did not change",
+    accent: "border-t-zinc-400",
+    empty: "No refused calls.",
+  },
+};
+
+function OutcomeColumn({ outcome, view }: { outcome: Outcome; view: RecoveryViewData }) {
+  const { empty, ...column } = OUTCOME_COLUMNS[outcome];
+  return (
+    <Column {...column}>
+      <Items items={view[outcome]} empty={empty} />
+    </Column>
+  );
+}
+
 const ACTION_LABEL: Record<SafeNextAction["action"], string> = {
   wait: "Wait",
   resume: "Resume",
@@ -53,16 +86,8 @@ export function RecoveryView({ view }: { view: RecoveryViewData }) {
   return (
     <div className="space-y-3">
       <div className="grid gap-3 lg:grid-cols-3">
-        <Column
-          title="Definitely happened"
-          hint="Committed with a result or resolved by a person"
-          accent="border-t-emerald-500"
-        >
-          <Items items={view.definitelyHappened} empty="No effects yet." />
-        </Column>
-        <Column title="May have happened" hint="An intent without a recorded outcome" accent="border-t-amber-500">
-          <Items items={view.mayHaveHappened} empty="Nothing in doubt." />
-        </Column>
+        <OutcomeColumn outcome="definitelyHappened" view={view} />
+        <OutcomeColumn outcome="mayHaveHappened" view={view} />
         <Column title="Safe next" hint="What the runtime or a person can do without risk" accent="border-t-blue-500">
           <ul className="space-y-2">
             {view.safeNext.map((next, i) => (
@@ -76,13 +101,7 @@ export function RecoveryView({ view }: { view: RecoveryViewData }) {
           </ul>
         </Column>
       </div>
-      <Column
-        title="Definitely did not happen"
-        hint="The tool refused the call; the world did not change"
-        accent="border-t-zinc-400"
-      >
-        <Items items={view.definitelyNotHappened} empty="No refused calls." />
-      </Column>
+      <OutcomeColumn outcome="definitelyNotHappened" view={view} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { ApprovalsList } from "./approvals-list";
 import { FactsList } from "./facts-list";
 import { PendingView } from "./pending-view";
 import { PlanList } from "./plan-list";
+import { RisksList } from "./risks-list";
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -40,13 +41,7 @@ export function StateView({ state, now }: { state: RunState; now: Date }) {
       </Section>
       {state.risks.length > 0 && (
         <Section title="Risks">
-          <ul className="list-disc space-y-0.5 pl-5 text-sm text-zinc-700">
-            {state.risks.map((risk) => (
-              <li key={risk.id}>
-                {risk.description} <span className="text-xs text-zinc-500">({risk.level})</span>
-              </li>
-            ))}
-          </ul>
+          <RisksList risks={state.risks} />
         </Section>
       )}
       {state.output !== undefined && (

@@ -1,5 +1,6 @@
 import { RunIdLink } from "@/components/runs/run-id-link";
 import { type Column, DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { recentFires } from "@/lib/queries/schedules";
 import { FireOutcome } from "./schedules-table";
@@ -22,6 +23,10 @@ const COLUMNS: Column<Row>[] = [
   { header: "Detail", className: "text-xs text-zinc-600", cell: (f) => f.detail },
 ];
 
+/** The latest ticks and what each started, or a note that nothing has fired yet. */
 export function FiresTable({ fires }: { fires: Row[] }) {
+  if (fires.length === 0) {
+    return <EmptyState title="Nothing has fired yet">A schedule&apos;s ticks appear here as they fire.</EmptyState>;
+  }
   return <DataTable columns={COLUMNS} rows={fires} rowKey={(f) => f.id} rowTestId="fire-row" />;
 }

@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { type Column, DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { listSchedules } from "@/lib/queries/schedules";
 
@@ -54,7 +55,16 @@ function scheduleColumns(now: Date): Column<Row>[] {
   ];
 }
 
+/** The workspace's schedules, or how to create the first one. */
 export function SchedulesTable({ schedules, now }: { schedules: Row[]; now: Date }) {
+  if (schedules.length === 0) {
+    return (
+      <EmptyState title="No schedules yet">
+        Create one with the API (POST /api/schedules) or the CLI: tether schedule create --name … --agent … --cron
+        &apos;0 9 * * *&apos;.
+      </EmptyState>
+    );
+  }
   return <DataTable columns={scheduleColumns(now)} rows={schedules} rowKey={(s) => s.id} rowTestId="schedule-row" />;
 }
 

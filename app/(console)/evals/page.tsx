@@ -14,7 +14,9 @@ import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Evals" };
 
-export default async function EvalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+type EvalsPageProps = { searchParams: Promise<SearchParams> };
+
+export default async function EvalsPage({ searchParams }: EvalsPageProps) {
   const params = await searchParams;
   const dataset = firstParam(params.dataset) || undefined;
   const cursor = firstParam(params.cursor) || undefined;

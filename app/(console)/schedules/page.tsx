@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { FiresTable } from "@/components/schedules/fires-table";
 import { SchedulesTable } from "@/components/schedules/schedules-table";
 import { AccessDenied } from "@/components/shell/access-denied";
-import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { TitledSection } from "@/components/ui/titled-section";
 import { requirePageScope } from "@/lib/auth/session";
@@ -21,20 +20,9 @@ export default async function SchedulesPage() {
         title="Schedules"
         description="Runs started on a cron expression. Each tick fires once, however many workers run."
       />
-      {schedules.length === 0 ? (
-        <EmptyState title="No schedules yet">
-          Create one with the API (POST /api/schedules) or the CLI: tether schedule create --name … --agent … --cron
-          &apos;0 9 * * *&apos;.
-        </EmptyState>
-      ) : (
-        <SchedulesTable schedules={schedules} now={new Date()} />
-      )}
+      <SchedulesTable schedules={schedules} now={new Date()} />
       <TitledSection headingId="fires-title" title="Recent fires" className="mt-8">
-        {fires.length === 0 ? (
-          <EmptyState title="Nothing has fired yet">A schedule&apos;s ticks appear here as they fire.</EmptyState>
-        ) : (
-          <FiresTable fires={fires} />
-        )}
+        <FiresTable fires={fires} />
       </TitledSection>
     </>
   );

@@ -2,17 +2,17 @@
 // (grouped by step, with the waits a person caused shown as their own rows) and one line per event.
 import type { TimelineEvent } from "@/lib/queries/run-events";
 
-export const EVENT_KINDS = ["model", "tool", "permission", "gate", "decision", "state"] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-export const EVENT_KIND_LABEL: Record<EventKind, string> = {
+/** Each kind of event with its label in the filter, in the filter's order: the kinds are written once, here. */
+export const EVENT_KIND_LABEL = {
   model: "Model decisions",
   tool: "Tool calls",
   permission: "Permission checks",
   gate: "Gates",
   decision: "Human decisions",
   state: "State transitions",
-};
+} as const;
+export type EventKind = keyof typeof EVENT_KIND_LABEL;
+export const EVENT_KINDS = Object.keys(EVENT_KIND_LABEL) as EventKind[];
 
 export function kindOf(type: string): EventKind {
   if (type === "gate.decided" || type === "gate.approval_recorded") return "decision";

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { ComparePicker } from "@/components/evals/compare-picker";
-import { CompareView } from "@/components/evals/compare-view";
+import { CompareResult } from "@/components/evals/compare-result";
 import { NoEvalRuns } from "@/components/evals/empty-evals";
 import { EvalsTabs } from "@/components/evals/evals-tabs";
-import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { compareEvalRuns, findEvalRuns } from "@/lib/evals/queries";
 import { orNull } from "@/lib/queries/evals";
@@ -33,14 +32,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       ) : (
         <>
           <ComparePicker runs={runs} a={a} b={b} />
-          {a && b && a === b && <Alert tone="warning">Choose two different eval runs.</Alert>}
-          {a && b && a !== b && !comparison && (
-            <Alert tone="error">One of the eval runs does not exist (any more).</Alert>
-          )}
-          {comparison && <CompareView comparison={comparison} />}
-          {(!a || !b) && (
-            <p className="text-sm text-zinc-500">Choose a baseline and a candidate to see what changed.</p>
-          )}
+          <CompareResult a={a} b={b} comparison={comparison} />
         </>
       )}
     </>

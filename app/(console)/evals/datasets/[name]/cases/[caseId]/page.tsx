@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { ConsoleLink } from "@/components/shell/console-links";
 import { notFound } from "next/navigation";
 import { CaseExpectations } from "@/components/evals/case-expectations";
-import { CaseReviewer } from "@/components/evals/case-reviewer";
-import { CaseWorld } from "@/components/evals/case-world";
+import { CaseSetup } from "@/components/evals/case-setup";
+import { DatasetLink } from "@/components/evals/eval-links";
 import { EvalsTabs } from "@/components/evals/evals-tabs";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -28,12 +27,7 @@ export default async function CasePage({ params }: { params: Promise<{ name: str
         description={
           <span className="flex flex-wrap items-center gap-2">
             <span className="font-mono text-xs">{spec.id}</span> · agent {spec.agent} · case {found.position + 1} of{" "}
-            <ConsoleLink
-              href={`/evals/datasets/${encodeURIComponent(dataset.name)}`}
-              className="text-blue-700 underline"
-            >
-              {dataset.name}
-            </ConsoleLink>
+            <DatasetLink name={dataset.name} className="text-blue-700 underline" />
             {spec.tags.map((tag) => (
               <Badge key={tag}>{tag}</Badge>
             ))}
@@ -42,22 +36,7 @@ export default async function CasePage({ params }: { params: Promise<{ name: str
       />
       <EvalsTabs active="datasets" />
       <div className="grid items-start gap-4 xl:grid-cols-2">
-        <div className="space-y-4">
-          <Card title="Input" description="What the agent run is started with.">
-            <pre className="max-h-96 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs text-zinc-800">
-              {JSON.stringify(spec.input, null, 2) ?? "undefined"}
-            </pre>
-          </Card>
-          <Card title="World set-up" description="The sandbox systems the agent acts on, as the trial starts them.">
-            <CaseWorld world={spec.world} />
-          </Card>
-          <Card
-            title="Scripted reviewer answers"
-            description="How the harness answers the run's decision packets, in order."
-          >
-            <CaseReviewer answers={spec.reviewer} />
-          </Card>
-        </div>
+        <CaseSetup spec={spec} />
         <Card title="Expectations" description="What the trial is scored against.">
           <CaseExpectations expect={spec.expect} skipFaults={spec.skipFaults} />
         </Card>
