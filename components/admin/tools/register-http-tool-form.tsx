@@ -85,10 +85,11 @@ export function RegisterHttpToolForm() {
   const form = useAdminForm(registerToolAction, {
     toInput: toRegistration,
     success: (t) => `${t.name} registered. Grant it to an agent in the permission matrix.`,
+    idPrefix: "tool",
   });
   const field = (name: keyof typeof FIELDS) => {
     const { path, ...says } = FIELDS[name];
-    return { id: `tool-${name}`, name, error: form.error(path), ...says };
+    return { ...form.control(name, path), ...says };
   };
   return (
     <AdminFormCard
