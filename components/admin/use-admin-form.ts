@@ -9,7 +9,12 @@ import { fieldError, useAdminAction } from "./use-admin-action";
  */
 export function useAdminForm<I, O>(
   action: (input: I) => Promise<ActionResult<O>>,
-  opts: { toInput: (form: FormData) => I; success: (data: O) => string },
+  opts: {
+    toInput: (form: FormData) => I;
+    success: (data: O) => string;
+    /** Controls' ids are "<idPrefix>-<name>" (see `control`). */
+    idPrefix: string;
+  },
 ) {
   const formRef = useRef<HTMLFormElement>(null);
   const { run, isPending, outcome } = useAdminAction(action, {
@@ -26,6 +31,12 @@ export function useAdminForm<I, O>(
     outcome,
     /** The first server error of a field, by its dotted path. */
     error: (path: string) => fieldError(outcome, path),
+    /** A control's id, name and server error; the error is found by its dotted path, the name by default. */
+    control: (name: string, path = name) => ({
+      id: `${opts.idPrefix}-${name}`,
+      name,
+      error: fieldError(outcome, path),
+    }),
   };
 }
 

@@ -7,7 +7,7 @@ import type { JsonSchema } from "@/lib/inbox/schema-form";
 import type { DecidePacketInput } from "@/lib/runtime/decide-packet";
 import type { DecisionKind, PacketStatus } from "@/lib/runtime/types";
 import { DecisionConfirm } from "./decision-confirm";
-import { ApproveForm, ReasonForm } from "./decision-fields";
+import { ApproveForm, REASON, ReasonForm } from "./decision-fields";
 import { DecisionOutcomeMessage } from "./decision-outcome";
 import { EditForm } from "./edit-form";
 import { CheckNow, HappenedForm, RetryForm, SkipForm } from "./in-doubt-fields";
@@ -170,20 +170,18 @@ export function DecisionPanel(props: DecisionPanelProps) {
                 onSubmit={(args) => request({ decision: "edit", args })}
               />
             )}
-            {chosen === "reject" && (
+            {(chosen === "reject" || chosen === "redirect") && (
               <ReasonForm
-                kind="reject"
+                kind={chosen}
                 isBusy={isPending}
-                errors={fieldErrors?.reason}
-                onSubmit={(reason) => decide({ decision: "reject", reason })}
-              />
-            )}
-            {chosen === "redirect" && (
-              <ReasonForm
-                kind="redirect"
-                isBusy={isPending}
-                errors={fieldErrors?.instruction}
-                onSubmit={(instruction) => decide({ decision: "redirect", instruction })}
+                errors={fieldErrors?.[REASON[chosen].name]}
+                onSubmit={(text) =>
+                  decide(
+                    chosen === "reject"
+                      ? { decision: "reject", reason: text }
+                      : { decision: "redirect", instruction: text },
+                  )
+                }
               />
             )}
             {chosen === "happened" && (

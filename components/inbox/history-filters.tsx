@@ -23,36 +23,41 @@ const FIELD_LABELS: Record<string, string> = {
 
 // Applying a filter leaves out the cursor: a new filter starts at the newest decision.
 export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFiltersProps) {
+  const textFilters = [
+    {
+      id: "history-reviewer",
+      name: "reviewer",
+      label: "Reviewer",
+      hint: "Who made the deciding call",
+      className: "w-64",
+      value: filter.reviewer,
+      placeholder: "rita@example.com",
+      suggestions: reviewers,
+    },
+    {
+      id: "history-tool",
+      name: "tool",
+      label: "Tool",
+      className: "w-52 pb-5",
+      value: filter.tool,
+      placeholder: "payments.refund",
+      suggestions: tools,
+    },
+  ];
   return (
     <FilterPanel
       label="Filter the decision history"
-      action="/inbox/history"
       isActive={isFilterActive(filter)}
+      action="/inbox/history"
       warning={
         <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
           not a valid value{ignored.length > 1 ? "s" : ""} (dates are YYYY-MM-DD, and “To” cannot be before “From”).
         </NotAppliedWarning>
       }
     >
-      <TextFilterField
-        id="history-reviewer"
-        name="reviewer"
-        label="Reviewer"
-        hint="Who made the deciding call"
-        className="w-64"
-        value={filter.reviewer}
-        placeholder="rita@example.com"
-        suggestions={reviewers}
-      />
-      <TextFilterField
-        id="history-tool"
-        name="tool"
-        label="Tool"
-        className="w-52 pb-5"
-        value={filter.tool}
-        placeholder="payments.refund"
-        suggestions={tools}
-      />
+      {textFilters.map((field) => (
+        <TextFilterField key={field.id} {...field} />
+      ))}
       <SelectField
         id="history-decision"
         name="decision"

@@ -9,6 +9,20 @@ import { DecisionForm } from "./decision-form";
 // The forms of an unknown-outcome packet. Each says what the person found and what the run does next,
 // so that nobody answers "yes, it happened" with a button that runs the call again.
 
+/** A short free-text answer the person may leave empty (a note, a reason), held in the form's state. */
+function OptionalText({
+  onChange,
+  ...field
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return <TextareaField {...field} rows={2} onChange={(e) => onChange(e.target.value)} />;
+}
+
 /** "It happened": optionally with the system's receipt (e.g. the deploy id) and a note. */
 export function HappenedForm({
   isBusy,
@@ -37,14 +51,7 @@ export function HappenedForm({
         value={receipt}
         onChange={(e) => setReceipt(e.target.value)}
       />
-      <TextareaField
-        id="decision-note"
-        name="note"
-        label="Note (optional)"
-        rows={2}
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
-      />
+      <OptionalText id="decision-note" name="note" label="Note (optional)" value={note} onChange={setNote} />
       <Button type="submit" variant="primary" isBusy={isBusy}>
         Record that it happened
       </Button>
@@ -84,13 +91,12 @@ export function SkipForm({ isBusy, onSubmit }: { isBusy: boolean; onSubmit: (rea
       <p className="text-sm text-zinc-600">
         The call is recorded as not done and is not run again; the agent goes on without it.
       </p>
-      <TextareaField
+      <OptionalText
         id="decision-skip-reason"
         name="reason"
         label="Reason (optional, the agent receives it)"
-        rows={2}
         value={reason}
-        onChange={(e) => setReason(e.target.value)}
+        onChange={setReason}
       />
       <Button type="submit" variant="secondary" isBusy={isBusy}>
         Skip it

@@ -1,4 +1,4 @@
-import { ConsoleLink } from "@/components/shell/console-links";
+import { RunIdLink } from "@/components/runs/run-id-link";
 import { LabelledValue } from "@/components/ui/labelled-value";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { DecisionPacket } from "@/lib/runtime/types";
@@ -11,12 +11,7 @@ export function PacketMeta({ packet, now }: { packet: DecisionPacket; now: Date 
   return (
     <>
       <LabelledValue label="Run">
-        <ConsoleLink
-          href={`/runs/${encodeURIComponent(packet.runId)}`}
-          className="font-mono text-xs break-all text-blue-700 underline"
-        >
-          {packet.runId}
-        </ConsoleLink>
+        <RunIdLink runId={packet.runId} className="font-mono text-xs break-all text-blue-700 underline" />
         <span className="text-xs text-zinc-500"> · step {packet.step}</span>
       </LabelledValue>
       <LabelledValue label="Queue">{packet.queue}</LabelledValue>

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { createElement, type ComponentProps, type ReactNode } from "react";
 
 // Form controls with a label, an optional hint and an error wired to aria-describedby / aria-invalid,
 // so screen readers announce what is wrong. Give each control an `id`.
@@ -46,26 +46,17 @@ export function describedBy(id: string, error?: string | null, hint?: ReactNode)
 
 const border = (error?: string | null) => (error ? "border-red-500" : "border-zinc-300");
 
-export function Input({
-  error,
-  className = "",
-  ...rest
-}: InputHTMLAttributes<HTMLInputElement> & { error?: string | null }) {
-  return <input className={`${CONTROL} ${border(error)} ${className}`} {...rest} />;
+type ControlTag = "input" | "select" | "textarea";
+
+/** A native form control in the console's style; its border turns red while it holds an error. */
+function styledControl<T extends ControlTag>(tag: T, displayName: string) {
+  function StyledControl({ error, className = "", ...rest }: ComponentProps<T> & { error?: string | null }) {
+    return createElement(tag, { className: `${CONTROL} ${border(error)} ${className}`, ...rest });
+  }
+  StyledControl.displayName = displayName;
+  return StyledControl;
 }
 
-export function Select({
-  error,
-  className = "",
-  ...rest
-}: SelectHTMLAttributes<HTMLSelectElement> & { error?: string | null }) {
-  return <select className={`${CONTROL} ${border(error)} ${className}`} {...rest} />;
-}
-
-export function Textarea({
-  error,
-  className = "",
-  ...rest
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & { error?: string | null }) {
-  return <textarea className={`${CONTROL} ${border(error)} ${className}`} {...rest} />;
-}
+export const Input = styledControl("input", "Input");
+export const Select = styledControl("select", "Select");
+export const Textarea = styledControl("textarea", "Textarea");

@@ -20,6 +20,36 @@ export function AuditFilters({
   ignored: string[];
   actions: string[];
 }) {
+  const textFilters = [
+    {
+      id: "audit-actor",
+      name: "actor",
+      label: "Actor",
+      hint: "A person's email, exactly",
+      className: "w-64",
+      value: filter.actor,
+      placeholder: "ada@example.com",
+    },
+    {
+      id: "audit-action",
+      name: "action",
+      label: "Action",
+      hint: "Or its start: users.",
+      className: "w-52",
+      value: filter.action,
+      placeholder: "packets.decide",
+      suggestions: actions,
+    },
+    {
+      id: "audit-target",
+      name: "target",
+      label: "Object",
+      hint: "A run, packet, user, token…",
+      className: "w-56",
+      value: filter.target,
+      placeholder: "run_…",
+    },
+  ];
   return (
     <FilterPanel
       label="Filter the audit log"
@@ -31,34 +61,9 @@ export function AuditFilters({
         </NotAppliedWarning>
       }
     >
-      <TextFilterField
-        id="audit-actor"
-        name="actor"
-        label="Actor"
-        hint="A person's email, exactly"
-        className="w-64"
-        value={filter.actor}
-        placeholder="ada@example.com"
-      />
-      <TextFilterField
-        id="audit-action"
-        name="action"
-        label="Action"
-        hint="Or its start: users."
-        className="w-52"
-        value={filter.action}
-        placeholder="packets.decide"
-        suggestions={actions}
-      />
-      <TextFilterField
-        id="audit-target"
-        name="target"
-        label="Object"
-        hint="A run, packet, user, token…"
-        className="w-56"
-        value={filter.target}
-        placeholder="run_…"
-      />
+      {textFilters.map((field) => (
+        <TextFilterField key={field.id} {...field} />
+      ))}
       <DateFilterField id="audit-since" name="since" label="From (UTC)" value={day(filter.since)} />
       <DateFilterField id="audit-until" name="until" label="Before (UTC)" value={day(filter.until)} />
     </FilterPanel>

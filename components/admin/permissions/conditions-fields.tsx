@@ -7,16 +7,37 @@ import { CONDITION_EFFECTS, type PermissionCondition } from "@/lib/runtime/types
 import { fromDraft, type ConditionDraft } from "./condition-draft";
 import { CONDITION_EFFECT_LABEL } from "./effect-badge";
 
-const CONDITION_OPS = Object.keys(OP_SYMBOL) as Array<PermissionCondition["op"]>;
+const OPERATORS = Object.keys(OP_SYMBOL) as Array<PermissionCondition["op"]>;
 
-/** A select of a condition's row, its small label around it; `onChange` gets one of `values`. */
+/** A text input of a condition's row, its small label around it; the row's error marks it invalid. */
+function InlineInput({
+  label,
+  onChange,
+  ...input
+}: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  error?: string | null;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="min-w-36 flex-1 text-xs text-zinc-700">
+      {label}
+      <Input {...input} aria-invalid={input.error ? true : undefined} onChange={(e) => onChange(e.target.value)} />
+    </label>
+  );
+}
+
+/** A select of a condition's row, its small label around it; `onChange` gets one of `values`, shown as `labels` says. */
 function InlineSelect<T extends string>({
   id,
   label,
   className,
   value,
   values,
-  labelOf,
+  labels,
   onChange,
 }: {
   id: string;
@@ -24,14 +45,14 @@ function InlineSelect<T extends string>({
   className: string;
   value: T;
   values: readonly T[];
-  labelOf: (value: T) => string;
+  labels: Record<T, string>;
   onChange: (value: T) => void;
 }) {
   return (
     <label className={`${className} text-xs text-zinc-700`}>
       {label}
       <Select id={id} value={value} onChange={(e) => onChange(e.target.value as T)}>
-        <SelectOptions values={values} labelOf={labelOf} />
+        <SelectOptions values={values} labelOf={(v) => labels[v]} />
       </Select>
     </label>
   );
@@ -68,6 +89,12 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
       {conditions.length === 0 && <p className="text-xs text-zinc-500">No conditions.</p>}
       {conditions.map((c, index) => {
         const id = `${idPrefix}-cond-${c.key}`;
+        // A control of the row: its id, the draft's value and its edits, by the draft's key.
+        const bind = <K extends "path" | "op" | "value" | "effect">(key: K) => ({
+          id: `${id}-${key}`,
+          value: c[key],
+          onChange: (value: ConditionDraft[K]) => update(c.key, { [key]: value }),
+        });
         const error =
           errorFor(`conditions.${index}.path`) ??
           errorFor(`conditions.${index}.value`) ??
@@ -81,43 +108,15 @@ export function ConditionsFields({ idPrefix, conditions, onChange, errorFor }: C
             className="rounded border border-zinc-200 p-2"
           >
             <div className="flex flex-wrap items-end gap-2">
-              <label className="min-w-36 flex-1 text-xs text-zinc-700">
-                Argument path
-                <Input
-                  id={`${id}-path`}
-                  value={c.path}
-                  onChange={(e) => update(c.key, { path: e.target.value })}
-                  placeholder="amountCents"
-                  error={error}
-                  aria-invalid={error ? true : undefined}
-                />
-              </label>
+              <InlineInput {...bind("path")} label="Argument path" placeholder="amountCents" error={error} />
+              <InlineSelect {...bind("op")} label="Operator" className="w-20" values={OPERATORS} labels={OP_SYMBOL} />
+              <InlineInput {...bind("value")} label="Value" placeholder="10000" />
               <InlineSelect
-                id={`${id}-op`}
-                label="Operator"
-                className="w-20"
-                value={c.op}
-                values={CONDITION_OPS}
-                labelOf={(op) => OP_SYMBOL[op]}
-                onChange={(op) => update(c.key, { op })}
-              />
-              <label className="min-w-36 flex-1 text-xs text-zinc-700">
-                Value
-                <Input
-                  id={`${id}-value`}
-                  value={c.value}
-                  onChange={(e) => update(c.key, { value: e.target.value })}
-                  placeholder="10000"
-                />
-              </label>
-              <InlineSelect
-                id={`${id}-effect`}
+                {...bind("effect")}
                 label="Then"
                 className="w-44"
-                value={c.effect}
                 values={CONDITION_EFFECTS}
-                labelOf={(effect) => CONDITION_EFFECT_LABEL[effect]}
-                onChange={(effect) => update(c.key, { effect })}
+                labels={CONDITION_EFFECT_LABEL}
               />
               <Button
                 size="sm"

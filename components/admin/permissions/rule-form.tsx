@@ -33,6 +33,8 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
   });
   const prefix = rule ? `rule-${rule.id}` : "rule-new";
   const error = (path: string) => fieldError(outcome, path);
+  // A top-level control: named after its field, which its server error is reported under.
+  const control = (name: string, idSuffix = name) => ({ id: `${prefix}-${idSuffix}`, name, error: error(name) });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -73,13 +75,7 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         {!rule && (
-          <SelectField
-            id={`${prefix}-step`}
-            name="step"
-            label="Step"
-            hint="A rule for one plan step wins over the all-steps rule."
-            error={error("step")}
-          >
+          <SelectField {...control("step")} label="Step" hint="A rule for one plan step wins over the all-steps rule.">
             {stepChoices.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.id === "*" ? "All steps" : `${s.title} (${s.id})`}
@@ -87,13 +83,7 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
             ))}
           </SelectField>
         )}
-        <SelectField
-          id={`${prefix}-effect`}
-          name="effect"
-          label="Effect"
-          defaultValue={rule?.effect ?? "require_approval"}
-          error={error("effect")}
-        >
+        <SelectField {...control("effect")} label="Effect" defaultValue={rule?.effect ?? "require_approval"}>
           <SelectOptions values={PERMISSION_EFFECTS} labelOf={(effect) => EFFECT_LABEL[effect]} />
         </SelectField>
       </div>
@@ -106,44 +96,36 @@ export function RuleForm({ agent, tool, rule, stepChoices, onOutcome }: RuleForm
         <summary className="cursor-pointer text-sm font-medium text-zinc-800">Approval settings</summary>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">
           <InputField
-            id={`${prefix}-queue`}
-            name="queue"
+            {...control("queue")}
             label="Queue"
             hint="The inbox queue its packets go to."
             defaultValue={rule?.queue ?? "default"}
-            error={error("queue")}
           />
           <InputField
-            id={`${prefix}-approvals`}
-            name="approvals"
+            {...control("approvals")}
             label="Approvals needed"
             hint="Distinct reviewers (1–5)."
             type="number"
             min={1}
             max={5}
             defaultValue={rule?.approvals ?? 1}
-            error={error("approvals")}
           />
           <InputField
-            id={`${prefix}-ttl`}
-            name="ttlSeconds"
+            {...control("ttlSeconds", "ttl")}
             label="Expires after (seconds)"
             hint="Empty: the packet waits until decided."
             type="number"
             min={1}
             defaultValue={rule?.ttlSeconds ?? ""}
-            error={error("ttlSeconds")}
           />
           <InputField
-            id={`${prefix}-onExpire`}
-            name="onExpire"
+            {...control("onExpire")}
             label="On expiry"
             hint={
               '"reject", "approve" (only when you mean it), "escalate:<queue>", or a chain "escalate:leads@2h,cfo@1d" (then reject)'
             }
             value={onExpire}
             onChange={(e) => setOnExpire(e.target.value)}
-            error={error("onExpire")}
           />
           <ExpiryChain text={onExpire} />
         </div>

@@ -34,14 +34,63 @@ function toRegistration(form: FormData) {
   };
 }
 
+// What each control says, by its name (its id is "tool-<name>"); `path` is where the server reports its error.
+const FIELDS = {
+  name: {
+    path: "name",
+    label: "Name",
+    hint: "http.<name>, e.g. http.crm_update",
+    placeholder: "http.crm_update",
+    autoComplete: "off",
+  },
+  description: { path: "description", label: "Description", hint: "The agent reads it to choose the tool.", rows: 2 },
+  capability: { path: "capability", label: "Capability", defaultValue: "execute" },
+  semantics: { path: "semantics", label: "Effect semantics", defaultValue: "idempotent" },
+  method: { path: "config.method", label: "Method", defaultValue: "POST" },
+  url: {
+    path: "config.url",
+    label: "URL",
+    hint: "{{property}} fills in an argument.",
+    type: "url",
+    placeholder: "https://crm.example.com/customers/{{customerId}}",
+  },
+  idempotencyHeader: {
+    path: "config.idempotencyHeader",
+    label: "Idempotency header (idempotent tools)",
+    placeholder: "Idempotency-Key",
+  },
+  lookupUrl: {
+    path: "config.lookupUrl",
+    label: "Lookup URL (reconcilable tools)",
+    hint: "A GET that finds a previous attempt, e.g. …?operation={{operationId}}",
+    type: "url",
+  },
+  impactTemplate: {
+    path: "impactTemplate",
+    label: "Impact sentence",
+    hint: "What a reviewer reads, e.g. updates customer {{customerId}} in the CRM",
+  },
+  inputSchema: {
+    path: "inputSchema",
+    label: "Input JSON Schema",
+    rows: 6,
+    defaultValue: EXAMPLE_SCHEMA,
+    controlClassName: "font-mono text-xs",
+    spellCheck: false,
+  },
+} as const;
+
 /** Register an HTTP endpoint as a tool. The server validates the whole registration (lib/tools/registered/schemas.ts). */
 export function RegisterHttpToolForm() {
   const form = useAdminForm(registerToolAction, {
     toInput: toRegistration,
     success: (t) => `${t.name} registered. Grant it to an agent in the permission matrix.`,
+    idPrefix: "tool",
   });
-  // Each control is named after its id ("tool-url" → "url"); its server error is found by the input's path.
-  const control = (id: string, path: string) => ({ id, name: id.replace(/^tool-/, ""), error: form.error(path) });
+  const field = (name: keyof typeof FIELDS) => {
+    const { path, ...says } = FIELDS[name];
+    return { ...form.control(name, path), ...says };
+  };
   return (
     <AdminFormCard
       form={form}
@@ -49,28 +98,15 @@ export function RegisterHttpToolForm() {
       description="An endpoint agents may call once a permission grants it. Its effect semantics decide what happens after a crash."
       submitLabel="Register tool"
     >
-      <InputField
-        {...control("tool-name", "name")}
-        label="Name"
-        hint="http.<name>, e.g. http.crm_update"
-        placeholder="http.crm_update"
-        autoComplete="off"
-      />
-      <TextareaField
-        {...control("tool-description", "description")}
-        label="Description"
-        hint="The agent reads it to choose the tool."
-        rows={2}
-      />
+      <InputField {...field("name")} />
+      <TextareaField {...field("description")} />
       <div className="grid grid-cols-2 gap-3">
-        <SelectField {...control("tool-capability", "capability")} label="Capability" defaultValue="execute">
+        <SelectField {...field("capability")}>
           <SelectOptions values={CAPABILITIES} />
         </SelectField>
         <SelectField
-          {...control("tool-semantics", "semantics")}
-          label="Effect semantics"
+          {...field("semantics")}
           aria-describedby={form.error("semantics") ? "tool-semantics-error" : "tool-semantics-meanings"}
-          defaultValue="idempotent"
         >
           <SelectOptions values={EFFECT_SEMANTICS} />
         </SelectField>
@@ -83,41 +119,15 @@ export function RegisterHttpToolForm() {
         ))}
       </ul>
       <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-3">
-        <SelectField {...control("tool-method", "config.method")} label="Method" defaultValue="POST">
+        <SelectField {...field("method")}>
           <SelectOptions values={METHODS} />
         </SelectField>
-        <InputField
-          {...control("tool-url", "config.url")}
-          label="URL"
-          hint="{{property}} fills in an argument."
-          type="url"
-          placeholder="https://crm.example.com/customers/{{customerId}}"
-        />
+        <InputField {...field("url")} />
       </div>
-      <InputField
-        {...control("tool-idempotencyHeader", "config.idempotencyHeader")}
-        label="Idempotency header (idempotent tools)"
-        placeholder="Idempotency-Key"
-      />
-      <InputField
-        {...control("tool-lookupUrl", "config.lookupUrl")}
-        label="Lookup URL (reconcilable tools)"
-        hint="A GET that finds a previous attempt, e.g. …?operation={{operationId}}"
-        type="url"
-      />
-      <InputField
-        {...control("tool-impactTemplate", "impactTemplate")}
-        label="Impact sentence"
-        hint="What a reviewer reads, e.g. updates customer {{customerId}} in the CRM"
-      />
-      <TextareaField
-        {...control("tool-inputSchema", "inputSchema")}
-        label="Input JSON Schema"
-        rows={6}
-        defaultValue={EXAMPLE_SCHEMA}
-        controlClassName="font-mono text-xs"
-        spellCheck={false}
-      />
+      <InputField {...field("idempotencyHeader")} />
+      <InputField {...field("lookupUrl")} />
+      <InputField {...field("impactTemplate")} />
+      <TextareaField {...field("inputSchema")} />
     </AdminFormCard>
   );
 }

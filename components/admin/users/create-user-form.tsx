@@ -16,6 +16,7 @@ export function CreateUserForm() {
       password: formText(data, "password"),
     }),
     success: (u) => `${u.email} can now sign in as ${ROLE_LABELS[u.role].toLowerCase()}.`,
+    idPrefix: "user",
   });
   return (
     <AdminFormCard
@@ -25,26 +26,22 @@ export function CreateUserForm() {
       submitLabel="Add person"
     >
       <PersonEmailField id="user-email" error={form.error("email")} />
-      <InputField id="user-name" name="name" label="Name (optional)" autoComplete="off" error={form.error("name")} />
+      <InputField {...form.control("name")} label="Name (optional)" autoComplete="off" />
       <SelectField
-        id="user-role"
-        name="role"
+        {...form.control("role")}
         label="Role"
         hint="Reviewer: the inbox. Operator: also runs. Admin: everything."
         defaultValue="reviewer"
-        error={form.error("role")}
       >
         <RoleOptions />
       </SelectField>
       <InputField
-        id="user-password"
-        name="password"
+        {...form.control("password")}
         label="Initial password"
         hint="At least 12 characters, not a common password."
         type="password"
         autoComplete="new-password"
         required
-        error={form.error("password")}
       />
     </AdminFormCard>
   );

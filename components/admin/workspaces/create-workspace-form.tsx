@@ -9,6 +9,7 @@ export function CreateWorkspaceForm() {
   const form = useAdminForm(createWorkspaceAction, {
     toInput: (data) => ({ slug: formText(data, "slug"), name: formText(data, "name") }),
     success: (w) => `Workspace ${w.name} created at /w/${w.slug}.`,
+    idPrefix: "workspace",
   });
   return (
     <AdminFormCard
@@ -17,15 +18,13 @@ export function CreateWorkspaceForm() {
       description="A team's own runs, inbox, rules, tools and tokens. You become its first admin."
       submitLabel="Create workspace"
     >
-      <InputField id="workspace-name" name="name" label="Name" autoComplete="off" required error={form.error("name")} />
+      <InputField {...form.control("name")} label="Name" autoComplete="off" required />
       <InputField
-        id="workspace-slug"
-        name="slug"
+        {...form.control("slug")}
         label="Slug"
         hint="In its URLs: /w/<slug>/inbox. Lower-case letters, digits and dashes."
         autoComplete="off"
         required
-        error={form.error("slug")}
       />
     </AdminFormCard>
   );

@@ -12,6 +12,7 @@ export function PutMemberForm({ workspaceName }: { workspaceName: string }) {
   const form = useAdminForm(putMemberAction, {
     toInput: (data) => ({ email: formText(data, "email"), role: formText(data, "role") as Role }),
     success: (m) => `${m.email} is ${ROLE_LABELS[m.role].toLowerCase()} in ${workspaceName}.`,
+    idPrefix: "member",
   });
   return (
     <AdminFormCard
@@ -22,7 +23,7 @@ export function PutMemberForm({ workspaceName }: { workspaceName: string }) {
       submitLabel="Save"
     >
       <PersonEmailField id="member-email" error={form.error("email")} />
-      <SelectField id="member-role" name="role" label="Role here" defaultValue="reviewer" error={form.error("role")}>
+      <SelectField {...form.control("role")} label="Role here" defaultValue="reviewer">
         <RoleOptions />
       </SelectField>
     </AdminFormCard>

@@ -22,9 +22,10 @@ type TraceListProps = {
   opensAtEnd: boolean;
   /** Keep the newest rows in view as they arrive, while the view is at the end (a live run whose window reaches its last event). */
   followsNew: boolean;
+  /** Each end's paging: whether there are events beyond it, and how to load the next page of them. */
   hasOlder: boolean;
-  hasNewer: boolean;
   loadOlder: () => void;
+  hasNewer: boolean;
   loadNewer: () => void;
 };
 
@@ -34,8 +35,8 @@ export function TraceList({
   opensAtEnd,
   followsNew,
   hasOlder,
-  hasNewer,
   loadOlder,
+  hasNewer,
   loadNewer,
 }: TraceListProps) {
   const items = useMemo(() => groupRowsByEvent(rows), [rows]);
