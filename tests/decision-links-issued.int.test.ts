@@ -3,7 +3,7 @@ import { decisionLinksForRecipient } from "../lib/decision-links/links-for-recip
 import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import type { AgentDefinition } from "../lib/runtime";
 import { inWorkspace } from "../lib/runtime/workspace";
-import { createOtherWorkspace, createPerson, waitingRefundPacket } from "./support/decision-gates";
+import { asConsoleRequest, createOtherWorkspace, createPerson, waitingRefundPacket } from "./support/decision-gates";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, providers } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -45,11 +45,13 @@ describe.each(providers())("decision links issued by the email sender for anothe
     expect(links?.approve).toBeDefined();
     const row = await t.db.decisionLink.findFirstOrThrow({ where: { packetId: packet.id } });
     const token = decodeURIComponent(new URL(links!.approve!).pathname.replace(/^\/d\//, ""));
-    const res = await fetch(`${api.url}/api/decision-links`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token, decision: "approve" }),
-    });
+    const res = await asConsoleRequest(() =>
+      fetch(`${api.url}/api/decision-links`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token, decision: "approve" }),
+      }),
+    );
     const text = await res.text();
     expect({ status: res.status, linkWorkspace: row.workspaceId }, text).toEqual({
       status: 200,

@@ -7,7 +7,13 @@ import { putQueueDeciders } from "../lib/commands/put-queue-deciders";
 import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
-import { createOtherWorkspace, createPerson, decisionFootprint, waitingRefundPacket } from "./support/decision-gates";
+import {
+  asConsoleRequest,
+  createOtherWorkspace,
+  createPerson,
+  decisionFootprint,
+  waitingRefundPacket,
+} from "./support/decision-gates";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, expectError, providers, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -246,11 +252,13 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     const link = await inWorkspace(team.id, () => issue(packet, reviewer.id, { at: new Date() }));
 
     // The public route, as a browser posts to it: no session, no workspace in its URL.
-    const res = await fetch(`${api.url}/api/decision-links`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token: link.token, decision: "approve" }),
-    });
+    const res = await asConsoleRequest(() =>
+      fetch(`${api.url}/api/decision-links`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: link.token, decision: "approve" }),
+      }),
+    );
     const text = await res.text();
     expect(res.status, text).toBe(200);
     expect(JSON.parse(text)).toMatchObject({

@@ -8,7 +8,13 @@ import { slackMessage } from "../lib/notifications/send";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";
 import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
 import { slackSignature } from "../lib/slack/verify-request";
-import { createOtherWorkspace, createPerson, decisionFootprint, waitingRefundPacket } from "./support/decision-gates";
+import {
+  asConsoleRequest,
+  createOtherWorkspace,
+  createPerson,
+  decisionFootprint,
+  waitingRefundPacket,
+} from "./support/decision-gates";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 import { worldTools } from "./support/tools";
@@ -235,7 +241,8 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
     expect(packet.workspaceId).toBe(team.id);
 
     // Slack's request names no workspace, and the route enters none.
-    const res = await post(interaction(dana.slackId, (await notificationButtons(packet))["tether.approve"]).body);
+    const buttons = await notificationButtons(packet);
+    const res = await asConsoleRequest(() => post(interaction(dana.slackId, buttons["tether.approve"]).body));
     expect(res).toMatchObject({
       status: 200,
       json: { replace_original: true, text: expect.stringContaining(`Approved* by ${dana.email}`) },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { decidePacketSchema, type DecidePacketOptions } from "@/lib/runtime/decide-packet";
 import { AppError, fieldErrorsFromIssues } from "@/lib/runtime/errors";
 import type { DecisionPacket } from "@/lib/runtime/types";
+import { inWorkspace } from "@/lib/runtime/workspace";
 import { openDecisionLink, type LinkDeps, type LinkState } from "./open-decision-link";
 
 // Confirming a decision link (POST). The decision goes through runtime.decidePacket as the person the link
@@ -27,6 +28,7 @@ export type DecideByLinkDeps = LinkDeps & {
 };
 
 export type LinkDecision = { packet: DecisionPacket; decidedAs: string };
+type OpenLink = Extract<LinkState, { state: "open" }>;
 
 function refusal(state: Exclude<LinkState, { state: "open" }>["state"], status?: string): AppError {
   switch (state) {
@@ -74,17 +76,27 @@ export async function decideByLink(deps: DecideByLinkDeps, body: unknown): Promi
     });
   }
 
+  // Everything after the link's lookup acts in its packet's workspace, whatever the request fell back to.
+  return inWorkspace(link.packet.workspaceId, () => consumeAndDecide(deps, link, input.data));
+}
+
+/** Consumes the link (compare-and-set on usedAt), decides, and puts the link back if the decision is refused. */
+async function consumeAndDecide(
+  deps: DecideByLinkDeps,
+  link: OpenLink,
+  decision: z.infer<typeof decidePacketSchema>,
+): Promise<LinkDecision> {
   const usedAt = deps.now();
   const { count } = await deps.db.decisionLink.updateMany({
     where: { id: link.linkId, usedAt: null },
-    data: { usedAt, usedFor: input.data.decision },
+    data: { usedAt, usedFor: decision.decision },
   });
   if (count === 0) throw refusal("used");
   try {
     const packet = await deps.decide({
       packetId: link.packet.id,
       reviewer: link.person.email,
-      input: input.data,
+      input: decision,
       via: `link:${link.linkId}`,
       workspaceId: link.packet.workspaceId,
     });

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db";
 import { decisionOptions, type DecisionKind, type DecisionPacket, type PacketStatus } from "@/lib/runtime/types";
+import { asSystem, inWorkspace } from "@/lib/runtime/workspace";
 import { isSignedFor, parseLinkToken } from "./token";
 
 // What a decision link shows (GET /d/<token>; never a write): the packet and the choices it allows while
@@ -37,11 +38,26 @@ const outcome = (p: DecisionPacket): Outcome => ({ status: p.status, decidedBy: 
 export const linkChoices = (packet: DecisionPacket): DecisionKind[] =>
   decisionOptions(packet).filter((choice) => choice !== "edit");
 
-export async function openDecisionLink(deps: LinkDeps, token: string): Promise<LinkState> {
+/**
+ * The link's row, found across workspaces: the signed token names the workspace, as an API token does, not the
+ * request (a public route's request names none, and the console would fall back to the default one).
+ */
+async function findSignedLink(deps: Pick<LinkDeps, "db" | "key">, token: string) {
   const parsed = parseLinkToken(token);
-  if (!parsed) return { state: "invalid" };
-  const link = await deps.db.decisionLink.findUnique({ where: { id: parsed.id } });
-  if (!link || !isSignedFor(deps.key, link, parsed.signature)) return { state: "invalid" };
+  if (!parsed) return null;
+  const link = await asSystem(() => deps.db.decisionLink.findUnique({ where: { id: parsed.id } }));
+  return link && isSignedFor(deps.key, link, parsed.signature) ? link : null;
+}
+
+export async function openDecisionLink(deps: LinkDeps, token: string): Promise<LinkState> {
+  const link = await findSignedLink(deps, token);
+  if (!link) return { state: "invalid" };
+  return inWorkspace(link.workspaceId, () => linkState(deps, link));
+}
+
+type LinkRow = NonNullable<Awaited<ReturnType<typeof findSignedLink>>>;
+
+async function linkState(deps: LinkDeps, link: LinkRow): Promise<LinkState> {
   const [user, packet] = await Promise.all([
     deps.db.user.findUnique({ where: { id: link.userId }, select: { id: true, email: true, name: true } }),
     deps.getPacket(link.packetId, link.workspaceId),

@@ -1,3 +1,4 @@
+import { asSystem, inWorkspace } from "@/lib/runtime/workspace";
 import { z } from "zod";
 import { tryParseJson } from "@/lib/client/json";
 import type { Db } from "@/lib/db";
@@ -76,7 +77,9 @@ export async function handleSlackInteraction(
       "Tether does not know you: your Slack email is not an active person of this Tether, so you cannot decide here.",
     );
 
-  const packet = await deps.getPacket(value.data.packetId);
+  // One Slack app serves the instance: the button's packet is found in whichever workspace holds it, not in the one
+  // the request would fall back to, and decided in its own.
+  const packet = await asSystem(() => deps.getPacket(value.data.packetId));
   if (!packet) return ephemeral("That decision packet no longer exists.");
   if (packet.digest !== value.data.digest)
     return ephemeral("The proposed action changed since this message was sent; open the packet in the console.");
@@ -85,13 +88,15 @@ export async function handleSlackInteraction(
     ? { decision: "approve" }
     : { decision: "reject", reason: `Rejected in Slack by ${person.email}.` };
   try {
-    const decided = await deps.decide({
-      packetId: packet.id,
-      reviewer: person.email,
-      input,
-      via: `slack:${payload.user.id}`,
-      workspaceId: packet.workspaceId,
-    });
+    const decided = await inWorkspace(packet.workspaceId, () =>
+      deps.decide({
+        packetId: packet.id,
+        reviewer: person.email,
+        input,
+        via: `slack:${payload.user.id}`,
+        workspaceId: packet.workspaceId,
+      }),
+    );
     if (decided.status === "PENDING") {
       return ephemeral(
         `Your approval is recorded (${decided.approvers.length} of ${decided.requiredApprovals}); another approver must still decide.`,

@@ -3,7 +3,9 @@ import type { Role } from "../../lib/auth/rbac";
 import { createWorkspace } from "../../lib/commands/create-workspace";
 import type { Db } from "../../lib/db";
 import type { AgentDefinition, DecisionPacket } from "../../lib/runtime";
+import { DEFAULT_WORKSPACE_ID } from "../../lib/runtime/workspace";
 import type { WorkspaceRef } from "../../lib/workspaces/members";
+import { setWorkspaceFallback } from "../../lib/workspaces/scope";
 import { refundAgent } from "./agents";
 import { createTestRuntime, grant, uid } from "./runtime";
 import type { World } from "./world";
@@ -76,4 +78,17 @@ export async function decisionFootprint(db: Db, packetId: string) {
     }),
   ]);
   return { packet, audits, links };
+}
+
+/**
+ * Runs `fn` (a request to a public route: a decision link, a Slack button) as the console serves it: a request
+ * whose URL names no workspace falls back to the default one for every Prisma call (lib/workspaces/request.ts).
+ */
+export async function asConsoleRequest<T>(fn: () => Promise<T>): Promise<T> {
+  setWorkspaceFallback(async () => DEFAULT_WORKSPACE_ID);
+  try {
+    return await fn();
+  } finally {
+    setWorkspaceFallback(async () => undefined);
+  }
 }
