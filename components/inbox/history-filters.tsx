@@ -47,8 +47,8 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
   return (
     <FilterPanel
       label="Filter the decision history"
-      isActive={isFilterActive(filter)}
       action="/inbox/history"
+      isActive={isFilterActive(filter)}
       warning={
         <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
           not a valid value{ignored.length > 1 ? "s" : ""} (dates are YYYY-MM-DD, and “To” cannot be before “From”).

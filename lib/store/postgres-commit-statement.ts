@@ -1,17 +1,7 @@
 import type { StepCommit } from "@/lib/runtime/store";
 import * as pg from "./postgres-sql";
-import {
-  eventRows,
-  intentResult,
-  intentRow,
-  packetChanges,
-  packetRow,
-  parksOnEvent,
-  runChanges,
-  wakeupOf,
-  type Row,
-  type Statement,
-} from "./rows";
+import * as rows from "./rows";
+import type { Row, Statement } from "./rows";
 import type { NewEntry, SplitState } from "./state-entries";
 import { notifySql, wakeupPayload } from "./wakeups";
 
@@ -70,22 +60,22 @@ const MAX_SHAPES = 512;
 export function commitStatements() {
   const byShape = new Map<string, { sql: string; slots: pg.Slots<CommitValues> }>();
   return (commit: StepCommit, state: SplitState, at: Date, updatedAt: Date): Statement => {
-    const { wakeAt, runnableAt, ...run } = runChanges(commit, at, state.head);
-    const timer = wakeupOf(commit, false, at);
+    const { wakeAt, runnableAt, ...run } = rows.runChanges(commit, at, state.head);
+    const timer = rows.wakeupOf(commit, false, at);
     const values: CommitValues = {
       commit,
       entries: state.entries,
       at,
       updatedAt,
-      waitingFor: parksOnEvent(commit),
+      waitingFor: rows.parksOnEvent(commit),
       run,
       wakeAt: wakeAt as Date | null,
       runnableAt: runnableAt as Date | null,
-      events: commit.events.length > 0 ? eventRows(commit, at) : [],
-      intent: commit.createIntent ? intentRow(commit.createIntent, at) : null,
-      intentResult: commit.updateIntent ? intentResult(commit.updateIntent, at) : null,
-      packet: commit.createPacket ? packetRow(commit.createPacket, at) : null,
-      packetChanges: commit.updatePacket ? packetChanges(commit.updatePacket, at) : null,
+      events: commit.events.length > 0 ? rows.eventRows(commit, at) : [],
+      intent: commit.createIntent ? rows.intentRow(commit.createIntent, at) : null,
+      intentResult: commit.updateIntent ? rows.intentResult(commit.updateIntent, at) : null,
+      packet: commit.createPacket ? rows.packetRow(commit.createPacket, at) : null,
+      packetChanges: commit.updatePacket ? rows.packetChanges(commit.updatePacket, at) : null,
       timer: (timer && wakeupPayload(timer)) ?? null,
     };
     const shape: CommitShape = {
