@@ -50,6 +50,15 @@ const appGetsNoDb = {
     "app/ takes no client from lib/db (only its types): a route gets `db` from its wrapper (defineRoute, defineConsoleRoute), a page reads through lib/queries (docs/architecture.md#layers).",
 };
 
+// The domain's own folders, which app/ reaches through lib/commands (writes) and lib/queries (reads). Of these it
+// imports only their vocabulary (the schemas, filters and constants a route or page parses and renders with), or types.
+const appThroughCommandsAndQueries = {
+  regex:
+    "^(@/|(\\.\\./)+)lib/(agents|audit(?!/filter$)|backup|evals(?!/spec$)|inbox(?!/queue$)|notifications|retention|schedules|sdk|tools(?!/registered/schemas$))(/|$)",
+  message:
+    "app/ reaches the domain through lib/commands (writes) and lib/queries (reads); of the domain's folders only their vocabulary (lib/evals/spec, lib/inbox/queue, lib/audit/filter, lib/tools/registered/schemas) or types (docs/architecture.md#layers).",
+};
+
 const noComposition = {
   regex: "^(@/|(\\.\\./)+)lib/(runtime\\.server|tether)$",
   message:
@@ -81,6 +90,7 @@ export const layerRules = [
       },
       { ...appGetsNoDb, allowTypeImports: true },
       { ...noEngine, allowTypeImports: true },
+      { ...appThroughCommandsAndQueries, allowTypeImports: true },
     ],
   ),
 ];

@@ -23,7 +23,7 @@ import { importDataset } from "../lib/commands/import-dataset.ts";
 import { createDb, defaultDatabaseUrl, type Db } from "../lib/db.ts";
 import { runEval } from "../lib/evals/harness.ts";
 import { datasetVersion, parseCasesJsonl } from "../lib/evals/jsonl.ts";
-import { exportDatasetJsonl, getDataset } from "../lib/evals/queries.ts";
+import { exportDatasetJsonl, getDataset } from "../lib/queries/eval-records.ts";
 import { setEvalReportPath } from "../lib/evals/records.ts";
 import { createProgress, formatReport } from "../lib/evals/report.ts";
 import { DIMENSIONS, type Dimension, type EvalCaseSpec } from "../lib/evals/spec.ts";

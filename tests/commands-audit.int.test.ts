@@ -10,7 +10,7 @@ import { importDataset } from "../lib/commands/import-dataset";
 import { putMember } from "../lib/commands/put-member";
 import { removeMember } from "../lib/commands/remove-member";
 import { createDb, type Db } from "../lib/db";
-import { getDataset } from "../lib/evals/queries";
+import { getDataset } from "../lib/queries/eval-records";
 import { inWorkspace } from "../lib/runtime/workspace";
 import { expectError, providers, uid } from "./support/runtime";
 

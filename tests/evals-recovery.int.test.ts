@@ -4,7 +4,7 @@ import { createDb, type Db } from "../lib/db";
 import { runEval, type EvalRunOutcome } from "../lib/evals/harness";
 import { parseCasesJsonl } from "../lib/evals/jsonl";
 import { importDataset } from "../lib/commands/import-dataset";
-import { compareEvalRuns, getEvalRun } from "../lib/evals/queries";
+import { compareEvalRuns, getEvalRun } from "../lib/queries/eval-records";
 import { providers, uid } from "./support/runtime";
 
 // The evals can fail: the same cases, under the same faults (a worker process SIGKILLed at every fault

@@ -10,7 +10,7 @@ import {
   getDataset,
   getEvalRun,
   scoreHistory,
-} from "../lib/evals/queries";
+} from "../lib/queries/eval-records";
 import { createEvalRun, finishEvalRun, saveTrialResult } from "../lib/evals/records";
 import { DEFAULT_THRESHOLDS, type Scores } from "../lib/evals/spec";
 import type { TrialResult } from "../lib/evals/types";

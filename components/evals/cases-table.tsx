@@ -1,7 +1,7 @@
 import { ConsoleLink } from "@/components/shell/console-links";
 import { BadgeList } from "@/components/ui/badge-list";
 import { type Column, DataTable } from "@/components/ui/data-table";
-import type { DatasetCase } from "@/lib/evals/queries";
+import type { DatasetCase } from "@/lib/queries/eval-records";
 import { summarizeExpectations } from "./format";
 
 function caseColumns(datasetName: string): Column<DatasetCase>[] {

@@ -1,7 +1,7 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { type Column, DataTable } from "@/components/ui/data-table";
-import type { TrialChange } from "@/lib/evals/queries";
+import type { TrialChange } from "@/lib/queries/eval-records";
 import { PassBadge } from "./eval-badges";
 import { DIMENSION_LABELS, formatScore, formatScoreDelta } from "./format";
 

@@ -1,7 +1,7 @@
 import { ConsoleForm } from "@/components/shell/console-links";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
-import type { EvalRunSummary } from "@/lib/evals/queries";
+import type { EvalRunSummary } from "@/lib/queries/eval-records";
 import { shortCode } from "./format";
 
 const optionLabel = (run: EvalRunSummary) =>

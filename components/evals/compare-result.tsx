@@ -1,5 +1,5 @@
 import { Alert } from "@/components/ui/alert";
-import type { EvalRunComparison } from "@/lib/evals/queries";
+import type { EvalRunComparison } from "@/lib/queries/eval-records";
 import { CompareView } from "./compare-view";
 
 /** What the compare page shows under its picker: a prompt until two runs are picked, then their comparison. */

@@ -1,7 +1,7 @@
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { type Column, DataTable } from "@/components/ui/data-table";
-import type { EvalRunComparison, EvalRunSummary } from "@/lib/evals/queries";
+import type { EvalRunComparison, EvalRunSummary } from "@/lib/queries/eval-records";
 import { CompareChanges } from "./compare-changes";
 import { ScoreValue } from "./eval-badges";
 import { EvalRunLink } from "./eval-links";

@@ -1,6 +1,6 @@
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { DatasetSummary } from "@/lib/evals/queries";
+import type { DatasetSummary } from "@/lib/queries/eval-records";
 import { EvalStatusBadge } from "./eval-badges";
 import { DatasetLink, EvalRunLink } from "./eval-links";
 

@@ -1,5 +1,5 @@
 import { Timestamp } from "@/components/ui/timestamp";
-import type { EvalRunSummary } from "@/lib/evals/queries";
+import type { EvalRunSummary } from "@/lib/queries/eval-records";
 import { EvalStatusBadge } from "./eval-badges";
 import { DatasetLink } from "./eval-links";
 import { formatMs, shortCode } from "./format";

@@ -1,6 +1,6 @@
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { EvalRunSummary } from "@/lib/evals/queries";
+import type { EvalRunSummary } from "@/lib/queries/eval-records";
 import { DIMENSIONS } from "@/lib/evals/spec";
 import { BELOW_THRESHOLD_MARK, EvalStatusBadge, ScoreValue } from "./eval-badges";
 import { DatasetLink, EvalRunLink } from "./eval-links";

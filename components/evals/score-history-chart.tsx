@@ -1,4 +1,4 @@
-import type { ScorePoint } from "@/lib/evals/queries";
+import type { ScorePoint } from "@/lib/queries/eval-records";
 import { DIMENSIONS, type Dimension } from "@/lib/evals/spec";
 import { buildScoreSeries, DEFAULT_BOX, type ChartBox, type ChartInput } from "./chart";
 import { DIMENSION_LABELS, formatScore } from "./format";

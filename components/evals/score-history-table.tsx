@@ -1,6 +1,6 @@
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { ScorePoint } from "@/lib/evals/queries";
+import type { ScorePoint } from "@/lib/queries/eval-records";
 import { DIMENSIONS } from "@/lib/evals/spec";
 import { EvalRunLink } from "./eval-links";
 import { DIMENSION_LABELS, formatScore } from "./format";

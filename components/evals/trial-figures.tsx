@@ -1,4 +1,4 @@
-import type { EvalResultDetail } from "@/lib/evals/queries";
+import type { EvalResultDetail } from "@/lib/queries/eval-records";
 import { type LabelledFigure, FigureList } from "./figure-list";
 import { formatCount, formatMs, formatUsd } from "./format";
 import { TimeSplit } from "./time-split";

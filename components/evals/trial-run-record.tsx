@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/card";
-import type { EvalResultDetail } from "@/lib/evals/queries";
+import type { EvalResultDetail } from "@/lib/queries/eval-records";
 import { LedgerTable } from "./ledger-table";
 import { TraceEvents } from "./trace-events";
 

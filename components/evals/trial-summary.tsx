@@ -1,5 +1,5 @@
 import { ConsoleLink } from "@/components/shell/console-links";
-import type { EvalResultDetail, EvalRunDetail } from "@/lib/evals/queries";
+import type { EvalResultDetail, EvalRunDetail } from "@/lib/queries/eval-records";
 import { PassBadge } from "./eval-badges";
 import { EvalRunLink } from "./eval-links";
 

@@ -1,6 +1,6 @@
 import { ConsoleLink } from "@/components/shell/console-links";
 import { type Column, DataTable } from "@/components/ui/data-table";
-import type { EvalResultDetail } from "@/lib/evals/queries";
+import type { EvalResultDetail } from "@/lib/queries/eval-records";
 import { DIMENSIONS, type Dimension } from "@/lib/evals/spec";
 import { PassBadge, ScoreValue } from "./eval-badges";
 import { DIMENSION_LABELS, formatCount, formatMs, formatUsd, judgeScore } from "./format";

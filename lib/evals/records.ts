@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
-import type { EvalRunSummary } from "./queries";
+import type { EvalRunSummary } from "@/lib/queries/eval-records";
 import type { Dimension } from "./spec";
 import type { EvalRunStatus, EvalScores, TrialResult } from "./types";
 

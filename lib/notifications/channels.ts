@@ -131,16 +131,6 @@ export async function createChannel(
   return { ...presentChannel(row), ...(secret ? { secret } : {}) };
 }
 
-/** Every channel, newest first, never a secret; disabled ones too (their deliveries point at them). */
-export async function findChannels(db: ChannelDb): Promise<ChannelView[]> {
-  // Open gates' callbacks (lib/gates/callbacks.ts) are channels of one gate each, not a team's: not listed.
-  const rows = await db.notificationChannel.findMany({
-    where: { NOT: { queue: { startsWith: "gate:" } } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
-  return rows.map(presentChannel);
-}
-
 /** Disables a channel: nothing more is sent through it. NOT_FOUND when there is none or it is already off. */
 export async function disableChannel(db: ChannelDb, id: string, opts: { by: string; now?: Date }): Promise<void> {
   const { count } = await db.notificationChannel.updateMany({
@@ -152,29 +142,4 @@ export async function disableChannel(db: ChannelDb, id: string, opts: { by: stri
       message: `notification channel ${id} not found or disabled`,
       userMessage: "That notification channel does not exist or is already removed.",
     });
-}
-
-/** The most recent deliveries (for the admin API): what was sent where, how often, with which outcome. */
-export async function findRecentDeliveries(
-  db: Pick<Db, "notificationDelivery">,
-  opts: { channelId?: string; limit?: number } = {},
-) {
-  return db.notificationDelivery.findMany({
-    where: { channelId: opts.channelId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: Math.min(opts.limit ?? 50, 200),
-    select: {
-      id: true,
-      channelId: true,
-      event: true,
-      packetId: true,
-      runId: true,
-      status: true,
-      attempts: true,
-      lastError: true,
-      nextAttemptAt: true,
-      deliveredAt: true,
-      createdAt: true,
-    },
-  });
 }

@@ -1,4 +1,4 @@
-// Small reads the Evals pages need beyond the evals storage API (lib/evals/queries.ts, which owns
+// Small reads the Evals pages need beyond the evals storage API (lib/queries/eval-records.ts, which owns
 // everything else): a light progress read for polling a running eval — getEvalRun would ship every
 // trial's trace on every poll — and a NOT_FOUND → null adapter for pages.
 import { getDb, type Db } from "@/lib/db";

@@ -90,3 +90,12 @@ export async function findToolNames(db: Db = getDb()): Promise<string[]> {
   const rows = await findToolRegistry(db);
   return rows.filter((t) => !t.disabledAt).map((t) => t.name);
 }
+
+/** Every tool an agent can be given: the built-in ones, then the registered ones (with their settings). */
+export async function listTools(
+  db: Db,
+  opts: { includeDisabled?: boolean } = {},
+): Promise<Array<ToolSummary | RegisteredToolView>> {
+  const builtIn = createBuiltInTools({ sandboxUrl: "http://unused" }).map(presentBuiltInTool);
+  return [...builtIn, ...(await findRegisteredTools(db, opts))];
+}

@@ -7,7 +7,7 @@ import { EvalsTabs } from "@/components/evals/evals-tabs";
 import { ScoreHistoryChart } from "@/components/evals/score-history-chart";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { findDatasets, findEvalRuns, scoreHistory } from "@/lib/evals/queries";
+import { findDatasets, findEvalRuns, scoreHistory } from "@/lib/queries/eval-records";
 import { DEFAULT_THRESHOLDS } from "@/lib/evals/spec";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute, tokenActor } from "@/lib/api/route";
 import { createChannel } from "@/lib/commands/create-channel";
-import { findChannels, findRecentDeliveries } from "@/lib/notifications/channels";
+import { findChannels, findRecentDeliveries } from "@/lib/queries/notifications";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute, tokenActor } from "@/lib/api/route";
 import { registerTool } from "@/lib/commands/register-tool";
-import { listTools } from "@/lib/tools/registered";
+import { listTools } from "@/lib/queries/tools";
 
 export const dynamic = "force-dynamic";
 

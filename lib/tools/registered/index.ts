@@ -2,7 +2,6 @@
 // its own capability and effect semantics, resolved by name at every use (RuntimeOptions.resolveTool).
 // Registering, disabling and enabling one are commands (lib/commands/{register,disable,enable}-tool.ts).
 export { findRegisteredTools } from "./find-registered-tools";
-export { listTools } from "./list-tools";
 export { createMcpClientPool, listMcpTools, type McpClientPool, type McpToolInfo } from "./mcp-client";
 export { presentRegisteredTool, type RegisteredToolView, type ToolSummary } from "./present";
 export { createRegisteredToolResolver } from "./resolver";

@@ -4,7 +4,7 @@ import { CompareResult } from "@/components/evals/compare-result";
 import { NoEvalRuns } from "@/components/evals/empty-evals";
 import { EvalsTabs } from "@/components/evals/evals-tabs";
 import { PageHeader } from "@/components/ui/page-header";
-import { compareEvalRuns, findEvalRuns } from "@/lib/evals/queries";
+import { compareEvalRuns, findEvalRuns } from "@/lib/queries/eval-records";
 import { orNull } from "@/lib/queries/evals";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 

@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/rbac";
 import { requirePageUser } from "@/lib/auth/session";
-import { findDatasets } from "@/lib/evals/queries";
+import { findDatasets } from "@/lib/queries/eval-records";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Eval datasets" };

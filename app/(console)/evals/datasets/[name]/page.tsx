@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
-import { getDataset } from "@/lib/evals/queries";
+import { getDataset } from "@/lib/queries/eval-records";
 import { decodeParam, orNull } from "@/lib/queries/evals";
 import { intParam, type SearchParams } from "@/lib/queries/search-params";
 

@@ -5,7 +5,7 @@ import { ImportDatasetForm } from "@/components/evals/import-dataset-form";
 import { AccessDenied } from "@/components/shell/access-denied";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePageScope } from "@/lib/auth/session";
-import { findDatasets } from "@/lib/evals/queries";
+import { findDatasets } from "@/lib/queries/eval-records";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Import a dataset" };

@@ -11,7 +11,7 @@ import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { findEvalRuns, getEvalRun } from "@/lib/evals/queries";
+import { findEvalRuns, getEvalRun } from "@/lib/queries/eval-records";
 import { decodeParam, getEvalRunProgress, orNull } from "@/lib/queries/evals";
 import { firstParam, type SearchParams } from "@/lib/queries/search-params";
 

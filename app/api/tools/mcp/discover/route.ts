@@ -1,6 +1,6 @@
 import { defineRoute, tokenActor } from "@/lib/api/route";
 import { discoverMcpTools } from "@/lib/commands/discover-mcp-tools";
-import { discoverMcpToolsSchema } from "@/lib/tools/registered";
+import { discoverMcpToolsSchema } from "@/lib/tools/registered/schemas";
 
 export const dynamic = "force-dynamic";
 

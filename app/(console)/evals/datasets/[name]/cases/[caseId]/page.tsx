@@ -7,7 +7,7 @@ import { EvalsTabs } from "@/components/evals/evals-tabs";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { getDataset } from "@/lib/evals/queries";
+import { getDataset } from "@/lib/queries/eval-records";
 import { decodeParam, orNull } from "@/lib/queries/evals";
 
 export const dynamic = "force-dynamic";

@@ -10,7 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { JsonView } from "@/components/ui/json-view";
 import { PageHeader } from "@/components/ui/page-header";
-import { getEvalRun } from "@/lib/evals/queries";
+import { getEvalRun } from "@/lib/queries/eval-records";
 import { decodeParam, orNull } from "@/lib/queries/evals";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineConsoleRoute } from "@/lib/api/console-route";
-import { exportDatasetJsonl, getDataset } from "@/lib/evals/queries";
+import { exportDatasetJsonl, getDataset } from "@/lib/queries/eval-records";
 
 // GET /api/console/evals/datasets/:name/export — the dataset as a JSONL download (one case a line),
 // the same text `importDataset` and the CLI read back.

@@ -1,6 +1,6 @@
 /**
- * Journey evals — the storage API (read models + dataset import/export) for the console's Evals pages
- * and the CLI. Only this module, records.ts (the harness's writes) and lib/db.ts touch Prisma for evals.
+ * Journey evals — the read models (and dataset export) for the console's Evals pages and the CLI. The writes are
+ * lib/evals/records.ts (the harness's) and lib/commands/import-dataset.ts (a person's import).
  * Every function takes an optional `db` (default: the process-wide client, i.e. DATABASE_URL).
  *
  *   findDatasets()                      → DatasetSummary[]   every dataset, with case count and its latest eval run
@@ -25,8 +25,8 @@
 import { getDb, type Db, type DbTransaction } from "@/lib/db";
 import type { EvalRun } from "@/lib/generated/sqlite/client";
 import { AppError } from "@/lib/runtime/errors";
-import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "./jsonl";
-import { newEvalId } from "./records";
+import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "@/lib/evals/jsonl";
+import { newEvalId } from "@/lib/evals/records";
 import {
   DIMENSIONS,
   evalCaseSpecSchema,
@@ -34,8 +34,8 @@ import {
   type Dimension,
   type EvalCaseSpec,
   type Scores,
-} from "./spec";
-import type { EvalRunStatus, EvalScores, LedgerRow, TraceEventSummary, TrialResult } from "./types";
+} from "@/lib/evals/spec";
+import type { EvalRunStatus, EvalScores, LedgerRow, TraceEventSummary, TrialResult } from "@/lib/evals/types";
 
 export type DatasetSummary = {
   id: string;
@@ -173,69 +173,6 @@ export async function getDataset(idOrName: string, db: Db = getDb()): Promise<Da
   if (!row) throw notFound("dataset", idOrName);
   const { cases, ...rest } = row;
   return toDatasetDetail(rest, cases);
-}
-
-/** The cases of a JSONL dataset; INVALID_INPUT (the first errors in one sentence) when a line is invalid or there is none. */
-export function parseDatasetJsonl(text: string): EvalCaseSpec[] {
-  let cases: EvalCaseSpec[];
-  try {
-    cases = parseCasesJsonl(text);
-  } catch (error) {
-    if (error instanceof DatasetParseError) {
-      throw new AppError("INVALID_INPUT", {
-        message: error.message,
-        userMessage: `The dataset has errors: ${error.errors
-          .slice(0, 5)
-          .map((e) => `line ${e.line}: ${e.message}`)
-          .join("; ")}`,
-      });
-    }
-    throw error;
-  }
-  if (cases.length === 0)
-    throw new AppError("INVALID_INPUT", { message: "empty dataset", userMessage: "The dataset has no cases." });
-  return cases;
-}
-
-/** Within a transaction: create the dataset `name`, or replace its cases. The version is the cases' content hash. */
-export async function replaceDataset(
-  tx: DbTransaction,
-  cases: EvalCaseSpec[],
-  opts: { name: string; description?: string; source?: string },
-): Promise<{ id: string; version: string }> {
-  const version = datasetVersion(cases);
-  const existing = await tx.evalDataset.findFirst({ where: { name: opts.name } });
-  const datasetId = existing?.id ?? newEvalId("evd");
-  if (existing) {
-    await tx.evalCase.deleteMany({ where: { datasetId } });
-    await tx.evalDataset.update({
-      where: { id: datasetId },
-      data: { version, description: opts.description ?? existing.description, source: opts.source ?? existing.source },
-    });
-  } else {
-    await tx.evalDataset.create({
-      data: {
-        id: datasetId,
-        name: opts.name,
-        description: opts.description ?? "",
-        version,
-        source: opts.source ?? null,
-      },
-    });
-  }
-  await tx.evalCase.createMany({
-    data: cases.map((c, position) => ({
-      id: newEvalId("evc"),
-      datasetId,
-      caseId: c.id,
-      position,
-      agent: c.agent,
-      title: c.title,
-      tags: JSON.stringify(c.tags),
-      spec: JSON.stringify(c),
-    })),
-  });
-  return { id: datasetId, version };
 }
 
 export async function exportDatasetJsonl(idOrName: string, db: Db = getDb()): Promise<string> {
