@@ -22,11 +22,10 @@
  * timeline. Scores are 0..1 (null = not applicable to that trial); `scores.figures` holds tokens, cost
  * and times (wall, human wait, machine) in the aggregate.
  */
-import { getDb, type Db, type DbTransaction } from "@/lib/db";
+import { getDb, type Db } from "@/lib/db";
 import type { EvalRun } from "@/lib/generated/sqlite/client";
 import { AppError } from "@/lib/runtime/errors";
-import { DatasetParseError, casesToJsonl, datasetVersion, parseCasesJsonl } from "@/lib/evals/jsonl";
-import { newEvalId } from "@/lib/evals/records";
+import { casesToJsonl } from "@/lib/evals/jsonl";
 import {
   DIMENSIONS,
   evalCaseSpecSchema,
