@@ -5,8 +5,10 @@ import { putQueueDeciders } from "../lib/commands/put-queue-deciders";
 import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import { createChannel } from "../lib/notifications/channels";
 import { startNotifications } from "../lib/notifications/dispatcher";
+import { decisionLinksForRecipient } from "../lib/decision-links/links-for-recipient";
 import type { AgentDefinition } from "../lib/runtime";
-import { createPerson, waitingRefundPacket } from "./support/decision-gates";
+import { inWorkspace } from "../lib/runtime/workspace";
+import { asConsoleRequest, createOtherWorkspace, createPerson, waitingRefundPacket } from "./support/decision-gates";
 import { startRouteServer } from "./support/route-server";
 import { createTestRuntime, providers, uid } from "./support/runtime";
 import { decodeQp, startSmtpSink } from "./support/smtp-sink";
@@ -106,5 +108,32 @@ describe.each(providers())("decision links by email [%s]", (_provider, url) => {
     });
     expect(res.status).toBe(303);
     expect(await t.store.getPacket(packet.id, null)).toMatchObject({ status: "APPROVED", decidedBy: reviewer.email });
+  });
+
+  // The sender runs with no workspace entered; a link to a packet of another workspace must open and decide it.
+  it("the link the sender issues is the packet's workspace's, and deciding through it works", async () => {
+    const team = await createOtherWorkspace(t.db);
+    const reviewer = await createPerson(t.db, "reviewer", { onlyIn: team.id });
+    const packet = await inWorkspace(team.id, () => waitingRefundPacket(t, world, agents));
+    const links = await decisionLinksForRecipient(t.db, {
+      email: reviewer.email,
+      packetId: packet.id,
+      baseUrl: BASE_URL,
+    });
+    expect(links?.approve).toBeDefined();
+    const row = await t.db.decisionLink.findFirstOrThrow({ where: { packetId: packet.id } });
+    const token = decodeURIComponent(new URL(links!.approve!).pathname.replace(/^\/d\//, ""));
+    const res = await asConsoleRequest(() =>
+      fetch(`${api.url}/api/decision-links`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token, decision: "approve" }),
+      }),
+    );
+    const text = await res.text();
+    expect({ status: res.status, linkWorkspace: row.workspaceId }, text).toEqual({
+      status: 200,
+      linkWorkspace: team.id,
+    });
   });
 });

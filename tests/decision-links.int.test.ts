@@ -6,10 +6,11 @@ import { decisionLinkKey, linkToken, parseLinkToken } from "../lib/decision-link
 import { putQueueDeciders } from "../lib/commands/put-queue-deciders";
 import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";
-import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
+import { inWorkspace } from "../lib/runtime/workspace";
 import {
   asConsoleRequest,
   createOtherWorkspace,
+  expectDecisionAuditedOnlyIn,
   createPerson,
   decisionFootprint,
   waitingRefundPacket,
@@ -267,14 +268,11 @@ describe.each(providers())("decision links [%s]", (_provider, url) => {
     });
     expect(await t.store.getPacket(packet.id, team.id)).toMatchObject({ status: "APPROVED", workspaceId: team.id });
 
-    // Its audit row is the team's (the column's default would say "default"), and the default workspace got none.
-    const audit = await t.db.auditLog.findMany({ where: { OR: [{ target: packet.id }, { actor: reviewer.email }] } });
-    expect(audit.map((row) => [row.action, row.workspaceId])).toEqual([["packets.decide", team.id]]);
-    expect(JSON.parse(audit[0]!.data)).toMatchObject({ via: `link:${link.id}`, decision: "approve" });
-    const inDefault = await inWorkspace(DEFAULT_WORKSPACE_ID, () =>
-      t.db.auditLog.count({ where: { OR: [{ target: packet.id }, { actor: reviewer.email }] } }),
-    );
-    expect(inDefault).toBe(0);
+    await expectDecisionAuditedOnlyIn(t.db, team.id, {
+      packetId: packet.id,
+      reviewer: reviewer.email,
+      via: `link:${link.id}`,
+    });
     expect(await t.db.decisionLink.findUniqueOrThrow({ where: { id: link.id } })).toMatchObject({
       workspaceId: team.id,
       usedFor: "approve",

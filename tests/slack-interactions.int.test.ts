@@ -6,11 +6,12 @@ import { whyNotDecider } from "../lib/inbox/queue-deciders";
 import { buildPayload } from "../lib/notifications/events";
 import { slackMessage } from "../lib/notifications/send";
 import type { AgentDefinition, DecisionPacket } from "../lib/runtime";
-import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../lib/runtime/workspace";
+import { inWorkspace } from "../lib/runtime/workspace";
 import { slackSignature } from "../lib/slack/verify-request";
 import {
   asConsoleRequest,
   createOtherWorkspace,
+  expectDecisionAuditedOnlyIn,
   createPerson,
   decisionFootprint,
   waitingRefundPacket,
@@ -253,14 +254,11 @@ describe.each(providers())("Slack interactions [%s]", (_provider, url) => {
       workspaceId: team.id,
     });
 
-    // Its audit row is the team's (the column's default would say "default"), and the default workspace got none.
-    const audit = await t.db.auditLog.findMany({ where: { OR: [{ target: packet.id }, { actor: dana.email }] } });
-    expect(audit.map((row) => [row.action, row.workspaceId])).toEqual([["packets.decide", team.id]]);
-    expect(JSON.parse(audit[0]!.data)).toMatchObject({ via: `slack:${dana.slackId}`, decision: "approve" });
-    const inDefault = await inWorkspace(DEFAULT_WORKSPACE_ID, () =>
-      t.db.auditLog.count({ where: { OR: [{ target: packet.id }, { actor: dana.email }] } }),
-    );
-    expect(inDefault).toBe(0);
+    await expectDecisionAuditedOnlyIn(t.db, team.id, {
+      packetId: packet.id,
+      reviewer: dana.email,
+      via: `slack:${dana.slackId}`,
+    });
   });
 
   it("a bad signature, a missing one, or a replayed request older than five minutes is refused (401) and writes nothing", async () => {

@@ -3,7 +3,8 @@ import type { Role } from "../../lib/auth/rbac";
 import { createWorkspace } from "../../lib/commands/create-workspace";
 import type { Db } from "../../lib/db";
 import type { AgentDefinition, DecisionPacket } from "../../lib/runtime";
-import { DEFAULT_WORKSPACE_ID } from "../../lib/runtime/workspace";
+import { expect } from "vitest";
+import { DEFAULT_WORKSPACE_ID, inWorkspace } from "../../lib/runtime/workspace";
 import type { WorkspaceRef } from "../../lib/workspaces/members";
 import { setWorkspaceFallback } from "../../lib/workspaces/scope";
 import { refundAgent } from "./agents";
@@ -91,4 +92,20 @@ export async function asConsoleRequest<T>(fn: () => Promise<T>): Promise<T> {
   } finally {
     setWorkspaceFallback(async () => undefined);
   }
+}
+
+/**
+ * The decision's audit trail is the packet's workspace's alone: one "packets.decide" row there, made `via` the
+ * channel (the column's default would say "default"), and nothing about the packet or the person in the default one.
+ */
+export async function expectDecisionAuditedOnlyIn(
+  db: Db,
+  workspaceId: string,
+  opts: { packetId: string; reviewer: string; via: string },
+) {
+  const about = { OR: [{ target: opts.packetId }, { actor: opts.reviewer }] };
+  const audit = await db.auditLog.findMany({ where: about });
+  expect(audit.map((row) => [row.action, row.workspaceId])).toEqual([["packets.decide", workspaceId]]);
+  expect(JSON.parse(audit[0]!.data)).toMatchObject({ via: opts.via, decision: "approve" });
+  expect(await inWorkspace(DEFAULT_WORKSPACE_ID, () => db.auditLog.count({ where: about }))).toBe(0);
 }
