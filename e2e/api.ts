@@ -34,10 +34,23 @@ export function tetherApi(request: APIRequestContext) {
   const headers = { authorization: `Bearer ${E2E_API_TOKEN}` };
 
   async function call<T>(method: "GET" | "POST" | "PUT", url: string, data?: unknown): Promise<T> {
-    const response = await request.fetch(url, { method, headers, data });
+    const response = await send(method, url, data);
     const body = await response.text();
     expect(response.ok(), `${method} ${url} → ${response.status()} ${body}`).toBe(true);
     return JSON.parse(body) as T;
+  }
+
+  /**
+   * A GET that meets a connection reset is sent again once: under load the server may close a kept-alive socket
+   * just as the request goes out on it (seen with two suites on 2 cores). A POST or PUT is never sent twice.
+   */
+  async function send(method: "GET" | "POST" | "PUT", url: string, data?: unknown) {
+    try {
+      return await request.fetch(url, { method, headers, data });
+    } catch (error) {
+      if (method !== "GET" || !/ECONNRESET|socket hang up/.test(String(error))) throw error;
+      return request.fetch(url, { method, headers, data });
+    }
   }
 
   const api = {

@@ -99,7 +99,9 @@ function createSqliteClient(url: string, opened: NonNullable<Made["sqlite"]>): D
     );
     return connection;
   };
-  return new SqliteClient({ adapter });
+  // An interactive transaction waits out that lock too: by default Prisma gives it 5 s in all, after which the
+  // import of an eval dataset beside a busy console failed with "Operation has timed out" (two suites on 2 cores).
+  return new SqliteClient({ adapter, transactionOptions: { maxWait: 20_000, timeout: 30_000 } });
 }
 
 let shared: { url: string; db: Db } | undefined;
