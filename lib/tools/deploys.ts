@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { ToolCallContext, ToolDefinition } from "@/lib/runtime";
+import type { ToolDefinition } from "@/lib/runtime";
 import { seg, type SandboxClient } from "./http";
+import { sandboxEffect, sandboxRead } from "./sandbox-tool";
 
 // Deploys: running a migration is unsafe — no key, and no lookup by operation — so an unknown outcome
 // goes to a person, never to a retry. Completion is reported later as a `deploy.finished` signal.
@@ -18,7 +19,6 @@ const migrationName = z
   .regex(/^[A-Za-z0-9][\w.-]{0,119}$/, "Name the migration as it is in the repository, e.g. 0042_add_orders_index.");
 
 export const runMigrationInputSchema = z.object({ migration: migrationName });
-export type RunMigrationInput = z.infer<typeof runMigrationInputSchema>;
 
 export const deployStartedSchema = z.object({ deployId: z.string(), status: z.string() });
 export type DeployStarted = z.infer<typeof deployStartedSchema>;
@@ -26,7 +26,6 @@ export type DeployStarted = z.infer<typeof deployStartedSchema>;
 export const deployStatusInputSchema = z.object({
   deployId: z.string().trim().min(1, "Give the deploy id, e.g. dep_…"),
 });
-export type DeployStatusInput = z.infer<typeof deployStatusInputSchema>;
 
 export const deploySchema = z.object({
   deployId: z.string(),
@@ -43,23 +42,17 @@ export const findDeploysInputSchema = z.object({
   /** Whose deploys; unset: the run calling the tool. */
   runId: z.string().trim().min(1).max(255).optional(),
 });
-export type FindDeploysInput = z.infer<typeof findDeploysInputSchema>;
 
 export const deployListSchema = z.object({ deploys: z.array(deploySchema) });
 export type DeployList = z.infer<typeof deployListSchema>;
 
-/** The deploy system's search: `{ deploys }` newest first. */
-function findDeploys(
-  client: SandboxClient,
-  { migration, runId }: { migration?: string; runId: string },
-  ctx: ToolCallContext,
-): Promise<DeployList> {
-  const query = new URLSearchParams({ runId, ...(migration ? { migration } : {}) });
-  return client.get(`/deploys?${query}`, ctx);
+/** The deploy system's search (it answers `{ deploys }` newest first). */
+function deploySearchPath({ migration, runId }: { migration?: string; runId: string }): string {
+  return `/deploys?${new URLSearchParams({ runId, ...(migration ? { migration } : {}) })}`;
 }
 
 export function deployTools(client: SandboxClient): ToolDefinition[] {
-  const runMigration: ToolDefinition<RunMigrationInput, DeployStarted> = {
+  const runMigration = sandboxEffect(client, {
     name: "deploys.run_migration",
     ledger: { system: "deploys", action: "migrate" },
     description:
@@ -69,37 +62,35 @@ export function deployTools(client: SandboxClient): ToolDefinition[] {
     input: runMigrationInputSchema,
     output: deployStartedSchema,
     impact: ({ migration }) => `runs migration ${migration} on the production database`,
-    run: ({ migration }, ctx) => client.post("/deploys", ctx, { body: { migration, runId: ctx.runId } }),
+    post: "/deploys",
+    body: ({ migration }, ctx) => ({ migration, runId: ctx.runId }),
     // For a person's "Check now" only (see above): the newest deploy of this migration this run started.
     lookup: async ({ migration }, ctx) => {
-      const [newest] = deployListSchema.parse(await findDeploys(client, { migration, runId: ctx.runId }, ctx)).deploys;
+      const found = await client.get(deploySearchPath({ migration, runId: ctx.runId }), ctx);
+      const [newest] = deployListSchema.parse(found).deploys;
       return newest ? { deployId: newest.deployId, status: newest.status } : null;
     },
     receiptId: (d) => d.deployId,
-  };
-  const status: ToolDefinition<DeployStatusInput, Deploy> = {
+  });
+  const status = sandboxRead(client, {
     name: "deploys.status",
     description: "Read a deploy's status (running, succeeded or failed) and when it started and completed.",
-    capability: "read",
-    semantics: "pure-read",
     input: deployStatusInputSchema,
     output: deploySchema,
     freshnessMs: 30_000,
     impact: ({ deployId }) => `reads the status of deploy ${deployId}`,
-    run: ({ deployId }, ctx) => client.get(`/deploys/${seg(deployId)}`, ctx),
-  };
-  const find: ToolDefinition<FindDeploysInput, DeployList> = {
+    get: ({ deployId }) => `/deploys/${seg(deployId)}`,
+  });
+  const find = sandboxRead(client, {
     name: "deploys.find",
     description:
       "Find deploys by the run that started them (default: this run) and optionally by migration, newest first — e.g. a deploy whose start response was lost.",
-    capability: "read",
-    semantics: "pure-read",
     input: findDeploysInputSchema,
     output: deployListSchema,
     freshnessMs: 30_000,
     impact: ({ migration, runId }) =>
       `searches the deploy system for ${migration ? `deploys of ${migration}` : "deploys"} started by ${runId ? `run ${runId}` : "this run"}`,
-    run: ({ migration, runId }, ctx) => findDeploys(client, { migration, runId: runId ?? ctx.runId }, ctx),
-  };
+    get: ({ migration, runId }, ctx) => deploySearchPath({ migration, runId: runId ?? ctx.runId }),
+  });
   return [runMigration, status, find];
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolDefinition } from "@/lib/runtime";
 import type { SandboxClient } from "./http";
+import { sandboxRead } from "./sandbox-tool";
 
 // The knowledge base: search only.
 
@@ -11,7 +12,6 @@ export const searchDocsInputSchema = z.object({
     .min(2, "Search for at least two characters.")
     .max(200, "Keep the query under 200 characters."),
 });
-export type SearchDocsInput = z.infer<typeof searchDocsInputSchema>;
 
 export const docSchema = z.object({ id: z.string(), title: z.string(), body: z.string(), updatedAt: z.string() });
 export type Doc = z.infer<typeof docSchema>;
@@ -19,17 +19,15 @@ export const docSearchSchema = z.object({ docs: z.array(docSchema) });
 export type DocSearch = z.infer<typeof docSearchSchema>;
 
 export function docTools(client: SandboxClient): ToolDefinition[] {
-  const search: ToolDefinition<SearchDocsInput, DocSearch> = {
+  const search = sandboxRead(client, {
     name: "docs.search",
     description:
       "Search the knowledge base: documents whose title or body contains the query (a word or phrase), with their last update time.",
-    capability: "read",
-    semantics: "pure-read",
     input: searchDocsInputSchema,
     output: docSearchSchema,
     freshnessMs: 60 * 60_000,
     impact: ({ query }) => `searches the docs for "${query}"`,
-    run: ({ query }, ctx) => client.get(`/docs?query=${encodeURIComponent(query)}`, ctx),
-  };
+    get: ({ query }) => `/docs?query=${encodeURIComponent(query)}`,
+  });
   return [search];
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolDefinition } from "@/lib/runtime";
 import type { SandboxClient } from "./http";
+import { sandboxEffect } from "./sandbox-tool";
 
 // Drafts: saved for a person to see or finish; changes nothing outside. Idempotent by key.
 
@@ -11,15 +12,13 @@ export const createDraftInputSchema = z.object({
     z.record(z.string(), z.unknown()).refine((c) => Object.keys(c).length > 0, "The draft is empty."),
   ]),
 });
-export type CreateDraftInput = z.infer<typeof createDraftInputSchema>;
 
 export const draftSchema = z.object({ draftId: z.string() });
 export type Draft = z.infer<typeof draftSchema>;
 
 export function draftTools(client: SandboxClient): ToolDefinition[] {
-  const create: ToolDefinition<CreateDraftInput, Draft> = {
+  const create = sandboxEffect(client, {
     name: "drafts.create",
-    ledger: { system: "drafts", action: "create" },
     description: "Save a draft (email, reply or note) for a person to review. Idempotent by key.",
     capability: "draft",
     semantics: "idempotent",
@@ -31,8 +30,8 @@ export function draftTools(client: SandboxClient): ToolDefinition[] {
       const subject = typeof c.subject === "string" ? `: "${c.subject}"` : "";
       return `saves a draft ${kind}${to}${subject}`;
     },
-    run: (args, ctx) => client.post("/drafts", ctx, { body: args, headers: { "idempotency-key": ctx.idempotencyKey } }),
+    post: "/drafts",
     receiptId: (d) => d.draftId,
-  };
+  });
   return [create];
 }

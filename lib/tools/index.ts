@@ -8,7 +8,8 @@ import { orderTools } from "./orders";
 import { paymentTools } from "./payments";
 import { ticketTools } from "./tickets";
 
-// The built-in tools: one file per system of the sandbox world, all over HTTP (docs/design.md).
+// The built-in tools: one file per system of the sandbox world, all over HTTP (docs/design.md); what they do
+// alike (a read is a GET, an idempotent call sends its key, the ledger entry is the name) is in sandbox-tool.ts.
 //
 //   tool                    capability  semantics     notes
 //   orders.get              read        pure-read     fresh for 5 min
@@ -42,8 +43,8 @@ export { formatMoney } from "./format";
 export { refusedStatus, type SandboxOptions } from "./http";
 export type { HttpErrorDetails } from "./http-outcome";
 export type { Order, OrderHistory } from "./orders";
-export type { Refund, RefundInput } from "./payments";
-export type { SendMailInput, SentMail } from "./mail";
+export type { Refund } from "./payments";
+export type { SentMail } from "./mail";
 export type { Draft } from "./drafts";
 export type { Deploy, DeployList, DeployStarted } from "./deploys";
 export type { Doc, DocSearch } from "./docs";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolDefinition } from "@/lib/runtime";
 import type { SandboxClient } from "./http";
+import { sandboxEffect } from "./sandbox-tool";
 
 // Mail: no idempotency key, so a blind retry could send a second email. It is reconcilable instead:
 // the sent folder is searched by operation id before a send whose outcome is unknown is repeated.
@@ -10,7 +11,6 @@ export const sendMailInputSchema = z.object({
   subject: z.string().trim().min(1, "Give the email a subject.").max(200, "Keep the subject under 200 characters."),
   body: z.string().trim().min(1, "Write the body of the email."),
 });
-export type SendMailInput = z.infer<typeof sendMailInputSchema>;
 
 export const sentMailSchema = z.object({
   messageId: z.string(),
@@ -21,9 +21,8 @@ export const sentMailSchema = z.object({
 export type SentMail = z.infer<typeof sentMailSchema>;
 
 export function mailTools(client: SandboxClient): ToolDefinition[] {
-  const send: ToolDefinition<SendMailInput, SentMail> = {
+  const send = sandboxEffect(client, {
     name: "mail.send",
-    ledger: { system: "mail", action: "send" },
     description:
       "Send an email. Not idempotent; a send whose outcome is unknown is looked up in the sent folder before it is repeated.",
     capability: "execute",
@@ -31,7 +30,7 @@ export function mailTools(client: SandboxClient): ToolDefinition[] {
     input: sendMailInputSchema,
     output: sentMailSchema,
     impact: ({ to, subject }) => `emails ${to}: "${subject}"`,
-    run: (args, ctx) => client.post("/mail/send", ctx, { body: args }),
+    post: "/mail/send",
     lookup: async (_args, ctx) => {
       const { message } = await client.get<{ message: unknown }>(
         `/mail/sent?operationId=${encodeURIComponent(ctx.operationId)}`,
@@ -42,6 +41,6 @@ export function mailTools(client: SandboxClient): ToolDefinition[] {
     receiptId: (m) => m.messageId,
     // A reviewer may reword the email, not change who receives it.
     editableFields: ["subject", "body"],
-  };
+  });
   return [send];
 }

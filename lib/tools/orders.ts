@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolDefinition } from "@/lib/runtime";
 import { seg, type SandboxClient } from "./http";
+import { sandboxRead } from "./sandbox-tool";
 
 // The shop's order system: reads only.
 
@@ -19,12 +20,10 @@ export type Order = z.infer<typeof orderSchema>;
 export const getOrderInputSchema = z.object({
   orderId: z.string().trim().min(1, "Give the order id, e.g. ord_1001."),
 });
-export type GetOrderInput = z.infer<typeof getOrderInputSchema>;
 
 export const orderHistoryInputSchema = z.object({
   email: z.string().trim().email("Give the customer's email address."),
 });
-export type OrderHistoryInput = z.infer<typeof orderHistoryInputSchema>;
 
 export const orderHistorySchema = z.object({ orders: z.array(orderSchema) });
 export type OrderHistory = z.infer<typeof orderHistorySchema>;
@@ -32,27 +31,23 @@ export type OrderHistory = z.infer<typeof orderHistorySchema>;
 const FIVE_MINUTES = 5 * 60_000;
 
 export function orderTools(client: SandboxClient): ToolDefinition[] {
-  const get: ToolDefinition<GetOrderInput, Order> = {
+  const get = sandboxRead(client, {
     name: "orders.get",
     description: "Read one order: customer, amount, card, status and how much was already refunded.",
-    capability: "read",
-    semantics: "pure-read",
     input: getOrderInputSchema,
     output: orderSchema,
     freshnessMs: FIVE_MINUTES,
     impact: ({ orderId }) => `reads order ${orderId}`,
-    run: ({ orderId }, ctx) => client.get(`/orders/${seg(orderId)}`, ctx),
-  };
-  const history: ToolDefinition<OrderHistoryInput, OrderHistory> = {
+    get: ({ orderId }) => `/orders/${seg(orderId)}`,
+  });
+  const history = sandboxRead(client, {
     name: "orders.history",
     description: "List every order of a customer, with what was refunded on each.",
-    capability: "read",
-    semantics: "pure-read",
     input: orderHistoryInputSchema,
     output: orderHistorySchema,
     freshnessMs: FIVE_MINUTES,
     impact: ({ email }) => `reads the order history of ${email}`,
-    run: ({ email }, ctx) => client.get(`/customers/${seg(email)}/orders`, ctx),
-  };
+    get: ({ email }) => `/customers/${seg(email)}/orders`,
+  });
   return [get, history];
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "@/lib/runtime";
 import { formatMoney } from "./format";
 import type { SandboxClient } from "./http";
+import { sandboxEffect } from "./sandbox-tool";
 
 // Payments: refunds with Stripe-style idempotency keys (the same key returns the first result and
 // refunds nothing new), so a refund whose outcome is unknown is simply retried with its key.
@@ -16,7 +17,6 @@ export const refundInputSchema = z.object({
   cardLast4: z.string().regex(/^\d{4}$/, "Give the last four digits of the card, e.g. 4242."),
   currency: z.string().trim().length(3, "Use a three-letter currency code, e.g. usd.").optional(),
 });
-export type RefundInput = z.infer<typeof refundInputSchema>;
 
 export const refundSchema = z.object({
   refundId: z.string(),
@@ -28,9 +28,8 @@ export const refundSchema = z.object({
 export type Refund = z.infer<typeof refundSchema>;
 
 export function paymentTools(client: SandboxClient): ToolDefinition[] {
-  const refund: ToolDefinition<RefundInput, Refund> = {
+  const refund = sandboxEffect(client, {
     name: "payments.refund",
-    ledger: { system: "payments", action: "refund" },
     description:
       "Refund money on an order to the card it was paid with. Idempotent: a retry with the same key refunds nothing new. Declined (402) when it would refund more than was paid.",
     capability: "execute",
@@ -39,14 +38,11 @@ export function paymentTools(client: SandboxClient): ToolDefinition[] {
     output: refundSchema,
     impact: ({ amountCents, cardLast4, currency }) =>
       `refunds ${formatMoney(amountCents, currency)} to card •${cardLast4}`,
-    run: ({ orderId, amountCents }, ctx) =>
-      client.post("/payments/refunds", ctx, {
-        body: { orderId, amountCents },
-        headers: { "idempotency-key": ctx.idempotencyKey },
-      }),
+    post: "/payments/refunds",
+    body: ({ orderId, amountCents }) => ({ orderId, amountCents }),
     receiptId: (r) => r.refundId,
     // A reviewer may lower (or raise) the amount, never send the money to another order's card.
     editableFields: ["amountCents", "currency"],
-  };
+  });
   return [refund];
 }

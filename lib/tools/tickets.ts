@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { ToolDefinition } from "@/lib/runtime";
 import { seg, type SandboxClient } from "./http";
+import { sandboxRead } from "./sandbox-tool";
 
 // The support desk: read a ticket.
 
 export const getTicketInputSchema = z.object({
   ticketId: z.string().trim().min(1, "Give the ticket id, e.g. tkt_2001."),
 });
-export type GetTicketInput = z.infer<typeof getTicketInputSchema>;
 
 export const ticketSchema = z.object({
   id: z.string(),
@@ -19,16 +19,14 @@ export const ticketSchema = z.object({
 export type Ticket = z.infer<typeof ticketSchema>;
 
 export function ticketTools(client: SandboxClient): ToolDefinition[] {
-  const get: ToolDefinition<GetTicketInput, Ticket> = {
+  const get = sandboxRead(client, {
     name: "tickets.get",
     description: "Read a support ticket: subject, body, status and the customer who opened it.",
-    capability: "read",
-    semantics: "pure-read",
     input: getTicketInputSchema,
     output: ticketSchema,
     freshnessMs: 10 * 60_000,
     impact: ({ ticketId }) => `reads ticket ${ticketId}`,
-    run: ({ ticketId }, ctx) => client.get(`/tickets/${seg(ticketId)}`, ctx),
-  };
+    get: ({ ticketId }) => `/tickets/${seg(ticketId)}`,
+  });
   return [get];
 }
