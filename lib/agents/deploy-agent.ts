@@ -1,19 +1,13 @@
 import {
-  callUnlessFailed,
-  completeWith,
   defineAgent,
+  definePlan,
   isTurnedDown,
-  lastStepOf,
-  latestFact,
-  latestRedirect,
-  outcomeOf,
-  planWith,
+  readRun,
   stepOf,
   z,
   type Decision,
   type Observation,
-  type Plan,
-  type PlanStatus,
+  type RunReader,
   type RunState,
 } from "@/lib/sdk";
 import type { Deploy, DeployList, DeployStarted, DocSearch } from "@/lib/tools";
@@ -62,13 +56,13 @@ type Signal = { deployId?: string; outcome?: string; migration?: string };
 /** A person's "it happened" on an unknown outcome (lib/runtime/gates.ts): the receipt is the deploy id, when they gave it. */
 type Vouched = { happened?: boolean; confirmedBy?: string; receipt?: string; note?: string };
 
-const PLAN: Plan = [
-  { id: "research", title: "Read the migration runbook", status: "pending" },
-  { id: "plan", title: "Assess risk and plan the rollback", status: "pending" },
-  { id: "run", title: "Run the migration (operator approves)", status: "pending" },
-  { id: "wait", title: "Wait for the deploy to finish", status: "pending" },
-  { id: "verify", title: "Verify the deploy", status: "pending" },
-];
+const plan = definePlan({
+  research: "Read the migration runbook",
+  plan: "Assess risk and plan the rollback",
+  run: "Run the migration (operator approves)",
+  wait: "Wait for the deploy to finish",
+  verify: "Verify the deploy",
+});
 
 const INSTRUCTIONS = `You run database schema migrations in production. Read the migration runbook, assess the risk of
 the migration and write down how to roll it back. An operator approves every migration. Run it once — a migration
@@ -112,8 +106,6 @@ function migrationIn(text: string | undefined): string | undefined {
   return text ? /\b\d{3,}_[\w.-]+\b/.exec(text)?.[0] : undefined;
 }
 
-const plan = (statuses: Record<string, PlanStatus>) => planWith(PLAN, statuses);
-
 /** The newest observation of this kind about this tool. */
 function lastObservation(state: RunState, kind: Observation["kind"], tool: string): Observation | undefined {
   return state.observations.findLast((o) => o.kind === kind && o.tool === tool);
@@ -129,14 +121,14 @@ const triedSince = (state: RunState, tool: string, step: number) =>
  * was wrong, and an operator must look before anything else happens.
  */
 function afterSkip(
-  state: RunState,
+  run: RunReader,
   risk: MigrationRisk,
   skipped: Observation,
   stop: (reason: string) => Decision,
 ): Decision {
-  const check = latestFact(state, "deploy:check");
+  const check = run.fact("deploy:check");
   if (!check || stepOf(check) < skipped.step) {
-    const refused = outcomeOf(state, "deploys.find", skipped.step);
+    const refused = run.outcome("deploys.find", skipped.step);
     if (refused) return stop(`${skipped.message} (the deploy system could not be checked: ${refused.message})`);
     return {
       kind: "call",
@@ -156,13 +148,12 @@ function afterSkip(
   };
 }
 
-function decide(state: RunState): Decision {
-  const input = deployAgentInputSchema.parse(state.input);
-  const runbookFact = latestFact(state, "runbook");
-  const riskFact = latestFact(state, "risk");
+function decide(input: z.output<typeof deployAgentInputSchema>, run: RunReader): Decision {
+  const runbookFact = run.fact("runbook");
+  const riskFact = run.fact("risk");
 
   if (!runbookFact) {
-    return callUnlessFailed(state, -1, "Could not read the migration runbook", {
+    return run.callUnlessFailed(-1, "Could not read the migration runbook", {
       tool: "docs.search",
       args: { query: "migration" },
       resultKey: "runbook",
@@ -171,13 +162,12 @@ function decide(state: RunState): Decision {
   }
 
   // A person may redirect the run to another migration; anything else ends it without deploying.
-  const redirectStep = lastStepOf(state, "redirected", "deploys.run_migration");
-  const redirect = latestRedirect(state);
+  const redirectStep = run.lastStep("redirected", "deploys.run_migration");
+  const redirect = run.redirect();
   const migration = migrationIn(redirect) ?? input.migration;
   if (!riskFact || stepOf(riskFact) < redirectStep) {
     if (redirectStep > stepOf(riskFact) && !migrationIn(redirect)) {
-      return completeWith(
-        state,
+      return run.complete(
         plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }),
         {
           deployed: false,
@@ -198,22 +188,22 @@ function decide(state: RunState): Decision {
     };
   }
   const risk = riskFact.value as MigrationRisk;
-  const rollback = latestFact(state, "rollback")!.value as MigrationRollback;
-  const deployFact = latestFact(state, "deploy");
+  const rollback = run.fact("rollback")!.value as MigrationRollback;
+  const deployFact = run.fact("deploy");
 
   if (!deployFact) {
-    const reply = outcomeOf(state, "deploys.run_migration", stepOf(riskFact));
+    const reply = run.outcome("deploys.run_migration", stepOf(riskFact));
     const stop = (reason: string) =>
-      completeWith(
-        state,
-        plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }),
-        { deployed: false, migration: risk.migration, reason },
-      );
+      run.complete(plan({ research: "done", plan: "done", run: "skipped", wait: "skipped", verify: "skipped" }), {
+        deployed: false,
+        migration: risk.migration,
+        reason,
+      });
     if (reply && isTurnedDown(reply)) return stop(reply.message);
     // "It did not happen — skip it" after an unknown outcome: a person's word, checked with the deploy system first.
-    const skipped = lastObservation(state, "resolved", "deploys.run_migration");
-    if (skipped && skipped.step > stepOf(riskFact)) return afterSkip(state, risk, skipped, stop);
-    return callUnlessFailed(state, stepOf(riskFact), `The deploy system refused ${risk.migration}`, {
+    const skipped = lastObservation(run.state, "resolved", "deploys.run_migration");
+    if (skipped && skipped.step > stepOf(riskFact)) return afterSkip(run, risk, skipped, stop);
+    return run.callUnlessFailed(stepOf(riskFact), `The deploy system refused ${risk.migration}`, {
       tool: "deploys.run_migration",
       args: { migration: risk.migration },
       resultKey: "deploy",
@@ -227,14 +217,14 @@ function decide(state: RunState): Decision {
   // Started (a receipt), or a person vouched that it ran (a decision: "happened", maybe with the deploy id as its receipt).
   const started = deployFact.kind === "receipt" ? (deployFact.value as DeployStarted) : undefined;
   const vouched = deployFact.kind === "decision" ? (deployFact.value as Vouched) : undefined;
-  const signalFact = latestFact(state, "signal:deploy.finished");
+  const signalFact = run.fact("signal:deploy.finished");
   const signal = signalFact?.value as Signal | undefined;
-  const foundFact = latestFact(state, "deploy:found");
+  const foundFact = run.fact("deploy:found");
   const found =
     foundFact && stepOf(foundFact) > stepOf(deployFact) ? (foundFact.value as DeployList).deploys : undefined;
 
   // It ran, but nobody said which deploy it is: ask the deploy system (once) before waiting on it.
-  if (!started && !vouched?.receipt && !signalFact && !triedSince(state, "deploys.find", stepOf(deployFact))) {
+  if (!started && !vouched?.receipt && !signalFact && !triedSince(run.state, "deploys.find", stepOf(deployFact))) {
     return {
       kind: "call",
       tool: "deploys.find",
@@ -253,7 +243,7 @@ function decide(state: RunState): Decision {
   }
   const known = started?.deployId ?? vouched?.receipt ?? found?.[0]?.deployId;
   const deployId = known ?? signal?.deployId;
-  const timedOut = lastStepOf(state, "timeout") > stepOf(deployFact);
+  const timedOut = run.lastStep("timeout") > stepOf(deployFact);
 
   if (!signalFact && !timedOut) {
     const what = deployId
@@ -285,10 +275,10 @@ function decide(state: RunState): Decision {
     };
   }
 
-  const verificationFact = latestFact(state, "verification");
-  const checkedAfter = Math.max(stepOf(signalFact), stepOf(deployFact), lastStepOf(state, "timer"));
+  const verificationFact = run.fact("verification");
+  const checkedAfter = Math.max(stepOf(signalFact), stepOf(deployFact), run.lastStep("timer"));
   if (!verificationFact || stepOf(verificationFact) < checkedAfter) {
-    return callUnlessFailed(state, checkedAfter, `Could not verify deploy ${deployId}`, {
+    return run.callUnlessFailed(checkedAfter, `Could not verify deploy ${deployId}`, {
       tool: "deploys.status",
       args: { deployId },
       resultKey: "verification",
@@ -296,7 +286,7 @@ function decide(state: RunState): Decision {
     });
   }
   const verification = verificationFact.value as Deploy;
-  const reads = state.facts.filter((f) => f.key === "verification").length;
+  const reads = run.state.facts.filter((f) => f.key === "verification").length;
 
   if (verification.status === "failed" || signal?.outcome === "failed") {
     return {
@@ -321,7 +311,7 @@ function decide(state: RunState): Decision {
       reason: `The callback says deploy ${deployId} ${signal?.outcome}, but the deploy system still says running after ${reads} reads.`,
     };
   }
-  return completeWith(state, plan({ research: "done", plan: "done", run: "done", wait: "done", verify: "done" }), {
+  return run.complete(plan({ research: "done", plan: "done", run: "done", wait: "done", verify: "done" }), {
     deployed: true,
     migration: risk.migration,
     deployId,
@@ -344,11 +334,11 @@ export const deployAgent = defineAgent({
   tools: ["docs.search", "deploys.run_migration", "deploys.status", "deploys.find"],
   // Always a person; unanswered for an hour, it goes to whoever is on call.
   gates: { "deploys.run_migration": { queue: "operators", ttlSeconds: 3600, onExpire: "escalate:oncall" } },
-  plan: PLAN,
+  plan: plan.steps,
   maxSteps: 40,
   exampleInput: {
     migration: "0042_add_orders_customer_email_index",
     reason: "Order history lookups by email are slow.",
   },
-  policy: ({ state }) => decide(state),
+  policy: ({ state }) => decide(deployAgentInputSchema.parse(state.input), readRun(state)),
 });

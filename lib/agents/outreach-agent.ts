@@ -1,20 +1,14 @@
 import {
-  callUnlessFailed,
-  completeWith,
   defineAgent,
+  definePlan,
   isTurnedDown,
-  lastStepOf,
-  latestFact,
-  latestRedirect,
-  outcomeOf,
   parseDuration,
-  planWith,
+  readRun,
   stepOf,
   z,
   type Decision,
-  type Plan,
   type PlanStatus,
-  type RunState,
+  type RunReader,
 } from "@/lib/sdk";
 import type { Doc, DocSearch, Draft, SentMail, Ticket } from "@/lib/tools";
 
@@ -62,13 +56,13 @@ export type OutreachEmail = {
   newSources: string[];
 };
 
-const PLAN: Plan = [
-  { id: "research", title: "Research the docs", status: "pending" },
-  { id: "draft", title: "Save a draft email", status: "pending" },
-  { id: "wait", title: "Wait for a source", status: "pending" },
-  { id: "recheck", title: "Check the docs again", status: "pending" },
-  { id: "send", title: "Send the email (a person approves)", status: "pending" },
-];
+const plan = definePlan({
+  research: "Research the docs",
+  draft: "Save a draft email",
+  wait: "Wait for a source",
+  recheck: "Check the docs again",
+  send: "Send the email (a person approves)",
+});
 
 const INSTRUCTIONS = `You write to customers from the documentation (or answer their ticket). Search the docs and save a
 draft. Then wait for a source — documentation that is about to be published or updated — and search again before
@@ -77,8 +71,6 @@ If a person asks you to wait longer, wait and search again; for anything else, l
 
 /** Who the email goes to, and what it answers. */
 type Audience = { to: string; ticket?: Ticket };
-
-const plan = (statuses: Record<string, PlanStatus>) => planWith(PLAN, statuses);
 
 const excerpt = (doc: Doc, max = 280) => (doc.body.length > max ? `${doc.body.slice(0, max).trimEnd()}…` : doc.body);
 
@@ -138,15 +130,14 @@ function draftContent(audience: Audience, query: string, research: DocSearch) {
   };
 }
 
-function decide(state: RunState): Decision {
-  const input = outreachAgentInputSchema.parse(state.input);
-  const ticketFact = latestFact(state, "ticket");
-  const researchFact = latestFact(state, "research");
-  const draftFact = latestFact(state, "draft");
+function decide(input: z.output<typeof outreachAgentInputSchema>, run: RunReader): Decision {
+  const ticketFact = run.fact("ticket");
+  const researchFact = run.fact("research");
+  const draftFact = run.fact("draft");
   const ticket = ticketFact?.value as Ticket | undefined;
 
   if (input.ticketId && !ticket) {
-    return callUnlessFailed(state, -1, `Could not read ticket ${input.ticketId}`, {
+    return run.callUnlessFailed(-1, `Could not read ticket ${input.ticketId}`, {
       tool: "tickets.get",
       args: { ticketId: input.ticketId },
       resultKey: "ticket",
@@ -156,7 +147,7 @@ function decide(state: RunState): Decision {
   const audience: Audience = { to: input.to ?? ticket!.customerEmail, ticket };
   const base = { ticketId: input.ticketId ?? null, to: audience.to };
   if (!researchFact) {
-    return callUnlessFailed(state, stepOf(ticketFact), "Could not search the docs", {
+    return run.callUnlessFailed(stepOf(ticketFact), "Could not search the docs", {
       tool: "docs.search",
       args: { query: input.query },
       resultKey: "research",
@@ -165,8 +156,7 @@ function decide(state: RunState): Decision {
   }
   const research = researchFact.value as DocSearch;
   if (!draftFact) {
-    return callUnlessFailed(
-      state,
+    return run.callUnlessFailed(
       stepOf(researchFact),
       "Could not save the draft",
       {
@@ -182,11 +172,11 @@ function decide(state: RunState): Decision {
   const draft = draftFact.value as Partial<Draft>;
 
   // A person may ask for more patience ("wait 2 more days"): another timer, then another search.
-  const redirectStep = lastStepOf(state, "redirected", "mail.send");
-  const redirect = redirectStep >= 0 ? latestRedirect(state) : undefined;
+  const redirectStep = run.lastStep("redirected", "mail.send");
+  const redirect = redirectStep >= 0 ? run.redirect() : undefined;
   const waitAgain = redirect && /\b(wait|later|longer)\b/i.test(redirect) ? redirectStep : -1;
-  const recheckFact = latestFact(state, "recheck");
-  const sleptAt = lastStepOf(state, "timer");
+  const recheckFact = run.fact("recheck");
+  const sleptAt = run.lastStep("timer");
   if ((!recheckFact || stepOf(recheckFact) < waitAgain) && sleptAt <= Math.max(stepOf(draftFact), waitAgain)) {
     const ms = waitAgain >= 0 ? (parseDuration(redirect!) ?? input.waitMs) : input.waitMs;
     return {
@@ -195,9 +185,9 @@ function decide(state: RunState): Decision {
       reason: `Waiting ${humanDuration(ms)} for a source on "${input.query}" before writing the final email`,
     };
   }
-  const staleStep = lastStepOf(state, "stale", "mail.send");
+  const staleStep = run.lastStep("stale", "mail.send");
   if (!recheckFact || stepOf(recheckFact) < sleptAt || stepOf(recheckFact) <= staleStep) {
-    return callUnlessFailed(state, Math.max(sleptAt, staleStep), "Could not search the docs again", {
+    return run.callUnlessFailed(Math.max(sleptAt, staleStep), "Could not search the docs again", {
       tool: "docs.search",
       args: { query: input.query },
       resultKey: "recheck",
@@ -206,7 +196,7 @@ function decide(state: RunState): Decision {
   }
   const recheck = recheckFact.value as DocSearch;
   const stopped = (output: Record<string, unknown>, send: PlanStatus = "skipped") =>
-    completeWith(state, plan({ research: "done", draft: "done", wait: "done", recheck: "done", send }), {
+    run.complete(plan({ research: "done", draft: "done", wait: "done", recheck: "done", send }), {
       sent: false,
       ...base,
       draftId: draft.draftId ?? null,
@@ -215,7 +205,7 @@ function decide(state: RunState): Decision {
   if (recheck.docs.length === 0)
     return stopped({ reason: `No documentation matches "${input.query}" yet; the draft is left for a person.` });
 
-  const emailFact = latestFact(state, "email");
+  const emailFact = run.fact("email");
   if (!emailFact || stepOf(emailFact) < stepOf(recheckFact)) {
     const email = composeEmail(audience, research, recheck);
     return {
@@ -229,14 +219,14 @@ function decide(state: RunState): Decision {
     };
   }
   const email = emailFact.value as OutreachEmail;
-  const mailFact = latestFact(state, "mail");
+  const mailFact = run.fact("mail");
   if (!mailFact) {
-    const reply = outcomeOf(state, "mail.send", stepOf(emailFact));
+    const reply = run.outcome("mail.send", stepOf(emailFact));
     if (reply && (isTurnedDown(reply) || reply.kind === "resolved"))
       return stopped({ reason: reply.message }, "failed");
     if (reply?.kind === "redirected")
       return stopped({ reason: `A person redirected the run: "${redirect}". The draft is left for them.` });
-    return callUnlessFailed(state, stepOf(emailFact), `The email to ${email.to} could not be sent`, {
+    return run.callUnlessFailed(stepOf(emailFact), `The email to ${email.to} could not be sent`, {
       tool: "mail.send",
       args: { to: email.to, subject: email.subject, body: email.body },
       resultKey: "mail",
@@ -250,7 +240,7 @@ function decide(state: RunState): Decision {
     });
   }
   const sent = mailFact.value as Partial<SentMail>;
-  return completeWith(state, plan({ research: "done", draft: "done", wait: "done", recheck: "done", send: "done" }), {
+  return run.complete(plan({ research: "done", draft: "done", wait: "done", recheck: "done", send: "done" }), {
     sent: true,
     ...base,
     messageId: sent.messageId ?? null,
@@ -271,9 +261,9 @@ export const outreachAgent = defineAgent({
   input: outreachAgentInputSchema,
   tools: ["tickets.get", "docs.search", "drafts.create", "mail.send"],
   gates: { "mail.send": { queue: "outreach" } },
-  plan: PLAN,
+  plan: plan.steps,
   maxSteps: 40,
   // Ada asked about exports; the release note for scheduled exports is the source worth waiting for.
   exampleInput: { to: "ada@example.com", query: "scheduled exports", waitMs: 30_000 },
-  policy: ({ state }) => decide(state),
+  policy: ({ state }) => decide(outreachAgentInputSchema.parse(state.input), readRun(state)),
 });

@@ -1,20 +1,4 @@
-import {
-  callUnlessFailed,
-  completeWith,
-  defineAgent,
-  isTurnedDown,
-  lastStepOf,
-  latestFact,
-  latestRedirect,
-  outcomeOf,
-  planWith,
-  stepOf,
-  z,
-  type Decision,
-  type Plan,
-  type PlanStatus,
-  type RunState,
-} from "@/lib/sdk";
+import { defineAgent, definePlan, isTurnedDown, readRun, stepOf, z, type Decision, type RunReader } from "@/lib/sdk";
 import { formatMoney, refusedStatus, type Order, type OrderHistory, type Refund, type SentMail } from "@/lib/tools";
 
 // refund-agent: reads an order and the customer's history, decides a refund, refunds (idempotent
@@ -45,13 +29,13 @@ export type RefundAssessment = {
   instruction?: string;
 };
 
-const PLAN: Plan = [
-  { id: "read-order", title: "Read the order", status: "pending" },
-  { id: "read-history", title: "Read the customer's order history", status: "pending" },
-  { id: "decide", title: "Decide the refund", status: "pending" },
-  { id: "refund", title: "Refund to the card", status: "pending" },
-  { id: "notify", title: "Email the customer", status: "pending" },
-];
+const plan = definePlan({
+  "read-order": "Read the order",
+  "read-history": "Read the customer's order history",
+  decide: "Decide the refund",
+  refund: "Refund to the card",
+  notify: "Email the customer",
+});
 
 const INSTRUCTIONS = `You handle refund requests. Read the order and the customer's order history. Refund what is left
 to refund on the order, in full, unless the history shows a pattern of refunds: then still propose it, but say
@@ -147,20 +131,17 @@ export function assessRefund(
 /** The customer of the order the run was started for: the email on the order orders.get read. */
 const ORDER_CUSTOMER = { $fact: "order", path: "customerEmail", tool: "orders.get" };
 
-const plan = (statuses: Record<string, PlanStatus>) => planWith(PLAN, statuses);
-
-function decide(state: RunState): Decision {
-  const input = refundAgentInputSchema.parse(state.input);
-  const orderFact = latestFact(state, "order");
-  const historyFact = latestFact(state, "history");
-  const assessmentFact = latestFact(state, "assessment");
+function decide(input: RefundAgentInput, run: RunReader): Decision {
+  const orderFact = run.fact("order");
+  const historyFact = run.fact("history");
+  const assessmentFact = run.fact("assessment");
   const order = orderFact?.value as Order | undefined;
   const history = historyFact?.value as OrderHistory | undefined;
   // The evidence changed while a person looked at it: read it again, decide again, propose again.
-  const staleStep = lastStepOf(state, "stale", "payments.refund");
+  const staleStep = run.lastStep("stale", "payments.refund");
 
   if (!order || stepOf(orderFact) <= staleStep) {
-    return callUnlessFailed(state, stepOf(orderFact), `Could not read order ${input.orderId}`, {
+    return run.callUnlessFailed(stepOf(orderFact), `Could not read order ${input.orderId}`, {
       tool: "orders.get",
       args: { orderId: input.orderId },
       resultKey: "order",
@@ -168,7 +149,7 @@ function decide(state: RunState): Decision {
     });
   }
   if (!history || stepOf(historyFact) <= staleStep) {
-    return callUnlessFailed(state, stepOf(historyFact), `Could not read ${order.customerEmail}'s order history`, {
+    return run.callUnlessFailed(stepOf(historyFact), `Could not read ${order.customerEmail}'s order history`, {
       tool: "orders.history",
       args: { email: order.customerEmail },
       resultKey: "history",
@@ -176,9 +157,9 @@ function decide(state: RunState): Decision {
     });
   }
 
-  const redirectStep = lastStepOf(state, "redirected", "payments.refund");
+  const redirectStep = run.lastStep("redirected", "payments.refund");
   if (!assessmentFact || stepOf(assessmentFact) < Math.max(stepOf(orderFact), stepOf(historyFact), redirectStep)) {
-    const instruction = latestRedirect(state);
+    const instruction = run.redirect();
     const assessment = assessRefund(order, history, input.reason, instruction);
     const refundStatus = assessment.action === "refund" ? "active" : "skipped";
     return {
@@ -195,13 +176,12 @@ function decide(state: RunState): Decision {
     };
   }
   const assessment = assessmentFact.value as RefundAssessment;
-  const refundFact = latestFact(state, "refund");
+  const refundFact = run.fact("refund");
   const refund = refundFact?.kind === "receipt" ? (refundFact.value as Refund) : undefined;
   const money = (cents: number) => formatMoney(cents, order.currency);
 
   if (assessment.action === "none") {
-    return completeWith(
-      state,
+    return run.complete(
       plan({ "read-order": "done", "read-history": "done", decide: "done", refund: "skipped", notify: "skipped" }),
       {
         refunded: false,
@@ -212,10 +192,9 @@ function decide(state: RunState): Decision {
   }
 
   if (assessment.action === "refund" && !refundFact) {
-    const reply = outcomeOf(state, "payments.refund", stepOf(assessmentFact));
+    const reply = run.outcome("payments.refund", stepOf(assessmentFact));
     const stop = (output: Record<string, unknown>) =>
-      completeWith(
-        state,
+      run.complete(
         plan({ "read-order": "done", "read-history": "done", decide: "done", refund: "failed", notify: "skipped" }),
         { refunded: false, orderId: order.id, ...output },
       );
@@ -223,7 +202,7 @@ function decide(state: RunState): Decision {
     if (reply?.kind === "resolved") return stop({ reason: reply.message }); // a person confirmed it never happened
     if (reply?.kind === "tool_error" && refusedStatus(reply.data) === 402)
       return stop({ declined: true, reason: `The payment provider declined the refund: ${reply.message}` });
-    return callUnlessFailed(state, stepOf(assessmentFact), `The refund of ${order.id} failed`, {
+    return run.callUnlessFailed(stepOf(assessmentFact), `The refund of ${order.id} failed`, {
       tool: "payments.refund",
       args: {
         orderId: order.id,
@@ -243,7 +222,7 @@ function decide(state: RunState): Decision {
   }
 
   // The refund happened (a receipt, or a person vouched for it), or store credit was chosen: tell the customer.
-  const mailFact = latestFact(state, "mail");
+  const mailFact = run.fact("mail");
   const refundDone = assessment.action === "refund" ? "done" : "skipped";
   const amount = refund?.amountCents ?? assessment.amountCents;
   const mailed = () => ({
@@ -258,10 +237,9 @@ function decide(state: RunState): Decision {
     uncertainty: assessment.uncertainty,
   });
   if (!mailFact) {
-    const reply = outcomeOf(state, "mail.send", Math.max(stepOf(refundFact), stepOf(assessmentFact)));
+    const reply = run.outcome("mail.send", Math.max(stepOf(refundFact), stepOf(assessmentFact)));
     if (reply && reply.kind !== "tool_result") {
-      return completeWith(
-        state,
+      return run.complete(
         plan({ "read-order": "done", "read-history": "done", decide: "done", refund: refundDone, notify: "failed" }),
         {
           ...mailed(),
@@ -291,8 +269,7 @@ function decide(state: RunState): Decision {
     };
   }
   const sent = mailFact.value as Partial<SentMail>;
-  return completeWith(
-    state,
+  return run.complete(
     plan({ "read-order": "done", "read-history": "done", decide: "done", refund: refundDone, notify: "done" }),
     {
       ...mailed(),
@@ -327,11 +304,11 @@ export const refundAgent = defineAgent({
     "payments.refund": { capabilities: ["execute"], bind: { orderId: { $input: "orderId" } }, freshEvidence: true },
     "mail.send": { capabilities: ["execute"], bind: { to: ORDER_CUSTOMER } },
   },
-  plan: PLAN,
+  plan: plan.steps,
   maxSteps: 40,
   exampleInput: {
     orderId: "ord_1001",
     reason: "Cancelled within the hour, but the card was still charged (ticket tkt_2001).",
   },
-  policy: ({ state }) => decide(state),
+  policy: ({ state }) => decide(refundAgentInputSchema.parse(state.input), readRun(state)),
 });

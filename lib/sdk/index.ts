@@ -46,16 +46,20 @@ export {
 export {
   callUnlessFailed,
   completeWith,
+  definePlan,
   isTurnedDown,
   lastStepOf,
   latestRedirect,
   outcomeOf,
   parseDuration,
   planWith,
+  readRun,
   stepOf,
   syncPlan,
+  type DefinedPlan,
   type Plan,
   type PlanStatus,
+  type RunReader,
   type ToolCall,
 } from "@/lib/agents/shared";
 // zod, re-exported so an agent's file needs nothing but this module.
