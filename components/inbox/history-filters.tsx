@@ -1,8 +1,7 @@
-import { DateFilterField, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
-import { SelectField } from "@/components/ui/labelled-fields";
+import { FilterPanel, type FilterField } from "@/components/shell/filter-form";
 import { SelectOptions } from "@/components/ui/select-options";
 import { statusLabel } from "@/components/ui/status-badge";
-import { DECIDED_STATUSES, isFilterActive, type DecisionHistoryFilter } from "@/lib/queries/decision-history";
+import { DECIDED_STATUSES, type DecisionHistoryFilter } from "@/lib/queries/decision-history";
 
 type HistoryFiltersProps = {
   filter: DecisionHistoryFilter;
@@ -13,18 +12,11 @@ type HistoryFiltersProps = {
   tools: string[];
 };
 
-const FIELD_LABELS: Record<string, string> = {
-  reviewer: "Reviewer",
-  tool: "Tool",
-  decision: "Decision",
-  from: "From",
-  to: "To",
-};
-
 // Applying a filter leaves out the cursor: a new filter starts at the newest decision.
 export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFiltersProps) {
-  const textFilters = [
+  const fields: FilterField[] = [
     {
+      kind: "text",
       id: "history-reviewer",
       name: "reviewer",
       label: "Reviewer",
@@ -35,6 +27,7 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
       suggestions: reviewers,
     },
     {
+      kind: "text",
       id: "history-tool",
       name: "tool",
       label: "Tool",
@@ -43,33 +36,30 @@ export function HistoryFilters({ filter, ignored, reviewers, tools }: HistoryFil
       placeholder: "payments.refund",
       suggestions: tools,
     },
+    {
+      kind: "select",
+      id: "history-decision",
+      name: "decision",
+      label: "Decision",
+      className: "w-40 pb-5",
+      value: filter.decision,
+      options: (
+        <>
+          <option value="">Any decision</option>
+          <SelectOptions values={DECIDED_STATUSES} labelOf={statusLabel} />
+        </>
+      ),
+    },
+    { kind: "day", id: "history-from", name: "from", label: "From", value: filter.from },
+    { kind: "day", id: "history-to", name: "to", label: "To", note: "inclusive", value: filter.to },
   ];
   return (
     <FilterPanel
       label="Filter the decision history"
       action="/inbox/history"
-      isActive={isFilterActive(filter)}
-      warning={
-        <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
-          not a valid value{ignored.length > 1 ? "s" : ""} (dates are YYYY-MM-DD, and “To” cannot be before “From”).
-        </NotAppliedWarning>
-      }
-    >
-      {textFilters.map((field) => (
-        <TextFilterField key={field.id} {...field} />
-      ))}
-      <SelectField
-        id="history-decision"
-        name="decision"
-        label="Decision"
-        className="w-40 pb-5"
-        defaultValue={filter.decision ?? ""}
-      >
-        <option value="">Any decision</option>
-        <SelectOptions values={DECIDED_STATUSES} labelOf={statusLabel} />
-      </SelectField>
-      <DateFilterField id="history-from" name="from" label="From (UTC)" value={filter.from} />
-      <DateFilterField id="history-to" name="to" label="To (UTC, inclusive)" value={filter.to} />
-    </FilterPanel>
+      fields={fields}
+      ignored={ignored}
+      invalidValues={`not a valid value${ignored.length > 1 ? "s" : ""} (dates are YYYY-MM-DD, and “To” cannot be before “From”).`}
+    />
   );
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { ConsoleForm, ConsoleLink } from "@/components/shell/console-links";
 import { Alert } from "@/components/ui/alert";
 import { Field, Input } from "@/components/ui/field";
-import { InputField } from "@/components/ui/labelled-fields";
+import { InputField, SelectField } from "@/components/ui/labelled-fields";
 
 // The pieces every list filter in the console shares. Each filter is a plain GET form: it works before any
 // JavaScript loads, and the URL is the filter (shareable, back button).
@@ -10,22 +10,47 @@ import { InputField } from "@/components/ui/labelled-fields";
 const BUTTON =
   "rounded border px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
 
-/** A filter form in its own panel: fields in a wrapping row ending in Apply (and Clear), room below for a warning. */
+type TextFilterOptions = {
+  kind: "text";
+  hint?: string;
+  className?: string;
+  placeholder: string;
+  /** Known values, offered in a datalist. */
+  suggestions?: string[];
+};
+type SelectFilterOptions = { kind: "select"; className?: string; options: ReactNode };
+/** A day (YYYY-MM-DD, as the URL holds it, in UTC); `note` qualifies the range's end ("inclusive"). */
+type DayFilterOptions = { kind: "day"; note?: string };
+
+/**
+ * A field of a filter form. `name` is its search param; `label` names it on the form and in the warning
+ * about values that did not parse; `value` is what the URL holds (undefined: that filter is off).
+ */
+export type FilterField = { id: string; name: string; label: string; value: string | undefined } & (
+  TextFilterOptions | SelectFilterOptions | DayFilterOptions
+);
+
+/**
+ * A filter form in its own panel: its fields in a wrapping row ending in Apply (and, while a field holds a
+ * value, Clear filters), and below them a warning naming the URL's filters that did not parse (they are off).
+ */
 export function FilterPanel({
   label,
   action,
-  isActive,
-  children,
-  warning,
+  fields,
+  ignored,
+  invalidValues,
 }: {
   label: string;
   /** The list page the filter applies to, written without its workspace; "Clear filters" leads back to it. */
   action: string;
-  /** Whether a filter is on (then "Clear filters" shows). */
-  isActive: boolean;
-  children: ReactNode;
-  warning?: ReactNode;
+  fields: FilterField[];
+  /** The names of the URL's filters that did not parse. */
+  ignored: string[];
+  /** The rest of the warning's sentence: why a value is not valid. */
+  invalidValues: ReactNode;
 }) {
+  const labelOf = (name: string) => fields.find((field) => field.name === name)?.label ?? name;
   return (
     <ConsoleForm
       role="search"
@@ -35,12 +60,44 @@ export function FilterPanel({
       className="mb-4 rounded-lg border border-zinc-200 bg-white p-3"
     >
       <div className="flex flex-wrap items-end gap-3">
-        {children}
-        <FilterActions clearHref={action} isActive={isActive} />
+        {fields.map((field) => (
+          <FilterFieldControl key={field.id} field={field} />
+        ))}
+        <FilterActions clearHref={action} isActive={fields.some((field) => field.value !== undefined)} />
       </div>
-      {warning}
+      {ignored.length > 0 && (
+        <Alert tone="warning">
+          Not applied: {ignored.map(labelOf).join(", ")} — {invalidValues}
+        </Alert>
+      )}
     </ConsoleForm>
   );
+}
+
+function FilterFieldControl({ field }: { field: FilterField }) {
+  const { id, name, label, value } = field;
+  switch (field.kind) {
+    case "text":
+      return <TextFilterField {...field} />;
+    case "select":
+      return (
+        <SelectField id={id} name={name} label={label} className={field.className} defaultValue={value ?? ""}>
+          {field.options}
+        </SelectField>
+      );
+    case "day":
+      // Filter rows give days one width; the URL holds the day, in UTC.
+      return (
+        <InputField
+          id={id}
+          name={name}
+          label={`${label} (UTC${field.note ? `, ${field.note}` : ""})`}
+          className="w-40 pb-5"
+          type="date"
+          defaultValue={value ?? ""}
+        />
+      );
+  }
 }
 
 /** Apply, and (while a filter is on) a link back to the unfiltered list. */
@@ -66,7 +123,7 @@ export function FilterActions({ clearHref, isActive }: { clearHref: string; isAc
  * A text field of a filter form. With suggestions, a datalist offers the known values; the filter still
  * matches what is typed, so a value the suggestions do not hold works too.
  */
-export function TextFilterField({
+function TextFilterField({
   id,
   name,
   label,
@@ -75,16 +132,7 @@ export function TextFilterField({
   value,
   placeholder,
   suggestions,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  hint?: string;
-  className?: string;
-  value: string | undefined;
-  placeholder: string;
-  suggestions?: string[];
-}) {
+}: FilterField & TextFilterOptions) {
   const listId = suggestions ? `${id}-suggestions` : undefined;
   return (
     <Field id={id} label={label} hint={hint} className={className}>
@@ -105,40 +153,6 @@ export function TextFilterField({
         </datalist>
       )}
     </Field>
-  );
-}
-
-/** A day of a filter form (YYYY-MM-DD, as the URL holds it), in the width the filter rows give dates. */
-export function DateFilterField({
-  id,
-  name,
-  label,
-  value,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  value: string | undefined;
-}) {
-  return <InputField id={id} name={name} label={label} className="w-40 pb-5" type="date" defaultValue={value ?? ""} />;
-}
-
-/** Says which of the URL's filters did not parse (they are off), so an empty or long list is not a mystery. */
-export function NotAppliedWarning({
-  ignored,
-  fieldLabels,
-  children,
-}: {
-  ignored: string[];
-  fieldLabels: Record<string, string>;
-  /** The rest of the sentence: why a value is not valid. */
-  children: ReactNode;
-}) {
-  if (ignored.length === 0) return null;
-  return (
-    <Alert tone="warning">
-      Not applied: {ignored.map((field) => fieldLabels[field] ?? field).join(", ")} — {children}
-    </Alert>
   );
 }
 

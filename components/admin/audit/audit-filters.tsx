@@ -1,13 +1,6 @@
-import { DateFilterField, FilterPanel, NotAppliedWarning, TextFilterField } from "@/components/shell/filter-form";
-import { isAuditFilterActive, type AuditFilter } from "@/lib/audit/filter";
+import { FilterPanel, type FilterField } from "@/components/shell/filter-form";
+import type { AuditFilter } from "@/lib/audit/filter";
 
-const FIELD_LABELS: Record<string, string> = {
-  actor: "Actor",
-  action: "Action",
-  target: "Object",
-  since: "From",
-  until: "Before",
-};
 const day = (date: Date | undefined) => date?.toISOString().slice(0, 10);
 
 // Applying a filter leaves out the cursor: a new filter starts at the newest entry.
@@ -20,8 +13,9 @@ export function AuditFilters({
   ignored: string[];
   actions: string[];
 }) {
-  const textFilters = [
+  const fields: FilterField[] = [
     {
+      kind: "text",
       id: "audit-actor",
       name: "actor",
       label: "Actor",
@@ -31,6 +25,7 @@ export function AuditFilters({
       placeholder: "ada@example.com",
     },
     {
+      kind: "text",
       id: "audit-action",
       name: "action",
       label: "Action",
@@ -41,6 +36,7 @@ export function AuditFilters({
       suggestions: actions,
     },
     {
+      kind: "text",
       id: "audit-target",
       name: "target",
       label: "Object",
@@ -49,23 +45,16 @@ export function AuditFilters({
       value: filter.target,
       placeholder: "run_…",
     },
+    { kind: "day", id: "audit-since", name: "since", label: "From", value: day(filter.since) },
+    { kind: "day", id: "audit-until", name: "until", label: "Before", value: day(filter.until) },
   ];
   return (
     <FilterPanel
       label="Filter the audit log"
       action="/admin/audit"
-      isActive={isAuditFilterActive(filter)}
-      warning={
-        <NotAppliedWarning ignored={ignored} fieldLabels={FIELD_LABELS}>
-          not a valid value (days are YYYY-MM-DD, and “Before” must be after “From”).
-        </NotAppliedWarning>
-      }
-    >
-      {textFilters.map((field) => (
-        <TextFilterField key={field.id} {...field} />
-      ))}
-      <DateFilterField id="audit-since" name="since" label="From (UTC)" value={day(filter.since)} />
-      <DateFilterField id="audit-until" name="until" label="Before (UTC)" value={day(filter.until)} />
-    </FilterPanel>
+      fields={fields}
+      ignored={ignored}
+      invalidValues="not a valid value (days are YYYY-MM-DD, and “Before” must be after “From”)."
+    />
   );
 }

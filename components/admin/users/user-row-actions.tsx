@@ -20,6 +20,9 @@ export function UserRoleForm({ userId, email, role, isSelf }: Omit<UserRowAction
     run({ userId, role: String(new FormData(event.currentTarget).get("role")) as Role });
   }
   const id = `role-${userId}`;
+  // min-w-max: the select is never narrower than its longest role. A width class here loses to the control's
+  // own w-full (Tailwind's stylesheet puts w-full after w-32), and a table gives a percentage-wide select no
+  // minimum width: at 1400 px the table squeezed it until "Operator" was cut.
   return (
     <form onSubmit={submit} className="flex flex-col gap-1">
       <div className="flex items-center gap-2">
@@ -31,7 +34,7 @@ export function UserRoleForm({ userId, email, role, isSelf }: Omit<UserRowAction
           name="role"
           defaultValue={role}
           disabled={isSelf}
-          className="w-32"
+          className="min-w-max"
           aria-describedby={isSelf ? `${id}-self` : undefined}
         />
         {!isSelf && (

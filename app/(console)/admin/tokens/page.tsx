@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import { AdminColumns } from "@/components/admin/admin-columns";
-import { getAdminPageAccess } from "@/components/admin/admin-page";
+import { defineAdminPage } from "@/components/admin/admin-page";
 import { AuditList } from "@/components/admin/audit-list";
 import { CreateTokenForm } from "@/components/admin/tokens/create-token-form";
 import { TokensTable } from "@/components/admin/tokens/tokens-table";
-import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
-import { PageHeader } from "@/components/ui/page-header";
 import { TitledSection } from "@/components/ui/titled-section";
 import { findAdminAudit } from "@/lib/queries/audit";
 import { findTokens } from "@/lib/queries/tokens";
@@ -14,16 +12,14 @@ import { findTokens } from "@/lib/queries/tokens";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "API tokens" };
 
-export default async function TokensPage() {
-  const { user, isAllowed } = await getAdminPageAccess();
-  if (!isAllowed) return <AccessDenied role={user.role} scope="admin:manage" />;
-  const [tokens, audit] = await Promise.all([findTokens(), findAdminAudit(["tokens."])]);
-  return (
-    <>
-      <PageHeader
-        title="API tokens"
-        description="Bearer tokens for the HTTP API, the CLI and MCP. Only a hash of each token is kept."
-      />
+export default defineAdminPage(
+  {
+    title: "API tokens",
+    description: "Bearer tokens for the HTTP API, the CLI and MCP. Only a hash of each token is kept.",
+  },
+  async () => {
+    const [tokens, audit] = await Promise.all([findTokens(), findAdminAudit(["tokens."])]);
+    return (
       <AdminColumns
         aside={
           <>
@@ -40,6 +36,6 @@ export default async function TokensPage() {
           )}
         </TitledSection>
       </AdminColumns>
-    </>
-  );
-}
+    );
+  },
+);

@@ -1,25 +1,22 @@
 import type { Metadata } from "next";
-import { getAdminPageAccess } from "@/components/admin/admin-page";
+import { defineAdminPage } from "@/components/admin/admin-page";
 import { RegisterHttpToolForm } from "@/components/admin/tools/register-http-tool-form";
 import { ToolsTable } from "@/components/admin/tools/tools-table";
-import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
-import { PageHeader } from "@/components/ui/page-header";
 import { findToolRegistry } from "@/lib/queries/tools";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Tools" };
 
-export default async function ToolsPage() {
-  const { user, isAllowed } = await getAdminPageAccess();
-  if (!isAllowed) return <AccessDenied role={user.role} scope="admin:manage" />;
-  const tools = await findToolRegistry();
-  return (
-    <>
-      <PageHeader
-        title="Tools"
-        description="Every tool an agent can be granted: built-in, HTTP and MCP. A tool declares what it may change and how a repeat is made safe. MCP tools are registered through the API (POST /api/tools)."
-      />
+export default defineAdminPage(
+  {
+    title: "Tools",
+    description:
+      "Every tool an agent can be granted: built-in, HTTP and MCP. A tool declares what it may change and how a repeat is made safe. MCP tools are registered through the API (POST /api/tools).",
+  },
+  async () => {
+    const tools = await findToolRegistry();
+    return (
       <div className="space-y-6">
         {tools.length === 0 ? (
           <EmptyState title="No tools">Register an HTTP tool below.</EmptyState>
@@ -30,6 +27,6 @@ export default async function ToolsPage() {
           <RegisterHttpToolForm />
         </div>
       </div>
-    </>
-  );
-}
+    );
+  },
+);

@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import { AdminColumns } from "@/components/admin/admin-columns";
-import { getAdminPageAccess } from "@/components/admin/admin-page";
+import { defineAdminPage } from "@/components/admin/admin-page";
 import { AuditList } from "@/components/admin/audit-list";
 import { CreateUserForm } from "@/components/admin/users/create-user-form";
 import { UsersTable } from "@/components/admin/users/users-table";
-import { AccessDenied } from "@/components/shell/access-denied";
 import { EmptyState } from "@/components/ui/empty-state";
-import { PageHeader } from "@/components/ui/page-header";
 import { TitledSection } from "@/components/ui/titled-section";
 import { findAdminAudit } from "@/lib/queries/audit";
 import { findUsers } from "@/lib/queries/users";
@@ -14,16 +12,14 @@ import { findUsers } from "@/lib/queries/users";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Users" };
 
-export default async function UsersPage() {
-  const { user, isAllowed } = await getAdminPageAccess();
-  if (!isAllowed) return <AccessDenied role={user.role} scope="admin:manage" />;
-  const [users, audit] = await Promise.all([findUsers(), findAdminAudit(["users."])]);
-  return (
-    <>
-      <PageHeader
-        title="Users"
-        description="People who sign in to the console, and their roles. A change applies at their next click."
-      />
+export default defineAdminPage(
+  {
+    title: "Users",
+    description: "People who sign in to the console, and their roles. A change applies at their next click.",
+  },
+  async ({ user }) => {
+    const [users, audit] = await Promise.all([findUsers(), findAdminAudit(["users."])]);
+    return (
       <AdminColumns
         asideWidth="narrow"
         aside={
@@ -41,6 +37,6 @@ export default async function UsersPage() {
           )}
         </TitledSection>
       </AdminColumns>
-    </>
-  );
-}
+    );
+  },
+);

@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import { AdminColumns } from "@/components/admin/admin-columns";
-import { getAdminPageAccess } from "@/components/admin/admin-page";
+import { defineAdminPage } from "@/components/admin/admin-page";
 import { CreateWorkspaceForm } from "@/components/admin/workspaces/create-workspace-form";
 import { PutMemberForm } from "@/components/admin/workspaces/put-member-form";
 import { RemoveMemberButton } from "@/components/admin/workspaces/remove-member-button";
-import { AccessDenied } from "@/components/shell/access-denied";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { PageHeader } from "@/components/ui/page-header";
 import { TitledSection } from "@/components/ui/titled-section";
 import { ROLE_LABELS } from "@/lib/auth/rbac";
 import {
@@ -20,28 +18,27 @@ import { workspacePath } from "@/lib/workspaces/paths";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workspaces" };
 
-export default async function WorkspacesPage() {
-  const { user, isAllowed } = await getAdminPageAccess();
-  if (!isAllowed) return <AccessDenied role={user.role} scope="admin:manage" />;
-  const workspace = user.workspace!;
-  const [members, canCreate] = await Promise.all([findWorkspaceMembers(workspace.id), isInstanceAdmin(user.id)]);
-  const all = canCreate ? await findAllWorkspaces() : [];
-  const memberColumns: Column<WorkspaceMember>[] = [
-    { header: "Person", cell: (m) => (m.name ? `${m.name} · ${m.email}` : m.email) },
-    { header: "Role here", cell: (m) => `${ROLE_LABELS[m.role]}${m.instanceAdmin ? " (instance admin)" : ""}` },
-    {
-      header: "Actions",
-      isHeaderHidden: true,
-      className: "text-right",
-      cell: (m) => m.removable && <RemoveMemberButton email={m.email} workspaceName={workspace.name} />,
-    },
-  ];
-  return (
-    <>
-      <PageHeader
-        title="Workspaces"
-        description={`People of ${workspace.name} and their role here. Runs, packets, rules, tools, tokens and the audit log belong to one workspace.`}
-      />
+export default defineAdminPage(
+  {
+    title: "Workspaces",
+    description: ({ user }) =>
+      `People of ${user.workspace!.name} and their role here. Runs, packets, rules, tools, tokens and the audit log belong to one workspace.`,
+  },
+  async ({ user }) => {
+    const workspace = user.workspace!;
+    const [members, canCreate] = await Promise.all([findWorkspaceMembers(workspace.id), isInstanceAdmin(user.id)]);
+    const all = canCreate ? await findAllWorkspaces() : [];
+    const memberColumns: Column<WorkspaceMember>[] = [
+      { header: "Person", cell: (m) => (m.name ? `${m.name} · ${m.email}` : m.email) },
+      { header: "Role here", cell: (m) => `${ROLE_LABELS[m.role]}${m.instanceAdmin ? " (instance admin)" : ""}` },
+      {
+        header: "Actions",
+        isHeaderHidden: true,
+        className: "text-right",
+        cell: (m) => m.removable && <RemoveMemberButton email={m.email} workspaceName={workspace.name} />,
+      },
+    ];
+    return (
       <AdminColumns
         aside={
           <>
@@ -68,6 +65,6 @@ export default async function WorkspacesPage() {
           </TitledSection>
         )}
       </AdminColumns>
-    </>
-  );
-}
+    );
+  },
+);
