@@ -1,7 +1,8 @@
 import { asSystem, DEFAULT_WORKSPACE_ID } from "@/lib/runtime/workspace";
 import { roleIn } from "@/lib/workspaces/members";
 import { activeWorkspace } from "@/lib/workspaces/scope";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { newRecordId } from "@/lib/runtime/record-id";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { AppError, parseInput } from "@/lib/runtime/errors";
@@ -71,7 +72,7 @@ export async function createApiToken(
   const expiresAt = expiresInDays ? new Date((opts.now ?? new Date()).getTime() + expiresInDays * 86_400_000) : null;
   const record = await db.apiToken.create({
     data: {
-      id: `tok_${randomUUID().replaceAll("-", "")}`,
+      id: newRecordId("tok"),
       name,
       tokenHash: hashToken(token),
       prefix: token.slice(0, 8),

@@ -2,7 +2,7 @@
 // same transaction as their change (auditChange(tx, …) of ./audit-change.ts, or the engine's AuditNote that
 // the store writes with the change), by defineAction for a refused attempt ("<action>.denied"), by Auth.js
 // events (sign-in, sign-out, failed sign-in) and by local commands (create-admin).
-import { randomUUID } from "node:crypto";
+import { newRecordId } from "@/lib/runtime/record-id";
 import type { Db } from "@/lib/db";
 
 /** A Prisma client or an interactive transaction: anything with the auditLog delegate. */
@@ -34,7 +34,7 @@ export function auditRow(entry: AuditEntry): {
 } {
   const data = { ...entry.data, ...(entry.via ? { via: entry.via } : {}) };
   return {
-    id: `aud_${randomUUID().replaceAll("-", "")}`,
+    id: newRecordId("aud"),
     actor: entry.actor,
     action: entry.action,
     target: entry.target ?? null,

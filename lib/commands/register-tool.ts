@@ -1,6 +1,6 @@
 import { auditChange, type ChangeActor } from "@/lib/audit/audit-change";
 import type { Db } from "@/lib/db";
-import { newRecordId } from "@/lib/record-id";
+import { newRecordId } from "@/lib/runtime/record-id";
 import { AppError, parseInput } from "@/lib/runtime/errors";
 import { presentRegisteredTool, registerToolSchema, type RegisteredToolView } from "@/lib/tools/registered";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { queueNameSchema } from "@/lib/inbox/queue-deciders";
-import { newRecordId } from "@/lib/record-id";
+import { newRecordId } from "@/lib/runtime/record-id";
 import { AppError, parseInput } from "@/lib/runtime/errors";
 import { literalEgressRefusal } from "@/lib/tools/registered/egress";
 import { decodeWebhookSecret } from "@/lib/webhooks/config";

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newRecordId } from "@/lib/runtime/record-id";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { OVERLAP_MS } from "@/lib/queries/packet-changes";
@@ -216,7 +216,7 @@ async function insertDeliveries(
     if (existing.has(dedupKey)) continue;
     existing.add(dedupKey);
     const isQueued = await queueDelivery(db, {
-      id: `msg_${randomUUID().replaceAll("-", "")}`,
+      id: newRecordId("msg"),
       channelId: candidate.channel.id,
       event: candidate.event,
       packetId: candidate.packet.id,

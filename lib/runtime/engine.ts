@@ -1,5 +1,5 @@
 import { actingWorkspace, DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./workspace";
-import { randomUUID } from "node:crypto";
+import { newRecordId } from "./record-id";
 import { AgentRegistry } from "./agent-registry";
 import { upgradeRun, upgradeVersion, type VersionUpgrade } from "./agent-upgrade";
 import { silentLogger, type EngineContext, type RuntimeOptions } from "./context";
@@ -52,7 +52,7 @@ export function createRuntime(options: RuntimeOptions) {
     tools: new Map(options.tools.map((t) => [t.name, t])),
     resolveTool: options.resolveTool ?? (async () => undefined),
     clock: options.clock ?? { now: () => new Date() },
-    ids: options.ids ?? { id: (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}` },
+    ids: options.ids ?? { id: newRecordId },
     logger: options.logger ?? silentLogger,
     fault: async (point, info) => {
       await options.onFaultPoint?.(point, info);

@@ -1,5 +1,5 @@
 import { inWorkspace } from "@/lib/runtime/workspace";
-import { randomUUID } from "node:crypto";
+import { newRecordId } from "@/lib/runtime/record-id";
 import { startRun } from "@/lib/commands/start-run";
 import type { Db } from "@/lib/db";
 import type { Logger, Runtime } from "@/lib/runtime";
@@ -132,7 +132,7 @@ function countMissed(spec: CronSpec, first: Date, before: Date): { count: number
   return { count, newest };
 }
 
-const fireId = () => `sfi_${randomUUID().replaceAll("-", "")}`;
+const fireId = () => newRecordId("sfi");
 
 /** The pending fires in tick order, each settled by the overlap policy against the schedule's runs still active. */
 async function startPendingFires(deps: FireDeps, schedule: ScheduleRow): Promise<number> {
