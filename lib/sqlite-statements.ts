@@ -7,7 +7,8 @@ import type Database from "better-sqlite3";
 // better-sqlite3's Statement constructor was ~7% of the step's CPU. The texts are few (a step's commit, a claim,
 // Prisma's queries), so the connection keeps the last ones prepared and binds each call's values afresh.
 // Only the calls the adapter makes are served (adapter-better-sqlite3 6.19: bind, then reader / run / columns /
-// raw().all(); and run() unbound, for BEGIN); better-sqlite3's own methods (pragma, transaction) prepare natively.
+// raw().all(); and run() unbound, for BEGIN, said here as BEGIN IMMEDIATE); better-sqlite3's own methods (pragma,
+// transaction) prepare natively.
 //
 // 2. The store's step commit (lib/store/steps.ts), synchronously, in a transaction of its own (`inTransaction`):
 // a step's few statements through Prisma's interactive $transaction and raw queries were ~30% of a SQLite step's
@@ -53,6 +54,15 @@ function withValues(statement: Statement, values: Values) {
 }
 
 /**
+ * A Prisma transaction (the adapter says BEGIN) takes the write lock at once, waiting for it as any write does (the
+ * connection's busy timeout). Begun deferred, a transaction that reads before it writes asks for the lock at its first
+ * write, while it holds a read snapshot; if another process writes meanwhile, SQLite answers "database is locked" at
+ * once instead of waiting, since waiting could deadlock: the eval CLI's dataset import (read the dataset, then create
+ * it) failed so beside the busy console of the e2e tests. Readers are not blocked by it (WAL).
+ */
+const BEGIN_WRITING = "BEGIN IMMEDIATE";
+
+/**
  * The adapter's connection prepares through a cache of the last KEPT statements, by their text; the returned
  * handle runs the store's own transactions on the same connection (`inTransaction`).
  */
@@ -61,7 +71,7 @@ export function keepPreparedStatements(connection: object): SqliteConnection {
   const prepare = client.prepare.bind(client) as (sql: string) => Statement;
   const prepared = keptStatements(prepare);
   client.prepare = ((sql: string) => {
-    const statement = prepared(sql);
+    const statement = prepared(sql === "BEGIN" ? BEGIN_WRITING : sql);
     // The adapter binds once per call; a bound statement could not be bound again, so the values travel with the call.
     return {
       reader: statement.reader,

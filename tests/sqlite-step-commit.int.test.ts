@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "../lib/db";
@@ -110,5 +113,26 @@ describe("a step's commit on SQLite", () => {
     await db.$disconnect();
     await commit(lease, run.state);
     expect((await store.getRun(run.id))!.status).toBe("COMPLETED");
+  });
+});
+
+describe("a Prisma transaction on SQLite", () => {
+  // Begun deferred, a transaction that reads first would ask for the write lock only at its first write, and then be
+  // refused at once ("database is locked") if another process wrote meanwhile: it must hold the lock from BEGIN.
+  it("holds the file's write lock from its BEGIN, though it reads first", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "tether-begin-")), "t.db");
+    const db = createDb(`file:${path}`);
+    const other = new Database(path, { timeout: 0 }); // another writer that does not wait: it says what it finds
+    try {
+      await db.$transaction(async (tx) => {
+        await tx.$queryRawUnsafe("SELECT 1");
+        expect(() => other.exec("BEGIN IMMEDIATE")).toThrow(/database is locked/);
+      });
+      other.exec("BEGIN IMMEDIATE"); // committed: the lock is free again
+      other.exec("ROLLBACK");
+    } finally {
+      other.close();
+      await db.$disconnect();
+    }
   });
 });
