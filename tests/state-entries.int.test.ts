@@ -88,7 +88,18 @@ function recording(store: RuntimeStore) {
     ...store,
     async commitStep(commit: StepCommit) {
       const text = JSON.stringify(commit.state);
+      // A carried step's whole state: its head, with the facts and journal entries it had then (both only
+      // grow, so they are the first ones of the state committed now).
+      const journal = Object.entries(commit.state.journal);
+      const carried = (commit.carried ?? []).map((c) =>
+        JSON.stringify({
+          ...JSON.parse(c.head),
+          facts: commit.state.facts.slice(0, c.entries.facts),
+          journal: Object.fromEntries(journal.slice(0, c.entries.journal)),
+        }),
+      );
       const result = await store.commitStep(commit);
+      carried.forEach((whole, i) => written.set(key(commit.lease.runId, result.stateSeq - carried.length + i), whole));
       written.set(key(commit.lease.runId, result.stateSeq), text);
       return result;
     },
@@ -114,7 +125,14 @@ describe.each(providers())("state stored as a head and entries [%s]", (_provider
     t = createTestRuntime(url, { tools: [READ] });
     rec = recording(t.store);
     const { createRuntime } = await import("../lib/runtime");
-    runtime = createRuntime({ store: rec.store, agents: [], tools: [READ], retryBaseDelayMs: 5 });
+    // Reads carried (cursor.ts commitRead) whatever the machine's speed, at most 3 in a commit: their checkpoints too.
+    runtime = createRuntime({
+      store: rec.store,
+      agents: [],
+      tools: [READ],
+      retryBaseDelayMs: 5,
+      carryReads: { maxSteps: 4, maxMs: 60_000 },
+    });
   });
   afterAll(() => t.close());
 

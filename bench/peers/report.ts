@@ -4,7 +4,7 @@ import { percentile, stepsPerSec, type PeerFigures, type Timed } from "./workloa
 // is measured once per round; a ratio is computed within a round (the same minutes of the machine) and
 // reported as the median over the rounds with its range. A goal is met only when every round meets it.
 
-/** `id`: tether, dbos, langgraph-sync or langgraph-async. */
+/** `id`: tether, tether-each-step, dbos, langgraph-sync or langgraph-async. */
 export type SystemResult = { id: string; name: string; figures: PeerFigures | null; error?: string; info?: boolean };
 export type Round = SystemResult[];
 export type Floor = { commitsPerSec: number[] }; // measured at the start and at the end of the run

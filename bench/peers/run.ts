@@ -5,7 +5,7 @@
 // Knobs (env): PEERS_SEQUENTIAL_RUNS, PEERS_CONCURRENT_RUNS, PEERS_WARMUP_RUNS, PEERS_GATE_ROUNDS,
 // PEERS_FLOOR_MS, PEERS_SYSTEM_TIMEOUT_S (a system's process is killed after it), PEERS_ROUNDS (default 3:
 // each system measured once per round, the order reversed every other round), PEERS_ASYNC=0 (skip the
-// LangGraph async row), TETHER_BENCH_PG_URL.
+// LangGraph async row), PEERS_EACH_STEP=0 (skip the row of Tether with a commit each step), TETHER_BENCH_PG_URL.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -122,6 +122,8 @@ async function main() {
       for (const system of r % 2 === 0 ? plan : [...plan].reverse()) round.push(await system());
       if (r === 0 && process.env.PEERS_ASYNC !== "0")
         round.push(await measure("langgraph-async", `${lgName} (async)*`, peerDb("lg_async"), true));
+      if (r === 0 && process.env.PEERS_EACH_STEP !== "0")
+        round.push(await measure("tether-each-step", "Tether, a commit each step*", tetherDb, true));
       rounds.push(round);
     }
     const systems = rounds.flat();
@@ -154,6 +156,11 @@ async function main() {
         "  steps/s        = workflows × 10 / wall time, from starting the first workflow to the last one finished",
         "                   (each system's own start and completion writes included).",
         "  Tether         = bench-pure agent (bench/support/workload.ts), Prisma 6.19 + @prisma/adapter-pg (pool 10).",
+        "                   Its steps are pure reads its scripted policy chose without a model: the engine carries",
+        "                   such steps to the next commit (at most 32, held at most 50 ms; lib/runtime/cursor.ts),",
+        "                   since a crash makes it redo them for free. The goals use it: it is what the engine does.",
+        "                   (a commit each step)* = the same with carryReads: false, each step committed on its own",
+        "                   as a DBOS step or a LangGraph (sync) node is: for information only, one round.",
         "                   sequential: startRun, then createWorker({ concurrency: 1 }).drain(), run after run;",
         "                   concurrent: 200 startRun at once, then",
         "                   createWorker({ concurrency: 200 }).drain(); the clock runs from the first start.",

@@ -1,6 +1,6 @@
 // One system's measurement, in a process of its own (run.ts spawns it): no pool, timer or poller a
 // system leaves behind can slow the next one down, or die noisily when its database is dropped.
-//   node --import tsx bench/peers/system.ts <tether|dbos|langgraph-sync|langgraph-async> <database url>
+//   node --import tsx bench/peers/system.ts <tether|tether-each-step|dbos|langgraph-sync|langgraph-async> <database url>
 // The figures go to stdout as one line: PEER_RESULT {json}.
 import { benchDbos } from "./dbos";
 import { benchLangGraph } from "./langgraph";
@@ -9,6 +9,7 @@ import { countBackendsOf, PLAN, type PeerFigures } from "./workload";
 
 const SYSTEMS: Record<string, (url: string) => Promise<PeerFigures>> = {
   tether: (url) => benchTether(url, PLAN),
+  "tether-each-step": (url) => benchTether(url, PLAN, true),
   dbos: (url) => benchDbos(url, PLAN),
   "langgraph-sync": (url) => benchLangGraph(url, PLAN, "sync", true),
   "langgraph-async": (url) => benchLangGraph(url, PLAN, "async", false),

@@ -23,8 +23,10 @@ function watchInFlight(bench: Bench) {
   return live;
 }
 
-export async function benchTether(url: string, plan: Plan): Promise<PeerFigures> {
-  const bench = await buildBench(url, "postgres");
+/** `commitEachStep`: the engine's carrying of free pure reads off, so that every step has its own commit as
+ *  each peer's does (lib/runtime/cursor.ts commitRead). */
+export async function benchTether(url: string, plan: Plan, commitEachStep = false): Promise<PeerFigures> {
+  const bench = await buildBench(url, "postgres", undefined, commitEachStep ? { carryReads: false } : {});
   const { runtime } = bench;
   const agent = bench.agents.pure.slug;
   let tag = 0;

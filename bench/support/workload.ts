@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createDb, type Db } from "../../lib/db";
-import type { AgentDefinition, Logger, RuntimeStore, StepCommit, ToolDefinition } from "../../lib/runtime";
+import type { AgentDefinition, CarryReads, Logger, RuntimeStore, StepCommit, ToolDefinition } from "../../lib/runtime";
 import { createTether } from "../../lib/tether";
 import { diff, snapshot, type Counts } from "./counters";
 import { orderPayload } from "./payload";
@@ -118,6 +118,8 @@ export type BenchOptions = {
    *  their parent wrote instead of racing to write them again. */
   grant?: boolean;
   logger?: Logger;
+  /** The engine's carrying of free pure reads (lib/runtime/context.ts); false: a commit every step. */
+  carryReads?: CarryReads | false;
 };
 
 export async function buildBench(
@@ -142,6 +144,7 @@ export async function buildBench(
     registeredTools: false,
     wrapStore: (store) => countingStore(store, storeCalls, listeners),
     logger: options.logger,
+    ...(options.carryReads !== undefined ? { carryReads: options.carryReads } : {}),
   });
   if (options.grant !== false) {
     for (const agent of Object.values(agents)) {

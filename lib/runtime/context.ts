@@ -33,7 +33,14 @@ export type RuntimeOptions = {
   /** A parent waiting for a child run looks at it after this long, then twice as long each time, at most daily
    *  (a backstop for a lost wake-up; children.ts); default 5 min. */
   childCheckMs?: number;
+  /** Free pure reads carried to the next commit instead of a commit each (cursor.ts commitRead); false: a
+   *  commit every step. Default: at most 32 steps, held at most 50 ms. */
+  carryReads?: CarryReads | false;
 };
+
+/** How much free work a run may hold uncommitted: what a crash can make it redo (cursor.ts commitRead). */
+export type CarryReads = { maxSteps: number; maxMs: number };
+export const DEFAULT_CARRY_READS: CarryReads = { maxSteps: 32, maxMs: 50 };
 
 export type EngineContext = {
   store: RuntimeStore;
@@ -52,6 +59,7 @@ export type EngineContext = {
   maxPolicyAttempts: number;
   policyRetryBaseMs: number;
   childCheckMs: number;
+  carryReads: CarryReads | false;
   /** An agent's permission rules, by the epoch they were read at (permission-check.ts). */
   permissionCache: Map<string, CachedRules>;
   /** The reads of those rules in flight: the runs that find them stale at one moment share one read. */

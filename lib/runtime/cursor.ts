@@ -1,9 +1,9 @@
 import { childSignalType, notifyParent } from "./children";
 import type { EngineContext } from "./context";
 import { AppError } from "./errors";
-import { appendObservation, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
+import { appendObservation, stateHead, storedEntriesOf, type Fact, type Observation, type RunState } from "./state";
 import { impactRankOf } from "./impact";
-import type { NewPacket, StepCommit } from "./store";
+import type { CarriedStep, NewPacket, StepCommit } from "./store";
 import type { Lease, PacketDecision, RunRecord, RunStatus, StoredEntries, TraceEventInput } from "./types";
 
 // A worker's in-memory view of the run it holds. It never re-reads what it already holds under
@@ -12,7 +12,7 @@ import type { Lease, PacketDecision, RunRecord, RunStatus, StoredEntries, TraceE
 export type StepOutcome = "continue" | "released";
 
 /** What a step changes besides its state and events (the cursor adds those, the lease and its bookkeeping). */
-type StepChange = Omit<StepCommit, "lease" | "state" | "storedEntries" | "events" | "createPacket"> & {
+type StepChange = Omit<StepCommit, "lease" | "state" | "storedEntries" | "carried" | "events" | "createPacket"> & {
   createPacket?: NewPacket;
 };
 
@@ -28,6 +28,10 @@ export class RunCursor {
   permissionEpoch: number | null = null;
   /** A child run's parent was looked at in this claim (children.ts endIfOrphaned). */
   parentChecked = false;
+  /** This step asked a model: what it paid for is committed, whatever the step then does (commitRead). */
+  paid = false;
+  /** Steps done since the last commit and carried to the next one (with their checkpoints), and since when. */
+  private carried: { steps: CarriedStep[]; since: number } | null = null;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -117,18 +121,35 @@ export class RunCursor {
     this.state.step += 1;
   }
 
+  /**
+   * A pure read's result. Committed now, or carried to the next commit when redoing the step costs nothing: a
+   * read changes nothing outside, and a policy that asked no model decides the same again for free. A crash
+   * then loses only such steps (at most maxSteps, held at most maxMs): the run redoes them, and whatever acts
+   * on the world (an intent, an approval request, a park, the end) commits them first, in its own commit.
+   */
+  commitRead(): Promise<StepOutcome> {
+    const limit = this.ctx.carryReads;
+    const now = performance.now();
+    const carried = this.carried ?? { steps: [], since: now };
+    if (!limit || this.paid || carried.steps.length + 1 >= limit.maxSteps || now - carried.since >= limit.maxMs)
+      return this.commit({ status: "RUNNING" });
+    // Its checkpoint as its own commit would have written it: every step keeps one (forks start from any).
+    carried.steps.push({ step: this.state.step, head: stateHead(this.state), entries: storedEntriesOf(this.state) });
+    this.carried = carried;
+    this.enter("RUNNING"); // as its own commit would have
+    return Promise.resolve("continue");
+  }
+
+  /** Give the run back between steps (a turn for others, a graceful stop), with the steps it carries. */
+  async release(): Promise<void> {
+    if (this.carried) await this.commit({ status: "RUNNING", releaseLease: true });
+    else await this.ctx.store.releaseLease(this.lease);
+  }
+
   /** Write state, checkpoint and buffered events in one fenced transaction. */
   async commit(change: StepChange): Promise<StepOutcome> {
+    this.enter(change.status, change.error);
     const events = this.events;
-    if (change.status !== this.status) {
-      const transition = {
-        type: "run.status",
-        data: { from: this.status, to: change.status, ...(change.error ? { error: change.error } : {}) },
-      };
-      // Resuming reads first (then what the run did); parking or ending reads last (what led to it).
-      if (change.status === "RUNNING") events.unshift({ ...transition, step: events[0]?.step ?? this.state.step });
-      else events.push({ ...transition, step: events.at(-1)?.step ?? this.state.step });
-    }
     this.events = [];
     // What follows a check (a read's result, an intent, an approval request, a refusal) is written only
     // while the permissions are still the ones checked; the commits after it record what already happened.
@@ -141,13 +162,25 @@ export class RunCursor {
       lease: this.lease,
       state: this.state,
       storedEntries: this.storedEntries,
+      ...(this.carried ? { carried: this.carried.steps } : {}),
       events,
       ...(guarded ? { permissionEpoch: this.permissionEpoch! } : {}),
     });
     this.storedEntries = storedEntriesOf(this.state);
+    this.carried = null;
+    this.paid = false;
     if (guarded) this.permissionEpoch = null;
-    this.status = change.status;
     return change.releaseLease ? "released" : "continue";
+  }
+
+  /** The run's status changes with the next commit, and an event in it says so. */
+  private enter(status: RunStatus, error?: string | null) {
+    if (status === this.status) return;
+    const transition = { type: "run.status", data: { from: this.status, to: status, ...(error ? { error } : {}) } };
+    // Resuming reads first (then what the run did); parking or ending reads last (what led to it).
+    if (status === "RUNNING") this.events.unshift({ ...transition, step: this.events[0]?.step ?? this.state.step });
+    else this.events.push({ ...transition, step: this.events.at(-1)?.step ?? this.state.step });
+    this.status = status;
   }
 
   /** Park the run: it waits for a person, an event or a timer; the lease goes back. */

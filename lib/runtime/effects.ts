@@ -13,7 +13,7 @@ import type { DecisionPacket, ToolDefinition } from "./types";
 // This file is the protocol's order of commits; one call is made in tool-call.ts, and an outcome in doubt is
 // looked up or handed to a person in effect-in-doubt.ts.
 
-/** A read: no intent (it cannot change the world); retried on transient errors; one commit. */
+/** A read: no intent (it cannot change the world); retried on transient errors; at most one commit. */
 export async function performRead(
   ctx: EngineContext,
   cursor: RunCursor,
@@ -26,7 +26,7 @@ export async function performRead(
     recordCall(cursor, tool, action.args, null, attempt, r),
   );
   settle(ctx, cursor, tool, action, result, null);
-  return cursor.commit({ status: "RUNNING" });
+  return cursor.commitRead();
 }
 
 /** Commit the intent (and use the approval, if any), then make the call. */

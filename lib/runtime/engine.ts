@@ -2,7 +2,7 @@ import { actingWorkspace, DEFAULT_WORKSPACE_ID, enteredWorkspace } from "./works
 import { newRecordId } from "./record-id";
 import { AgentRegistry } from "./agent-registry";
 import { upgradeRun, upgradeVersion, type VersionUpgrade } from "./agent-upgrade";
-import { silentLogger, type EngineContext, type RuntimeOptions } from "./context";
+import { DEFAULT_CARRY_READS, silentLogger, type EngineContext, type RuntimeOptions } from "./context";
 import { checkUnknownOutcome } from "./check-outcome";
 import { cancelChildren, childSignalType, notifyParent } from "./children";
 import { newRunState, runCreatedEvent } from "./new-run";
@@ -64,6 +64,7 @@ export function createRuntime(options: RuntimeOptions) {
     maxPolicyAttempts: options.maxPolicyAttempts ?? 5,
     policyRetryBaseMs: options.policyRetryBaseMs ?? 2000,
     childCheckMs: options.childCheckMs ?? 5 * 60_000,
+    carryReads: options.carryReads ?? DEFAULT_CARRY_READS,
     permissionCache: new Map(),
     permissionReads: new Map(),
   };

@@ -21,7 +21,8 @@ export async function checkPermission(
   request: PermissionRequest,
 ): Promise<PermissionVerdict> {
   const cached = await rulesOf(ctx, cursor.run.workspaceId, request.agent, TRUST_MS);
-  cursor.permissionEpoch = cached.epoch;
+  // Steps carried uncommitted rest on the first check among them: their commit is fenced by its epoch.
+  cursor.permissionEpoch ??= cached.epoch;
   return evaluatePermission(cached.rules, request);
 }
 

@@ -71,6 +71,7 @@ export async function advance(ctx: EngineContext, cursor: RunCursor): Promise<St
       const out = await agent.policy.decide(input);
       const latencyMs = Math.round(performance.now() - started);
       decision = out.decision;
+      if (out.usage) cursor.paid = true;
       const usage = cursor.state.usage;
       cursor.state.usage = {
         modelCalls: usage.modelCalls + (out.usage ? 1 : 0),

@@ -59,6 +59,10 @@ export type NewPacket = Omit<
   traits: { capability: Capability; semantics: EffectSemantics } | null;
 };
 
+/** A step carried to a later commit, as its checkpoint will hold it: its number, its state's head
+ *  (state.ts stateHead), and how many facts and journal entries the state had then. */
+export type CarriedStep = { step: number; head: string; entries: StoredEntries };
+
 /** Everything one step writes, in one transaction, fenced by the lease. */
 export type StepCommit = {
   lease: Lease;
@@ -66,6 +70,8 @@ export type StepCommit = {
   state: RunState;
   /** What of `state` is already stored (the claim's, then each commit's): only what came after is written. */
   storedEntries: StoredEntries;
+  /** Steps carried into this commit (cursor.ts commitRead), oldest first: each gets its checkpoint too. */
+  carried?: CarriedStep[];
   wakeAt?: Date | null;
   waitingFor?: string | null;
   error?: string | null;

@@ -108,7 +108,7 @@ export function createWorker(ctx: EngineContext, opts: WorkerOptions = {}): Work
       for (let i = 0; i < maxStepsPerClaim && !stopping; i++) {
         if ((await advance(ctx, cursor)) === "released") return;
       }
-      await store.releaseLease(cursor.lease); // a turn for others, or a graceful stop
+      await cursor.release(); // a turn for others, or a graceful stop
     } catch (error) {
       if (isAppError(error, "LEASE_LOST")) {
         // Fenced out (cancelled, or presumed dead and taken over): nothing we hold may be written.

@@ -12,6 +12,8 @@ import { notifySql, wakeupPayload } from "./wakeups";
 type CommitValues = {
   commit: StepCommit;
   entries: NewEntry[];
+  /** The checkpoints of the steps the commit carries (SplitState.carried). */
+  carried: SplitState["carried"];
   at: Date;
   updatedAt: Date;
   waitingFor: string | null;
@@ -38,6 +40,7 @@ type CommitShape = {
   consumes: boolean;
   releases: boolean;
   epoch: boolean;
+  carries: boolean;
   entries: boolean;
   events: boolean;
   wakesOther: boolean;
@@ -65,6 +68,7 @@ export function commitStatements() {
     const values: CommitValues = {
       commit,
       entries: state.entries,
+      carried: state.carried,
       at,
       updatedAt,
       waitingFor: rows.parksOnEvent(commit),
@@ -83,6 +87,7 @@ export function commitStatements() {
       consumes: Boolean(commit.consumeSignalIds?.length),
       releases: Boolean(commit.releaseLease),
       epoch: commit.permissionEpoch !== undefined,
+      carries: state.carried.length > 0,
       entries: state.entries.length > 0,
       events: commit.events.length > 0,
       wakesOther: Boolean(commit.wakeRun),
@@ -145,13 +150,14 @@ function postgresCommitSql(shape: CommitShape, p: pg.Slots<CommitValues>): strin
 
   const eventCount = p.add((v) => v.commit.events.length, "int");
   const entryCount = p.add((v) => v.entries.length, "int");
+  const carriedCount = shape.carries ? p.add((v) => v.carried.length, "int") : null;
   // A run that parks on an event already here wakes now: both its wakeAt and its runnableAt.
   const wakeAtSql = shape.parks
     ? `CASE WHEN (SELECT "found" FROM waiting) THEN ${atTs} ELSE ${p.add((v) => v.wakeAt, "timestamp(3)")} END`
     : p.add((v) => v.wakeAt, "timestamp(3)");
   const set = [
     ...assignments(p, shape.runColumns, (v) => v.run),
-    `"stateSeq" = "Run"."stateSeq" + 1`,
+    `"stateSeq" = "Run"."stateSeq" + 1${carriedCount ? ` + ${carriedCount}` : ""}`,
     `"eventSeq" = "Run"."eventSeq" + ${eventCount}`,
     `"entrySeq" = "Run"."entrySeq" + ${entryCount}`,
     `"wakeAt" = ${wakeAtSql}`,
@@ -180,9 +186,16 @@ function postgresCommitSql(shape: CommitShape, p: pg.Slots<CommitValues>): strin
 
   // Every CTE below reads FROM head: an empty head (fenced out, or the CAS lost) writes nothing.
   // The checkpoint takes the state's head from head: the JSON is sent once.
+  // The steps it carries come first, each with its own head and its share of the entries (SplitState.carried).
+  const carriedRows = carriedCount
+    ? `SELECT ${runId}, head."stateSeq" - ${carriedCount} - 1 + c.n::int, c.step, c.state, head."entrySeq" - ${entryCount} + c.entries, ${atTs}
+      FROM head, unnest(${p.add((v) => v.carried.map((c) => c.step), "int[]")}, ${p.add((v) => v.carried.map((c) => c.head), "text[]")}, ${p.add((v) => v.carried.map((c) => c.entries), "int[]")})
+        WITH ORDINALITY AS c(step, state, entries, n)
+      UNION ALL `
+    : "";
   ctes.push(`checkpoint AS (
     INSERT INTO "Checkpoint" ("runId", "seq", "step", "state", "entrySeq", "createdAt")
-    SELECT ${runId}, head."stateSeq", ${p.add((v) => v.commit.state.step, "int")}, head."state", head."entrySeq", ${atTs} FROM head)`);
+    ${carriedRows}SELECT ${runId}, head."stateSeq", ${p.add((v) => v.commit.state.step, "int")}, head."state", head."entrySeq", ${atTs} FROM head)`);
   if (shape.entries) {
     const columns = {
       kinds: p.add((v) => v.entries.map((e) => e.kind), "text[]"),

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/runtime/errors";
-import { loadState, type RunState } from "@/lib/runtime/state";
+import { loadState, stateHead, storedEntriesOf, type RunState } from "@/lib/runtime/state";
+import type { CarriedStep } from "@/lib/runtime/store";
 import type { HotQuery } from "./hot-path";
 import type { StoredEntries } from "@/lib/runtime/types";
 
@@ -21,20 +22,38 @@ export type EntryRow = { seq: number; kind: string; key: string | null; value: s
 
 export const NOTHING_STORED: StoredEntries = { facts: 0, journal: 0 };
 
-/** The state for storage: its head, and the entries not stored yet (`stored`: how many already are). */
-/** A state as stored: its head (JSON) and the entries it adds. */
-export type SplitState = { head: string; entries: NewEntry[] };
+/**
+ * A state as stored: its head (JSON) and the entries it adds. `carried`: the checkpoints of the steps a commit
+ * carries (CarriedStep), each with how many of `entries` its state has: `entries` are in step order, so each
+ * of those states is the stored entries, then a prefix of these.
+ */
+export type SplitState = {
+  head: string;
+  entries: NewEntry[];
+  carried: Array<{ step: number; head: string; entries: number }>;
+};
 
-export function splitState(state: RunState, stored: StoredEntries): SplitState {
-  const entries: NewEntry[] = state.facts
-    .slice(stored.facts)
-    .map((fact) => ({ kind: "fact", key: null, value: JSON.stringify(fact) }));
-  for (const key of Object.keys(state.journal).slice(stored.journal)) {
-    const value = state.journal[key];
-    // JSON drops a key whose value is undefined; so does the entry, as the whole state's JSON would.
-    if (value !== undefined) entries.push({ kind: "journal", key, value: JSON.stringify(value) });
-  }
-  return { head: JSON.stringify({ ...state, facts: [], journal: {} }), entries };
+/** The state for storage: its head, and the entries not stored yet (`stored`: how many already are). */
+export function splitState(state: RunState, stored: StoredEntries, carried: CarriedStep[] = []): SplitState {
+  const entries: NewEntry[] = [];
+  const journalKeys = Object.keys(state.journal);
+  let from = stored;
+  const add = (to: StoredEntries) => {
+    for (const fact of state.facts.slice(from.facts, to.facts))
+      entries.push({ kind: "fact", key: null, value: JSON.stringify(fact) });
+    for (const key of journalKeys.slice(from.journal, to.journal)) {
+      const value = state.journal[key];
+      // JSON drops a key whose value is undefined; so does the entry, as the whole state's JSON would.
+      if (value !== undefined) entries.push({ kind: "journal", key, value: JSON.stringify(value) });
+    }
+    from = to;
+  };
+  const checkpoints = carried.map((step) => {
+    add(step.entries);
+    return { step: step.step, head: step.head, entries: entries.length };
+  });
+  add(storedEntriesOf(state));
+  return { head: stateHead(state), entries, carried: checkpoints };
 }
 
 /**

@@ -35,7 +35,11 @@ export function createStepStore(d: Dialect, permissionEpoch: () => Promise<numbe
   return {
     async commitStep(commit: StepCommit): Promise<CommitResult> {
       const at = d.now();
-      const { woken, otherWoken, ...result } = await write(commit, splitState(commit.state, commit.storedEntries), at);
+      const { woken, otherWoken, ...result } = await write(
+        commit,
+        splitState(commit.state, commit.storedEntries, commit.carried),
+        at,
+      );
       const wakeup = wakeupOf(commit, woken, at);
       if (wakeup) d.wakeups.emit(wakeup);
       if (otherWoken && commit.wakeRun) d.wakeups.emit({ runId: commit.wakeRun.runId });
@@ -144,6 +148,7 @@ function commitOnSqlite(d: Dialect) {
         const [epoch] = tx.all<{ value: number }>(`SELECT "value" FROM "Epoch" WHERE "name" = ?`, [PERMISSIONS_EPOCH]);
         return { notWritten: { isHeld: tx.all(stillHeld.sql, stillHeld.values).length > 0, epoch: epoch?.value ?? 0 } };
       }
+      for (const s of sqliteCarriedCheckpoints(lease.runId, state, head, at)) run(s);
       run(sqliteCheckpoint(commit, at));
       for (const s of sqliteEntries(lease.runId, state.entries, head.entrySeq - state.entries.length + 1)) run(s);
       for (const s of sqliteEvents(commit, head.eventSeq - commit.events.length + 1, at)) run(s);
@@ -182,12 +187,13 @@ function sqliteHead(commit: StepCommit, state: SplitState, at: Date, updatedAt: 
   const changes = runChanges(commit, at, state.head);
   const { lease } = commit;
   return {
-    sql: `UPDATE "Run" SET ${sqlite.assignments(changes)}, "stateSeq" = "stateSeq" + 1, "eventSeq" = "eventSeq" + ?, "entrySeq" = "entrySeq" + ?, "updatedAt" = ?
+    sql: `UPDATE "Run" SET ${sqlite.assignments(changes)}, "stateSeq" = "stateSeq" + ?, "eventSeq" = "eventSeq" + ?, "entrySeq" = "entrySeq" + ?, "updatedAt" = ?
       WHERE ${sqlite.fence}
         ${commit.permissionEpoch !== undefined ? `AND COALESCE((SELECT "value" FROM "Epoch" WHERE "name" = 'permissions'), 0) = ?` : ""}
       RETURNING "stateSeq", "eventSeq", "entrySeq"`,
     values: [
       ...Object.values(changes),
+      1 + state.carried.length,
       commit.events.length,
       state.entries.length,
       updatedAt,
@@ -195,6 +201,28 @@ function sqliteHead(commit: StepCommit, state: SplitState, at: Date, updatedAt: 
       ...(commit.permissionEpoch !== undefined ? [commit.permissionEpoch] : []),
     ],
   };
+}
+/** The checkpoints of the steps the commit carries, before the last one's (SplitState.carried); `head`: the
+ *  run's stateSeq and entrySeq after the commit. */
+function sqliteCarriedCheckpoints(
+  runId: string,
+  state: SplitState,
+  head: { stateSeq: number; entrySeq: number },
+  at: Date,
+): Statement[] {
+  const firstSeq = head.stateSeq - state.carried.length;
+  const firstEntrySeq = head.entrySeq - state.entries.length;
+  return sqlite.chunkedInsert(
+    "Checkpoint",
+    state.carried.map((c, i) => ({
+      runId,
+      seq: firstSeq + i,
+      step: c.step,
+      state: c.head,
+      entrySeq: firstEntrySeq + c.entries,
+      createdAt: at,
+    })),
+  );
 }
 /** The checkpoint of the state just written, copied from the run's row (its new stateSeq, head and entrySeq). */
 function sqliteCheckpoint(commit: StepCommit, at: Date): Statement {
