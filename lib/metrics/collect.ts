@@ -67,7 +67,7 @@ export async function collectMetrics(db: Db, now: Date = new Date()): Promise<Me
     ),
     gauge(
       "tether_step_commits",
-      `Step commits (checkpoints) in ${window}, by agent: a pure step is one commit, an effectful step two (intent, then result); of runs created in the window or not yet ended.`,
+      `Step commits (checkpoints) in ${window}, by agent: a pure step one checkpoint, an effectful step two (intent, then result); a free pure read's is written with the next step's commit; of runs created in the window or not yet ended.`,
       steps.map((s) => ({ labels: { agent: s.agent }, value: s.commits })),
     ),
     {
@@ -75,7 +75,7 @@ export async function collectMetrics(db: Db, now: Date = new Date()): Promise<Me
       type: "histogram",
       bounds: STEP_BOUNDS,
       series: stepSeries,
-      help: `Seconds between consecutive step commits of a run while a worker held it (model, tools, commit), commits of ${window}; the first commit after a claim is not measured.`,
+      help: `Seconds between consecutive step commits of a run while a worker held it (model, tools, commit; the free pure reads a commit carries too), commits of ${window}; the first commit after a claim is not measured.`,
     },
     gauge(
       "tether_packets_pending",
