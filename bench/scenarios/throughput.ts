@@ -121,6 +121,9 @@ export async function measure(
   // With several runs in flight, one run's step window also holds other runs' statements: only the
   // all-in figures (everything the drain sent / tool steps) are attributable then.
   const overlapping = sc.concurrency > 1 && runs > 1;
+  // A pure step is carried to the commit of a later one (lib/runtime/cursor.ts commitRead): its window holds none
+  // of its writes, which land in another step's window or in the run's last commit. Only the all-in figures say what it costs.
+  const carried = sc.agent === "pure";
   const allInPerStep = meanCounts([all], steps);
   const inSteps = meanCounts(
     samples.map((s) => s.counts),
@@ -136,17 +139,19 @@ export async function measure(
     stepsPerSec: steps / (wallMs / 1000),
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
-    perStep: overlapping
-      ? allInPerStep
-      : meanCounts(
-          samples.map((s) => s.counts),
-          steps,
-        ),
+    perStep:
+      overlapping || carried
+        ? allInPerStep
+        : meanCounts(
+            samples.map((s) => s.counts),
+            steps,
+          ),
     allInPerStep,
-    perRunOverhead: overlapping ? meanCounts([], 0) : meanCounts([overhead], runs),
+    perRunOverhead: overlapping || carried ? meanCounts([], 0) : meanCounts([overhead], runs),
     xactCommitPerStep,
     storeCallsPerStep,
     overlapping,
+    carried,
     cpu,
   };
 }

@@ -23,6 +23,9 @@ export type Row = {
   cpu: { nodeMs: number; backendMs: number | null };
   /** Several runs in flight at once: step windows overlap, so per-step counts are the all-in ones. */
   overlapping?: boolean;
+  /** Its steps are free pure reads, carried to a later commit (lib/runtime/cursor.ts commitRead): a step's
+   *  window holds none of its writes, so per-step counts are the all-in ones. */
+  carried?: boolean;
 };
 
 export function percentile(sorted: number[], p: number): number {
@@ -85,7 +88,8 @@ export function printTables(rows: Row[]) {
       ]),
     ),
   );
-  const star = (r: Row) => (r.overlapping ? `${r.scenario} *` : r.scenario);
+  const allInOnly = (r: Row) => r.overlapping || r.carried;
+  const star = (r: Row) => (allInOnly(r) ? `${r.scenario} *` : r.scenario);
   console.log("\nCost per tool step, counted at the driver (better-sqlite3 prepare / pg Client#query)");
   console.log(
     table(
@@ -119,16 +123,17 @@ export function printTables(rows: Row[]) {
       ]),
     ),
   );
-  if (rows.some((r) => r.overlapping))
+  if (rows.some(allInOnly))
     console.log(
-      "  * runs in flight at once: a step's window holds other runs' statements, so these columns are the all-in ones",
+      "  * these columns are the all-in ones: with runs in flight at once a step's window holds other runs' statements;\n" +
+        "    pure steps are carried to a later commit (lib/runtime/cursor.ts commitRead), so a step's window holds none of its writes",
     );
   console.log("\nPer run, outside its tool steps (claim, final complete-step commit, lease release)");
   console.log(
     table(
       ["db", "scenario", "write commits", "transactions", "statements"],
       rows
-        .filter((r) => !r.overlapping)
+        .filter((r) => !allInOnly(r))
         .map((r) => [
           r.db,
           r.scenario,
