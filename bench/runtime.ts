@@ -10,7 +10,7 @@
 //   scaling     1, 2, 4 worker processes on one Postgres database + the one-client commit floor (scaling.ts)
 //   memory      a worker process with 1,000 parked runs and 64 active ones (Postgres)           (memory.ts)
 //   limits      the request limits' cost: a rate-limit take, contended takes, the queued-runs cap check (limits.ts)
-// Knobs (env): BENCH_DBS=sqlite,postgres; BENCH_WARMUP_STEPS; BENCH_PURE_STEPS, BENCH_EFFECT_STEPS, BENCH_LONG_STEPS,
+// Knobs (env): BENCH_DBS=sqlite,postgres; BENCH_WARMUP_STEPS; BENCH_PURE_STEPS, BENCH_EFFECT_STEPS, BENCH_LONG_STEPS, BENCH_LONG_RUNS,
 // BENCH_STEPS_PER_RUN, BENCH_PAYLOAD_BYTES (tool result size), BENCH_CONCURRENT_RUNS, BENCH_CONCURRENT_STEPS,
 // BENCH_CONCURRENCY, BENCH_IO_RUNS, BENCH_IO_STEPS, BENCH_IO_WAIT_MS, BENCH_GATE_ROUNDS, BENCH_LATENCY_RUNS,
 // BENCH_IDLE_GAP_MS, BENCH_POLL_MS (started workers' fallback poll), BENCH_SCALING_PROCESSES,

@@ -26,15 +26,17 @@ export const PER_RUN = num("BENCH_STEPS_PER_RUN", 20);
 /** Pure steps driven before anything is measured. V8 keeps optimising the step's code for about the first thousand
  *  steps (a step's CPU roughly halves over them), so with a short warm-up the first row measured the JIT. */
 export const WARMUP_STEPS = num("BENCH_WARMUP_STEPS", 2000);
-/** One long run of this many steps (one run: several would take turns every maxStepsPerClaim steps, and a
- *  step's window would then hold another run's steps). */
+/** Runs of this many steps, one after another. A run of them takes about a tenth of a second, so there are
+ *  BENCH_LONG_RUNS of them: one alone moved by ±30 % between runs of the bench. (Taking turns every
+ *  maxStepsPerClaim steps, a run's step window may hold another run's steps: its p99, not its cost, shows it.) */
 export const LONG_RUN_STEPS = num("BENCH_LONG_STEPS", 200);
+const LONG_RUNS = num("BENCH_LONG_RUNS", 5);
 export const LONG_RUN_SCENARIO = `pure, ${LONG_RUN_STEPS}-step run`;
 export const SEQUENTIAL: Scenario[] = [
   { name: "pure", agent: "pure", steps: num("BENCH_PURE_STEPS", 1000), perRun: PER_RUN, concurrency: 1 },
   { name: "effectful", agent: "effectful", steps: num("BENCH_EFFECT_STEPS", 500), perRun: PER_RUN, concurrency: 1 },
   // Same pure step, in one long run: its facts grow with it; a step must still write only what it added.
-  { name: LONG_RUN_SCENARIO, agent: "pure", steps: LONG_RUN_STEPS, perRun: LONG_RUN_STEPS, concurrency: 1 },
+  { name: LONG_RUN_SCENARIO, agent: "pure", steps: LONG_RUN_STEPS * LONG_RUNS, perRun: LONG_RUN_STEPS, concurrency: 1 },
 ];
 /** The synchronous=FULL comparison: half the steps, no long run (it only shows the fsync cost). */
 export const FULL_SCENARIOS = SEQUENTIAL.slice(0, 2).map((s) => ({
