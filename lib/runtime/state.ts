@@ -345,13 +345,13 @@ export function initialState(opts: {
   };
 }
 
-/** What the store holds of a state once it is written: all of its facts and journal entries (lib/store/state-entries.ts). */
 /** The state's JSON with its facts and journal emptied: the bounded part, stored whole with each checkpoint
  *  (the facts and journal only grow, and are stored once each: lib/store/state-entries.ts). */
 export function stateHead(state: RunState): string {
   return JSON.stringify({ ...state, facts: [], journal: {} });
 }
 
+/** What the store holds of a state once it is written: all of its facts and journal entries (lib/store/state-entries.ts). */
 export function storedEntriesOf(state: RunState): { facts: number; journal: number } {
   return { facts: state.facts.length, journal: Object.keys(state.journal).length };
 }
