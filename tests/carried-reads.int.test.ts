@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentDefinition, Decision, RuntimeOptions, ToolDefinition } from "../lib/runtime";
-import { refundAgent } from "./support/agents";
-import { expireLeases } from "./support/leases";
 import { createTestRuntime, grant, providers, uid } from "./support/runtime";
-import { kill, spawnWorker } from "./support/spawn-worker";
-import { worldTools } from "./support/tools";
-import { startWorld, type World } from "./support/world";
 
 // A pure read chosen without asking a model is redone for free, so it is carried to the next commit
 // instead of having one of its own (cursor.ts commitRead). What a run ends with is the same as with a commit
-// per step; a model's decision is never carried; a crash loses only carried reads, which the run redoes.
+// per step; a model's decision is never carried; a crash loses only carried reads, which the run redoes
+// (tests/crash.int.test.ts kills a worker holding one).
 
 const READS = 5;
 
@@ -175,56 +171,4 @@ describe.each(providers())("carried reads [%s]", (_provider, url) => {
     await t.runtime.createWorker().drain();
     expect((await t.runtime.getRun(id)).state.step).toBe(READS);
   });
-});
-
-describe.each(providers())("carried reads across a SIGKILL [%s]", (_provider, url) => {
-  let world: World;
-  let t: ReturnType<typeof createTestRuntime>;
-  const refunder = refundAgent(uid("carry-crash"));
-
-  beforeAll(async () => {
-    world = await startWorld();
-    t = createTestRuntime(url, { agents: [refunder], tools: worldTools(world.url) });
-    await grant(t.runtime, refunder);
-  });
-  afterAll(async () => {
-    await t.close();
-    await world.close();
-  });
-
-  it("the order read before the refund's intent is lost with the worker, then read again; the refund is made once", async () => {
-    const orderId = uid("order");
-    world.orders.set(orderId, { id: orderId, amountCents: 1500, status: "paid" });
-    const runId = (await t.runtime.startRun({ agent: refunder.slug, input: { orderId, email: "carry@example.com" } }))
-      .run.id;
-    const victim = spawnWorker({
-      TETHER_LEASE_MS: "30000",
-      DATABASE_URL: url,
-      WORLD_URL: world.url,
-      TETHER_FAULT_AT: "before-intent",
-      TETHER_FAULT_TOOL: "payments.refund",
-      AGENTS: JSON.stringify([{ kind: "refund", slug: refunder.slug }]),
-    });
-    try {
-      await victim.waitFor(`FAULT before-intent payments.refund ${runId}`);
-    } finally {
-      await kill(victim.child);
-    }
-    // The read was carried, to be committed with the intent that never came: nothing of it is stored.
-    const killed = await t.runtime.getRun(runId);
-    expect(killed.state.step).toBe(0);
-    expect(killed.state.facts).toEqual([]);
-    expect((await t.store.listEvents(runId)).map((e) => e.type)).not.toContain("tool.call");
-
-    // A price change meanwhile: the run acts on what it reads now, not on what the dead worker read.
-    world.orders.set(orderId, { id: orderId, amountCents: 1200, status: "paid" });
-    await expireLeases(t.db, [runId]);
-    await t.runtime.createWorker({ leaseMs: 5_000 }).drain();
-    const run = await t.runtime.getRun(runId);
-    expect(run.status).toBe("COMPLETED");
-    const refunds = world.effects("payments").filter((e) => e.runId === runId);
-    expect(refunds).toHaveLength(1);
-    expect(refunds[0].data).toMatchObject({ amountCents: 1200 });
-    expect((await t.store.listEvents(runId)).filter((e) => e.type === "tool.call")).toHaveLength(3);
-  }, 60_000);
 });

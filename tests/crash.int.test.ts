@@ -32,8 +32,14 @@ describe.each(providers())("crash injection with SIGKILL [%s]", (_provider, url)
     await world.close();
   });
 
-  /** Start a run, kill a worker process at `point` before/after `tool`, then let a fresh worker finish. */
-  async function crashAt(point: FaultPoint, tool: string, start: () => Promise<string>) {
+  /** Start a run, kill a worker process at `point` before/after `tool`, then let a fresh worker finish;
+   *  `whileDead` looks at (or changes) the world between the two. */
+  async function crashAt(
+    point: FaultPoint,
+    tool: string,
+    start: () => Promise<string>,
+    whileDead?: (runId: string) => Promise<void>,
+  ) {
     const runId = await start();
     const victim = spawnWorker({
       TETHER_LEASE_MS: String(LEASE_MS),
@@ -54,6 +60,7 @@ describe.each(providers())("crash injection with SIGKILL [%s]", (_provider, url)
     }
     const orphaned = await t.runtime.getRun(runId);
     expect(orphaned.leaseOwner).not.toBeNull(); // the dead worker still "holds" it…
+    await whileDead?.(runId);
     await expireLeases(t.db, [runId]); // …until its lease runs out (now, rather than in LEASE_MS)
     await t.runtime.createWorker({ leaseMs: 5_000 }).drain();
     return runId;
@@ -78,6 +85,22 @@ describe.each(providers())("crash injection with SIGKILL [%s]", (_provider, url)
       }, 60_000);
     }
   }
+
+  it("the order read before the refund's intent was carried (cursor.ts commitRead), so it died with the worker: the next one reads it again and refunds what it reads then, once", async () => {
+    const orderId = uid("order");
+    const runId = await crashAt("before-intent", "payments.refund", startRefund(orderId), async (runId) => {
+      // To be committed with the intent that never came: nothing of the read is stored.
+      const killed = await t.runtime.getRun(runId);
+      expect(killed.state.step).toBe(0);
+      expect(killed.state.facts).toEqual([]);
+      expect((await t.store.listEvents(runId)).map((e) => e.type)).not.toContain("tool.call");
+      world.orders.set(orderId, { id: orderId, amountCents: 1200, status: "paid" });
+    });
+    expect((await t.runtime.getRun(runId)).status).toBe("COMPLETED");
+    const refunds = world.effects("payments").filter((e) => e.runId === runId);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0].data).toMatchObject({ amountCents: 1200 });
+  }, 60_000);
 
   for (const point of FAULT_POINTS) {
     it(`deploy.migrate (unsafe) killed ${point}: never repeated; an unknown outcome asks a person`, async () => {
