@@ -73,6 +73,9 @@ test("the run page of a 5,000-event run scrolls to its end", async ({ page }) =>
     const html = await response!.text();
     expect(html).toContain("event 200");
     expect(html).not.toContain("event 201");
+    // Then the browser's rendering of it: on a machine running two suites at once (load 12) the first row was
+    // not drawn 5 s after the HTML had arrived. Parsed, the document holds it.
+    await page.waitForLoadState("domcontentloaded");
     const trace = page.getByRole("region", { name: "Trace events" });
     await expect(trace.getByText("#1", { exact: true })).toBeVisible();
     await expect(page.getByText(`Showing 200 of 200 events (${count(EVENTS)} in the run`)).toBeVisible();

@@ -11,6 +11,8 @@ test("an admin creates a workspace, works in it at /w/<slug>, switches back; a s
   page,
   browser,
 }) => {
+  // A dozen page loads in two browsers: on a machine running two suites at once they took more than the default 30 s.
+  test.setTimeout(90_000);
   await page.goto("/runs");
   await expect(page).toHaveURL(/\/w\/default\/runs$/); // an old URL, in the default workspace
   await expect(page.getByRole("region", { name: "Workspace" })).toContainText("Default");
