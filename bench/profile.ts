@@ -2,6 +2,8 @@
 // one run at a time, ~1 KB tool results) on Postgres under the V8 sampling profiler (node:inspector), then
 // prints the top self-time functions and the self time grouped by folder. The profile is also written to
 // bench/results/pure-step.cpuprofile (open it in Chrome DevTools › Performance, or VS Code).
+// PROFILE_MODE=concurrent profiles the shape of `bench:peers`' concurrent row instead: PROFILE_RUNS (default 200)
+// runs of 10 steps started at once, then one worker driving all of them; both phases are timed, and profiled.
 // Knobs (env): PROFILE_STEPS (default 2000), PROFILE_DB (postgres | sqlite), PROFILE_TOP (default 20),
 // TETHER_BENCH_PG_URL (admin database).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -17,7 +19,9 @@ import { expectCompleted, startRuns, warmUp } from "./scenarios/throughput";
 
 const STEPS = num("PROFILE_STEPS", 2000);
 const TOP = num("PROFILE_TOP", 20);
-const PER_RUN = 20;
+const CONCURRENT = process.env.PROFILE_MODE === "concurrent";
+const PER_RUN = CONCURRENT ? 10 : 20;
+const RUNS = CONCURRENT ? num("PROFILE_RUNS", 200) : Math.max(1, Math.round(STEPS / PER_RUN));
 const provider = process.env.PROFILE_DB === "sqlite" ? "sqlite" : "postgres";
 
 async function database(): Promise<{ url: string; name: string | null; drop: () => Promise<void> | void }> {
@@ -37,17 +41,24 @@ async function main() {
     try {
       await grantScenarioAgents(bench.runtime);
       await warmUp(bench);
-      const runs = Math.max(1, Math.round(STEPS / PER_RUN));
-      const ids = await startRuns(bench, "pure", runs, PER_RUN);
+      const runs = RUNS;
+      const ids = CONCURRENT ? [] : await startRuns(bench, "pure", runs, PER_RUN);
       const session = new Session();
       session.connect();
       await session.post("Profiler.enable");
       await session.post("Profiler.setSamplingInterval", { interval: 100 }); // µs
       await session.post("Profiler.start");
+      const commitsBefore = bench.storeCalls.commitStep ?? 0;
       const endCpu = cpuWindow(db.name);
       const t0 = performance.now();
-      await bench.runtime.createWorker({ concurrency: 1 }).drain();
+      if (CONCURRENT) ids.push(...(await startRuns(bench, "pure", runs, PER_RUN, true)));
+      const startMs = performance.now() - t0;
+      await bench.runtime.createWorker({ concurrency: CONCURRENT ? runs : 1 }).drain();
       const wallMs = performance.now() - t0;
+      if (CONCURRENT)
+        console.log(
+          `\n  ${runs} runs started at once in ${startMs.toFixed(0)} ms, then driven in ${(wallMs - startMs).toFixed(0)} ms with ${bench.storeCalls.commitStep - commitsBefore} step commits`,
+        );
       const cpu = cpuPerStep(endCpu(), runs * PER_RUN);
       const { profile } = await session.post("Profiler.stop");
       session.disconnect();
@@ -74,7 +85,7 @@ function report(
   const sampled = functions.reduce((a, f) => a + f.selfMs, 0);
   const f = (n: number, d = 3) => n.toFixed(d);
   console.log(
-    `\nPure step profile — ${provider}, ${steps} steps, one worker, one run at a time (sampling every 0.1 ms)`,
+    `\nPure step profile — ${provider}, ${steps} steps, one worker, ${CONCURRENT ? `${RUNS} runs started at once and driven together (startRun included)` : "one run at a time"} (sampling every 0.1 ms)`,
   );
   console.log(
     `  ${f(wallMs / steps)} ms wall per step · Node CPU ${f(cpu.nodeMs)} ms per step (process.cpuUsage, profiler overhead included) · Postgres backends ${cpu.backendMs === null ? "n/a" : `${f(cpu.backendMs)} ms`} per step`,

@@ -12,6 +12,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { DEFAULT_CARRY_READS } from "../../lib/runtime/context";
 import { createPostgres } from "../support/databases";
 import { load, machineContext } from "../support/report";
 import { commitFloor } from "../support/commit-floor";
@@ -157,7 +158,7 @@ async function main() {
         "                   (each system's own start and completion writes included).",
         "  Tether         = bench-pure agent (bench/support/workload.ts), Prisma 6.19 + @prisma/adapter-pg (pool 10).",
         "                   Its steps are pure reads its scripted policy chose without a model: the engine carries",
-        "                   such steps to the next commit (at most 32, held at most 50 ms; lib/runtime/cursor.ts),",
+        `                   such steps to the next commit (at most ${DEFAULT_CARRY_READS.maxSteps}, held at most ${DEFAULT_CARRY_READS.maxMs} ms; lib/runtime/cursor.ts),`,
         "                   since a crash makes it redo them for free. The goals use it: it is what the engine does.",
         "                   (a commit each step)* = the same with carryReads: false, each step committed on its own",
         "                   as a DBOS step or a LangGraph (sync) node is: for information only, one round.",

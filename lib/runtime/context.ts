@@ -34,13 +34,20 @@ export type RuntimeOptions = {
    *  (a backstop for a lost wake-up; children.ts); default 5 min. */
   childCheckMs?: number;
   /** Free pure reads carried to the next commit instead of a commit each (cursor.ts commitRead); false: a
-   *  commit every step. Default: at most 32 steps, held at most 50 ms. */
+   *  commit every step. Default: at most 32 steps, held at most 500 ms. */
   carryReads?: CarryReads | false;
 };
 
 /** How much free work a run may hold uncommitted: what a crash can make it redo (cursor.ts commitRead). */
 export type CarryReads = { maxSteps: number; maxMs: number };
-export const DEFAULT_CARRY_READS: CarryReads = { maxSteps: 32, maxMs: 50 };
+/**
+ * maxSteps bounds what a crash makes a run redo. maxMs bounds how late a carried step shows to someone watching:
+ * half a second, under the 2 s in which a console learns of another process's commits (lib/live/run-stream.ts).
+ * It is wall time, which the other runs a worker drives fill too: with 200 runs in flight a run's next step
+ * comes some 100 ms after its last, so 50 ms (the first default) carried nothing under load, the moment commits
+ * cost the most (measured with `PROFILE_MODE=concurrent npm run bench:profile`: about three commits for a 10-step run).
+ */
+export const DEFAULT_CARRY_READS: CarryReads = { maxSteps: 32, maxMs: 500 };
 
 export type EngineContext = {
   store: RuntimeStore;

@@ -146,7 +146,8 @@ type InsertRun = (run: NewRun, state: SplitState) => Promise<RunRow | null>;
 
 function insertOnPostgres(d: Dialect): InsertRun {
   return async (run, state) => {
-    const [row] = await d.query<RunRow & { notified?: number }>(
+    // A new run is one statement, as a step's commit is: many started at once share their commits too.
+    const [row] = await d.commits<RunRow & { notified?: number }>(
       postgresCreateRunStatement(run, state, d.now(), d.wallClock()),
     );
     if (!row) return null;
