@@ -151,7 +151,10 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
           const word = text?.trim().split(/\s+/)[0].toUpperCase();
           if (word) sent.push(word);
           if (word === "BEGIN") inTransaction.add(this);
-          else if (word === "COMMIT" || word === "ROLLBACK") inTransaction.delete(this) && commits++;
+          else if (word === "COMMIT" || word === "ROLLBACK") {
+            inTransaction.delete(this);
+            commits++;
+          }
           else if (!inTransaction.has(this)) commits++;
           return (query as (...a: unknown[]) => unknown).apply(this, args);
         } as typeof query;
