@@ -154,8 +154,7 @@ describe.each(providers())("RuntimeStore contract [%s]", (_provider, url) => {
           else if (word === "COMMIT" || word === "ROLLBACK") {
             inTransaction.delete(this);
             commits++;
-          }
-          else if (!inTransaction.has(this)) commits++;
+          } else if (!inTransaction.has(this)) commits++;
           return (query as (...a: unknown[]) => unknown).apply(this, args);
         } as typeof query;
         const runs = Array.from({ length: 200 }, () => buildNewRun({ agentSlug }));
