@@ -41,8 +41,9 @@ export type RuntimeOptions = {
 /** How much free work a run may hold uncommitted: what a crash can make it redo (cursor.ts commitRead). */
 export type CarryReads = { maxSteps: number; maxMs: number };
 /**
- * maxSteps bounds what a crash makes a run redo. maxMs bounds how late a carried step shows to someone watching:
- * half a second, under the 2 s in which a console learns of another process's commits (lib/live/run-stream.ts).
+ * maxSteps bounds what a crash makes a run redo. maxMs bounds how late a carried step shows to someone watching
+ * (the first step to end maxMs after it commits it, so a slow read adds its own time): half a second, under the
+ * 2 s in which a console learns of another process's commits (lib/live/run-stream.ts).
  * It is wall time, which the other runs a worker drives fill too: with 200 runs in flight a run's next step
  * comes some 100 ms after its last, so 50 ms (the first default) carried nothing under load, the moment commits
  * cost the most (measured with `PROFILE_MODE=concurrent npm run bench:profile`: about three commits for a 10-step run).

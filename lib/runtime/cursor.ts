@@ -124,7 +124,8 @@ export class RunCursor {
   /**
    * A pure read's result. Committed now, or carried to the next commit when redoing the step costs nothing: a
    * read changes nothing outside, and a policy that asked no model decides the same again for free. A crash
-   * then loses only such steps (at most maxSteps, held at most maxMs): the run redoes them, and whatever acts
+   * then loses only such steps (at most maxSteps; the first step to end maxMs after the first of them commits
+   * them all, so a slow read holds them while it runs): the run redoes them, and whatever acts
    * on the world (an intent, an approval request, a park, the end) commits them first, in its own commit.
    */
   commitRead(): Promise<StepOutcome> {
