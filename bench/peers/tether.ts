@@ -64,7 +64,9 @@ export async function benchTether(url: string, plan: Plan, commitEachStep = fals
     await expectDone(seqIds);
     inFlight.peak = 0;
     const concIds: string[] = [];
-    const concurrent = await timed(plan.concurrentRuns, () => atOnce(plan.concurrentRuns, concIds));
+    const concurrent = await timed(plan.concurrentRuns * plan.concurrentBatches, async () => {
+      for (let b = 0; b < plan.concurrentBatches; b++) await atOnce(plan.concurrentRuns, concIds);
+    });
     await expectDone(concIds);
     const peak = inFlight.peak;
 

@@ -7,9 +7,11 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The value with each object's keys in sorted order, undefined values left out (JSON leaves them out too).
- * A new object per object, built by assignment (Object.fromEntries of entry pairs cost twice as much on a
- * step's ~1 KB fact); an array is copied only when an element changed. `__proto__` is defined as an own
- * key, as fromEntries would, not assigned (which would set the prototype).
+ * What is already canonical is returned as it is: an array whose elements are, and a plain object whose keys
+ * are in order, with no undefined value, whose values are (a step's digest meets many such). Anything else is
+ * a new object built by assignment; `__proto__` is defined as an own key, as Object.fromEntries would, not
+ * assigned (which would set the prototype). Only a plain object may stand for itself: a boxed number or a class
+ * instance with a toJSON writes otherwise than its keys.
  */
 function sortKeys(value: unknown): unknown {
   if (typeof value !== "object" || value === null || value instanceof Date) return value;
@@ -23,15 +25,43 @@ function sortKeys(value: unknown): unknown {
     return copy ?? value;
   }
   const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(record).sort()) {
+  const keys = Object.keys(record);
+  const inOrder = sortInPlace(keys);
+  const proto = Object.getPrototypeOf(record);
+  let out: Record<string, unknown> | null = inOrder && (proto === Object.prototype || proto === null) ? null : {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const v = record[key];
-    if (v === undefined) continue;
-    if (key === "__proto__")
-      Object.defineProperty(out, key, { value: sortKeys(v), enumerable: true, writable: true, configurable: true });
-    else out[key] = sortKeys(v);
+    const sorted = v === undefined ? undefined : sortKeys(v);
+    if (!out) {
+      if (v !== undefined && sorted === v) continue;
+      out = {};
+      for (let k = 0; k < i; k++) assign(out, keys[k], record[keys[k]]); // canonical as they were
+    }
+    if (v !== undefined) assign(out, key, sorted);
   }
-  return out;
+  return out ?? record;
+}
+
+function assign(out: Record<string, unknown>, key: string, value: unknown) {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+/** Sorts the keys as Array.prototype.sort would (UTF-16 code units), by insertion: an object has few keys, and
+ *  sort's own work array is most of what canonicalJson allocated. True when they were in order already. */
+function sortInPlace(keys: string[]): boolean {
+  let inOrder = true;
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    if (keys[i - 1] < key) continue;
+    inOrder = false;
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = key;
+  }
+  return inOrder;
 }
 
 export function sha256(text: string): string {
