@@ -7,8 +7,12 @@ export const STEPS = 10;
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 export const PLAN = {
-  warmupRuns: env("PEERS_WARMUP_RUNS", 20), // JIT, connection pools, query plans: not measured
-  sequentialRuns: env("PEERS_SEQUENTIAL_RUNS", 50), // one after another
+  // JIT, connection pools, query plans: not measured. 1,000 steps, as npm run bench warms up with 2,000: V8
+  // optimises a step's code over its first thousand or so (Tether's Node CPU per step was 0.59 ms after 20 + 20
+  // warm-up runs here, 0.36 ms in npm run bench).
+  warmupRuns: env("PEERS_WARMUP_RUNS", 100),
+  // One after another; at 100 runs the fastest system's window is still under a second.
+  sequentialRuns: env("PEERS_SEQUENTIAL_RUNS", 100),
   concurrentRuns: env("PEERS_CONCURRENT_RUNS", 200), // started at once
   // Batches of concurrentRuns, one after another, timed together. One batch of Tether's is half a second: a
   // single stall of the disk's fsync (another system's WAL being checkpointed) could halve its figure.
@@ -49,7 +53,8 @@ export async function timed(runs: number, body: () => Promise<void>): Promise<Ti
 
 /**
  * The same measurement for every peer: warm up (one at a time, then all at once), then time
- * plan.sequentialRuns workflows one after another and plan.concurrentRuns started together.
+ * plan.sequentialRuns workflows one after another, and plan.concurrentBatches batches of plan.concurrentRuns
+ * started together, one batch after another.
  */
 export async function sequentialAndConcurrent(
   plan: Plan,
