@@ -1,12 +1,13 @@
 // Tether beside its peers on ONE Postgres, in one run (bench/README.md):   npm run bench:peers
 // Same workload everywhere (workload.ts): a workflow of 10 durable steps, each returning ~1 KB;
-// sequential (one run after another) and concurrent (200 started at once, 3 such batches timed together). Each system gets a database
-// of its own on the same server, dropped at the end, and a CHECKPOINT before each system's measurement;
-// server settings are reported, never changed.
-// Knobs (env): PEERS_SEQUENTIAL_RUNS, PEERS_CONCURRENT_RUNS, PEERS_CONCURRENT_BATCHES, PEERS_WARMUP_RUNS, PEERS_GATE_ROUNDS,
-// PEERS_FLOOR_MS, PEERS_SYSTEM_TIMEOUT_S (a system's process is killed after it), PEERS_ROUNDS (default 3:
-// each system measured once per round, the order reversed every other round), PEERS_ASYNC=0 (skip the
-// LangGraph async row), PEERS_EACH_STEP=0 (skip the row of Tether with a commit each step), TETHER_BENCH_PG_URL.
+// sequential (one run after another) and concurrent (200 started at once, 3 such batches timed together).
+// Each system gets a database of its own on the same server, dropped at the end, and a CHECKPOINT before
+// each system's measurement; server settings are reported, never changed.
+// Knobs (env): PEERS_SEQUENTIAL_RUNS, PEERS_CONCURRENT_RUNS, PEERS_CONCURRENT_BATCHES, PEERS_WARMUP_RUNS,
+// PEERS_GATE_ROUNDS, PEERS_FLOOR_MS, PEERS_SYSTEM_TIMEOUT_S (a system's process is killed after it),
+// PEERS_ROUNDS (default 3: each system measured once per round, the order reversed every other round),
+// PEERS_ASYNC=0 (skip the LangGraph async row), PEERS_EACH_STEP=0 (skip the row of Tether with a commit each
+// step), TETHER_BENCH_PG_URL.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -177,7 +178,8 @@ async function main() {
         "                   (each system's own start and completion writes included).",
         "  Tether         = bench-pure agent (bench/support/workload.ts), Prisma 6.19 + @prisma/adapter-pg (pool 10).",
         "                   Its steps are pure reads its scripted policy chose without a model: the engine carries",
-        `                   such steps to the next commit (at most ${DEFAULT_CARRY_READS.maxSteps}, held at most ${DEFAULT_CARRY_READS.maxMs} ms; lib/runtime/cursor.ts),`,
+        `                   such steps to the next commit (at most ${DEFAULT_CARRY_READS.maxSteps}, committed by the first step to end`,
+        `                   ${DEFAULT_CARRY_READS.maxMs} ms after the first of them; lib/runtime/cursor.ts),`,
         "                   since a crash makes it redo them for free. The goals use it: it is what the engine does.",
         "                   (a commit each step)* = the same with carryReads: false, each step committed on its own",
         "                   as a DBOS step or a LangGraph (sync) node is: for information only, one round.",

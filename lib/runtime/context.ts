@@ -45,8 +45,9 @@ export type CarryReads = { maxSteps: number; maxMs: number };
  * (the first step to end maxMs after it commits it, so a slow read adds its own time): half a second, under the
  * 2 s in which a console learns of another process's commits (lib/live/run-stream.ts).
  * It is wall time, which the other runs a worker drives fill too: with 200 runs in flight a run's next step
- * comes some 100 ms after its last, so 50 ms (the first default) carried nothing under load, the moment commits
- * cost the most (measured with `PROFILE_MODE=concurrent npm run bench:profile`: about three commits for a 10-step run).
+ * comes some 100 ms after its last, so 50 ms (the first default) carried little under load, the moment commits
+ * cost the most (`PROFILE_MODE=concurrent npm run bench:profile` counts them: about three commits for a 10-step
+ * run, one with 500 ms).
  */
 export const DEFAULT_CARRY_READS: CarryReads = { maxSteps: 32, maxMs: 500 };
 

@@ -23,7 +23,8 @@ export type Dialect = {
   transaction: HotTransaction | null;
   /** Statements run synchronously under one commit on the connection under Prisma's adapter (SQLite); null on Postgres. */
   syncTransaction: SyncTransaction | null;
-  /** A step's commit statement: on Postgres, commits ready at the same moment share a transaction (group-commit.ts). */
+  /** A step's commit, or a new run: one statement each; on Postgres, those ready at the same moment share a
+   *  transaction (group-commit.ts). */
   commits: HotQuery;
   wakeups: Wakeups;
 };
