@@ -4,8 +4,9 @@ import type { Statement } from "./rows";
 // Group commit (Postgres): step commits (and new runs, each one statement too) that several runs of one
 // process have ready at the same moment go to the database in one transaction — one WAL flush and one
 // BEGIN/COMMIT for all of them instead of one each. A commit that finds a free lane goes at once, alone (no
-// added latency); the ones that arrive while every lane is busy wait and then go together, up to MAX_BATCH a transaction. A few lanes, not
-// one: the database works on several transactions at once (its cores, its WAL flushes).
+// added latency); the ones that arrive while every lane is busy wait and then go together, up to MAX_BATCH
+// a transaction. A few lanes, not one: the database works on several transactions at once (its cores, its
+// WAL flushes).
 //
 // Each statement is still its own run's whole commit, fenced by its own lease: a fenced-out statement
 // writes nothing and returns no row, which fails that run's commit only. A statement that fails inside
