@@ -273,6 +273,15 @@ export const envSchema = z.object({
     "How many runs one worker (the embedded one and each `npm run worker`) drives at once. Runs wait on models, tools and people, so one process holds many; past this bound it claims no more until one parks or ends.",
     positiveWorkerNumber("TETHER_WORKER_CONCURRENCY"),
   ),
+  TETHER_CARRY_READS: workerAndRuns(
+    { default: "on" },
+    "on: a pure read that a policy chose without asking a model (a scripted policy) shares the next step's commit instead of having its own (at most 32 of them; the first step to end 500 ms after the first commits them), each with its checkpoint; a crash makes the run redo them. off: a commit every step, for a policy that pays for a decision without reporting its `usage`.",
+    (raw) => {
+      const value = raw?.trim().toLowerCase() || "on";
+      if (value === "on" || value === "off") return value === "on";
+      throw new Error(`TETHER_CARRY_READS must be on or off, got "${raw}"`);
+    },
+  ),
   TETHER_LEASE_MS: workerAndRuns(
     { default: "30000" },
     "A worker's lease on a run, in ms: how long its claim lasts without a heartbeat.",

@@ -100,6 +100,8 @@ function deriveConfig(v: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
     worker: {
       isEmbedded: v.TETHER_EMBEDDED_WORKER,
       options: { concurrency: v.TETHER_WORKER_CONCURRENCY, leaseMs: v.TETHER_LEASE_MS, pollMs: v.TETHER_POLL_MS },
+      /** TETHER_CARRY_READS: free pure reads share the next commit (RuntimeOptions.carryReads). */
+      carryReads: v.TETHER_CARRY_READS,
       /** TETHER_SHUTDOWN_MS: the drain's budget on SIGTERM (lib/lifecycle/shutdown.ts). */
       shutdownMs: v.TETHER_SHUTDOWN_MS,
       retentionDays: v.TETHER_RETENTION_DAYS,

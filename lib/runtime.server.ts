@@ -103,6 +103,7 @@ export function getRuntime(): Runtime {
       wrapStore: (store) => withTraceExportFromEnv(store, { logger: consoleLogger }),
       authorizeDecision: (reviewer, packet) => whyNotDecider(db, reviewer, packet),
       logger: consoleLogger,
+      carryReads: getConfig().worker.carryReads ? undefined : false,
     });
     // Reads TETHER_SANDBOX: a bad value stops start-up here (instrumentation, `npm run worker`).
     setDeployCallback(sandboxDeployCallback(runtime));

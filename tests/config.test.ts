@@ -59,6 +59,7 @@ describe("loadConfig", () => {
     expect(config.worker).toEqual({
       isEmbedded: true,
       options: { concurrency: undefined, leaseMs: undefined, pollMs: undefined },
+      carryReads: true,
       shutdownMs: 25_000,
       retentionDays: 0,
     });
@@ -83,6 +84,16 @@ describe("loadConfig", () => {
     expect(pg.server).toMatchObject({ listenHostname: undefined, publicUrl: "https://tether.example.com" });
     expect(pg.notifications).toEqual({ smtpUrl: "smtp://mail:25", from: undefined });
     expect(loadConfig({ TETHER_DATA_DIR: "/srv/tether" }).database.url).toBe("file:/srv/tether/tether.db");
+  });
+
+  it("TETHER_CARRY_READS: on unless set to off; anything else is refused", () => {
+    expect(loadConfig({ TETHER_CARRY_READS: "off" }).worker.carryReads).toBe(false);
+    expect(loadConfig({ TETHER_CARRY_READS: " OFF " }).worker.carryReads).toBe(false);
+    expect(loadConfig({ TETHER_CARRY_READS: "on" }).worker.carryReads).toBe(true);
+    expect(loadConfig({ TETHER_CARRY_READS: "" }).worker.carryReads).toBe(true);
+    expect(configErrorOf({ TETHER_CARRY_READS: "no" }).issues).toEqual([
+      { variable: "TETHER_CARRY_READS", message: 'TETHER_CARRY_READS must be on or off, got "no"' },
+    ]);
   });
 
   it("TETHER_SHUTDOWN_MS: the drain's budget in ms, 25 s unset, a whole number from 0 to an hour", () => {
