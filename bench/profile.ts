@@ -41,8 +41,7 @@ async function main() {
     try {
       await grantScenarioAgents(bench.runtime);
       await warmUp(bench);
-      const runs = RUNS;
-      const ids = CONCURRENT ? [] : await startRuns(bench, "pure", runs, PER_RUN);
+      const ids = CONCURRENT ? [] : await startRuns(bench, "pure", RUNS, PER_RUN);
       const session = new Session();
       session.connect();
       await session.post("Profiler.enable");
@@ -51,19 +50,19 @@ async function main() {
       const commitsBefore = bench.storeCalls.commitStep ?? 0;
       const endCpu = cpuWindow(db.name);
       const t0 = performance.now();
-      if (CONCURRENT) ids.push(...(await startRuns(bench, "pure", runs, PER_RUN, true)));
+      if (CONCURRENT) ids.push(...(await startRuns(bench, "pure", RUNS, PER_RUN, true)));
       const startMs = performance.now() - t0;
-      await bench.runtime.createWorker({ concurrency: CONCURRENT ? runs : 1 }).drain();
+      await bench.runtime.createWorker({ concurrency: CONCURRENT ? RUNS : 1 }).drain();
       const wallMs = performance.now() - t0;
       if (CONCURRENT)
         console.log(
-          `\n  ${runs} runs started at once in ${startMs.toFixed(0)} ms, then driven in ${(wallMs - startMs).toFixed(0)} ms with ${bench.storeCalls.commitStep - commitsBefore} step commits`,
+          `\n  ${RUNS} runs started at once in ${startMs.toFixed(0)} ms, then driven in ${(wallMs - startMs).toFixed(0)} ms with ${bench.storeCalls.commitStep - commitsBefore} step commits`,
         );
-      const cpu = cpuPerStep(endCpu(), runs * PER_RUN);
+      const cpu = cpuPerStep(endCpu(), RUNS * PER_RUN);
       const { profile } = await session.post("Profiler.stop");
       session.disconnect();
       await expectCompleted(bench, ids, PER_RUN);
-      report(profile, runs * PER_RUN, wallMs, cpu);
+      report(profile, RUNS * PER_RUN, wallMs, cpu);
     } finally {
       await bench.db.$disconnect();
     }

@@ -125,7 +125,7 @@ export async function measure(
   const overlapping = sc.concurrency > 1 && runs > 1;
   // A pure step is carried to the commit of a later one (lib/runtime/cursor.ts commitRead): its window holds none
   // of its writes, which land in another step's window or in the run's last commit. Only the all-in figures say what it costs.
-  const carried = sc.agent === "pure";
+  const carried = sc.agent === "pure" && bench.runtime.context.carryReads !== false;
   const allInPerStep = meanCounts([all], steps);
   const inSteps = meanCounts(
     samples.map((s) => s.counts),
